@@ -1,0 +1,35 @@
+/**
+ * Every REST route: method, path under /api (with {param} segments) and the handler module
+ * (relative to functions/http, without extension). The CDK stack and the local gateway both read
+ * this list, so a route exists in both or in neither.
+ */
+export interface HttpRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  path: string;
+  handler: string;
+}
+
+export const httpRoutes: HttpRoute[] = [
+  { method: 'POST', path: '/auth/register', handler: 'auth/register' },
+  { method: 'POST', path: '/auth/login', handler: 'auth/login' },
+  { method: 'POST', path: '/auth/logout', handler: 'auth/logout' },
+  { method: 'GET', path: '/auth/me', handler: 'auth/me' },
+  { method: 'POST', path: '/auth/switch-account', handler: 'auth/switch-account' },
+  { method: 'POST', path: '/auth/forgot-password', handler: 'auth/forgot-password' },
+  { method: 'POST', path: '/auth/reset-password', handler: 'auth/reset-password' },
+  { method: 'POST', path: '/auth/verify-email', handler: 'auth/verify-email' },
+  { method: 'POST', path: '/auth/resend-verification', handler: 'auth/resend-verification' },
+
+  { method: 'GET', path: '/accounts', handler: 'accounts/list-accounts' },
+  { method: 'POST', path: '/accounts', handler: 'accounts/create-account' },
+  { method: 'GET', path: '/accounts/{id}', handler: 'accounts/get-account' },
+  { method: 'PUT', path: '/accounts/{id}', handler: 'accounts/update-account' },
+  { method: 'GET', path: '/accounts/{id}/usage', handler: 'accounts/get-usage' },
+
+  { method: 'GET', path: '/users', handler: 'users/list-users' },
+  { method: 'POST', path: '/users', handler: 'users/create-user' },
+  { method: 'GET', path: '/users/{id}', handler: 'users/get-user' },
+  { method: 'PUT', path: '/users/{id}', handler: 'users/update-user' },
+  { method: 'DELETE', path: '/users/{id}', handler: 'users/delete-user' },
+  { method: 'POST', path: '/users/{id}/archive', handler: 'users/archive-user' },
+];

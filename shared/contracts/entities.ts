@@ -1,0 +1,50 @@
+/** Entities as the API answers them (SPEC section 3). */
+import type { PlanLimits } from './plans.ts';
+
+export interface User {
+  id: string;
+  name: string;
+  email: string;
+  accountId: string | null;
+  account: { id: string; name: string } | null;
+  avatar: { url: string } | null;
+  isAdmin: boolean;
+  isOwner: boolean;
+  emailVerified: boolean;
+  archivedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The user as kept in the persisted auth state. */
+export type SessionUser = User;
+
+export type SubscriptionStatus = 'active' | 'canceled' | 'past_due' | 'trialing' | string;
+
+export interface Subscription {
+  status: SubscriptionStatus;
+  current_period_start: number;
+  current_period_end: number;
+  cancel_at_period_end: boolean;
+  plan: { amount: number; interval: 'month' | 'year' };
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  plan: PlanLimits;
+  subscription: Subscription | null;
+}
+
+export interface Usage {
+  users: number;
+  connections: number;
+  contacts: number;
+}
+
+export interface ListAnswer<T> {
+  data: T[];
+  totalCount: number;
+}

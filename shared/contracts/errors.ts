@@ -1,0 +1,96 @@
+/**
+ * The error catalogue (SPEC section 8): the titles and texts the server sends, and the pt-BR
+ * texts the web app shows for them. One source for both sides.
+ */
+
+/** Server error titles (the HTTP reason phrases the API puts in `error`). */
+export const errorTitles = {
+  badRequest: 'Bad Request',
+  unauthorized: 'Unauthorized',
+  paymentRequired: 'Payment Required',
+  forbidden: 'Forbidden',
+  notFound: 'Not Found',
+  conflict: 'Conflict',
+  tooManyRequests: 'Too Many Requests',
+  internal: 'Internal Server Error',
+} as const;
+
+/** Server error texts (the API's `message`). Anything not listed here is a bug to add. */
+export const errorTexts = {
+  invalidParams: 'Invalid params',
+  emailExists: 'Email already exists',
+  emailInvalid: 'Email must be a valid email',
+  internal: 'Internal server error',
+  invalidCredentials: 'Invalid credentials',
+  strongPassword: 'Strong password is required',
+  userExists: 'User already exists',
+  contactOrUserLimit: 'The maximum number of contacts or users allowed on the account has been reached',
+  serviceLimit: 'The maximum number of services allowed on the account has been reached',
+  ownerMustBeAdmin: 'The owner user must be an administrator',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  notFound: 'Not found',
+  tooManyAttempts: 'Too many attempts',
+  invalidCode: 'Invalid or expired code',
+  cannotArchiveOwner: 'The owner user cannot be archived',
+  cannotArchiveSelf: 'You cannot archive yourself',
+  cannotDeleteOwner: 'The owner user cannot be deleted',
+  cannotDeleteSelf: 'You cannot delete yourself',
+  userArchived: 'User is archived',
+} as const;
+
+export type ErrorText = (typeof errorTexts)[keyof typeof errorTexts];
+
+/** The JSON body of every error answer. */
+export interface ApiErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  /** Field-level problems for `Invalid params`: the path and the zod message. */
+  details?: { path: string; message: string }[];
+}
+
+/** Shown titles (SPEC section 8, title mapping). */
+export const shownTitles: Record<string, string> = {
+  'Payment Required': 'Pagamento obrigatório',
+  'Bad Request': 'Requisição inválida',
+  Unauthorized: 'Acesso não autorizado',
+  FETCH_ERROR: 'Falha na requisição',
+};
+export const fallbackShownTitle = 'Erro inesperado';
+
+/** Shown messages (SPEC section 8, message mapping, plus our own in the same style). */
+export const shownMessages: Record<string, string> = {
+  'Email already exists': 'Email já existe',
+  'Email must be a valid email': 'Email precisa ser um email válido',
+  'Invalid params': 'Os dados fornecidos são inválidos',
+  'Internal server error':
+    'Ocorreu um erro interno no servidor. Tente novamente mais tarde e, se o problema continuar, fale com o nosso suporte.',
+  'Invalid credentials': 'Credenciais inválidas',
+  'Failed to fetch': 'Não foi possível completar sua requisição. Tente novamente mais tarde.',
+  'Strong password is required': 'A senha precisa ser forte',
+  'User already exists': 'Usuário já existe',
+  'The maximum number of contacts or users allowed on the account has been reached':
+    'O número máximo de contatos ou usuários permitido para a sua conta foi atingido. Confira o seu plano em Minha conta.',
+  'The maximum number of services allowed on the account has been reached':
+    'O número máximo de conexões permitido para a sua conta foi atingido. Confira o seu plano em Minha conta.',
+  'The owner user must be an administrator': 'O usuário dono precisa ser administrador',
+  'Too many attempts': 'Muitas tentativas. Aguarde alguns minutos e tente novamente.',
+  'Invalid or expired code': 'Código inválido ou expirado',
+  'The owner user cannot be archived': 'O usuário dono não pode ser arquivado',
+  'You cannot archive yourself': 'Você não pode arquivar a si mesmo',
+  'The owner user cannot be deleted': 'O usuário dono não pode ser excluído',
+  'You cannot delete yourself': 'Você não pode excluir a si mesmo',
+  'User is archived': 'Este usuário está arquivado',
+  Forbidden: 'Você não tem permissão para esta ação',
+  'Not found': 'Registro não encontrado',
+};
+export const fallbackShownMessage = 'Um erro inesperado aconteceu';
+
+export function shownTitle(serverTitle: string | undefined): string {
+  return (serverTitle && shownTitles[serverTitle]) || fallbackShownTitle;
+}
+
+export function shownMessage(serverText: string | undefined): string {
+  return (serverText && shownMessages[serverText]) || fallbackShownMessage;
+}
