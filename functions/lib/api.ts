@@ -1,0 +1,107 @@
+/**
+ * The HTTP handler builder: a middy chain that reads the caller's session, parses and validates the
+ * JSON body, path parameters and the list query with zod, calls the business glue, and renders any
+ * failure from the catalogue. A handler file is then a few lines:
+ *
+ *   export const handler = api({ auth: 'admin', body: userCreatePayload })
+ *     .handler(async ({ body, session }) => created(await createUser(ports(), session, body)));
+ */
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { z } from 'zod';
+import type { ListQuery } from '#contracts/list-query.ts';
+import { fail } from '#domain/errors.ts';
+import { parseListQuery, type ListRules } from '#domain/list-query.ts';
+import type { Ports } from '#domain/ports.ts';
+import type { AccountSession, Session } from '#domain/session.ts';
+import { resolveSession } from '#domain/auth/resolve-session.ts';
+import { defaultPorts } from './ports.ts';
+import { renderError, validationError } from './render-error.ts';
+import type { HttpResult } from './responses.ts';
+
+/** public: anyone; signedIn: a valid session, with or without an account; member: in an account; admin: an account's admin. */
+export type AuthMode = 'public' | 'signedIn' | 'member' | 'admin';
+
+type SessionFor<A extends AuthMode> = A extends 'public' ? undefined : A extends 'signedIn' ? Session : AccountSession;
+
+export interface ApiOptions<A extends AuthMode, B extends z.ZodType | undefined, P extends z.ZodType | undefined> {
+  auth: A;
+  body?: B;
+  params?: P;
+  /** Rules for the `query` URL parameter of a list route. */
+  list?: ListRules;
+  ports?: () => Ports;
+}
+
+export interface ApiInput<A extends AuthMode, B, P> {
+  body: B extends z.ZodType ? z.output<B> : undefined;
+  params: P extends z.ZodType ? z.output<P> : Record<string, string>;
+  list: ListQuery;
+  session: SessionFor<A>;
+  ports: Ports;
+  /** The caller's address, for rate limits. */
+  address: string;
+  event: APIGatewayProxyEventV2;
+}
+
+const maxBodyBytes = 1_000_000;
+
+function readJsonBody(event: APIGatewayProxyEventV2): unknown {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(text) > maxBodyBytes) throw fail.invalid(undefined, [{ path: '', message: 'Body too large' }]);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw fail.invalid(undefined, [{ path: '', message: 'Body must be JSON' }]);
+  }
+}
+
+function bearer(event: APIGatewayProxyEventV2): string | undefined {
+  const header = event.headers?.authorization ?? event.headers?.Authorization;
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match?.[1];
+}
+
+export function api<A extends AuthMode, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+  options: ApiOptions<A, B, P>,
+) {
+  return {
+    handler(fn: (input: ApiInput<A, B, P>) => Promise<HttpResult>) {
+      const run = async (event: APIGatewayProxyEventV2, _context: Context): Promise<HttpResult> => {
+        const ports = (options.ports ?? defaultPorts)();
+        let session: Session | undefined;
+        if (options.auth !== 'public') {
+          session = await resolveSession(ports, bearer(event));
+          if (options.auth !== 'signedIn' && !session.accountId) throw fail.forbidden();
+          if (options.auth === 'admin' && !session.user.isAdmin) throw fail.forbidden();
+        }
+        const raw = readJsonBody(event);
+        const parse = (schema: z.ZodType | undefined, value: unknown) => {
+          if (!schema) return value;
+          const result = schema.safeParse(value ?? {});
+          if (!result.success) throw validationError(result.error);
+          return result.data;
+        };
+        const body = parse(options.body, raw);
+        const params = parse(options.params, event.pathParameters ?? {});
+        const list = options.list
+          ? parseListQuery(event.queryStringParameters?.query, options.list)
+          : (undefined as unknown as ListQuery);
+        return fn({
+          body,
+          params,
+          list,
+          session,
+          ports,
+          address: event.requestContext?.http?.sourceIp ?? 'unknown',
+          event,
+        } as ApiInput<A, B, P>);
+      };
+      return middy<APIGatewayProxyEventV2, HttpResult>().use(renderError()).handler(run);
+    },
+  };
+}
+
+/** Path parameter `{id}`. */
+export const idParam = z.object({ id: z.string().min(1).max(64) });

@@ -1,0 +1,40 @@
+/** Access tokens: HS256 JWTs with the user (sub), the account (acc) and a revocable id (jti). */
+import { jwtVerify, SignJWT } from 'jose';
+import { ulid } from 'ulid';
+import type { TokenClaims, TokenService } from '#domain/ports.ts';
+
+export const tokenLifetimeSeconds = 7 * 24 * 60 * 60;
+const issuer = 'conversa';
+
+export function jwtTokens(secret: () => Promise<Uint8Array>, now: () => Date = () => new Date()): TokenService {
+  return {
+    async issue(userId, accountId) {
+      const iat = Math.floor(now().getTime() / 1000);
+      const claims: TokenClaims = { sub: userId, acc: accountId, jti: ulid(), exp: iat + tokenLifetimeSeconds };
+      const token = await new SignJWT({ acc: accountId })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(userId)
+        .setJti(claims.jti)
+        .setIssuer(issuer)
+        .setIssuedAt(iat)
+        .setExpirationTime(claims.exp)
+        .sign(await secret());
+      return { token, claims };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, await secret(), {
+          algorithms: ['HS256'],
+          issuer,
+          currentDate: now(),
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return null;
+        const acc = payload.acc;
+        if (acc !== null && typeof acc !== 'string') return null;
+        return { sub: payload.sub, acc, jti: payload.jti, exp: payload.exp };
+      } catch {
+        return null;
+      }
+    },
+  };
+}

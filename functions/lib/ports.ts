@@ -1,0 +1,30 @@
+/**
+ * The real ports, built once per process from configuration. The mail port is the only one whose
+ * kind depends on configuration: an outbox folder where MAIL_OUTBOX_DIR is set (local runtime),
+ * SES otherwise.
+ */
+import { ulid } from 'ulid';
+import { defaultTable } from '#db/client.ts';
+import type { Ports } from '#domain/ports.ts';
+import { jwtTokens } from './jwt-tokens.ts';
+import { outboxMailer } from './outbox-mailer.ts';
+import { scryptPasswords } from './scrypt-passwords.ts';
+import { sesMailer } from './ses-mailer.ts';
+import { signingSecret } from './signing-secret.ts';
+
+let ports: Ports | undefined;
+
+export function defaultPorts(): Ports {
+  ports ??= {
+    table: defaultTable(),
+    mailer: process.env.MAIL_OUTBOX_DIR
+      ? outboxMailer(process.env.MAIL_OUTBOX_DIR)
+      : sesMailer(process.env.MAIL_FROM ?? 'nao-responda@example.com'),
+    tokens: jwtTokens(signingSecret),
+    passwords: scryptPasswords(),
+    clock: () => new Date(),
+    newId: ulid,
+    appUrl: process.env.APP_URL ?? 'http://localhost:3000',
+  };
+  return ports;
+}

@@ -1,0 +1,29 @@
+/** $connect: authenticates the access token given as the `token` query parameter and records the connection under its account. */
+import type { APIGatewayProxyResultV2 } from 'aws-lambda';
+import { recordConnection } from '#db/ws-connections.ts';
+import { DomainError } from '#domain/errors.ts';
+import { resolveSession } from '#domain/auth/resolve-session.ts';
+import { defaultPorts } from '#lib/ports.ts';
+
+interface ConnectEvent {
+  queryStringParameters?: Record<string, string>;
+  requestContext: { connectionId: string };
+}
+
+export async function handler(event: ConnectEvent): Promise<APIGatewayProxyResultV2> {
+  const ports = defaultPorts();
+  try {
+    const session = await resolveSession(ports, event.queryStringParameters?.token);
+    if (!session.accountId) return { statusCode: 403 };
+    const now = ports.clock();
+    await recordConnection(
+      ports.table,
+      { connectionId: event.requestContext.connectionId, accountId: session.accountId, userId: session.user.id, connectedAt: now.toISOString() },
+      Math.floor(now.getTime() / 1000),
+    );
+    return { statusCode: 200 };
+  } catch (error) {
+    if (error instanceof DomainError) return { statusCode: 401 };
+    throw error;
+  }
+}

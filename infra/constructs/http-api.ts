@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { HttpRoute } from '#functions/http/routes.ts';
+import { NodeFunction } from './node-function.ts';
+
+export interface HttpApiProps {
+  /** The route list (`httpRoutes`): every route, its method and handler module. */
+  readonly routes: readonly HttpRoute[];
+  /** Absolute path of `functions/http`; a route's entry is `${handlersDir}/${handler}.ts`. */
+  readonly handlersDir: string;
+  /** Repository root, for bundling (package.json `imports` aliases, the lock file). */
+  readonly projectRoot: string;
+  /** Environment every handler gets. */
+  readonly environment: Record<string, string>;
+  /** Steady-state requests per second for the whole stage. @default 50 */
+  readonly rateLimit?: number;
+  /** Burst capacity for the whole stage. @default 100 */
+  readonly burstLimit?: number;
+}
+
+/** Mount point of the REST API: the route list's paths are relative to it. */
+export const API_PREFIX = '/api';
+
+/** `auth/switch-account` -> `AuthSwitchAccount`: a stable construct id per handler module. */
+export function handlerConstructId(handler: string): string {
+  return handler
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/**
+ * The HTTP API (API Gateway v2, payload format 2.0) with one Lambda function per handler module
+ * of the route list, mounted under `/api`. Everything is derived from the list: adding a route
+ * there adds its function and route here.
+ */
+export class ConversaHttpApi extends Construct {
+  readonly api: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  /** One function per handler module, keyed by the module path (`auth/login`). */
+  readonly functions = new Map<string, NodeFunction>();
+
+  constructor(scope: Construct, id: string, props: HttpApiProps) {
+    super(scope, id);
+
+    const entryOf = (handler: string) => join(props.handlersDir, `${handler}.ts`);
+    const handlers = [...new Set(props.routes.map((route) => route.handler))];
+    if (Stack.of(this).bundlingRequired) {
+      const missing = handlers.map(entryOf).filter((entry) => !existsSync(entry));
+      if (missing.length > 0) {
+        throw new Error(`Handler modules listed in routes.ts do not exist:\n  ${missing.join('\n  ')}`);
+      }
+    }
+
+    this.api = new apigw.HttpApi(this, 'Api', {
+      description: 'Conversa REST API (/api/*)',
+      // The stage is created below, with throttling and access logs.
+      createDefaultStage: false,
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: props.rateLimit ?? 50, burstLimit: props.burstLimit ?? 100 },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTimeEpoch',
+            routeKey: '$context.routeKey',
+            path: '$context.path',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
+      },
+    });
+
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const handler of handlers) {
+      const constructId = handlerConstructId(handler);
+      const fn = new NodeFunction(this, `${constructId}Fn`, {
+        entry: entryOf(handler),
+        projectRoot: props.projectRoot,
+        description: `http/${handler}`,
+        environment: props.environment,
+      });
+      this.functions.set(handler, fn);
+      integrations.set(
+        handler,
+        new HttpLambdaIntegration(`${constructId}Integration`, fn, {
+          payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+        }),
+      );
+    }
+
+    for (const route of props.routes) {
+      this.api.addRoutes({
+        path: `${API_PREFIX}${route.path}`,
+        methods: [apigw.HttpMethod[route.method]],
+        integration: integrations.get(route.handler)!,
+      });
+    }
+  }
+
+  /** The invoke URL of the default stage (ends with `/`). */
+  get url(): string {
+    return this.stage.url;
+  }
+}

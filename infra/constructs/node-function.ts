@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/**
+ * Defines `require` inside the ESM bundle, for CommonJS dependencies that call it (esbuild keeps
+ * their `require('node:...')` calls as they are).
+ */
+const esmRequireBanner =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+export interface NodeFunctionProps {
+  /** Absolute path of the handler module (a `.ts` file exporting `handler`). */
+  readonly entry: string;
+  /** Repository root: holds package.json (its `imports` aliases) and package-lock.json. */
+  readonly projectRoot: string;
+  readonly description?: string;
+  readonly environment?: Record<string, string>;
+}
+
+/**
+ * A Lambda function with the project's defaults: Node.js 22 on arm64, an ESM bundle built by the
+ * local esbuild (minified, with source maps), 512 MB, 10 s, X-Ray active, a log group kept for one
+ * month.
+ *
+ * When the stack is synthesised without bundling (assertion tests, `cdk ls`) and the entry file
+ * does not exist yet, the function gets an inline placeholder instead, so the template can be
+ * tested while handlers are being written. With bundling on, a missing entry fails synthesis.
+ */
+export class NodeFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: NodeFunctionProps) {
+    const stack = Stack.of(scope);
+    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const placeholder = !stack.bundlingRequired && !existsSync(props.entry);
+
+    super(scope, id, {
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      tracing: lambda.Tracing.ACTIVE,
+      logGroup,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+      ...(placeholder
+        ? {
+            code: lambda.Code.fromInline(
+              `exports.handler = async () => { throw new Error('not built: ${relative(props.projectRoot, props.entry)}'); };`,
+            ),
+            handler: 'index.handler',
+          }
+        : {
+            entry: props.entry,
+            handler: 'handler',
+            projectRoot: props.projectRoot,
+            depsLockFilePath: `${props.projectRoot}/package-lock.json`,
+            bundling: {
+              format: OutputFormat.ESM,
+              target: 'node22',
+              minify: true,
+              sourceMap: true,
+              sourceMapMode: SourceMapMode.DEFAULT,
+              sourcesContent: false,
+              mainFields: ['module', 'main'],
+              banner: esmRequireBanner,
+              // The SDK is bundled, not taken from the runtime, so the cloud runs the versions the
+              // lock file pins: the ones the tests ran against locally.
+              bundleAwsSDK: true,
+            },
+          }),
+    });
+  }
+}

@@ -1,0 +1,374 @@
+/**
+ * A DynamoDB wire-compatible front for dynalite. dynalite speaks the DynamoDB JSON protocol but has
+ * no transactions, no streams and no TTL; this front supplies them behind the same SDK calls the
+ * cloud code makes:
+ *
+ * - every write (PutItem, UpdateItem, DeleteItem, BatchWriteItem, TransactWriteItems) runs in one
+ *   serialised lane, so a transaction's checks and writes are atomic with respect to other writes;
+ * - TransactWriteItems applies its operations in order and, if one fails, restores the items it
+ *   already wrote and answers TransactionCanceledException with CancellationReasons, as AWS does;
+ * - every change produces a DynamoDB Streams record (INSERT / MODIFY / REMOVE, old and new images)
+ *   handed to `onRecord` in commit order;
+ * - items whose TTL attribute lies in the past are deleted by a sweeper, with the REMOVE record
+ *   marked as a service deletion, as AWS marks TTL deletions.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
+
+type AttributeMap = Record<string, unknown>;
+type Json = Record<string, any>;
+
+export interface StreamRecord {
+  eventID: string;
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  eventVersion: '1.1';
+  eventSource: 'aws:dynamodb';
+  awsRegion: string;
+  eventSourceARN: string;
+  userIdentity?: { type: 'Service'; principalId: 'dynamodb.amazonaws.com' };
+  dynamodb: {
+    ApproximateCreationDateTime: number;
+    Keys: AttributeMap;
+    NewImage?: AttributeMap;
+    OldImage?: AttributeMap;
+    SequenceNumber: string;
+    SizeBytes: number;
+    StreamViewType: 'NEW_AND_OLD_IMAGES';
+  };
+}
+
+export interface DynamoFrontOptions {
+  /** Where dynalite listens. */
+  backendUrl: string;
+  region?: string;
+  ttlAttribute?: string;
+  sweepEveryMs?: number;
+  onRecord?: (record: StreamRecord) => void;
+}
+
+class DynamoError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly status = 400,
+    readonly extra: Json = {},
+  ) {
+    super(message);
+  }
+}
+
+export class DynamoFront {
+  private server?: Server;
+  private lane: Promise<unknown> = Promise.resolve();
+  private keySchemas = new Map<string, string[]>();
+  private sequence = 0;
+  private ttlIndex = new Map<string, { table: string; key: AttributeMap; expiresAt: number }>();
+  private sweeper?: NodeJS.Timeout;
+  private readonly region: string;
+  private readonly ttlAttribute: string;
+
+  constructor(private readonly options: DynamoFrontOptions) {
+    this.region = options.region ?? 'us-east-1';
+    this.ttlAttribute = options.ttlAttribute ?? 'ttl';
+  }
+
+  async listen(port = 0, host = '127.0.0.1'): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
+    const { port: bound } = this.server.address() as AddressInfo;
+    this.sweeper = setInterval(() => void this.sweep(), this.options.sweepEveryMs ?? 5_000);
+    this.sweeper.unref();
+    return `http://${host}:${bound}`;
+  }
+
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    await this.lane.catch(() => undefined);
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Seeds the TTL index from what is already stored (run once at start-up). */
+  async seedTtlIndex(tableName: string): Promise<void> {
+    let ExclusiveStartKey: Json | undefined;
+    do {
+      const page: Json = await this.backend('Scan', {
+        TableName: tableName,
+        FilterExpression: 'attribute_exists(#t)',
+        ExpressionAttributeNames: { '#t': this.ttlAttribute },
+        ExclusiveStartKey,
+      });
+      for (const item of page.Items ?? []) await this.trackTtl(tableName, item);
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const target = String(req.headers['x-amz-target'] ?? '');
+    const op = target.split('.')[1] ?? '';
+    let body: Json;
+    try {
+      body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+    } catch {
+      return this.reply(res, 400, { __type: 'com.amazon.coral.service#SerializationException', message: 'Bad JSON' });
+    }
+    try {
+      const answer = await this.dispatch(op, body, req);
+      this.reply(res, 200, answer);
+    } catch (error) {
+      if (error instanceof DynamoError) {
+        this.reply(res, error.status, {
+          __type: `com.amazonaws.dynamodb.v20120810#${error.type}`,
+          message: error.message,
+          ...error.extra,
+        });
+      } else {
+        this.reply(res, 500, { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: String(error) });
+      }
+    }
+  }
+
+  private reply(res: ServerResponse, status: number, body: Json): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(text),
+      'x-amzn-requestid': `local-${++this.sequence}`,
+    });
+    res.end(text);
+  }
+
+  private dispatch(op: string, body: Json, req: IncomingMessage): Promise<Json> {
+    switch (op) {
+      case 'PutItem':
+      case 'UpdateItem':
+      case 'DeleteItem':
+        return this.serial(() => this.write(op, body));
+      case 'BatchWriteItem':
+        return this.serial(() => this.batchWrite(body));
+      case 'TransactWriteItems':
+        return this.serial(() => this.transactWrite(body));
+      case 'TransactGetItems':
+        return this.transactGet(body);
+      default:
+        return this.backend(op, body, req.headers);
+    }
+  }
+
+  /** Runs `task` after every write queued before it. */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.lane.then(task, task);
+    this.lane = run.catch(() => undefined);
+    return run;
+  }
+
+  private async backend(op: string, body: Json, headers: IncomingMessage['headers'] = {}): Promise<Json> {
+    const res = await fetch(this.options.backendUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': `DynamoDB_20120810.${op}`,
+        authorization: String(headers.authorization ?? 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0'),
+        'x-amz-date': String(headers['x-amz-date'] ?? '20200101T000000Z'),
+      },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    const json = text ? (JSON.parse(text) as Json) : {};
+    if (!res.ok) {
+      const type = String(json.__type ?? 'InternalServerError').split('#').pop()!;
+      const { __type, message, Message, ...extra } = json;
+      void __type;
+      throw new DynamoError(type, String(message ?? Message ?? type), res.status, extra);
+    }
+    return json;
+  }
+
+  private async keyNames(table: string): Promise<string[]> {
+    let names = this.keySchemas.get(table);
+    if (!names) {
+      const described = await this.backend('DescribeTable', { TableName: table });
+      names = (described.Table.KeySchema as { AttributeName: string }[]).map((k) => k.AttributeName);
+      this.keySchemas.set(table, names);
+    }
+    return names;
+  }
+
+  private async keyOf(table: string, item: AttributeMap): Promise<AttributeMap> {
+    const names = await this.keyNames(table);
+    return Object.fromEntries(names.map((n) => [n, item[n]]));
+  }
+
+  private async getItem(table: string, key: AttributeMap): Promise<AttributeMap | undefined> {
+    const got = await this.backend('GetItem', { TableName: table, Key: key, ConsistentRead: true });
+    return got.Item as AttributeMap | undefined;
+  }
+
+  private async write(op: string, body: Json): Promise<Json> {
+    const table = String(body.TableName);
+    const key = op === 'PutItem' ? await this.keyOf(table, body.Item ?? {}) : (body.Key as AttributeMap);
+    const before = key ? await this.getItem(table, key) : undefined;
+    const answer = await this.backend(op, body);
+    const after = op === 'DeleteItem' ? undefined : op === 'PutItem' ? (body.Item as AttributeMap) : await this.getItem(table, key);
+    await this.changed(table, key, before, after);
+    return answer;
+  }
+
+  private async batchWrite(body: Json): Promise<Json> {
+    for (const [table, requests] of Object.entries(body.RequestItems ?? {}) as [string, Json[]][]) {
+      for (const request of requests) {
+        if (request.PutRequest) await this.write('PutItem', { TableName: table, Item: request.PutRequest.Item });
+        else if (request.DeleteRequest) await this.write('DeleteItem', { TableName: table, Key: request.DeleteRequest.Key });
+      }
+    }
+    return { UnprocessedItems: {} };
+  }
+
+  private async transactGet(body: Json): Promise<Json> {
+    const items = (body.TransactItems ?? []) as Json[];
+    const responses = [];
+    for (const { Get } of items) {
+      const got = await this.backend('GetItem', { TableName: Get.TableName, Key: Get.Key, ConsistentRead: true, ProjectionExpression: Get.ProjectionExpression, ExpressionAttributeNames: Get.ExpressionAttributeNames });
+      responses.push(got.Item ? { Item: got.Item } : {});
+    }
+    return { Responses: responses };
+  }
+
+  private async transactWrite(body: Json): Promise<Json> {
+    const items = (body.TransactItems ?? []) as Json[];
+    if (items.length === 0 || items.length > 100) {
+      throw new DynamoError('ValidationException', 'Member must have length between 1 and 100');
+    }
+    const ops: { table: string; key: AttributeMap; before?: AttributeMap; kind: string; request: Json }[] = [];
+    const seen = new Set<string>();
+    for (const entry of items) {
+      const kind = Object.keys(entry)[0] as 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
+      const request = entry[kind] as Json;
+      const table = String(request.TableName);
+      const key = kind === 'Put' ? await this.keyOf(table, request.Item ?? {}) : (request.Key as AttributeMap);
+      const id = `${table}|${JSON.stringify(key)}`;
+      if (seen.has(id)) {
+        throw new DynamoError('ValidationException', 'Transaction request cannot include multiple operations on one item');
+      }
+      seen.add(id);
+      ops.push({ table, key, kind, request, before: await this.getItem(table, key) });
+    }
+
+    const reasons: Json[] = ops.map(() => ({ Code: 'None' }));
+    let failedAt = -1;
+    let failure: DynamoError | undefined;
+    for (let i = 0; i < ops.length; i++) {
+      const { kind, request, before } = ops[i]!;
+      try {
+        const { ReturnValuesOnConditionCheckFailure, ...single } = request;
+        void ReturnValuesOnConditionCheckFailure;
+        if (kind === 'Put') await this.backend('PutItem', single);
+        else if (kind === 'Update') await this.backend('UpdateItem', single);
+        else if (kind === 'Delete') await this.backend('DeleteItem', single);
+        else {
+          // A condition check: evaluate the condition with a write that changes nothing; the
+          // restore below removes the bare key item that UpdateItem leaves when none existed.
+          await this.backend('UpdateItem', {
+            TableName: request.TableName,
+            Key: request.Key,
+            ConditionExpression: request.ConditionExpression,
+            ExpressionAttributeNames: request.ExpressionAttributeNames,
+            ExpressionAttributeValues: request.ExpressionAttributeValues,
+          });
+          if (!before) await this.backend('DeleteItem', { TableName: request.TableName, Key: request.Key });
+        }
+      } catch (error) {
+        failedAt = i;
+        failure = error instanceof DynamoError ? error : new DynamoError('InternalServerError', String(error), 500);
+        if (failure.type === 'ConditionalCheckFailedException') {
+          reasons[i] = {
+            Code: 'ConditionalCheckFailed',
+            Message: 'The conditional request failed',
+            ...(request.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && before ? { Item: before } : {}),
+          };
+        } else {
+          reasons[i] = { Code: 'ValidationError', Message: failure.message };
+        }
+        break;
+      }
+    }
+
+    if (failedAt >= 0) {
+      for (let i = failedAt - 1; i >= 0; i--) {
+        const { table, key, before } = ops[i]!;
+        if (before) await this.backend('PutItem', { TableName: table, Item: before });
+        else await this.backend('DeleteItem', { TableName: table, Key: key });
+      }
+      if (failure && failure.type !== 'ConditionalCheckFailedException' && failure.type !== 'ValidationException') throw failure;
+      throw new DynamoError(
+        'TransactionCanceledException',
+        `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
+        400,
+        { CancellationReasons: reasons },
+      );
+    }
+
+    for (const op of ops) {
+      if (op.kind === 'ConditionCheck') continue;
+      const after = op.kind === 'Delete' ? undefined : await this.getItem(op.table, op.key);
+      await this.changed(op.table, op.key, op.before, after);
+    }
+    return {};
+  }
+
+  private async changed(table: string, key: AttributeMap, before?: AttributeMap, after?: AttributeMap, byService = false): Promise<void> {
+    if (after) await this.trackTtl(table, after);
+    else this.ttlIndex.delete(`${table}|${JSON.stringify(key)}`);
+    if (!before && !after) return;
+    if (before && after && isDeepStrictEqual(before, after)) return;
+    const eventName = !before ? 'INSERT' : !after ? 'REMOVE' : 'MODIFY';
+    const sequence = String(++this.sequence).padStart(21, '0');
+    const record: StreamRecord = {
+      eventID: `local-${sequence}`,
+      eventName,
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: this.region,
+      eventSourceARN: `arn:aws:dynamodb:${this.region}:000000000000:table/${table}/stream/local`,
+      ...(byService ? { userIdentity: { type: 'Service' as const, principalId: 'dynamodb.amazonaws.com' as const } } : {}),
+      dynamodb: {
+        ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+        Keys: key,
+        ...(after ? { NewImage: after } : {}),
+        ...(before ? { OldImage: before } : {}),
+        SequenceNumber: sequence,
+        SizeBytes: JSON.stringify(after ?? before).length,
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      },
+    };
+    this.options.onRecord?.(record);
+  }
+
+  private async trackTtl(table: string, item: AttributeMap): Promise<void> {
+    const ttl = item[this.ttlAttribute] as { N?: string } | undefined;
+    const key = await this.keyOf(table, item);
+    const id = `${table}|${JSON.stringify(key)}`;
+    if (ttl?.N) this.ttlIndex.set(id, { table, key, expiresAt: Number(ttl.N) });
+    else this.ttlIndex.delete(id);
+  }
+
+  /** Deletes items whose TTL has passed, as DynamoDB's background TTL process does. */
+  async sweep(now = Date.now() / 1000): Promise<number> {
+    const due = [...this.ttlIndex.values()].filter((e) => e.expiresAt <= now);
+    let removed = 0;
+    for (const entry of due) {
+      await this.serial(async () => {
+        const before = await this.getItem(entry.table, entry.key);
+        const ttl = Number((before?.[this.ttlAttribute] as { N?: string } | undefined)?.N ?? NaN);
+        if (!before || !(ttl <= now)) return;
+        await this.backend('DeleteItem', { TableName: entry.table, Key: entry.key });
+        removed++;
+        await this.changed(entry.table, entry.key, before, undefined, true);
+      });
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The API Gateway (HTTP API, payload format 2.0) emulator: matches a request against the route
+ * list the stack also uses, builds the event API Gateway would deliver, calls the very handler
+ * module Lambda would run, and writes its result back.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { httpRoutes, type HttpRoute } from '../../functions/http/routes.ts';
+import { lambdaContext } from './lambda-context.ts';
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
+
+interface CompiledRoute extends HttpRoute {
+  pattern: RegExp;
+  names: string[];
+}
+
+const maxPayloadBytes = 10 * 1024 * 1024;
+
+export function compileRoutes(routes: HttpRoute[]): CompiledRoute[] {
+  return routes.map((route) => {
+    const names: string[] = [];
+    const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    return { ...route, names, pattern: new RegExp(`^${source}$`) };
+  });
+}
+
+export class HttpGateway {
+  private routes = compileRoutes(httpRoutes);
+  private handlers = new Map<string, Promise<Handler>>();
+
+  constructor(
+    private readonly functionsDir: string,
+    private readonly basePath = '/api',
+  ) {}
+
+  private load(route: HttpRoute): Promise<Handler> {
+    let handler = this.handlers.get(route.handler);
+    if (!handler) {
+      const file = pathToFileURL(join(this.functionsDir, `${route.handler}.ts`)).href;
+      handler = import(file).then((m: { handler: Handler }) => m.handler);
+      this.handlers.set(route.handler, handler);
+    }
+    return handler;
+  }
+
+  /** Handles a request under the base path; answers false when the path is not the API's. */
+  async handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const path = url.pathname.slice(this.basePath.length) || '/';
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (body.length > maxPayloadBytes) return send(res, 413, { message: 'Request Entity Too Large' });
+
+    let matched: { route: CompiledRoute; params: Record<string, string> } | undefined;
+    let pathExists = false;
+    for (const route of this.routes) {
+      const m = route.pattern.exec(path);
+      if (!m) continue;
+      pathExists = true;
+      if (route.method !== method) continue;
+      let params: Record<string, string>;
+      try {
+        params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+      } catch {
+        continue;
+      }
+      matched = { route, params };
+      break;
+    }
+    if (!matched) {
+      return send(res, pathExists ? 405 : 404, { statusCode: pathExists ? 405 : 404, error: 'Not Found', message: 'Not found' });
+    }
+
+    const event = toEvent(req, url, matched.route, matched.params, body, this.basePath);
+    const handler = await this.load(matched.route);
+    let result: APIGatewayProxyResultV2;
+    try {
+      result = await handler(event, lambdaContext(matched.route.handler.replace(/\//g, '-')));
+    } catch (error) {
+      // API Gateway answers 500 with this body when the function itself fails.
+      console.error(`[gateway] ${matched.route.handler} failed`, error);
+      return send(res, 500, { message: 'Internal Server Error' });
+    }
+    writeResult(res, result);
+  }
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'cookie') continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return headers;
+}
+
+function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  route: HttpRoute,
+  params: Record<string, string>,
+  body: Buffer,
+  basePath: string,
+): APIGatewayProxyEventV2 {
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const contentType = String(req.headers['content-type'] ?? '');
+  const textual = !body.length || /^(application\/(json|x-www-form-urlencoded)|text\/)/.test(contentType) || !contentType;
+  const now = new Date();
+  const routeKey = `${route.method} ${basePath}${route.path}`;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: req.headers.cookie ? req.headers.cookie.split(/;\s*/) : undefined,
+    headers: headersOf(req),
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(params).length ? params : undefined,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: String(req.headers.host ?? 'localhost'),
+      domainPrefix: 'localhost',
+      http: {
+        method: route.method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        userAgent: String(req.headers['user-agent'] ?? ''),
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : undefined,
+    isBase64Encoded: Boolean(body.length) && !textual,
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Writes a Lambda result as API Gateway does (a bare value becomes a 200 JSON answer). */
+function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2) {
+  if (typeof result !== 'object' || result === null || !('statusCode' in result)) {
+    return send(res, 200, result);
+  }
+  const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  headers['content-length'] = String(body.length);
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(body);
+}

@@ -1,0 +1,18 @@
+/** `npm start`: runs the whole product locally until Ctrl-C. */
+import { startLocalRuntime } from './runtime.ts';
+
+const port = Number(process.env.PORT ?? 3000);
+const runtime = await startLocalRuntime({ port, host: process.env.HOST ?? '127.0.0.1' });
+console.log(`Conversa rodando em ${runtime.url.replace('127.0.0.1', 'localhost')}  (API em /api, tempo real em /ws, dados em ${runtime.dataDir})`);
+console.log(`E-mails (códigos de verificação e de senha) ficam em ${runtime.outboxDir} e aparecem aqui no console.`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nParando...');
+    await runtime.stop();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,172 @@
+/**
+ * The whole product on one machine: dynalite behind the DynamoDB front (transactions, streams,
+ * TTL), a local S3 (s3rver), the HTTP API and WebSocket gateways calling the same handler modules
+ * Lambda runs, and the built web app, all on one origin.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
+import S3rver from 's3rver';
+import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
+import { DynamoFront } from './dynamo-front.ts';
+import { HttpGateway } from './http-gateway.ts';
+import { serveStatic } from './static-site.ts';
+import { StreamEmulator } from './stream-emulator.ts';
+import { WsGateway } from './ws-gateway.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface RuntimeOptions {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  webDir?: string;
+  tableName?: string;
+  bucketName?: string;
+  quiet?: boolean;
+}
+
+export interface LocalRuntime {
+  url: string;
+  outboxDir: string;
+  dataDir: string;
+  front: DynamoFront;
+  streams: StreamEmulator;
+  stop(): Promise<void>;
+}
+
+async function persistentSecret(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const secret = randomBytes(48).toString('base64url');
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    for (let i = 0; i < 100; i++) {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      if (Table?.TableStatus === 'ACTIVE') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  client.destroy();
+}
+
+export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<LocalRuntime> {
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = resolve(options.dataDir ?? join(root, '.data'));
+  const webDir = resolve(options.webDir ?? join(root, 'web/dist'));
+  const tableName = options.tableName ?? 'conversa';
+  const bucketName = options.bucketName ?? 'conversa-media';
+  const outboxDir = join(dataDir, 'outbox');
+  await Promise.all(['dynamo', 's3', 'outbox'].map((d) => mkdir(join(dataDir, d), { recursive: true })));
+
+  // DynamoDB: dynalite on a private port, the front on another; clients talk to the front.
+  const db = dynalite({ path: join(dataDir, 'dynamo'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
+  const streams = new StreamEmulator();
+  const front = new DynamoFront({
+    backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
+    ttlAttribute: tableShape.ttlAttribute,
+    onRecord: (record) => streams.push(record),
+  });
+  const dynamoUrl = await front.listen();
+  await ensureTable(dynamoUrl, tableName);
+  await front.seedTtlIndex(tableName);
+
+  // S3: s3rver, files under .data/s3, CORS open to the app's origin for presigned browser PUTs.
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: join(dataDir, 's3'),
+    configureBuckets: [
+      {
+        name: bucketName,
+        configs: [
+          `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>GET</AllowedMethod><AllowedMethod>PUT</AllowedMethod><AllowedMethod>HEAD</AllowedMethod><AllowedHeader>*</AllowedHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`,
+        ],
+      },
+    ],
+  });
+  const s3Address = (await s3.run()) as AddressInfo;
+
+  const ws = new WsGateway({
+    $connect: join(root, 'functions/ws/connect.ts'),
+    $disconnect: join(root, 'functions/ws/disconnect.ts'),
+    $default: join(root, 'functions/ws/default.ts'),
+  });
+  const managementUrl = await ws.listenManagement();
+
+  // What Lambda's environment would hold; the SDK reads the endpoints itself.
+  Object.assign(process.env, {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: dynamoUrl,
+    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Address.port}`,
+    TABLE_NAME: tableName,
+    BUCKET_NAME: bucketName,
+    WS_MANAGEMENT_URL: managementUrl,
+    JWT_SECRET: await persistentSecret(join(dataDir, 'jwt-secret')),
+    MAIL_OUTBOX_DIR: outboxDir,
+  });
+
+  const gateway = new HttpGateway(join(root, 'functions/http'));
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path === '/api' || path.startsWith('/api/')) {
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        await gateway.handle(req, res, Buffer.concat(chunks));
+      } else {
+        await serveStatic(webDir, req, res);
+      }
+    } catch (error) {
+      console.error('[server]', error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Internal Server Error' }));
+    }
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if ((req.url ?? '').split('?')[0] === '/ws') void ws.upgrade(req, socket, head);
+    else socket.destroy();
+  });
+  await new Promise<void>((r) => server.listen(options.port ?? 3000, host, r));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+  process.env.APP_URL ??= url;
+
+  let stopped = false;
+  return {
+    url,
+    outboxDir,
+    dataDir,
+    front,
+    streams,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      server.closeAllConnections();
+      await ws.close();
+      await new Promise<void>((r) => server.close(() => r()));
+      await streams.idle();
+      await front.close();
+      await s3.close();
+      await new Promise<void>((r) => db.close(() => r()));
+    },
+  };
+}

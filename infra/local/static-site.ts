@@ -1,0 +1,76 @@
+/** Serves the built web app with a single-page-app fallback, or a placeholder page when it is not built. */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+const placeholder = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Conversa</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">
+<h1>Conversa</h1><p>O aplicativo web ainda não foi compilado. Rode <code>npm start</code> para compilá-lo.</p></body></html>`;
+
+async function fileAt(path: string) {
+  try {
+    const s = await stat(path);
+    return s.isFile() ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    return;
+  }
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://local').pathname);
+  } catch {
+    res.writeHead(400).end();
+    return;
+  }
+  const candidate = normalize(join(root, pathname));
+  const inside = candidate === root || candidate.startsWith(root + sep);
+  let file = inside ? candidate : undefined;
+  let info = file ? await fileAt(file) : undefined;
+  if (!info && !extname(pathname)) {
+    file = join(root, 'index.html');
+    info = await fileAt(file);
+  }
+  if (!info || !file) {
+    if (!extname(pathname)) {
+      res.writeHead(200, { 'content-type': types['.html']! }).end(placeholder);
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Não encontrado');
+    }
+    return;
+  }
+  const immutable = file.includes(`${sep}assets${sep}`);
+  res.writeHead(200, {
+    'content-type': types[extname(file)] ?? 'application/octet-stream',
+    'content-length': info.size,
+    'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(file).pipe(res);
+}

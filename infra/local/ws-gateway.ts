@@ -1,0 +1,162 @@
+/**
+ * The API Gateway WebSocket API emulator: `$connect`, `$disconnect` and `$default` events with the
+ * shape API Gateway delivers, to the same handler modules Lambda runs, and the `@connections`
+ * management endpoint (POST to send, GET to describe, DELETE to close; 410 Gone for unknown ids) on
+ * a loopback port, so code written against the API Gateway Management API works unchanged.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { lambdaContext } from './lambda-context.ts';
+
+type WsHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResultV2 | void>;
+
+export interface WsRoutes {
+  $connect: string;
+  $disconnect: string;
+  $default: string;
+}
+
+interface Connection {
+  socket: WebSocket;
+  connectedAt: Date;
+  lastActiveAt: Date;
+  sourceIp: string;
+  userAgent: string;
+}
+
+export class WsGateway {
+  private wss = new WebSocketServer({ noServer: true, maxPayload: 128 * 1024 });
+  private connections = new Map<string, Connection>();
+  private handlers = new Map<string, Promise<WsHandler>>();
+  private management?: Server;
+  managementUrl = '';
+
+  constructor(private readonly routes: WsRoutes, private readonly stage = 'local') {}
+
+  private handler(route: keyof WsRoutes): Promise<WsHandler> {
+    let h = this.handlers.get(route);
+    if (!h) {
+      h = import(pathToFileURL(this.routes[route]).href).then((m: { handler: WsHandler }) => m.handler);
+      this.handlers.set(route, h);
+    }
+    return h;
+  }
+
+  private event(route: keyof WsRoutes, connectionId: string, req: IncomingMessage | undefined, extra: Record<string, unknown> = {}) {
+    const now = Date.now();
+    const url = new URL(req?.url ?? '/', 'http://local');
+    const eventType = route === '$connect' ? 'CONNECT' : route === '$disconnect' ? 'DISCONNECT' : 'MESSAGE';
+    return {
+      ...(req
+        ? {
+            headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)])),
+            queryStringParameters: Object.fromEntries(url.searchParams),
+          }
+        : {}),
+      requestContext: {
+        routeKey: route,
+        eventType,
+        extendedRequestId: randomUUID(),
+        requestTime: new Date(now).toUTCString(),
+        messageDirection: 'IN',
+        stage: this.stage,
+        connectedAt: this.connections.get(connectionId)?.connectedAt.getTime() ?? now,
+        requestTimeEpoch: now,
+        identity: { sourceIp: (req?.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''), userAgent: req?.headers['user-agent'] },
+        requestId: randomUUID(),
+        domainName: req?.headers.host ?? 'localhost',
+        connectionId,
+        apiId: 'local',
+      },
+      isBase64Encoded: false,
+      ...extra,
+    };
+  }
+
+  /** Takes over an HTTP upgrade on the realtime path. */
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const connectionId = randomBytes(12).toString('base64url');
+    let status = 500;
+    try {
+      const result = await (await this.handler('$connect'))(this.event('$connect', connectionId, req), lambdaContext('ws-connect'));
+      status = typeof result === 'object' && result && 'statusCode' in result ? (result.statusCode ?? 200) : 200;
+    } catch (error) {
+      console.error('[ws] $connect failed', error);
+    }
+    if (status < 200 || status > 299) {
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      const now = new Date();
+      this.connections.set(connectionId, {
+        socket: ws,
+        connectedAt: now,
+        lastActiveAt: now,
+        sourceIp: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
+        userAgent: String(req.headers['user-agent'] ?? ''),
+      });
+      ws.on('message', (data) => {
+        const conn = this.connections.get(connectionId);
+        if (conn) conn.lastActiveAt = new Date();
+        void this.handler('$default')
+          .then((h) => h(this.event('$default', connectionId, undefined, { body: data.toString() }), lambdaContext('ws-default')))
+          .catch((error) => console.error('[ws] $default failed', error));
+      });
+      ws.on('close', () => {
+        this.connections.delete(connectionId);
+        void this.handler('$disconnect')
+          .then((h) => h(this.event('$disconnect', connectionId, undefined), lambdaContext('ws-disconnect')))
+          .catch((error) => console.error('[ws] $disconnect failed', error));
+      });
+    });
+  }
+
+  /** Starts the `@connections` management endpoint on a loopback port. */
+  async listenManagement(): Promise<string> {
+    this.management = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const match = /^(?:\/[^@]*)?\/@connections\/([^/?]+)/.exec(req.url ?? '');
+      const id = match ? decodeURIComponent(match[1]!) : '';
+      const conn = this.connections.get(id);
+      const reply = (status: number, body?: unknown) => {
+        const text = body === undefined ? '' : JSON.stringify(body);
+        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(status === 410 ? { 'x-amzn-errortype': 'GoneException' } : {}) });
+        res.end(text);
+      };
+      if (!match) return reply(404, { message: 'Not Found' });
+      if (!conn || conn.socket.readyState !== conn.socket.OPEN) return reply(410, { message: 'Gone' });
+      if (req.method === 'POST') {
+        conn.socket.send(Buffer.concat(chunks).toString('utf8'));
+        return reply(200);
+      }
+      if (req.method === 'GET') {
+        return reply(200, {
+          ConnectedAt: conn.connectedAt.toISOString(),
+          LastActiveAt: conn.lastActiveAt.toISOString(),
+          Identity: { SourceIp: conn.sourceIp, UserAgent: conn.userAgent },
+        });
+      }
+      if (req.method === 'DELETE') {
+        conn.socket.close(1000);
+        return reply(204);
+      }
+      return reply(405, { message: 'Method Not Allowed' });
+    });
+    await new Promise<void>((resolve) => this.management!.listen(0, '127.0.0.1', resolve));
+    this.managementUrl = `http://127.0.0.1:${(this.management.address() as AddressInfo).port}/${this.stage}`;
+    return this.managementUrl;
+  }
+
+  async close(): Promise<void> {
+    for (const { socket } of this.connections.values()) socket.terminate();
+    this.wss.close();
+    await new Promise<void>((resolve) => (this.management ? this.management.close(() => resolve()) : resolve()));
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The DynamoDB document client, created once per process. The endpoint comes from the SDK's own
+ * configuration (AWS_ENDPOINT_URL_DYNAMODB locally), so no code branches on local versus cloud.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export interface Table {
+  doc: DynamoDBDocumentClient;
+  name: string;
+}
+
+let shared: Table | undefined;
+
+export function defaultTable(): Table {
+  if (!shared) {
+    const name = process.env.TABLE_NAME;
+    if (!name) throw new Error('TABLE_NAME is not set');
+    const client = new DynamoDBClient({});
+    shared = {
+      name,
+      doc: DynamoDBDocumentClient.from(client, {
+        marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+      }),
+    };
+  }
+  return shared;
+}

@@ -1,0 +1,42 @@
+/** Realtime connections, recorded under their account with a TTL (API Gateway caps a connection at 2 hours). */
+import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Table } from './client.ts';
+import { entityTypes, keys } from './keys.ts';
+import { queryAll } from './users.ts';
+
+export const connectionLifetimeSeconds = 2 * 60 * 60 + 60;
+
+export interface ConnectionItem {
+  connectionId: string;
+  accountId: string;
+  userId: string;
+  connectedAt: string;
+}
+
+export async function recordConnection(table: Table, c: ConnectionItem, nowSeconds: number): Promise<void> {
+  const ttl = nowSeconds + connectionLifetimeSeconds;
+  await table.doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: table.name, Item: { ...keys.accountConnection(c.accountId, c.connectionId), type: entityTypes.wsConnection, ttl, ...c } } },
+        { Put: { TableName: table.name, Item: { ...keys.connection(c.connectionId), type: entityTypes.wsConnection, ttl, ...c } } },
+      ],
+    }),
+  );
+}
+
+export async function forgetConnection(table: Table, connectionId: string): Promise<void> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.connection(connectionId) }));
+  if (Item) await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.accountConnection(Item.accountId as string, connectionId) }));
+  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.connection(connectionId) }));
+}
+
+/** The live connections of an account (expired ones are left out even before TTL removes them). */
+export async function accountConnections(table: Table, accountId: string, nowSeconds: number): Promise<ConnectionItem[]> {
+  const { pk, skPrefix } = keys.accountConnections(accountId);
+  const items = await queryAll<ConnectionItem & { ttl: number }>(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix },
+  });
+  return items.filter((i) => i.ttl > nowSeconds);
+}

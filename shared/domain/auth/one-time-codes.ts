@@ -1,0 +1,45 @@
+/** Six-digit one-time codes: generated at random, stored hashed, expiring, five tries at most. */
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { countAttempt, deleteCode, getCode, putCode } from '#db/codes.ts';
+import type { Key } from '#db/keys.ts';
+import { errorTexts } from '#contracts/errors.ts';
+import { fail } from '../errors.ts';
+import type { Ports } from '../ports.ts';
+
+export const maxCodeAttempts = 5;
+export const verifyCodeLifetimeSeconds = 24 * 60 * 60;
+export const resetCodeLifetimeSeconds = 30 * 60;
+
+function hashCode(subject: string, code: string): string {
+  return createHash('sha256').update(`${subject}:${code}`).digest('hex');
+}
+
+export async function issueCode(ports: Ports, key: Key, subject: string, lifetimeSeconds: number): Promise<string> {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const expiresAt = Math.floor(ports.clock().getTime() / 1000) + lifetimeSeconds;
+  await putCode(ports.table, key, { codeHash: hashCode(subject, code), expiresAt, subject });
+  return code;
+}
+
+/**
+ * Checks a code without using it up. A wrong code costs one attempt; an expired or exhausted code
+ * is refused whatever is typed.
+ */
+export async function checkCode(ports: Ports, key: Key, subject: string, code: string): Promise<void> {
+  const stored = await getCode(ports.table, key);
+  const now = Math.floor(ports.clock().getTime() / 1000);
+  if (!stored || stored.subject !== subject || stored.expiresAt <= now || stored.attempts >= maxCodeAttempts) {
+    throw fail.invalid(errorTexts.invalidCode);
+  }
+  const given = Buffer.from(hashCode(subject, code), 'hex');
+  const expected = Buffer.from(stored.codeHash, 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    const attempts = await countAttempt(ports.table, key);
+    if (attempts >= maxCodeAttempts) await deleteCode(ports.table, key);
+    throw fail.invalid(errorTexts.invalidCode);
+  }
+}
+
+export function useUpCode(ports: Ports, key: Key): Promise<void> {
+  return deleteCode(ports.table, key);
+}

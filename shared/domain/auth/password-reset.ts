@@ -1,0 +1,63 @@
+import type { ResetPasswordAnswer, ResetPasswordPayload } from '#contracts/auth.ts';
+import { errorTexts } from '#contracts/errors.ts';
+import { isStrongPassword } from '#contracts/password.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '#db/keys.ts';
+import { usersByEmail } from '#db/users.ts';
+import { DomainError, fail } from '../errors.ts';
+import type { Ports } from '../ports.ts';
+import { resetMail } from './emails.ts';
+import { checkCode, issueCode, resetCodeLifetimeSeconds, useUpCode } from './one-time-codes.ts';
+import { consume, ensureBudget, limits, spend } from './rate-limits.ts';
+import { accountChoices, startSession } from './sessions.ts';
+
+/** Sends a reset code to an e-mail that has users. The caller learns nothing about whether it has. */
+export async function forgotPassword(ports: Ports, email: string, address: string): Promise<void> {
+  await consume(ports, [
+    [limits.mailPerEmail, email],
+    [limits.mailPerAddress, address],
+  ]);
+  const users = (await usersByEmail(ports.table, email)).filter((u) => !u.archivedAt);
+  if (!users.length) return;
+  const code = await issueCode(ports, keys.resetCode(email), email, resetCodeLifetimeSeconds);
+  await ports.mailer.send(resetMail(email, code, ports.appUrl));
+}
+
+/**
+ * Sets a new password with the e-mailed code. When the e-mail has users in several accounts and
+ * none was chosen, answers the list (the code stays valid for the second call).
+ */
+export async function resetPassword(ports: Ports, payload: ResetPasswordPayload, address: string): Promise<ResetPasswordAnswer> {
+  if (!isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
+  const budget: Parameters<typeof spend>[1] = [[limits.codePerAddress, address]];
+  await ensureBudget(ports, budget);
+  const key = keys.resetCode(payload.email);
+  try {
+    await checkCode(ports, key, payload.email, payload.verifyCode);
+  } catch (error) {
+    if (error instanceof DomainError) await spend(ports, budget);
+    throw error;
+  }
+  const users = (await usersByEmail(ports.table, payload.email)).filter((u) => !u.archivedAt);
+  const inAccounts = users.filter((u) => u.accountId);
+  let target;
+  if (payload.accountId) target = inAccounts.find((u) => u.accountId === payload.accountId);
+  else if (inAccounts.length > 1) return { accounts: await accountChoices(ports, inAccounts) };
+  else target = inAccounts[0] ?? users[0];
+  if (!target) throw fail.invalid(errorTexts.invalidCode);
+
+  const now = ports.clock().toISOString();
+  const passwordHash = await ports.passwords.hash(payload.password);
+  const { Attributes } = await ports.table.doc.send(
+    new UpdateCommand({
+      TableName: ports.table.name,
+      Key: keys.user(target.accountId, target.id),
+      UpdateExpression: 'SET passwordHash = :hash, emailVerified = :yes, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':hash': passwordHash, ':yes': true, ':now': now },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  await useUpCode(ports, key);
+  return startSession(ports, Attributes as typeof target);
+}

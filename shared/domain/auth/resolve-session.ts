@@ -1,0 +1,18 @@
+import { isTokenRevoked } from '#db/revocations.ts';
+import { getUserItem } from '#db/users.ts';
+import { fail } from '../errors.ts';
+import type { Ports } from '../ports.ts';
+import type { Session } from '../session.ts';
+
+/** The session behind a bearer token: well signed, unexpired, not revoked, its user present and active. */
+export async function resolveSession(ports: Ports, token: string | undefined): Promise<Session> {
+  if (!token) throw fail.unauthorized();
+  const claims = await ports.tokens.verify(token);
+  if (!claims) throw fail.unauthorized();
+  const [revoked, user] = await Promise.all([
+    isTokenRevoked(ports.table, claims.jti),
+    getUserItem(ports.table, claims.acc, claims.sub),
+  ]);
+  if (revoked || !user || user.archivedAt) throw fail.unauthorized();
+  return { claims, user, accountId: claims.acc };
+}

@@ -1,0 +1,31 @@
+/** Turning a user into a signed-in session, and reading the users a session may act as. */
+import type { SessionAnswer, AccountChoice } from '#contracts/auth.ts';
+import { getAccountItem } from '#db/accounts.ts';
+import { toUser, type UserItem } from '#db/users.ts';
+import type { Ports } from '../ports.ts';
+
+export async function accountRef(ports: Ports, accountId: string | null) {
+  if (!accountId) return null;
+  const account = await getAccountItem(ports.table, accountId);
+  return account ? { id: account.id, name: account.name } : null;
+}
+
+export async function presentUser(ports: Ports, item: UserItem) {
+  return toUser(item, await accountRef(ports, item.accountId));
+}
+
+export async function startSession(ports: Ports, item: UserItem): Promise<SessionAnswer> {
+  const [{ token }, user] = await Promise.all([ports.tokens.issue(item.id, item.accountId), presentUser(ports, item)]);
+  return { accessToken: token, user };
+}
+
+/** The choice list shown when one e-mail and password open several accounts. */
+export async function accountChoices(ports: Ports, items: UserItem[]): Promise<AccountChoice[]> {
+  const choices = await Promise.all(
+    items.map(async (item) => {
+      const account = await accountRef(ports, item.accountId);
+      return account ? { id: item.id, name: item.name, email: item.email, accountId: account.id, account } : null;
+    }),
+  );
+  return choices.filter((c): c is AccountChoice => c !== null).sort((a, b) => a.account.name.localeCompare(b.account.name, 'pt-BR'));
+}

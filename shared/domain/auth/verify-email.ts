@@ -1,0 +1,47 @@
+import type { VerifyEmailPayload } from '#contracts/auth.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '#db/keys.ts';
+import { findUserById } from '#db/users.ts';
+import { DomainError, fail } from '../errors.ts';
+import { errorTexts } from '#contracts/errors.ts';
+import type { Ports } from '../ports.ts';
+import { verificationMail } from './emails.ts';
+import { checkCode, issueCode, useUpCode, verifyCodeLifetimeSeconds } from './one-time-codes.ts';
+import { consume, ensureBudget, limits, spend } from './rate-limits.ts';
+
+/** Confirms a user's e-mail with the code that was sent to it. */
+export async function verifyEmail(ports: Ports, payload: VerifyEmailPayload, address: string): Promise<void> {
+  const budget: Parameters<typeof spend>[1] = [[limits.codePerAddress, address]];
+  await ensureBudget(ports, budget);
+  const key = keys.verifyCode(payload.userId);
+  try {
+    await checkCode(ports, key, payload.userId, payload.verifyCode);
+  } catch (error) {
+    if (error instanceof DomainError) await spend(ports, budget);
+    throw error;
+  }
+  const user = await findUserById(ports.table, payload.userId);
+  if (!user) throw fail.invalid(errorTexts.invalidCode);
+  await ports.table.doc.send(
+    new UpdateCommand({
+      TableName: ports.table.name,
+      Key: keys.user(user.accountId, user.id),
+      UpdateExpression: 'SET emailVerified = :yes, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':yes': true, ':now': ports.clock().toISOString() },
+    }),
+  );
+  await useUpCode(ports, key);
+}
+
+/** Sends a fresh verification code, unless the e-mail is already confirmed. Says nothing either way. */
+export async function resendVerification(ports: Ports, userId: string, address: string): Promise<void> {
+  await consume(ports, [
+    [limits.mailPerEmail, userId],
+    [limits.mailPerAddress, address],
+  ]);
+  const user = await findUserById(ports.table, userId);
+  if (!user || user.emailVerified || user.archivedAt) return;
+  const code = await issueCode(ports, keys.verifyCode(user.id), user.id, verifyCodeLifetimeSeconds);
+  await ports.mailer.send(verificationMail(user.email, user.name, code, ports.appUrl, user.id));
+}

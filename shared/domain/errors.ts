@@ -1,0 +1,28 @@
+/**
+ * Typed failures of the business rules. The HTTP edge renders each kind with its status and title
+ * (functions/lib/render-error.ts); the text is always one of the catalogue's server texts.
+ */
+import { errorTexts, type ErrorText } from '#contracts/errors.ts';
+
+export type FailureKind = 'invalid' | 'unauthorized' | 'limit' | 'forbidden' | 'notFound' | 'tooMany';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly text: ErrorText,
+    readonly details?: { path: string; message: string }[],
+  ) {
+    super(text);
+    this.name = 'DomainError';
+  }
+}
+
+export const fail = {
+  invalid: (text: ErrorText = errorTexts.invalidParams, details?: { path: string; message: string }[]) =>
+    new DomainError('invalid', text, details),
+  unauthorized: (text: ErrorText = errorTexts.unauthorized) => new DomainError('unauthorized', text),
+  limit: (text: ErrorText) => new DomainError('limit', text),
+  forbidden: (text: ErrorText = errorTexts.forbidden) => new DomainError('forbidden', text),
+  notFound: () => new DomainError('notFound', errorTexts.notFound),
+  tooMany: () => new DomainError('tooMany', errorTexts.tooManyAttempts),
+};

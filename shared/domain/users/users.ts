@@ -1,0 +1,170 @@
+/** Users of an account and the rules of SPEC section 6 that govern them. */
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ListAnswer, User } from '#contracts/entities.ts';
+import { errorTexts } from '#contracts/errors.ts';
+import type { ListQuery } from '#contracts/list-query.ts';
+import { isStrongPassword } from '#contracts/password.ts';
+import { effectiveLimits } from '#contracts/plans.ts';
+import type { UserCreatePayload, UserUpdatePayload } from '#contracts/users.ts';
+import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
+import { failedConditions } from '#db/conditions.ts';
+import { keys } from '#db/keys.ts';
+import { accountUsers, claimEmailStep, getUserItem, releaseEmailStep, toUser, userFields, userItem, type UserItem } from '#db/users.ts';
+import { fail } from '../errors.ts';
+import { applyListQuery, type ListRules } from '../list-query.ts';
+import type { Ports } from '../ports.ts';
+import type { AccountSession } from '../session.ts';
+
+export const userListRules: ListRules = {
+  fields: ['id', 'name', 'email', 'isAdmin', 'isOwner', 'archivedAt', 'createdAt', 'updatedAt'],
+  includes: ['account', 'avatar'],
+  defaultOrder: [['name', 'ASC']],
+};
+
+async function accountRef(ports: Ports, session: AccountSession) {
+  const account = await getAccountItem(ports.table, session.accountId);
+  if (!account) throw fail.notFound();
+  return account;
+}
+
+async function loadUser(ports: Ports, session: AccountSession, id: string): Promise<UserItem> {
+  const item = await getUserItem(ports.table, session.accountId, id);
+  if (!item) throw fail.notFound();
+  return item;
+}
+
+export async function listUsers(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<User>> {
+  const [account, items] = await Promise.all([accountRef(ports, session), accountUsers(ports.table, session.accountId)]);
+  return applyListQuery(items.map((i) => toUser(i, account)), q);
+}
+
+export async function getUser(ports: Ports, session: AccountSession, id: string): Promise<User> {
+  const [account, item] = await Promise.all([accountRef(ports, session), loadUser(ports, session, id)]);
+  return toUser(item, account);
+}
+
+export async function createUser(ports: Ports, session: AccountSession, payload: UserCreatePayload): Promise<User> {
+  if (!session.user.isAdmin) throw fail.forbidden();
+  if (!isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
+  const account = await accountRef(ports, session);
+  const now = ports.clock().toISOString();
+  const item = userItem({
+    id: ports.newId(),
+    name: payload.name,
+    email: payload.email,
+    accountId: session.accountId,
+    passwordHash: await ports.passwords.hash(payload.password),
+    isAdmin: payload.isAdmin ?? false,
+    isOwner: false,
+    emailVerified: false,
+    avatarUrl: null,
+    archivedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  try {
+    await ports.table.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          takeCounterStep(ports.table, session.accountId, 'usersCount', effectiveLimits(account.plan).users),
+          claimEmailStep(ports.table, session.accountId, item.email, item.id),
+          { Put: { TableName: ports.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+    );
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.includes(0)) throw fail.limit(errorTexts.contactOrUserLimit);
+    if (failed?.includes(1)) throw fail.invalid(errorTexts.emailExists);
+    throw error;
+  }
+  return toUser(item, account);
+}
+
+/**
+ * Edits a user. Admins edit anyone but the owner; everyone edits themselves; only admins change
+ * the admin flag, and the owner stays an admin.
+ */
+export async function updateUser(ports: Ports, session: AccountSession, id: string, payload: UserUpdatePayload): Promise<User> {
+  const [account, current] = await Promise.all([accountRef(ports, session), loadUser(ports, session, id)]);
+  const self = current.id === session.user.id;
+  if (!self && (!session.user.isAdmin || current.isOwner)) throw fail.forbidden();
+  const isAdmin = payload.isAdmin ?? current.isAdmin;
+  if (isAdmin !== current.isAdmin && !session.user.isAdmin) throw fail.forbidden();
+  if (current.isOwner && !isAdmin) throw fail.invalid(errorTexts.ownerMustBeAdmin);
+  if (payload.password && !isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
+
+  const now = ports.clock().toISOString();
+  const next = userItem({
+    ...userFields(current),
+    name: payload.name,
+    email: payload.email,
+    isAdmin,
+    emailVerified: payload.email === current.email ? current.emailVerified : false,
+    passwordHash: payload.password ? await ports.passwords.hash(payload.password) : current.passwordHash,
+    updatedAt: now,
+  });
+  const emailChanged = next.email !== current.email;
+  try {
+    await ports.table.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: ports.table.name,
+              Item: next,
+              ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seen',
+              ExpressionAttributeValues: { ':seen': current.updatedAt },
+            },
+          },
+          ...(emailChanged
+            ? [claimEmailStep(ports.table, session.accountId, next.email, next.id), releaseEmailStep(ports.table, session.accountId, current.email)]
+            : []),
+        ],
+      }),
+    );
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.includes(1)) throw fail.invalid(errorTexts.emailExists);
+    if (failed?.includes(0)) throw fail.notFound();
+    throw error;
+  }
+  return toUser(next, account);
+}
+
+function guardTarget(session: AccountSession, target: UserItem, action: 'archive' | 'delete') {
+  if (!session.user.isAdmin) throw fail.forbidden();
+  if (target.isOwner) throw fail.forbidden(action === 'archive' ? errorTexts.cannotArchiveOwner : errorTexts.cannotDeleteOwner);
+  if (target.id === session.user.id) throw fail.forbidden(action === 'archive' ? errorTexts.cannotArchiveSelf : errorTexts.cannotDeleteSelf);
+}
+
+export async function archiveUser(ports: Ports, session: AccountSession, id: string, archive: boolean): Promise<User> {
+  const [account, target] = await Promise.all([accountRef(ports, session), loadUser(ports, session, id)]);
+  guardTarget(session, target, 'archive');
+  const now = ports.clock().toISOString();
+  const { Attributes } = await ports.table.doc.send(
+    new UpdateCommand({
+      TableName: ports.table.name,
+      Key: keys.user(session.accountId, id),
+      UpdateExpression: 'SET archivedAt = :at, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':at': archive ? (target.archivedAt ?? now) : null, ':now': now },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return toUser(Attributes as UserItem, account);
+}
+
+export async function deleteUser(ports: Ports, session: AccountSession, id: string): Promise<void> {
+  const target = await loadUser(ports, session, id);
+  guardTarget(session, target, 'delete');
+  await ports.table.doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: ports.table.name, Key: keys.user(session.accountId, id), ConditionExpression: 'attribute_exists(pk)' } },
+        releaseEmailStep(ports.table, session.accountId, target.email),
+        releaseCounterStep(ports.table, session.accountId, 'usersCount'),
+      ],
+    }),
+  );
+}

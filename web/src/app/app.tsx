@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from 'react-router';
+import { ErrorModal } from '../components/error-modal.tsx';
+import { FullScreenLoader } from '../components/ui/spinner.tsx';
+import { Toaster } from '../components/ui/toaster.tsx';
+import { getMe } from '../features/auth/api/get-me.ts';
+import { ApiError } from '../lib/api-client.ts';
+import { markSessionReady, sessionStore, updateSessionUser, useSession } from '../lib/auth.ts';
+import { queryClient } from '../lib/query-client.ts';
+import { router } from './router.tsx';
+
+/** Checks a stored token once on load: a valid one refreshes the user, a 401 signs out. */
+async function restoreSession(): Promise<void> {
+  if (!sessionStore.get().accessToken) return markSessionReady();
+  try {
+    const { user } = await getMe();
+    updateSessionUser(user);
+  } catch (error) {
+    // 401: the API client has already signed out. Offline or 5xx: keep the stored session.
+    if (!(error instanceof ApiError)) console.warn('Could not check the session', error);
+  } finally {
+    markSessionReady();
+  }
+}
+
+export function App() {
+  const { ready } = useSession();
+  useEffect(() => {
+    void restoreSession();
+  }, []);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      {ready ? <RouterProvider router={router} /> : <FullScreenLoader />}
+      <Toaster />
+      <ErrorModal />
+    </QueryClientProvider>
+  );
+}

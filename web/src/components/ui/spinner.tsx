@@ -1,0 +1,22 @@
+import { cn } from '../../lib/cn.ts';
+
+export function Spinner({ className }: { className?: string }) {
+  return (
+    <svg className={cn('animate-spin', className ?? 'size-5')} viewBox="0 0 24 24" fill="none" aria-hidden="true">
+      <circle cx="12" cy="12" r="9" stroke="currentColor" strokeOpacity="0.25" strokeWidth="3" />
+      <path d="M21 12a9 9 0 0 0-9-9" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** The full-screen state shown before the app is ready (SPEC: 'Carregando...'). */
+export function FullScreenLoader({ label = 'Carregando...' }: { label?: string }) {
+  return (
+    <div className="flex min-h-dvh items-center justify-center bg-bg" role="status" aria-live="polite">
+      <div className="flex items-center gap-3 text-fg-muted">
+        <Spinner className="size-5 text-brand" />
+        <span className="text-sm font-medium">{label}</span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from 'react';
+import { X } from 'lucide-react';
+import { whatsappLink } from '../config/site.ts';
+import { storage, storageKeys } from '../lib/storage.ts';
+
+export const widgetShowDelayMs = 30_000;
+export const widgetVisibleMs = 8_000;
+export const widgetTooltipText = 'Precisa de ajuda? Fale conosco pelo WhatsApp';
+
+export function WhatsAppIcon({ className }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} aria-hidden="true" fill="none">
+      <path
+        d="M12 2.25a9.75 9.75 0 0 0-8.4 14.7L2.3 21.7l4.9-1.28A9.75 9.75 0 1 0 12 2.25Z"
+        stroke="currentColor"
+        strokeWidth="1.7"
+        strokeLinejoin="round"
+      />
+      <path
+        transform="translate(6.6 6.6) scale(0.45)"
+        fill="currentColor"
+        d="M22 16.92v3a2 2 0 0 1-2.18 2 19.79 19.79 0 0 1-8.63-3.07 19.5 19.5 0 0 1-6-6 19.79 19.79 0 0 1-3.07-8.67A2 2 0 0 1 4.11 2h3a2 2 0 0 1 2 1.72 12.84 12.84 0 0 0 .7 2.81 2 2 0 0 1-.45 2.11L8.09 9.91a16 16 0 0 0 6 6l1.27-1.27a2 2 0 0 1 2.11-.45 12.84 12.84 0 0 0 2.81.7A2 2 0 0 1 22 16.92z"
+      />
+    </svg>
+  );
+}
+
+/**
+ * The floating WhatsApp button (SPEC section 1): appears 30 s after load, hides 8 s later
+ * (held while the pointer or focus is on it), can be dismissed for good, makes no server call.
+ */
+export function WhatsAppWidget() {
+  const [visible, setVisible] = useState(false);
+  const [tooltip, setTooltip] = useState(false);
+  const engaged = useRef(false);
+  const hideDue = useRef(false);
+
+  useEffect(() => {
+    if (storage.get(storageKeys.whatsappWidgetDismissed) === 'true') return;
+    let hideTimer: ReturnType<typeof setTimeout> | undefined;
+    const showTimer = setTimeout(() => {
+      setVisible(true);
+      hideTimer = setTimeout(() => {
+        if (engaged.current) hideDue.current = true;
+        else setVisible(false);
+      }, widgetVisibleMs);
+    }, widgetShowDelayMs);
+    return () => {
+      clearTimeout(showTimer);
+      clearTimeout(hideTimer);
+    };
+  }, []);
+
+  if (!visible) return null;
+
+  const engage = () => {
+    engaged.current = true;
+  };
+  const release = () => {
+    engaged.current = false;
+    setTooltip(false);
+    if (hideDue.current) {
+      hideDue.current = false;
+      setVisible(false);
+    }
+  };
+  const dismiss = () => {
+    storage.set(storageKeys.whatsappWidgetDismissed, 'true');
+    setVisible(false);
+  };
+
+  return (
+    <aside
+      aria-label="Atendimento pelo WhatsApp"
+      data-testid="whatsapp-widget"
+      className="animate-enter fixed right-4 bottom-4 z-40 sm:right-6 sm:bottom-6"
+      onMouseEnter={engage}
+      onMouseLeave={release}
+      onFocus={engage}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) release();
+      }}
+    >
+      {tooltip ? (
+        <button
+          type="button"
+          onClick={() => setTooltip(false)}
+          className="animate-fade absolute right-0 bottom-full mb-3 w-max max-w-[15rem] rounded-xl bg-fg px-3.5 py-2.5 text-left text-sm font-medium text-bg shadow-pop"
+          id="whatsapp-widget-tooltip"
+        >
+          {widgetTooltipText}
+        </button>
+      ) : null}
+      <a
+        href={whatsappLink()}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label="Fale conosco pelo WhatsApp (abre em nova aba)"
+        aria-describedby={tooltip ? 'whatsapp-widget-tooltip' : undefined}
+        onMouseEnter={() => setTooltip(true)}
+        onFocus={() => setTooltip(true)}
+        className="flex size-14 items-center justify-center rounded-full bg-[#128C7E] text-white shadow-pop transition-transform hover:scale-105 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+      >
+        <WhatsAppIcon className="size-7" />
+      </a>
+      <button
+        type="button"
+        onClick={dismiss}
+        aria-label="Fechar atalho do WhatsApp"
+        className="absolute -top-1.5 -left-1.5 flex size-6 items-center justify-center rounded-full border border-border bg-surface text-fg-muted shadow-card hover:text-fg focus-visible:outline-2 focus-visible:outline-ring"
+      >
+        <X className="size-3.5" aria-hidden="true" />
+      </button>
+    </aside>
+  );
+}

@@ -1,0 +1,16 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { clearSession } from '../../../lib/auth.ts';
+
+/** POST /auth/logout (revokes the token), then forgets the session whatever the answer. */
+export async function logout(): Promise<void> {
+  try {
+    await api.post<void>('/auth/logout');
+  } finally {
+    clearSession();
+  }
+}
+
+export function useLogout() {
+  return useMutation({ mutationKey: ['auth', 'logout'], mutationFn: logout, meta: { silent: true } });
+}

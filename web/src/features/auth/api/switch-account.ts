@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import type { SessionAnswer, SwitchAccountPayload } from '#contracts/auth.ts';
+import { api } from '../../../lib/api-client.ts';
+
+/** POST /auth/switch-account: moves the session to another account (a new token). */
+export function switchAccount(payload: SwitchAccountPayload): Promise<SessionAnswer> {
+  return api.post<SessionAnswer>('/auth/switch-account', payload);
+}
+
+export function useSwitchAccount() {
+  return useMutation({ mutationKey: ['auth', 'switch-account'], mutationFn: switchAccount });
+}

@@ -1,0 +1,75 @@
+import type { SessionAnswer } from '#contracts/auth.ts';
+import type { SessionUser } from '#contracts/entities.ts';
+import { closeRealtime } from './realtime.ts';
+import { queryClient } from './query-client.ts';
+import { storage, storageKeys } from './storage.ts';
+import { createStore, useStore } from './store.ts';
+
+/** The persisted auth state (SPEC section 3): the access token and the user. */
+export interface Session {
+  accessToken: string | null;
+  user: SessionUser | null;
+  /** False until the stored token has been checked against /auth/me. */
+  ready: boolean;
+}
+
+function readPersisted(): Pick<Session, 'accessToken' | 'user'> {
+  const raw = storage.get(storageKeys.auth);
+  if (!raw) return { accessToken: null, user: null };
+  try {
+    const parsed = JSON.parse(raw) as Partial<Session>;
+    if (typeof parsed.accessToken === 'string' && parsed.user && typeof parsed.user === 'object') {
+      return { accessToken: parsed.accessToken, user: parsed.user };
+    }
+  } catch {
+    /* corrupt: treat as signed out */
+  }
+  storage.remove(storageKeys.auth);
+  return { accessToken: null, user: null };
+}
+
+const initial = readPersisted();
+export const sessionStore = createStore<Session>({ ...initial, ready: !initial.accessToken });
+
+function persist(session: Session): void {
+  if (session.accessToken && session.user) {
+    storage.set(storageKeys.auth, JSON.stringify({ accessToken: session.accessToken, user: session.user }));
+  } else {
+    storage.remove(storageKeys.auth);
+  }
+}
+
+export function getAccessToken(): string | null {
+  return sessionStore.get().accessToken;
+}
+
+/** Signs in: stores the token and user (login, switch account). */
+export function setSession(answer: SessionAnswer): void {
+  const next: Session = { accessToken: answer.accessToken, user: answer.user, ready: true };
+  persist(next);
+  sessionStore.set(next);
+}
+
+export function updateSessionUser(user: SessionUser): void {
+  const current = sessionStore.get();
+  if (!current.accessToken) return;
+  const next = { ...current, user };
+  persist(next);
+  sessionStore.set(next);
+}
+
+export function markSessionReady(): void {
+  sessionStore.set((s) => (s.ready ? s : { ...s, ready: true }));
+}
+
+/** Signs out locally: forgets the session, drops every cached answer and closes the realtime link. */
+export function clearSession(): void {
+  persist({ accessToken: null, user: null, ready: true });
+  sessionStore.set({ accessToken: null, user: null, ready: true });
+  queryClient.clear();
+  closeRealtime();
+}
+
+export function useSession(): Session {
+  return useStore(sessionStore);
+}

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+// The web app lives in web/; the built files go to web/dist, served by `npm start` (SPA fallback)
+// and uploaded as static files in the cloud. The manifest feeds scripts/check-bundle-size.mjs.
+export default defineConfig({
+  root,
+  publicDir: 'public',
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    manifest: true,
+    target: 'es2022',
+    sourcemap: false,
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: {
+      '/api': { target: process.env.CONVERSA_API ?? 'http://127.0.0.1:3000', changeOrigin: true },
+      '/ws': { target: process.env.CONVERSA_API ?? 'http://127.0.0.1:3000', ws: true },
+    },
+  },
+  preview: { host: '127.0.0.1' },
+});
