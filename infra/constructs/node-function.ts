@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -63,7 +63,7 @@ export class NodeFunction extends NodejsFunction {
             entry: props.entry,
             handler: 'handler',
             projectRoot: props.projectRoot,
-            depsLockFilePath: `${props.projectRoot}/package-lock.json`,
+            depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
             bundling: {
               format: OutputFormat.ESM,
               target: 'node22',

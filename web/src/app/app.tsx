@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
 import { ErrorModal } from '../components/error-modal.tsx';
 import { FullScreenLoader } from '../components/ui/spinner.tsx';
 import { Toaster } from '../components/ui/toaster.tsx';
@@ -8,7 +7,7 @@ import { getMe } from '../features/auth/api/get-me.ts';
 import { ApiError } from '../lib/api-client.ts';
 import { markSessionReady, sessionStore, updateSessionUser, useSession } from '../lib/auth.ts';
 import { queryClient } from '../lib/query-client.ts';
-import { router } from './router.tsx';
+import { AppRouter } from './router.tsx';
 
 /** Checks a stored token once on load: a valid one refreshes the user, a 401 signs out. */
 async function restoreSession(): Promise<void> {
@@ -32,7 +31,7 @@ export function App() {
 
   return (
     <QueryClientProvider client={queryClient}>
-      {ready ? <RouterProvider router={router} /> : <FullScreenLoader />}
+      {ready ? <AppRouter /> : <FullScreenLoader />}
       <Toaster />
       <ErrorModal />
     </QueryClientProvider>

@@ -1,22 +1,70 @@
-import { Link, Outlet, ScrollRestoration, isRouteErrorResponse, useMatches, useNavigation, useRouteError } from 'react-router';
+import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Outlet, useLocation, useNavigationType } from 'react-router';
 import { WhatsAppWidget } from '../components/whatsapp-widget.tsx';
 import { buttonClasses } from '../components/ui/button.tsx';
 import { Logo } from '../components/ui/logo.tsx';
+import { appPaths } from './router.tsx';
 
-function NavigationProgress() {
-  const navigation = useNavigation();
-  if (navigation.state === 'idle') return null;
-  return (
-    <div className="fixed inset-x-0 top-0 z-[70] h-0.5 overflow-hidden" role="progressbar" aria-label="Carregando página">
-      <div className="h-full w-1/3 animate-[progress_1s_ease-in-out_infinite] bg-brand" />
-    </div>
-  );
+/** New pages start at the top; links with a hash scroll to their section (once it has rendered). */
+function ScrollManager() {
+  const { pathname, hash } = useLocation();
+  const type = useNavigationType();
+  useEffect(() => {
+    if (hash) {
+      let tries = 0;
+      const seek = () => {
+        const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+        if (target) target.scrollIntoView({ block: 'start' });
+        else if (tries++ < 20) requestAnimationFrame(seek);
+      };
+      seek();
+      return;
+    }
+    if (type !== 'POP') window.scrollTo(0, 0);
+  }, [pathname, hash, type]);
+  return null;
 }
 
-/** The frame of every page: skip link, scroll restoration, loading bar and the WhatsApp widget. */
+/** Shown when a page fails to load or render (e.g. a new version was deployed meanwhile). */
+export class RouteErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state = { error: null as unknown };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error(error, info.componentStack);
+  }
+
+  override render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <div className="flex min-h-dvh flex-col items-center justify-center gap-6 px-6 text-center">
+        <Logo />
+        <div className="space-y-2">
+          <h1 className="text-2xl font-semibold tracking-tight">Algo deu errado</h1>
+          <p className="max-w-md text-sm text-fg-muted">
+            Não conseguimos carregar esta página. Recarregue para tentar de novo; se o problema continuar, fale com o nosso suporte.
+          </p>
+        </div>
+        <div className="flex gap-2">
+          <button type="button" className={buttonClasses('primary')} onClick={() => window.location.reload()}>
+            Recarregar
+          </button>
+          <a href="/" className={buttonClasses('outline')}>
+            Página inicial
+          </a>
+        </div>
+      </div>
+    );
+  }
+}
+
+/** The frame of every page: skip link, scroll handling, error boundary and the WhatsApp widget. */
 export function RootLayout() {
-  const matches = useMatches();
-  const hideWidget = matches.some((m) => (m.handle as { hideWhatsApp?: boolean } | undefined)?.hideWhatsApp);
+  const { pathname } = useLocation();
+  const inApp = appPaths.some((p) => pathname === p || pathname.startsWith(`${p}/`));
   return (
     <>
       <a
@@ -25,38 +73,11 @@ export function RootLayout() {
       >
         Pular para o conteúdo
       </a>
-      <NavigationProgress />
-      <Outlet />
-      {hideWidget ? null : <WhatsAppWidget />}
-      <ScrollRestoration />
+      <ScrollManager />
+      <RouteErrorBoundary key={pathname}>
+        <Outlet />
+      </RouteErrorBoundary>
+      {inApp ? null : <WhatsAppWidget />}
     </>
-  );
-}
-
-/** Shown when a page fails to load or render (e.g. a new version was deployed meanwhile). */
-export function RouteError() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
-  return (
-    <div className="flex min-h-dvh flex-col items-center justify-center gap-6 px-6 text-center">
-      <Logo />
-      <div className="space-y-2">
-        <h1 className="text-2xl font-semibold tracking-tight">{notFound ? 'Página não encontrada' : 'Algo deu errado'}</h1>
-        <p className="max-w-md text-sm text-fg-muted">
-          {notFound
-            ? 'O endereço que você acessou não existe.'
-            : 'Não conseguimos carregar esta página. Recarregue para tentar de novo; se o problema continuar, fale com o nosso suporte.'}
-        </p>
-      </div>
-      <div className="flex gap-2">
-        <button type="button" className={buttonClasses('primary')} onClick={() => window.location.reload()}>
-          Recarregar
-        </button>
-        <Link to="/" className={buttonClasses('outline')}>
-          Página inicial
-        </Link>
-      </div>
-    </div>
   );
 }

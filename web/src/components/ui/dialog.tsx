@@ -32,6 +32,8 @@ export interface DialogProps {
   initialFocusRef?: RefObject<HTMLElement | null>;
   /** Hide the corner close button (the footer then must offer a way out). */
   hideClose?: boolean;
+  /** 'left' slides a full-height panel from the left (the mobile menu). */
+  placement?: 'center' | 'left';
   className?: string;
 }
 
@@ -50,6 +52,7 @@ export function Dialog({
   role = 'dialog',
   initialFocusRef,
   hideClose = false,
+  placement = 'center',
   className,
 }: DialogProps) {
   const panelRef = useRef<HTMLDivElement>(null);
@@ -120,8 +123,9 @@ export function Dialog({
 
   const widths = { sm: 'max-w-sm', md: 'max-w-md', lg: 'max-w-lg' } as const;
 
+  const drawer = placement === 'left';
   return createPortal(
-    <div className="fixed inset-0 z-50 flex items-end justify-center p-3 sm:items-center sm:p-6">
+    <div className={cn('fixed inset-0 z-50 flex', drawer ? 'justify-start' : 'items-end justify-center p-3 sm:items-center sm:p-6')}>
       <div className="animate-fade absolute inset-0 bg-overlay backdrop-blur-[2px]" aria-hidden="true" onClick={() => onCloseRef.current()} />
       <div
         ref={panelRef}
@@ -131,8 +135,10 @@ export function Dialog({
         aria-describedby={description ? descriptionId : undefined}
         tabIndex={-1}
         className={cn(
-          'animate-enter relative z-10 flex max-h-[calc(100dvh-1.5rem)] w-full flex-col overflow-hidden rounded-2xl border border-border bg-surface shadow-pop focus:outline-none',
-          widths[size],
+          'relative z-10 flex w-full flex-col overflow-hidden border-border bg-surface shadow-pop focus:outline-none',
+          drawer
+            ? 'animate-drawer h-dvh max-w-[18rem] border-r'
+            : cn('animate-enter max-h-[calc(100dvh-1.5rem)] rounded-2xl border', widths[size]),
           className,
         )}
       >

@@ -26,7 +26,7 @@ export function Alert({ tone = 'info', title, children, className }: { tone?: 'i
   return (
     <div className={cn('rounded-xl border px-4 py-3 text-sm', tones[tone], className)}>
       {title ? <p className="font-semibold">{title}</p> : null}
-      {children ? <div className={cn(title && 'mt-1', 'text-fg-muted')}>{children}</div> : null}
+      {children ? <div className={cn(title ? 'mt-1' : undefined, 'text-fg-muted')}>{children}</div> : null}
     </div>
   );
 }

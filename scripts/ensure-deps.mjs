@@ -1,0 +1,37 @@
+// Installs the npm dependencies when they are missing or older than package-lock.json.
+import { execSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+
+export function ensureDependencies() {
+  const marker = 'node_modules/.package-lock.json';
+  const stale = !existsSync(marker) || statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs + 1000;
+  if (stale) {
+    console.log('> npm ci');
+    execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+  }
+}
+
+/** Newest modification time under the given paths (files or folders), skipping build output. */
+export function newest(paths) {
+  let latest = 0;
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    const s = statSync(p);
+    if (s.isDirectory()) {
+      if (/(node_modules|dist)$/.test(p)) return;
+      for (const entry of execSync(`ls -A "${p}"`).toString().split('\n').filter(Boolean)) walk(`${p}/${entry}`);
+    } else latest = Math.max(latest, s.mtimeMs);
+  };
+  paths.forEach(walk);
+  return latest;
+}
+
+/** Builds the web app when its output is missing or older than its sources. */
+export function ensureWebBuild() {
+  const out = 'web/dist/index.html';
+  const sources = newest(['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'shared/contracts', 'package-lock.json']);
+  if (!existsSync(out) || statSync(out).mtimeMs < sources) {
+    console.log('> npm run build:web');
+    execSync('npm run build:web', { stdio: 'inherit' });
+  }
+}

@@ -1,0 +1,20 @@
+// `npm test`: installs what is missing (npm packages, Debian's chromium for the browser tests),
+// type-checks, builds the web app, runs every test project, then checks the bundle budget.
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { ensureDependencies, ensureWebBuild } from './ensure-deps.mjs';
+
+const run = (cmd) => {
+  console.log(`> ${cmd}`);
+  execSync(cmd, { stdio: 'inherit', env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+};
+
+ensureDependencies();
+if (!existsSync('/usr/bin/chromium')) {
+  const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+  run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium`);
+}
+run('npx tsc --noEmit -p tsconfig.json');
+ensureWebBuild();
+run('npx vitest run');
+if (existsSync('scripts/check-bundle-size.mjs')) run('node scripts/check-bundle-size.mjs');

@@ -1,0 +1,113 @@
+/** A small HTTP client for the integration tests, and the steps most tests start from. */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { PlanLimits } from '../../shared/contracts/plans.ts';
+import { keys } from '../../shared/db/keys.ts';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+}
+
+export async function call<T = any>(
+  method: string,
+  path: string,
+  options: { body?: unknown; raw?: string; token?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
+  const res = await fetch(`${inject('baseUrl')}/api${path}`, {
+    method,
+    headers: {
+      ...(options.body !== undefined || options.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+    body: options.raw ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+  });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, body };
+}
+
+let counter = 0;
+export const uniqueEmail = (tag = 'user') => `${tag}.${Date.now().toString(36)}.${process.pid}.${++counter}@example.com`;
+export const strongPassword = 'Senha#Forte123';
+
+/** The newest e-mail the local outbox holds for an address. */
+export async function lastMail(to: string): Promise<{ to: string; subject: string; text: string; code?: string } | undefined> {
+  const dir = inject('outboxDir');
+  const files = (await readdir(dir).catch(() => [] as string[])).sort().reverse();
+  for (const file of files) {
+    const mail = JSON.parse(await readFile(join(dir, file), 'utf8'));
+    if (mail.to === to) return mail;
+  }
+  return undefined;
+}
+
+export interface Member {
+  token: string;
+  user: any;
+  email: string;
+  password: string;
+  accountId: string;
+}
+
+export async function register(name = 'Pessoa Teste', email = uniqueEmail(), password = strongPassword) {
+  const answer = await call('POST', '/auth/register', { body: { name, email, password } });
+  if (answer.status !== 201) throw new Error(`register failed: ${JSON.stringify(answer.body)}`);
+  return { ...answer.body, email, password } as { id: string; accessToken: string; user: any; email: string; password: string };
+}
+
+/** A new person with a new account of their own (owner and admin). */
+export async function newOwner(accountName = 'Loja Teste', name = 'Dona Teste'): Promise<Member> {
+  const person = await register(name);
+  const created = await call('POST', '/accounts', { token: person.accessToken, body: { name: accountName } });
+  if (created.status !== 201) throw new Error(`create account failed: ${JSON.stringify(created.body)}`);
+  return { token: created.body.accessToken, user: created.body.user, email: person.email, password: person.password, accountId: created.body.id };
+}
+
+/** Logs a user of an account in. */
+export async function signIn(email: string, password: string, accountId?: string): Promise<string> {
+  const answer = await call('POST', '/auth/login', { body: { email, password, accountId } });
+  if (answer.status !== 200 || !answer.body.accessToken) throw new Error(`login failed: ${JSON.stringify(answer.body)}`);
+  return answer.body.accessToken;
+}
+
+let doc: DynamoDBDocumentClient | undefined;
+/** Sets an account's plan straight in the table, as the billing webhook will. */
+export async function setPlan(accountId: string, plan: PlanLimits): Promise<void> {
+  doc ??= DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: inject('dynamoUrl'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  await doc.send(
+    new UpdateCommand({
+      TableName: inject('tableName'),
+      Key: keys.account(accountId),
+      UpdateExpression: 'SET #plan = :plan',
+      ExpressionAttributeNames: { '#plan': 'plan' },
+      ExpressionAttributeValues: { ':plan': plan },
+    }),
+  );
+}
+
+/** A Pro account with an owner, an extra admin and a plain member. */
+export async function proTeam() {
+  const owner = await newOwner('Equipe Pro');
+  await setPlan(owner.accountId, { productName: 'Pro', users: 10, connections: 5, contacts: 25000 });
+  const addUser = async (name: string, isAdmin: boolean) => {
+    const email = uniqueEmail(name.toLowerCase());
+    const created = await call('POST', '/users', { token: owner.token, body: { name, email, password: strongPassword, isAdmin } });
+    if (created.status !== 201) throw new Error(`create user failed: ${JSON.stringify(created.body)}`);
+    return { id: created.body.id as string, email, token: await signIn(email, strongPassword) };
+  };
+  const admin = await addUser('Admin', true);
+  const member = await addUser('Membro', false);
+  return { owner, admin, member };
+}

@@ -1,0 +1,47 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { httpRoutes } from '../../functions/http/routes.ts';
+import { call, proTeam } from './api.ts';
+
+const bodies: { label: string; raw: string }[] = [
+  { label: 'broken JSON', raw: '{"name": ' },
+  { label: 'a JSON array', raw: '[1,2,3]' },
+  { label: 'JSON null', raw: 'null' },
+  { label: 'a bare string', raw: '"hello"' },
+  { label: 'wrong types', raw: JSON.stringify({ name: 42, email: ['a'], password: { x: 1 }, archive: 'yes', accountId: 7, verifyCode: 123456, userId: null }) },
+  { label: 'huge strings', raw: JSON.stringify({ name: 'x'.repeat(100_000), email: `${'a'.repeat(5000)}@example.com`, password: 'p'.repeat(10_000) }) },
+  { label: 'prototype pollution', raw: '{"__proto__": {"isAdmin": true}, "constructor": {"prototype": {"x": 1}}}' },
+  { label: 'deep nesting', raw: `${'['.repeat(5000)}${']'.repeat(5000)}` },
+];
+
+describe('malformed input never gets a 500', () => {
+  let token: string;
+  let userId: string;
+  let accountId: string;
+  beforeAll(async () => {
+    const team = await proTeam();
+    token = team.owner.token;
+    userId = team.member.id;
+    accountId = team.owner.accountId;
+  });
+
+  for (const route of httpRoutes) {
+    it(`${route.method} ${route.path}`, async () => {
+      const path = route.path.replace('{id}', route.path.startsWith('/accounts') ? accountId : userId);
+      for (const { label, raw } of route.method === 'GET' ? [] : bodies) {
+        const answer = await call(route.method, path, { token, raw });
+        expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
+        if (label === 'broken JSON') expect(answer.body.message).toBe('Invalid params');
+        if (answer.status >= 400) {
+          expect(answer.body, label).toMatchObject({ statusCode: answer.status, error: expect.any(String), message: expect.any(String) });
+        }
+      }
+      const weirdQuery = await call(route.method, `${path}?query=${encodeURIComponent('{"where":{"or":"x"}}')}`, { token });
+      expect(weirdQuery.status).toBeLessThan(500);
+      const weirdId = await call(route.method, route.path.replace('{id}', encodeURIComponent('%%%/../x')), {
+        token,
+        raw: route.method === 'GET' ? undefined : '{}',
+      });
+      expect(weirdId.status).toBeLessThan(500);
+    });
+  }
+});

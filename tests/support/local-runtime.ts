@@ -1,0 +1,58 @@
+/**
+ * Starts the local runtime as `npm start` runs it (a child process), on a free port with a fresh
+ * data folder, for integration and browser tests. It stops with the test run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface RunningRuntime {
+  url: string;
+  dynamoUrl: string;
+  tableName: string;
+  outboxDir: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const root = resolve(import.meta.dirname, '../..');
+
+export async function spawnLocalRuntime(env: Record<string, string> = {}): Promise<RunningRuntime> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'conversa-test-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const ready = await new Promise<{ url: string; dynamoUrl: string; tableName: string }>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`runtime did not start:\n${log}`)), 30_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      const m = /rodando em (http:\/\/\S+)/.exec(log);
+      const d = /DynamoDB local em (http:\/\/\S+) \(tabela (\S+)\)/.exec(log);
+      if (m && d) {
+        clearTimeout(timer);
+        resolveUrl({ url: m[1]!, dynamoUrl: d[1]!, tableName: d[2]! });
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`runtime exited with ${code}:\n${log}`)));
+  });
+  if (process.env.RUNTIME_LOG) child.stdout!.pipe(process.stdout);
+  return {
+    ...ready,
+    outboxDir: join(dataDir, 'outbox'),
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from './placeholder.tsx';
+
+export default function InboxPage() {
+  return <PlaceholderPage title="Chat" description="As conversas de WhatsApp e Telegram da sua equipe." />;
+}

@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Account } from '#contracts/entities.ts';
+import { AuthHeading } from '../../../components/layouts/auth-layout.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { CreateAccountForm } from '../../../features/accounts/components/create-account-form.tsx';
+import { useLogout } from '../../../features/auth/api/logout.ts';
+import { switchAccount } from '../../../features/auth/api/switch-account.ts';
+import { setSession, useSession } from '../../../lib/auth.ts';
+import { reportError } from '../../../lib/errors.ts';
+import { showToast } from '../../../lib/notify.ts';
+import { usePageMeta } from '../../../lib/seo.ts';
+
+export const accountCreatedText = (name: string) => `Conta ${name} criada com sucesso, logamos você nela`;
+
+/** /accounts: a signed-in user with no account creates one, and the session moves into it. */
+export default function AccountsPage() {
+  usePageMeta({ title: 'Criar conta da empresa', noindex: true });
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const logout = useLogout();
+  const [switching, setSwitching] = useState(false);
+
+  const onCreated = async (account: Account) => {
+    setSwitching(true);
+    try {
+      setSession(await switchAccount({ accountId: account.id }));
+      showToast({ tone: 'success', title: accountCreatedText(account.name) });
+      navigate('/my-account', { replace: true, state: { refresh: true } });
+    } catch (error) {
+      reportError(error);
+    } finally {
+      setSwitching(false);
+    }
+  };
+
+  const firstName = user?.name.split(' ')[0];
+  return (
+    <>
+      <AuthHeading
+        title="Crie a conta da sua empresa"
+        subtitle={
+          <>
+            {firstName ? `Olá, ${firstName}! ` : ''}Para começar a atender, dê um nome à conta da sua empresa. Depois você conecta o
+            WhatsApp e o Telegram e convida a sua equipe.
+          </>
+        }
+      />
+      <CreateAccountForm onCreated={onCreated} busy={switching} />
+      <p className="mt-8 text-center text-sm text-fg-muted">
+        Entrou com o e-mail errado?{' '}
+        <Button variant="link" className="font-medium" onClick={() => logout.mutate()} loading={logout.isPending}>
+          Sair
+        </Button>
+      </p>
+    </>
+  );
+}

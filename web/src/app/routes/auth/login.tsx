@@ -1,0 +1,13 @@
+import { AuthHeading } from '../../../components/layouts/auth-layout.tsx';
+import { LoginForm } from '../../../features/auth/components/login-form.tsx';
+import { usePageMeta } from '../../../lib/seo.ts';
+
+export default function LoginPage() {
+  usePageMeta({ title: 'Entrar na sua conta', description: 'Acesse o Conversa e continue atendendo seus clientes no WhatsApp e no Telegram.' });
+  return (
+    <>
+      <AuthHeading title="Entrar na sua conta" subtitle="Que bom ver você de novo. Acesse para continuar atendendo seus clientes." />
+      <LoginForm />
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import { Link, useSearchParams } from 'react-router';
+import { MailCheck } from 'lucide-react';
+import { AuthHeading } from '../../../components/layouts/auth-layout.tsx';
+import { Alert } from '../../../components/ui/misc.tsx';
+import { VerifyEmailForm } from '../../../features/auth/components/verify-email-form.tsx';
+import { usePageMeta } from '../../../lib/seo.ts';
+
+export default function VerifyEmailPage() {
+  usePageMeta({ title: 'Verificar e-mail', noindex: true });
+  const [params] = useSearchParams();
+  const userId = params.get('userId')?.trim() ?? '';
+  const verifyCode = params.get('verifyCode')?.trim() ?? '';
+
+  return (
+    <>
+      <span className="mb-6 flex size-12 items-center justify-center rounded-xl bg-brand-soft text-brand-soft-fg">
+        <MailCheck className="size-6" aria-hidden="true" />
+      </span>
+      <AuthHeading
+        title="Verificar e-mail"
+        subtitle="Enviamos um código de 6 dígitos para o seu e-mail. Digite-o abaixo para ativar sua conta."
+      />
+      {userId ? (
+        <VerifyEmailForm userId={userId} initialCode={verifyCode} />
+      ) : (
+        <Alert tone="warning" title="Link de verificação incompleto">
+          Abra o link que enviamos para o seu e-mail ou{' '}
+          <Link to="/login" className="font-medium text-brand underline underline-offset-4">
+            entre na sua conta
+          </Link>
+          .
+        </Alert>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import { accountPayload } from '#contracts/accounts.ts';
+import type { Account } from '#contracts/entities.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { InputField } from '../../../components/ui/field.tsx';
+import { useZodForm } from '../../../lib/form.ts';
+import { useCreateAccount } from '../api/create-account.ts';
+
+/** The account name form; `onCreated` runs after POST /accounts succeeds (and may be async). */
+export function CreateAccountForm({ onCreated, busy = false }: { onCreated: (account: Account) => void | Promise<void>; busy?: boolean }) {
+  const create = useCreateAccount();
+  const form = useZodForm(accountPayload, { name: '' }, { idPrefix: 'account' });
+
+  const onSubmit = form.handleSubmit((data) => {
+    create.mutate(data, { onSuccess: (account) => onCreated(account) });
+  });
+
+  return (
+    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+      <InputField
+        label="Nome da conta"
+        autoComplete="organization"
+        required
+        placeholder="Ex.: Padaria Pão Dourado"
+        hint="Normalmente, o nome da sua empresa. Você pode mudar depois."
+        {...form.field('name')}
+      />
+      <Button type="submit" size="lg" className="w-full" loading={create.isPending || busy} loadingText="Criando conta...">
+        Criar conta
+      </Button>
+    </form>
+  );
+}

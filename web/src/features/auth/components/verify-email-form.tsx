@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { verifyEmailForm } from '#contracts/auth.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { InputField } from '../../../components/ui/field.tsx';
+import { useZodForm } from '../../../lib/form.ts';
+import { showToast } from '../../../lib/notify.ts';
+import { useResendVerification } from '../api/resend-verification.ts';
+import { useVerifyEmail } from '../api/verify-email.ts';
+
+export const verifySuccessText = 'Email confirmado com sucesso';
+export const verifyRedirectMs = 1000;
+
+export function VerifyEmailForm({ userId, initialCode = '' }: { userId: string; initialCode?: string }) {
+  const navigate = useNavigate();
+  const verify = useVerifyEmail();
+  const resend = useResendVerification();
+  const [done, setDone] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const form = useZodForm(verifyEmailForm, { verifyCode: initialCode.replace(/\D/g, '').slice(0, 6) }, { idPrefix: 'verify' });
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const onSubmit = form.handleSubmit((data) => {
+    verify.mutate(
+      { userId, verifyCode: data.verifyCode },
+      {
+        onSuccess: () => {
+          setDone(true);
+          showToast({ tone: 'success', title: verifySuccessText });
+          timer.current = setTimeout(() => navigate('/'), verifyRedirectMs);
+        },
+      },
+    );
+  });
+
+  const field = form.field('verifyCode');
+
+  return (
+    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+      <InputField
+        label="Código de verificação"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        required
+        placeholder="000000"
+        className="h-14 text-center font-mono text-2xl tracking-[0.5em] placeholder:tracking-[0.5em]"
+        hint="Digite os 6 números que enviamos para o seu e-mail."
+        {...field}
+        onChange={(event) => form.setValue('verifyCode', event.target.value.replace(/\D/g, '').slice(0, 6))}
+      />
+      <Button type="submit" size="lg" className="w-full" loading={verify.isPending} loadingText="Confirmando..." disabled={done}>
+        Confirmar e-mail
+      </Button>
+      <p className="text-center text-sm text-fg-muted">
+        Não recebeu o código?{' '}
+        <Button
+          variant="link"
+          className="font-medium"
+          loading={resend.isPending}
+          onClick={() =>
+            resend.mutate(
+              { userId },
+              { onSuccess: () => showToast({ tone: 'success', title: 'Código reenviado', message: 'Confira sua caixa de entrada e a pasta de spam.' }) },
+            )
+          }
+        >
+          Reenviar código
+        </Button>
+      </p>
+    </form>
+  );
+}
