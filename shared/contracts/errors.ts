@@ -83,6 +83,7 @@ export const shownMessages: Record<string, string> = {
   'You cannot delete yourself': 'Você não pode excluir a si mesmo',
   'User is archived': 'Este usuário está arquivado',
   Forbidden: 'Você não tem permissão para esta ação',
+  Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',
   'Not found': 'Registro não encontrado',
 };
 export const fallbackShownMessage = 'Um erro inesperado aconteceu';

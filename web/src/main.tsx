@@ -4,6 +4,7 @@ import { App } from './app/app.tsx';
 import { reportError } from './lib/errors.ts';
 import { setErrorReporter } from './lib/query-client.ts';
 import { initTheme } from './lib/theme.ts';
+import './fonts.css';
 import './index.css';
 
 initTheme();

@@ -26,11 +26,15 @@ function ScrollManager() {
 }
 
 /** Shown when a page fails to load or render (e.g. a new version was deployed meanwhile). */
-export class RouteErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+export class RouteErrorBoundary extends Component<{ children: ReactNode; resetKey: string }, { error: unknown }> {
   override state = { error: null as unknown };
 
   static getDerivedStateFromError(error: unknown) {
     return { error };
+  }
+
+  override componentDidUpdate(previous: { resetKey: string }) {
+    if (previous.resetKey !== this.props.resetKey && this.state.error) this.setState({ error: null });
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo) {
@@ -74,7 +78,7 @@ export function RootLayout() {
         Pular para o conteúdo
       </a>
       <ScrollManager />
-      <RouteErrorBoundary key={pathname}>
+      <RouteErrorBoundary resetKey={pathname}>
         <Outlet />
       </RouteErrorBoundary>
       {inApp ? null : <WhatsAppWidget />}

@@ -2,7 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { AuthLayout } from '../components/layouts/auth-layout.tsx';
 import { MarketingLayout } from '../components/layouts/marketing-layout.tsx';
-import { FullScreenLoader } from '../components/ui/spinner.tsx';
+import { PageLoader } from '../components/ui/spinner.tsx';
 import { GuestOnly, RequireAccount, RequireAuth, RequireNoAccount } from './guards.tsx';
 import { RootLayout } from './root-layout.tsx';
 import LandingPage from './routes/landing.tsx';
@@ -32,7 +32,7 @@ const MyAccount = lazy(() => import('./routes/app/my-account.tsx'));
 export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/my-account'];
 
 function Page({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<FullScreenLoader />}>{children}</Suspense>;
+  return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
 }
 
 /** The route table of SPEC section 2, with its guards. */

@@ -3,6 +3,8 @@ export const site = {
   name: 'Conversa',
   foundedYear: 2020,
   companiesServed: '2.000+',
+  /** For sentences: 'mais de 2.000 empresas'. */
+  companiesCount: '2.000',
   /** The company's WhatsApp number (international format, digits only). */
   whatsappNumber: '5511940028922',
   whatsappGreeting:

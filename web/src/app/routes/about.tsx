@@ -47,7 +47,7 @@ export default function AboutPage() {
               que nossos clientes foram pedindo.
             </p>
             <p>
-              Hoje mais de {site.companiesServed} empresas de todo o Brasil atendem pelo Conversa, e seguimos do mesmo jeito: ouvindo
+              Hoje mais de {site.companiesCount} empresas de todo o Brasil atendem pelo Conversa, e seguimos do mesmo jeito: ouvindo
               quem usa e melhorando um pouco a cada semana.
             </p>
           </div>

@@ -20,3 +20,15 @@ export function FullScreenLoader({ label = 'Carregando...' }: { label?: string }
     </div>
   );
 }
+
+/** The placeholder while a page's code loads inside a layout. */
+export function PageLoader() {
+  return (
+    <div className="flex min-h-[60vh] items-center justify-center" role="status" aria-live="polite">
+      <div className="flex items-center gap-3 text-fg-muted">
+        <Spinner className="size-5 text-brand" />
+        <span className="text-sm font-medium">Carregando...</span>
+      </div>
+    </div>
+  );
+}

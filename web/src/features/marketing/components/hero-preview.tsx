@@ -22,8 +22,9 @@ export function HeroPreview() {
     <div
       role="img"
       aria-label="Prévia da caixa de entrada do Conversa: conversas de WhatsApp e Telegram à esquerda e o atendimento aberto à direita"
-      className="relative overflow-hidden rounded-2xl border border-border bg-surface shadow-pop"
+      className="relative"
     >
+    <div className="overflow-hidden rounded-2xl border border-border bg-surface shadow-pop">
       <div className="flex items-center gap-1.5 border-b border-border bg-bg-subtle px-4 py-3" aria-hidden="true">
         <span className="size-2.5 rounded-full bg-[#ff5f57]" />
         <span className="size-2.5 rounded-full bg-[#febc2e]" />
@@ -75,7 +76,7 @@ export function HeroPreview() {
             </span>
             <span className="ml-auto rounded-full bg-brand-soft px-2 py-0.5 text-[11px] font-medium text-brand-soft-fg">Vendas</span>
           </div>
-          <div className="flex flex-1 flex-col gap-2.5 bg-bg-subtle p-4">
+          <div className="flex flex-1 flex-col gap-2.5 bg-bg-subtle p-4 pb-5">
             <p className="max-w-[75%] rounded-2xl rounded-tl-sm bg-surface px-3 py-2 text-[13px] text-fg shadow-sm">
               Oi! O vestido azul da vitrine ainda tem no tamanho M?
             </p>
@@ -95,8 +96,12 @@ export function HeroPreview() {
           </div>
         </div>
       </div>
-      <div className="absolute right-4 bottom-4 hidden items-center gap-2 rounded-xl border border-border bg-surface px-3 py-2 text-xs font-medium text-fg shadow-pop md:flex" aria-hidden="true">
-        <Check className="size-4 text-success" /> Atendido por Lucas em 2 min
+    </div>
+      <div className="absolute -bottom-5 left-8 hidden items-center gap-2 rounded-xl border border-border bg-surface px-3.5 py-2.5 text-xs font-medium text-fg shadow-pop md:flex" aria-hidden="true">
+        <span className="flex size-5 items-center justify-center rounded-full bg-success-soft">
+          <Check className="size-3.5 text-success" />
+        </span>
+        Respondido por Lucas em 2 minutos
       </div>
     </div>
   );

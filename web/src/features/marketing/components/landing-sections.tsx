@@ -65,12 +65,12 @@ export function Hero() {
         }}
       />
       <div className="mx-auto max-w-6xl">
-        <div className="mx-auto max-w-3xl text-center">
+        <div className="mx-auto max-w-4xl text-center">
           <p className="inline-flex items-center gap-2 rounded-full border border-border bg-surface px-3 py-1 text-xs font-medium text-fg-muted shadow-sm sm:text-sm">
             <span className="size-1.5 rounded-full bg-brand" aria-hidden="true" />
-            Mais de {site.companiesServed} empresas atendem pelo Conversa
+            Mais de {site.companiesCount} empresas atendem pelo Conversa
           </p>
-          <h1 id="hero-title" className="mt-6 text-4xl leading-[1.08] font-semibold tracking-tight text-balance text-fg sm:text-6xl">
+          <h1 id="hero-title" className="mt-6 text-[2.5rem] leading-[1.08] font-semibold tracking-[-0.03em] text-balance text-fg sm:text-6xl lg:text-[4.25rem]">
             WhatsApp e Telegram da sua empresa em <span className="text-brand">uma só caixa de entrada</span>
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-base leading-relaxed text-pretty text-fg-muted sm:text-lg">
@@ -300,7 +300,8 @@ export function Pricing() {
             <span className="text-4xl font-semibold tracking-tight text-fg">{formatBRL(0)}</span>
             <span className="text-sm text-fg-muted">/mês</span>
           </p>
-          <ul className="mt-8 flex-1 space-y-3">
+          <p className="mt-1 text-xs text-fg-muted">Sem cartão de crédito, para sempre</p>
+          <ul className="mt-6 flex-1 space-y-3">
             <PlanFeature>{freePlan.connections} canal de atendimento</PlanFeature>
             <PlanFeature>{freePlan.users} usuário</PlanFeature>
             <PlanFeature>{count(freePlan.contacts)} contatos</PlanFeature>
@@ -320,7 +321,7 @@ export function Pricing() {
             <span className="text-4xl font-semibold tracking-tight text-fg">{price}</span>
             <span className="text-sm text-fg-muted">/mês</span>
           </p>
-          <p className="text-xs text-fg-muted">Cobrança mensal no cartão de crédito</p>
+          <p className="mt-1 text-xs text-fg-muted">Cobrança mensal no cartão de crédito</p>
           <ul className="mt-6 flex-1 space-y-3">
             <PlanFeature>{proPlanDefaults.connections} canais de atendimento</PlanFeature>
             <PlanFeature>Até {proPlanDefaults.users} usuários</PlanFeature>
@@ -411,7 +412,7 @@ export function ClosingCta() {
           Pronto para organizar o atendimento da sua empresa?
         </h2>
         <p className="relative mx-auto mt-4 max-w-xl text-base text-emerald-50/85">
-          Junte-se a mais de {site.companiesServed} empresas que já atendem pelo Conversa. Crie sua conta grátis hoje mesmo.
+          Junte-se a mais de {site.companiesCount} empresas que já atendem pelo Conversa. Crie sua conta grátis hoje mesmo.
         </p>
         <div className="relative mt-8 flex flex-col justify-center gap-3 sm:flex-row">
           <ButtonLink to="/register" size="lg" className="bg-emerald-400! text-[#03261b]! hover:bg-emerald-300!">

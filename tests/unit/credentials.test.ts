@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { jwtTokens, tokenLifetimeSeconds } from '../../functions/lib/jwt-tokens.ts';
+import { scryptPasswords } from '../../functions/lib/scrypt-passwords.ts';
+import { isStrongPassword, passwordStrength } from '../../shared/contracts/password.ts';
+
+describe('scrypt passwords', () => {
+  const passwords = scryptPasswords({ N: 2 ** 10, r: 8, p: 1 });
+
+  it('verifies the right password and refuses others', async () => {
+    const stored = await passwords.hash('Senha#Forte1');
+    expect(stored.startsWith('scrypt$1024$8$1$')).toBe(true);
+    expect(await passwords.verify('Senha#Forte1', stored)).toBe(true);
+    expect(await passwords.verify('senha#forte1', stored)).toBe(false);
+    expect(await passwords.verify('Senha#Forte1', 'garbage')).toBe(false);
+  });
+
+  it('salts every hash', async () => {
+    expect(await passwords.hash('same')).not.toBe(await passwords.hash('same'));
+  });
+});
+
+describe('jwt tokens', () => {
+  const secret = async () => new TextEncoder().encode('x'.repeat(48));
+  it('round-trips the user, the account and a unique id', async () => {
+    const tokens = jwtTokens(secret);
+    const { token, claims } = await tokens.issue('u1', 'a1');
+    expect(await tokens.verify(token)).toEqual(claims);
+    expect(claims.exp - Math.floor(Date.now() / 1000)).toBeGreaterThan(tokenLifetimeSeconds - 5);
+    expect((await tokens.issue('u1', 'a1')).claims.jti).not.toBe(claims.jti);
+  });
+
+  it('refuses expired tokens and tokens signed with another secret', async () => {
+    const past = jwtTokens(secret, () => new Date(Date.now() - (tokenLifetimeSeconds + 60) * 1000));
+    const { token } = await past.issue('u1', null);
+    expect(await jwtTokens(secret).verify(token)).toBeNull();
+    const other = jwtTokens(async () => new TextEncoder().encode('y'.repeat(48)));
+    expect(await jwtTokens(secret).verify((await other.issue('u1', null)).token)).toBeNull();
+  });
+});
+
+describe('password strength', () => {
+  it('has four levels and calls only the fourth strong', () => {
+    expect(passwordStrength('')).toBe(0);
+    expect(passwordStrength('abcdefgh')).toBe(1);
+    expect(passwordStrength('abcdEFGH')).toBe(2);
+    expect(passwordStrength('abcdEF12')).toBe(3);
+    expect(passwordStrength('abcdEF1!')).toBe(4);
+    expect(isStrongPassword('aB1!')).toBe(false);
+  });
+});

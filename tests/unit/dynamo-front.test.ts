@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand, DeleteCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import dynalite from 'dynalite';
+import { DynamoFront, type StreamRecord } from '../../infra/local/dynamo-front.ts';
+import { createTableInput } from '../../shared/db/table-definition.ts';
+
+const TableName = 'front-test';
+let dir: string;
+let db: Server;
+let front: DynamoFront;
+let doc: DynamoDBDocumentClient;
+let records: StreamRecord[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'front-'));
+  db = dynalite({ path: dir, createTableMs: 0 });
+  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
+  front = new DynamoFront({ backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`, onRecord: (r) => records.push(r), sweepEveryMs: 3_600_000 });
+  const endpoint = await front.listen();
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  await client.send(new CreateTableCommand(createTableInput(TableName)));
+  await new Promise((r) => setTimeout(r, 50));
+  doc = DynamoDBDocumentClient.from(client);
+});
+
+afterAll(async () => {
+  await front.close();
+  await new Promise<void>((r) => db.close(() => r()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  records = [];
+});
+
+const get = async (pk: string, sk = 'A') => (await doc.send(new GetCommand({ TableName, Key: { pk, sk } }))).Item;
+
+describe('stream records', () => {
+  it('puts, updates and deletes produce INSERT, MODIFY and REMOVE with old and new images, in order', async () => {
+    await doc.send(new PutCommand({ TableName, Item: { pk: 's1', sk: 'A', n: 1 } }));
+    await doc.send(new UpdateCommand({ TableName, Key: { pk: 's1', sk: 'A' }, UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': 2 } }));
+    await doc.send(new DeleteCommand({ TableName, Key: { pk: 's1', sk: 'A' } }));
+    expect(records.map((r) => r.eventName)).toEqual(['INSERT', 'MODIFY', 'REMOVE']);
+    expect(records[0]!.dynamodb.NewImage).toEqual({ pk: { S: 's1' }, sk: { S: 'A' }, n: { N: '1' } });
+    expect(records[0]!.dynamodb.OldImage).toBeUndefined();
+    expect(records[1]!.dynamodb.OldImage?.n).toEqual({ N: '1' });
+    expect(records[1]!.dynamodb.NewImage?.n).toEqual({ N: '2' });
+    expect(records[2]!.dynamodb.OldImage?.n).toEqual({ N: '2' });
+    expect(records[2]!.dynamodb.NewImage).toBeUndefined();
+    expect(records[2]!.dynamodb.Keys).toEqual({ pk: { S: 's1' }, sk: { S: 'A' } });
+    const seq = records.map((r) => r.dynamodb.SequenceNumber);
+    expect([...seq].sort()).toEqual(seq);
+  });
+
+  it('writes nothing to the stream when a write changes nothing or fails its condition', async () => {
+    await doc.send(new PutCommand({ TableName, Item: { pk: 's2', sk: 'A', n: 1 } }));
+    await doc.send(new PutCommand({ TableName, Item: { pk: 's2', sk: 'A', n: 1 } }));
+    await expect(
+      doc.send(new PutCommand({ TableName, Item: { pk: 's2', sk: 'A', n: 5 }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    ).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    await doc.send(new DeleteCommand({ TableName, Key: { pk: 'never', sk: 'A' } }));
+    expect(records.map((r) => r.eventName)).toEqual(['INSERT']);
+  });
+
+  it('batch writes produce one record per item', async () => {
+    await doc.send(new BatchWriteCommand({ RequestItems: { [TableName]: [{ PutRequest: { Item: { pk: 'b1', sk: 'A' } } }, { PutRequest: { Item: { pk: 'b2', sk: 'A' } } }] } }));
+    expect(records.map((r) => r.dynamodb.Keys.pk)).toEqual([{ S: 'b1' }, { S: 'b2' }]);
+  });
+});
+
+describe('transactions', () => {
+  it('applies every operation when all conditions hold', async () => {
+    await doc.send(new PutCommand({ TableName, Item: { pk: 't1', sk: 'A', count: 1 } }));
+    await doc.send(new PutCommand({ TableName, Item: { pk: 't1', sk: 'Z' } }));
+    records = [];
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName, Key: { pk: 't1', sk: 'A' }, UpdateExpression: 'SET #c = #c + :one', ConditionExpression: '#c < :max', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':one': 1, ':max': 5 } } },
+          { Put: { TableName, Item: { pk: 't1', sk: 'B' }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { ConditionCheck: { TableName, Key: { pk: 't1', sk: 'Z' }, ConditionExpression: 'attribute_exists(pk)' } },
+        ],
+      }),
+    );
+    expect((await get('t1'))?.count).toBe(2);
+    expect(await get('t1', 'B')).toBeTruthy();
+    expect(records.map((r) => r.eventName)).toEqual(['MODIFY', 'INSERT']);
+  });
+
+  it('cancels as a whole, restoring what it had written, with a reason per operation', async () => {
+    await doc.send(new PutCommand({ TableName, Item: { pk: 't2', sk: 'A', count: 1 } }));
+    await doc.send(new PutCommand({ TableName, Item: { pk: 't2', sk: 'B', taken: true } }));
+    records = [];
+    const attempt = doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName, Key: { pk: 't2', sk: 'A' }, UpdateExpression: 'SET #c = #c + :one', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':one': 1 } } },
+          { Put: { TableName, Item: { pk: 't2', sk: 'C' } } },
+          { Put: { TableName, Item: { pk: 't2', sk: 'B', taken: false }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+    );
+    await expect(attempt).rejects.toMatchObject({
+      name: 'TransactionCanceledException',
+      CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed' }],
+    });
+    expect((await get('t2'))?.count).toBe(1);
+    expect(await get('t2', 'C')).toBeUndefined();
+    expect((await get('t2', 'B'))?.taken).toBe(true);
+    expect(records).toEqual([]);
+  });
+
+  it('a failed condition check leaves no trace of the item it looked at', async () => {
+    await expect(
+      doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { ConditionCheck: { TableName, Key: { pk: 't3', sk: 'A' }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName, Item: { pk: 't3', sk: 'B' }, ConditionExpression: 'attribute_exists(pk)' } },
+          ],
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+    expect(await get('t3')).toBeUndefined();
+    expect(await get('t3', 'B')).toBeUndefined();
+  });
+
+  it('refuses two operations on one item, as DynamoDB does', async () => {
+    await expect(
+      doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName, Item: { pk: 't4', sk: 'A' } } }, { Delete: { TableName, Key: { pk: 't4', sk: 'A' } } }] })),
+    ).rejects.toMatchObject({ name: 'ValidationException' });
+  });
+
+  it('concurrent transactions on one counter never exceed its limit', async () => {
+    await doc.send(new PutCommand({ TableName, Item: { pk: 't5', sk: 'A', count: 0 } }));
+    const take = (i: number) =>
+      doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: { TableName, Key: { pk: 't5', sk: 'A' }, UpdateExpression: 'SET #c = #c + :one', ConditionExpression: '#c < :max', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':one': 1, ':max': 3 } } },
+            { Put: { TableName, Item: { pk: 't5', sk: `I#${i}` } } },
+          ],
+        }),
+      ).then(() => true, () => false);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => take(i)));
+    expect(results.filter(Boolean)).toHaveLength(3);
+    expect((await get('t5'))?.count).toBe(3);
+  });
+
+  it('reads several items at once with TransactGetItems', async () => {
+    await doc.send(new PutCommand({ TableName, Item: { pk: 'g1', sk: 'A', v: 'x' } }));
+    const { Responses } = await doc.send(new TransactGetCommand({ TransactItems: [{ Get: { TableName, Key: { pk: 'g1', sk: 'A' } } }, { Get: { TableName, Key: { pk: 'g2', sk: 'A' } } }] }));
+    expect(Responses?.[0]?.Item?.v).toBe('x');
+    expect(Responses?.[1]?.Item).toBeUndefined();
+  });
+});
+
+describe('time to live', () => {
+  it('the sweeper deletes expired items only, marking the REMOVE as the service', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await doc.send(new PutCommand({ TableName, Item: { pk: 'ttl1', sk: 'A', ttl: now - 10 } }));
+    await doc.send(new PutCommand({ TableName, Item: { pk: 'ttl2', sk: 'A', ttl: now + 3600 } }));
+    records = [];
+    expect(await front.sweep(now)).toBe(1);
+    expect(await get('ttl1')).toBeUndefined();
+    expect(await get('ttl2')).toBeTruthy();
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ eventName: 'REMOVE', userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } });
+  });
+
+  it('an item whose TTL was pushed back is kept', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await doc.send(new PutCommand({ TableName, Item: { pk: 'ttl3', sk: 'A', ttl: now - 5 } }));
+    await doc.send(new UpdateCommand({ TableName, Key: { pk: 'ttl3', sk: 'A' }, UpdateExpression: 'SET #t = :t', ExpressionAttributeNames: { '#t': 'ttl' }, ExpressionAttributeValues: { ':t': now + 600 } }));
+    await front.sweep(now);
+    expect(await get('ttl3')).toBeTruthy();
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { accountIdOf, keys } from '../../shared/db/keys.ts';
+import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
+
+describe('key formats', () => {
+  it('every account-scoped key starts with its account id', () => {
+    const a = '01ACC';
+    const scoped = [keys.account(a), keys.user(a, 'u1'), keys.userEmail(a, 'x@y.z'), keys.accountConnection(a, 'c1')];
+    for (const key of scoped) expect(accountIdOf(key.pk)).toBe(a);
+    expect(keys.accountUsers(a).pk).toBe(keys.user(a, 'u1').pk);
+    expect(keys.user(a, 'u1').sk.startsWith(keys.accountUsers(a).skPrefix)).toBe(true);
+  });
+
+  it('a user without an account lives in a partition of its own, found by the same id', () => {
+    expect(accountIdOf(keys.user(null, 'u1').pk)).toBeNull();
+    expect(keys.user(null, 'u1')).not.toEqual(keys.user(null, 'u2'));
+  });
+
+  it('the e-mail index groups every user of an e-mail', () => {
+    expect(keys.userByEmail('a@b.c', 'u1').gsi1pk).toBe(keys.usersByEmail('a@b.c').gsi1pk);
+  });
+
+  it('rate windows are separate items per window', () => {
+    expect(keys.rate('login', 'a@b.c', 0)).not.toEqual(keys.rate('login', 'a@b.c', 900));
+  });
+});
+
+describe('table definition', () => {
+  it('creates the keys, both indexes and the stream the stack declares', () => {
+    const input = createTableInput('t');
+    expect(input.KeySchema).toEqual([
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
+    expect(input.GlobalSecondaryIndexes?.map((g) => g.IndexName)).toEqual(tableShape.globalIndexes.map((g) => g.indexName));
+    expect(input.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  });
+});
