@@ -138,9 +138,9 @@ export class WsGateway {
       }
       if (req.method === 'GET') {
         return reply(200, {
-          ConnectedAt: conn.connectedAt.toISOString(),
-          LastActiveAt: conn.lastActiveAt.toISOString(),
-          Identity: { SourceIp: conn.sourceIp, UserAgent: conn.userAgent },
+          connectedAt: conn.connectedAt.toISOString(),
+          lastActiveAt: conn.lastActiveAt.toISOString(),
+          identity: { sourceIp: conn.sourceIp, userAgent: conn.userAgent },
         });
       }
       if (req.method === 'DELETE') {

@@ -7,6 +7,7 @@ declare module 'vitest' {
     outboxDir: string;
     dynamoUrl: string;
     tableName: string;
+    wsManagementUrl: string;
   }
 }
 
@@ -16,5 +17,6 @@ export default async function setup(project: TestProject) {
   project.provide('outboxDir', runtime.outboxDir);
   project.provide('dynamoUrl', runtime.dynamoUrl);
   project.provide('tableName', runtime.tableName);
+  project.provide('wsManagementUrl', runtime.wsManagementUrl);
   return () => runtime.stop();
 }

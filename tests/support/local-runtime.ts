@@ -26,15 +26,16 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}): Promi
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  const ready = await new Promise<{ url: string; dynamoUrl: string; tableName: string }>((resolveUrl, reject) => {
+  const ready = await new Promise<{ url: string; dynamoUrl: string; tableName: string; wsManagementUrl: string }>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`runtime did not start:\n${log}`)), 30_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       log += chunk.toString();
       const m = /rodando em (http:\/\/\S+)/.exec(log);
       const d = /DynamoDB local em (http:\/\/\S+) \(tabela (\S+)\)/.exec(log);
-      if (m && d) {
+      const w = /Gerenciamento do WebSocket em (http:\/\/\S+)/.exec(log);
+      if (m && d && w) {
         clearTimeout(timer);
-        resolveUrl({ url: m[1]!, dynamoUrl: d[1]!, tableName: d[2]! });
+        resolveUrl({ url: m[1]!, dynamoUrl: d[1]!, tableName: d[2]!, wsManagementUrl: w[1]! });
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));

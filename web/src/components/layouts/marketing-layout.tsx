@@ -57,14 +57,12 @@ function Header() {
               Ir para o app
             </ButtonLink>
           ) : (
-            <>
-              <ButtonLink to="/login" variant="ghost" className="hidden text-fg! sm:inline-flex">
+            <div className="hidden items-center gap-2 sm:flex">
+              <ButtonLink to="/login" variant="ghost" className="text-fg!">
                 Entrar
               </ButtonLink>
-              <ButtonLink to="/register" className="hidden sm:inline-flex">
-                Começar Gratuitamente
-              </ButtonLink>
-            </>
+              <ButtonLink to="/register">Começar Gratuitamente</ButtonLink>
+            </div>
           )}
           <button
             type="button"
@@ -133,8 +131,8 @@ const footerColumns = [
 function Footer() {
   return (
     <footer className="border-t border-border bg-bg-subtle">
-      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-[1.4fr_repeat(3,1fr)]">
-        <div className="max-w-xs space-y-4">
+      <div className="mx-auto grid max-w-6xl grid-cols-2 gap-10 px-4 py-14 sm:grid-cols-3 sm:px-6 md:grid-cols-[1.4fr_repeat(3,1fr)]">
+        <div className="col-span-2 max-w-xs space-y-4 sm:col-span-3 md:col-span-1">
           <Logo />
           <p className="text-sm leading-relaxed text-fg-muted">
             A caixa de entrada compartilhada para pequenas e médias empresas atenderem clientes no WhatsApp e no Telegram, com a
