@@ -32,4 +32,24 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/users/{id}', handler: 'users/update-user' },
   { method: 'DELETE', path: '/users/{id}', handler: 'users/delete-user' },
   { method: 'POST', path: '/users/{id}/archive', handler: 'users/archive-user' },
+
+  { method: 'GET', path: '/services', handler: 'services/list-services' },
+  { method: 'POST', path: '/services', handler: 'services/create-service' },
+  { method: 'GET', path: '/services/{id}', handler: 'services/get-service' },
+  { method: 'PUT', path: '/services/{id}', handler: 'services/update-service' },
+  { method: 'DELETE', path: '/services/{id}', handler: 'services/delete-service' },
+
+  { method: 'GET', path: '/contacts', handler: 'contacts/list-contacts' },
+  { method: 'POST', path: '/contacts', handler: 'contacts/create-contact' },
+  { method: 'GET', path: '/contacts/{id}', handler: 'contacts/get-contact' },
+  { method: 'PUT', path: '/contacts/{id}', handler: 'contacts/update-contact' },
+  { method: 'DELETE', path: '/contacts/{id}', handler: 'contacts/delete-contact' },
+  { method: 'POST', path: '/contacts/{id}/archive', handler: 'contacts/archive-contact' },
+  { method: 'POST', path: '/contacts/{id}/read', handler: 'contacts/mark-contact-read' },
+
+  { method: 'GET', path: '/messages', handler: 'messages/list-messages' },
+  { method: 'POST', path: '/messages/send', handler: 'messages/send-message' },
+  { method: 'POST', path: '/messages/{id}/retry', handler: 'messages/retry-message' },
+
+  { method: 'POST', path: '/files/generate-url-to-upload', handler: 'files/generate-url-to-upload' },
 ];

@@ -44,7 +44,8 @@ export interface ApiInput<A extends AuthMode, B, P> {
   event: APIGatewayProxyEventV2;
 }
 
-const maxBodyBytes = 1_000_000;
+/** Inline voice notes (base64) are the largest bodies. */
+const maxBodyBytes = 6_000_000;
 
 function readJsonBody(event: APIGatewayProxyEventV2): unknown {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;

@@ -10,7 +10,9 @@ import { jwtTokens } from './jwt-tokens.ts';
 import { outboxMailer } from './outbox-mailer.ts';
 import { scryptPasswords } from './scrypt-passwords.ts';
 import { sesMailer } from './ses-mailer.ts';
-import { signingSecret } from './signing-secret.ts';
+import { secretBytes, signingSecret } from './signing-secret.ts';
+import { aesVault } from './aes-vault.ts';
+import { s3Storage } from './s3-storage.ts';
 
 let ports: Ports | undefined;
 
@@ -22,8 +24,10 @@ export function defaultPorts(): Ports {
       : sesMailer(process.env.MAIL_FROM ?? 'nao-responda@example.com'),
     tokens: jwtTokens(signingSecret),
     passwords: scryptPasswords(),
+    vault: aesVault(() => secretBytes('DATA_KEY')),
+    storage: s3Storage(process.env.BUCKET_NAME ?? 'conversa-media'),
     clock: () => new Date(),
-    newId: ulid,
+    newId: (at) => ulid(at),
     appUrl: process.env.APP_URL ?? 'http://localhost:3000',
   };
   return ports;

@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
@@ -17,7 +17,8 @@ import { createTableInput, tableShape } from '../../shared/db/table-definition.t
 import { DynamoFront } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
 import { serveStatic } from './static-site.ts';
-import { StreamEmulator } from './stream-emulator.ts';
+import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
+import { streamConsumers } from '../../functions/streams/consumers.ts';
 import { WsGateway } from './ws-gateway.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -119,10 +120,17 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Address.port}`,
     TABLE_NAME: tableName,
     BUCKET_NAME: bucketName,
+    S3_FORCE_PATH_STYLE: 'true',
     WS_MANAGEMENT_URL: managementUrl,
     JWT_SECRET: await persistentSecret(join(dataDir, 'jwt-secret')),
+    DATA_KEY: await persistentSecret(join(dataDir, 'data-key')),
     MAIL_OUTBOX_DIR: outboxDir,
   });
+
+  for (const consumer of streamConsumers) {
+    const module = (await import(pathToFileURL(join(root, 'functions/streams', `${consumer.handler}.ts`)).href)) as { handler: StreamConsumer['handler'] };
+    streams.subscribe({ name: consumer.name, handler: module.handler, batchSize: consumer.batchSize });
+  }
 
   const gateway = new HttpGateway(join(root, 'functions/http'));
   const server: Server = createServer(async (req, res) => {

@@ -37,6 +37,10 @@ export const errorTexts = {
   cannotDeleteOwner: 'The owner user cannot be deleted',
   cannotDeleteSelf: 'You cannot delete yourself',
   userArchived: 'User is archived',
+  contactArchived: 'The contact is archived',
+  serviceDisconnected: 'The connection is not connected',
+  fileNotUploaded: 'The file was not uploaded',
+  cannotRetry: 'Only failed messages can be sent again',
 } as const;
 
 export type ErrorText = (typeof errorTexts)[keyof typeof errorTexts];
@@ -82,6 +86,10 @@ export const shownMessages: Record<string, string> = {
   'The owner user cannot be deleted': 'O usuário dono não pode ser excluído',
   'You cannot delete yourself': 'Você não pode excluir a si mesmo',
   'User is archived': 'Este usuário está arquivado',
+  'The contact is archived': 'Contato arquivado. Desarquive-o para enviar mensagens.',
+  'The connection is not connected': 'A conexão está desconectada. Reconecte-a em Conexões para enviar mensagens.',
+  'The file was not uploaded': 'O arquivo não foi enviado. Anexe-o novamente.',
+  'Only failed messages can be sent again': 'Somente mensagens que falharam podem ser reenviadas.',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',
   'Not found': 'Registro não encontrado',

@@ -16,6 +16,13 @@ export const entityTypes = {
   revokedToken: 'RevokedToken',
   rate: 'RateCounter',
   wsConnection: 'WsConnection',
+  service: 'Service',
+  contact: 'Contact',
+  contactTombstone: 'ContactTombstone',
+  channelContact: 'ChannelContact',
+  message: 'Message',
+  channelMessage: 'ChannelMessage',
+  file: 'File',
 } as const;
 export type EntityType = (typeof entityTypes)[keyof typeof entityTypes];
 
@@ -45,6 +52,41 @@ export const keys = {
   /** Revoked access tokens, kept until they would have expired. */
   revokedToken: (jti: string): Key => ({ pk: `TOKEN#${jti}`, sk: 'REVOKED' }),
 
+  /** Connections (services) of an account. */
+  service: (accountId: string, serviceId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `SERVICE#${serviceId}` }),
+  accountServices: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'SERVICE#' }),
+
+  /** Contacts of an account; gsi2 orders every change by time, for the contact directory's delta reads. */
+  contact: (accountId: string, contactId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `CONTACT#${contactId}` }),
+  accountContacts: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'CONTACT#' }),
+  contactChange: (accountId: string, changedAt: string, contactId: string) => ({
+    gsi2pk: `${ACCOUNT}${accountId}#CONTACT-CHANGES`,
+    gsi2sk: `${changedAt}#${contactId}`,
+  }),
+  contactChanges: (accountId: string) => ({ gsi2pk: `${ACCOUNT}${accountId}#CONTACT-CHANGES` }),
+  /** A deleted contact leaves a tombstone for a while, so directories learn of the deletion. */
+  contactTombstone: (accountId: string, contactId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `CONTACT-DELETED#${contactId}` }),
+  /** A contact by (connection, channel id): lookup for every inbound message, and the uniqueness guard. */
+  channelContact: (accountId: string, serviceId: string, idFromService: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
+    sk: `CHANNEL-CONTACT#${idFromService}`,
+  }),
+
+  /** Messages of a contact; ids are ULIDs stamped with the message time, so the sort key orders by time. */
+  message: (accountId: string, contactId: string, messageId: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}`,
+    sk: `MSG#${messageId}`,
+  }),
+  contactMessages: (accountId: string, contactId: string) => ({ pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}`, skPrefix: 'MSG#' }),
+  /** A message by its channel id (acks, edits, redelivery), and the idempotency guard of inbound messages. */
+  channelMessage: (accountId: string, serviceId: string, channelMessageId: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
+    sk: `CHANNEL-MSG#${channelMessageId}`,
+  }),
+
+  /** Uploaded files (the bytes are in the bucket under `fileObjectKey`). */
+  file: (accountId: string, fileId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `FILE#${fileId}` }),
+
   /** Realtime connections of an account (fan-out), and each connection's own pointer (disconnect). */
   accountConnection: (accountId: string, connectionId: string): Key => ({ pk: `${ACCOUNT}${accountId}#WS`, sk: `CONN#${connectionId}` }),
   accountConnections: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}#WS`, skPrefix: 'CONN#' }),
@@ -60,6 +102,12 @@ export const keys = {
 /** The account id in an account partition key, or null. */
 export function accountIdOf(pk: string): string | null {
   return pk.startsWith(ACCOUNT) ? (pk.slice(ACCOUNT.length).split('#')[0] ?? null) : null;
+}
+
+/** The bucket key of an uploaded file: always under its account. */
+export function fileObjectKey(accountId: string, fileId: string, name: string): string {
+  const safe = name.normalize('NFKD').replace(/[^\w.\-]+/g, '_').slice(-100) || 'arquivo';
+  return `accounts/${accountId}/files/${fileId}/${safe}`;
 }
 
 /** Strips the key and index attributes of a stored item. */

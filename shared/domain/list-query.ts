@@ -82,24 +82,40 @@ export function valueAt(item: unknown, path: string): unknown {
   return value;
 }
 
-function compare(a: unknown, b: unknown): number {
+const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+
+function compare(a: unknown, b: unknown, raw = false): number {
   if (a === b) return 0;
   if (a === null || a === undefined) return -1;
   if (b === null || b === undefined) return 1;
-  if (typeof a === 'string' && typeof b === 'string') return fold(a).localeCompare(fold(b), 'pt-BR');
+  if (!raw && typeof a === 'string' && typeof b === 'string') return collator.compare(a, b);
   return (a as number) < (b as number) ? -1 : 1;
 }
 
 const isOperator = (v: WhereValue): v is WhereOperator => v !== null && typeof v === 'object';
 
-function matchesValue(actual: unknown, condition: WhereValue): boolean {
+/**
+ * How a big collection exposes its fields to the query cheaply: `valueAt` reads a field, `foldedAt`
+ * answers a text field already folded (for `like`), `sortValueAt` answers a value that orders with
+ * plain comparison (pre-folded text, ISO dates, numbers).
+ */
+export interface FieldAccess<T> {
+  valueAt?: (item: T, path: string) => unknown;
+  foldedAt?: (item: T, path: string) => string | null | undefined;
+  sortValueAt?: (item: T, path: string) => unknown;
+}
+
+function matchesValue(actual: unknown, condition: WhereValue, folded: () => string | null | undefined): boolean {
   const normal = actual === undefined ? null : actual;
   if (!isOperator(condition)) return normal === condition;
   const op = condition;
   if ('eq' in op && normal !== op.eq) return false;
   if ('ne' in op && normal === op.ne) return false;
   if (op.in && !op.in.includes(normal as never)) return false;
-  if (op.like !== undefined && !(typeof normal === 'string' && likeToRegExp(op.like).test(fold(normal)))) return false;
+  if (op.like !== undefined) {
+    const text = typeof normal === 'string' ? folded() : null;
+    if (typeof text !== 'string' || !likeToRegExp(op.like).test(text)) return false;
+  }
   if (op.gt !== undefined && !(compare(normal, op.gt) > 0 && normal !== null)) return false;
   if (op.gte !== undefined && !(compare(normal, op.gte) >= 0 && normal !== null)) return false;
   if (op.lt !== undefined && !(compare(normal, op.lt) < 0)) return false;
@@ -107,24 +123,31 @@ function matchesValue(actual: unknown, condition: WhereValue): boolean {
   return true;
 }
 
-export function matchesWhere(item: unknown, where: Where): boolean {
+export function matchesWhere<T>(item: T, where: Where, access: FieldAccess<T> = {}): boolean {
+  const read = access.valueAt ?? valueAt;
   for (const [field, condition] of Object.entries(where)) {
     if (condition === undefined) continue;
     if (field === 'or') {
       const options = condition as Where[];
-      if (options.length && !options.some((o) => matchesWhere(item, o))) return false;
-    } else if (!matchesValue(valueAt(item, field), condition as WhereValue)) return false;
+      if (options.length && !options.some((o) => matchesWhere(item, o, access))) return false;
+    } else {
+      const actual = read(item, field);
+      const folded = () => (access.foldedAt ? access.foldedAt(item, field) : typeof actual === 'string' ? fold(actual) : null);
+      if (!matchesValue(actual, condition as WhereValue, folded)) return false;
+    }
   }
   return true;
 }
 
 /** Filters, orders and pages items already loaded for one account. */
-export function applyListQuery<T>(items: T[], q: ListQuery): ListAnswer<T> {
-  const matched = items.filter((item) => matchesWhere(item, q.where));
+export function applyListQuery<T>(items: T[], q: ListQuery, access: FieldAccess<T> = {}): ListAnswer<T> {
+  const matched = Object.keys(q.where).length ? items.filter((item) => matchesWhere(item, q.where, access)) : [...items];
   if (q.order.length) {
+    const sortValue = access.sortValueAt;
+    const read = sortValue ?? access.valueAt ?? valueAt;
     matched.sort((a, b) => {
       for (const [field, direction] of q.order) {
-        const c = compare(valueAt(a, field), valueAt(b, field));
+        const c = compare(read(a, field), read(b, field), Boolean(sortValue));
         if (c !== 0) return direction.toUpperCase() === 'DESC' ? -c : c;
       }
       return 0;

@@ -32,13 +32,34 @@ export interface PasswordHasher {
   verify(password: string, stored: string): Promise<boolean>;
 }
 
+/** Encrypts secrets kept in the table (channel tokens). */
+export interface Vault {
+  seal(plain: string): Promise<string>;
+  open(sealed: string): Promise<string>;
+}
+
+/** The media bucket. Keys are always built by `fileObjectKey`, under the account. */
+export interface Storage {
+  /** A URL the browser PUTs the bytes to, bound to the content type and length. */
+  uploadUrl(key: string, mimetype: string, length: number): Promise<string>;
+  /** A short-lived URL to read an object. */
+  downloadUrl(key: string, filename: string): Promise<string>;
+  put(key: string, bytes: Uint8Array, mimetype: string): Promise<void>;
+  /** Size and type of a stored object, or null when there is none. */
+  head(key: string): Promise<{ size: number; mimetype: string | null } | null>;
+  get(key: string): Promise<Uint8Array>;
+}
+
 export interface Ports {
   table: Table;
   mailer: Mailer;
   tokens: TokenService;
   passwords: PasswordHasher;
+  vault: Vault;
+  storage: Storage;
   clock: () => Date;
-  newId: () => string;
+  /** A new ULID; `at` (epoch ms) stamps it with another moment than now. */
+  newId: (at?: number) => string;
   /** Where the web app lives, for links in e-mails. */
   appUrl: string;
 }

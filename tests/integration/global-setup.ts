@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { startFakeChannel } from '../support/fake-channel.ts';
 import { spawnLocalRuntime } from '../support/local-runtime.ts';
 
 declare module 'vitest' {
@@ -8,15 +9,27 @@ declare module 'vitest' {
     dynamoUrl: string;
     tableName: string;
     wsManagementUrl: string;
+    s3Url: string;
+    bucketName: string;
+    dataDir: string;
+    fakeChannelUrl: string;
   }
 }
 
 export default async function setup(project: TestProject) {
-  const runtime = await spawnLocalRuntime();
+  const fakeChannel = await startFakeChannel();
+  const runtime = await spawnLocalRuntime({ CHANNEL_DOUBLE_URL: fakeChannel.url });
   project.provide('baseUrl', runtime.url);
   project.provide('outboxDir', runtime.outboxDir);
   project.provide('dynamoUrl', runtime.dynamoUrl);
   project.provide('tableName', runtime.tableName);
   project.provide('wsManagementUrl', runtime.wsManagementUrl);
-  return () => runtime.stop();
+  project.provide('s3Url', runtime.s3Url);
+  project.provide('bucketName', runtime.bucketName);
+  project.provide('dataDir', runtime.dataDir);
+  project.provide('fakeChannelUrl', fakeChannel.url);
+  return async () => {
+    await runtime.stop();
+    await fakeChannel.close();
+  };
 }

@@ -28,10 +28,3 @@ export function RequireAccount() {
   if (!user?.accountId) return <Navigate to="/accounts" replace />;
   return <Outlet />;
 }
-
-/** /accounts is for a user with no account; one who has an account goes to the inbox. */
-export function RequireNoAccount() {
-  const { user } = useSession();
-  if (user?.accountId) return <Navigate to="/inbox" replace />;
-  return <Outlet />;
-}

@@ -3,7 +3,7 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { AuthLayout } from '../components/layouts/auth-layout.tsx';
 import { MarketingLayout } from '../components/layouts/marketing-layout.tsx';
 import { PageLoader } from '../components/ui/spinner.tsx';
-import { GuestOnly, RequireAccount, RequireAuth, RequireNoAccount } from './guards.tsx';
+import { GuestOnly, RequireAccount, RequireAuth } from './guards.tsx';
 import { RootLayout } from './root-layout.tsx';
 import LandingPage from './routes/landing.tsx';
 
@@ -62,10 +62,8 @@ export function AppRoutes() {
           </Route>
         </Route>
         <Route element={<RequireAuth />}>
-          <Route element={<RequireNoAccount />}>
-            <Route element={<AuthLayout />}>
-              <Route path="accounts" element={<Page><Accounts /></Page>} />
-            </Route>
+          <Route element={<AuthLayout />}>
+            <Route path="accounts" element={<Page><Accounts /></Page>} />
           </Route>
           <Route element={<RequireAccount />}>
             <Route element={<Page><AppShell /></Page>}>

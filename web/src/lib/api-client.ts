@@ -43,7 +43,7 @@ function onUnauthorized(): void {
 
 export interface RequestOptions {
   signal?: AbortSignal;
-  /** Extra headers (rarely needed). */
+  /** Extra headers (rarely needed). An `Authorization` here wins over the stored token. */
   headers?: Record<string, string>;
 }
 
@@ -51,7 +51,7 @@ async function request<T>(method: string, path: string, body?: unknown, options:
   const token = getAccessToken();
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers.Authorization = `Bearer ${token}`;
+  if (token && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;
   try {

@@ -29,7 +29,7 @@ export default function CookiesPage() {
           local do navegador; ele não é enviado para outros sites e você pode apagá-lo quando quiser.
         </p>
         <h2>O que guardamos</h2>
-        <div className="mb-4 overflow-x-auto rounded-xl border border-border">
+        <div className="mb-4 overflow-x-auto rounded-xl border border-border focus-visible:outline-2 focus-visible:outline-ring" tabIndex={0} role="region" aria-label="Tabela de informações guardadas no navegador">
           <table className="w-full min-w-[32rem] text-left text-sm">
             <caption className="sr-only">Informações guardadas no navegador</caption>
             <thead className="bg-surface-2 text-fg">

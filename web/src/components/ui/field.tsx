@@ -28,14 +28,14 @@ export function FieldShell({ id, label, error, hint, required, children, aside, 
   return (
     <div className={cn('space-y-1.5', className)}>
       <div className="flex items-baseline justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-medium text-fg">
-          {label}
+        <span className="text-sm font-medium text-fg">
+          <label htmlFor={id}>{label}</label>
           {required ? (
-            <span className="text-danger" aria-hidden="true">
-              {' '}*
+            <span className="ml-0.5 text-danger" aria-hidden="true">
+              *
             </span>
           ) : null}
-        </label>
+        </span>
         {aside}
       </div>
       {children}

@@ -16,7 +16,7 @@ function ToastItem({ toast }: { toast: Toast }) {
   }, [toast.id, toast.duration]);
   const Icon = icons[toast.tone];
   return (
-    <li
+    <div
       role={toast.tone === 'error' ? 'alert' : 'status'}
       className="animate-enter pointer-events-auto flex w-full items-start gap-3 rounded-xl border border-border bg-surface p-4 shadow-pop"
     >
@@ -33,7 +33,7 @@ function ToastItem({ toast }: { toast: Toast }) {
       >
         <X className="size-4" aria-hidden="true" />
       </button>
-    </li>
+    </div>
   );
 }
 
@@ -42,11 +42,11 @@ export function Toaster() {
   const toasts = useStore(toastStore);
   return createPortal(
     <section aria-label="Notificações" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-[60] flex justify-center p-4 sm:inset-x-auto sm:right-0 sm:justify-end">
-      <ol className="flex w-full max-w-sm flex-col gap-2">
+      <div className="flex w-full max-w-sm flex-col gap-2">
         {toasts.map((t) => (
           <ToastItem key={t.id} toast={t} />
         ))}
-      </ol>
+      </div>
     </section>,
     document.body,
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { Account } from '#contracts/entities.ts';
+import type { CreatedAccount } from '../../../features/accounts/api/create-account.ts';
 import { AuthHeading } from '../../../components/layouts/auth-layout.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { CreateAccountForm } from '../../../features/accounts/components/create-account-form.tsx';
@@ -21,10 +21,12 @@ export default function AccountsPage() {
   const logout = useLogout();
   const [switching, setSwitching] = useState(false);
 
-  const onCreated = async (account: Account) => {
+  const onCreated = async (account: CreatedAccount) => {
     setSwitching(true);
     try {
-      setSession(await switchAccount({ accountId: account.id }));
+      // The create answer carries a session already moved into the new account (the old token no
+      // longer resolves), so the switch call uses it; the session is stored once, with navigation.
+      setSession(await switchAccount({ accountId: account.id }, { accessToken: account.accessToken }));
       showToast({ tone: 'success', title: accountCreatedText(account.name) });
       navigate('/my-account', { replace: true, state: { refresh: true } });
     } catch (error) {

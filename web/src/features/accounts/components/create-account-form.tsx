@@ -1,12 +1,11 @@
 import { accountPayload } from '#contracts/accounts.ts';
-import type { Account } from '#contracts/entities.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { InputField } from '../../../components/ui/field.tsx';
 import { useZodForm } from '../../../lib/form.ts';
-import { useCreateAccount } from '../api/create-account.ts';
+import { useCreateAccount, type CreatedAccount } from '../api/create-account.ts';
 
 /** The account name form; `onCreated` runs after POST /accounts succeeds (and may be async). */
-export function CreateAccountForm({ onCreated, busy = false }: { onCreated: (account: Account) => void | Promise<void>; busy?: boolean }) {
+export function CreateAccountForm({ onCreated, busy = false }: { onCreated: (account: CreatedAccount) => void | Promise<void>; busy?: boolean }) {
   const create = useCreateAccount();
   const form = useZodForm(accountPayload, { name: '' }, { idPrefix: 'account' });
 

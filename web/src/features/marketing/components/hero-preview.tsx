@@ -82,7 +82,7 @@ export function HeroPreview() {
             </p>
             <p className="ml-auto max-w-[75%] rounded-2xl rounded-tr-sm bg-brand px-3 py-2 text-[13px] text-brand-fg shadow-sm">
               Olá, Ana! Tem sim 😊 Quer que eu separe para você retirar hoje?
-              <span className="mt-1 flex items-center justify-end gap-1 text-[10px] opacity-80">
+              <span className="mt-1 flex items-center justify-end gap-1 text-[11px]">
                 10:40 <CheckCheck className="size-3" />
               </span>
             </p>

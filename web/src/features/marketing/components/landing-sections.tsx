@@ -195,7 +195,7 @@ export function HowItWorks() {
               <span className="flex size-11 items-center justify-center rounded-xl bg-brand text-brand-fg">
                 <Icon className="size-5" aria-hidden="true" />
               </span>
-              <span className="text-4xl font-semibold text-border-strong" aria-hidden="true">
+              <span className="text-4xl font-semibold text-fg-subtle" aria-hidden="true">
                 {String(i + 1).padStart(2, '0')}
               </span>
             </div>

@@ -1,0 +1,7 @@
+import { contactListRules, listContacts } from '#domain/contacts/contacts.ts';
+import { api } from '#lib/api.ts';
+import { ok } from '#lib/responses.ts';
+
+export const handler = api({ auth: 'member', list: contactListRules }).handler(async ({ ports, session, list }) =>
+  ok(await listContacts(ports, session, list)),
+);

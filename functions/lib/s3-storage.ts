@@ -1,0 +1,46 @@
+/** The media bucket on S3 (s3rver locally), read and written through presigned URLs. */
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Storage } from '#domain/ports.ts';
+
+export const uploadUrlLifetimeSeconds = 15 * 60;
+export const downloadUrlLifetimeSeconds = 60 * 60;
+
+export function s3Storage(bucket: string, client = new S3Client({
+  forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+})): Storage {
+  return {
+    uploadUrl(key, mimetype, length) {
+      return getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: mimetype, ContentLength: length }), {
+        expiresIn: uploadUrlLifetimeSeconds,
+        signableHeaders: new Set(['content-type', 'content-length']),
+      });
+    },
+    downloadUrl(key, filename) {
+      return getSignedUrl(
+        client,
+        new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: `inline; filename*=UTF-8''${encodeURIComponent(filename)}` }),
+        { expiresIn: downloadUrlLifetimeSeconds },
+      );
+    },
+    async put(key, bytes, mimetype) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: mimetype }));
+    },
+    async head(key) {
+      try {
+        const answer = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        return { size: Number(answer.ContentLength ?? 0), mimetype: answer.ContentType ?? null };
+      } catch (error) {
+        const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+        if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return null;
+        throw error;
+      }
+    },
+    async get(key) {
+      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      return answer.Body!.transformToByteArray();
+    },
+  };
+}

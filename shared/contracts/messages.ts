@@ -1,0 +1,84 @@
+/** Messages (SPEC section 3): entity, ack codes and the send payload. */
+import { z } from 'zod';
+import { requiredText } from './fields.ts';
+
+export const messageTypes = ['text', 'image', 'video', 'audio', 'voice', 'document'] as const;
+export type MessageType = (typeof messageTypes)[number];
+
+export const ack = {
+  error: -2,
+  deleted: -1,
+  sending: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  played: 4,
+} as const;
+export type Ack = (typeof ack)[keyof typeof ack];
+
+/** Acks only move forward, except to deleted (-1) or error (-2); a failed send may go back to sending on retry. */
+export function nextAck(current: number, incoming: number): number {
+  if (incoming === ack.deleted || incoming === ack.error) return incoming;
+  if (current === ack.deleted) return current;
+  return Math.max(current, incoming);
+}
+
+export interface MessageFile {
+  id: string;
+  url: string;
+  mimetype: string;
+  name: string;
+  filename: string;
+  type: MessageType;
+  size: number;
+  captionsUrl: null;
+}
+
+/** What a contact's lastMessage and a quoted message hold. */
+export interface MessageSummary {
+  id: string;
+  text: string;
+  type: MessageType;
+  isFromMe: boolean;
+  ack: number;
+  timestamp: string;
+  file: { name: string; mimetype: string } | null;
+}
+
+export interface Message {
+  id: string;
+  contactId: string;
+  serviceId: string;
+  text: string;
+  type: MessageType;
+  timestamp: string;
+  isFromMe: boolean;
+  ack: number;
+  /** Why a send failed (ack -2), in pt-BR. */
+  error: string | null;
+  file: MessageFile | null;
+  fileId: string | null;
+  thumbnail: { url: string } | null;
+  quotedMessage: MessageSummary | null;
+  replyMessageId: string | null;
+  user: { id: string; name: string } | null;
+  groupContact: { id: string; name: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const maxTextLength = 4096;
+
+export const sendMessagePayload = z
+  .object({
+    contactId: z.string({ error: requiredText }).min(1, { error: requiredText }).max(64),
+    serviceId: z.string({ error: requiredText }).min(1, { error: requiredText }).max(64),
+    text: z.string().max(maxTextLength, { error: `A mensagem pode ter no máximo ${maxTextLength} caracteres` }).default(''),
+    type: z.enum(messageTypes).default('text'),
+    fileId: z.string().min(1).max(64).nullish(),
+    replyMessageId: z.string().min(1).max(64).nullish(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.fileId && !v.text.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: 'A mensagem está vazia' });
+  });
+export type SendMessagePayload = z.infer<typeof sendMessagePayload>;

@@ -1,0 +1,65 @@
+/** Connections ("services"): WhatsApp or Telegram channels of an account (SPEC sections 3, 4, 5). */
+import { z } from 'zod';
+import { requiredString, requiredText } from './fields.ts';
+
+export const serviceTypes = ['whatsapp', 'telegram'] as const;
+export type ServiceType = (typeof serviceTypes)[number];
+
+export const serviceTypeLabels: Record<ServiceType, string> = { whatsapp: 'WhatsApp', telegram: 'Telegram' };
+
+/** Status values as stored and sent; anything else shows as disconnected. */
+export const serviceStatuses = ['starting', 'connected', 'isOnQrCode', 'disconnected'] as const;
+export type ServiceStatus = (typeof serviceStatuses)[number];
+
+export const serviceStatusLabels: Record<ServiceStatus, string> = {
+  starting: 'Iniciando...',
+  connected: 'Conectado',
+  isOnQrCode: 'Esperando leitura do código QR',
+  disconnected: 'Desconectado',
+};
+
+export interface Service {
+  id: string;
+  name: string;
+  type: ServiceType;
+  status: ServiceStatus;
+  connected: boolean;
+  data: { qrCode: string | null };
+  /** The Telegram token, masked: only its last 4 characters are ever sent to a browser. */
+  internalData: { token?: string };
+  /** Why the connection stopped, in pt-BR, when it did not stop by request. */
+  statusReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const telegramTokenRequiredText = 'Token do Telegram é obrigatório';
+
+const token = z
+  .string({ error: requiredText })
+  .max(200, { error: 'Token do Telegram inválido' })
+  .transform((v) => v.trim());
+
+export const serviceCreatePayload = z
+  .object({
+    name: requiredString(80),
+    type: z.enum(serviceTypes, { error: requiredText }),
+    token: token.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type === 'telegram' && !v.token) ctx.addIssue({ code: 'custom', path: ['token'], message: telegramTokenRequiredText });
+  });
+export type ServiceCreatePayload = z.infer<typeof serviceCreatePayload>;
+
+/** Update: the type may be sent but never changes; a token replaces the Telegram token. */
+export const serviceUpdatePayload = z.object({
+  name: requiredString(80),
+  type: z.enum(serviceTypes).optional(),
+  token: token.optional(),
+});
+export type ServiceUpdatePayload = z.infer<typeof serviceUpdatePayload>;
+
+export function maskToken(token: string | undefined): string | undefined {
+  if (!token) return undefined;
+  return `${'•'.repeat(8)}${token.slice(-4)}`;
+}

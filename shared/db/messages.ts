@@ -1,0 +1,138 @@
+/** Message items and the channel-id guard that makes inbound messages idempotent. */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Message, MessageSummary, MessageType } from '#contracts/messages.ts';
+import type { Table } from './client.ts';
+import { entityTypes, keys } from './keys.ts';
+
+export interface StoredFile {
+  id: string;
+  name: string;
+  mimetype: string;
+  size: number;
+  objectKey: string;
+}
+
+export interface MessageItem {
+  pk: string;
+  sk: string;
+  type: typeof entityTypes.message;
+  id: string;
+  accountId: string;
+  contactId: string;
+  serviceId: string;
+  text: string;
+  messageType: MessageType;
+  timestamp: string;
+  isFromMe: boolean;
+  ack: number;
+  error: string | null;
+  file: StoredFile | null;
+  quotedMessage: MessageSummary | null;
+  replyMessageId: string | null;
+  /** The quoted message's id on the channel, for replies sent out. */
+  replyToChannelMessageId: string | null;
+  user: { id: string; name: string } | null;
+  groupContact: { id: string; name: string } | null;
+  channelMessageId: string | null;
+  /** Increases with every hand-over to the channel (first send and retries). */
+  sendAttempt: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function summaryOf(item: MessageItem): MessageSummary {
+  return {
+    id: item.id,
+    text: item.text,
+    type: item.messageType,
+    isFromMe: item.isFromMe,
+    ack: item.ack,
+    timestamp: item.timestamp,
+    file: item.file ? { name: item.file.name, mimetype: item.file.mimetype } : null,
+  };
+}
+
+/** The message as the API answers it; file URLs are signed at read time. */
+export async function toMessage(item: MessageItem, signUrl: (key: string, name: string) => Promise<string>): Promise<Message> {
+  const file = item.file
+    ? {
+        id: item.file.id,
+        url: await signUrl(item.file.objectKey, item.file.name),
+        mimetype: item.file.mimetype,
+        name: item.file.name,
+        filename: item.file.name,
+        type: item.messageType,
+        size: item.file.size,
+        captionsUrl: null,
+      }
+    : null;
+  return {
+    id: item.id,
+    contactId: item.contactId,
+    serviceId: item.serviceId,
+    text: item.text,
+    type: item.messageType,
+    timestamp: item.timestamp,
+    isFromMe: item.isFromMe,
+    ack: item.ack,
+    error: item.error,
+    file,
+    fileId: item.file?.id ?? null,
+    thumbnail: item.messageType === 'image' && file ? { url: file.url } : null,
+    quotedMessage: item.quotedMessage,
+    replyMessageId: item.replyMessageId,
+    user: item.user,
+    groupContact: item.groupContact,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+export async function getMessageItem(table: Table, accountId: string, contactId: string, messageId: string): Promise<MessageItem | undefined> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.message(accountId, contactId, messageId), ConsistentRead: true }));
+  return Item as MessageItem | undefined;
+}
+
+/** The message a channel id points to, through the guard item. */
+export async function messageByChannelId(table: Table, accountId: string, serviceId: string, channelMessageId: string): Promise<MessageItem | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.channelMessage(accountId, serviceId, channelMessageId), ConsistentRead: true }),
+  );
+  if (!Item) return undefined;
+  return getMessageItem(table, accountId, Item.contactId as string, Item.messageId as string);
+}
+
+export function channelMessageGuard(accountId: string, serviceId: string, channelMessageId: string, contactId: string, messageId: string) {
+  return { ...keys.channelMessage(accountId, serviceId, channelMessageId), type: entityTypes.channelMessage, contactId, messageId };
+}
+
+/** A page of a contact's messages, newest first, optionally before a message id. */
+export async function messagesPage(
+  table: Table,
+  accountId: string,
+  contactId: string,
+  options: { limit: number; beforeId?: string; skip?: number },
+): Promise<MessageItem[]> {
+  const { pk, skPrefix } = keys.contactMessages(accountId, contactId);
+  const wanted = options.limit + (options.skip ?? 0);
+  const items: MessageItem[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        // The partition holds only this contact's messages, so "before a message" is a plain `<`.
+        KeyConditionExpression: options.beforeId ? 'pk = :pk AND sk < :before' : 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: options.beforeId
+          ? { ':pk': pk, ':before': keys.message(accountId, contactId, options.beforeId).sk }
+          : { ':pk': pk, ':p': skPrefix },
+        ScanIndexForward: false,
+        Limit: Math.min(wanted - items.length, 1000),
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as MessageItem[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < wanted);
+  return items.slice(options.skip ?? 0, wanted);
+}

@@ -1,0 +1,47 @@
+/**
+ * A contact's messages, newest first, a page at a time (SPEC: 10 a page with 'Carregar mais
+ * mensagens'). The query names the contact (`where.contactId`) and may page by number or, better
+ * for a growing conversation, by cursor (`where.id: { lt: <oldest id shown> }`).
+ */
+import { errorTexts } from '#contracts/errors.ts';
+import type { ListAnswer } from '#contracts/entities.ts';
+import type { ListQuery } from '#contracts/list-query.ts';
+import type { Message } from '#contracts/messages.ts';
+import { messagesPage, toMessage } from '#db/messages.ts';
+import { fail } from '../errors.ts';
+import type { ListRules } from '../list-query.ts';
+import type { Ports } from '../ports.ts';
+import type { AccountSession } from '../session.ts';
+import { loadContact } from '../contacts/contacts.ts';
+
+export const messageListRules: ListRules = {
+  fields: ['contactId', 'id', 'timestamp', 'createdAt'],
+  includes: ['file', 'thumbnail', 'user', 'quotedMessage', 'groupContact', 'contact'],
+  defaultOrder: [['timestamp', 'DESC']],
+};
+
+const bad = (message: string) => fail.invalid(errorTexts.invalidParams, [{ path: 'query.where', message }]);
+
+export async function listMessages(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Message>> {
+  const { contactId, id, ...rest } = q.where;
+  if (typeof contactId !== 'string' || !contactId) throw bad('contactId is required');
+  if (Object.keys(rest).length) throw bad('Messages are filtered by contactId and id only');
+  let beforeId: string | undefined;
+  if (id !== undefined) {
+    if (typeof id !== 'object' || id === null || Array.isArray(id) || typeof (id as { lt?: unknown }).lt !== 'string' || Object.keys(id).length !== 1) {
+      throw bad('id takes { lt: <message id> }');
+    }
+    beforeId = (id as { lt: string }).lt;
+  }
+  if (q.order.some(([, direction]) => direction.toUpperCase() !== 'DESC')) throw bad('Messages come newest first');
+  const contact = await loadContact(ports, session.accountId, contactId);
+  const items = await messagesPage(ports.table, session.accountId, contact.id, {
+    limit: q.perPage,
+    beforeId,
+    skip: beforeId ? 0 : q.page * q.perPage,
+  });
+  return {
+    data: await Promise.all(items.map((item) => toMessage(item, ports.storage.downloadUrl))),
+    totalCount: contact.messagesCount ?? items.length,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Sending: the message is stored at once with ack 0 (sending) and the sending user; the table's
+ * stream hands it to the contact's channel (functions/streams/dispatch-outbound.ts), whose answer
+ * moves the ack to 1 or to -2 with a reason. A failed message can be sent again.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { errorTexts } from '#contracts/errors.ts';
+import { uploadKindOf } from '#contracts/files.ts';
+import { ack, type Message, type SendMessagePayload } from '#contracts/messages.ts';
+import { isConditionFailure } from '#db/conditions.ts';
+import { getFileItem } from '#db/files.ts';
+import { entityTypes, keys } from '#db/keys.ts';
+import { getMessageItem, summaryOf, toMessage, type MessageItem } from '#db/messages.ts';
+import { getServiceItem } from '#db/services.ts';
+import { fail } from '../errors.ts';
+import type { Ports } from '../ports.ts';
+import type { AccountSession } from '../session.ts';
+import { loadContact } from '../contacts/contacts.ts';
+import { recordMessage } from './record-message.ts';
+
+const invalidField = (path: string, message: string) => fail.invalid(errorTexts.invalidParams, [{ path, message }]);
+
+export async function sendMessage(ports: Ports, session: AccountSession, payload: SendMessagePayload): Promise<Message> {
+  const contact = await loadContact(ports, session.accountId, payload.contactId);
+  if (contact.serviceId !== payload.serviceId) throw invalidField('serviceId', 'A conexão não é a do contato');
+  if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
+  const service = await getServiceItem(ports.table, session.accountId, contact.serviceId);
+  if (!service || service.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
+
+  let file: MessageItem['file'] = null;
+  let messageType = payload.type;
+  if (payload.fileId) {
+    const record = await getFileItem(ports.table, session.accountId, payload.fileId);
+    if (!record) throw invalidField('fileId', 'Arquivo não encontrado');
+    const stored = await ports.storage.head(record.objectKey);
+    const kind = uploadKindOf(record.mimetype);
+    if (!stored || !kind || stored.size === 0 || stored.size > kind.maxBytes || stored.size !== record.size) {
+      throw fail.invalid(errorTexts.fileNotUploaded);
+    }
+    file = { id: record.id, name: record.name, mimetype: record.mimetype, size: stored.size, objectKey: record.objectKey };
+    messageType = record.messageType;
+  } else {
+    messageType = 'text';
+  }
+
+  let quoted: MessageItem | undefined;
+  if (payload.replyMessageId) {
+    quoted = await getMessageItem(ports.table, session.accountId, contact.id, payload.replyMessageId);
+    if (!quoted) throw invalidField('replyMessageId', 'Mensagem respondida não encontrada');
+  }
+
+  const now = ports.clock();
+  const id = ports.newId(now.getTime());
+  const message: MessageItem = {
+    ...keys.message(session.accountId, contact.id, id),
+    type: entityTypes.message,
+    id,
+    accountId: session.accountId,
+    contactId: contact.id,
+    serviceId: contact.serviceId,
+    text: payload.text.trim() ? payload.text : '',
+    messageType,
+    timestamp: now.toISOString(),
+    isFromMe: true,
+    ack: ack.sending,
+    error: null,
+    file,
+    quotedMessage: quoted ? summaryOf(quoted) : null,
+    replyMessageId: quoted?.id ?? null,
+    replyToChannelMessageId: quoted?.channelMessageId ?? null,
+    user: { id: session.user.id, name: session.user.name },
+    groupContact: null,
+    channelMessageId: null,
+    sendAttempt: 1,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await recordMessage(ports, message, { countUnread: false });
+  return toMessage(message, ports.storage.downloadUrl);
+}
+
+/** Sends a failed message again: back to ack 0, which hands it to the channel once more. */
+export async function retryMessage(ports: Ports, session: AccountSession, contactId: string, messageId: string): Promise<Message> {
+  const contact = await loadContact(ports, session.accountId, contactId);
+  if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
+  const service = await getServiceItem(ports.table, session.accountId, contact.serviceId);
+  if (!service || service.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
+  try {
+    const { Attributes } = await ports.table.doc.send(
+      new UpdateCommand({
+        TableName: ports.table.name,
+        Key: keys.message(session.accountId, contactId, messageId),
+        UpdateExpression: 'SET ack = :sending, #error = :null, sendAttempt = sendAttempt + :one, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND isFromMe = :yes AND ack = :failed',
+        ExpressionAttributeNames: { '#error': 'error' },
+        ExpressionAttributeValues: { ':sending': ack.sending, ':failed': ack.error, ':null': null, ':one': 1, ':yes': true, ':now': ports.clock().toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toMessage(Attributes as MessageItem, ports.storage.downloadUrl);
+  } catch (error) {
+    if (isConditionFailure(error)) {
+      const existing = await getMessageItem(ports.table, session.accountId, contactId, messageId);
+      if (!existing) throw fail.notFound();
+      throw fail.invalid(errorTexts.cannotRetry);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Realtime events (SPEC section 4): every changed item of a kind the browser lists becomes
+ * `<kind>.CREATED` or `<kind>.UPDATED` with the item as the API answers it, addressed to the
+ * item's account. See docs/realtime.md.
+ */
+import type { Account } from '#contracts/entities.ts';
+import { getAccountItem, toAccount, type AccountItem } from '#db/accounts.ts';
+import { toContact, type ContactItem } from '#db/contacts.ts';
+import { toMessage, type MessageItem } from '#db/messages.ts';
+import { getServiceItem, toService, type ServiceItem } from '#db/services.ts';
+import { toUser, type UserItem } from '#db/users.ts';
+import { entityTypes } from '#db/keys.ts';
+import type { Ports } from '../ports.ts';
+
+export type RealtimeKind = 'service' | 'user' | 'contact' | 'message' | 'account';
+export type RealtimeEventName = `${RealtimeKind}.${'CREATED' | 'UPDATED'}`;
+
+export interface RealtimeEvent {
+  event: RealtimeEventName;
+  data: unknown;
+}
+
+export interface AddressedEvent {
+  accountId: string;
+  payload: RealtimeEvent;
+}
+
+type Item = Record<string, unknown> & { type?: string };
+
+/** The event for one change, or null when the change is not one browsers follow. */
+export async function realtimeEventFor(
+  ports: Ports,
+  change: 'INSERT' | 'MODIFY' | 'REMOVE',
+  item: Item | undefined,
+): Promise<AddressedEvent | null> {
+  if (!item || change === 'REMOVE') return null;
+  const verb = change === 'INSERT' ? 'CREATED' : 'UPDATED';
+  switch (item.type) {
+    case entityTypes.account: {
+      const account = item as unknown as AccountItem;
+      const data: Account = toAccount(account);
+      return { accountId: account.id, payload: { event: `account.${verb}`, data } };
+    }
+    case entityTypes.user: {
+      const user = item as unknown as UserItem;
+      if (!user.accountId) return null;
+      const account = await getAccountItem(ports.table, user.accountId);
+      return { accountId: user.accountId, payload: { event: `user.${verb}`, data: toUser(user, account ?? null) } };
+    }
+    case entityTypes.service: {
+      const service = item as unknown as ServiceItem;
+      return { accountId: service.accountId, payload: { event: `service.${verb}`, data: toService(service) } };
+    }
+    case entityTypes.contact: {
+      const contact = item as unknown as ContactItem;
+      const service = await getServiceItem(ports.table, contact.accountId, contact.serviceId);
+      return { accountId: contact.accountId, payload: { event: `contact.${verb}`, data: toContact(contact, service) } };
+    }
+    case entityTypes.message: {
+      const message = item as unknown as MessageItem;
+      return {
+        accountId: message.accountId,
+        payload: { event: `message.${verb}`, data: await toMessage(message, ports.storage.downloadUrl) },
+      };
+    }
+    default:
+      return null;
+  }
+}

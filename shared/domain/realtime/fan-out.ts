@@ -1,0 +1,36 @@
+/** Posting events to every live connection of their account, forgetting connections that are gone. */
+import { accountConnections, forgetConnection } from '#db/ws-connections.ts';
+import type { Ports } from '../ports.ts';
+import type { AddressedEvent } from './events.ts';
+
+export interface Broadcaster {
+  /** Sends to one connection; answers 'gone' when the connection no longer exists. */
+  post(connectionId: string, data: string): Promise<'sent' | 'gone'>;
+}
+
+export async function fanOut(ports: Ports, broadcaster: Broadcaster, events: AddressedEvent[]): Promise<{ sent: number; pruned: number }> {
+  const byAccount = new Map<string, AddressedEvent[]>();
+  for (const e of events) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
+  let sent = 0;
+  let pruned = 0;
+  const nowSeconds = Math.floor(ports.clock().getTime() / 1000);
+  await Promise.all(
+    [...byAccount].map(async ([accountId, list]) => {
+      const connections = await accountConnections(ports.table, accountId, nowSeconds);
+      await Promise.all(
+        connections.map(async (connection) => {
+          for (const e of list) {
+            const outcome = await broadcaster.post(connection.connectionId, JSON.stringify(e.payload));
+            if (outcome === 'gone') {
+              await forgetConnection(ports.table, connection.connectionId);
+              pruned++;
+              return;
+            }
+            sent++;
+          }
+        }),
+      );
+    }),
+  );
+  return { sent, pruned };
+}

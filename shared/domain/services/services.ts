@@ -1,0 +1,111 @@
+/** Connections: list, read, create, update and delete, with the plan's connection limit (SPEC sections 4-6). */
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { ListAnswer } from '#contracts/entities.ts';
+import { errorTexts } from '#contracts/errors.ts';
+import type { ListQuery } from '#contracts/list-query.ts';
+import { effectiveLimits } from '#contracts/plans.ts';
+import type { Service, ServiceCreatePayload, ServiceUpdatePayload } from '#contracts/services.ts';
+import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
+import { failedConditions, isConditionFailure } from '#db/conditions.ts';
+import { entityTypes, keys } from '#db/keys.ts';
+import { accountServices, getServiceItem, toService, type ServiceItem } from '#db/services.ts';
+import { fail } from '../errors.ts';
+import { applyListQuery, type ListRules } from '../list-query.ts';
+import type { Ports } from '../ports.ts';
+import type { AccountSession } from '../session.ts';
+
+export const serviceListRules: ListRules = {
+  fields: ['id', 'name', 'type', 'status', 'connected', 'createdAt', 'updatedAt'],
+  defaultOrder: [['name', 'ASC']],
+};
+
+export async function listServices(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Service>> {
+  return applyListQuery((await accountServices(ports.table, session.accountId)).map(toService), q);
+}
+
+export async function loadService(ports: Ports, session: AccountSession, id: string): Promise<ServiceItem> {
+  const item = await getServiceItem(ports.table, session.accountId, id);
+  if (!item) throw fail.notFound();
+  return item;
+}
+
+export async function getService(ports: Ports, session: AccountSession, id: string): Promise<Service> {
+  return toService(await loadService(ports, session, id));
+}
+
+export async function createService(ports: Ports, session: AccountSession, payload: ServiceCreatePayload): Promise<Service> {
+  const account = await getAccountItem(ports.table, session.accountId);
+  if (!account) throw fail.notFound();
+  const now = ports.clock().toISOString();
+  const id = ports.newId();
+  const token = payload.type === 'telegram' ? payload.token! : null;
+  const item: ServiceItem = {
+    ...keys.service(session.accountId, id),
+    type: entityTypes.service,
+    id,
+    accountId: session.accountId,
+    name: payload.name,
+    channelType: payload.type,
+    status: 'disconnected',
+    statusReason: null,
+    qrCode: null,
+    tokenSealed: token ? await ports.vault.seal(token) : null,
+    tokenHint: token ? token.slice(-4) : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await ports.table.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          takeCounterStep(ports.table, session.accountId, 'servicesCount', effectiveLimits(account.plan).connections),
+          { Put: { TableName: ports.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)?.includes(0)) throw fail.limit(errorTexts.serviceLimit);
+    throw error;
+  }
+  return toService(item);
+}
+
+export async function updateService(ports: Ports, session: AccountSession, id: string, payload: ServiceUpdatePayload): Promise<Service> {
+  const current = await loadService(ports, session, id);
+  if (payload.type && payload.type !== current.channelType) {
+    throw fail.invalid(errorTexts.invalidParams, [{ path: 'type', message: 'O tipo da conexão não pode ser alterado' }]);
+  }
+  const token = current.channelType === 'telegram' && payload.token ? payload.token : null;
+  const next: ServiceItem = {
+    ...current,
+    name: payload.name,
+    ...(token ? { tokenSealed: await ports.vault.seal(token), tokenHint: token.slice(-4) } : {}),
+    updatedAt: ports.clock().toISOString(),
+  };
+  await ports.table.doc
+    .send(
+      new PutCommand({
+        TableName: ports.table.name,
+        Item: next,
+        ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seen',
+        ExpressionAttributeValues: { ':seen': current.updatedAt },
+      }),
+    )
+    .catch((error) => {
+      if (isConditionFailure(error)) throw fail.notFound();
+      throw error;
+    });
+  return toService(next);
+}
+
+export async function deleteService(ports: Ports, session: AccountSession, id: string): Promise<void> {
+  await loadService(ports, session, id);
+  await ports.table.doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: ports.table.name, Key: keys.service(session.accountId, id), ConditionExpression: 'attribute_exists(pk)' } },
+        releaseCounterStep(ports.table, session.accountId, 'servicesCount'),
+      ],
+    }),
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * Shared pieces of the browser tests: a fresh web build when the sources changed, the local
+ * runtime (as `npm start` runs it), Debian's chromium driven by playwright-core, axe-core checks
+ * and the local e-mail outbox.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
+
+export const root = resolve(import.meta.dirname, '../..');
+const require = createRequire(import.meta.url);
+const axePath = require.resolve('axe-core/axe.min.js');
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+/** Builds web/dist when it is missing or older than its sources. */
+export function ensureWebBuild(): void {
+  const built = join(root, 'web/dist/index.html');
+  const sources = Math.max(
+    newestMtime(join(root, 'web/src')),
+    newestMtime(join(root, 'web/index.html')),
+    newestMtime(join(root, 'web/public')),
+    newestMtime(join(root, 'shared/contracts')),
+  );
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+}
+
+export interface Harness {
+  runtime: RunningRuntime;
+  browser: Browser;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  ensureWebBuild();
+  const runtime = await spawnLocalRuntime();
+  const browser = await launchBrowser();
+  return {
+    runtime,
+    browser,
+    async stop() {
+      await browser.close();
+      await runtime.stop();
+    },
+  };
+}
+
+/** A page that records console errors and page errors (failed HTTP answers are expected noise). */
+export async function newPage(
+  browser: Browser,
+  options: { width?: number; height?: number; dark?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    colorScheme: options.dark ? 'dark' : 'light',
+    locale: 'pt-BR',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
+/** Runs axe-core on the page and fails on any serious or critical violation. */
+export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
+  // Let entrance animations end first: half-faded text would read as low contrast.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  const serious = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious, `axe violations on ${label}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
+}
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  code: string;
+}
+
+/** The newest e-mail sent to an address, waiting for it to land in the local outbox. */
+export async function readMail(outboxDir: string, to: string, timeoutMs = 10_000): Promise<OutboxMail> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(outboxDir)) {
+      const mails = readdirSync(outboxDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as OutboxMail)
+        .filter((m) => m.to === to);
+      const last = mails[mails.length - 1];
+      if (last) return last;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no e-mail to ${to} in ${outboxDir}`);
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = 'pessoa'): string {
+  return `${prefix}.${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;
+}
+
+export const strongPassword = 'Conversa@2025';
+
+/** Calls the API directly (to arrange data that has no screen yet). */
+export async function callApi<T = any>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${baseUrl}/api${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
