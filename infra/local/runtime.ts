@@ -114,8 +114,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // What Lambda's environment would hold; the SDK reads the endpoints itself.
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+    // s3rver knows one key pair; dynalite accepts any.
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
     AWS_ENDPOINT_URL_DYNAMODB: dynamoUrl,
     AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Address.port}`,
     TABLE_NAME: tableName,

@@ -34,7 +34,7 @@ export function workerPorts(): Ports {
       },
       storage: s3Storage(
         inject('bucketName'),
-        new S3Client({ endpoint: inject('s3Url'), region: 'us-east-1', credentials, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }),
+        new S3Client({ endpoint: inject('s3Url'), region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }),
       ),
       vault: aesVault(secret('data-key')),
       tokens: jwtTokens(secret('jwt-secret')),

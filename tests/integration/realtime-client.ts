@@ -1,0 +1,39 @@
+/** A WebSocket client of the realtime API that collects the events it receives. */
+import { inject } from 'vitest';
+import WebSocket from 'ws';
+
+export interface EventLog {
+  events: { event: string; data: any }[];
+  waitFor(predicate: (e: { event: string; data: any }) => boolean, ms?: number): Promise<{ event: string; data: any }>;
+  close(): void;
+}
+
+export async function listen(token: string): Promise<EventLog> {
+  const socket = new WebSocket(`${inject('baseUrl').replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  const events: { event: string; data: any }[] = [];
+  const waiters: (() => void)[] = [];
+  socket.on('message', (data) => {
+    events.push(JSON.parse(data.toString()));
+    waiters.splice(0).forEach((w) => w());
+  });
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  return {
+    events,
+    async waitFor(predicate, ms = 5000) {
+      const until = Date.now() + ms;
+      for (;;) {
+        const found = events.find(predicate);
+        if (found) return found;
+        if (Date.now() > until) throw new Error(`no such event; got ${events.map((e) => e.event).join(', ')}`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 50);
+        });
+      }
+    },
+    close: () => socket.close(),
+  };
+}
