@@ -5,14 +5,25 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { httpRoutes, type HttpRoute } from '#functions/http/routes.ts';
+import { streamConsumers, type StreamConsumerDef } from '#functions/streams/consumers.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
+import { MediaBucket, originOf } from './constructs/media-bucket.ts';
+import { StreamConsumers } from './constructs/stream-consumers.ts';
+import { ConversaWebSocketApi } from './constructs/websocket-api.ts';
 
 /** Repository root (this file is `infra/stack.ts`). */
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const DEFAULT_MAIL_FROM = 'nao-responda@example.com';
 export const DEFAULT_APP_URL = 'https://app.example.com';
+
+/**
+ * Stream consumers that post to browsers through the WebSocket Management API and so get
+ * `execute-api:ManageConnections`; the others get the endpoint in their environment but no right
+ * to use it.
+ */
+export const CONSUMERS_THAT_MANAGE_CONNECTIONS: ReadonlySet<string> = new Set(['fanout']);
 
 export interface ConversaStackProps extends StackProps {
   /** Sender of verification and reset e-mails. @default context `mailFrom`, else DEFAULT_MAIL_FROM */
@@ -26,17 +37,23 @@ export interface ConversaStackProps extends StackProps {
   readonly sesIdentity?: string;
   /** @default httpRoutes from functions/http/routes.ts */
   readonly routes?: readonly HttpRoute[];
+  /** @default streamConsumers from functions/streams/consumers.ts */
+  readonly streamConsumers?: readonly StreamConsumerDef[];
 }
 
 /**
- * The foundation slice in the cloud: the table, the JWT signing secret, and the REST API with
- * one function per handler module. Realtime (WebSocket API and stream fan-out), S3 and the static
- * site come in later slices.
+ * The serverless core in the cloud: the table and its stream, the secrets, the media bucket, the
+ * REST API with one function per handler module, the WebSocket API, and one function per table
+ * stream consumer. The static site, the channel worker and the webhooks come in later slices.
  */
 export class ConversaStack extends Stack {
   readonly table: DataTable;
   readonly jwtSecret: secretsmanager.Secret;
+  readonly dataKey: secretsmanager.Secret;
+  readonly media: MediaBucket;
   readonly httpApi: ConversaHttpApi;
+  readonly webSocketApi: ConversaWebSocketApi;
+  readonly streamConsumers: StreamConsumers;
 
   constructor(scope: Construct, id: string, props: ConversaStackProps = {}) {
     super(scope, id, props);
@@ -58,16 +75,44 @@ export class ConversaStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
     });
 
+    // Key material for encrypting channel tokens at rest (AES-256-GCM, key = SHA-256 of it),
+    // read through DATA_KEY_ARN like the JWT secret. Separate from it so either can be rotated
+    // on its own schedule.
+    this.dataKey = new secretsmanager.Secret(this, 'DataKey', {
+      description: 'Key material that encrypts Conversa channel credentials at rest',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+    });
+
+    this.media = new MediaBucket(this, 'Media', { appOrigin: originOf(appUrl) });
+    const bucket = this.media.bucket;
+
+    /** What every function gets, whatever its trigger. */
+    const common = {
+      TABLE_NAME: this.table.table.tableName,
+      JWT_SECRET_ARN: this.jwtSecret.secretArn,
+      DATA_KEY_ARN: this.dataKey.secretArn,
+      BUCKET_NAME: bucket.bucketName,
+    };
+
     this.httpApi = new ConversaHttpApi(this, 'Http', {
       routes: props.routes ?? httpRoutes,
       handlersDir: join(projectRoot, 'functions', 'http'),
       projectRoot,
-      environment: {
-        TABLE_NAME: this.table.table.tableName,
-        JWT_SECRET_ARN: this.jwtSecret.secretArn,
-        MAIL_FROM: mailFrom,
-        APP_URL: appUrl,
-      },
+      environment: { ...common, MAIL_FROM: mailFrom, APP_URL: appUrl },
+    });
+
+    this.webSocketApi = new ConversaWebSocketApi(this, 'Ws', {
+      handlersDir: join(projectRoot, 'functions', 'ws'),
+      projectRoot,
+      environment: common,
+    });
+
+    this.streamConsumers = new StreamConsumers(this, 'Streams', {
+      consumers: props.streamConsumers ?? streamConsumers,
+      table: this.table.table,
+      handlersDir: join(projectRoot, 'functions', 'streams'),
+      projectRoot,
+      environment: { ...common, WS_MANAGEMENT_URL: this.webSocketApi.callbackUrl },
     });
 
     const sendEmail = new iam.PolicyStatement({
@@ -80,13 +125,27 @@ export class ConversaStack extends Stack {
             '*',
       ],
     });
-    for (const fn of this.httpApi.functions.values()) {
+    const httpFunctions = [...this.httpApi.functions.values()];
+    const wsFunctions = [...this.webSocketApi.functions.values()];
+    const streamFunctions = [...this.streamConsumers.functions.values()];
+    for (const fn of [...httpFunctions, ...wsFunctions, ...streamFunctions]) {
       this.table.table.grantReadWriteData(fn);
       this.jwtSecret.grantRead(fn);
+      this.dataKey.grantRead(fn);
+    }
+    for (const fn of httpFunctions) {
+      bucket.grantReadWrite(fn);
       fn.addToRolePolicy(sendEmail);
+    }
+    for (const [name, fn] of this.streamConsumers.functions) {
+      // Consumers read files to send them and presign downloads.
+      bucket.grantReadWrite(fn);
+      if (CONSUMERS_THAT_MANAGE_CONNECTIONS.has(name)) this.webSocketApi.stage.grantManagementApiAccess(fn);
     }
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the REST API stage' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
+    new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketApi.url, description: 'wss:// URL of the realtime API stage' });
+    new CfnOutput(this, 'BucketName', { value: bucket.bucketName, description: 'The media bucket' });
   }
 }

@@ -1,13 +1,12 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { HttpRoute } from '#functions/http/routes.ts';
-import { NodeFunction } from './node-function.ts';
+import { NodeFunction, requireEntries } from './node-function.ts';
 
 export interface HttpApiProps {
   /** The route list (`httpRoutes`): every route, its method and handler module. */
@@ -52,12 +51,7 @@ export class ConversaHttpApi extends Construct {
 
     const entryOf = (handler: string) => join(props.handlersDir, `${handler}.ts`);
     const handlers = [...new Set(props.routes.map((route) => route.handler))];
-    if (Stack.of(this).bundlingRequired) {
-      const missing = handlers.map(entryOf).filter((entry) => !existsSync(entry));
-      if (missing.length > 0) {
-        throw new Error(`Handler modules listed in routes.ts do not exist:\n  ${missing.join('\n  ')}`);
-      }
-    }
+    requireEntries(this, handlers.map(entryOf), 'routes.ts');
 
     this.api = new apigw.HttpApi(this, 'Api', {
       description: 'Conversa REST API (/api/*)',

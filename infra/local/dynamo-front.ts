@@ -313,7 +313,8 @@ export class DynamoFront {
 
     for (const op of ops) {
       if (op.kind === 'ConditionCheck') continue;
-      const after = op.kind === 'Delete' ? undefined : await this.getItem(op.table, op.key);
+      const after =
+        op.kind === 'Delete' ? undefined : op.kind === 'Put' ? (op.request.Item as AttributeMap) : await this.getItem(op.table, op.key);
       await this.changed(op.table, op.key, op.before, after);
     }
     return {};

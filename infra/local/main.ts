@@ -1,4 +1,6 @@
 /** `npm start`: runs the whole product locally until Ctrl-C. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { startLocalRuntime } from './runtime.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -8,6 +10,8 @@ console.log(`DynamoDB local em ${process.env.AWS_ENDPOINT_URL_DYNAMODB} (tabela 
 console.log(`S3 local em ${process.env.AWS_ENDPOINT_URL_S3} (bucket ${process.env.BUCKET_NAME})`);
 console.log(`Gerenciamento do WebSocket em ${process.env.WS_MANAGEMENT_URL}`);
 console.log(`E-mails (códigos de verificação e de senha) ficam em ${runtime.outboxDir} e aparecem aqui no console.`);
+
+await writeFile(join(runtime.dataDir, 'runtime.pid'), String(process.pid));
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -52,6 +52,23 @@ export function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
 }
 
+/**
+ * A tester for a LIKE pattern over folded text: plain string search for the common shapes
+ * (`%text%`, `text%`, `%text`, `text`), a regular expression otherwise.
+ */
+export function likeMatcher(pattern: string): { test(text: string): boolean } {
+  const folded = fold(pattern);
+  const literal = /^(%?)([^%_\\]*)(%?)$/.exec(folded);
+  if (literal) {
+    const [, lead, text, trail] = literal as unknown as [string, string, string, string];
+    if (lead && trail) return { test: (t) => t.includes(text) };
+    if (trail) return { test: (t) => t.startsWith(text) };
+    if (lead) return { test: (t) => t.endsWith(text) };
+    return { test: (t) => t === text };
+  }
+  return likeToRegExp(pattern);
+}
+
 const likeCache = new Map<string, RegExp>();
 /** SQL LIKE as a regular expression: `%` any run, `_` one character, `\` escapes. */
 export function likeToRegExp(pattern: string): RegExp {
@@ -95,60 +112,107 @@ function compare(a: unknown, b: unknown, raw = false): number {
 const isOperator = (v: WhereValue): v is WhereOperator => v !== null && typeof v === 'object';
 
 /**
- * How a big collection exposes its fields to the query cheaply: `valueAt` reads a field, `foldedAt`
- * answers a text field already folded (for `like`), `sortValueAt` answers a value that orders with
- * plain comparison (pre-folded text, ISO dates, numbers).
+ * How a big collection exposes its fields to the query cheaply. Each function answers, once per
+ * query, a reader for one field path: `reader` reads a value, `foldedReader` reads text already
+ * folded (for `like`), `sortReader` reads a value that orders with plain comparison (pre-folded
+ * text, ISO dates, numbers).
  */
 export interface FieldAccess<T> {
-  valueAt?: (item: T, path: string) => unknown;
-  foldedAt?: (item: T, path: string) => string | null | undefined;
-  sortValueAt?: (item: T, path: string) => unknown;
+  reader?: (path: string) => (item: T) => unknown;
+  foldedReader?: (path: string) => ((item: T) => string | null | undefined) | undefined;
+  sortReader?: (path: string) => (item: T) => unknown;
 }
 
-function matchesValue(actual: unknown, condition: WhereValue, folded: () => string | null | undefined): boolean {
-  const normal = actual === undefined ? null : actual;
-  if (!isOperator(condition)) return normal === condition;
-  const op = condition;
-  if ('eq' in op && normal !== op.eq) return false;
-  if ('ne' in op && normal === op.ne) return false;
-  if (op.in && !op.in.includes(normal as never)) return false;
-  if (op.like !== undefined) {
-    const text = typeof normal === 'string' ? folded() : null;
-    if (typeof text !== 'string' || !likeToRegExp(op.like).test(text)) return false;
+/** A reader for a dotted path, split once. */
+export function pathReader(path: string): (item: unknown) => unknown {
+  const parts = path.split('.');
+  if (parts.length === 1) {
+    const [key] = parts as [string];
+    return (item) => (item === null || item === undefined ? undefined : (item as Record<string, unknown>)[key]);
   }
-  if (op.gt !== undefined && !(compare(normal, op.gt) > 0 && normal !== null)) return false;
-  if (op.gte !== undefined && !(compare(normal, op.gte) >= 0 && normal !== null)) return false;
-  if (op.lt !== undefined && !(compare(normal, op.lt) < 0)) return false;
-  if (op.lte !== undefined && !(compare(normal, op.lte) <= 0)) return false;
-  return true;
+  return (item) => {
+    let value: unknown = item;
+    for (const part of parts) {
+      if (value === null || value === undefined || typeof value !== 'object') return undefined;
+      value = (value as Record<string, unknown>)[part];
+    }
+    return value;
+  };
 }
 
-export function matchesWhere<T>(item: T, where: Where, access: FieldAccess<T> = {}): boolean {
-  const read = access.valueAt ?? valueAt;
+type Predicate<T> = (item: T) => boolean;
+
+function compileCondition<T>(path: string, condition: WhereValue, access: FieldAccess<T>): Predicate<T> {
+  const read = (access.reader?.(path) ?? pathReader(path)) as (item: T) => unknown;
+  const value = (item: T) => {
+    const v = read(item);
+    return v === undefined ? null : v;
+  };
+  if (!isOperator(condition)) return (item) => value(item) === condition;
+  const op = condition;
+  const checks: Predicate<T>[] = [];
+  if ('eq' in op) checks.push((item) => value(item) === op.eq);
+  if ('ne' in op) checks.push((item) => value(item) !== op.ne);
+  if (op.in) {
+    const set = new Set(op.in);
+    checks.push((item) => set.has(value(item) as never));
+  }
+  if (op.like !== undefined) {
+    const re = likeMatcher(op.like);
+    const folded = access.foldedReader?.(path);
+    checks.push(
+      folded
+        ? (item) => {
+            const text = folded(item);
+            return typeof text === 'string' && re.test(text);
+          }
+        : (item) => {
+            const v = value(item);
+            return typeof v === 'string' && re.test(fold(v));
+          },
+    );
+  }
+  if (op.gt !== undefined) checks.push((item) => value(item) !== null && compare(value(item), op.gt) > 0);
+  if (op.gte !== undefined) checks.push((item) => value(item) !== null && compare(value(item), op.gte) >= 0);
+  if (op.lt !== undefined) checks.push((item) => compare(value(item), op.lt) < 0);
+  if (op.lte !== undefined) checks.push((item) => compare(value(item), op.lte) <= 0);
+  return checks.length === 1 ? checks[0]! : (item) => checks.every((check) => check(item));
+}
+
+/** Compiles a `where` into one predicate, splitting paths and building patterns once. */
+export function compileWhere<T>(where: Where, access: FieldAccess<T> = {}): Predicate<T> {
+  const checks: Predicate<T>[] = [];
   for (const [field, condition] of Object.entries(where)) {
     if (condition === undefined) continue;
     if (field === 'or') {
-      const options = condition as Where[];
-      if (options.length && !options.some((o) => matchesWhere(item, o, access))) return false;
+      const options = (condition as Where[]).map((o) => compileWhere(o, access));
+      if (options.length) checks.push((item) => options.some((o) => o(item)));
     } else {
-      const actual = read(item, field);
-      const folded = () => (access.foldedAt ? access.foldedAt(item, field) : typeof actual === 'string' ? fold(actual) : null);
-      if (!matchesValue(actual, condition as WhereValue, folded)) return false;
+      checks.push(compileCondition(field, condition as WhereValue, access));
     }
   }
-  return true;
+  if (checks.length === 0) return () => true;
+  if (checks.length === 1) return checks[0]!;
+  return (item) => checks.every((check) => check(item));
+}
+
+export function matchesWhere<T>(item: T, where: Where, access: FieldAccess<T> = {}): boolean {
+  return compileWhere(where, access)(item);
 }
 
 /** Filters, orders and pages items already loaded for one account. */
 export function applyListQuery<T>(items: T[], q: ListQuery, access: FieldAccess<T> = {}): ListAnswer<T> {
-  const matched = Object.keys(q.where).length ? items.filter((item) => matchesWhere(item, q.where, access)) : [...items];
+  const matched = Object.keys(q.where).length ? items.filter(compileWhere(q.where, access)) : [...items];
   if (q.order.length) {
-    const sortValue = access.sortValueAt;
-    const read = sortValue ?? access.valueAt ?? valueAt;
+    const raw = Boolean(access.sortReader);
+    const readers = q.order.map(([field, direction]) => ({
+      read: (access.sortReader?.(field) ?? access.reader?.(field) ?? pathReader(field)) as (item: T) => unknown,
+      sign: direction.toUpperCase() === 'DESC' ? -1 : 1,
+    }));
     matched.sort((a, b) => {
-      for (const [field, direction] of q.order) {
-        const c = compare(read(a, field), read(b, field), Boolean(sortValue));
-        if (c !== 0) return direction.toUpperCase() === 'DESC' ? -c : c;
+      for (const { read, sign } of readers) {
+        const c = compare(read(a), read(b), raw);
+        if (c !== 0) return sign * c;
       }
       return 0;
     });

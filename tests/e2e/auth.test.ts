@@ -149,12 +149,19 @@ describe('the login', () => {
   });
 });
 
+/** waitForURL that says where the page ended up when it fails. */
+async function expectUrl(page: import('playwright-core').Page, pattern: RegExp): Promise<void> {
+  await page.waitForURL(pattern, { timeout: 10_000 }).catch(() => {
+    throw new Error(`expected the URL to match ${pattern}, but the page is at ${page.url()}`);
+  });
+}
+
 describe('the route guards', () => {
   it('send visitors of guarded routes to /login, and show a not-found page for unknown routes', async () => {
     const { page, context, errors } = await newPage(h.browser);
     for (const path of ['/inbox', '/contacts', '/services/create', '/users', '/my-account', '/accounts']) {
       await page.goto(`${base}${path}`);
-      await page.waitForURL(/\/login$/);
+      await expectUrl(page, /\/login$/);
     }
     await page.goto(`${base}/nao-existe/mesmo`);
     await page.getByRole('heading', { name: 'Página não encontrada' }).waitFor();
@@ -177,7 +184,7 @@ describe('the route guards', () => {
     await page.evaluate((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session.body);
     for (const path of ['/', '/login', '/register', '/forgot-password', '/reset-password', '/verify-email']) {
       await page.goto(`${base}${path}`);
-      await page.waitForURL(/\/inbox$/);
+      await expectUrl(page, /\/inbox$/);
     }
     // Public static pages stay reachable when signed in.
     await page.goto(`${base}/terms`);
@@ -185,7 +192,7 @@ describe('the route guards', () => {
 
     await page.evaluate((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), registered.body);
     await page.goto(`${base}/inbox`);
-    await page.waitForURL(/\/accounts$/);
+    await expectUrl(page, /\/accounts$/);
 
     // A token the server no longer accepts (401 from /auth/me) signs out and clears the stored state.
     await page.evaluate(() => {
@@ -193,7 +200,7 @@ describe('the route guards', () => {
       localStorage.setItem('conversa-auth', JSON.stringify({ ...s, accessToken: 'token-invalido' }));
     });
     await page.goto(`${base}/inbox`);
-    await page.waitForURL(/\/login$/);
+    await expectUrl(page, /\/login$/);
     expect(await page.evaluate(() => localStorage.getItem('conversa-auth'))).toBeNull();
     await context.close();
   });

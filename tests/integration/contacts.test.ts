@@ -83,7 +83,7 @@ describe('contacts', () => {
   });
 
   it('editing keeps the connection and, for WhatsApp, the phone', async () => {
-    const { owner, serviceId, contact } = await inboxTeam();
+    const { owner, contact } = await inboxTeam();
     const other = await call('POST', '/services', { token: owner.token, body: { name: 'Outro', type: 'whatsapp' } });
     const moved = await call('PUT', `/contacts/${contact.id}`, { token: owner.token, body: { name: 'X', serviceId: other.body.id } });
     expect(moved.body.details).toContainEqual({ path: 'serviceId', message: 'A conexão não pode ser alterada' });
@@ -98,7 +98,6 @@ describe('contacts', () => {
     });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'Novo Nome', gender: 'male', data: { phoneNumber: contact.data.phoneNumber, email: 'novo@example.com' } });
-    void serviceId;
   });
 
   it('past the plan limit new contacts are kept but archived, and unarchiving needs a free seat', async () => {

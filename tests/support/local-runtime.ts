@@ -21,8 +21,8 @@ export interface RunningRuntime {
 
 const root = resolve(import.meta.dirname, '../..');
 
-export async function spawnLocalRuntime(env: Record<string, string> = {}): Promise<RunningRuntime> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'conversa-test-'));
+export async function spawnLocalRuntime(env: Record<string, string> = {}, existingDataDir?: string): Promise<RunningRuntime> {
+  const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'conversa-test-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', ...env },
@@ -57,7 +57,7 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}): Promi
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!existingDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -89,3 +89,15 @@ describe('applyListQuery', () => {
     expect(page).toEqual({ data: [people[2]], totalCount: 3 });
   });
 });
+
+describe('likeMatcher', () => {
+  it('agrees with the regular expression for every shape', async () => {
+    const { likeMatcher } = await import('../../shared/domain/list-query.ts');
+    const texts = ['joao silva', 'maria', 'ana_paula 100%', 'silva', ''];
+    for (const pattern of ['%silva%', 'silva%', '%silva', 'silva', '%', 'jo_o%', '%100\\%', '%a_p%', 'MARIA']) {
+      for (const text of texts) {
+        expect(likeMatcher(pattern).test(text), `${pattern} ~ ${text}`).toBe(likeToRegExp(pattern).test(text));
+      }
+    }
+  });
+});

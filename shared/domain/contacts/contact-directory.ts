@@ -14,10 +14,13 @@ import type { ListQuery } from '#contracts/list-query.ts';
 import type { Table } from '#db/client.ts';
 import { allContacts, contactChangesSince, toContact, type ContactItem } from '#db/contacts.ts';
 import type { ServiceItem } from '#db/services.ts';
-import { applyListQuery, fold, valueAt, type FieldAccess } from '../list-query.ts';
+import { applyListQuery, fold, pathReader, type FieldAccess } from '../list-query.ts';
 
-/** How far back each delta read looks again, to catch writes that reached the index late. */
-const overlapMs = 10_000;
+/**
+ * Each delta read starts this long before the previous read started, to catch writes that reached
+ * the index late (index propagation, clocks of other writers).
+ */
+const overlapMs = 3_000;
 /** Tombstones live a week; a view older than that reloads in full. */
 export const tombstoneLifetimeSeconds = 7 * 24 * 60 * 60;
 const maxViewAgeMs = (tombstoneLifetimeSeconds - 24 * 60 * 60) * 1000;
@@ -30,8 +33,8 @@ interface Entry {
 
 interface AccountView {
   entries: Map<string, Entry>;
-  /** The latest change time seen. */
-  seenUpTo: string;
+  /** When the latest read of the table started (epoch ms). */
+  readAt: number;
   loadedAt: number;
   servicesSignature: string;
   /** Sorted lists by order signature, dropped on any change. */
@@ -39,10 +42,17 @@ interface AccountView {
 }
 
 const access: FieldAccess<Entry> = {
-  valueAt: (e, path) => (path === 'service.type' ? e.contact.service?.type ?? null : valueAt(e.contact, path)),
-  foldedAt: (e, path) =>
-    path === 'name' ? e.folded.name : path === 'data.email' ? e.folded.email : path === 'data.phoneNumber' ? e.folded.phone : null,
-  sortValueAt: (e, path) => (path === 'name' ? e.folded.name : path === 'service.type' ? e.contact.service?.type : valueAt(e.contact, path)),
+  reader: (path) => {
+    const read = pathReader(path);
+    return (e) => read(e.contact);
+  },
+  foldedReader: (path) =>
+    path === 'name' ? (e) => e.folded.name : path === 'data.email' ? (e) => e.folded.email : path === 'data.phoneNumber' ? (e) => e.folded.phone : undefined,
+  sortReader: (path) => {
+    if (path === 'name') return (e) => e.folded.name;
+    const read = pathReader(path);
+    return (e) => read(e.contact);
+  },
 };
 
 export class ContactDirectory {
@@ -60,25 +70,31 @@ export class ContactDirectory {
   }
 
   private async load(table: Table, accountId: string, services: Map<string, ServiceItem>, signature: string): Promise<AccountView> {
-    const startedAt = new Date(this.now() - overlapMs).toISOString();
+    const readAt = this.now();
     const items = await allContacts(table, accountId);
     const entries = new Map(items.map((i) => [i.id, this.entry(i, services)]));
-    const seenUpTo = items.reduce((max, i) => (i.updatedAt > max ? i.updatedAt : max), startedAt);
-    return { entries, seenUpTo, loadedAt: this.now(), servicesSignature: signature, sorted: new Map() };
+    return { entries, readAt, loadedAt: readAt, servicesSignature: signature, sorted: new Map() };
   }
 
-  private async sync(table: Table, accountId: string, services: ServiceItem[]): Promise<AccountView> {
+  private async sync(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>): Promise<AccountView> {
+    const view0 = this.views.get(accountId);
+    const fresh = view0 && this.now() - view0.loadedAt <= maxViewAgeMs;
+    const readAt = this.now();
+    // The connections and the contact changes are read at the same time.
+    const [services, changes] = await Promise.all([
+      loadServices(),
+      fresh ? contactChangesSince(table, accountId, new Date(view0.readAt - overlapMs).toISOString()) : undefined,
+    ]);
     const byId = new Map(services.map((s) => [s.id, s]));
     const signature = services.map((s) => `${s.id}:${s.updatedAt}`).sort().join(',');
-    let view = this.views.get(accountId);
-    if (!view || this.now() - view.loadedAt > maxViewAgeMs) {
+    let view = view0;
+    if (!view || !changes) {
       view = await this.load(table, accountId, byId, signature);
       this.views.set(accountId, view);
       return view;
     }
-    const since = new Date(Date.parse(view.seenUpTo) - overlapMs).toISOString();
-    const changes = await contactChangesSince(table, accountId, since);
     let changed = false;
+    view.readAt = readAt;
     for (const change of changes) {
       if (change.type === 'ContactTombstone') {
         const current = view.entries.get(change.id);
@@ -86,14 +102,12 @@ export class ContactDirectory {
           view.entries.delete(change.id);
           changed = true;
         }
-        if (change.deletedAt > view.seenUpTo) view.seenUpTo = change.deletedAt;
       } else {
         const current = view.entries.get(change.id);
         if (!current || current.item.updatedAt < change.updatedAt) {
           view.entries.set(change.id, this.entry(change, byId));
           changed = true;
         }
-        if (change.updatedAt > view.seenUpTo) view.seenUpTo = change.updatedAt;
       }
     }
     if (view.servicesSignature !== signature) {
@@ -106,17 +120,17 @@ export class ContactDirectory {
   }
 
   /** The view of an account, brought up to date; concurrent callers share one read. */
-  private async current(table: Table, accountId: string, services: ServiceItem[]): Promise<AccountView> {
+  private async current(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>): Promise<AccountView> {
     let running = this.pending.get(accountId);
     if (!running) {
-      running = this.sync(table, accountId, services).finally(() => this.pending.delete(accountId));
+      running = this.sync(table, accountId, loadServices).finally(() => this.pending.delete(accountId));
       this.pending.set(accountId, running);
     }
     return running;
   }
 
-  async list(table: Table, accountId: string, services: ServiceItem[], q: ListQuery): Promise<ListAnswer<Contact>> {
-    const view = await this.current(table, accountId, services);
+  async list(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>, q: ListQuery): Promise<ListAnswer<Contact>> {
+    const view = await this.current(table, accountId, loadServices);
     const orderKey = JSON.stringify(q.order);
     let base = view.sorted.get(orderKey);
     if (!base) {

@@ -30,8 +30,7 @@ export const contactListRules: ListRules = {
 };
 
 export async function listContacts(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Contact>> {
-  const services = await accountServices(ports.table, session.accountId);
-  return contactDirectory.list(ports.table, session.accountId, services, q);
+  return contactDirectory.list(ports.table, session.accountId, () => accountServices(ports.table, session.accountId), q);
 }
 
 export async function loadContact(ports: Ports, accountId: string, id: string): Promise<ContactItem> {

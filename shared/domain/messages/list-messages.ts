@@ -34,12 +34,11 @@ export async function listMessages(ports: Ports, session: AccountSession, q: Lis
     beforeId = (id as { lt: string }).lt;
   }
   if (q.order.some(([, direction]) => direction.toUpperCase() !== 'DESC')) throw bad('Messages come newest first');
-  const contact = await loadContact(ports, session.accountId, contactId);
-  const items = await messagesPage(ports.table, session.accountId, contact.id, {
-    limit: q.perPage,
-    beforeId,
-    skip: beforeId ? 0 : q.page * q.perPage,
-  });
+  // The page is read alongside the contact; it is only answered if the contact is the caller's.
+  const [contact, items] = await Promise.all([
+    loadContact(ports, session.accountId, contactId),
+    messagesPage(ports.table, session.accountId, contactId, { limit: q.perPage, beforeId, skip: beforeId ? 0 : q.page * q.perPage }),
+  ]);
   return {
     data: await Promise.all(items.map((item) => toMessage(item, ports.storage.downloadUrl))),
     totalCount: contact.messagesCount ?? items.length,

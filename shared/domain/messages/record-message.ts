@@ -15,10 +15,10 @@ export type RecordOutcome = { stored: true; message: MessageItem; contact: Conta
 export async function recordMessage(
   ports: Ports,
   message: MessageItem,
-  options: { countUnread: boolean; guardChannelId?: string },
+  options: { countUnread: boolean; guardChannelId?: string; contact?: ContactItem },
 ): Promise<RecordOutcome> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const contact = await getContactItem(ports.table, message.accountId, message.contactId);
+    const contact = attempt === 0 && options.contact ? options.contact : await getContactItem(ports.table, message.accountId, message.contactId);
     if (!contact) throw fail.notFound();
     const newer = !contact.lastMessageAt || message.timestamp >= contact.lastMessageAt;
     const now = ports.clock().toISOString();

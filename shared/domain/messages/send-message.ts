@@ -21,10 +21,12 @@ import { recordMessage } from './record-message.ts';
 const invalidField = (path: string, message: string) => fail.invalid(errorTexts.invalidParams, [{ path, message }]);
 
 export async function sendMessage(ports: Ports, session: AccountSession, payload: SendMessagePayload): Promise<Message> {
-  const contact = await loadContact(ports, session.accountId, payload.contactId);
+  const [contact, service] = await Promise.all([
+    loadContact(ports, session.accountId, payload.contactId),
+    getServiceItem(ports.table, session.accountId, payload.serviceId),
+  ]);
   if (contact.serviceId !== payload.serviceId) throw invalidField('serviceId', 'A conexão não é a do contato');
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
-  const service = await getServiceItem(ports.table, session.accountId, contact.serviceId);
   if (!service || service.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
 
   let file: MessageItem['file'] = null;
@@ -75,7 +77,7 @@ export async function sendMessage(ports: Ports, session: AccountSession, payload
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await recordMessage(ports, message, { countUnread: false });
+  await recordMessage(ports, message, { countUnread: false, contact });
   return toMessage(message, ports.storage.downloadUrl);
 }
 
