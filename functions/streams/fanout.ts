@@ -10,11 +10,13 @@ const broadcaster = managementBroadcaster();
 
 export async function handler(event: DynamoDBStreamEvent): Promise<void> {
   const ports = defaultPorts();
-  const events = [];
-  for (const record of event.Records) {
-    const { change, next } = imagesOf(record);
-    const addressed = await realtimeEventFor(ports, change, next);
-    if (addressed) events.push(addressed);
-  }
+  // Built in parallel, posted in the stream's order.
+  const built = await Promise.all(
+    event.Records.map((record) => {
+      const { change, next } = imagesOf(record);
+      return realtimeEventFor(ports, change, next);
+    }),
+  );
+  const events = built.filter((e) => e !== null);
   if (events.length) await fanOut(ports, broadcaster, events);
 }

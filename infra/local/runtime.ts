@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
+import { Worker } from 'node:worker_threads';
 import S3rver from 's3rver';
 import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
-import { DynamoFront } from './dynamo-front.ts';
+import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
 import { serveStatic } from './static-site.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
@@ -37,7 +37,6 @@ export interface LocalRuntime {
   url: string;
   outboxDir: string;
   dataDir: string;
-  front: DynamoFront;
   streams: StreamEmulator;
   stop(): Promise<void>;
 }
@@ -74,18 +73,29 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const outboxDir = join(dataDir, 'outbox');
   await Promise.all(['dynamo', 's3', 'outbox'].map((d) => mkdir(join(dataDir, d), { recursive: true })));
 
-  // DynamoDB: dynalite on a private port, the front on another; clients talk to the front.
-  const db = dynalite({ path: join(dataDir, 'dynamo'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
+  // DynamoDB: dynalite and its front in a worker thread; clients talk to the front.
   const streams = new StreamEmulator();
-  const front = new DynamoFront({
-    backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
-    ttlAttribute: tableShape.ttlAttribute,
-    onRecord: (record) => streams.push(record),
+  const dynamo = new Worker(new URL('./dynamo-worker-entry.mjs', import.meta.url), {
+    workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute },
   });
-  const dynamoUrl = await front.listen();
+  const fromWorker = (type: string) =>
+    new Promise<{ url?: string }>((resolve, reject) => {
+      const onMessage = (m: { type: string; url?: string }) => {
+        if (m.type === type) {
+          dynamo.off('message', onMessage);
+          resolve(m);
+        }
+      };
+      dynamo.on('message', onMessage);
+      dynamo.once('error', reject);
+    });
+  dynamo.on('message', (m: { type: string; record?: StreamRecord }) => {
+    if (m.type === 'record') streams.push(m.record!);
+  });
+  const dynamoUrl = (await fromWorker('ready')).url!;
   await ensureTable(dynamoUrl, tableName);
-  await front.seedTtlIndex(tableName);
+  dynamo.postMessage({ type: 'seedTtl', table: tableName });
+  await fromWorker('seeded');
 
   // S3: s3rver, files under .data/s3, CORS open to the app's origin for presigned browser PUTs.
   const s3 = new S3rver({
@@ -164,7 +174,6 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     url,
     outboxDir,
     dataDir,
-    front,
     streams,
     async stop() {
       if (stopped) return;
@@ -173,9 +182,10 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       await ws.close();
       await new Promise<void>((r) => server.close(() => r()));
       await streams.idle();
-      await front.close();
+      dynamo.postMessage({ type: 'stop' });
+      await fromWorker('stopped');
+      await dynamo.terminate();
       await s3.close();
-      await new Promise<void>((r) => db.close(() => r()));
     },
   };
 }

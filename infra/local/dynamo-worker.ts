@@ -1,0 +1,30 @@
+/**
+ * dynalite and its front in a worker thread, so the database work runs on a core of its own while
+ * the main thread runs the gateways and handlers. Stream records go to the main thread as messages.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { AddressInfo } from 'node:net';
+import dynalite from 'dynalite';
+import { DynamoFront } from './dynamo-front.ts';
+
+const { path, ttlAttribute } = workerData as { path: string; ttlAttribute: string };
+const db = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
+const front = new DynamoFront({
+  backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
+  ttlAttribute,
+  onRecord: (record) => parentPort!.postMessage({ type: 'record', record }),
+});
+const url = await front.listen();
+
+parentPort!.on('message', async (message: { type: 'seedTtl'; table: string } | { type: 'stop' }) => {
+  if (message.type === 'seedTtl') {
+    await front.seedTtlIndex(message.table);
+    parentPort!.postMessage({ type: 'seeded' });
+  } else if (message.type === 'stop') {
+    await front.close();
+    await new Promise<void>((r) => db.close(() => r()));
+    parentPort!.postMessage({ type: 'stopped' });
+  }
+});
+parentPort!.postMessage({ type: 'ready', url });
