@@ -242,8 +242,8 @@ export class DynamoFront {
     if (items.length === 0 || items.length > 100) {
       throw new DynamoError('ValidationException', 'Member must have length between 1 and 100');
     }
-    const ops: { table: string; key: AttributeMap; before?: AttributeMap; kind: string; request: Json }[] = [];
     const seen = new Set<string>();
+    const parsed = [];
     for (const entry of items) {
       const kind = Object.keys(entry)[0] as 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
       const request = entry[kind] as Json;
@@ -254,8 +254,14 @@ export class DynamoFront {
         throw new DynamoError('ValidationException', 'Transaction request cannot include multiple operations on one item');
       }
       seen.add(id);
-      ops.push({ table, key, kind, request, before: await this.getItem(table, key) });
+      parsed.push({ table, key, kind, request });
     }
+    // The items as they were, read together (nothing else writes while the lane is held).
+    const befores = await Promise.all(parsed.map((op) => this.getItem(op.table, op.key)));
+    const ops: { table: string; key: AttributeMap; before?: AttributeMap; kind: string; request: Json }[] = parsed.map((op, i) => ({
+      ...op,
+      before: befores[i],
+    }));
 
     const reasons: Json[] = ops.map(() => ({ Code: 'None' }));
     let failedAt = -1;
