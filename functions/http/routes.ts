@@ -24,6 +24,7 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/accounts', handler: 'accounts/create-account' },
   { method: 'GET', path: '/accounts/{id}', handler: 'accounts/get-account' },
   { method: 'PUT', path: '/accounts/{id}', handler: 'accounts/update-account' },
+  { method: 'DELETE', path: '/accounts/{id}', handler: 'accounts/delete-account' },
   { method: 'GET', path: '/accounts/{id}/usage', handler: 'accounts/get-usage' },
 
   { method: 'GET', path: '/users', handler: 'users/list-users' },

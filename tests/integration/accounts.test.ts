@@ -98,3 +98,22 @@ describe('one e-mail in several accounts', () => {
     expect(await signIn(first.email, first.password)).toBeTruthy();
   });
 });
+
+describe('deleting an account', () => {
+  it('only the owner deletes it; every session of it ends and its people may sign up again', async () => {
+    const { owner, admin, member } = await proTeam();
+    expect((await call('DELETE', `/accounts/${owner.accountId}`, { token: admin.token })).status).toBe(403);
+    expect((await call('DELETE', `/accounts/${owner.accountId}`, { token: member.token })).status).toBe(403);
+    const other = await newOwner();
+    expect((await call('DELETE', `/accounts/${other.accountId}`, { token: owner.token })).status).toBe(404);
+
+    expect((await call('DELETE', `/accounts/${owner.accountId}`, { token: owner.token })).status).toBe(204);
+    for (const token of [owner.token, admin.token, member.token]) {
+      expect((await call('GET', '/auth/me', { token })).status).toBe(401);
+    }
+    expect((await call('POST', '/auth/login', { body: { email: member.email, password: 'Senha#Forte123' } })).status).toBe(401);
+    const again = await call('POST', '/auth/register', { body: { name: 'De novo', email: owner.email, password: 'Senha#Forte123' } });
+    expect(again.status).toBe(201);
+    expect((await call('GET', `/accounts/${other.accountId}`, { token: other.token })).status).toBe(200);
+  });
+});

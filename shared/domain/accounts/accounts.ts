@@ -1,11 +1,11 @@
 /** Accounts: create (the creator becomes owner and admin, and the session moves there), read, update, usage. */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account, ListAnswer, Usage } from '#contracts/entities.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import type { SessionAnswer } from '#contracts/auth.ts';
 import { getAccountItem, newAccountItem, renameAccount, toAccount, toUsage } from '#db/accounts.ts';
 import { keys } from '#db/keys.ts';
-import { claimEmailStep, userItem, usersByEmail } from '#db/users.ts';
+import { accountUsers, claimEmailStep, userItem, usersByEmail } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession, Session } from '../session.ts';
@@ -87,4 +87,23 @@ export async function updateAccount(ports: Ports, session: AccountSession, id: s
 
 export async function getUsage(ports: Ports, session: AccountSession, id: string): Promise<Usage> {
   return toUsage(await ownAccount(ports, session, id));
+}
+
+/**
+ * Deletes an account (the owner only): its users and their e-mail guards, then the account item,
+ * so every session of it ends at once and its people may sign up again. Its contacts,
+ * conversations, connections and files are not purged yet (see docs/decisions.md).
+ */
+export async function deleteAccount(ports: Ports, session: AccountSession, id: string): Promise<void> {
+  await ownAccount(ports, session, id);
+  if (!session.user.isOwner) throw fail.forbidden();
+  const users = await accountUsers(ports.table, session.accountId);
+  const steps = users.flatMap((u) => [
+    { Delete: { TableName: ports.table.name, Key: keys.user(session.accountId, u.id) } },
+    { Delete: { TableName: ports.table.name, Key: keys.userEmail(session.accountId, u.email) } },
+  ]);
+  for (let i = 0; i < steps.length; i += 100) {
+    await ports.table.doc.send(new TransactWriteCommand({ TransactItems: steps.slice(i, i + 100) }));
+  }
+  await ports.table.doc.send(new DeleteCommand({ TableName: ports.table.name, Key: keys.account(session.accountId) }));
 }
