@@ -1,4 +1,8 @@
 // Installs the npm dependencies when they are missing or older than package-lock.json.
+// `npm install` rather than `npm ci`: the registry this project is built from does not serve the
+// other platforms' optional binaries (Tailwind's oxide for macOS and Windows, for example), so the
+// lock file cannot list them and `npm ci`'s strict check refuses it. With a lock file present,
+// `npm install` installs exactly the locked versions and leaves the lock file as it is.
 import { execSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 
@@ -6,8 +10,8 @@ export function ensureDependencies() {
   const marker = 'node_modules/.package-lock.json';
   const stale = !existsSync(marker) || statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs + 1000;
   if (stale) {
-    console.log('> npm ci');
-    execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+    console.log('> npm install');
+    execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
   }
 }
 
