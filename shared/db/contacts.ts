@@ -50,6 +50,15 @@ export interface ContactTombstone {
 
 export type ContactFields = Omit<ContactItem, 'pk' | 'sk' | 'gsi2pk' | 'gsi2sk' | 'type'>;
 
+/**
+ * The `updatedAt` of a contact's next version: now, or a millisecond past the previous one when
+ * clocks disagree, so the change index and the optimistic checks always see it move forward.
+ */
+export function nextUpdatedAt(now: Date, previous: string): string {
+  const iso = now.toISOString();
+  return iso > previous ? iso : new Date(Date.parse(previous) + 1).toISOString();
+}
+
 /** The stored item for a contact's fields; the change index follows `updatedAt`. */
 export function contactItem(fields: ContactFields): ContactItem {
   return {

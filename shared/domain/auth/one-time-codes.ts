@@ -3,7 +3,8 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { countAttempt, deleteCode, getCode, putCode } from '#db/codes.ts';
 import type { Key } from '#db/keys.ts';
 import { errorTexts } from '#contracts/errors.ts';
-import { fail } from '../errors.ts';
+import { DomainError, fail } from '../errors.ts';
+import { ensureBudget, limits, spend, type Limit } from './rate-limits.ts';
 import type { Ports } from '../ports.ts';
 
 export const maxCodeAttempts = 5;
@@ -37,6 +38,18 @@ export async function checkCode(ports: Ports, key: Key, subject: string, code: s
     const attempts = await countAttempt(ports.table, key);
     if (attempts >= maxCodeAttempts) await deleteCode(ports.table, key);
     throw fail.invalid(errorTexts.invalidCode);
+  }
+}
+
+/** Checks a code within the caller's budget of failed tries (rate limit per address). */
+export async function checkCodeWithinBudget(ports: Ports, key: Key, subject: string, code: string, address: string): Promise<void> {
+  const budget: [Limit, string][] = [[limits.codePerAddress, address]];
+  await ensureBudget(ports, budget);
+  try {
+    await checkCode(ports, key, subject, code);
+  } catch (error) {
+    if (error instanceof DomainError) await spend(ports, budget);
+    throw error;
   }
 }
 

@@ -4,11 +4,11 @@ import { isStrongPassword } from '#contracts/password.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '#db/keys.ts';
 import { usersByEmail } from '#db/users.ts';
-import { DomainError, fail } from '../errors.ts';
+import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { resetMail } from './emails.ts';
-import { checkCode, issueCode, resetCodeLifetimeSeconds, useUpCode } from './one-time-codes.ts';
-import { consume, ensureBudget, limits, spend } from './rate-limits.ts';
+import { checkCodeWithinBudget, issueCode, resetCodeLifetimeSeconds, useUpCode } from './one-time-codes.ts';
+import { consume, limits } from './rate-limits.ts';
 import { accountChoices, startSession } from './sessions.ts';
 
 /** Sends a reset code to an e-mail that has users. The caller learns nothing about whether it has. */
@@ -29,15 +29,8 @@ export async function forgotPassword(ports: Ports, email: string, address: strin
  */
 export async function resetPassword(ports: Ports, payload: ResetPasswordPayload, address: string): Promise<ResetPasswordAnswer> {
   if (!isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
-  const budget: Parameters<typeof spend>[1] = [[limits.codePerAddress, address]];
-  await ensureBudget(ports, budget);
   const key = keys.resetCode(payload.email);
-  try {
-    await checkCode(ports, key, payload.email, payload.verifyCode);
-  } catch (error) {
-    if (error instanceof DomainError) await spend(ports, budget);
-    throw error;
-  }
+  await checkCodeWithinBudget(ports, key, payload.email, payload.verifyCode, address);
   const users = (await usersByEmail(ports.table, payload.email)).filter((u) => !u.archivedAt);
   const inAccounts = users.filter((u) => u.accountId);
   let target;

@@ -2,24 +2,17 @@ import type { VerifyEmailPayload } from '#contracts/auth.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '#db/keys.ts';
 import { findUserById } from '#db/users.ts';
-import { DomainError, fail } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { Ports } from '../ports.ts';
 import { verificationMail } from './emails.ts';
-import { checkCode, issueCode, useUpCode, verifyCodeLifetimeSeconds } from './one-time-codes.ts';
-import { consume, ensureBudget, limits, spend } from './rate-limits.ts';
+import { checkCodeWithinBudget, issueCode, useUpCode, verifyCodeLifetimeSeconds } from './one-time-codes.ts';
+import { consume, limits } from './rate-limits.ts';
 
 /** Confirms a user's e-mail with the code that was sent to it. */
 export async function verifyEmail(ports: Ports, payload: VerifyEmailPayload, address: string): Promise<void> {
-  const budget: Parameters<typeof spend>[1] = [[limits.codePerAddress, address]];
-  await ensureBudget(ports, budget);
   const key = keys.verifyCode(payload.userId);
-  try {
-    await checkCode(ports, key, payload.userId, payload.verifyCode);
-  } catch (error) {
-    if (error instanceof DomainError) await spend(ports, budget);
-    throw error;
-  }
+  await checkCodeWithinBudget(ports, key, payload.userId, payload.verifyCode, address);
   const user = await findUserById(ports.table, payload.userId);
   if (!user) throw fail.invalid(errorTexts.invalidCode);
   await ports.table.doc.send(

@@ -11,7 +11,7 @@ import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
 import { failedConditions, isConditionFailure } from '#db/conditions.ts';
-import { contactFields, contactItem, getContactItem, toContact, type ContactFields, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
+import { contactFields, contactItem, getContactItem, nextUpdatedAt, toContact, type ContactFields, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { accountServices, getServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
@@ -60,7 +60,25 @@ export function whatsappJid(phoneDigits: string): string {
  * Stores a new contact: claims its channel id and, while the plan has room, a seat; with no room
  * left the contact is stored archived. Answers the stored item.
  */
-export async function insertContact(ports: Ports, fields: Omit<ContactFields, 'archivedAt' | 'archivedReason'>): Promise<ContactItem> {
+export type NewContact = Pick<
+  ContactFields,
+  'accountId' | 'serviceId' | 'name' | 'contactType' | 'idFromService' | 'email' | 'phoneNumber' | 'phoneCountry' | 'gender' | 'avatarUrl'
+>;
+
+export async function insertContact(ports: Ports, contact: NewContact): Promise<ContactItem> {
+  const now = ports.clock().toISOString();
+  const fields = {
+    ...contact,
+    id: ports.newId(),
+    isOnline: false,
+    lastSeenAt: null,
+    lastMessage: null,
+    lastMessageAt: null,
+    unread: 0,
+    messagesCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
   const account = await getAccountItem(ports.table, fields.accountId);
   if (!account) throw fail.notFound();
   const limit = effectiveLimits(account.plan).contacts;
@@ -104,9 +122,7 @@ export async function createContact(ports: Ports, session: AccountSession, paylo
   if (!service) throw invalid([['serviceId', 'Conexão não encontrada']]);
   const problems = contactRuleProblems(payload, { mode: 'create', serviceType: service.channelType });
   if (problems.length) throw invalid(problems);
-  const now = ports.clock().toISOString();
   const item = await insertContact(ports, {
-    id: ports.newId(),
     accountId: session.accountId,
     serviceId: service.id,
     name: payload.name,
@@ -117,23 +133,13 @@ export async function createContact(ports: Ports, session: AccountSession, paylo
     phoneCountry: payload.data.phoneCountry,
     gender: payload.gender,
     avatarUrl: null,
-    isOnline: false,
-    lastSeenAt: null,
-    lastMessage: null,
-    lastMessageAt: null,
-    unread: 0,
-    messagesCount: 0,
-    createdAt: now,
-    updatedAt: now,
   });
   return toContact(item, service);
 }
 
 /** Writes a contact's new state if nobody changed it meanwhile. */
 export async function replaceContact(ports: Ports, current: ContactItem, changes: Partial<ContactFields>): Promise<ContactItem> {
-  const next = contactItem({ ...contactFields(current), ...changes, updatedAt: ports.clock().toISOString() });
-  if (next.updatedAt <= current.updatedAt) next.updatedAt = new Date(Date.parse(current.updatedAt) + 1).toISOString();
-  Object.assign(next, keys.contactChange(next.accountId, next.updatedAt, next.id));
+  const next = contactItem({ ...contactFields(current), ...changes, updatedAt: nextUpdatedAt(ports.clock(), current.updatedAt) });
   try {
     await ports.table.doc.send(
       new PutCommand({
@@ -175,14 +181,13 @@ export async function archiveContact(ports: Ports, session: AccountSession, id: 
   if (Boolean(current.archivedAt) === archive) return present(ports, current);
   const account = await getAccountItem(ports.table, session.accountId);
   if (!account) throw fail.notFound();
-  const now = ports.clock().toISOString();
+  const updatedAt = nextUpdatedAt(ports.clock(), current.updatedAt);
   const next = contactItem({
     ...contactFields(current),
-    archivedAt: archive ? now : null,
+    archivedAt: archive ? updatedAt : null,
     archivedReason: archive ? 'manual' : null,
-    updatedAt: now > current.updatedAt ? now : new Date(Date.parse(current.updatedAt) + 1).toISOString(),
+    updatedAt,
   });
-  Object.assign(next, keys.contactChange(next.accountId, next.updatedAt, next.id));
   try {
     await ports.table.doc.send(
       new TransactWriteCommand({
@@ -213,7 +218,7 @@ export async function archiveContact(ports: Ports, session: AccountSession, id: 
 export async function deleteContact(ports: Ports, session: AccountSession, id: string): Promise<void> {
   const current = await loadContact(ports, session.accountId, id);
   const now = ports.clock();
-  const deletedAt = now.toISOString() > current.updatedAt ? now.toISOString() : new Date(Date.parse(current.updatedAt) + 1).toISOString();
+  const deletedAt = nextUpdatedAt(now, current.updatedAt);
   const tombstone: ContactTombstone = {
     ...keys.contactTombstone(session.accountId, id),
     ...keys.contactChange(session.accountId, deletedAt, id),
@@ -246,8 +251,7 @@ export async function deleteContact(ports: Ports, session: AccountSession, id: s
 export async function markContactRead(ports: Ports, session: AccountSession, id: string): Promise<Contact> {
   const current = await loadContact(ports, session.accountId, id);
   if (current.unread === 0) return present(ports, current);
-  const now = ports.clock().toISOString();
-  const updatedAt = now > current.updatedAt ? now : new Date(Date.parse(current.updatedAt) + 1).toISOString();
+  const updatedAt = nextUpdatedAt(ports.clock(), current.updatedAt);
   const { Attributes } = await ports.table.doc.send(
     new UpdateCommand({
       TableName: ports.table.name,

@@ -6,7 +6,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ack as acks, nextAck } from '#contracts/messages.ts';
 import type { InboundAck, InboundEdit, InboundMessage } from '#connectors/channel.ts';
 import { isConditionFailure } from '#db/conditions.ts';
-import { contactIdByChannel, getContactItem } from '#db/contacts.ts';
+import { contactIdByChannel, getContactItem, nextUpdatedAt } from '#db/contacts.ts';
 import type { FileItem } from '#db/files.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { messageByChannelId, summaryOf, type MessageItem } from '#db/messages.ts';
@@ -18,10 +18,8 @@ import { recordMessage } from './record-message.ts';
 async function contactFor(ports: Ports, input: InboundMessage): Promise<string> {
   const known = await contactIdByChannel(ports.table, input.accountId, input.serviceId, input.chat.idFromService);
   if (known) return known;
-  const now = ports.clock().toISOString();
   try {
     const item = await insertContact(ports, {
-      id: ports.newId(),
       accountId: input.accountId,
       serviceId: input.serviceId,
       name: input.chat.name || input.chat.phoneNumber || input.chat.idFromService,
@@ -32,14 +30,6 @@ async function contactFor(ports: Ports, input: InboundMessage): Promise<string> 
       phoneCountry: null,
       gender: null,
       avatarUrl: input.chat.avatarUrl ?? null,
-      isOnline: false,
-      lastSeenAt: null,
-      lastMessage: null,
-      lastMessageAt: null,
-      unread: 0,
-      messagesCount: 0,
-      createdAt: now,
-      updatedAt: now,
     });
     return item.id;
   } catch (error) {
@@ -158,8 +148,7 @@ export async function receiveEdit(ports: Ports, input: InboundEdit): Promise<Mes
 export async function refreshLastMessage(ports: Ports, message: MessageItem): Promise<void> {
   const contact = await getContactItem(ports.table, message.accountId, message.contactId);
   if (!contact || contact.lastMessage?.id !== message.id) return;
-  const now = ports.clock().toISOString();
-  const updatedAt = now > contact.updatedAt ? now : new Date(Date.parse(contact.updatedAt) + 1).toISOString();
+  const updatedAt = nextUpdatedAt(ports.clock(), contact.updatedAt);
   await ports.table.doc
     .send(
       new UpdateCommand({

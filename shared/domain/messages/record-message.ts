@@ -4,7 +4,7 @@
  * change. Inbound messages also claim their channel id, which makes redelivery a no-op.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { contactFields, contactItem, getContactItem, type ContactItem } from '#db/contacts.ts';
+import { contactFields, contactItem, getContactItem, nextUpdatedAt, type ContactItem } from '#db/contacts.ts';
 import { failedConditions } from '#db/conditions.ts';
 import { channelMessageGuard, summaryOf, type MessageItem } from '#db/messages.ts';
 import { fail } from '../errors.ts';
@@ -21,8 +21,7 @@ export async function recordMessage(
     const contact = attempt === 0 && options.contact ? options.contact : await getContactItem(ports.table, message.accountId, message.contactId);
     if (!contact) throw fail.notFound();
     const newer = !contact.lastMessageAt || message.timestamp >= contact.lastMessageAt;
-    const now = ports.clock().toISOString();
-    const updatedAt = now > contact.updatedAt ? now : new Date(Date.parse(contact.updatedAt) + 1).toISOString();
+    const updatedAt = nextUpdatedAt(ports.clock(), contact.updatedAt);
     const next = contactItem({
       ...contactFields(contact),
       lastMessage: newer ? summaryOf(message) : contact.lastMessage,
