@@ -153,13 +153,15 @@ describe('the Lambda functions', () => {
     );
   });
 
-  it('run Node.js 22 on arm64 with 512 MB and active tracing; 10 s for requests, 60 s for stream batches', () => {
+  it('run Node.js 22 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), 60 s for stream batches', () => {
+    const routeTimeout = (description: string) => httpRoutes.find((r) => `http/${r.handler}` === description)?.timeoutSeconds;
     for (const [, fn] of functionsOf(template)) {
+      const description = String(fn.Properties.Description);
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         MemorySize: 512,
-        Timeout: String(fn.Properties.Description).startsWith('streams/') ? 60 : 10,
+        Timeout: description.startsWith('streams/') ? 60 : (routeTimeout(description) ?? 10),
         TracingConfig: { Mode: 'Active' },
       });
     }
@@ -183,9 +185,10 @@ describe('the Lambda functions', () => {
     }
   });
 
-  it('HTTP functions also get the mail settings, and nothing else', () => {
+  it('HTTP functions also get the mail settings and the Telegram webhook origin, and nothing else', () => {
     const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
     const bucketId = onlyId(template, 'AWS::S3::Bucket');
+    const apiId = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.ProtocolType === 'HTTP')![0];
     const { jwt, dataKey } = secretIds(template);
     const http = functionsOf(template, 'http/');
     expect(http).toHaveLength(handlerModules.length);
@@ -195,6 +198,8 @@ describe('the Lambda functions', () => {
         JWT_SECRET_ARN: { Ref: jwt },
         DATA_KEY_ARN: { Ref: dataKey },
         BUCKET_NAME: { Ref: bucketId },
+        TELEGRAM_MODE: 'webhook',
+        TELEGRAM_WEBHOOK_BASE_URL: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
         MAIL_FROM: 'nao-responda@example.com',
         APP_URL: 'https://app.example.com',
         NODE_OPTIONS: '--enable-source-maps',
@@ -528,6 +533,58 @@ describe('the stream consumers', () => {
     for (const [, fn] of [...functionsOf(template, 'http/'), ...functionsOf(template, 'ws/')]) {
       expect(allows(statementsOf(template, fn), 'execute-api:ManageConnections', () => true)).toBe(false);
     }
+  });
+});
+
+describe('Telegram', () => {
+  const webhookRoute = 'POST /api/webhooks/telegram/{serviceId}';
+  const webhookFn = () => functionsOf(template, 'http/../webhooks/telegram');
+
+  it('has a public webhook route carrying the connection id, with no API Gateway authorizer', () => {
+    const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).filter((r) => r.Properties.RouteKey === webhookRoute);
+    expect(routes).toHaveLength(1);
+    expect(routes[0]!.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+  });
+
+  it('sends the webhook route to its own function (functions/webhooks/telegram.ts), with 30 s for media downloads', () => {
+    expect(webhookFn()).toHaveLength(1);
+    const [fnId, fn] = webhookFn()[0]!;
+    expect(fn.Properties.Timeout).toBe(30);
+    const route = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).find((r) => r.Properties.RouteKey === webhookRoute)!;
+    const integrationId = (route.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
+    const integration = resourcesOf(template, 'AWS::ApiGatewayV2::Integration')[integrationId.Ref]!;
+    expect(JSON.stringify(integration.Properties.IntegrationUri)).toContain(fnId);
+  });
+
+  it('lets the webhook function open sealed secrets (the data key) and store messages and media, nothing more', () => {
+    const [, fn] = webhookFn()[0]!;
+    const statements = statementsOf(template, fn);
+    const { dataKey } = secretIds(template);
+    expect(allows(statements, 'secretsmanager:GetSecretValue', same({ Ref: dataKey }))).toBe(true);
+    expect(allows(statements, 'dynamodb:PutItem', () => true)).toBe(true);
+    expect(allows(statements, 's3:PutObject', () => true)).toBe(true);
+    expect(allows(statements, 'ses:SendEmail', () => true)).toBe(true);
+    expect(fn.Properties.Environment.Variables).not.toHaveProperty('TELEGRAM_TOKEN');
+    // Tokens and webhook secrets live sealed in the table; no plaintext secret is in any environment.
+    for (const [, f] of functionsOf(template)) {
+      expect(JSON.stringify(f.Properties.Environment.Variables)).not.toMatch(/bot\d+:|secret_token/i);
+    }
+  });
+
+  it('every function sends through the Bot API in webhook mode, and the outbound dispatcher too', () => {
+    for (const [, fn] of functionsOf(template)) expect(fn.Properties.Environment.Variables.TELEGRAM_MODE).toBe('webhook');
+    expect(functionsOf(template, 'streams/dispatch-outbound')).toHaveLength(1);
+  });
+
+  it('takes the webhook origin and the Bot API root from context when given', () => {
+    const custom = synth({ publicApiUrl: 'https://app.example.com', telegramApiRoot: 'https://bot-api.example.com' });
+    for (const [, fn] of functionsOf(custom, 'http/')) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        TELEGRAM_WEBHOOK_BASE_URL: 'https://app.example.com',
+        TELEGRAM_API_ROOT: 'https://bot-api.example.com',
+      });
+    }
+    for (const [, fn] of functionsOf(custom, 'streams/')) expect(fn.Properties.Environment.Variables.TELEGRAM_API_ROOT).toBe('https://bot-api.example.com');
   });
 });
 

@@ -35,6 +35,13 @@ export interface ConversaStackProps extends StackProps {
    * @default context `sesIdentity`, else any identity of the account
    */
   readonly sesIdentity?: string;
+  /**
+   * Public origin of the API that Telegram posts webhooks to (a custom domain or CloudFront).
+   * @default context `publicApiUrl`, else the HTTP API's own endpoint
+   */
+  readonly publicApiUrl?: string;
+  /** Bot API server. @default context `telegramApiRoot`, else Telegram's own */
+  readonly telegramApiRoot?: string;
   /** @default httpRoutes from functions/http/routes.ts */
   readonly routes?: readonly HttpRoute[];
   /** @default streamConsumers from functions/streams/consumers.ts */
@@ -65,6 +72,7 @@ export class ConversaStack extends Stack {
     const mailFrom = props.mailFrom ?? context('mailFrom') ?? DEFAULT_MAIL_FROM;
     const appUrl = props.appUrl ?? context('appUrl') ?? DEFAULT_APP_URL;
     const sesIdentity = props.sesIdentity ?? context('sesIdentity');
+    const telegramApiRoot = props.telegramApiRoot ?? context('telegramApiRoot');
 
     this.table = new DataTable(this, 'Data');
 
@@ -92,6 +100,9 @@ export class ConversaStack extends Stack {
       JWT_SECRET_ARN: this.jwtSecret.secretArn,
       DATA_KEY_ARN: this.dataKey.secretArn,
       BUCKET_NAME: bucket.bucketName,
+      // Telegram updates come to the webhook route; sends are Bot API calls from the functions.
+      TELEGRAM_MODE: 'webhook',
+      ...(telegramApiRoot ? { TELEGRAM_API_ROOT: telegramApiRoot } : {}),
     };
 
     this.httpApi = new ConversaHttpApi(this, 'Http', {
@@ -114,6 +125,11 @@ export class ConversaStack extends Stack {
       projectRoot,
       environment: { ...common, WS_MANAGEMENT_URL: this.webSocketApi.callbackUrl },
     });
+
+    // Where Telegram posts updates: `${base}/api/webhooks/telegram/{serviceId}`. Start and restart
+    // register it with a per-connection secret token that the webhook function checks.
+    const webhookBase = props.publicApiUrl ?? context('publicApiUrl') ?? this.httpApi.api.apiEndpoint;
+    for (const fn of this.httpApi.functions.values()) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
 
     const sendEmail = new iam.PolicyStatement({
       actions: ['ses:SendEmail', 'ses:SendRawEmail'],

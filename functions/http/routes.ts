@@ -7,6 +7,8 @@ export interface HttpRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   path: string;
   handler: string;
+  /** Lambda timeout in seconds when the route needs more than the default 10. */
+  timeoutSeconds?: number;
 }
 
 export const httpRoutes: HttpRoute[] = [
@@ -39,6 +41,10 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'GET', path: '/services/{id}', handler: 'services/get-service' },
   { method: 'PUT', path: '/services/{id}', handler: 'services/update-service' },
   { method: 'DELETE', path: '/services/{id}', handler: 'services/delete-service' },
+  { method: 'POST', path: '/services/{id}/start', handler: 'services/start-service' },
+  { method: 'POST', path: '/services/{id}/restart', handler: 'services/restart-service' },
+  { method: 'POST', path: '/services/{id}/shutdown', handler: 'services/shutdown-service' },
+  { method: 'POST', path: '/services/{id}/logout', handler: 'services/logout-service' },
 
   { method: 'GET', path: '/contacts', handler: 'contacts/list-contacts' },
   { method: 'POST', path: '/contacts', handler: 'contacts/create-contact' },
@@ -53,4 +59,8 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/messages/{id}/retry', handler: 'messages/retry-message' },
 
   { method: 'POST', path: '/files/generate-url-to-upload', handler: 'files/generate-url-to-upload' },
+
+  // Called by Telegram, not by browsers: public, checked with the connection's secret token.
+  // The handler lives in functions/webhooks (paths are relative to functions/http).
+  { method: 'POST', path: '/webhooks/telegram/{serviceId}', handler: '../webhooks/telegram', timeoutSeconds: 30 },
 ];

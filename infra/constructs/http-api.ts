@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -90,11 +90,13 @@ export class ConversaHttpApi extends Construct {
     const integrations = new Map<string, HttpLambdaIntegration>();
     for (const handler of handlers) {
       const constructId = handlerConstructId(handler);
+      const timeouts = props.routes.filter((r) => r.handler === handler && r.timeoutSeconds).map((r) => r.timeoutSeconds!);
       const fn = new NodeFunction(this, `${constructId}Fn`, {
         entry: entryOf(handler),
         projectRoot: props.projectRoot,
         description: `http/${handler}`,
         environment: props.environment,
+        ...(timeouts.length ? { timeout: Duration.seconds(Math.max(...timeouts)) } : {}),
       });
       this.functions.set(handler, fn);
       integrations.set(

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Worker } from 'node:worker_threads';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import S3rver from 's3rver';
 import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
 import type { StreamRecord } from './dynamo-front.ts';
@@ -20,6 +21,7 @@ import { serveStatic } from './static-site.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
 import { streamConsumers } from '../../functions/streams/consumers.ts';
 import { WsGateway } from './ws-gateway.ts';
+import { startChannelWorker, type ChannelWorker } from '../../connectors/worker.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -136,11 +138,22 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     JWT_SECRET: await persistentSecret(join(dataDir, 'jwt-secret')),
     DATA_KEY: await persistentSecret(join(dataDir, 'data-key')),
     MAIL_OUTBOX_DIR: outboxDir,
+    // No webhook can reach this machine: the worker long-polls Telegram (unless told otherwise).
+    TELEGRAM_MODE: process.env.TELEGRAM_MODE || 'polling',
   });
 
   for (const consumer of streamConsumers) {
     const module = (await import(pathToFileURL(join(root, 'functions/streams', `${consumer.handler}.ts`)).href)) as { handler: StreamConsumer['handler'] };
     streams.subscribe({ name: consumer.name, handler: module.handler, batchSize: consumer.batchSize });
+  }
+
+  // The channel worker (Telegram long polling) in this process, following connection changes.
+  let worker: ChannelWorker | undefined;
+  if (process.env.TELEGRAM_MODE === 'polling') {
+    const { defaultPorts } = await import('../../functions/lib/ports.ts');
+    worker = await startChannelWorker(defaultPorts());
+    const channelWorker = worker;
+    streams.subscribe({ name: 'channel-worker', handler: (event: DynamoDBStreamEvent) => channelWorker.onStreamEvent(event), batchSize: 100 });
   }
 
   const gateway = new HttpGateway(join(root, 'functions/http'));
@@ -168,6 +181,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const { port } = server.address() as AddressInfo;
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
   process.env.APP_URL ??= url;
+  // Webhook mode on this machine (tests of the cloud path): Telegram, or its stand-in, posts here.
+  process.env.TELEGRAM_WEBHOOK_BASE_URL ??= url;
 
   let stopped = false;
   return {
@@ -178,6 +193,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     async stop() {
       if (stopped) return;
       stopped = true;
+      await worker?.stop();
       server.closeAllConnections();
       await ws.close();
       await new Promise<void>((r) => server.close(() => r()));

@@ -41,6 +41,9 @@ export const errorTexts = {
   serviceDisconnected: 'The connection is not connected',
   fileNotUploaded: 'The file was not uploaded',
   cannotRetry: 'Only failed messages can be sent again',
+  telegramTokenInvalid: 'Invalid Telegram token',
+  channelUnreachable: 'The channel could not be reached',
+  channelNotStartable: 'This connection type cannot be started yet',
 } as const;
 
 export type ErrorText = (typeof errorTexts)[keyof typeof errorTexts];
@@ -90,6 +93,9 @@ export const shownMessages: Record<string, string> = {
   'The connection is not connected': 'A conexão está desconectada. Reconecte-a em Conexões para enviar mensagens.',
   'The file was not uploaded': 'O arquivo não foi enviado. Anexe-o novamente.',
   'Only failed messages can be sent again': 'Somente mensagens que falharam podem ser reenviadas.',
+  'Invalid Telegram token': 'Token do Telegram inválido. Confira o token que o BotFather entregou e tente novamente.',
+  'The channel could not be reached': 'Não foi possível falar com o canal agora. Tente novamente em instantes.',
+  'This connection type cannot be started yet': 'Este tipo de conexão ainda não pode ser iniciado.',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',
   'Not found': 'Registro não encontrado',

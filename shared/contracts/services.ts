@@ -63,3 +63,12 @@ export function maskToken(token: string | undefined): string | undefined {
   if (!token) return undefined;
   return `${'•'.repeat(8)}${token.slice(-4)}`;
 }
+
+/** The field message when the Bot API refuses a token. */
+export const telegramTokenInvalidText = 'Token do Telegram inválido';
+
+/** Why a connection stopped by itself (statusReason), in pt-BR. */
+export const serviceStopReasons = {
+  tokenRejected: 'O Telegram recusou o token do bot. Atualize o token e inicie a conexão de novo.',
+  unreachable: 'Não foi possível falar com o canal. Tente iniciar a conexão de novo.',
+} as const;

@@ -23,6 +23,9 @@ export const entityTypes = {
   message: 'Message',
   channelMessage: 'ChannelMessage',
   file: 'File',
+  telegramHook: 'TelegramHook',
+  telegramOffset: 'TelegramOffset',
+  outsideEvent: 'OutsideEvent',
 } as const;
 export type EntityType = (typeof entityTypes)[keyof typeof entityTypes];
 
@@ -55,6 +58,18 @@ export const keys = {
   /** Connections (services) of an account. */
   service: (accountId: string, serviceId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `SERVICE#${serviceId}` }),
   accountServices: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'SERVICE#' }),
+  /** gsi1: connections of a channel type that should be running (a worker resumes them after a restart). */
+  runningService: (type: string, accountId: string, serviceId: string) => ({
+    gsi1pk: `RUNNING#${type}`,
+    gsi1sk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
+  }),
+  runningServices: (type: string) => ({ gsi1pk: `RUNNING#${type}` }),
+  /** The webhook of a Telegram connection: found by the connection id alone (the webhook URL carries only it). */
+  telegramHook: (serviceId: string): Key => ({ pk: `TELEGRAM-HOOK#${serviceId}`, sk: 'HOOK' }),
+  /** The next getUpdates offset of a polled Telegram connection. */
+  telegramOffset: (accountId: string, serviceId: string): Key => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`, sk: 'TELEGRAM-OFFSET' }),
+  /** Idempotency record of an event from outside (a Telegram update), kept for a while. */
+  outsideEvent: (source: string, id: string): Key => ({ pk: `EVENT#${source}#${id}`, sk: 'EVENT' }),
 
   /** Contacts of an account; gsi2 orders every change by time, for the contact directory's delta reads. */
   contact: (accountId: string, contactId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `CONTACT#${contactId}` }),

@@ -1,7 +1,9 @@
 /** Connection (service) items. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Service, ServiceStatus, ServiceType } from '#contracts/services.ts';
+import type { UserFromGetMe } from 'grammy/types';
 import type { Table } from './client.ts';
+import { isConditionFailure } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
 import { queryAll } from './users.ts';
 
@@ -20,6 +22,11 @@ export interface ServiceItem {
   tokenSealed: string | null;
   /** The token's last four characters, to show which token is set. */
   tokenHint: string | null;
+  /** A new id at every start: a worker running an older run stops. Absent until first started. */
+  runId?: string | null;
+  /** Index keys present while the connection should run (`keys.runningService`). */
+  gsi1pk?: string;
+  gsi1sk?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -50,4 +57,127 @@ export function accountServices(table: Table, accountId: string): Promise<Servic
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix },
   });
+}
+
+/** Whether a status means the connection should be receiving (and so sits in the running index). */
+export const isRunningStatus = (status: ServiceStatus): boolean => status === 'starting' || status === 'connected';
+
+/**
+ * Writes a connection's status. `runId` starts a new run; `onlyRun` writes only while that run is
+ * still the current one (a worker reporting on a run that was replaced changes nothing). Answers
+ * the item written, or undefined when the condition did not hold. `onlyFrom` writes only from those
+ * statuses (a run reports `connected` only while it is still running, never after a shutdown).
+ */
+export async function writeServiceStatus(
+  table: Table,
+  service: Pick<ServiceItem, 'accountId' | 'id' | 'channelType'>,
+  change: { status: ServiceStatus; statusReason?: string | null; runId?: string; onlyRun?: string; onlyFrom?: ServiceStatus[]; now: string },
+): Promise<ServiceItem | undefined> {
+  const running = isRunningStatus(change.status);
+  const index = keys.runningService(service.channelType, service.accountId, service.id);
+  const sets = ['#status = :status', 'statusReason = :reason', 'updatedAt = :now'];
+  const values: Record<string, unknown> = { ':status': change.status, ':reason': change.statusReason ?? null, ':now': change.now };
+  if (change.runId) {
+    sets.push('runId = :run');
+    values[':run'] = change.runId;
+  }
+  if (running) {
+    sets.push('gsi1pk = :g1pk', 'gsi1sk = :g1sk');
+    values[':g1pk'] = index.gsi1pk;
+    values[':g1sk'] = index.gsi1sk;
+  }
+  let condition = 'attribute_exists(pk)';
+  if (change.onlyRun) {
+    condition += ' AND runId = :only';
+    values[':only'] = change.onlyRun;
+  }
+  if (change.onlyFrom) {
+    condition += ` AND #status IN (${change.onlyFrom.map((_, i) => `:from${i}`).join(', ')})`;
+    change.onlyFrom.forEach((status, i) => (values[`:from${i}`] = status));
+  }
+  try {
+    const { Attributes } = await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.service(service.accountId, service.id),
+        UpdateExpression: `SET ${sets.join(', ')}${running ? '' : ' REMOVE gsi1pk, gsi1sk'}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as ServiceItem;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Connections of a channel type that should be running, across accounts (gsi1; a worker resumes them). */
+export function runningServices(table: Table, type: ServiceType): Promise<ServiceItem[]> {
+  return queryAll<ServiceItem>(table, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.runningServices(type).gsi1pk },
+  });
+}
+
+/** The registered webhook of a Telegram connection: which account it belongs to and its sealed secret. */
+export interface TelegramHookItem {
+  pk: string;
+  sk: string;
+  type: typeof entityTypes.telegramHook;
+  accountId: string;
+  serviceId: string;
+  secretSealed: string;
+  /** The bot as getMe described it at start, so deliveries need no getMe of their own. */
+  botInfo: UserFromGetMe;
+  createdAt: string;
+}
+
+export async function putTelegramHook(table: Table, hook: Omit<TelegramHookItem, 'pk' | 'sk' | 'type'>): Promise<void> {
+  await table.doc.send(new PutCommand({ TableName: table.name, Item: { ...keys.telegramHook(hook.serviceId), type: entityTypes.telegramHook, ...hook } }));
+}
+
+export async function getTelegramHook(table: Table, serviceId: string): Promise<TelegramHookItem | undefined> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.telegramHook(serviceId) }));
+  return Item as TelegramHookItem | undefined;
+}
+
+export async function deleteTelegramHook(table: Table, serviceId: string): Promise<void> {
+  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.telegramHook(serviceId) }));
+}
+
+/** The getUpdates offset a polled Telegram connection continues from (0 when none is stored). */
+export async function getTelegramOffset(table: Table, accountId: string, serviceId: string): Promise<number> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.telegramOffset(accountId, serviceId), ConsistentRead: true }));
+  return typeof Item?.offset === 'number' ? Item.offset : 0;
+}
+
+export async function putTelegramOffset(table: Table, accountId: string, serviceId: string, offset: number): Promise<void> {
+  await table.doc.send(
+    new PutCommand({ TableName: table.name, Item: { ...keys.telegramOffset(accountId, serviceId), type: entityTypes.telegramOffset, offset } }),
+  );
+}
+
+export async function deleteTelegramOffset(table: Table, accountId: string, serviceId: string): Promise<void> {
+  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.telegramOffset(accountId, serviceId) }));
+}
+
+/** Idempotency of outside events: whether one was already handled, and recording that it was. */
+const eventRetentionSeconds = 7 * 24 * 60 * 60;
+
+export async function wasEventHandled(table: Table, source: string, id: string): Promise<boolean> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.outsideEvent(source, id), ConsistentRead: true }));
+  return Boolean(Item);
+}
+
+export async function markEventHandled(table: Table, source: string, id: string, now: Date): Promise<void> {
+  await table.doc.send(
+    new PutCommand({
+      TableName: table.name,
+      Item: { ...keys.outsideEvent(source, id), type: entityTypes.outsideEvent, handledAt: now.toISOString(), ttl: Math.floor(now.getTime() / 1000) + eventRetentionSeconds },
+    }),
+  );
 }

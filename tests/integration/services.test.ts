@@ -85,3 +85,24 @@ describe('connections', () => {
     expect((await call('GET', '/services', { token: a.owner.token })).body.totalCount).toBe(0);
   });
 });
+
+describe('connection actions', () => {
+  it('only admins start, stop, restart and log out a connection; other accounts see none of it', async () => {
+    const { owner, member } = await proTeam();
+    const created = await call('POST', '/services', { token: owner.token, body: { name: 'Zap', type: 'whatsapp' } });
+    const other = await proTeam();
+    for (const action of ['start', 'restart', 'shutdown', 'logout']) {
+      expect((await call('POST', `/services/${created.body.id}/${action}`, { token: member.token })).status).toBe(403);
+      expect((await call('POST', `/services/${created.body.id}/${action}`, { token: other.owner.token })).status).toBe(404);
+    }
+  });
+
+  it('a type with no connector yet cannot be started, and says so', async () => {
+    const { owner } = await proTeam();
+    const created = await call('POST', '/services', { token: owner.token, body: { name: 'Zap', type: 'whatsapp' } });
+    const answer = await call('POST', `/services/${created.body.id}/start`, { token: owner.token });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe('This connection type cannot be started yet');
+    expect((await call('GET', `/services/${created.body.id}`, { token: owner.token })).body.status).toBe('disconnected');
+  });
+});

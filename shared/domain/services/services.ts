@@ -8,8 +8,9 @@ import type { Service, ServiceCreatePayload, ServiceUpdatePayload } from '#contr
 import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
 import { failedConditions, isConditionFailure } from '#db/conditions.ts';
 import { entityTypes, keys } from '#db/keys.ts';
-import { accountServices, getServiceItem, toService, type ServiceItem } from '#db/services.ts';
+import { accountServices, getServiceItem, isRunningStatus, toService, type ServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
+import { forgetConnection, startConnection, stopConnection, verifyCredentials, type ControlLookup } from './lifecycle.ts';
 import { applyListQuery, type ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
@@ -33,12 +34,13 @@ export async function getService(ports: Ports, session: AccountSession, id: stri
   return toService(await loadService(ports, session, id));
 }
 
-export async function createService(ports: Ports, session: AccountSession, payload: ServiceCreatePayload): Promise<Service> {
+export async function createService(ports: Ports, controls: ControlLookup, session: AccountSession, payload: ServiceCreatePayload): Promise<Service> {
   const account = await getAccountItem(ports.table, session.accountId);
   if (!account) throw fail.notFound();
+  const token = payload.type === 'telegram' ? payload.token! : null;
+  await verifyCredentials(controls, payload.type, token);
   const now = ports.clock().toISOString();
   const id = ports.newId();
-  const token = payload.type === 'telegram' ? payload.token! : null;
   const item: ServiceItem = {
     ...keys.service(session.accountId, id),
     type: entityTypes.service,
@@ -70,12 +72,14 @@ export async function createService(ports: Ports, session: AccountSession, paylo
   return toService(item);
 }
 
-export async function updateService(ports: Ports, session: AccountSession, id: string, payload: ServiceUpdatePayload): Promise<Service> {
+export async function updateService(ports: Ports, controls: ControlLookup, session: AccountSession, id: string, payload: ServiceUpdatePayload): Promise<Service> {
   const current = await loadService(ports, session, id);
   if (payload.type && payload.type !== current.channelType) {
     throw fail.invalid(errorTexts.invalidParams, [{ path: 'type', message: 'O tipo da conexão não pode ser alterado' }]);
   }
-  const token = current.channelType === 'telegram' && payload.token ? payload.token : null;
+  const sameToken = current.tokenSealed && payload.token ? (await ports.vault.open(current.tokenSealed)) === payload.token : false;
+  const token = current.channelType === 'telegram' && payload.token && !sameToken ? payload.token : null;
+  if (token) await verifyCredentials(controls, current.channelType, token);
   const next: ServiceItem = {
     ...current,
     name: payload.name,
@@ -95,11 +99,17 @@ export async function updateService(ports: Ports, session: AccountSession, id: s
       if (isConditionFailure(error)) throw fail.notFound();
       throw error;
     });
+  if (token && isRunningStatus(current.status) && controls(current.channelType)) {
+    // A running connection moves to the new token: stop the old bot, start the new one.
+    await stopConnection(ports, controls, current, false);
+    return toService(await startConnection(ports, controls, next));
+  }
   return toService(next);
 }
 
-export async function deleteService(ports: Ports, session: AccountSession, id: string): Promise<void> {
-  await loadService(ports, session, id);
+export async function deleteService(ports: Ports, controls: ControlLookup, session: AccountSession, id: string): Promise<void> {
+  const current = await loadService(ports, session, id);
+  await forgetConnection(ports, controls, current);
   await ports.table.doc.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -108,4 +118,22 @@ export async function deleteService(ports: Ports, session: AccountSession, id: s
       ],
     }),
   );
+}
+
+export type ServiceAction = 'start' | 'restart' | 'shutdown' | 'logout';
+
+/** The admin actions of the connections screen: 'Iniciar', 'Reiniciar', 'Desligar' and 'Logout'. */
+export async function runServiceAction(ports: Ports, controls: ControlLookup, session: AccountSession, id: string, action: ServiceAction): Promise<Service> {
+  const item = await loadService(ports, session, id);
+  switch (action) {
+    case 'start':
+      return toService(await startConnection(ports, controls, item));
+    case 'restart':
+      await stopConnection(ports, controls, item, false);
+      return toService(await startConnection(ports, controls, item));
+    case 'shutdown':
+      return toService(await stopConnection(ports, controls, item, false));
+    case 'logout':
+      return toService(await stopConnection(ports, controls, item, true));
+  }
 }
