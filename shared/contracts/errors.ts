@@ -38,6 +38,7 @@ export const errorTexts = {
   cannotDeleteSelf: 'You cannot delete yourself',
   userArchived: 'User is archived',
   contactArchived: 'The contact is archived',
+  telegramBotInUse: 'This Telegram bot is already used by another connection',
   serviceDisconnected: 'The connection is not connected',
   fileNotUploaded: 'The file was not uploaded',
   cannotRetry: 'Only failed messages can be sent again',
@@ -90,6 +91,8 @@ export const shownMessages: Record<string, string> = {
   'You cannot delete yourself': 'Você não pode excluir a si mesmo',
   'User is archived': 'Este usuário está arquivado',
   'The contact is archived': 'Contato arquivado. Desarquive-o para enviar mensagens.',
+  'This Telegram bot is already used by another connection':
+    'Este bot do Telegram já está em uso em outra conexão. Crie outro bot com o BotFather para esta conexão.',
   'The connection is not connected': 'A conexão está desconectada. Reconecte-a em Conexões para enviar mensagens.',
   'The file was not uploaded': 'O arquivo não foi enviado. Anexe-o novamente.',
   'Only failed messages can be sent again': 'Somente mensagens que falharam podem ser reenviadas.',

@@ -23,6 +23,7 @@ export const entityTypes = {
   message: 'Message',
   channelMessage: 'ChannelMessage',
   file: 'File',
+  telegramBot: 'TelegramBot',
   telegramHook: 'TelegramHook',
   telegramOffset: 'TelegramOffset',
   outsideEvent: 'OutsideEvent',
@@ -98,6 +99,12 @@ export const keys = {
     pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
     sk: `CHANNEL-MSG#${channelMessageId}`,
   }),
+
+  /**
+   * One connection per Telegram bot across the whole product: two consumers of one bot would
+   * steal each other's updates. The bot id is the part of the token before the colon.
+   */
+  telegramBot: (botId: string): Key => ({ pk: `TELEGRAM-BOT#${botId}`, sk: 'CONNECTION' }),
 
   /** Uploaded files (the bytes are in the bucket under `fileObjectKey`). */
   file: (accountId: string, fileId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `FILE#${fileId}` }),

@@ -39,6 +39,8 @@ export async function call<T = any>(
 let counter = 0;
 export const uniqueEmail = (tag = 'user') => `${tag}.${Date.now().toString(36)}.${process.pid}.${++counter}@example.com`;
 export const strongPassword = 'Senha#Forte123';
+/** A Telegram-shaped bot token no other connection uses (`<bot id>:<secret>`). */
+export const uniqueBotToken = () => `${Date.now() % 1_000_000_000}${++counter}:AAH-test-${process.pid}-${counter}`;
 
 /** The newest e-mail the local outbox holds for an address. */
 export async function lastMail(to: string): Promise<{ to: string; subject: string; text: string; code?: string } | undefined> {

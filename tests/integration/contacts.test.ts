@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { containsPattern, listQueryString } from '../../shared/contracts/list-query.ts';
-import { call, newOwner, proTeam, setPlan } from './api.ts';
+import { call, newOwner, proTeam, setPlan, uniqueBotToken } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 
 async function withService(type: 'whatsapp' | 'telegram' = 'whatsapp') {
   const team = await proTeam();
   const service = await call('POST', '/services', {
     token: team.owner.token,
-    body: type === 'telegram' ? { name: 'Bot', type, token: '1:abc' } : { name: 'Zap', type },
+    body: type === 'telegram' ? { name: 'Bot', type, token: uniqueBotToken() } : { name: 'Zap', type },
   });
   return { ...team, serviceId: service.body.id as string };
 }
@@ -128,7 +128,7 @@ describe('contacts', () => {
 
   it('lists with filters, like search on name or e-mail, order and paging', async () => {
     const { owner, serviceId } = await withService();
-    const tg = await call('POST', '/services', { token: owner.token, body: { name: 'Bot', type: 'telegram', token: '1:x' } });
+    const tg = await call('POST', '/services', { token: owner.token, body: { name: 'Bot', type: 'telegram', token: uniqueBotToken() } });
     const names = ['João Silva', 'Maria Souza', 'Ana Paula', 'Joana Prado'];
     for (const [i, name] of names.entries()) {
       await call('POST', '/contacts', {

@@ -1,12 +1,12 @@
 /** A Pro team with a connected connection and a contact: where most inbox tests start. */
-import { call, proTeam } from './api.ts';
+import { call, proTeam, uniqueBotToken } from './api.ts';
 import { setServiceStatus } from './worker.ts';
 
 export async function inboxTeam(type: 'whatsapp' | 'telegram' = 'whatsapp') {
   const team = await proTeam();
   const service = await call('POST', '/services', {
     token: team.owner.token,
-    body: type === 'telegram' ? { name: 'Bot da loja', type, token: '123456:ABCDEF-secret-token' } : { name: 'WhatsApp da loja', type },
+    body: type === 'telegram' ? { name: 'Bot da loja', type, token: uniqueBotToken() } : { name: 'WhatsApp da loja', type },
   });
   if (service.status !== 201) throw new Error(JSON.stringify(service.body));
   await setServiceStatus(team.owner.accountId, service.body.id, 'connected');

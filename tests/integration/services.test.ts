@@ -105,4 +105,24 @@ describe('connection actions', () => {
     expect(answer.body.message).toBe('This connection type cannot be started yet');
     expect((await call('GET', `/services/${created.body.id}`, { token: owner.token })).body.status).toBe('disconnected');
   });
+
+  it('one Telegram bot serves one connection only, across accounts; deleting frees it', async () => {
+    const { uniqueBotToken } = await import('./api.ts');
+    const a = await proTeam();
+    const b = await proTeam();
+    const token = uniqueBotToken();
+    const first = await call('POST', '/services', { token: a.owner.token, body: { name: 'Bot', type: 'telegram', token } });
+    expect(first.status).toBe(201);
+    const sameBot = `${token.split(':')[0]}:another-secret`;
+    const second = await call('POST', '/services', { token: b.owner.token, body: { name: 'Bot', type: 'telegram', token: sameBot } });
+    expect(second.status).toBe(400);
+    expect(second.body.message).toBe('This Telegram bot is already used by another connection');
+    const other = await call('POST', '/services', { token: b.owner.token, body: { name: 'Outro', type: 'telegram', token: uniqueBotToken() } });
+    const moved = await call('PUT', `/services/${other.body.id}`, { token: b.owner.token, body: { name: 'Outro', token } });
+    expect(moved.body.message).toBe('This Telegram bot is already used by another connection');
+    expect((await call('DELETE', `/services/${first.body.id}`, { token: a.owner.token })).status).toBe(204);
+    const now = await call('PUT', `/services/${other.body.id}`, { token: b.owner.token, body: { name: 'Outro', token } });
+    expect(now.status).toBe(200);
+    expect(now.body.internalData.token.endsWith(token.slice(-4))).toBe(true);
+  });
 });

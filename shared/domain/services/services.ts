@@ -1,12 +1,12 @@
 /** Connections: list, read, create, update and delete, with the plan's connection limit (SPEC sections 4-6). */
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import type { Service, ServiceCreatePayload, ServiceUpdatePayload } from '#contracts/services.ts';
 import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
-import { failedConditions, isConditionFailure } from '#db/conditions.ts';
+import { failedConditions } from '#db/conditions.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { accountServices, getServiceItem, isRunningStatus, toService, type ServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
@@ -32,6 +32,36 @@ export async function loadService(ports: Ports, session: AccountSession, id: str
 
 export async function getService(ports: Ports, session: AccountSession, id: string): Promise<Service> {
   return toService(await loadService(ports, session, id));
+}
+
+/** The bot id of a Telegram token (`<bot id>:<secret>`). */
+export function telegramBotId(token: string): string {
+  return token.split(':')[0]!.trim();
+}
+
+function claimBotStep(ports: Ports, token: string, accountId: string, serviceId: string) {
+  return {
+    Put: {
+      TableName: ports.table.name,
+      Item: { ...keys.telegramBot(telegramBotId(token)), type: entityTypes.telegramBot, accountId, serviceId },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+async function releaseBotStep(ports: Ports, item: ServiceItem) {
+  if (!item.tokenSealed) return [];
+  const token = await ports.vault.open(item.tokenSealed);
+  return [
+    {
+      Delete: {
+        TableName: ports.table.name,
+        Key: keys.telegramBot(telegramBotId(token)),
+        ConditionExpression: 'attribute_not_exists(pk) OR serviceId = :id',
+        ExpressionAttributeValues: { ':id': item.id },
+      },
+    },
+  ];
 }
 
 export async function createService(ports: Ports, controls: ControlLookup, session: AccountSession, payload: ServiceCreatePayload): Promise<Service> {
@@ -62,11 +92,14 @@ export async function createService(ports: Ports, controls: ControlLookup, sessi
         TransactItems: [
           takeCounterStep(ports.table, session.accountId, 'servicesCount', effectiveLimits(account.plan).connections),
           { Put: { TableName: ports.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...(token ? [claimBotStep(ports, token, session.accountId, id)] : []),
         ],
       }),
     );
   } catch (error) {
-    if (failedConditions(error)?.includes(0)) throw fail.limit(errorTexts.serviceLimit);
+    const failed = failedConditions(error);
+    if (failed?.includes(0)) throw fail.limit(errorTexts.serviceLimit);
+    if (failed?.includes(2)) throw fail.invalid(errorTexts.telegramBotInUse, [{ path: 'token', message: 'Este bot já está em uso em outra conexão' }]);
     throw error;
   }
   return toService(item);
@@ -86,19 +119,30 @@ export async function updateService(ports: Ports, controls: ControlLookup, sessi
     ...(token ? { tokenSealed: await ports.vault.seal(token), tokenHint: token.slice(-4) } : {}),
     updatedAt: ports.clock().toISOString(),
   };
-  await ports.table.doc
-    .send(
-      new PutCommand({
-        TableName: ports.table.name,
-        Item: next,
-        ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seen',
-        ExpressionAttributeValues: { ':seen': current.updatedAt },
+  const currentBot = current.tokenSealed ? telegramBotId(await ports.vault.open(current.tokenSealed)) : null;
+  const botChanges = token && telegramBotId(token) !== currentBot;
+  try {
+    await ports.table.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: ports.table.name,
+              Item: next,
+              ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seen',
+              ExpressionAttributeValues: { ':seen': current.updatedAt },
+            },
+          },
+          ...(botChanges ? [claimBotStep(ports, token, session.accountId, id), ...(await releaseBotStep(ports, current))] : []),
+        ],
       }),
-    )
-    .catch((error) => {
-      if (isConditionFailure(error)) throw fail.notFound();
-      throw error;
-    });
+    );
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.includes(1)) throw fail.invalid(errorTexts.telegramBotInUse, [{ path: 'token', message: 'Este bot já está em uso em outra conexão' }]);
+    if (failed?.length) throw fail.notFound();
+    throw error;
+  }
   if (token && isRunningStatus(current.status) && controls(current.channelType)) {
     // A running connection moves to the new token: stop the old bot, start the new one.
     await stopConnection(ports, controls, current, false);
@@ -115,6 +159,7 @@ export async function deleteService(ports: Ports, controls: ControlLookup, sessi
       TransactItems: [
         { Delete: { TableName: ports.table.name, Key: keys.service(session.accountId, id), ConditionExpression: 'attribute_exists(pk)' } },
         releaseCounterStep(ports.table, session.accountId, 'servicesCount'),
+        ...(await releaseBotStep(ports, current)),
       ],
     }),
   );
