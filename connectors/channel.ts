@@ -61,7 +61,8 @@ export interface InboundMessage {
     name: string;
     isGroup: boolean;
     phoneNumber?: string | null;
-    avatarUrl?: string | null;
+    /** The sender's picture, already copied into the bucket (`avatarObjectKey`). */
+    avatarObjectKey?: string | null;
   };
   /** In groups, who wrote it. */
   author?: { idFromService: string; name: string } | null;

@@ -104,7 +104,7 @@ async function seedTable(dataDir: string) {
     const updatedAt = iso(now - 60_000 + (c % 1000));
     const item: ContactItem = contactItem({
       id, accountId, serviceId, name, contactType: 'user', idFromService: `${phone}@s.whatsapp.net`, email: `cliente${c}@exemplo.com.br`,
-      phoneNumber: phone, phoneCountry: 'BR', gender: null, avatarUrl: null, isOnline: false, lastSeenAt: null, archivedAt: null, archivedReason: null,
+      phoneNumber: phone, phoneCountry: 'BR', gender: null, avatarKey: null, isOnline: false, lastSeenAt: null, archivedAt: null, archivedReason: null,
       lastMessage: last ? summaryOf(last) : null, lastMessageAt: last ? last.timestamp : null, unread: last && !last.isFromMe ? 1 : 0,
       messagesCount: perContact[c]!, createdAt: iso(now - 400 * 86_400_000), updatedAt,
     });

@@ -6,7 +6,8 @@
 import { Composer, type Api, type Context } from 'grammy';
 import type { Message } from 'grammy/types';
 import type { MessageType } from '#contracts/messages.ts';
-import { fileObjectKey } from '#db/keys.ts';
+import { avatarObjectKey, fileObjectKey } from '#db/keys.ts';
+import { contactIdByChannel } from '#db/contacts.ts';
 import { messageByChannelId } from '#db/messages.ts';
 import { receiveEdit, receiveMessage } from '#domain/messages/inbound.ts';
 import type { Ports } from '#domain/ports.ts';
@@ -109,6 +110,29 @@ async function copyToBucket(ports: Ports, api: Api, target: InboundTarget, media
   return { objectKey, name, mimetype, size: bytes.length };
 }
 
+/**
+ * Copies a person's current profile photo into the bucket, for a sender seen for the first time.
+ * The picture is a nicety: when Telegram will not hand it over, the contact simply has none.
+ */
+async function copyAvatar(ports: Ports, api: Api, target: InboundTarget, userId: number): Promise<string | null> {
+  try {
+    const photos = await api.getUserProfilePhotos(userId, { limit: 1 });
+    const sizes = photos.photos[0];
+    if (!sizes?.length) return null;
+    const size = sizes.find((s) => s.width >= 160) ?? sizes[sizes.length - 1]!;
+    const file = await api.getFile(size.file_id);
+    if (!file.file_path) return null;
+    const res = await fetch(`${telegramApiRoot()}/file/bot${target.token}/${file.file_path}`);
+    if (!res.ok) return null;
+    const key = avatarObjectKey(target.accountId, target.serviceId, String(userId));
+    await ports.storage.put(key, new Uint8Array(await res.arrayBuffer()), 'image/jpeg');
+    return key;
+  } catch (error) {
+    console.warn(`[telegram] no profile photo for ${userId}:`, (error as Error).message);
+    return null;
+  }
+}
+
 function placeholderText(message: Message, media: Media | null): string {
   if (message.sticker) return message.sticker.emoji ?? '[figurinha]';
   if (media) return '[arquivo grande demais para o bot baixar]';
@@ -127,12 +151,14 @@ export async function storeMessage(ports: Ports, api: Api, target: InboundTarget
   const file = media ? await copyToBucket(ports, api, target, media) : null;
   const text = message.text ?? message.caption ?? (file ? '' : placeholderText(message, media));
   if (!text && !file) return;
+  const known = await contactIdByChannel(ports.table, target.accountId, target.serviceId, String(chat.id));
+  const avatarKey = !known && chat.type === 'private' ? await copyAvatar(ports, api, target, chat.id) : null;
   const name = 'title' in chat && chat.title ? chat.title : 'first_name' in chat ? personName(chat as { first_name: string; last_name?: string; username?: string }) : '';
   await receiveMessage(ports, {
     accountId: target.accountId,
     serviceId: target.serviceId,
     channelMessageId,
-    chat: { idFromService: String(chat.id), name, isGroup, phoneNumber: null, avatarUrl: null },
+    chat: { idFromService: String(chat.id), name, isGroup, phoneNumber: null, avatarObjectKey: avatarKey },
     author: isGroup && message.from ? { idFromService: String(message.from.id), name: personName(message.from) } : null,
     isFromMe: false,
     type: file && media ? media.type : 'text',

@@ -23,7 +23,8 @@ export interface ContactItem {
   phoneNumber: string | null;
   phoneCountry: string | null;
   gender: Gender | null;
-  avatarUrl: string | null;
+  /** The avatar's bucket key; its URL is signed whenever the contact is read. */
+  avatarKey: string | null;
   isOnline: boolean;
   lastSeenAt: string | null;
   archivedAt: string | null;
@@ -75,7 +76,11 @@ export function contactFields(item: ContactItem): ContactFields {
   return fields;
 }
 
-export function toContact(item: ContactItem, service: Pick<ServiceItem, 'id' | 'name' | 'channelType'> | undefined): Contact {
+export function toContact(
+  item: ContactItem,
+  service: Pick<ServiceItem, 'id' | 'name' | 'channelType'> | undefined,
+  avatarUrl: string | null = null,
+): Contact {
   return {
     id: item.id,
     name: item.name,
@@ -85,8 +90,8 @@ export function toContact(item: ContactItem, service: Pick<ServiceItem, 'id' | '
     gender: item.gender,
     serviceId: item.serviceId,
     service: service ? { id: service.id, name: service.name, type: service.channelType } : null,
-    avatar: item.avatarUrl ? { url: item.avatarUrl } : null,
-    avatarUrl: item.avatarUrl,
+    avatar: avatarUrl ? { url: avatarUrl } : null,
+    avatarUrl,
     isOnline: item.isOnline,
     lastSeenAt: item.lastSeenAt,
     archivedAt: item.archivedAt,
@@ -102,6 +107,15 @@ export function toContact(item: ContactItem, service: Pick<ServiceItem, 'id' | '
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };
+}
+
+/** A contact as the API answers it, its avatar URL freshly signed. */
+export async function presentContact(
+  item: ContactItem,
+  service: Pick<ServiceItem, 'id' | 'name' | 'channelType'> | undefined,
+  sign: (key: string, name: string) => Promise<string>,
+): Promise<Contact> {
+  return toContact(item, service, item.avatarKey ? await sign(item.avatarKey, 'avatar.jpg') : null);
 }
 
 export async function getContactItem(table: Table, accountId: string, contactId: string): Promise<ContactItem | undefined> {

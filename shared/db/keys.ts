@@ -132,6 +132,11 @@ export function fileObjectKey(accountId: string, fileId: string, name: string): 
   return `accounts/${accountId}/files/${fileId}/${safe}`;
 }
 
+/** The bucket key of a contact's avatar: under its account, one per (connection, channel id). */
+export function avatarObjectKey(accountId: string, serviceId: string, idFromService: string): string {
+  return `accounts/${accountId}/avatars/${serviceId}/${idFromService.replace(/[^\w.@-]+/g, '_')}.jpg`;
+}
+
 /** Strips the key and index attributes of a stored item. */
 export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk' | 'ttl' | 'type'> {
   const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, ttl, type, ...rest } = item;

@@ -33,7 +33,7 @@ try {
     { name: 'reset-password', path: `/reset-password?verifyCode=123456&email=${encodeURIComponent('carla@doceria.com.br')}` },
     { name: 'verify-email', path: '/verify-email?userId=01JZEXEMPLO' },
     { name: 'accounts', path: '/accounts', session: { accessToken: newcomer.accessToken, user: newcomer.user } },
-    { name: 'app-inbox', path: '/inbox', session: withAccount },
+    { name: 'app-inbox-empty', path: '/inbox', session: withAccount },
   ];
 
   for (const p of pages) {

@@ -147,6 +147,25 @@ describe('Telegram through long polling (the local runtime)', () => {
     events.close();
   });
 
+  it("a new sender's profile photo becomes the contact's avatar, served by a signed URL", async () => {
+    const { owner, bot } = await connected();
+    const person = customer(9);
+    const photo = Buffer.from('\xff\xd8\xff fake jpeg profile photo', 'latin1');
+    bot.setProfilePhoto(person.id, photo);
+    bot.receive(person, { text: 'Oi, tudo bem?' });
+    const contact = await eventually(async () => {
+      const found = await contactOf(owner.token, String(person.id));
+      return found?.avatar?.url ? found : null;
+    });
+    expect(contact.avatarUrl).toBe(contact.avatar.url);
+    const download = await fetch(contact.avatar.url);
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(photo);
+    const stranger = customer(10);
+    bot.receive(stranger, { text: 'Sem foto aqui' });
+    const plain = await eventually(() => contactOf(owner.token, String(stranger.id)));
+    expect(plain.avatar).toBeNull();
+  });
+
   it('media comes through getFile into the bucket; captions, replies and edits follow; redelivery adds nothing', async () => {
     const { owner, bot } = await connected();
     const person = customer(2);

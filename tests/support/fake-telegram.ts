@@ -95,6 +95,13 @@ export class FakeBot {
     this.blocked.add(String(chatId));
   }
 
+  private profilePhotos = new Map<string, string>();
+
+  /** Gives a person a profile photo (answered by getUserProfilePhotos, fetched with getFile). */
+  setProfilePhoto(userId: number, bytes: Buffer): void {
+    this.profilePhotos.set(String(userId), this.addFile(bytes, `profile_photos/file_${userId}.jpg`));
+  }
+
   /** Stores a file the bot can fetch with getFile; answers its file_id. */
   addFile(bytes: Buffer, path: string): string {
     const id = `file-${this.files.size + 1}-${Math.random().toString(36).slice(2, 8)}`;
@@ -218,8 +225,12 @@ export class FakeBot {
         if (!file) return fail({ error_code: 400, description: 'Bad Request: invalid file_id' });
         return ok(res, { file_id: params.file_id, file_unique_id: `u-${params.file_id}`, file_size: file.bytes.length, file_path: file.path });
       }
-      case 'getUserProfilePhotos':
-        return ok(res, { total_count: 0, photos: [] });
+      case 'getUserProfilePhotos': {
+        const photo = this.profilePhotos.get(String(params.user_id));
+        if (!photo) return ok(res, { total_count: 0, photos: [] });
+        const size = (w: number) => ({ file_id: photo, file_unique_id: `u-${photo}-${w}`, width: w, height: w, file_size: this.files.get(photo)!.bytes.length });
+        return ok(res, { total_count: 1, photos: [[size(160), size(320), size(640)]] });
+      }
       case 'sendMessage':
       case 'sendPhoto':
       case 'sendVideo':

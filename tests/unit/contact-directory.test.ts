@@ -39,13 +39,13 @@ afterAll(async () => {
 function fields(id: string, name: string, updatedAt: string, extra: Partial<ContactFields> = {}): ContactFields {
   return {
     id, accountId, serviceId: 'S1', name, contactType: 'user', idFromService: id, email: null, phoneNumber: null, phoneCountry: null,
-    gender: null, avatarUrl: null, isOnline: false, lastSeenAt: null, archivedAt: null, archivedReason: null, lastMessage: null,
+    gender: null, avatarKey: null, isOnline: false, lastSeenAt: null, archivedAt: null, archivedReason: null, lastMessage: null,
     lastMessageAt: null, unread: 0, messagesCount: 0, createdAt: updatedAt, updatedAt, ...extra,
   };
 }
 const put = (f: ContactFields) => table.doc.send(new PutCommand({ TableName: table.name, Item: contactItem(f) }));
 const names = async (directory: ContactDirectory, raw: object = {}) =>
-  (await directory.list(table, accountId, noServices, parseListQuery(JSON.stringify(raw), contactListRules))).data.map((c) => c.name);
+  (await directory.list(table, accountId, noServices, parseListQuery(JSON.stringify(raw), contactListRules), async (key) => `signed:${key}`)).data.map((c) => c.name);
 
 describe('contact directory', () => {
   it('loads once, then follows creations, edits and deletions through the change index', async () => {

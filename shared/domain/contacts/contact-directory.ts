@@ -129,7 +129,13 @@ export class ContactDirectory {
     return running;
   }
 
-  async list(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>, q: ListQuery): Promise<ListAnswer<Contact>> {
+  async list(
+    table: Table,
+    accountId: string,
+    loadServices: () => Promise<ServiceItem[]>,
+    q: ListQuery,
+    sign: (key: string, name: string) => Promise<string>,
+  ): Promise<ListAnswer<Contact>> {
     const view = await this.current(table, accountId, loadServices);
     const orderKey = JSON.stringify(q.order);
     let base = view.sorted.get(orderKey);
@@ -138,7 +144,15 @@ export class ContactDirectory {
       view.sorted.set(orderKey, base);
     }
     const page = applyListQuery(base, { ...q, order: [] }, access);
-    return { data: page.data.map((e) => e.contact), totalCount: page.totalCount };
+    // Avatar URLs expire, so they are signed for the page being answered, never kept.
+    const data = await Promise.all(
+      page.data.map(async (e) => {
+        if (!e.item.avatarKey) return e.contact;
+        const url = await sign(e.item.avatarKey, 'avatar.jpg');
+        return { ...e.contact, avatar: { url }, avatarUrl: url };
+      }),
+    );
+    return { data, totalCount: page.totalCount };
   }
 
   /** Forgets every view (tests, or memory pressure). */

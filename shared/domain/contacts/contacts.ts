@@ -11,7 +11,7 @@ import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
 import { failedConditions, isConditionFailure } from '#db/conditions.ts';
-import { contactFields, contactItem, getContactItem, nextUpdatedAt, toContact, type ContactFields, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
+import { contactFields, contactItem, getContactItem, nextUpdatedAt, presentContact, toContact, type ContactFields, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { accountServices, getServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
@@ -30,7 +30,7 @@ export const contactListRules: ListRules = {
 };
 
 export async function listContacts(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Contact>> {
-  return contactDirectory.list(ports.table, session.accountId, () => accountServices(ports.table, session.accountId), q);
+  return contactDirectory.list(ports.table, session.accountId, () => accountServices(ports.table, session.accountId), q, ports.storage.downloadUrl);
 }
 
 export async function loadContact(ports: Ports, accountId: string, id: string): Promise<ContactItem> {
@@ -40,7 +40,7 @@ export async function loadContact(ports: Ports, accountId: string, id: string): 
 }
 
 async function present(ports: Ports, item: ContactItem): Promise<Contact> {
-  return toContact(item, await getServiceItem(ports.table, item.accountId, item.serviceId));
+  return presentContact(item, await getServiceItem(ports.table, item.accountId, item.serviceId), ports.storage.downloadUrl);
 }
 
 export async function getContact(ports: Ports, session: AccountSession, id: string): Promise<Contact> {
@@ -62,7 +62,7 @@ export function whatsappJid(phoneDigits: string): string {
  */
 export type NewContact = Pick<
   ContactFields,
-  'accountId' | 'serviceId' | 'name' | 'contactType' | 'idFromService' | 'email' | 'phoneNumber' | 'phoneCountry' | 'gender' | 'avatarUrl'
+  'accountId' | 'serviceId' | 'name' | 'contactType' | 'idFromService' | 'email' | 'phoneNumber' | 'phoneCountry' | 'gender' | 'avatarKey'
 >;
 
 export async function insertContact(ports: Ports, contact: NewContact): Promise<ContactItem> {
@@ -132,7 +132,7 @@ export async function createContact(ports: Ports, session: AccountSession, paylo
     phoneNumber: payload.data.phoneNumber,
     phoneCountry: payload.data.phoneCountry,
     gender: payload.gender,
-    avatarUrl: null,
+    avatarKey: null,
   });
   return toContact(item, service);
 }
@@ -171,7 +171,7 @@ export async function updateContact(ports: Ports, session: AccountSession, id: s
     phoneNumber: telegram ? payload.data.phoneNumber : current.phoneNumber,
     phoneCountry: telegram ? payload.data.phoneCountry : current.phoneCountry,
   });
-  return toContact(next, service);
+  return presentContact(next, service, ports.storage.downloadUrl);
 }
 
 /** Archives or unarchives (admins only); unarchiving needs a free seat in the plan. */

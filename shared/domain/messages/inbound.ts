@@ -29,7 +29,7 @@ async function contactFor(ports: Ports, input: InboundMessage): Promise<string> 
       phoneNumber: input.chat.phoneNumber ?? null,
       phoneCountry: null,
       gender: null,
-      avatarUrl: input.chat.avatarUrl ?? null,
+      avatarKey: input.chat.avatarObjectKey ?? null,
     });
     return item.id;
   } catch (error) {

@@ -5,7 +5,7 @@
  */
 import type { Account } from '#contracts/entities.ts';
 import { getAccountItem, toAccount, type AccountItem } from '#db/accounts.ts';
-import { toContact, type ContactItem } from '#db/contacts.ts';
+import { presentContact, type ContactItem } from '#db/contacts.ts';
 import { toMessage, type MessageItem } from '#db/messages.ts';
 import { getServiceItem, toService, type ServiceItem } from '#db/services.ts';
 import { toUser, type UserItem } from '#db/users.ts';
@@ -54,7 +54,7 @@ export async function realtimeEventFor(
     case entityTypes.contact: {
       const contact = item as unknown as ContactItem;
       const service = await getServiceItem(ports.table, contact.accountId, contact.serviceId);
-      return { accountId: contact.accountId, payload: { event: `contact.${verb}`, data: toContact(contact, service) } };
+      return { accountId: contact.accountId, payload: { event: `contact.${verb}`, data: await presentContact(contact, service, ports.storage.downloadUrl) } };
     }
     case entityTypes.message: {
       const message = item as unknown as MessageItem;

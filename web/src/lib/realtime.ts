@@ -1,14 +1,23 @@
 /**
- * The realtime connection (`/ws?token=<accessToken>`), reconnecting with exponential backoff.
- * Only connect/close for now: the event handling comes with the inbox.
+ * The realtime connection (`/ws?token=<accessToken>`, docs/realtime.md): one socket per signed-in
+ * tab, reconnecting with exponential backoff. Every server message is one `{ event, data }`;
+ * listeners get it parsed, and reconnect listeners run when a socket opens after a drop (events
+ * sent meanwhile are not replayed, so they refetch what is shown).
  */
-type Listener = (event: { type: string; payload: unknown }) => void;
+export interface RealtimeEvent {
+  /** e.g. 'message.CREATED'. */
+  event: string;
+  data: unknown;
+}
+
+type Listener = (event: RealtimeEvent) => void;
 
 let socket: WebSocket | null = null;
 let token: string | null = null;
 let attempts = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<Listener>();
+const reconnectListeners = new Set<() => void>();
 
 const maxDelayMs = 30_000;
 
@@ -23,23 +32,41 @@ export function backoffDelay(attempt: number, random = Math.random): number {
   return Math.round(base * (0.75 + random() * 0.5));
 }
 
+/** Parses one socket message; anything that is not an event answers null. */
+export function parseRealtimeMessage(raw: unknown): RealtimeEvent | null {
+  try {
+    const parsed = JSON.parse(String(raw)) as Partial<RealtimeEvent>;
+    if (!parsed || typeof parsed.event !== 'string' || !parsed.data || typeof parsed.data !== 'object') return null;
+    return { event: parsed.event, data: parsed.data };
+  } catch {
+    return null;
+  }
+}
+
+/** The link's state on <html data-realtime>, for styling and for the browser tests to wait on. */
+function markState(state: 'open' | 'closed'): void {
+  if (typeof document !== 'undefined') document.documentElement.dataset.realtime = state;
+}
+
 function open(): void {
   if (!token || typeof WebSocket === 'undefined') return;
   const ws = new WebSocket(realtimeUrl(token));
   socket = ws;
   ws.onopen = () => {
     attempts = 0;
+    markState('open');
+    // Events sent before this socket was accepted are not replayed: refetch what is shown, also on
+    // the first open (a page fetched just before it could otherwise miss a change).
+    for (const listener of [...reconnectListeners]) listener();
   };
   ws.onmessage = (message) => {
-    try {
-      const event = JSON.parse(String(message.data)) as { type: string; payload: unknown };
-      for (const listener of listeners) listener(event);
-    } catch {
-      /* not an event */
-    }
+    const event = parseRealtimeMessage(message.data);
+    if (!event) return;
+    for (const listener of [...listeners]) listener(event);
   };
   ws.onclose = () => {
     if (socket !== ws || !token) return;
+    markState('closed');
     socket = null;
     retryTimer = setTimeout(open, backoffDelay(attempts++));
   };
@@ -58,10 +85,22 @@ export function closeRealtime(): void {
   clearTimeout(retryTimer);
   const ws = socket;
   socket = null;
+  markState('closed');
   if (ws && ws.readyState <= 1) ws.close(1000, 'logout');
 }
 
 export function onRealtimeEvent(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** Runs whenever a socket opens (first connection and every reconnection). */
+export function onRealtimeReconnect(listener: () => void): () => void {
+  reconnectListeners.add(listener);
+  return () => reconnectListeners.delete(listener);
+}
+
+/** Test hook: delivers an event as if the socket had received it. */
+export function emitRealtimeEvent(event: RealtimeEvent): void {
+  for (const listener of [...listeners]) listener(event);
 }

@@ -10,6 +10,7 @@ import { useSession } from '../../../lib/auth.ts';
 import { cn } from '../../../lib/cn.ts';
 import { connectRealtime } from '../../../lib/realtime.ts';
 import { storage, storageKeys } from '../../../lib/storage.ts';
+import { useRealtimeSync } from '../../realtime-sync.ts';
 
 interface MenuItem {
   to: string;
@@ -109,6 +110,7 @@ export default function AppShell() {
   const [collapsed, setCollapsed] = useState(() => storage.get(storageKeys.sidebarCollapsed) === 'true');
   const [mobileOpen, setMobileOpen] = useState(false);
 
+  useRealtimeSync();
   useEffect(() => {
     if (accessToken) connectRealtime(accessToken);
   }, [accessToken]);

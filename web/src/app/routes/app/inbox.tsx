@@ -1,5 +1,62 @@
-import { PlaceholderPage } from './placeholder.tsx';
+import { useCallback, useMemo, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { MessagesSquare } from 'lucide-react';
+import type { Contact } from '#contracts/contacts.ts';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { usePageMeta } from '../../../lib/seo.ts';
+import { useConnections } from '../../../features/inbox/api/get-connections.ts';
+import { useContact } from '../../../features/inbox/api/get-contact.ts';
+import { emptyInboxFilters, type InboxFilters } from '../../../features/inbox/api/get-inbox-contacts.ts';
+import { ContactList } from '../../../features/inbox/components/contact-list.tsx';
+import { Conversation } from '../../../features/inbox/components/conversation.tsx';
 
+const isWide = () => typeof window !== 'undefined' && window.matchMedia?.('(min-width: 1024px)').matches;
+
+/** /inbox and /inbox/{id}: the contact list and the open conversation (SPEC section 2). */
 export default function InboxPage() {
-  return <PlaceholderPage title="Chat" description="As conversas de WhatsApp e Telegram da sua equipe." />;
+  usePageMeta({ title: 'Chat', noindex: true });
+  const { contactId } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [filters, setFilters] = useState<InboxFilters>(emptyInboxFilters);
+  const connections = useConnections();
+  const contact = useContact(contactId);
+  const services = useMemo(() => connections.data?.data ?? [], [connections.data]);
+  const service = services.find((s) => s.id === contact.data?.serviceId);
+
+  // The first contact is opened when none is chosen (on wide screens, where both panes show;
+  // on a phone the list is the page until a contact is tapped).
+  const pickedList = (location.state as { list?: boolean } | null)?.list;
+  const onFirstContact = useCallback(
+    (first: Contact) => {
+      if (!contactId && !pickedList && isWide()) navigate(`/inbox/${first.id}`, { replace: true });
+    },
+    [contactId, pickedList, navigate],
+  );
+
+  return (
+    <div className="flex h-[calc(100dvh-3.5rem)] min-h-0 lg:h-dvh">
+      <div className={cn('h-full w-full shrink-0 lg:block lg:w-[22rem]', contactId ? 'hidden' : 'block')}>
+        <ContactList filters={filters} onFiltersChange={setFilters} selectedId={contactId} services={services} onFirstContact={onFirstContact} />
+      </div>
+      <div className={cn('h-full min-w-0 flex-1 lg:block', contactId ? 'block' : 'hidden')}>
+        {contactId && contact.data ? (
+          <Conversation key={contact.data.id} contact={contact.data} service={service} />
+        ) : contactId && contact.isPending ? (
+          <div className="flex h-full items-center justify-center gap-2 text-sm text-fg-muted" role="status">
+            <Spinner className="size-4 text-brand" /> Carregando...
+          </div>
+        ) : (
+          <div className="flex h-full flex-col items-center justify-center gap-3 bg-bg-subtle px-6 text-center">
+            <span className="flex size-14 items-center justify-center rounded-2xl bg-brand-soft text-brand-soft-fg">
+              <MessagesSquare className="size-7" aria-hidden="true" />
+            </span>
+            <p className="text-base font-semibold text-fg">Selecione uma conversa</p>
+            <p className="max-w-sm text-sm text-fg-muted">As mensagens de WhatsApp e Telegram dos seus contatos aparecem aqui, ao vivo.</p>
+          </div>
+        )}
+      </div>
+    </div>
+  );
 }

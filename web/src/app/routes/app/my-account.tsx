@@ -1,15 +1,75 @@
+import { useEffect } from 'react';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { Pencil } from 'lucide-react';
+import { ButtonLink } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/misc.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useAccount } from '../../../features/account/api/get-account.ts';
+import { AccountModal } from '../../../features/account/components/account-modal.tsx';
+import { ActivePlan, UpgradePlan } from '../../../features/account/components/subscription.tsx';
 import { useSession } from '../../../lib/auth.ts';
-import { PlaceholderPage } from './placeholder.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { usePageMeta } from '../../../lib/seo.ts';
 
-export default function MyAccountPage() {
-  const { user } = useSession();
+function Loading({ text }: { text: string }) {
   return (
-    <PlaceholderPage title="Minha Conta" description="Os dados da sua conta e a sua assinatura.">
-      {user?.account?.name ? (
-        <p className="mt-6 rounded-lg bg-surface-2 px-4 py-2 text-sm text-fg">
-          Conta atual: <strong className="font-semibold">{user.account.name}</strong>
-        </p>
-      ) : null}
-    </PlaceholderPage>
+    <div className="flex min-h-[50vh] items-center justify-center gap-2 text-sm text-fg-muted" role="status">
+      <Spinner className="size-4 text-brand" /> {text}
+    </div>
+  );
+}
+
+/** /my-account and /my-account/{id}/edit (SPEC section 2). */
+export default function MyAccountPage() {
+  usePageMeta({ title: 'Minha Conta', noindex: true });
+  const { user } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const account = useAccount(user?.accountId);
+
+  const refresh = (location.state as { refresh?: boolean } | null)?.refresh;
+  useEffect(() => {
+    if (refresh) {
+      void account.refetch();
+      navigate(location.pathname, { replace: true, state: null });
+    }
+  }, [refresh, account, navigate, location.pathname]);
+
+  if (!user) return <Loading text="Autenticando..." />;
+  if (!account.data) return <Loading text="Carregando informações da conta..." />;
+  const a = account.data;
+  const subscription = a.plan?.productName === 'Pro' ? a.subscription : null;
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:px-8">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-fg">Minha Conta</h1>
+          <p className="mt-1 text-sm text-fg-muted">Os dados da sua conta e a sua assinatura.</p>
+        </div>
+        {user.isAdmin ? (
+          <ButtonLink to={`/my-account/${a.id}/edit`} variant="outline">
+            <Pencil className="size-4" aria-hidden="true" /> Editar
+          </ButtonLink>
+        ) : null}
+      </div>
+      <Card className="flex flex-wrap items-center justify-between gap-4 p-6">
+        <div>
+          <p className="text-xs font-semibold tracking-wide text-fg-muted uppercase">Conta</p>
+          <p className="mt-1 text-xl font-semibold text-fg">{a.name}</p>
+          <p className="mt-1 text-sm text-fg-muted">Ativo desde {formatDate(a.createdAt)}</p>
+        </div>
+        {subscription ? (
+          <span className="text-sm text-fg-muted" title="O portal de cobrança chega com a integração de pagamentos">
+            Gerenciar assinatura
+          </span>
+        ) : null}
+      </Card>
+      {subscription ? <ActivePlan account={a} subscription={subscription} /> : <UpgradePlan account={a} />}
+      <Routes>
+        <Route path=":id/edit" element={user.isAdmin ? <AccountModal account={a} onClose={() => navigate('/my-account')} /> : <Navigate to="/my-account" replace />} />
+        <Route path="*" element={null} />
+      </Routes>
+    </div>
   );
 }

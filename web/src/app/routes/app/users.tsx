@@ -1,5 +1,43 @@
-import { PlaceholderPage } from './placeholder.tsx';
+import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
+import { UserFormModal, UserViewModal } from '../../../features/users/components/user-modals.tsx';
+import { UsersTable } from '../../../features/users/components/users-table.tsx';
+import { useSession } from '../../../lib/auth.ts';
+import { usePageMeta } from '../../../lib/seo.ts';
 
+function useBack() {
+  const navigate = useNavigate();
+  return { close: () => navigate('/users'), saved: () => navigate('/users', { state: { refresh: true } }) };
+}
+
+function Create() {
+  const { user } = useSession();
+  const back = useBack();
+  if (!user?.isAdmin) return <Navigate to="/users" replace />;
+  return <UserFormModal onClose={back.close} onSaved={back.saved} />;
+}
+function Edit() {
+  const { id } = useParams();
+  const back = useBack();
+  return <UserFormModal id={id} onClose={back.close} onSaved={back.saved} />;
+}
+function Show() {
+  const { id } = useParams();
+  const back = useBack();
+  return <UserViewModal id={id!} onClose={back.close} />;
+}
+
+/** /users with its modals: create, {id}/edit, {id}/show. */
 export default function UsersPage() {
-  return <PlaceholderPage title="Usuários" description="As pessoas da sua equipe que atendem pelo Conversa." />;
+  usePageMeta({ title: 'Usuários', noindex: true });
+  return (
+    <>
+      <UsersTable />
+      <Routes>
+        <Route path="create" element={<Create />} />
+        <Route path=":id/edit" element={<Edit />} />
+        <Route path=":id/show" element={<Show />} />
+        <Route path="*" element={null} />
+      </Routes>
+    </>
+  );
 }

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { callApi, expectAccessible, newPage } from './browser.ts';
+import { deliverMessage, eventually, newTeam, openAs, setServiceStatus, startWorld, type Member, type World } from './world.ts';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+/** Records the browser notifications a page raises (permission granted). */
+async function recordNotifications(context: BrowserContext): Promise<void> {
+  await context.grantPermissions(['notifications']);
+  await context.addInitScript(() => {
+    const shown: { title: string; body?: string }[] = [];
+    (window as unknown as { __notifications: typeof shown }).__notifications = shown;
+    class Recorded {
+      static permission = 'granted';
+      static requestPermission = async () => 'granted';
+      constructor(title: string, options?: NotificationOptions) {
+        shown.push({ title, body: options?.body });
+      }
+    }
+    Object.defineProperty(window, 'Notification', { value: Recorded, configurable: true });
+  });
+}
+
+const notifications = (page: Page) => page.evaluate(() => (window as unknown as { __notifications: { title: string; body?: string }[] }).__notifications);
+
+describe('the inbox, live', () => {
+  it('an admin connects Telegram, a customer writes, and the team answers with text, a file and a voice note; other accounts see nothing', async () => {
+    const team = await newTeam(world, 'Floricultura Ipê');
+    const colleague = await team.addUser('Bruno Lima', true);
+    const stranger = (await newTeam(world, 'Outra Loja')).owner;
+
+    // The admin creates the Telegram connection on /services.
+    const admin = await newPage(world.browser);
+    await recordNotifications(admin.context);
+    await openAs(admin.page, world, team.owner, '/services');
+    await admin.page.getByRole('heading', { name: 'Conexões', level: 1 }).waitFor();
+    await admin.page.getByText('Nenhum registro encontrado').waitFor();
+    await admin.page.getByRole('link', { name: 'Nova conexão' }).click();
+    const dialog = admin.page.getByRole('dialog', { name: 'Nova conexão' });
+    await dialog.getByLabel('Nome').fill('Bot da Floricultura');
+    await dialog.getByLabel('Tipo').selectOption('telegram');
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await dialog.getByText('Token do Telegram é obrigatório').waitFor();
+    await dialog.getByLabel('Token do Telegram').fill('123456:ABC-floricultura');
+    await expectAccessible(admin.page, '/services/create');
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await admin.page.waitForURL(/\/services$/);
+    const row = admin.page.getByTestId('service-row').filter({ hasText: 'Bot da Floricultura' });
+    await row.getByText('Desconectado').waitFor();
+    const services = await callApi(world.base, 'GET', '/services', undefined, team.owner.token);
+    const serviceId = services.body.data[0].id as string;
+
+    // The channel worker connects it: the status changes live.
+    await setServiceStatus(world, team.owner.accountId, serviceId, 'connected');
+    await row.getByText('Conectado').waitFor({ timeout: 20_000 });
+
+    // Everyone opens the inbox: the admin, a colleague of the same account, and another account.
+    await admin.page.getByRole('link', { name: 'Chat', exact: true }).click();
+    await admin.page.getByText('Nenhum registro encontrado').waitFor();
+    const second = await newPage(world.browser);
+    await openAs(second.page, world, colleague, '/inbox');
+    await second.page.getByText('Nenhum registro encontrado').waitFor();
+    const other = await newPage(world.browser);
+    await openAs(other.page, world, stranger, '/inbox');
+    await other.page.getByText('Nenhum registro encontrado').waitFor();
+    for (const p of [admin.page, second.page, other.page]) await p.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
+
+    await deliverMessage(world, { accountId: team.owner.accountId, serviceId, chatId: '555001', name: 'Helena Prado', text: 'Bom dia! Vocês entregam hoje?' });
+
+    // It shows live, opens by itself on a wide screen, and rings 'Nova mensagem'.
+    await admin.page.getByTestId('inbox-contact').filter({ hasText: 'Helena Prado' }).waitFor({ timeout: 20_000 });
+    await admin.page.waitForURL(/\/inbox\/[0-9A-Z]+$/);
+    await admin.page.getByTestId('message').filter({ hasText: 'Bom dia! Vocês entregam hoje?' }).waitFor();
+    expect(await eventually(async () => (await notifications(admin.page)).find((n) => n.title === 'Nova mensagem'))).toEqual({
+      title: 'Nova mensagem',
+      body: 'Bom dia! Vocês entregam hoje?',
+    });
+    await second.page.getByTestId('inbox-contact').filter({ hasText: 'Helena Prado' }).waitFor({ timeout: 20_000 });
+    await expectAccessible(admin.page, '/inbox/{id}');
+
+    // A text reply: shown at once, then acknowledged by the channel (one tick).
+    const box = admin.page.getByLabel('Mensagem', { exact: true });
+    await box.fill('Entregamos sim, até as 18h.');
+    await box.press('Enter');
+    const reply = admin.page.getByTestId('message').filter({ hasText: 'Entregamos sim, até as 18h.' });
+    await reply.waitFor();
+    await reply.locator('[data-ack="1"]').waitFor({ timeout: 20_000 });
+    expect(await admin.page.getByTestId('message').filter({ hasText: 'Entregamos sim, até as 18h.' }).count()).toBe(1);
+
+    // A file with its caption, through the presigned upload.
+    await admin.page.getByTestId('file-input').setInputFiles({ name: 'catalogo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% catálogo\n') });
+    await admin.page.getByLabel('Legenda de catalogo.pdf').fill('Nosso catálogo');
+    await admin.page.getByRole('button', { name: 'Enviar', exact: true }).click();
+    const doc = admin.page.getByTestId('message').filter({ hasText: 'Nosso catálogo' });
+    await doc.getByText('catalogo.pdf').waitFor();
+    await doc.locator('[data-ack="1"]').waitFor({ timeout: 20_000 });
+
+    // A voice note from chromium's fake microphone.
+    await admin.page.getByRole('button', { name: 'Gravar áudio (R)' }).click();
+    await admin.page.getByText('Gravando').waitFor();
+    await admin.page.getByTestId('recording-timer').filter({ hasText: '00:01' }).waitFor({ timeout: 10_000 });
+    await admin.page.getByRole('button', { name: 'Enviar áudio' }).click();
+    const voice = admin.page.getByTestId('message').filter({ has: admin.page.getByLabel('Mensagem de voz') });
+    await voice.locator('[data-ack="1"]').waitFor({ timeout: 20_000 });
+
+    const sent = await eventually(async () => {
+      const list = await world.fakeChannel.sent();
+      return list.length >= 3 ? list : null;
+    });
+    expect(sent.map((s) => s.message.type)).toEqual(['text', 'document', 'voice']);
+    expect(sent[1].message.file.name).toBe('catalogo.pdf');
+
+    // The colleague sees the conversation live; the other account saw nothing at all.
+    await second.page.getByTestId('inbox-contact').filter({ hasText: 'Helena Prado' }).click();
+    await second.page.getByTestId('message').filter({ hasText: 'Entregamos sim, até as 18h.' }).waitFor();
+    await second.page.getByTestId('message').filter({ hasText: 'Nosso catálogo' }).waitFor();
+    await deliverMessage(world, { accountId: team.owner.accountId, serviceId, chatId: '555001', name: 'Helena Prado', text: 'Perfeito, obrigada!' });
+    await second.page.getByTestId('message').filter({ hasText: 'Perfeito, obrigada!' }).waitFor({ timeout: 20_000 });
+    await admin.page.getByTestId('message').filter({ hasText: 'Perfeito, obrigada!' }).waitFor({ timeout: 20_000 });
+    expect(await other.page.getByText('Helena Prado').count()).toBe(0);
+    expect(await other.page.getByText('Nenhum registro encontrado').count()).toBe(1);
+
+    for (const p of [admin, second, other]) {
+      expect(p.errors).toEqual([]);
+      await p.context.close();
+    }
+  });
+
+  it('shows the disconnected and archived notices instead of the composer', async () => {
+    const team = await newTeam(world, 'Papelaria Sol');
+    const service = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Papelaria', type: 'whatsapp' }, team.owner.token)).body;
+    const contact = (await callApi(world.base, 'POST', '/contacts', { name: 'Carlos Dias', serviceId: service.id, data: { phoneNumber: '5511912345678', phoneCountry: 'BR' } }, team.owner.token)).body;
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, team.owner, `/inbox/${contact.id}`);
+    await page.getByText('Conexão desconectada').waitFor();
+    expect(await page.getByLabel('Mensagem', { exact: true }).count()).toBe(0);
+    await setServiceStatus(world, team.owner.accountId, service.id, 'connected');
+    await page.getByLabel('Mensagem', { exact: true }).waitFor({ timeout: 20_000 });
+    await callApi(world.base, 'POST', `/contacts/${contact.id}/archive`, { archive: true }, team.owner.token);
+    await page.getByText('Contato arquivado').waitFor({ timeout: 20_000 });
+    await page.getByRole('link', { name: 'Ver contatos' }).click();
+    await page.waitForURL(/\/contacts$/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

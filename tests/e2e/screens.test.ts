@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi, expectAccessible, newPage, strongPassword, uniqueEmail } from './browser.ts';
+import { newTeam, openAs, startWorld, type World } from './world.ts';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+describe('contacts, connections and users screens', () => {
+  it('an admin creates, edits, filters and pages contacts', async () => {
+    const team = await newTeam(world, 'Mercearia Boa Vista');
+    const zap = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Mercearia', type: 'whatsapp' }, team.owner.token)).body;
+    for (let i = 1; i <= 12; i++) {
+      const made = await callApi(world.base, 'POST', '/contacts', { name: `Cliente ${String(i).padStart(2, '0')}`, serviceId: zap.id, data: { phoneNumber: `55119876500${String(i).padStart(2, '0')}`, phoneCountry: 'BR' } }, team.owner.token);
+      expect(made.status).toBe(201);
+    }
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, team.owner, '/contacts');
+    await page.getByRole('heading', { name: 'Contatos', level: 1 }).waitFor();
+    await page.getByText('1–10 de 12').waitFor();
+    expect(await page.getByTestId('contact-row').count()).toBe(10);
+    await expectAccessible(page, '/contacts');
+
+    // Paging and page sizes.
+    await page.getByRole('button', { name: 'Página 2' }).click();
+    await page.getByText('11–12 de 12').waitFor();
+    await page.getByLabel('Por página').selectOption('3');
+    await page.getByText('1–3 de 12').waitFor();
+    await page.getByRole('button', { name: 'Última página' }).click();
+    await page.getByText('10–12 de 12').waitFor();
+
+    // Create: the rules of SPEC section 5, the async connection picker, the country's dial code.
+    await page.getByRole('link', { name: 'Novo contato' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Novo contato' });
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    expect(await dialog.getByText('Campo obrigatório').count()).toBeGreaterThanOrEqual(2);
+    await dialog.getByLabel('Nome').fill('Dona Maria');
+    await dialog.getByRole('combobox', { name: 'Conexão' }).fill('Zap');
+    await dialog.getByRole('option', { name: /Zap da Mercearia/ }).click();
+    await dialog.getByLabel('País').selectOption('PT');
+    expect(await dialog.getByLabel('Telefone').inputValue()).toBe('351');
+    await dialog.getByLabel('Telefone').fill('351912');
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await dialog.getByText('Número muito pequeno inválido').waitFor();
+    await dialog.getByLabel('Telefone').fill('351912345678');
+    await dialog.getByLabel('Email').fill('maria@example.com');
+    await expectAccessible(page, '/contacts/create');
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await page.waitForURL(/\/contacts$/);
+
+    // Filter by name, then edit: the connection and phone are locked for WhatsApp.
+    await page.getByRole('button', { name: 'Mostrar filtros' }).click();
+    await page.getByLabel('Nome', { exact: true }).fill('maria');
+    await page.getByRole('button', { name: 'Aplicar filtros' }).click();
+    await page.getByText('1–1 de 1').waitFor();
+    await page.getByRole('link', { name: 'Editar Dona Maria' }).click();
+    const edit = page.getByRole('dialog', { name: 'Editar contato' });
+    await edit.getByText('Criado em:').waitFor();
+    expect(await edit.getByRole('combobox', { name: 'Conexão' }).isDisabled()).toBe(true);
+    expect(await edit.getByLabel('Telefone').isDisabled()).toBe(true);
+    await edit.getByLabel('Nome').fill('Dona Maria Souza');
+    await edit.getByRole('button', { name: 'Atualizar' }).click();
+    await page.waitForURL(/\/contacts$/);
+    await page.getByText('Dona Maria Souza').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an admin manages users; a member sees no admin actions', async () => {
+    const team = await newTeam(world, 'Oficina Rápida');
+    const member = await team.addUser('Marcos Silva', false);
+    await callApi(world.base, 'POST', '/services', { name: 'Bot da Oficina', type: 'telegram', token: '999:XYZ' }, team.owner.token);
+
+    const { page, context, errors } = await newPage(world.browser, { dark: true });
+    await openAs(page, world, team.owner, '/users');
+    await page.getByRole('heading', { name: 'Usuários', level: 1 }).waitFor();
+    await page.getByText('Marcos Silva').waitFor();
+    await expectAccessible(page, '/users');
+    await page.getByRole('link', { name: 'Novo usuário' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Criar usuário' });
+    await dialog.getByLabel('Nome').fill('Paula Reis');
+    await dialog.getByLabel('Email').fill('paula');
+    await dialog.getByLabel('Senha', { exact: true }).fill('abc');
+    await dialog.getByText('Força da senha: Muito fraca').waitFor();
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await dialog.getByText('Email inválido').waitFor();
+    await dialog.getByText('A senha deve ter pelo menos 6 caracteres').waitFor();
+    await dialog.getByLabel('Email').fill(uniqueEmail('paula'));
+    await dialog.getByLabel('Senha', { exact: true }).fill(strongPassword);
+    await dialog.getByText('Força da senha: Forte').waitFor();
+    await dialog.getByLabel('Confirmar senha').fill('outra');
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await dialog.getByText('As senhas não coincidem').waitFor();
+    await dialog.getByLabel('Confirmar senha').fill(strongPassword);
+    await expectAccessible(page, '/users/create');
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await page.waitForURL(/\/users$/);
+    await page.getByText('Paula Reis').waitFor();
+
+    // Edit keeps the password when blank; archive shows the badge; the owner cannot be archived.
+    await page.getByRole('link', { name: 'Editar Paula Reis' }).click();
+    const edit = page.getByRole('dialog', { name: 'Editar usuário' });
+    await edit.getByText('Deixe em branco para manter a senha atual').waitFor();
+    await edit.getByLabel('Nome').fill('Paula Reis Lima');
+    await edit.getByRole('button', { name: 'Atualizar' }).click();
+    await page.getByText('Paula Reis Lima').waitFor();
+    await page.getByRole('button', { name: 'Arquivar Paula Reis Lima' }).click();
+    await page.getByTestId('user-row').filter({ hasText: 'Paula Reis Lima' }).getByText('Arquivado').waitFor();
+    expect(await page.getByRole('button', { name: /Arquivar Dona Ana/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Mostrar filtros' }).click();
+    await page.getByLabel('Email', { exact: true }).fill('marcos');
+    await page.getByRole('button', { name: 'Aplicar filtros' }).click();
+    await page.getByText('1–1 de 1').waitFor();
+    await page.getByRole('link', { name: 'Visualizar Marcos Silva' }).click();
+    const view = page.getByRole('dialog', { name: 'Visualização de usuário' });
+    await view.getByText('Não', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // The member: connections and users without admin actions.
+    const m = await newPage(world.browser, { width: 390, height: 844 });
+    await openAs(m.page, world, member, '/services');
+    await m.page.getByText('Bot da Oficina').waitFor();
+    await expectAccessible(m.page, '/services (member)');
+    expect(await m.page.getByRole('link', { name: 'Nova conexão' }).count()).toBe(0);
+    expect(await m.page.getByRole('link', { name: /^Editar/ }).count()).toBe(0);
+    expect(await m.page.getByRole('button', { name: /^Iniciar/ }).count()).toBe(0);
+    await m.page.getByRole('link', { name: 'Visualizar Bot da Oficina' }).click();
+    await m.page.getByRole('dialog', { name: 'Visualização da conexão' }).getByText('Telegram').waitFor();
+    await m.page.goto(`${world.base}/users`);
+    await m.page.getByTestId('user-row').filter({ hasText: 'Marcos Silva' }).waitFor();
+    expect(await m.page.getByRole('link', { name: 'Novo usuário' }).count()).toBe(0);
+    expect(await m.page.getByRole('button', { name: /^Arquivar/ }).count()).toBe(0);
+    expect(await m.page.getByRole('link', { name: /^Editar/ }).count()).toBe(1); // only themselves
+    await m.page.goto(`${world.base}/my-account`);
+    await m.page.getByText('Fazer Upgrade Agora').waitFor();
+    expect(await m.page.getByRole('link', { name: 'Editar' }).count()).toBe(0);
+    await expectAccessible(m.page, '/my-account');
+    expect(m.errors).toEqual([]);
+    await m.context.close();
+  });
+});

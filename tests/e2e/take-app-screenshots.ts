@@ -1,0 +1,66 @@
+/**
+ * Screenshots of the signed-in app with realistic data (inbox, contacts, connections, users, my
+ * account and their modals), light and dark, 1280 and 390 px wide, into docs/screenshots/.
+ * Run: `npx tsx tests/e2e/take-app-screenshots.ts [name-filter]`.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { callApi, newPage, root } from './browser.ts';
+import { deliverMessage, eventually, newTeam, setServiceStatus, startWorld } from './world.ts';
+
+const out = join(root, 'docs/screenshots');
+mkdirSync(out, { recursive: true });
+const only = process.argv[2];
+
+const world = await startWorld();
+const base = world.base;
+try {
+  const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
+  const { owner } = team;
+  await team.addUser('Bruno Lima', true);
+  await team.addUser('Marina Costa', false);
+  const bot = (await callApi(base, 'POST', '/services', { name: 'Bot da Doceria', type: 'telegram', token: '123456:ABCDEF-secret-token' }, owner.token)).body;
+  const zap = (await callApi(base, 'POST', '/services', { name: 'WhatsApp Vendas', type: 'whatsapp' }, owner.token)).body;
+  await setServiceStatus(world, owner.accountId, bot.id, 'connected');
+  const customers = ['Joana Pereira', 'Rafael Gomes', 'Lúcia Andrade', 'Pedro Henrique', 'Sofia Martins', 'Tiago Nunes'];
+  const texts = ['Oi! Vocês fazem bolo de aniversário?', 'Qual o horário de funcionamento?', 'Obrigada, chegou tudo certinho 😊', 'Posso retirar amanhã às 10h?', 'Tem opção sem lactose?', 'Quero encomendar 50 brigadeiros'];
+  for (let i = 0; i < customers.length; i++) {
+    await deliverMessage(world, { accountId: owner.accountId, serviceId: bot.id, chatId: `90${i}`, name: customers[i]!, text: texts[i]! });
+  }
+  await callApi(base, 'POST', '/contacts', { name: 'Mercado Central', serviceId: zap.id, data: { phoneNumber: '5511987654321', phoneCountry: 'BR', email: 'compras@mercadocentral.com.br' } }, owner.token);
+  const contacts = (await callApi(base, 'GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { name: 'Joana Pereira' } }))}`, undefined, owner.token)).body.data;
+  const joana = contacts[0];
+  await callApi(base, 'POST', '/messages/send', { contactId: joana.id, serviceId: bot.id, text: 'Olá, Joana! Fazemos sim 🎂 Para quantas pessoas?', type: 'text' }, owner.token);
+  await deliverMessage(world, { accountId: owner.accountId, serviceId: bot.id, chatId: '900', name: 'Joana Pereira', text: 'Umas 30 pessoas. Pode ser de chocolate com morango?' });
+  await callApi(base, 'POST', '/messages/send', { contactId: joana.id, serviceId: bot.id, text: 'Pode sim! O de 30 fatias sai por R$ 180,00.\nEntregamos no sábado pela manhã.', type: 'text' }, owner.token);
+  await eventually(async () => (await world.fakeChannel.sent()).length >= 2);
+  await callApi(base, 'POST', `/contacts/${joana.id}/read`, {}, owner.token);
+
+  const shots: { name: string; path: string; ready: string }[] = [
+    { name: 'app-inbox', path: `/inbox/${joana.id}`, ready: 'Carregar mais mensagens, Umas 30 pessoas' },
+    { name: 'app-contacts', path: '/contacts', ready: 'Mercado Central' },
+    { name: 'app-services', path: '/services', ready: 'Bot da Doceria' },
+    { name: 'app-users', path: '/users', ready: 'Marina Costa' },
+    { name: 'app-my-account', path: '/my-account', ready: 'Doceria da Carla' },
+  ];
+  for (const shot of shots) {
+    if (only && !shot.name.includes(only)) continue;
+    for (const width of [1280, 390]) {
+      for (const dark of [false, true]) {
+        const { page, context } = await newPage(world.browser, { width, height: width === 390 ? 844 : 800, dark });
+        await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), { accessToken: owner.token, user: owner.user });
+        await page.goto(`${base}${shot.path}`, { waitUntil: 'networkidle' });
+        const wanted = shot.ready.split(', ').at(-1)!;
+        await page.locator('main').getByText(wanted).first().waitFor({ timeout: 15000 }).catch(() => console.warn('not found', wanted));
+        await page.evaluate(() => document.fonts.ready);
+        await page.waitForTimeout(300);
+        const file = join(out, `${shot.name}-${dark ? 'dark' : 'light'}-${width}.png`);
+        await page.screenshot({ path: file });
+        console.log('wrote', file);
+        await context.close();
+      }
+    }
+  }
+} finally {
+  await world.stop();
+}

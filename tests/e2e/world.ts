@@ -1,0 +1,175 @@
+/**
+ * The browser tests' world for the signed-in app: the local runtime with the HTTP channel double,
+ * a chromium, and a stand-in for the channel worker (connection status and inbound messages written
+ * straight to the runtime's table and bucket, as tests/integration/worker.ts does).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ulid } from 'ulid';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { Browser, Page } from 'playwright-core';
+import type { PlanLimits } from '../../shared/contracts/plans.ts';
+import type { ServiceStatus } from '../../shared/contracts/services.ts';
+import { keys } from '../../shared/db/keys.ts';
+import type { Ports } from '../../shared/domain/ports.ts';
+import { receiveMessage } from '../../shared/domain/messages/inbound.ts';
+import { aesVault } from '../../functions/lib/aes-vault.ts';
+import { jwtTokens } from '../../functions/lib/jwt-tokens.ts';
+import { outboxMailer } from '../../functions/lib/outbox-mailer.ts';
+import { s3Storage } from '../../functions/lib/s3-storage.ts';
+import { scryptPasswords } from '../../functions/lib/scrypt-passwords.ts';
+import { startFakeChannel } from '../support/fake-channel.ts';
+import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
+import { chromium } from 'playwright-core';
+import { callApi, chromiumArgs, ensureWebBuild, strongPassword, uniqueEmail } from './browser.ts';
+
+export interface World {
+  runtime: RunningRuntime;
+  browser: Browser;
+  base: string;
+  ports: Ports;
+  fakeChannel: { url: string; sent(): Promise<any[]> };
+  stop(): Promise<void>;
+}
+
+export async function startWorld(): Promise<World> {
+  ensureWebBuild();
+  const fake = await startFakeChannel();
+  const runtime = await spawnLocalRuntime({ CHANNEL_DOUBLE_URL: fake.url });
+  // Chromium's fake microphone answers getUserMedia without a prompt (the voice-note test).
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [...chromiumArgs, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+  });
+  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  const secret = (file: string) => async () => new TextEncoder().encode(readFileSync(join(runtime.dataDir, file), 'utf8').trim());
+  const ports: Ports = {
+    table: {
+      name: runtime.tableName,
+      doc: DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials }), {
+        marshallOptions: { removeUndefinedValues: true },
+      }),
+    },
+    storage: s3Storage(
+      runtime.bucketName,
+      new S3Client({
+        endpoint: runtime.s3Url,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        forcePathStyle: true,
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+    ),
+    vault: aesVault(secret('data-key')),
+    tokens: jwtTokens(secret('jwt-secret')),
+    passwords: scryptPasswords(),
+    mailer: outboxMailer(runtime.outboxDir),
+    clock: () => new Date(),
+    newId: (at) => ulid(at),
+    appUrl: runtime.url,
+  };
+  return {
+    runtime,
+    browser,
+    base: runtime.url,
+    ports,
+    fakeChannel: { url: fake.url, sent: async () => (await fetch(`${fake.url}/sent`)).json() as Promise<any[]> },
+    async stop() {
+      await browser.close();
+      await runtime.stop();
+      await fake.close();
+    },
+  };
+}
+
+async function update(world: World, key: Record<string, string>, field: string, value: unknown): Promise<void> {
+  await world.ports.table.doc.send(
+    new UpdateCommand({
+      TableName: world.ports.table.name,
+      Key: key,
+      UpdateExpression: 'SET #f = :v, updatedAt = :now',
+      ExpressionAttributeNames: { '#f': field },
+      ExpressionAttributeValues: { ':v': value, ':now': new Date().toISOString() },
+    }),
+  );
+}
+
+/** Sets an account's plan, as the billing webhook will. */
+export function setPlan(world: World, accountId: string, plan: PlanLimits): Promise<void> {
+  return update(world, keys.account(accountId) as Record<string, string>, 'plan', plan);
+}
+
+/** Sets a connection's status, as the channel worker does when a channel connects or drops. */
+export function setServiceStatus(world: World, accountId: string, serviceId: string, status: ServiceStatus): Promise<void> {
+  return update(world, keys.service(accountId, serviceId) as Record<string, string>, 'status', status);
+}
+
+let inboundCounter = 0;
+
+/** A customer's message arriving through a connection. */
+export async function deliverMessage(
+  world: World,
+  input: { accountId: string; serviceId: string; chatId: string; name: string; text: string; phoneNumber?: string },
+): Promise<void> {
+  await receiveMessage(world.ports, {
+    accountId: input.accountId,
+    serviceId: input.serviceId,
+    channelMessageId: `in-${Date.now()}-${inboundCounter++}`,
+    chat: { idFromService: input.chatId, name: input.name, isGroup: false, phoneNumber: input.phoneNumber ?? null },
+    isFromMe: false,
+    type: 'text',
+    text: input.text,
+    timestamp: new Date().toISOString(),
+  });
+}
+
+export interface Member {
+  token: string;
+  user: any;
+  email: string;
+  accountId: string;
+}
+
+/** A Pro account with its owner (admin), and helpers to add people. */
+export async function newTeam(world: World, accountName: string, ownerName = 'Dona Ana'): Promise<{ owner: Member; addUser(name: string, isAdmin: boolean): Promise<Member> }> {
+  const email = uniqueEmail('dona');
+  const registered = await callApi(world.base, 'POST', '/auth/register', { name: ownerName, email, password: strongPassword });
+  if (registered.status !== 201) throw new Error(JSON.stringify(registered.body));
+  const created = await callApi(world.base, 'POST', '/accounts', { name: accountName }, registered.body.accessToken);
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  const accountId = created.body.id as string;
+  await setPlan(world, accountId, { productName: 'Pro', users: 10, connections: 5, contacts: 25000 });
+  const owner: Member = { token: created.body.accessToken, user: created.body.user, email, accountId };
+  return {
+    owner,
+    async addUser(name, isAdmin) {
+      const userEmail = uniqueEmail(name.toLowerCase().replace(/\W+/g, '.'));
+      const made = await callApi(world.base, 'POST', '/users', { name, email: userEmail, password: strongPassword, isAdmin }, owner.token);
+      if (made.status !== 201) throw new Error(JSON.stringify(made.body));
+      const login = await callApi(world.base, 'POST', '/auth/login', { email: userEmail, password: strongPassword });
+      if (!login.body.accessToken) throw new Error(JSON.stringify(login.body));
+      return { token: login.body.accessToken, user: login.body.user, email: userEmail, accountId };
+    },
+  };
+}
+
+/** Puts a session in the page's storage (the persisted auth state) and opens a path. */
+export async function openAs(page: Page, world: World, member: Member, path: string): Promise<void> {
+  await page.goto(`${world.base}/robots.txt`);
+  await page.evaluate(([token, user]) => localStorage.setItem('conversa-auth', JSON.stringify({ accessToken: token, user })), [member.token, member.user] as const);
+  await page.goto(`${world.base}${path}`);
+}
+
+/** Polls a condition (robust on a loaded machine: generous deadline, short steps). */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import type { Contact } from '#contracts/contacts.ts';
+import type { Message } from '#contracts/messages.ts';
+import { emptyInboxFilters, inboxContactsQueryOptions } from '../features/inbox/api/get-inbox-contacts.ts';
+import { addLocalMessage, flattenMessages, messagesQueryOptions, settleLocalMessage, type ChatMessage } from '../features/inbox/api/get-messages.ts';
+import { sessionStore, setSession } from '../lib/auth.ts';
+import { parseRealtimeMessage } from '../lib/realtime.ts';
+import { applyRealtimeEvent } from './realtime-sync.ts';
+
+const at = (s: number) => new Date(Date.UTC(2025, 5, 8, 12, 0, s)).toISOString();
+
+function message(id: string, patch: Partial<Message> = {}): Message {
+  return {
+    id, contactId: 'c1', serviceId: 's1', text: `texto ${id}`, type: 'text', timestamp: at(0), isFromMe: false, ack: 0, error: null,
+    file: null, fileId: null, thumbnail: null, quotedMessage: null, replyMessageId: null, user: null, groupContact: null,
+    createdAt: at(0), updatedAt: at(0), ...patch,
+  };
+}
+
+function contact(id: string, patch: Partial<Contact> = {}): Contact {
+  return {
+    id, name: `Contato ${id}`, type: 'user', data: { email: null, phoneNumber: null, phoneCountry: null }, idFromService: id, gender: null,
+    serviceId: 's1', service: { id: 's1', name: 'Bot', type: 'telegram' }, avatar: null, avatarUrl: null, isOnline: false, lastSeenAt: null,
+    archivedAt: null, archivedReason: null, lastMessage: null, lastMessageAt: null, unread: 0, userId: null, departmentId: null, tags: [],
+    user: null, department: null, createdAt: at(0), updatedAt: at(0), ...patch,
+  };
+}
+
+function conversation(client: QueryClient, messages: Message[]) {
+  const key = messagesQueryOptions('c1').queryKey;
+  client.setQueryData(key, { pages: [{ data: messages, totalCount: messages.length }], pageParams: [null] });
+  return () => flattenMessages(client.getQueryData(key));
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('realtime events in the cache', () => {
+  it('reads the server format { event, data } and ignores anything else', () => {
+    expect(parseRealtimeMessage(JSON.stringify({ event: 'message.CREATED', data: { id: 'm1' } }))).toEqual({ event: 'message.CREATED', data: { id: 'm1' } });
+    expect(parseRealtimeMessage('not json')).toBeNull();
+    expect(parseRealtimeMessage(JSON.stringify({ type: 'x' }))).toBeNull();
+  });
+
+  it('adds a new message to the open conversation once, however often it is delivered', () => {
+    const client = new QueryClient();
+    const read = conversation(client, [message('01B'), message('01A')]);
+    const event = { event: 'message.CREATED', data: message('01C') };
+    applyRealtimeEvent(client, event);
+    applyRealtimeEvent(client, event);
+    expect(read().map((m) => m.id)).toEqual(['01A', '01B', '01C']);
+  });
+
+  it('replaces a message by id and keeps the later version', () => {
+    const client = new QueryClient();
+    const read = conversation(client, [message('01A', { isFromMe: true, ack: 1, updatedAt: at(5) })]);
+    applyRealtimeEvent(client, { event: 'message.UPDATED', data: message('01A', { isFromMe: true, ack: 3, updatedAt: at(9) }) });
+    applyRealtimeEvent(client, { event: 'message.UPDATED', data: message('01A', { isFromMe: true, ack: 2, updatedAt: at(7) }) });
+    expect(read()[0]!.ack).toBe(3);
+  });
+
+  it('never shows a sent message twice when its event comes before the send answer', () => {
+    const client = new QueryClient();
+    const read = conversation(client, [message('01A')]);
+    const local: ChatMessage = { ...message('local-1', { isFromMe: true, text: 'Olá' }), local: { state: 'sending' } };
+    addLocalMessage(client, local);
+    expect(read().map((m) => m.id)).toEqual(['01A', 'local-1']);
+    const stored = message('01B', { isFromMe: true, text: 'Olá', ack: 0 });
+    applyRealtimeEvent(client, { event: 'message.CREATED', data: stored });
+    expect(read().map((m) => m.id)).toEqual(['01A', '01B']);
+    settleLocalMessage(client, 'c1', 'local-1', stored);
+    applyRealtimeEvent(client, { event: 'message.UPDATED', data: { ...stored, ack: 1, updatedAt: at(3) } });
+    expect(read().map((m) => [m.id, m.ack])).toEqual([['01A', 0], ['01B', 1]]);
+  });
+
+  it('moves a contact with a new message to the top of the inbox list', () => {
+    const client = new QueryClient();
+    const key = inboxContactsQueryOptions(emptyInboxFilters).queryKey;
+    client.setQueryData(key, {
+      pages: [{ data: [contact('a', { lastMessageAt: at(9) }), contact('b', { lastMessageAt: at(5) })], totalCount: 2 }],
+      pageParams: [0],
+    });
+    applyRealtimeEvent(client, { event: 'contact.UPDATED', data: contact('b', { lastMessageAt: at(20), unread: 0, updatedAt: at(20) }) });
+    expect(client.getQueryData(key)!.pages[0]!.data.map((c) => c.id)).toEqual(['b', 'a']);
+  });
+
+  it('drops an archived contact from a list that hides archived ones, and adds a new one', () => {
+    const client = new QueryClient();
+    const key = inboxContactsQueryOptions(emptyInboxFilters).queryKey;
+    client.setQueryData(key, { pages: [{ data: [contact('a', { lastMessageAt: at(9) })], totalCount: 1 }], pageParams: [0] });
+    applyRealtimeEvent(client, { event: 'contact.CREATED', data: contact('n', { lastMessageAt: at(30), updatedAt: at(30) }) });
+    applyRealtimeEvent(client, { event: 'contact.UPDATED', data: contact('a', { archivedAt: at(31), updatedAt: at(31) }) });
+    const page = client.getQueryData(key)!.pages[0]!;
+    expect(page.data.map((c) => c.id)).toEqual(['n']);
+    expect(page.totalCount).toBe(1);
+  });
+
+  it('rings "Nova mensagem" once per incoming message, at volume 0.5', async () => {
+    const shown: { title: string; body?: string }[] = [];
+    class FakeNotification {
+      static permission = 'granted';
+      static requestPermission = vi.fn();
+      constructor(title: string, options?: NotificationOptions) {
+        shown.push({ title, body: options?.body });
+      }
+    }
+    vi.stubGlobal('Notification', FakeNotification);
+    const volumes: number[] = [];
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
+      volumes.push(this.volume);
+      return Promise.resolve();
+    });
+    const client = new QueryClient();
+    const last = { id: 'm-new', text: 'Oi, tudo bem?', type: 'text' as const, isFromMe: false, ack: 0, timestamp: at(1), file: null };
+    applyRealtimeEvent(client, { event: 'contact.UPDATED', data: contact('a', { lastMessage: last, unread: 1 }) });
+    applyRealtimeEvent(client, { event: 'contact.UPDATED', data: contact('a', { lastMessage: last, unread: 1 }) });
+    applyRealtimeEvent(client, { event: 'contact.UPDATED', data: contact('a', { lastMessage: { ...last, id: 'm-mine', isFromMe: true }, unread: 0 }) });
+    await Promise.resolve();
+    expect(shown).toEqual([{ title: 'Nova mensagem', body: 'Oi, tudo bem?' }]);
+    expect(volumes).toEqual([0.5]);
+    vi.unstubAllGlobals();
+  });
+
+  it('refreshes the signed-in user when their own user item changes', () => {
+    const client = new QueryClient();
+    const user = { id: 'u1', name: 'Ana', email: 'ana@x.com', accountId: 'a1', account: { id: 'a1', name: 'Loja' }, avatar: null, isAdmin: true, isOwner: true, emailVerified: true, archivedAt: null, createdAt: at(0), updatedAt: at(0) };
+    setSession({ accessToken: 't', user });
+    applyRealtimeEvent(client, { event: 'user.UPDATED', data: { ...user, name: 'Ana Lima', updatedAt: at(9) } });
+    expect(sessionStore.get().user?.name).toBe('Ana Lima');
+    applyRealtimeEvent(client, { event: 'user.UPDATED', data: { ...user, id: 'u2', name: 'Outra' } });
+    expect(sessionStore.get().user?.name).toBe('Ana Lima');
+  });
+});

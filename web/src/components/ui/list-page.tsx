@@ -1,0 +1,63 @@
+import type { ReactNode } from 'react';
+import { Filter, RefreshCw } from 'lucide-react';
+import { Button } from './button.tsx';
+import { Spinner } from './spinner.tsx';
+
+/** The frame of the list screens: title, the filter toggle, refresh and the screen's own actions. */
+export function ListPageHeader({
+  title,
+  description,
+  filtersOpen,
+  onToggleFilters,
+  onRefresh,
+  refreshing,
+  actions,
+}: {
+  title: string;
+  description?: string;
+  filtersOpen: boolean;
+  onToggleFilters: () => void;
+  onRefresh: () => void;
+  refreshing?: boolean;
+  actions?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-fg">{title}</h1>
+        {description ? <p className="mt-1 text-sm text-fg-muted">{description}</p> : null}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" onClick={onToggleFilters} aria-expanded={filtersOpen} aria-controls="list-filters">
+          <Filter className="size-4" aria-hidden="true" />
+          {filtersOpen ? 'Esconder filtros' : 'Mostrar filtros'}
+        </Button>
+        <Button variant="outline" onClick={onRefresh} aria-label="Atualizar" disabled={refreshing}>
+          <RefreshCw className={refreshing ? 'size-4 animate-spin' : 'size-4'} aria-hidden="true" />
+          <span className="max-sm:sr-only">Atualizar</span>
+        </Button>
+        {actions}
+      </div>
+    </div>
+  );
+}
+
+/** The table's body states: 'Carregando...' and 'Nenhum registro encontrado'. */
+export function TableState({ colSpan, loading }: { colSpan: number; loading: boolean }) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="px-4 py-10 text-center text-sm text-fg-muted">
+        {loading ? (
+          <span className="inline-flex items-center gap-2" role="status">
+            <Spinner className="size-4 text-brand" /> Carregando...
+          </span>
+        ) : (
+          'Nenhum registro encontrado'
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export const thClass = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-fg-muted uppercase';
+export const tdClass = 'px-4 py-3 text-sm text-fg';

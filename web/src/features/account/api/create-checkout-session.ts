@@ -1,0 +1,17 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+
+/** POST /payments/create-checkout-session: the checkout URL the browser goes to. */
+export function createCheckoutSession(priceId: string | undefined): Promise<{ url: string }> {
+  return api.post<{ url: string }>('/payments/create-checkout-session', { priceId });
+}
+
+export function useCreateCheckoutSession() {
+  return useMutation({
+    mutationKey: ['payments', 'checkout'],
+    mutationFn: createCheckoutSession,
+    onSuccess: ({ url }) => {
+      if (url) window.location.assign(url);
+    },
+  });
+}

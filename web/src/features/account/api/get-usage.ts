@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Usage } from '#contracts/entities.ts';
+import { api } from '../../../lib/api-client.ts';
+
+/** GET /accounts/{id}/usage: called only when the subscription is active (SPEC section 7). */
+export function getUsage(id: string, signal?: AbortSignal): Promise<Usage> {
+  return api.get<Usage>(`/accounts/${encodeURIComponent(id)}/usage`, { signal });
+}
+
+export function usageQueryOptions(id: string) {
+  return queryOptions({ queryKey: ['accounts', 'usage', id], queryFn: ({ signal }) => getUsage(id, signal) });
+}
+
+export function useUsage(id: string, enabled: boolean) {
+  return useQuery({ ...usageQueryOptions(id), enabled });
+}

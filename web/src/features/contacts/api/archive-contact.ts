@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Contact } from '#contracts/contacts.ts';
+import { api } from '../../../lib/api-client.ts';
+
+/** POST /contacts/{id}/archive: admins unarchive with archive false (402 when no seat is free). */
+export function archiveContact(id: string, archive: boolean): Promise<Contact> {
+  return api.post<Contact>(`/contacts/${encodeURIComponent(id)}/archive`, { archive });
+}
+
+export function useArchiveContact() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: ['contacts', 'archive'],
+    mutationFn: ({ id, archive }: { id: string; archive: boolean }) => archiveContact(id, archive),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['contacts'] }),
+  });
+}

@@ -1,0 +1,30 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { Contact } from '#contracts/contacts.ts';
+import type { ListAnswer } from '#contracts/entities.ts';
+import { containsPattern, listQueryString, type ListQueryInput, type Where } from '#contracts/list-query.ts';
+import { api } from '../../../lib/api-client.ts';
+
+export interface ContactFilters {
+  name: string;
+  email: string;
+}
+
+export function contactsQuery(filters: ContactFilters, page: number, perPage: number): ListQueryInput {
+  const where: Where = {};
+  if (filters.name.trim()) where.name = { like: containsPattern(filters.name.trim()) };
+  if (filters.email.trim()) where['data.email'] = { like: containsPattern(filters.email.trim()) };
+  return { where, include: ['service', 'avatar'], order: [['name', 'ASC']], page, perPage, withCount: true };
+}
+
+/** GET /contacts?query=...: one page of the contacts table. */
+export function getContacts(query: ListQueryInput, signal?: AbortSignal): Promise<ListAnswer<Contact>> {
+  return api.get<ListAnswer<Contact>>(`/contacts${listQueryString(query)}`, { signal });
+}
+
+export function contactsQueryOptions(query: ListQueryInput) {
+  return queryOptions({ queryKey: ['contacts', 'list', query], queryFn: ({ signal }) => getContacts(query, signal), placeholderData: keepPreviousData });
+}
+
+export function useContacts(query: ListQueryInput) {
+  return useQuery(contactsQueryOptions(query));
+}

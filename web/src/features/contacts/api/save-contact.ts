@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Contact, ContactPayload } from '#contracts/contacts.ts';
+import { api } from '../../../lib/api-client.ts';
+
+/** POST /contacts. */
+export function createContact(payload: ContactPayload): Promise<Contact> {
+  return api.post<Contact>('/contacts', payload);
+}
+
+/** PUT /contacts/{id}. */
+export function updateContact(id: string, payload: ContactPayload): Promise<Contact> {
+  return api.put<Contact>(`/contacts/${encodeURIComponent(id)}`, payload);
+}
+
+export function useSaveContact(id: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: ['contacts', 'save', id ?? 'new'],
+    mutationFn: (payload: ContactPayload) => (id ? updateContact(id, payload) : createContact(payload)),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['contacts'] }),
+  });
+}

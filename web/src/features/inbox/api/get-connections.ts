@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ListAnswer } from '#contracts/entities.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import type { Service } from '#contracts/services.ts';
+import { api } from '../../../lib/api-client.ts';
+
+/** Every connection of the account (500 a page, looping to totalCount: SPEC section 7). */
+export async function getAllConnections(signal?: AbortSignal): Promise<ListAnswer<Service>> {
+  const data: Service[] = [];
+  for (let page = 0; ; page++) {
+    const answer = await api.get<ListAnswer<Service>>(`/services${listQueryString({ page, perPage: 500, withCount: true })}`, { signal });
+    data.push(...answer.data);
+    if (data.length >= answer.totalCount || answer.data.length === 0) return { data, totalCount: answer.totalCount };
+  }
+}
+
+export function connectionsQueryOptions() {
+  return queryOptions({ queryKey: ['services', 'all'], queryFn: ({ signal }) => getAllConnections(signal) });
+}
+
+export function useConnections() {
+  return useQuery(connectionsQueryOptions());
+}

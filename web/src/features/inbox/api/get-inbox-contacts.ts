@@ -1,0 +1,119 @@
+import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { Contact } from '#contracts/contacts.ts';
+import type { ListAnswer } from '#contracts/entities.ts';
+import { containsPattern, listQueryString, type Where } from '#contracts/list-query.ts';
+import type { ServiceType } from '#contracts/services.ts';
+import { api } from '../../../lib/api-client.ts';
+import { fold } from '../../../lib/format.ts';
+import { newer } from '../../../lib/list-cache.ts';
+
+/** The left pane's filters: the 'all' tab with a search and the advanced filters. */
+export interface InboxFilters {
+  search: string;
+  serviceId: string;
+  serviceType: '' | ServiceType;
+  /** Show archived contacts too. */
+  archived: boolean;
+}
+
+export const emptyInboxFilters: InboxFilters = { search: '', serviceId: '', serviceType: '', archived: false };
+export const inboxPageSize = 50;
+export const inboxContactIncludes = ['service', 'lastMessage', 'avatar', 'user', 'department', 'tags'];
+
+/** SPEC section 7: like on name and data.email, archivedAt null unless archived are shown, serviceId, service type. */
+export function inboxContactsWhere(filters: InboxFilters): Where {
+  const where: Where = {};
+  const search = filters.search.trim();
+  if (search) where.or = [{ name: { like: containsPattern(search) } }, { 'data.email': { like: containsPattern(search) } }];
+  if (!filters.archived) where.archivedAt = null;
+  if (filters.serviceId) where.serviceId = filters.serviceId;
+  if (filters.serviceType) where['service.type'] = filters.serviceType;
+  return where;
+}
+
+/** GET /contacts?query=...: one page of the inbox list, most recent conversation first. */
+export function getInboxContacts(filters: InboxFilters, page: number, signal?: AbortSignal): Promise<ListAnswer<Contact>> {
+  const query = { where: inboxContactsWhere(filters), include: inboxContactIncludes, page, perPage: inboxPageSize, withCount: true };
+  return api.get<ListAnswer<Contact>>(`/contacts${listQueryString(query)}`, { signal });
+}
+
+export function inboxContactsQueryOptions(filters: InboxFilters) {
+  return infiniteQueryOptions({
+    queryKey: ['contacts', 'inbox', filters],
+    queryFn: ({ pageParam, signal }) => getInboxContacts(filters, pageParam, signal),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((n, p) => n + p.data.length, 0);
+      return loaded < last.totalCount && last.data.length > 0 ? pages.length : undefined;
+    },
+  });
+}
+
+export function useInboxContacts(filters: InboxFilters) {
+  return useInfiniteQuery(inboxContactsQueryOptions(filters));
+}
+
+/** Whether a contact belongs to a list with these filters (the server's rules, for realtime updates). */
+export function matchesInboxFilters(contact: Contact, filters: InboxFilters): boolean {
+  if (!filters.archived && contact.archivedAt) return false;
+  if (filters.serviceId && contact.serviceId !== filters.serviceId) return false;
+  if (filters.serviceType && contact.service?.type !== filters.serviceType) return false;
+  const search = fold(filters.search.trim());
+  if (search && !fold(contact.name).includes(search) && !fold(contact.data.email ?? '').includes(search)) return false;
+  return true;
+}
+
+const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+
+/** The list order: last message first (contacts without one last), then by name. */
+export function compareContacts(a: Contact, b: Contact): number {
+  const at = a.lastMessageAt ?? '';
+  const bt = b.lastMessageAt ?? '';
+  if (at !== bt) return at > bt ? -1 : 1;
+  return collator.compare(a.name, b.name);
+}
+
+type Pages = InfiniteData<ListAnswer<Contact>, number>;
+
+/** Places a changed contact in one cached inbox list: moved to its place, added, or removed. */
+export function placeContact(data: Pages, contact: Contact, filters: InboxFilters): Pages {
+  let previous: Contact | undefined;
+  const pages = data.pages.map((page) => {
+    const found = page.data.find((c) => c.id === contact.id);
+    if (!found) return page;
+    previous = found;
+    return { ...page, data: page.data.filter((c) => c.id !== contact.id) };
+  });
+  const item = previous ? newer(previous, contact) : contact;
+  const belongs = matchesInboxFilters(item, filters);
+  const countDelta = (belongs ? 1 : 0) - (previous ? 1 : 0);
+  if (belongs) {
+    const last = pages[pages.length - 1];
+    const loaded = pages.reduce((n, p) => n + p.data.length, 0);
+    const complete = !last || loaded + (previous ? 1 : 0) >= (last.totalCount ?? 0);
+    let placed = false;
+    for (let i = 0; i < pages.length && !placed; i++) {
+      const page = pages[i]!;
+      const at = page.data.findIndex((c) => compareContacts(item, c) < 0);
+      if (at >= 0) {
+        pages[i] = { ...page, data: [...page.data.slice(0, at), item, ...page.data.slice(at)] };
+        placed = true;
+      }
+    }
+    if (!placed && complete && pages.length) {
+      const i = pages.length - 1;
+      pages[i] = { ...pages[i]!, data: [...pages[i]!.data, item] };
+    }
+  }
+  return { ...data, pages: pages.map((p) => ({ ...p, totalCount: Math.max(0, p.totalCount + countDelta) })) };
+}
+
+/** Realtime: a created or updated contact finds its place in every cached inbox list. */
+export function applyContactToInbox(client: QueryClient, contact: Contact): void {
+  for (const query of client.getQueryCache().findAll({ queryKey: ['contacts', 'inbox'] })) {
+    const data = query.state.data as Pages | undefined;
+    const filters = query.queryKey[2] as InboxFilters | undefined;
+    if (!data || !filters) continue;
+    client.setQueryData(query.queryKey, placeContact(data, contact, filters));
+  }
+}

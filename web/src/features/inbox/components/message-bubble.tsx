@@ -1,0 +1,150 @@
+import { memo } from 'react';
+import { FileText, Mic, Reply, RotateCcw } from 'lucide-react';
+import type { MessageSummary } from '#contracts/messages.ts';
+import { cn } from '../../../lib/cn.ts';
+import { formatBytes, formatMessageTime } from '../../../lib/format.ts';
+import type { ChatMessage } from '../api/get-messages.ts';
+import { AckStatus } from './ack-status.tsx';
+
+const typeLabels: Record<string, string> = {
+  image: 'Imagem',
+  video: 'Vídeo',
+  audio: 'Áudio',
+  voice: 'Mensagem de voz',
+  document: 'Documento',
+};
+
+/** One line describing a message (quotes, the list preview). */
+export function summaryText(m: Pick<MessageSummary, 'text' | 'type' | 'file'>): string {
+  if (m.text) return m.text;
+  if (m.type !== 'text') return m.file?.name ? `${typeLabels[m.type] ?? 'Arquivo'}: ${m.file.name}` : (typeLabels[m.type] ?? 'Arquivo');
+  return '';
+}
+
+function Quote({ quoted, fromMe }: { quoted: MessageSummary; fromMe: boolean }) {
+  return (
+    <div className={cn('mb-1.5 rounded-md border-l-4 px-2.5 py-1.5 text-xs', fromMe ? 'border-brand-fg/60 bg-black/10' : 'border-brand bg-surface-2')}>
+      <p className="font-semibold">{quoted.isFromMe ? 'Você' : 'Contato'}</p>
+      <p className="line-clamp-2 opacity-90">{summaryText(quoted)}</p>
+    </div>
+  );
+}
+
+function Media({ message }: { message: ChatMessage }) {
+  const file = message.file;
+  if (!file) return null;
+  const name = file.name || file.filename || 'arquivo';
+  switch (message.type) {
+    case 'image':
+      return (
+        <a href={file.url} target="_blank" rel="noreferrer" className="mb-1 block">
+          <img src={file.url} alt={message.text || name} loading="lazy" className="max-h-72 w-auto max-w-full rounded-lg object-contain" width={280} height={210} />
+        </a>
+      );
+    case 'video':
+      return <video src={file.url} controls preload="metadata" className="mb-1 max-h-72 w-full max-w-xs rounded-lg" aria-label={`Vídeo ${name}`} />;
+    case 'voice':
+      return (
+        <div className="mb-1 flex items-center gap-2">
+          <Mic className="size-4 shrink-0" aria-hidden="true" />
+          <audio src={file.url} controls preload="metadata" className="h-10 w-60 max-w-full" aria-label="Mensagem de voz" />
+        </div>
+      );
+    case 'audio':
+      return <audio src={file.url} controls preload="metadata" className="mb-1 h-10 w-64 max-w-full" aria-label={`Áudio ${name}`} />;
+    default:
+      return (
+        <a
+          href={file.url}
+          target="_blank"
+          rel="noreferrer"
+          download={name}
+          className="mb-1 flex items-center gap-3 rounded-lg bg-black/5 px-3 py-2 hover:bg-black/10 dark:bg-white/5"
+        >
+          <FileText className="size-8 shrink-0" aria-hidden="true" />
+          <span className="min-w-0">
+            <span className="block truncate text-sm font-medium">{name}</span>
+            <span className="block text-xs opacity-80">
+              {file.mimetype.split('/').pop()?.toUpperCase().slice(0, 12)} · {formatBytes(file.size)}
+            </span>
+          </span>
+        </a>
+      );
+  }
+}
+
+export interface MessageBubbleProps {
+  message: ChatMessage;
+  onReply: (message: ChatMessage) => void;
+  onRetry: (message: ChatMessage) => void;
+  retrying?: boolean;
+}
+
+/** A message: its quote, media or document card, text, time, ack and, when it failed, the reason and a retry. */
+export const MessageBubble = memo(function MessageBubble({ message, onReply, onRetry, retrying }: MessageBubbleProps) {
+  const mine = message.isFromMe;
+  const deleted = message.ack === -1;
+  const failed = message.ack === -2;
+  const progress = message.local?.state === 'sending' ? message.local.progress : undefined;
+  return (
+    <div className={cn('group flex px-3 sm:px-6', mine ? 'justify-end' : 'justify-start')}>
+      <div className={cn('flex max-w-[85%] items-end gap-1 sm:max-w-[70%]', mine ? 'flex-row-reverse' : 'flex-row')}>
+        <div
+          className={cn(
+            'rounded-2xl px-3 py-2 text-sm shadow-sm',
+            mine ? 'rounded-br-md bg-brand text-brand-fg' : 'rounded-bl-md border border-border bg-surface text-fg',
+            failed && 'ring-2 ring-danger',
+          )}
+          data-testid="message"
+          data-message-id={message.id}
+        >
+          {message.groupContact && !mine ? <p className="mb-0.5 text-xs font-semibold text-brand">{message.groupContact.name}</p> : null}
+          {message.quotedMessage ? <Quote quoted={message.quotedMessage} fromMe={mine} /> : null}
+          {deleted ? (
+            <p className="italic opacity-80">Mensagem apagada</p>
+          ) : (
+            <>
+              <Media message={message} />
+              {message.text ? <p className="break-words whitespace-pre-wrap">{message.text}</p> : null}
+            </>
+          )}
+          {progress !== undefined && message.file ? (
+            <div className="mt-1.5 h-1 overflow-hidden rounded-full bg-black/20" role="progressbar" aria-label="Enviando arquivo" aria-valuenow={Math.round(progress * 100)} aria-valuemin={0} aria-valuemax={100}>
+              <div className="h-full bg-current transition-[width]" style={{ width: `${Math.round(progress * 100)}%` }} />
+            </div>
+          ) : null}
+          <p className={cn('mt-1 flex items-center justify-end gap-1 text-[11px]', mine ? 'text-brand-fg/85' : 'text-fg-muted')}>
+            {mine && message.user ? <span className="mr-1 truncate">{message.user.name} ·</span> : null}
+            <time dateTime={message.timestamp}>{formatMessageTime(message.timestamp)}</time>
+            {mine ? <AckStatus ack={message.ack} /> : null}
+          </p>
+          {failed ? (
+            <div className={cn('mt-1.5 flex flex-wrap items-center gap-2 rounded-md px-2 py-1 text-xs', mine ? 'bg-black/20' : 'bg-danger-soft text-danger')}>
+              <span>{message.error || 'Não foi possível enviar a mensagem'}</span>
+              <button
+                type="button"
+                onClick={() => onRetry(message)}
+                disabled={retrying}
+                className="inline-flex items-center gap-1 font-semibold underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-ring"
+              >
+                <RotateCcw className="size-3" aria-hidden="true" />
+                Tentar novamente
+              </button>
+            </div>
+          ) : null}
+        </div>
+        {!deleted && !message.local ? (
+          <button
+            type="button"
+            onClick={() => onReply(message)}
+            className="flex size-8 shrink-0 items-center justify-center rounded-full text-fg-muted opacity-60 group-hover:opacity-100 hover:bg-surface-2 hover:text-fg focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-ring"
+            aria-label="Responder"
+            title="Responder"
+          >
+            <Reply className="size-4" aria-hidden="true" />
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Service } from '#contracts/services.ts';
+import { api } from '../../../lib/api-client.ts';
+
+/** GET /services/{id}: kept live by the realtime service events (status, QR code). */
+export function getService(id: string, signal?: AbortSignal): Promise<Service> {
+  return api.get<Service>(`/services/${encodeURIComponent(id)}`, { signal });
+}
+
+export function serviceQueryOptions(id: string) {
+  return queryOptions({ queryKey: ['services', 'detail', id], queryFn: ({ signal }) => getService(id, signal) });
+}
+
+export function useService(id: string | undefined) {
+  return useQuery({ ...serviceQueryOptions(id ?? ''), enabled: !!id });
+}

@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Service, ServiceCreatePayload, ServiceUpdatePayload } from '#contracts/services.ts';
+import { api } from '../../../lib/api-client.ts';
+
+/** POST /services. */
+export function createService(payload: ServiceCreatePayload): Promise<Service> {
+  return api.post<Service>('/services', payload);
+}
+
+/** PUT /services/{id}. */
+export function updateService(id: string, payload: ServiceUpdatePayload): Promise<Service> {
+  return api.put<Service>(`/services/${encodeURIComponent(id)}`, payload);
+}
+
+/** Submission errors are only logged and the form stays (SPEC section 2): the caller shows field messages. */
+export function useSaveService(id: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: ['services', 'save', id ?? 'new'],
+    mutationFn: (payload: ServiceCreatePayload | ServiceUpdatePayload) =>
+      id ? updateService(id, payload as ServiceUpdatePayload) : createService(payload as ServiceCreatePayload),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['services'] }),
+    onError: (error) => console.warn('Connection form submission failed', error),
+    meta: { silent: true },
+  });
+}

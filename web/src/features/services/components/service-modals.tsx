@@ -1,0 +1,166 @@
+import { useEffect, useMemo, useState } from 'react';
+import { z } from 'zod';
+import { requiredText } from '#contracts/fields.ts';
+import { serviceCreatePayload, serviceTypeLabels, serviceTypes, serviceUpdatePayload, telegramTokenRequiredText, type Service, type ServiceCreatePayload } from '#contracts/services.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { InputField, SelectField } from '../../../components/ui/field.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useZodForm } from '../../../lib/form.ts';
+import { useService } from '../api/get-service.ts';
+import { useSaveService } from '../api/save-service.ts';
+import { ServiceType } from './service-type.tsx';
+
+type Values = { name: string; type: string; token: string };
+
+/** The form's rules: name and type required; for Telegram the token ('Token do Telegram é obrigatório' when blank). */
+export function serviceFormSchema(mode: 'create' | 'edit', tokenStored: boolean) {
+  return z.custom<Values>().transform((v, ctx) => {
+    const type = v.type || undefined;
+    const token = v.token.trim() ? v.token : undefined;
+    const schema = mode === 'create' ? serviceCreatePayload : serviceUpdatePayload;
+    const parsed = schema.safeParse({ name: v.name, type, token });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const path = String(issue.path[0] ?? '');
+        ctx.addIssue({ code: 'custom', path: [path], message: path === 'type' ? requiredText : issue.message });
+      }
+      return z.NEVER;
+    }
+    if (mode === 'edit' && v.type === 'telegram' && !tokenStored && !token) {
+      ctx.addIssue({ code: 'custom', path: ['token'], message: telegramTokenRequiredText });
+      return z.NEVER;
+    }
+    return parsed.data as ServiceCreatePayload;
+  });
+}
+
+function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose: () => void; onSaved: () => void }) {
+  const mode = service ? 'edit' : 'create';
+  const schema = useMemo(() => serviceFormSchema(mode, !!service?.internalData.token), [mode, service]);
+  const form = useZodForm<Values, ServiceCreatePayload>(schema, { name: service?.name ?? '', type: service?.type ?? '', token: '' }, { idPrefix: 'service' });
+  const save = useSaveService(service?.id);
+  const onSubmit = form.handleSubmit((payload) => {
+    const body = service ? { name: payload.name, ...(payload.token ? { token: payload.token } : {}) } : payload;
+    save.mutate(body, {
+      onSuccess: onSaved,
+      onError: (error) => {
+        if (error instanceof ApiError && error.details.length) form.setServerErrors(error.details);
+      },
+    });
+  });
+  return (
+    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-4">
+      <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
+      <SelectField
+        label="Tipo"
+        required
+        disabled={mode === 'edit'}
+        placeholder="Selecione o tipo"
+        options={serviceTypes.map((t) => ({ value: t, label: serviceTypeLabels[t] }))}
+        {...form.field('type')}
+      />
+      {form.values.type === 'telegram' ? (
+        <InputField
+          label="Token do Telegram"
+          required={mode === 'create' || !service?.internalData.token}
+          autoComplete="off"
+          placeholder={service?.internalData.token ?? '123456789:ABCdefGhIJKlmNoPQRsTUVwxyZ'}
+          hint={
+            <>
+              Crie um bot com o <strong>@BotFather</strong> no Telegram (comando /newbot) e cole aqui o token que ele enviar.
+              {service?.internalData.token ? ' Deixe em branco para manter o token atual.' : ''}
+            </>
+          }
+          {...form.field('token')}
+        />
+      ) : null}
+      <div className="flex justify-end gap-2 pt-2">
+        <Button variant="outline" onClick={onClose}>
+          Cancelar
+        </Button>
+        <Button type="submit" loading={save.isPending}>
+          {service ? 'Atualizar' : 'Criar'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Loading() {
+  return (
+    <div className="flex items-center gap-2 py-6 text-sm text-fg-muted" role="status">
+      <Spinner className="size-4 text-brand" /> Carregando...
+    </div>
+  );
+}
+
+/** 'Nova conexão' / 'Editar conexão'. */
+export function ServiceFormModal({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
+  const service = useService(id);
+  return (
+    <Dialog open onClose={onClose} title={id ? 'Editar conexão' : 'Nova conexão'}>
+      {id && !service.data ? <Loading /> : <ServiceForm key={service.data?.id ?? 'new'} service={service.data} onClose={onClose} onSaved={onSaved} />}
+    </Dialog>
+  );
+}
+
+/** 'Código QR para {name}': live through realtime, closes once the connection is connected. */
+export function ServiceQrModal({ id, onClose }: { id: string; onClose: () => void }) {
+  const service = useService(id);
+  const [wasWaiting, setWasWaiting] = useState(false);
+  const status = service.data?.status;
+  useEffect(() => {
+    if (status && status !== 'connected') setWasWaiting(true);
+    if (status === 'connected' && wasWaiting) onClose();
+  }, [status, wasWaiting, onClose]);
+  const qr = service.data?.data.qrCode;
+  const app = service.data ? serviceTypeLabels[service.data.type] : 'WhatsApp/Telegram';
+  return (
+    <Dialog open onClose={onClose} title={`Código QR para ${service.data?.name ?? ''}`}>
+      {!service.data ? (
+        <Loading />
+      ) : qr ? (
+        <div className="flex flex-col items-center gap-3 text-center">
+          <p className="text-sm text-fg-muted">Escaneie o código QR abaixo com seu aplicativo {app}</p>
+          <img src={qr} alt={`Código QR da conexão ${service.data.name}`} width={300} height={300} className="rounded-lg bg-white p-2" />
+        </div>
+      ) : (
+        <div className="space-y-1 py-4 text-center">
+          <p className="text-sm font-medium text-fg">Nenhum código QR disponível no momento.</p>
+          <p className="text-sm text-fg-muted">Tente reiniciar o serviço para gerar um novo código QR.</p>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+/** 'Visualização da conexão': ID, name, created, updated, type. */
+export function ServiceViewModal({ id, onClose }: { id: string; onClose: () => void }) {
+  const service = useService(id);
+  const s = service.data;
+  return (
+    <Dialog open onClose={onClose} title="Visualização da conexão" footer={<Button onClick={onClose}>Fechar</Button>}>
+      {!s ? (
+        <Loading />
+      ) : (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
+          <dt className="text-fg-muted">ID</dt>
+          <dd className="font-mono text-xs break-all text-fg">{s.id}</dd>
+          <dt className="text-fg-muted">Nome</dt>
+          <dd className="text-fg">{s.name}</dd>
+          <dt className="text-fg-muted">Criado em</dt>
+          <dd className="text-fg">{formatDateTime(s.createdAt)}</dd>
+          <dt className="text-fg-muted">Atualizado em</dt>
+          <dd className="text-fg">{formatDateTime(s.updatedAt)}</dd>
+          <dt className="text-fg-muted">Tipo</dt>
+          <dd className="text-fg">
+            <ServiceType type={s.type} />
+          </dd>
+        </dl>
+      )}
+    </Dialog>
+  );
+}

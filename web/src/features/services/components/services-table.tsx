@@ -1,0 +1,156 @@
+import { useEffect, useState, type ComponentType } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { Eye, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
+import type { Service } from '#contracts/services.ts';
+import { Button, ButtonLink } from '../../../components/ui/button.tsx';
+import { InputField } from '../../../components/ui/field.tsx';
+import { ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
+import { Card } from '../../../components/ui/misc.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { useSession } from '../../../lib/auth.ts';
+import { servicesQuery, useServices } from '../api/get-services.ts';
+import { serviceActionLabels, useServiceAction, type ServiceAction } from '../api/service-action.ts';
+import { ServiceStatus } from './service-status.tsx';
+import { ServiceType } from './service-type.tsx';
+
+const iconLink =
+  'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
+
+const actionIcons: Record<ServiceAction, ComponentType<{ className?: string; 'aria-hidden'?: boolean }>> = {
+  start: Play,
+  shutdown: Power,
+  restart: RotateCw,
+  logout: LogOut,
+};
+
+function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }) {
+  const action = useServiceAction();
+  const pending = action.isPending && action.variables?.id === service.id;
+  return (
+    <div className="flex flex-wrap items-center justify-end gap-0.5">
+      <Link to={`/services/${service.id}/show`} className={iconLink} aria-label={`Visualizar ${service.name}`} title="Visualizar">
+        <Eye className="size-4" aria-hidden="true" />
+      </Link>
+      {isAdmin ? (
+        <>
+          <Link to={`/services/${service.id}/edit`} className={iconLink} aria-label={`Editar ${service.name}`} title="Editar">
+            <Pencil className="size-4" aria-hidden="true" />
+          </Link>
+          <Link to={`/services/${service.id}/qr-code`} className={iconLink} aria-label={`Ler código QR de ${service.name}`} title="Ler código QR">
+            <QrCode className="size-4" aria-hidden="true" />
+          </Link>
+          {(['start', 'shutdown', 'restart', 'logout'] as const).map((name) => {
+            const Icon = actionIcons[name];
+            return (
+              <button
+                key={name}
+                type="button"
+                className={iconLink}
+                disabled={pending}
+                onClick={() => action.mutate({ id: service.id, action: name })}
+                aria-label={`${serviceActionLabels[name]} ${service.name}`}
+                title={serviceActionLabels[name]}
+              >
+                <Icon className="size-4" aria-hidden={true} />
+              </button>
+            );
+          })}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** The connections list of SPEC section 2. */
+export function ServicesTable() {
+  const { user } = useSession();
+  const isAdmin = !!user?.isAdmin;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [name, setName] = useState('');
+  const [page, setPage] = useState(0);
+  const services = useServices(servicesQuery(name, page));
+  const rows = services.data?.data ?? [];
+
+  const refresh = (location.state as { refresh?: boolean } | null)?.refresh;
+  useEffect(() => {
+    if (refresh && location.pathname === '/services') {
+      void services.refetch();
+      navigate('/services', { replace: true, state: null });
+    }
+  }, [refresh, location.pathname, services, navigate]);
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-8">
+      <ListPageHeader
+        title="Conexões"
+        description="Os números de WhatsApp e os bots de Telegram da sua conta."
+        filtersOpen={filtersOpen}
+        onToggleFilters={() => setFiltersOpen((v) => !v)}
+        onRefresh={() => void services.refetch()}
+        refreshing={services.isFetching}
+        actions={
+          isAdmin ? (
+            <ButtonLink to="/services/create">
+              <Plus className="size-4" aria-hidden="true" /> Nova conexão
+            </ButtonLink>
+          ) : null
+        }
+      />
+      {filtersOpen ? (
+        <Card id="list-filters" className="p-4">
+          <form
+            className="grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setName(draft);
+              setPage(0);
+            }}
+          >
+            <InputField id="services-filter-name" label="Nome" value={draft} onChange={(e) => setDraft(e.target.value)} />
+            <Button type="submit">Aplicar filtros</Button>
+          </form>
+        </Card>
+      ) : null}
+      <Card className="overflow-hidden">
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[720px]">
+            <thead className="border-b border-border bg-bg-subtle">
+              <tr>
+                <th scope="col" className={thClass}>#</th>
+                <th scope="col" className={thClass}>Nome</th>
+                <th scope="col" className={thClass}>Tipo</th>
+                <th scope="col" className={thClass}>Status</th>
+                <th scope="col" className={`${thClass} text-right`}>Ações</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {rows.length === 0 ? (
+                <TableState colSpan={5} loading={services.isPending} />
+              ) : (
+                rows.map((service, i) => (
+                  <tr key={service.id} className="hover:bg-bg-subtle" data-testid="service-row">
+                    <td className={`${tdClass} text-fg-muted tabular-nums`}>{page * 10 + i + 1}</td>
+                    <td className={`${tdClass} font-medium`}>{service.name}</td>
+                    <td className={tdClass}>
+                      <ServiceType type={service.type} />
+                    </td>
+                    <td className={tdClass}>
+                      <ServiceStatus service={service} canReadQr={isAdmin} />
+                    </td>
+                    <td className={`${tdClass} py-2`}>
+                      <RowActions service={service} isAdmin={isAdmin} />
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        <Pagination page={page} perPage={10} total={services.data?.totalCount ?? 0} onPageChange={setPage} idPrefix="services-pager" />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+import { useMemo } from 'react';
+import { passwordStrength, strengthLabels } from '#contracts/password.ts';
+import { keepPasswordHint, userForm } from '#contracts/users.ts';
+import type { User } from '#contracts/entities.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { CheckboxField, InputField, PasswordField } from '../../../components/ui/field.tsx';
+import { Alert } from '../../../components/ui/misc.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useSession } from '../../../lib/auth.ts';
+import { cn } from '../../../lib/cn.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useZodForm } from '../../../lib/form.ts';
+import { showToast } from '../../../lib/notify.ts';
+import { useUser } from '../api/get-user.ts';
+import { useSaveUser } from '../api/save-user.ts';
+
+const barColours = ['bg-border-strong', 'bg-danger', 'bg-warning', 'bg-brand', 'bg-success'];
+
+/** One bar, 25% per level, and 'Força da senha: {level}'. */
+export function PasswordStrengthBar({ password }: { password: string }) {
+  const level = passwordStrength(password);
+  return (
+    <div className="space-y-1.5">
+      <div className="h-1.5 overflow-hidden rounded-full bg-surface-2" role="meter" aria-label="Força da senha" aria-valuemin={0} aria-valuemax={4} aria-valuenow={level} aria-valuetext={strengthLabels[level]}>
+        <div className={cn('h-full rounded-full transition-[width]', barColours[level])} style={{ width: `${level * 25}%` }} />
+      </div>
+      <p className="text-xs text-fg-muted" aria-live="polite">
+        Força da senha: {strengthLabels[level]}
+      </p>
+    </div>
+  );
+}
+
+type Values = { name: string; email: string; password: string; confirmPassword: string; isAdmin: boolean };
+
+function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void; onSaved: () => void }) {
+  const { user: me } = useSession();
+  const mode = user ? 'edit' : 'create';
+  const schema = useMemo(() => userForm(mode), [mode]);
+  const form = useZodForm<Values, { name: string; email: string; password: string; isAdmin: boolean }>(
+    schema,
+    { name: user?.name ?? '', email: user?.email ?? '', password: '', confirmPassword: '', isAdmin: user?.isAdmin ?? false },
+    { idPrefix: 'user' },
+  );
+  const save = useSaveUser(user?.id);
+  const onSubmit = form.handleSubmit((data) => {
+    const payload = {
+      name: data.name,
+      email: data.email,
+      ...(data.password ? { password: data.password } : {}),
+      ...(me?.isAdmin ? { isAdmin: data.isAdmin } : {}),
+    };
+    save.mutate(payload as never, {
+      onSuccess: () => {
+        showToast({ tone: 'success', title: user ? 'Usuário atualizado' : 'Usuário criado' });
+        onSaved();
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.details.length) form.setServerErrors(error.details);
+      },
+    });
+  });
+  return (
+    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-4">
+      <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
+      <InputField label="Email" type="email" required autoComplete="off" {...form.field('email')} />
+      <PasswordField label="Senha" required={mode === 'create'} autoComplete="new-password" hint={mode === 'edit' ? keepPasswordHint : undefined} {...form.field('password')} />
+      <PasswordStrengthBar password={form.values.password} />
+      <PasswordField label="Confirmar senha" required={mode === 'create'} autoComplete="new-password" {...form.field('confirmPassword')} />
+      {me?.isAdmin ? <CheckboxField label="Administrador" {...form.checkbox('isAdmin')} disabled={user?.isOwner} /> : null}
+      {mode === 'create' ? <Alert tone="info">Um e-mail com as instruções de ativação da conta será enviado para o usuário.</Alert> : null}
+      <div className="flex justify-end gap-2 pt-2">
+        <Button variant="outline" onClick={onClose}>
+          Cancelar
+        </Button>
+        <Button type="submit" loading={save.isPending}>
+          {user ? 'Atualizar' : 'Criar'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Loading() {
+  return (
+    <div className="flex items-center gap-2 py-6 text-sm text-fg-muted" role="status">
+      <Spinner className="size-4 text-brand" /> Carregando...
+    </div>
+  );
+}
+
+/** 'Criar usuário' / 'Editar usuário'. */
+export function UserFormModal({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
+  const user = useUser(id);
+  return (
+    <Dialog open onClose={onClose} title={id ? 'Editar usuário' : 'Criar usuário'}>
+      {id && !user.data ? <Loading /> : <UserForm key={user.data?.id ?? 'new'} user={user.data} onClose={onClose} onSaved={onSaved} />}
+    </Dialog>
+  );
+}
+
+/** 'Visualização de usuário': ID, name, email, created, updated, Administrador Sim/Não. */
+export function UserViewModal({ id, onClose }: { id: string; onClose: () => void }) {
+  const user = useUser(id);
+  const u = user.data;
+  return (
+    <Dialog open onClose={onClose} title="Visualização de usuário" footer={<Button onClick={onClose}>Fechar</Button>}>
+      {!u ? (
+        <Loading />
+      ) : (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
+          <dt className="text-fg-muted">ID</dt>
+          <dd className="font-mono text-xs break-all text-fg">{u.id}</dd>
+          <dt className="text-fg-muted">Nome</dt>
+          <dd className="text-fg">{u.name}</dd>
+          <dt className="text-fg-muted">Email</dt>
+          <dd className="break-all text-fg">{u.email}</dd>
+          <dt className="text-fg-muted">Criado em</dt>
+          <dd className="text-fg">{formatDateTime(u.createdAt)}</dd>
+          <dt className="text-fg-muted">Atualizado em</dt>
+          <dd className="text-fg">{formatDateTime(u.updatedAt)}</dd>
+          <dt className="text-fg-muted">Administrador</dt>
+          <dd className="text-fg">{u.isAdmin ? 'Sim' : 'Não'}</dd>
+        </dl>
+      )}
+    </Dialog>
+  );
+}

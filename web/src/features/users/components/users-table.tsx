@@ -1,0 +1,158 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { Archive, ArchiveRestore, Crown, Eye, Pencil, Plus, ShieldCheck } from 'lucide-react';
+import type { User } from '#contracts/entities.ts';
+import { Button, ButtonLink } from '../../../components/ui/button.tsx';
+import { InputField } from '../../../components/ui/field.tsx';
+import { ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
+import { Badge, Card } from '../../../components/ui/misc.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { useSession } from '../../../lib/auth.ts';
+import { showToast } from '../../../lib/notify.ts';
+import { useArchiveUser } from '../api/archive-user.ts';
+import { usersQuery, useUsers, type UserFilters } from '../api/get-users.ts';
+import { canArchiveUser, canEditUser } from './permissions.ts';
+
+const iconLink =
+  'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
+
+function RoleIcon({ user }: { user: User }) {
+  if (user.isOwner)
+    return (
+      <span title="Dono do sistema" className="text-warning">
+        <Crown className="size-4" aria-hidden="true" />
+        <span className="sr-only">Dono do sistema</span>
+      </span>
+    );
+  if (user.isAdmin)
+    return (
+      <span title="Administrador do sistema" className="text-brand">
+        <ShieldCheck className="size-4" aria-hidden="true" />
+        <span className="sr-only">Administrador do sistema</span>
+      </span>
+    );
+  return null;
+}
+
+const empty: UserFilters = { name: '', email: '' };
+
+/** The users list of SPEC section 2. */
+export function UsersTable() {
+  const { user: me } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [draft, setDraft] = useState(empty);
+  const [filters, setFilters] = useState(empty);
+  const [page, setPage] = useState(0);
+  const users = useUsers(usersQuery(filters, page));
+  const archive = useArchiveUser();
+  const rows = users.data?.data ?? [];
+
+  const refresh = (location.state as { refresh?: boolean } | null)?.refresh;
+  useEffect(() => {
+    if (refresh && location.pathname === '/users') {
+      void users.refetch();
+      navigate('/users', { replace: true, state: null });
+    }
+  }, [refresh, location.pathname, users, navigate]);
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-8">
+      <ListPageHeader
+        title="Usuários"
+        description="As pessoas da sua equipe que atendem pelo Conversa."
+        filtersOpen={filtersOpen}
+        onToggleFilters={() => setFiltersOpen((v) => !v)}
+        onRefresh={() => void users.refetch()}
+        refreshing={users.isFetching}
+        actions={
+          me?.isAdmin ? (
+            <ButtonLink to="/users/create">
+              <Plus className="size-4" aria-hidden="true" /> Novo usuário
+            </ButtonLink>
+          ) : null
+        }
+      />
+      {filtersOpen ? (
+        <Card id="list-filters" className="p-4">
+          <form
+            className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setFilters(draft);
+              setPage(0);
+            }}
+          >
+            <InputField id="users-filter-name" label="Nome" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+            <InputField id="users-filter-email" label="Email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />
+            <Button type="submit">Aplicar filtros</Button>
+          </form>
+        </Card>
+      ) : null}
+      <Card className="overflow-hidden">
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[640px]">
+            <thead className="border-b border-border bg-bg-subtle">
+              <tr>
+                <th scope="col" className={thClass}>#</th>
+                <th scope="col" className={thClass}>Nome do usuário</th>
+                <th scope="col" className={thClass}>Email do usuário</th>
+                <th scope="col" className={`${thClass} text-right`}>Ações</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {rows.length === 0 ? (
+                <TableState colSpan={4} loading={users.isPending} />
+              ) : (
+                rows.map((user, i) => (
+                  <tr key={user.id} className="hover:bg-bg-subtle" data-testid="user-row">
+                    <td className={`${tdClass} text-fg-muted tabular-nums`}>{page * 10 + i + 1}</td>
+                    <td className={tdClass}>
+                      <span className="flex items-center gap-2">
+                        <span className="font-medium">{user.name}</span>
+                        <RoleIcon user={user} />
+                        {user.archivedAt ? <Badge tone="warning">Arquivado</Badge> : null}
+                      </span>
+                    </td>
+                    <td className={`${tdClass} text-fg-muted`}>{user.email}</td>
+                    <td className={`${tdClass} py-2`}>
+                      <div className="flex justify-end gap-0.5">
+                        <Link to={`/users/${user.id}/show`} className={iconLink} aria-label={`Visualizar ${user.name}`} title="Visualizar">
+                          <Eye className="size-4" aria-hidden="true" />
+                        </Link>
+                        {canEditUser(me, user) ? (
+                          <Link to={`/users/${user.id}/edit`} className={iconLink} aria-label={`Editar ${user.name}`} title="Editar">
+                            <Pencil className="size-4" aria-hidden="true" />
+                          </Link>
+                        ) : null}
+                        {canArchiveUser(me, user) ? (
+                          <button
+                            type="button"
+                            className={iconLink}
+                            disabled={archive.isPending}
+                            onClick={() =>
+                              archive.mutate(
+                                { id: user.id, archive: !user.archivedAt },
+                                { onSuccess: () => showToast({ tone: 'success', title: user.archivedAt ? 'Usuário desarquivado' : 'Usuário arquivado' }) },
+                              )
+                            }
+                            aria-label={`${user.archivedAt ? 'Desarquivar' : 'Arquivar'} ${user.name}`}
+                            title={user.archivedAt ? 'Desarquivar' : 'Arquivar'}
+                          >
+                            {user.archivedAt ? <ArchiveRestore className="size-4" aria-hidden="true" /> : <Archive className="size-4" aria-hidden="true" />}
+                          </button>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        <Pagination page={page} perPage={10} total={users.data?.totalCount ?? 0} onPageChange={setPage} idPrefix="users-pager" />
+      </Card>
+    </div>
+  );
+}
