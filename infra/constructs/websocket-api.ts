@@ -5,12 +5,10 @@ import { Construct } from 'constructs';
 import { handlerConstructId } from './http-api.ts';
 import { NodeFunction, requireEntries } from './node-function.ts';
 
-/** The WebSocket routes and their handler modules (relative to functions/ws, without extension). */
-export const webSocketRoutes = [
-  { routeKey: '$connect', handler: 'connect' },
-  { routeKey: '$disconnect', handler: 'disconnect' },
-  { routeKey: '$default', handler: 'default' },
-] as const;
+import { webSocketRoutes } from '../../functions/ws/routes.ts';
+
+/** The WebSocket routes and their handler modules (functions/ws/routes.ts, shared with the local gateway). */
+export { webSocketRoutes };
 
 export interface WebSocketApiProps {
   /** Absolute path of `functions/ws`. */

@@ -20,7 +20,8 @@ import { HttpGateway } from './http-gateway.ts';
 import { serveStatic } from './static-site.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
 import { streamConsumers } from '../../functions/streams/consumers.ts';
-import { WsGateway } from './ws-gateway.ts';
+import { WsGateway, type WsRoutes } from './ws-gateway.ts';
+import { webSocketRoutes } from '../../functions/ws/routes.ts';
 import { startChannelWorker, type ChannelWorker } from '../../connectors/worker.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -116,11 +117,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   });
   const s3Address = (await s3.run()) as AddressInfo;
 
-  const ws = new WsGateway({
-    $connect: join(root, 'functions/ws/connect.ts'),
-    $disconnect: join(root, 'functions/ws/disconnect.ts'),
-    $default: join(root, 'functions/ws/default.ts'),
-  });
+  const ws = new WsGateway(
+    Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, join(root, 'functions/ws', `${r.handler}.ts`)])) as unknown as WsRoutes,
+  );
   const managementUrl = await ws.listenManagement();
 
   // What Lambda's environment would hold; the SDK reads the endpoints itself.
