@@ -165,8 +165,16 @@ export async function storeMessage(ports: Ports, api: Api, target: InboundTarget
     text,
     file,
     replyToChannelMessageId: message.reply_to_message ? channelMessageIdOf(chat.id, message.reply_to_message.message_id) : null,
-    timestamp: new Date(message.date * 1000).toISOString(),
+    timestamp: messageTime(message.date),
   });
+}
+
+/**
+ * Telegram dates are whole seconds. A message received within its own second takes the moment of
+ * receipt instead, so it sorts after a reply our side sent earlier in that same second.
+ */
+export function messageTime(dateSeconds: number, now = Date.now()): string {
+  return new Date(Math.floor(now / 1000) === dateSeconds ? now : dateSeconds * 1000).toISOString();
 }
 
 export function messagesComposer(ports: Ports, target: InboundTarget): Composer<Context> {

@@ -63,3 +63,11 @@ describe('configuration', () => {
     }
   });
 });
+
+describe('message time', () => {
+  it('keeps the whole-second date of older messages and the moment of receipt within the same second', async () => {
+    const { messageTime } = await import('./inbound.ts');
+    expect(messageTime(1_700_000_000, 1_700_000_050_000)).toBe(new Date(1_700_000_000_000).toISOString());
+    expect(messageTime(1_700_000_000, 1_700_000_000_734)).toBe(new Date(1_700_000_000_734).toISOString());
+  });
+});

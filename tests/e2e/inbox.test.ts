@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { callApi, expectAccessible, newPage } from './browser.ts';
-import { deliverMessage, eventually, newTeam, openAs, setServiceStatus, startWorld, type Member, type World } from './world.ts';
+import { eventually, newTeam, openAs, setServiceStatus, startWorld, type Member, type World } from './world.ts';
 
 let world: World;
 beforeAll(async () => {
@@ -48,7 +48,9 @@ describe('the inbox, live', () => {
     await dialog.getByLabel('Tipo').selectOption('telegram');
     await dialog.getByRole('button', { name: 'Criar' }).click();
     await dialog.getByText('Token do Telegram é obrigatório').waitFor();
-    await dialog.getByLabel('Token do Telegram').fill('123456:ABC-floricultura');
+    const botToken = `${700_000 + (Date.now() % 100_000)}:AAH-floricultura`;
+    const bot = world.telegram.addBot(botToken, 'Floricultura');
+    await dialog.getByLabel('Token do Telegram').fill(botToken);
     await expectAccessible(admin.page, '/services/create');
     await dialog.getByRole('button', { name: 'Criar' }).click();
     await admin.page.waitForURL(/\/services$/);
@@ -57,9 +59,11 @@ describe('the inbox, live', () => {
     const services = await callApi(world.base, 'GET', '/services', undefined, team.owner.token);
     const serviceId = services.body.data[0].id as string;
 
-    // The channel worker connects it: the status changes live.
-    await setServiceStatus(world, team.owner.accountId, serviceId, 'connected');
+    // 'Iniciar' starts it: the worker long-polls the Bot API and the status changes live.
+    await row.getByRole('button', { name: 'Iniciar Bot da Floricultura', exact: true }).click();
     await row.getByText('Conectado').waitFor({ timeout: 20_000 });
+    await eventually(async () => bot.polling);
+    void serviceId;
 
     // Everyone opens the inbox: the admin, a colleague of the same account, and another account.
     await admin.page.getByRole('link', { name: 'Chat', exact: true }).click();
@@ -72,7 +76,8 @@ describe('the inbox, live', () => {
     await other.page.getByText('Nenhum registro encontrado').waitFor();
     for (const p of [admin.page, second.page, other.page]) await p.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
 
-    await deliverMessage(world, { accountId: team.owner.accountId, serviceId, chatId: '555001', name: 'Helena Prado', text: 'Bom dia! Vocês entregam hoje?' });
+    const helena = { id: 555_001, first_name: 'Helena', last_name: 'Prado' };
+    bot.receive(helena, { text: 'Bom dia! Vocês entregam hoje?' });
 
     // It shows live, opens by itself on a wide screen, and rings 'Nova mensagem'.
     await admin.page.getByTestId('inbox-contact').filter({ hasText: 'Helena Prado' }).waitFor({ timeout: 20_000 });
@@ -110,18 +115,19 @@ describe('the inbox, live', () => {
     const voice = admin.page.getByTestId('message').filter({ has: admin.page.getByLabel('Mensagem de voz') });
     await voice.locator('[data-ack="1"]').waitFor({ timeout: 20_000 });
 
-    const sent = await eventually(async () => {
-      const list = await world.fakeChannel.sent();
-      return list.length >= 3 ? list : null;
-    });
-    expect(sent.map((s) => s.message.type)).toEqual(['text', 'document', 'voice']);
-    expect(sent[1].message.file.name).toBe('catalogo.pdf');
+    // Telegram got each with its own method: the text, the PDF with its caption, the voice note.
+    const sent = await eventually(async () => (bot.sent.filter((s) => s.answer.ok).length >= 3 ? bot.sent : null));
+    expect(sent.map((s) => s.method)).toEqual(['sendMessage', 'sendDocument', 'sendVoice']);
+    expect(sent.every((s) => String(s.params.chat_id) === String(helena.id))).toBe(true);
+    expect(sent[0]!.params.text).toBe('Entregamos sim, até as 18h.');
+    expect(sent[1]!.file?.name).toBe('catalogo.pdf');
+    expect(sent[1]!.params.caption).toBe('Nosso catálogo');
 
     // The colleague sees the conversation live; the other account saw nothing at all.
     await second.page.getByTestId('inbox-contact').filter({ hasText: 'Helena Prado' }).click();
     await second.page.getByTestId('message').filter({ hasText: 'Entregamos sim, até as 18h.' }).waitFor();
     await second.page.getByTestId('message').filter({ hasText: 'Nosso catálogo' }).waitFor();
-    await deliverMessage(world, { accountId: team.owner.accountId, serviceId, chatId: '555001', name: 'Helena Prado', text: 'Perfeito, obrigada!' });
+    bot.receive(helena, { text: 'Perfeito, obrigada!' });
     await second.page.getByTestId('message').filter({ hasText: 'Perfeito, obrigada!' }).waitFor({ timeout: 20_000 });
     await admin.page.getByTestId('message').filter({ hasText: 'Perfeito, obrigada!' }).waitFor({ timeout: 20_000 });
     expect(await other.page.getByText('Helena Prado').count()).toBe(0);

@@ -73,6 +73,7 @@ describe('contacts, connections and users screens', () => {
   it('an admin manages users; a member sees no admin actions', async () => {
     const team = await newTeam(world, 'Oficina Rápida');
     const member = await team.addUser('Marcos Silva', false);
+    world.telegram.addBot('999:XYZ', 'Oficina');
     await callApi(world.base, 'POST', '/services', { name: 'Bot da Oficina', type: 'telegram', token: '999:XYZ' }, team.owner.token);
 
     const { page, context, errors } = await newPage(world.browser, { dark: true });

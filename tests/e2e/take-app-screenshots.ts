@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { callApi, newPage, root } from './browser.ts';
-import { deliverMessage, eventually, newTeam, setServiceStatus, startWorld } from './world.ts';
+import { eventually, newTeam, startWorld } from './world.ts';
 
 const out = join(root, 'docs/screenshots');
 mkdirSync(out, { recursive: true });
@@ -19,21 +19,27 @@ try {
   const { owner } = team;
   await team.addUser('Bruno Lima', true);
   await team.addUser('Marina Costa', false);
+  const fakeBot = world.telegram.addBot('123456:ABCDEF-secret-token', 'Doceria');
   const bot = (await callApi(base, 'POST', '/services', { name: 'Bot da Doceria', type: 'telegram', token: '123456:ABCDEF-secret-token' }, owner.token)).body;
   const zap = (await callApi(base, 'POST', '/services', { name: 'WhatsApp Vendas', type: 'whatsapp' }, owner.token)).body;
-  await setServiceStatus(world, owner.accountId, bot.id, 'connected');
+  await callApi(base, 'POST', `/services/${bot.id}/start`, {}, owner.token);
+  await eventually(async () => fakeBot.polling);
   const customers = ['Joana Pereira', 'Rafael Gomes', 'Lúcia Andrade', 'Pedro Henrique', 'Sofia Martins', 'Tiago Nunes'];
   const texts = ['Oi! Vocês fazem bolo de aniversário?', 'Qual o horário de funcionamento?', 'Obrigada, chegou tudo certinho 😊', 'Posso retirar amanhã às 10h?', 'Tem opção sem lactose?', 'Quero encomendar 50 brigadeiros'];
   for (let i = 0; i < customers.length; i++) {
-    await deliverMessage(world, { accountId: owner.accountId, serviceId: bot.id, chatId: `90${i}`, name: customers[i]!, text: texts[i]! });
+    const [first, ...rest] = customers[i]!.split(' ');
+    fakeBot.receive({ id: 900 + i, first_name: first!, last_name: rest.join(' ') }, { text: texts[i]! });
+    await eventually(async () => (await callApi(base, 'GET', '/contacts', undefined, owner.token)).body.totalCount === i + 1);
   }
   await callApi(base, 'POST', '/contacts', { name: 'Mercado Central', serviceId: zap.id, data: { phoneNumber: '5511987654321', phoneCountry: 'BR', email: 'compras@mercadocentral.com.br' } }, owner.token);
   const contacts = (await callApi(base, 'GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { name: 'Joana Pereira' } }))}`, undefined, owner.token)).body.data;
   const joana = contacts[0];
   await callApi(base, 'POST', '/messages/send', { contactId: joana.id, serviceId: bot.id, text: 'Olá, Joana! Fazemos sim 🎂 Para quantas pessoas?', type: 'text' }, owner.token);
-  await deliverMessage(world, { accountId: owner.accountId, serviceId: bot.id, chatId: '900', name: 'Joana Pereira', text: 'Umas 30 pessoas. Pode ser de chocolate com morango?' });
+  await eventually(async () => fakeBot.sent.length >= 1);
+  fakeBot.receive({ id: 900, first_name: 'Joana', last_name: 'Pereira' }, { text: 'Umas 30 pessoas. Pode ser de chocolate com morango?' });
+  await eventually(async () => (await callApi(base, 'GET', `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: joana.id } }))}`, undefined, owner.token)).body.totalCount === 3);
   await callApi(base, 'POST', '/messages/send', { contactId: joana.id, serviceId: bot.id, text: 'Pode sim! O de 30 fatias sai por R$ 180,00.\nEntregamos no sábado pela manhã.', type: 'text' }, owner.token);
-  await eventually(async () => (await world.fakeChannel.sent()).length >= 2);
+  await eventually(async () => fakeBot.sent.length >= 2);
   await callApi(base, 'POST', `/contacts/${joana.id}/read`, {}, owner.token);
 
   const shots: { name: string; path: string; ready: string }[] = [

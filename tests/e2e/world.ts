@@ -1,7 +1,8 @@
 /**
- * The browser tests' world for the signed-in app: the local runtime with the HTTP channel double,
- * a chromium, and a stand-in for the channel worker (connection status and inbound messages written
- * straight to the runtime's table and bucket, as tests/integration/worker.ts does).
+ * The browser tests' world for the signed-in app: the local runtime (`npm start`'s entry) talking
+ * to a fake Telegram Bot API (tests/support/fake-telegram.ts) through TELEGRAM_API_ROOT, a
+ * chromium, and, for WhatsApp (which has no local stand-in), a stand-in for the channel worker that
+ * writes connection status and inbound messages straight to the runtime's table and bucket.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,13 +15,12 @@ import type { PlanLimits } from '../../shared/contracts/plans.ts';
 import type { ServiceStatus } from '../../shared/contracts/services.ts';
 import { keys } from '../../shared/db/keys.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
-import { receiveMessage } from '../../shared/domain/messages/inbound.ts';
 import { aesVault } from '../../functions/lib/aes-vault.ts';
 import { jwtTokens } from '../../functions/lib/jwt-tokens.ts';
 import { outboxMailer } from '../../functions/lib/outbox-mailer.ts';
 import { s3Storage } from '../../functions/lib/s3-storage.ts';
 import { scryptPasswords } from '../../functions/lib/scrypt-passwords.ts';
-import { startFakeChannel } from '../support/fake-channel.ts';
+import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { chromium } from 'playwright-core';
 import { callApi, chromiumArgs, ensureWebBuild, strongPassword, uniqueEmail } from './browser.ts';
@@ -30,14 +30,14 @@ export interface World {
   browser: Browser;
   base: string;
   ports: Ports;
-  fakeChannel: { url: string; sent(): Promise<any[]> };
+  telegram: FakeTelegram;
   stop(): Promise<void>;
 }
 
 export async function startWorld(): Promise<World> {
   ensureWebBuild();
-  const fake = await startFakeChannel();
-  const runtime = await spawnLocalRuntime({ CHANNEL_DOUBLE_URL: fake.url });
+  const telegram = await startFakeTelegram();
+  const runtime = await spawnLocalRuntime({ TELEGRAM_API_ROOT: telegram.url, TELEGRAM_MODE: 'polling' });
   // Chromium's fake microphone answers getUserMedia without a prompt (the voice-note test).
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -76,11 +76,11 @@ export async function startWorld(): Promise<World> {
     browser,
     base: runtime.url,
     ports,
-    fakeChannel: { url: fake.url, sent: async () => (await fetch(`${fake.url}/sent`)).json() as Promise<any[]> },
+    telegram,
     async stop() {
       await browser.close();
       await runtime.stop();
-      await fake.close();
+      await telegram.close();
     },
   };
 }
@@ -105,25 +105,6 @@ export function setPlan(world: World, accountId: string, plan: PlanLimits): Prom
 /** Sets a connection's status, as the channel worker does when a channel connects or drops. */
 export function setServiceStatus(world: World, accountId: string, serviceId: string, status: ServiceStatus): Promise<void> {
   return update(world, keys.service(accountId, serviceId) as Record<string, string>, 'status', status);
-}
-
-let inboundCounter = 0;
-
-/** A customer's message arriving through a connection. */
-export async function deliverMessage(
-  world: World,
-  input: { accountId: string; serviceId: string; chatId: string; name: string; text: string; phoneNumber?: string },
-): Promise<void> {
-  await receiveMessage(world.ports, {
-    accountId: input.accountId,
-    serviceId: input.serviceId,
-    channelMessageId: `in-${Date.now()}-${inboundCounter++}`,
-    chat: { idFromService: input.chatId, name: input.name, isGroup: false, phoneNumber: input.phoneNumber ?? null },
-    isFromMe: false,
-    type: 'text',
-    text: input.text,
-    timestamp: new Date().toISOString(),
-  });
 }
 
 export interface Member {
