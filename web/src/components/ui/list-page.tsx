@@ -61,3 +61,9 @@ export function TableState({ colSpan, loading }: { colSpan: number; loading: boo
 
 export const thClass = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-fg-muted uppercase';
 export const tdClass = 'px-4 py-3 text-sm text-fg';
+/**
+ * The actions column of a table: on a phone, where the table scrolls sideways, it stays pinned to
+ * the right edge so editing never needs a scroll.
+ */
+export const actionsCellClass = 'sticky right-0 bg-surface shadow-[-10px_0_10px_-10px_rgb(0_0_0/0.25)] sm:static sm:shadow-none';
+export const actionsHeadClass = 'sticky right-0 bg-bg-subtle sm:static';

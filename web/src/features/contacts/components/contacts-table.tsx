@@ -4,7 +4,7 @@ import { Pencil, Plus } from 'lucide-react';
 import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
 import { ButtonLink, Button } from '../../../components/ui/button.tsx';
 import { InputField } from '../../../components/ui/field.tsx';
-import { ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
+import { actionsCellClass, actionsHeadClass, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
 import { Badge, Card } from '../../../components/ui/misc.tsx';
 import { Pagination, pageSizes } from '../../../components/ui/pagination.tsx';
 import { Tooltip } from '../../../components/ui/tooltip.tsx';
@@ -98,7 +98,7 @@ export function ContactsTable() {
                 <th scope="col" className={thClass}>
                   Conexão
                 </th>
-                <th scope="col" className={thClass}>
+                <th scope="col" className={`${thClass} ${actionsHeadClass}`}>
                   <span className="sr-only">Ações</span>
                 </th>
               </tr>
@@ -135,7 +135,7 @@ export function ContactsTable() {
                         '—'
                       )}
                     </td>
-                    <td className={`${tdClass} text-right`}>
+                    <td className={`${tdClass} ${actionsCellClass} text-right`}>
                       <Link
                         to={`/contacts/${contact.id}/edit`}
                         className="inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring"

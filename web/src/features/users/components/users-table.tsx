@@ -4,7 +4,7 @@ import { Archive, ArchiveRestore, Crown, Eye, Pencil, Plus, ShieldCheck } from '
 import type { User } from '#contracts/entities.ts';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
 import { InputField } from '../../../components/ui/field.tsx';
-import { ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
+import { actionsCellClass, actionsHeadClass, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
 import { Badge, Card } from '../../../components/ui/misc.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { useSession } from '../../../lib/auth.ts';
@@ -98,7 +98,7 @@ export function UsersTable() {
                 <th scope="col" className={thClass}>#</th>
                 <th scope="col" className={thClass}>Nome do usuário</th>
                 <th scope="col" className={thClass}>Email do usuário</th>
-                <th scope="col" className={`${thClass} text-right`}>Ações</th>
+                <th scope="col" className={`${thClass} ${actionsHeadClass} text-right`}>Ações</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-border">
@@ -116,7 +116,7 @@ export function UsersTable() {
                       </span>
                     </td>
                     <td className={`${tdClass} text-fg-muted`}>{user.email}</td>
-                    <td className={`${tdClass} py-2`}>
+                    <td className={`${tdClass} ${actionsCellClass} py-2`}>
                       <div className="flex justify-end gap-0.5">
                         <Link to={`/users/${user.id}/show`} className={iconLink} aria-label={`Visualizar ${user.name}`} title="Visualizar">
                           <Eye className="size-4" aria-hidden="true" />
