@@ -42,22 +42,33 @@ try {
   await eventually(async () => fakeBot.sent.length >= 2);
   await callApi(base, 'POST', `/contacts/${joana.id}/read`, {}, owner.token);
 
-  const shots: { name: string; path: string; ready: string }[] = [
+  const zapId = zap.id as string;
+  const marina = (await callApi(base, 'GET', `/users?query=${encodeURIComponent(JSON.stringify({ where: { name: 'Marina Costa' } }))}`, undefined, owner.token)).body.data[0];
+  const modes = { all: [[1280, false], [1280, true], [390, false], [390, true]], modal: [[1280, false], [390, true]] } as const;
+  const shots: { name: string; path: string; ready: string; dialog?: boolean; modes?: readonly (readonly [number, boolean])[] }[] = [
     { name: 'app-inbox', path: `/inbox/${joana.id}`, ready: 'Carregar mais mensagens, Umas 30 pessoas' },
     { name: 'app-contacts', path: '/contacts', ready: 'Mercado Central' },
     { name: 'app-services', path: '/services', ready: 'Bot da Doceria' },
     { name: 'app-users', path: '/users', ready: 'Marina Costa' },
     { name: 'app-my-account', path: '/my-account', ready: 'Doceria da Carla' },
+    { name: 'modal-contact-create', path: '/contacts/create', ready: 'Novo contato', dialog: true, modes: modes.modal },
+    { name: 'modal-contact-edit', path: `/contacts/${joana.id}/edit`, ready: 'Editar contato', dialog: true, modes: modes.modal },
+    { name: 'modal-service-create', path: '/services/create', ready: 'Nova conexão', dialog: true, modes: modes.modal },
+    { name: 'modal-service-qr', path: `/services/${zapId}/qr-code`, ready: 'Código QR', dialog: true, modes: modes.modal },
+    { name: 'modal-user-create', path: '/users/create', ready: 'Criar usuário', dialog: true, modes: modes.modal },
+    { name: 'modal-user-show', path: `/users/${marina.id}/show`, ready: 'Visualização de usuário', dialog: true, modes: modes.modal },
+    { name: 'modal-account-edit', path: `/my-account/${owner.accountId}/edit`, ready: 'Editar conta', dialog: true, modes: modes.modal },
   ];
   for (const shot of shots) {
     if (only && !shot.name.includes(only)) continue;
-    for (const width of [1280, 390]) {
-      for (const dark of [false, true]) {
+    for (const [width, dark] of shot.modes ?? modes.all) {
+      {
         const { page, context } = await newPage(world.browser, { width, height: width === 390 ? 844 : 800, dark });
         await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), { accessToken: owner.token, user: owner.user });
         await page.goto(`${base}${shot.path}`, { waitUntil: 'networkidle' });
         const wanted = shot.ready.split(', ').at(-1)!;
-        await page.locator('main').getByText(wanted).first().waitFor({ timeout: 15000 }).catch(() => console.warn('not found', wanted));
+        const scope = shot.dialog ? page.getByRole('dialog') : page.locator('main');
+        await scope.getByText(wanted).first().waitFor({ timeout: 15000 }).catch(() => console.warn('not found', wanted));
         await page.evaluate(() => document.fonts.ready);
         await page.waitForTimeout(300);
         const file = join(out, `${shot.name}-${dark ? 'dark' : 'light'}-${width}.png`);
