@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, expectAccessible, newPage, strongPassword, uniqueEmail } from './browser.ts';
-import { newTeam, openAs, startWorld, type World } from './world.ts';
+import { eventually, newTeam, openAs, setPlan, startWorld, type World } from './world.ts';
 
 let world: World;
 beforeAll(async () => {
@@ -66,6 +66,57 @@ describe('contacts, connections and users screens', () => {
     await edit.getByRole('button', { name: 'Atualizar' }).click();
     await page.waitForURL(/\/contacts$/);
     await page.getByText('Dona Maria Souza').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an admin edits, filters and pages connections, and views one', async () => {
+    const team = await newTeam(world, 'Rede de Lojas Aurora');
+    await setPlan(world, team.owner.accountId, { productName: 'Pro', users: 10, connections: 15, contacts: 25000 });
+    for (let i = 1; i <= 12; i++) {
+      const made = await callApi(world.base, 'POST', '/services', { name: `Loja ${String(i).padStart(2, '0')}`, type: 'whatsapp' }, team.owner.token);
+      expect(made.status).toBe(201);
+    }
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, team.owner, '/services');
+    await page.getByRole('heading', { name: 'Conexões', level: 1 }).waitFor();
+    await page.getByTestId('service-row').filter({ hasText: 'Loja 01' }).waitFor();
+    expect(await page.getByTestId('service-row').count()).toBe(10);
+    await expectAccessible(page, '/services');
+
+    // Paging: 12 connections, 10 a page.
+    await page.getByRole('button', { name: 'Página 2' }).click();
+    await page.getByTestId('service-row').filter({ hasText: 'Loja 12' }).waitFor();
+    expect(await page.getByTestId('service-row').count()).toBe(2);
+
+    // Filter by name.
+    await page.getByRole('button', { name: 'Mostrar filtros' }).click();
+    await page.getByLabel('Nome').fill('loja 07');
+    await page.getByRole('button', { name: 'Aplicar filtros' }).click();
+    await page.getByRole('button', { name: 'Esconder filtros' }).waitFor();
+    await eventually(async () => (await page.getByTestId('service-row').count()) === 1);
+    const row = page.getByTestId('service-row').filter({ hasText: 'Loja 07' });
+
+    // Edit: the type is locked, the name changes, the list follows.
+    await row.getByRole('link', { name: 'Editar Loja 07' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Editar conexão' });
+    expect(await dialog.getByLabel('Tipo').isDisabled()).toBe(true);
+    await dialog.getByLabel('Nome').fill('Loja 07 Centro');
+    await dialog.getByRole('button', { name: 'Atualizar' }).click();
+    await page.waitForURL(/\/services$/);
+    await page.getByRole('button', { name: 'Mostrar filtros' }).click().catch(() => undefined);
+    await page.getByLabel('Nome').fill('centro');
+    await page.getByRole('button', { name: 'Aplicar filtros' }).click();
+    const renamed = page.getByTestId('service-row').filter({ hasText: 'Loja 07 Centro' });
+    await renamed.waitFor();
+
+    // View.
+    await renamed.getByRole('link', { name: 'Visualizar Loja 07 Centro' }).click();
+    const view = page.getByRole('dialog', { name: 'Visualização da conexão' });
+    await view.getByText('Loja 07 Centro').waitFor();
+    await expectAccessible(page, '/services/{id}/show');
+    await page.keyboard.press('Escape');
+    await view.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await context.close();
   });
