@@ -170,11 +170,13 @@ export async function storeMessage(ports: Ports, api: Api, target: InboundTarget
 }
 
 /**
- * Telegram dates are whole seconds. A message received within its own second takes the moment of
- * receipt instead, so it sorts after a reply our side sent earlier in that same second.
+ * Telegram dates are whole seconds. Within its second a message takes the moment it was received
+ * (never outside that second), so messages of one second keep the order they arrived in, and a
+ * customer's answer sorts after a reply our side sent earlier in the same second.
  */
 export function messageTime(dateSeconds: number, now = Date.now()): string {
-  return new Date(Math.floor(now / 1000) === dateSeconds ? now : dateSeconds * 1000).toISOString();
+  const start = dateSeconds * 1000;
+  return new Date(Math.min(Math.max(now, start), start + 999)).toISOString();
 }
 
 export function messagesComposer(ports: Ports, target: InboundTarget): Composer<Context> {

@@ -65,9 +65,10 @@ describe('configuration', () => {
 });
 
 describe('message time', () => {
-  it('keeps the whole-second date of older messages and the moment of receipt within the same second', async () => {
+  it("takes the moment of receipt, kept inside the message's own second", async () => {
     const { messageTime } = await import('./inbound.ts');
-    expect(messageTime(1_700_000_000, 1_700_000_050_000)).toBe(new Date(1_700_000_000_000).toISOString());
     expect(messageTime(1_700_000_000, 1_700_000_000_734)).toBe(new Date(1_700_000_000_734).toISOString());
+    expect(messageTime(1_700_000_000, 1_700_000_050_000)).toBe(new Date(1_700_000_000_999).toISOString());
+    expect(messageTime(1_700_000_000, 1_699_999_999_000)).toBe(new Date(1_700_000_000_000).toISOString());
   });
 });

@@ -157,3 +157,41 @@ describe('the inbox, live', () => {
     await context.close();
   });
 });
+
+describe('older messages', () => {
+  it("'Carregar mais mensagens' adds the older page above and keeps what was on screen in place", async () => {
+    const team = await newTeam(world, 'Livraria Página');
+    const botToken = `${800_000 + (Date.now() % 100_000)}:AAH-livraria`;
+    const bot = world.telegram.addBot(botToken, 'Livraria');
+    const service = (await callApi(world.base, 'POST', '/services', { name: 'Bot da Livraria', type: 'telegram', token: botToken }, team.owner.token)).body;
+    await callApi(world.base, 'POST', `/services/${service.id}/start`, {}, team.owner.token);
+    await eventually(async () => bot.polling);
+    const reader = { id: 777_001, first_name: 'Rita', last_name: 'Leitora' };
+    for (let i = 1; i <= 14; i++) bot.receive(reader, { text: `Mensagem número ${String(i).padStart(2, '0')}` });
+    const contact = await eventually(async () => {
+      const list = await callApi(world.base, 'GET', '/contacts', undefined, team.owner.token);
+      const found = list.body.data.find((c: { name: string }) => c.name === 'Rita Leitora');
+      return found?.lastMessage?.text === 'Mensagem número 14' ? found : null;
+    });
+
+    const { page, context, errors } = await newPage(world.browser, { width: 1280, height: 800 });
+    await openAs(page, world, team.owner, `/inbox/${contact.id}`);
+    const bubble = (n: number) => page.getByTestId('message').filter({ hasText: `Mensagem número ${String(n).padStart(2, '0')}` });
+    await bubble(14).waitFor();
+    const more = page.getByRole('button', { name: 'Carregar mais mensagens' });
+    await more.scrollIntoViewIfNeeded();
+    await bubble(5).waitFor();
+    expect(await bubble(4).count()).toBe(0);
+    const before = (await bubble(5).boundingBox())!;
+    await more.click();
+    await bubble(4).waitFor();
+    await bubble(1).waitFor({ state: 'attached' });
+    // The rows above are measured over a few frames; the position settles within that.
+    await page.waitForTimeout(700);
+    const after = (await bubble(5).boundingBox())!;
+    expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(4);
+    expect(await page.getByRole('button', { name: 'Carregar mais mensagens' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -70,22 +70,52 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
   });
 
   // Keep the reading position when older messages are added above; follow new ones at the bottom.
-  const anchor = useRef<{ firstId: string | undefined; lastId: string | undefined; total: number; top: number; atBottom: boolean }>({
+  // The position is anchored on the first message in view: after older ones are added (and the
+  // 'Carregar mais' row may go), that message is put back exactly where it was; rows measured
+  // later above it are compensated by the virtualizer itself.
+  const anchor = useRef<{ firstId: string | undefined; lastId: string | undefined; atBottom: boolean; viewId: string | undefined; viewDelta: number }>({
     firstId: undefined,
     lastId: undefined,
-    total: 0,
-    top: 0,
     atBottom: true,
+    viewId: undefined,
+    viewDelta: 0,
   });
+  /** The first message bubble in view and its distance from the top of the scroll area. */
+  const bubbleInView = () => {
+    const el = scrollRef.current;
+    if (!el) return null;
+    const top = el.getBoundingClientRect().top;
+    for (const bubble of el.querySelectorAll<HTMLElement>('[data-message-id]')) {
+      const rect = bubble.getBoundingClientRect();
+      if (rect.bottom > top) return { id: bubble.dataset.messageId!, delta: rect.top - top };
+    }
+    return null;
+  };
+  const rememberView = () => {
+    const seen = bubbleInView();
+    anchor.current.viewId = seen?.id;
+    anchor.current.viewDelta = seen?.delta ?? 0;
+  };
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
     const firstId = list[0]?.id;
     const lastId = list.at(-1)?.id;
     const prev = anchor.current;
-    const total = virtualizer.getTotalSize();
-    if (prev.firstId && firstId !== prev.firstId && lastId === prev.lastId) {
-      el.scrollTop = prev.top + (total - prev.total);
+    if (prev.firstId && firstId !== prev.firstId && lastId === prev.lastId && prev.viewId) {
+      // Put the bubble that was in view back where it was (the rows above it changed, and so may
+      // its own day separator).
+      const index = rows.findIndex((r) => r.kind === 'message' && r.message.id === prev.viewId);
+      const start = index >= 0 ? virtualizer.measurementsCache[index]?.start : undefined;
+      if (start !== undefined) el.scrollTop = start - prev.viewDelta;
+      const restore = () => {
+        const bubble = el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(prev.viewId!)}"]`);
+        if (bubble) el.scrollTop += bubble.getBoundingClientRect().top - el.getBoundingClientRect().top - prev.viewDelta;
+      };
+      // Rows above are measured over the next frames; follow them until they settle.
+      restore();
+      requestAnimationFrame(restore);
+      for (const ms of [50, 150, 300]) setTimeout(restore, ms);
     } else if (lastId !== prev.lastId && (prev.atBottom || list.at(-1)?.isFromMe || !prev.lastId)) {
       const toBottom = () => {
         el.scrollTop = el.scrollHeight;
@@ -94,15 +124,15 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
       requestAnimationFrame(toBottom);
       setTimeout(toBottom, 60);
     }
-    anchor.current = { firstId, lastId, total, top: el.scrollTop, atBottom: prev.atBottom };
-  }, [list, virtualizer]);
+    anchor.current = { ...anchor.current, firstId, lastId };
+    rememberView();
+  }, [list, rows, virtualizer]);
 
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
-    anchor.current.top = el.scrollTop;
-    anchor.current.total = virtualizer.getTotalSize();
     anchor.current.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    rememberView();
   };
 
   // Opening a conversation (or a new message while it is open) clears its unread count.
@@ -202,7 +232,15 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
                 >
                   {row.kind === 'more' ? (
                     <div className="flex justify-center pb-2">
-                      <Button variant="outline" size="sm" onClick={() => void messages.fetchNextPage()} loading={messages.isFetchingNextPage}>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        onClick={() => {
+                          rememberView();
+                          void messages.fetchNextPage();
+                        }}
+                        loading={messages.isFetchingNextPage}
+                      >
                         Carregar mais mensagens
                       </Button>
                     </div>
