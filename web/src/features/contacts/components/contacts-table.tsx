@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { Pencil, Plus } from 'lucide-react';
 import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
 import { ButtonLink, Button } from '../../../components/ui/button.tsx';
@@ -11,6 +11,7 @@ import { Tooltip } from '../../../components/ui/tooltip.tsx';
 import { initials } from '../../../lib/format.ts';
 import { contactsQuery, useContacts, type ContactFilters } from '../api/get-contacts.ts';
 import { ServiceTypeIcon } from './service-type-icon.tsx';
+import { useRefreshFlag } from '../../../lib/use-refresh-flag.ts';
 
 function ArchivedBadge({ contact }: { contact: Contact }) {
   const text = contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText;
@@ -27,8 +28,6 @@ const emptyFilters: ContactFilters = { name: '', email: '' };
 
 /** The contacts list of SPEC section 2: filters, the table, the pager with page sizes. */
 export function ContactsTable() {
-  const location = useLocation();
-  const navigate = useNavigate();
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [draft, setDraft] = useState<ContactFilters>(emptyFilters);
   const [filters, setFilters] = useState<ContactFilters>(emptyFilters);
@@ -39,13 +38,7 @@ export function ContactsTable() {
   const total = contacts.data?.totalCount ?? 0;
 
   // A save comes back with { refresh: true }: refetch, then drop the flag.
-  const refresh = (location.state as { refresh?: boolean } | null)?.refresh;
-  useEffect(() => {
-    if (refresh && location.pathname === '/contacts') {
-      void contacts.refetch();
-      navigate('/contacts', { replace: true, state: null });
-    }
-  }, [refresh, location.pathname, contacts, navigate]);
+  useRefreshFlag('/contacts', contacts.refetch);
 
   return (
     <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-8">

@@ -1,5 +1,5 @@
-import { useEffect, useState, type ComponentType } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useState, type ComponentType } from 'react';
+import { Link } from 'react-router';
 import { Eye, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
 import type { Service } from '#contracts/services.ts';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
@@ -12,6 +12,7 @@ import { servicesQuery, useServices } from '../api/get-services.ts';
 import { serviceActionLabels, useServiceAction, type ServiceAction } from '../api/service-action.ts';
 import { ServiceStatus } from './service-status.tsx';
 import { ServiceType } from './service-type.tsx';
+import { useRefreshFlag } from '../../../lib/use-refresh-flag.ts';
 
 const iconLink =
   'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
@@ -65,8 +66,6 @@ function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }
 export function ServicesTable() {
   const { user } = useSession();
   const isAdmin = !!user?.isAdmin;
-  const location = useLocation();
-  const navigate = useNavigate();
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [draft, setDraft] = useState('');
   const [name, setName] = useState('');
@@ -74,13 +73,7 @@ export function ServicesTable() {
   const services = useServices(servicesQuery(name, page));
   const rows = services.data?.data ?? [];
 
-  const refresh = (location.state as { refresh?: boolean } | null)?.refresh;
-  useEffect(() => {
-    if (refresh && location.pathname === '/services') {
-      void services.refetch();
-      navigate('/services', { replace: true, state: null });
-    }
-  }, [refresh, location.pathname, services, navigate]);
+  useRefreshFlag('/services', services.refetch);
 
   return (
     <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-8">

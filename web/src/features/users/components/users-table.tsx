@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { Archive, ArchiveRestore, Crown, Eye, Pencil, Plus, ShieldCheck } from 'lucide-react';
 import type { User } from '#contracts/entities.ts';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
@@ -12,6 +12,7 @@ import { showToast } from '../../../lib/notify.ts';
 import { useArchiveUser } from '../api/archive-user.ts';
 import { usersQuery, useUsers, type UserFilters } from '../api/get-users.ts';
 import { canArchiveUser, canEditUser } from './permissions.ts';
+import { useRefreshFlag } from '../../../lib/use-refresh-flag.ts';
 
 const iconLink =
   'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
@@ -39,8 +40,6 @@ const empty: UserFilters = { name: '', email: '' };
 /** The users list of SPEC section 2. */
 export function UsersTable() {
   const { user: me } = useSession();
-  const location = useLocation();
-  const navigate = useNavigate();
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [draft, setDraft] = useState(empty);
   const [filters, setFilters] = useState(empty);
@@ -49,13 +48,7 @@ export function UsersTable() {
   const archive = useArchiveUser();
   const rows = users.data?.data ?? [];
 
-  const refresh = (location.state as { refresh?: boolean } | null)?.refresh;
-  useEffect(() => {
-    if (refresh && location.pathname === '/users') {
-      void users.refetch();
-      navigate('/users', { replace: true, state: null });
-    }
-  }, [refresh, location.pathname, users, navigate]);
+  useRefreshFlag('/users', users.refetch);
 
   return (
     <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-8">
