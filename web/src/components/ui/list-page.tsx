@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Filter, RefreshCw } from 'lucide-react';
 import { Button } from './button.tsx';
+import { Card } from './misc.tsx';
 import { Spinner } from './spinner.tsx';
 
 /** The frame of the list screens: title, the filter toggle, refresh and the screen's own actions. */
@@ -67,3 +68,24 @@ export const tdClass = 'px-4 py-3 text-sm text-fg';
  */
 export const actionsCellClass = 'sticky right-0 bg-surface shadow-[-10px_0_10px_-10px_rgb(0_0_0/0.25)] sm:static sm:shadow-none';
 export const actionsHeadClass = 'sticky right-0 bg-bg-subtle sm:static';
+
+/**
+ * The filter panel the list header toggles ('Mostrar filtros'): its fields, then 'Aplicar filtros'.
+ * `columns` is the grid of the fields plus the button (a literal Tailwind class).
+ */
+export function FiltersCard({ columns, onApply, children }: { columns: string; onApply: () => void; children: ReactNode }) {
+  return (
+    <Card id="list-filters" className="p-4">
+      <form
+        className={`grid gap-4 ${columns} sm:items-end`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          onApply();
+        }}
+      >
+        {children}
+        <Button type="submit">Aplicar filtros</Button>
+      </form>
+    </Card>
+  );
+}

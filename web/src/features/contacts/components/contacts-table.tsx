@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Pencil, Plus } from 'lucide-react';
 import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
-import { ButtonLink, Button } from '../../../components/ui/button.tsx';
+import { ButtonLink } from '../../../components/ui/button.tsx';
 import { InputField } from '../../../components/ui/field.tsx';
-import { actionsCellClass, actionsHeadClass, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
+import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
 import { Badge, Card } from '../../../components/ui/misc.tsx';
 import { Pagination, pageSizes } from '../../../components/ui/pagination.tsx';
 import { Tooltip } from '../../../components/ui/tooltip.tsx';
@@ -56,20 +56,16 @@ export function ContactsTable() {
         }
       />
       {filtersOpen ? (
-        <Card id="list-filters" className="p-4">
-          <form
-            className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setFilters(draft);
-              setPage(0);
-            }}
-          >
-            <InputField id="contacts-filter-name" label="Nome" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-            <InputField id="contacts-filter-email" label="Email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />
-            <Button type="submit">Aplicar filtros</Button>
-          </form>
-        </Card>
+        <FiltersCard
+          columns="sm:grid-cols-[1fr_1fr_auto]"
+          onApply={() => {
+            setFilters(draft);
+            setPage(0);
+          }}
+        >
+          <InputField id="contacts-filter-name" label="Nome" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+          <InputField id="contacts-filter-email" label="Email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />
+        </FiltersCard>
       ) : null}
       <Card className="overflow-hidden">
         <div className="overflow-x-auto">

@@ -2,9 +2,9 @@ import { useState, type ComponentType } from 'react';
 import { Link } from 'react-router';
 import { Eye, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
 import type { Service } from '#contracts/services.ts';
-import { Button, ButtonLink } from '../../../components/ui/button.tsx';
+import { ButtonLink } from '../../../components/ui/button.tsx';
 import { InputField } from '../../../components/ui/field.tsx';
-import { ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
+import { FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
 import { Card } from '../../../components/ui/misc.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { useSession } from '../../../lib/auth.ts';
@@ -93,19 +93,15 @@ export function ServicesTable() {
         }
       />
       {filtersOpen ? (
-        <Card id="list-filters" className="p-4">
-          <form
-            className="grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setName(draft);
-              setPage(0);
-            }}
-          >
-            <InputField id="services-filter-name" label="Nome" value={draft} onChange={(e) => setDraft(e.target.value)} />
-            <Button type="submit">Aplicar filtros</Button>
-          </form>
-        </Card>
+        <FiltersCard
+          columns="sm:grid-cols-[1fr_auto]"
+          onApply={() => {
+            setName(draft);
+            setPage(0);
+          }}
+        >
+          <InputField id="services-filter-name" label="Nome" value={draft} onChange={(e) => setDraft(e.target.value)} />
+        </FiltersCard>
       ) : null}
       <Card className="overflow-hidden">
         <div className="overflow-x-auto">

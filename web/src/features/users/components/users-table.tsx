@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Archive, ArchiveRestore, Crown, Eye, Pencil, Plus, ShieldCheck } from 'lucide-react';
 import type { User } from '#contracts/entities.ts';
-import { Button, ButtonLink } from '../../../components/ui/button.tsx';
+import { ButtonLink } from '../../../components/ui/button.tsx';
 import { InputField } from '../../../components/ui/field.tsx';
-import { actionsCellClass, actionsHeadClass, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
+import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
 import { Badge, Card } from '../../../components/ui/misc.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { useSession } from '../../../lib/auth.ts';
@@ -68,20 +68,16 @@ export function UsersTable() {
         }
       />
       {filtersOpen ? (
-        <Card id="list-filters" className="p-4">
-          <form
-            className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setFilters(draft);
-              setPage(0);
-            }}
-          >
-            <InputField id="users-filter-name" label="Nome" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-            <InputField id="users-filter-email" label="Email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />
-            <Button type="submit">Aplicar filtros</Button>
-          </form>
-        </Card>
+        <FiltersCard
+          columns="sm:grid-cols-[1fr_1fr_auto]"
+          onApply={() => {
+            setFilters(draft);
+            setPage(0);
+          }}
+        >
+          <InputField id="users-filter-name" label="Nome" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+          <InputField id="users-filter-email" label="Email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />
+        </FiltersCard>
       ) : null}
       <Card className="overflow-hidden">
         <div className="overflow-x-auto">
