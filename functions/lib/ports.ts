@@ -3,7 +3,7 @@
  * kind depends on configuration: an outbox folder where MAIL_OUTBOX_DIR is set (local runtime),
  * SES otherwise.
  */
-import { ulid } from 'ulid';
+import { sortableId } from './sortable-ids.ts';
 import { defaultTable } from '#db/client.ts';
 import type { Ports } from '#domain/ports.ts';
 import { jwtTokens } from './jwt-tokens.ts';
@@ -27,7 +27,7 @@ export function defaultPorts(): Ports {
     vault: aesVault(() => secretBytes('DATA_KEY')),
     storage: s3Storage(process.env.BUCKET_NAME ?? 'conversa-media'),
     clock: () => new Date(),
-    newId: (at) => ulid(at),
+    newId: (at) => sortableId(at),
     appUrl: process.env.APP_URL ?? 'http://localhost:3000',
   };
   return ports;
