@@ -10,7 +10,7 @@ import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
-import { failedConditions, isConditionFailure } from '#db/conditions.ts';
+import { failedConditions, isConditionFailure, replaceIfUnchanged } from '#db/conditions.ts';
 import { contactFields, contactItem, getContactItem, nextUpdatedAt, presentContact, toContact, type ContactFields, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { accountServices, getServiceItem } from '#db/services.ts';
@@ -142,12 +142,7 @@ export async function replaceContact(ports: Ports, current: ContactItem, changes
   const next = contactItem({ ...contactFields(current), ...changes, updatedAt: nextUpdatedAt(ports.clock(), current.updatedAt) });
   try {
     await ports.table.doc.send(
-      new PutCommand({
-        TableName: ports.table.name,
-        Item: next,
-        ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seen',
-        ExpressionAttributeValues: { ':seen': current.updatedAt },
-      }),
+      new PutCommand(replaceIfUnchanged(ports.table.name, next, current.updatedAt)),
     );
   } catch (error) {
     if (isConditionFailure(error)) throw fail.invalid(errorTexts.invalidParams, [{ path: '', message: 'O contato foi alterado por outra pessoa. Tente de novo.' }]);
@@ -195,14 +190,7 @@ export async function archiveContact(ports: Ports, session: AccountSession, id: 
           archive
             ? releaseCounterStep(ports.table, session.accountId, 'contactsCount')
             : takeCounterStep(ports.table, session.accountId, 'contactsCount', effectiveLimits(account.plan).contacts),
-          {
-            Put: {
-              TableName: ports.table.name,
-              Item: next,
-              ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seen',
-              ExpressionAttributeValues: { ':seen': current.updatedAt },
-            },
-          },
+          { Put: replaceIfUnchanged(ports.table.name, next, current.updatedAt) },
         ],
       }),
     );

@@ -6,7 +6,7 @@ import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import type { Service, ServiceCreatePayload, ServiceUpdatePayload } from '#contracts/services.ts';
 import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
-import { failedConditions } from '#db/conditions.ts';
+import { failedConditions, replaceIfUnchanged } from '#db/conditions.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { accountServices, getServiceItem, isRunningStatus, toService, type ServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
@@ -125,14 +125,7 @@ export async function updateService(ports: Ports, controls: ControlLookup, sessi
     await ports.table.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: ports.table.name,
-              Item: next,
-              ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seen',
-              ExpressionAttributeValues: { ':seen': current.updatedAt },
-            },
-          },
+          { Put: replaceIfUnchanged(ports.table.name, next, current.updatedAt) },
           ...(botChanges ? [claimBotStep(ports, token, session.accountId, id), ...(await releaseBotStep(ports, current))] : []),
         ],
       }),

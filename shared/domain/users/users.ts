@@ -7,7 +7,7 @@ import { isStrongPassword } from '#contracts/password.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import type { UserCreatePayload, UserUpdatePayload } from '#contracts/users.ts';
 import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
-import { failedConditions } from '#db/conditions.ts';
+import { failedConditions, replaceIfUnchanged } from '#db/conditions.ts';
 import { keys } from '#db/keys.ts';
 import { accountUsers, claimEmailStep, getUserItem, releaseEmailStep, toUser, userFields, userItem, type UserItem } from '#db/users.ts';
 import { fail } from '../errors.ts';
@@ -109,14 +109,7 @@ export async function updateUser(ports: Ports, session: AccountSession, id: stri
     await ports.table.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: ports.table.name,
-              Item: next,
-              ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seen',
-              ExpressionAttributeValues: { ':seen': current.updatedAt },
-            },
-          },
+          { Put: replaceIfUnchanged(ports.table.name, next, current.updatedAt) },
           ...(emailChanged
             ? [claimEmailStep(ports.table, session.accountId, next.email, next.id), releaseEmailStep(ports.table, session.accountId, current.email)]
             : []),

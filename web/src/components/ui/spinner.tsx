@@ -32,3 +32,12 @@ export function PageLoader() {
     </div>
   );
 }
+
+/** 'Carregando...' inside a dialog while the record it edits or shows is fetched. */
+export function DialogLoading() {
+  return (
+    <div className="flex items-center gap-2 py-6 text-sm text-fg-muted" role="status">
+      <Spinner className="size-4 text-brand" /> Carregando...
+    </div>
+  );
+}

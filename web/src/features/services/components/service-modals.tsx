@@ -5,7 +5,7 @@ import { serviceCreatePayload, serviceTypeLabels, serviceTypes, serviceUpdatePay
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { InputField, SelectField } from '../../../components/ui/field.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
+import { DialogLoading } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useZodForm } from '../../../lib/form.ts';
@@ -89,20 +89,12 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
   );
 }
 
-function Loading() {
-  return (
-    <div className="flex items-center gap-2 py-6 text-sm text-fg-muted" role="status">
-      <Spinner className="size-4 text-brand" /> Carregando...
-    </div>
-  );
-}
-
 /** 'Nova conexão' / 'Editar conexão'. */
 export function ServiceFormModal({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
   const service = useService(id);
   return (
     <Dialog open onClose={onClose} title={id ? 'Editar conexão' : 'Nova conexão'}>
-      {id && !service.data ? <Loading /> : <ServiceForm key={service.data?.id ?? 'new'} service={service.data} onClose={onClose} onSaved={onSaved} />}
+      {id && !service.data ? <DialogLoading /> : <ServiceForm key={service.data?.id ?? 'new'} service={service.data} onClose={onClose} onSaved={onSaved} />}
     </Dialog>
   );
 }
@@ -121,7 +113,7 @@ export function ServiceQrModal({ id, onClose }: { id: string; onClose: () => voi
   return (
     <Dialog open onClose={onClose} title={`Código QR para ${service.data?.name ?? ''}`}>
       {!service.data ? (
-        <Loading />
+        <DialogLoading />
       ) : qr ? (
         <div className="flex flex-col items-center gap-3 text-center">
           <p className="text-sm text-fg-muted">Escaneie o código QR abaixo com seu aplicativo {app}</p>
@@ -144,7 +136,7 @@ export function ServiceViewModal({ id, onClose }: { id: string; onClose: () => v
   return (
     <Dialog open onClose={onClose} title="Visualização da conexão" footer={<Button onClick={onClose}>Fechar</Button>}>
       {!s ? (
-        <Loading />
+        <DialogLoading />
       ) : (
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
           <dt className="text-fg-muted">ID</dt>

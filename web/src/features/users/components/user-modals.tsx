@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { CheckboxField, InputField, PasswordField } from '../../../components/ui/field.tsx';
 import { Alert } from '../../../components/ui/misc.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
+import { DialogLoading } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useSession } from '../../../lib/auth.ts';
 import { cn } from '../../../lib/cn.ts';
@@ -83,20 +83,12 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
   );
 }
 
-function Loading() {
-  return (
-    <div className="flex items-center gap-2 py-6 text-sm text-fg-muted" role="status">
-      <Spinner className="size-4 text-brand" /> Carregando...
-    </div>
-  );
-}
-
 /** 'Criar usuário' / 'Editar usuário'. */
 export function UserFormModal({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
   const user = useUser(id);
   return (
     <Dialog open onClose={onClose} title={id ? 'Editar usuário' : 'Criar usuário'}>
-      {id && !user.data ? <Loading /> : <UserForm key={user.data?.id ?? 'new'} user={user.data} onClose={onClose} onSaved={onSaved} />}
+      {id && !user.data ? <DialogLoading /> : <UserForm key={user.data?.id ?? 'new'} user={user.data} onClose={onClose} onSaved={onSaved} />}
     </Dialog>
   );
 }
@@ -108,7 +100,7 @@ export function UserViewModal({ id, onClose }: { id: string; onClose: () => void
   return (
     <Dialog open onClose={onClose} title="Visualização de usuário" footer={<Button onClick={onClose}>Fechar</Button>}>
       {!u ? (
-        <Loading />
+        <DialogLoading />
       ) : (
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
           <dt className="text-fg-muted">ID</dt>
