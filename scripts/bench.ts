@@ -125,7 +125,7 @@ async function main() {
   console.log(`seeded ${CONTACTS} contacts and ${MESSAGES} messages in ${(seedMs / 1000).toFixed(1)} s`);
 
   const fake = await startFakeChannel();
-  const runtime = await spawnLocalRuntime({ CHANNEL_DOUBLE_URL: fake.url }, dataDir);
+  const runtime = await spawnLocalRuntime({ FAKE_CHANNEL_URL: fake.url }, dataDir);
   try {
     const api = async (method: string, path: string, body?: unknown, token?: string) => {
       const t0 = performance.now();

@@ -1,14 +1,15 @@
 /**
  * The grammY bot of one Telegram connection: the Bot API client pointed at TELEGRAM_API_ROOT, and
  * the inbound composers (idempotency first, then messages and edits) put together. The webhook
- * Lambda and the local poller both feed it with `bot.handleUpdate`.
+ * receiver and the polling session both feed it with `bot.handleUpdate`.
  */
 import { Bot, Composer, type Context } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
-import { markEventHandled, wasEventHandled } from '#db/services.ts';
+import type { InboundSink } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
 import { telegramApiRoot } from './config.ts';
 import { editsComposer, messagesComposer, type InboundTarget } from './inbound.ts';
+import { markUpdateHandled, wasUpdateHandled } from './storage.ts';
 
 /** A bot for Bot API calls only (checks, sends, webhook set-up). */
 export function apiBot(token: string, botInfo?: UserFromGetMe): Bot {
@@ -19,19 +20,18 @@ export function apiBot(token: string, botInfo?: UserFromGetMe): Bot {
 function onceComposer(ports: Ports, serviceId: string): Composer<Context> {
   const composer = new Composer<Context>();
   composer.use(async (ctx, next) => {
-    const id = `${serviceId}:${ctx.update.update_id}`;
-    if (await wasEventHandled(ports.table, 'telegram', id)) return;
+    if (await wasUpdateHandled(ports.table, serviceId, ctx.update.update_id)) return;
     await next();
-    await markEventHandled(ports.table, 'telegram', id, ports.clock());
+    await markUpdateHandled(ports.table, serviceId, ctx.update.update_id, ports.clock());
   });
   return composer;
 }
 
-/** The bot that receives a connection's updates and stores what they carry. */
-export function inboundBot(ports: Ports, target: InboundTarget & { token: string }, botInfo?: UserFromGetMe): Bot {
+/** The bot that receives a connection's updates and hands what they carry to the sink. */
+export function inboundBot(ports: Ports, sink: InboundSink, target: InboundTarget, botInfo?: UserFromGetMe): Bot {
   const bot = apiBot(target.token, botInfo);
   bot.use(onceComposer(ports, target.serviceId));
-  bot.use(messagesComposer(ports, target));
-  bot.use(editsComposer(ports, target));
+  bot.use(messagesComposer(ports, sink, target));
+  bot.use(editsComposer(sink));
   return bot;
 }

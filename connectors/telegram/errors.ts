@@ -1,7 +1,6 @@
 /** The Bot API's error answers, as the rest of the product understands them. */
 import { GrammyError, HttpError } from 'grammy';
-import { ChannelSendError } from '../channel.ts';
-import { ChannelUnreachable, CredentialsRejected } from '#domain/services/lifecycle.ts';
+import { ChannelSendError, ChannelUnreachable, CredentialsRejected } from '#domain/channels/port.ts';
 
 /** 401 Unauthorized (bad token) and 404 Not Found (no such bot) both mean the token is wrong. */
 export function isTokenRejection(error: unknown): boolean {

@@ -1,17 +1,15 @@
 /**
  * Inbound Telegram messages: private chats and groups; text, photo, video, voice, audio, document
  * and stickers (as images), with captions, replies and edits. Media is fetched through getFile
- * into the bucket; the domain stores the message once per channel id and creates unknown senders.
+ * into the bucket, only when the domain asks for it (a message not stored before); the domain
+ * stores the message once per channel id and creates unknown senders. Nothing here reads the table.
  */
 import { Composer, type Api, type Context } from 'grammy';
 import type { Message } from 'grammy/types';
 import type { MessageType } from '#contracts/messages.ts';
 import { avatarObjectKey, fileObjectKey } from '#db/keys.ts';
-import { contactIdByChannel } from '#db/contacts.ts';
-import { messageByChannelId } from '#db/messages.ts';
-import { receiveEdit, receiveMessage } from '#domain/messages/inbound.ts';
+import type { InboundMedia, InboundSink } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
-import type { InboundMessage } from '../channel.ts';
 import { telegramApiRoot } from './config.ts';
 
 export interface InboundTarget {
@@ -93,7 +91,7 @@ function mediaOf(message: Message): Media | null {
 }
 
 /** Downloads a file through getFile into the bucket, under the account. Null when Telegram will not hand it over. */
-async function copyToBucket(ports: Ports, api: Api, target: InboundTarget, media: Media): Promise<InboundMessage['file']> {
+async function copyToBucket(ports: Ports, api: Api, target: InboundTarget, media: Media): ReturnType<InboundMedia['load']> {
   if (media.size !== undefined && media.size > maxDownloadBytes) return null;
   const file = await api.getFile(media.fileId);
   if (!file.file_path || (file.file_size ?? 0) > maxDownloadBytes) return null;
@@ -133,37 +131,37 @@ async function copyAvatar(ports: Ports, api: Api, target: InboundTarget, userId:
   }
 }
 
-function placeholderText(message: Message, media: Media | null): string {
+/** The text of a message with nothing to download: stickers, locations, contact cards. */
+function placeholderText(message: Message): string {
   if (message.sticker) return message.sticker.emoji ?? '[figurinha]';
-  if (media) return '[arquivo grande demais para o bot baixar]';
   if (message.location) return `[localização] https://maps.google.com/?q=${message.location.latitude},${message.location.longitude}`;
   if (message.contact) return `[contato] ${message.contact.first_name} ${message.contact.phone_number}`;
   return '';
 }
 
-export async function storeMessage(ports: Ports, api: Api, target: InboundTarget, message: Message): Promise<void> {
-  const channelMessageId = channelMessageIdOf(message.chat.id, message.message_id);
-  // A redelivered message: nothing to download again.
-  if (await messageByChannelId(ports.table, target.accountId, target.serviceId, channelMessageId)) return;
+export async function storeMessage(ports: Ports, sink: InboundSink, api: Api, target: InboundTarget, message: Message): Promise<void> {
   const chat = message.chat;
   const isGroup = chat.type === 'group' || chat.type === 'supergroup';
   const media = mediaOf(message);
-  const file = media ? await copyToBucket(ports, api, target, media) : null;
-  const text = message.text ?? message.caption ?? (file ? '' : placeholderText(message, media));
-  if (!text && !file) return;
-  const known = await contactIdByChannel(ports.table, target.accountId, target.serviceId, String(chat.id));
-  const avatarKey = !known && chat.type === 'private' ? await copyAvatar(ports, api, target, chat.id) : null;
+  const text = message.text ?? message.caption ?? (media ? '' : placeholderText(message));
+  if (!text && !media) return;
   const name = 'title' in chat && chat.title ? chat.title : 'first_name' in chat ? personName(chat as { first_name: string; last_name?: string; username?: string }) : '';
-  await receiveMessage(ports, {
-    accountId: target.accountId,
-    serviceId: target.serviceId,
-    channelMessageId,
-    chat: { idFromService: String(chat.id), name, isGroup, phoneNumber: null, avatarObjectKey: avatarKey },
+  await sink.message({
+    channelMessageId: channelMessageIdOf(chat.id, message.message_id),
+    chat: {
+      idFromService: String(chat.id),
+      name,
+      isGroup,
+      phoneNumber: null,
+      avatar: chat.type === 'private' ? () => copyAvatar(ports, api, target, chat.id) : undefined,
+    },
     author: isGroup && message.from ? { idFromService: String(message.from.id), name: personName(message.from) } : null,
     isFromMe: false,
-    type: file && media ? media.type : 'text',
+    type: media ? media.type : 'text',
     text,
-    file,
+    media: media
+      ? { load: () => copyToBucket(ports, api, target, media), unavailableText: message.sticker ? (message.sticker.emoji ?? '[figurinha]') : '[arquivo grande demais para o bot baixar]' }
+      : null,
     replyToChannelMessageId: message.reply_to_message ? channelMessageIdOf(chat.id, message.reply_to_message.message_id) : null,
     timestamp: messageTime(message.date),
   });
@@ -179,22 +177,17 @@ export function messageTime(dateSeconds: number, now = Date.now()): string {
   return new Date(Math.min(Math.max(now, start), start + 999)).toISOString();
 }
 
-export function messagesComposer(ports: Ports, target: InboundTarget): Composer<Context> {
+export function messagesComposer(ports: Ports, sink: InboundSink, target: InboundTarget): Composer<Context> {
   const composer = new Composer<Context>();
-  composer.on('message', (ctx) => storeMessage(ports, ctx.api, target, ctx.message));
+  composer.on('message', (ctx) => storeMessage(ports, sink, ctx.api, target, ctx.message));
   return composer;
 }
 
-export function editsComposer(ports: Ports, target: InboundTarget): Composer<Context> {
+export function editsComposer(sink: InboundSink): Composer<Context> {
   const composer = new Composer<Context>();
   composer.on('edited_message', async (ctx) => {
     const message = ctx.editedMessage;
-    await receiveEdit(ports, {
-      accountId: target.accountId,
-      serviceId: target.serviceId,
-      channelMessageId: channelMessageIdOf(message.chat.id, message.message_id),
-      text: message.text ?? message.caption ?? '',
-    });
+    await sink.edit({ channelMessageId: channelMessageIdOf(message.chat.id, message.message_id), text: message.text ?? message.caption ?? '' });
   });
   return composer;
 }

@@ -1,6 +1,6 @@
 import { GrammyError, HttpError } from 'grammy';
 import { describe, expect, it } from 'vitest';
-import { ChannelUnreachable, CredentialsRejected } from '#domain/services/lifecycle.ts';
+import { ChannelUnreachable, CredentialsRejected } from '#domain/channels/port.ts';
 import { controlError, sendError } from './errors.ts';
 import { channelMessageIdOf, telegramMessageIdOf } from './inbound.ts';
 import { telegramApiRoot, telegramMode, telegramWebhookUrl } from './config.ts';

@@ -1,7 +1,9 @@
 /**
- * The real ports, built once per process from configuration. The mail port is the only one whose
- * kind depends on configuration: an outbox folder where MAIL_OUTBOX_DIR is set (local runtime),
- * SES otherwise.
+ * The real ports, built once per process from configuration: the composition root of the
+ * functions. The mail port depends on configuration (an outbox folder where MAIL_OUTBOX_DIR is
+ * set, the local runtime; SES otherwise). The channel adapters are the product's own
+ * (`./channels.ts`) unless the process that hosts the functions chose others first
+ * (`useChannels`, called by the local runtime when a test hands it doubles).
  */
 import { sortableId } from './sortable-ids.ts';
 import { defaultTable } from '#db/client.ts';
@@ -13,8 +15,18 @@ import { sesMailer } from './ses-mailer.ts';
 import { secretBytes, signingSecret } from './signing-secret.ts';
 import { aesVault } from './aes-vault.ts';
 import { s3Storage } from './s3-storage.ts';
+import { channelRegistry } from '#domain/channels/registry.ts';
+import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { productChannels } from './channels.ts';
 
 let ports: Ports | undefined;
+let channels: readonly ChannelAdapter[] = productChannels;
+
+/** Sets the channel adapters of this process; only before the ports are first built. */
+export function useChannels(adapters: readonly ChannelAdapter[]): void {
+  if (ports) throw new Error('useChannels must be called before the ports are built');
+  channels = adapters;
+}
 
 export function defaultPorts(): Ports {
   ports ??= {
@@ -26,6 +38,7 @@ export function defaultPorts(): Ports {
     passwords: scryptPasswords(),
     vault: aesVault(() => secretBytes('DATA_KEY')),
     storage: s3Storage(process.env.BUCKET_NAME ?? 'conversa-media'),
+    channels: channelRegistry(channels),
     clock: () => new Date(),
     newId: (at) => sortableId(at),
     appUrl: process.env.APP_URL ?? 'http://localhost:3000',

@@ -1,25 +1,4 @@
-/** `npm start`: runs the whole product locally until Ctrl-C. */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { startLocalRuntime } from './runtime.ts';
+/** `npm start`: runs the whole product locally, with the product's channel adapters, until Ctrl-C. */
+import { serve } from './serve.ts';
 
-const port = Number(process.env.PORT ?? 3000);
-const runtime = await startLocalRuntime({ port, host: process.env.HOST ?? '127.0.0.1', dataDir: process.env.DATA_DIR });
-console.log(`Conversa rodando em ${runtime.url.replace('127.0.0.1', 'localhost')}  (API em /api, tempo real em /ws, dados em ${runtime.dataDir})`);
-console.log(`DynamoDB local em ${process.env.AWS_ENDPOINT_URL_DYNAMODB} (tabela ${process.env.TABLE_NAME})`);
-console.log(`S3 local em ${process.env.AWS_ENDPOINT_URL_S3} (bucket ${process.env.BUCKET_NAME})`);
-console.log(`Gerenciamento do WebSocket em ${process.env.WS_MANAGEMENT_URL}`);
-console.log(`E-mails (códigos de verificação e de senha) ficam em ${runtime.outboxDir} e aparecem aqui no console.`);
-
-await writeFile(join(runtime.dataDir, 'runtime.pid'), String(process.pid));
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log('\nParando...');
-    await runtime.stop();
-    process.exit(0);
-  });
-}
+await serve();

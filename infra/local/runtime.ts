@@ -22,7 +22,8 @@ import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
 import { streamConsumers } from '../../functions/streams/consumers.ts';
 import { WsGateway, type WsRoutes } from './ws-gateway.ts';
 import { webSocketRoutes } from '../../functions/ws/routes.ts';
-import { startChannelWorker, type ChannelWorker } from '../../connectors/worker.ts';
+import { startChannelWorker } from '../../connectors/worker.ts';
+import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,6 +35,8 @@ export interface RuntimeOptions {
   tableName?: string;
   bucketName?: string;
   quiet?: boolean;
+  /** The channel adapters; the product's own unless a test hands doubles. */
+  channels?: readonly ChannelAdapter[];
 }
 
 export interface LocalRuntime {
@@ -141,19 +144,19 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     TELEGRAM_MODE: process.env.TELEGRAM_MODE || 'polling',
   });
 
+  // The composition root of this process: the functions' ports, with the adapters asked for.
+  const { defaultPorts, useChannels } = await import('../../functions/lib/ports.ts');
+  if (options.channels) useChannels(options.channels);
+
   for (const consumer of streamConsumers) {
     const module = (await import(pathToFileURL(join(root, 'functions/streams', `${consumer.handler}.ts`)).href)) as { handler: StreamConsumer['handler'] };
     streams.subscribe({ name: consumer.name, handler: module.handler, batchSize: consumer.batchSize });
   }
 
-  // The channel worker (Telegram long polling) in this process, following connection changes.
-  let worker: ChannelWorker | undefined;
-  if (process.env.TELEGRAM_MODE === 'polling') {
-    const { defaultPorts } = await import('../../functions/lib/ports.ts');
-    worker = await startChannelWorker(defaultPorts());
-    const channelWorker = worker;
-    streams.subscribe({ name: 'channel-worker', handler: (event: DynamoDBStreamEvent) => channelWorker.onStreamEvent(event), batchSize: 100 });
-  }
+  // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),
+  // following connection changes on the stream.
+  const worker = await startChannelWorker(defaultPorts());
+  streams.subscribe({ name: 'channel-worker', handler: (event: DynamoDBStreamEvent) => worker.onStreamEvent(event), batchSize: 100 });
 
   const gateway = new HttpGateway(join(root, 'functions/http'));
   const server: Server = createServer(async (req, res) => {
@@ -192,7 +195,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     async stop() {
       if (stopped) return;
       stopped = true;
-      await worker?.stop();
+      await worker.stop();
       server.closeAllConnections();
       await ws.close();
       await new Promise<void>((r) => server.close(() => r()));

@@ -1,5 +1,6 @@
 /** Contact items, their channel-id guard and their deletion tombstones. */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './conditions.ts';
 import type { Contact, Gender } from '#contracts/contacts.ts';
 import type { MessageSummary } from '#contracts/messages.ts';
 import type { Table } from './client.ts';
@@ -157,4 +158,31 @@ export async function contactChangesSince(table: Table, accountId: string, since
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return items;
+}
+
+/**
+ * Sets a contact's last-message preview, when the contact is still the version that was read.
+ * Answers false when a newer change won (it carries its own last message).
+ */
+export async function writeLastMessage(table: Table, contact: ContactItem, summary: MessageSummary, updatedAt: string): Promise<boolean> {
+  try {
+    await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.contact(contact.accountId, contact.id),
+        UpdateExpression: 'SET lastMessage = :summary, updatedAt = :now, gsi2sk = :sk',
+        ConditionExpression: 'updatedAt = :seen',
+        ExpressionAttributeValues: {
+          ':summary': summary,
+          ':now': updatedAt,
+          ':sk': keys.contactChange(contact.accountId, updatedAt, contact.id).gsi2sk,
+          ':seen': contact.updatedAt,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 /** Uploaded file records; the bytes live in the bucket. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageType } from '#contracts/messages.ts';
 import type { Table } from './client.ts';
 import { entityTypes, keys } from './keys.ts';
@@ -23,4 +23,8 @@ export interface FileItem {
 export async function getFileItem(table: Table, accountId: string, fileId: string): Promise<FileItem | undefined> {
   const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.file(accountId, fileId) }));
   return Item as FileItem | undefined;
+}
+
+export async function putFileItem(table: Table, item: FileItem): Promise<void> {
+  await table.doc.send(new PutCommand({ TableName: table.name, Item: item }));
 }

@@ -23,9 +23,8 @@ export const entityTypes = {
   message: 'Message',
   channelMessage: 'ChannelMessage',
   file: 'File',
-  telegramBot: 'TelegramBot',
-  telegramHook: 'TelegramHook',
-  telegramOffset: 'TelegramOffset',
+  channelRecord: 'ChannelRecord',
+  channelClaim: 'ChannelClaim',
   outsideEvent: 'OutsideEvent',
 } as const;
 export type EntityType = (typeof entityTypes)[keyof typeof entityTypes];
@@ -65,12 +64,28 @@ export const keys = {
     gsi1sk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
   }),
   runningServices: (type: string) => ({ gsi1pk: `RUNNING#${type}` }),
-  /** The webhook of a Telegram connection: found by the connection id alone (the webhook URL carries only it). */
-  telegramHook: (serviceId: string): Key => ({ pk: `TELEGRAM-HOOK#${serviceId}`, sk: 'HOOK' }),
-  /** The next getUpdates offset of a polled Telegram connection. */
-  telegramOffset: (accountId: string, serviceId: string): Key => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`, sk: 'TELEGRAM-OFFSET' }),
-  /** Idempotency record of an event from outside (a Telegram update), kept for a while. */
+  /** Idempotency record of an event from outside (a Telegram update, a Stripe event), kept for a while. */
   outsideEvent: (source: string, id: string): Key => ({ pk: `EVENT#${source}#${id}`, sk: 'EVENT' }),
+
+  /**
+   * What a channel adapter keeps for itself (see shared/db/channel-records.ts). Per connection,
+   * in the connection's partition (a poll offset, auth state): `<CHANNEL>-<KIND>[#<id>]`.
+   */
+  connectionRecord: (accountId: string, serviceId: string, channel: string, kind: string, id?: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
+    sk: `${channel.toUpperCase()}-${kind}${id === undefined ? '' : `#${id}`}`,
+  }),
+  connectionRecords: (accountId: string, serviceId: string, channel: string, kind: string) => ({
+    pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
+    skPrefix: `${channel.toUpperCase()}-${kind}`,
+  }),
+  /** A channel record found without the account (a webhook delivery names only the connection). */
+  channelRecord: (channel: string, kind: string, id: string): Key => ({ pk: `${channel.toUpperCase()}-${kind}#${id}`, sk: kind }),
+  /**
+   * Something a connection holds alone across the whole product (a Telegram bot: two consumers of
+   * one bot would steal each other's updates). Claimed with the credentials, released with them.
+   */
+  channelClaim: (channel: string, kind: string, id: string): Key => ({ pk: `${channel.toUpperCase()}-${kind}#${id}`, sk: 'CONNECTION' }),
 
   /** Contacts of an account; gsi2 orders every change by time, for the contact directory's delta reads. */
   contact: (accountId: string, contactId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `CONTACT#${contactId}` }),
@@ -99,12 +114,6 @@ export const keys = {
     pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
     sk: `CHANNEL-MSG#${channelMessageId}`,
   }),
-
-  /**
-   * One connection per Telegram bot across the whole product: two consumers of one bot would
-   * steal each other's updates. The bot id is the part of the token before the colon.
-   */
-  telegramBot: (botId: string): Key => ({ pk: `TELEGRAM-BOT#${botId}`, sk: 'CONNECTION' }),
 
   /** Uploaded files (the bytes are in the bucket under `fileObjectKey`). */
   file: (accountId: string, fileId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `FILE#${fileId}` }),

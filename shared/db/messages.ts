@@ -1,5 +1,6 @@
 /** Message items and the channel-id guard that makes inbound messages idempotent. */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './conditions.ts';
 import type { Message, MessageSummary, MessageType } from '#contracts/messages.ts';
 import type { Table } from './client.ts';
 import { entityTypes, keys } from './keys.ts';
@@ -36,9 +37,14 @@ export interface MessageItem {
   channelMessageId: string | null;
   /** Increases with every hand-over to the channel (first send and retries). */
   sendAttempt: number;
+  /** Reactions on the channel, one per reactor (their channel id). */
+  reactions?: Reactions;
   createdAt: string;
   updatedAt: string;
 }
+
+/** Reactions of a message by reactor id. */
+export type Reactions = Record<string, { emoji: string; fromMe: boolean; at: string }>;
 
 export function summaryOf(item: MessageItem): MessageSummary {
   return {
@@ -135,4 +141,67 @@ export async function messagesPage(
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey && items.length < wanted);
   return items.slice(options.skip ?? 0, wanted);
+}
+
+/** Whether a message with this channel id is stored (its guard item exists). */
+export async function channelMessageExists(table: Table, accountId: string, serviceId: string, channelMessageId: string): Promise<boolean> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.channelMessage(accountId, serviceId, channelMessageId), ConsistentRead: true, ProjectionExpression: 'pk' }),
+  );
+  return Boolean(Item);
+}
+
+/** Sets a message's ack when it is still the one that was read; answers the message written, or undefined. */
+export async function moveAck(table: Table, message: MessageItem, next: number, now: string): Promise<MessageItem | undefined> {
+  try {
+    const { Attributes } = await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.message(message.accountId, message.contactId, message.id),
+        UpdateExpression: 'SET ack = :next, updatedAt = :now',
+        ConditionExpression: 'ack = :seen',
+        ExpressionAttributeValues: { ':next': next, ':seen': message.ack, ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as MessageItem;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Replaces a message's text after an edit on the channel. */
+export async function editMessageText(table: Table, message: MessageItem, text: string, now: string): Promise<MessageItem> {
+  const { Attributes } = await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.message(message.accountId, message.contactId, message.id),
+      UpdateExpression: 'SET #text = :text, edited = :yes, updatedAt = :now',
+      ExpressionAttributeNames: { '#text': 'text' },
+      ExpressionAttributeValues: { ':text': text, ':yes': true, ':now': now },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return Attributes as MessageItem;
+}
+
+/** Writes a message's reactions when it is still the version that was read; answers the message written, or undefined. */
+export async function writeReactions(table: Table, message: MessageItem, reactions: Reactions, now: string): Promise<MessageItem | undefined> {
+  try {
+    const { Attributes } = await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.message(message.accountId, message.contactId, message.id),
+        UpdateExpression: 'SET reactions = :reactions, updatedAt = :now',
+        ConditionExpression: 'updatedAt = :seen',
+        ExpressionAttributeValues: { ':reactions': reactions, ':now': now, ':seen': message.updatedAt },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as MessageItem;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }

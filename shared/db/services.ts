@@ -1,7 +1,6 @@
 /** Connection (service) items. */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Service, ServiceStatus, ServiceType } from '#contracts/services.ts';
-import type { UserFromGetMe } from 'grammy/types';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ServiceStatus, ServiceType } from '#contracts/services.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
@@ -31,21 +30,6 @@ export interface ServiceItem {
   updatedAt: string;
 }
 
-export function toService(item: ServiceItem): Service {
-  return {
-    id: item.id,
-    name: item.name,
-    type: item.channelType,
-    status: item.status,
-    connected: item.status === 'connected',
-    data: { qrCode: item.qrCode ?? null },
-    internalData: item.tokenHint ? { token: `${'•'.repeat(8)}${item.tokenHint}` } : {},
-    statusReason: item.statusReason ?? null,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-  };
-}
-
 export async function getServiceItem(table: Table, accountId: string, serviceId: string): Promise<ServiceItem | undefined> {
   const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.service(accountId, serviceId) }));
   return Item as ServiceItem | undefined;
@@ -60,7 +44,7 @@ export function accountServices(table: Table, accountId: string): Promise<Servic
 }
 
 /** Whether a status means the connection should be receiving (and so sits in the running index). */
-export const isRunningStatus = (status: ServiceStatus): boolean => status === 'starting' || status === 'connected';
+export const isRunningStatus = (status: ServiceStatus): boolean => status === 'starting' || status === 'isOnQrCode' || status === 'connected';
 
 /**
  * Writes a connection's status. `runId` starts a new run; `onlyRun` writes only while that run is
@@ -71,12 +55,16 @@ export const isRunningStatus = (status: ServiceStatus): boolean => status === 's
 export async function writeServiceStatus(
   table: Table,
   service: Pick<ServiceItem, 'accountId' | 'id' | 'channelType'>,
-  change: { status: ServiceStatus; statusReason?: string | null; runId?: string; onlyRun?: string; onlyFrom?: ServiceStatus[]; now: string },
+  change: { status: ServiceStatus; statusReason?: string | null; qrCode?: string | null; runId?: string; onlyRun?: string; onlyFrom?: ServiceStatus[]; now: string },
 ): Promise<ServiceItem | undefined> {
   const running = isRunningStatus(change.status);
   const index = keys.runningService(service.channelType, service.accountId, service.id);
   const sets = ['#status = :status', 'statusReason = :reason', 'updatedAt = :now'];
   const values: Record<string, unknown> = { ':status': change.status, ':reason': change.statusReason ?? null, ':now': change.now };
+  if (change.qrCode !== undefined) {
+    sets.push('qrCode = :qr');
+    values[':qr'] = change.qrCode;
+  }
   if (change.runId) {
     sets.push('runId = :run');
     values[':run'] = change.runId;
@@ -121,63 +109,4 @@ export function runningServices(table: Table, type: ServiceType): Promise<Servic
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.runningServices(type).gsi1pk },
   });
-}
-
-/** The registered webhook of a Telegram connection: which account it belongs to and its sealed secret. */
-export interface TelegramHookItem {
-  pk: string;
-  sk: string;
-  type: typeof entityTypes.telegramHook;
-  accountId: string;
-  serviceId: string;
-  secretSealed: string;
-  /** The bot as getMe described it at start, so deliveries need no getMe of their own. */
-  botInfo: UserFromGetMe;
-  createdAt: string;
-}
-
-export async function putTelegramHook(table: Table, hook: Omit<TelegramHookItem, 'pk' | 'sk' | 'type'>): Promise<void> {
-  await table.doc.send(new PutCommand({ TableName: table.name, Item: { ...keys.telegramHook(hook.serviceId), type: entityTypes.telegramHook, ...hook } }));
-}
-
-export async function getTelegramHook(table: Table, serviceId: string): Promise<TelegramHookItem | undefined> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.telegramHook(serviceId) }));
-  return Item as TelegramHookItem | undefined;
-}
-
-export async function deleteTelegramHook(table: Table, serviceId: string): Promise<void> {
-  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.telegramHook(serviceId) }));
-}
-
-/** The getUpdates offset a polled Telegram connection continues from (0 when none is stored). */
-export async function getTelegramOffset(table: Table, accountId: string, serviceId: string): Promise<number> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.telegramOffset(accountId, serviceId), ConsistentRead: true }));
-  return typeof Item?.offset === 'number' ? Item.offset : 0;
-}
-
-export async function putTelegramOffset(table: Table, accountId: string, serviceId: string, offset: number): Promise<void> {
-  await table.doc.send(
-    new PutCommand({ TableName: table.name, Item: { ...keys.telegramOffset(accountId, serviceId), type: entityTypes.telegramOffset, offset } }),
-  );
-}
-
-export async function deleteTelegramOffset(table: Table, accountId: string, serviceId: string): Promise<void> {
-  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.telegramOffset(accountId, serviceId) }));
-}
-
-/** Idempotency of outside events: whether one was already handled, and recording that it was. */
-const eventRetentionSeconds = 7 * 24 * 60 * 60;
-
-export async function wasEventHandled(table: Table, source: string, id: string): Promise<boolean> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.outsideEvent(source, id), ConsistentRead: true }));
-  return Boolean(Item);
-}
-
-export async function markEventHandled(table: Table, source: string, id: string, now: Date): Promise<void> {
-  await table.doc.send(
-    new PutCommand({
-      TableName: table.name,
-      Item: { ...keys.outsideEvent(source, id), type: entityTypes.outsideEvent, handledAt: now.toISOString(), ttl: Math.floor(now.getTime() / 1000) + eventRetentionSeconds },
-    }),
-  );
 }

@@ -1,5 +1,6 @@
 /** The outside world as the business rules see it. Handlers pass real ones; tests pass local ones. */
 import type { Table } from '#db/client.ts';
+import type { Channels } from './channels/registry.ts';
 
 export interface Mail {
   to: string;
@@ -57,6 +58,8 @@ export interface Ports {
   passwords: PasswordHasher;
   vault: Vault;
   storage: Storage;
+  /** The channel adapters (Telegram, WhatsApp), registered at the composition root. */
+  channels: Channels;
   clock: () => Date;
   /** A new ULID; `at` (epoch ms) stamps it with another moment than now. */
   newId: (at?: number) => string;

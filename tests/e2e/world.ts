@@ -15,6 +15,7 @@ import type { PlanLimits } from '../../shared/contracts/plans.ts';
 import type { ServiceStatus } from '../../shared/contracts/services.ts';
 import { keys } from '../../shared/db/keys.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
+import { channelRegistry } from '../../shared/domain/channels/registry.ts';
 import { aesVault } from '../../functions/lib/aes-vault.ts';
 import { jwtTokens } from '../../functions/lib/jwt-tokens.ts';
 import { outboxMailer } from '../../functions/lib/outbox-mailer.ts';
@@ -67,6 +68,7 @@ export async function startWorld(): Promise<World> {
     tokens: jwtTokens(secret('jwt-secret')),
     passwords: scryptPasswords(),
     mailer: outboxMailer(runtime.outboxDir),
+    channels: channelRegistry([]),
     clock: () => new Date(),
     newId: (at) => ulid(at),
     appUrl: runtime.url,

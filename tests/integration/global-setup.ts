@@ -18,7 +18,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const fakeChannel = await startFakeChannel();
-  const runtime = await spawnLocalRuntime({ CHANNEL_DOUBLE_URL: fakeChannel.url });
+  const runtime = await spawnLocalRuntime({ FAKE_CHANNEL_URL: fakeChannel.url });
   project.provide('baseUrl', runtime.url);
   project.provide('outboxDir', runtime.outboxDir);
   project.provide('dynamoUrl', runtime.dynamoUrl);

@@ -79,8 +79,8 @@ describe('sending', () => {
   it('replies carry the quoted message and the channel id to reply to', async () => {
     const { owner, contact } = await inboxTeam();
     const ports = workerPorts();
-    const incoming = await receiveMessage(ports, {
-      accountId: owner.accountId, serviceId: contact.serviceId, channelMessageId: `in-${Date.now()}`,
+    const incoming = await receiveMessage(ports, { accountId: owner.accountId, serviceId: contact.serviceId }, {
+      channelMessageId: `in-${Date.now()}`,
       chat: { idFromService: contact.idFromService, name: contact.name, isGroup: false }, isFromMe: false, type: 'text', text: 'Qual o preço?', timestamp: new Date().toISOString(),
     });
     const reply = await call('POST', '/messages/send', {
@@ -97,20 +97,21 @@ describe('receiving', () => {
   it('stores an inbound message once, creates an unknown sender, counts unread; reading clears it', async () => {
     const { owner, service } = await inboxTeam();
     const ports = workerPorts();
+    const from = { accountId: owner.accountId, serviceId: service.id };
     const input = {
-      accountId: owner.accountId, serviceId: service.id, channelMessageId: `wamid-${Date.now()}`,
+      channelMessageId: `wamid-${Date.now()}`,
       chat: { idFromService: '5521999990000@s.whatsapp.net', name: 'Cliente Novo', isGroup: false, phoneNumber: '5521999990000' },
       isFromMe: false, type: 'text' as const, text: 'Bom dia!', timestamp: new Date().toISOString(),
     };
-    const first = await receiveMessage(ports, input);
+    const first = await receiveMessage(ports, from, input);
     expect(first).toBeTruthy();
-    expect(await receiveMessage(ports, input)).toBeNull();
+    expect(await receiveMessage(ports, from, input)).toBeNull();
     const contacts = await call('GET', `/contacts${listQueryString({ where: { idFromService: input.chat.idFromService } })}`, { token: owner.token });
     expect(contacts.body.totalCount).toBe(1);
     const contact = contacts.body.data[0];
     expect(contact).toMatchObject({ name: 'Cliente Novo', unread: 1, lastMessage: { text: 'Bom dia!', isFromMe: false } });
     expect((await messagesOf(owner.token, contact.id)).body.totalCount).toBe(1);
-    await receiveMessage(ports, { ...input, channelMessageId: `${input.channelMessageId}-2`, text: 'Tem alguém aí?' });
+    await receiveMessage(ports, from, { ...input, channelMessageId: `${input.channelMessageId}-2`, text: 'Tem alguém aí?' });
     expect((await call('GET', `/contacts/${contact.id}`, { token: owner.token })).body.unread).toBe(2);
     const read = await call('POST', `/contacts/${contact.id}/read`, { token: owner.token });
     expect(read.body.unread).toBe(0);
@@ -128,7 +129,7 @@ describe('receiving', () => {
       return (await getMessageItem(workerPorts().table, owner.accountId, contact.id, sent.id))?.channelMessageId;
     }));
     const ports = workerPorts();
-    const ackTo = (ack: number) => receiveAck(ports, { accountId: owner.accountId, serviceId: contact.serviceId, channelMessageId: channelMessageId as string, ack });
+    const ackTo = (ack: number) => receiveAck(ports, { accountId: owner.accountId, serviceId: contact.serviceId }, { channelMessageId: channelMessageId as string, ack });
     expect((await ackTo(3))?.ack).toBe(3);
     expect((await ackTo(2))?.ack).toBe(3);
     expect((await ackTo(4))?.ack).toBe(4);
@@ -145,8 +146,8 @@ describe('message pages', () => {
     const ports = workerPorts();
     const base = Date.now() - 60_000;
     for (let i = 0; i < 23; i++) {
-      await receiveMessage(ports, {
-        accountId: owner.accountId, serviceId: contact.serviceId, channelMessageId: `m-${base}-${i}`,
+      await receiveMessage(ports, { accountId: owner.accountId, serviceId: contact.serviceId }, {
+        channelMessageId: `m-${base}-${i}`,
         chat: { idFromService: contact.idFromService, name: contact.name, isGroup: false },
         isFromMe: false, type: 'text', text: `msg ${i}`, timestamp: new Date(base + i * 1000).toISOString(),
       });
@@ -263,8 +264,8 @@ describe('realtime events', () => {
     const { owner, service, member } = await inboxTeam();
     const log = await listen(owner.token);
     try {
-      await receiveMessage(workerPorts(), {
-        accountId: owner.accountId, serviceId: service.id, channelMessageId: `rt-${Date.now()}`,
+      await receiveMessage(workerPorts(), { accountId: owner.accountId, serviceId: service.id }, {
+        channelMessageId: `rt-${Date.now()}`,
         chat: { idFromService: '5531988887777@s.whatsapp.net', name: 'Alguém', isGroup: false },
         isFromMe: false, type: 'text', text: 'Oi!', timestamp: new Date().toISOString(),
       });

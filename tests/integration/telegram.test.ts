@@ -76,7 +76,7 @@ afterAll(async () => {
 describe('Telegram through long polling (the local runtime)', () => {
   let runtime: RunningRuntime;
   const dataDir = mkdtempSync(join(tmpdir(), 'conversa-telegram-'));
-  const env = () => ({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'polling', TELEGRAM_POLL_TIMEOUT: '5', CHANNEL_DOUBLE_URL: '' });
+  const env = () => ({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'polling', TELEGRAM_POLL_TIMEOUT: '5'});
   const { call, newOwner, listen } = client(() => runtime.url);
 
   beforeAll(async () => {
@@ -303,7 +303,7 @@ describe('Telegram through the webhook (the cloud path)', () => {
   const { call, newOwner } = client(() => runtime.url);
 
   beforeAll(async () => {
-    runtime = await spawnLocalRuntime({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'webhook', CHANNEL_DOUBLE_URL: '' });
+    runtime = await spawnLocalRuntime({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'webhook'});
   });
   afterAll(async () => {
     await runtime?.stop();

@@ -11,6 +11,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Ports } from '../../shared/domain/ports.ts';
+import { channelRegistry } from '../../shared/domain/channels/registry.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { aesVault } from '../../functions/lib/aes-vault.ts';
 import { jwtTokens } from '../../functions/lib/jwt-tokens.ts';
@@ -40,7 +41,8 @@ export function workerPorts(): Ports {
       tokens: jwtTokens(secret('jwt-secret')),
       passwords: scryptPasswords(),
       mailer: outboxMailer(inject('outboxDir')),
-      clock: () => new Date(),
+      channels: channelRegistry([]),
+    clock: () => new Date(),
       newId: (at) => ulid(at),
       appUrl: inject('baseUrl'),
     };

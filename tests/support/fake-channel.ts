@@ -1,5 +1,5 @@
 /**
- * The peer of the HTTP channel double (connectors/double/http-double-channel.ts): records what the
+ * The peer of the HTTP channel double (./http-double-channel.ts): records what the
  * product sends and answers as a channel would, following a script the tests set over HTTP.
  *   POST /send            the product sends a message
  *   GET  /sent            what was sent so far

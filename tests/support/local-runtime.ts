@@ -21,9 +21,14 @@ export interface RunningRuntime {
 
 const root = resolve(import.meta.dirname, '../..');
 
+/**
+ * `env.FAKE_CHANNEL_URL` starts the runtime with the HTTP channel double in place of every channel
+ * adapter (tests/support/runtime-with-double.ts); otherwise it is `npm start`'s own entry.
+ */
 export async function spawnLocalRuntime(env: Record<string, string> = {}, existingDataDir?: string): Promise<RunningRuntime> {
   const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'conversa-test-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+  const entry = env.FAKE_CHANNEL_URL ? 'tests/support/runtime-with-double.ts' : 'infra/local/main.ts';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,8 @@
-import { controlFor } from '#connectors/registry.ts';
 import { serviceCreatePayload } from '#contracts/services.ts';
 import { createService } from '#domain/services/services.ts';
 import { api } from '#lib/api.ts';
 import { created } from '#lib/responses.ts';
 
 export const handler = api({ auth: 'admin', body: serviceCreatePayload }).handler(async ({ ports, session, body }) =>
-  created(await createService(ports, controlFor, session, body)),
+  created(await createService(ports, session, body)),
 );

@@ -1,9 +1,8 @@
-import { controlFor } from '#connectors/registry.ts';
 import { deleteService } from '#domain/services/services.ts';
 import { api, idParam } from '#lib/api.ts';
 import { noContent } from '#lib/responses.ts';
 
 export const handler = api({ auth: 'admin', params: idParam }).handler(async ({ ports, session, params }) => {
-  await deleteService(ports, controlFor, session, params.id);
+  await deleteService(ports, session, params.id);
   return noContent();
 });

@@ -1,8 +1,7 @@
-import { controlFor } from '#connectors/registry.ts';
 import { runServiceAction } from '#domain/services/services.ts';
 import { api, idParam } from '#lib/api.ts';
 import { ok } from '#lib/responses.ts';
 
 export const handler = api({ auth: 'admin', params: idParam }).handler(async ({ ports, session, params }) =>
-  ok(await runServiceAction(ports, controlFor, session, params.id, 'logout')),
+  ok(await runServiceAction(ports, session, params.id, 'logout')),
 );

@@ -5,20 +5,17 @@
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ack } from '#contracts/messages.ts';
-import { ChannelSendError, type Channel, type OutboundMessage } from '#connectors/channel.ts';
 import { failedConditions, isConditionFailure } from '#db/conditions.ts';
 import { getContactItem } from '#db/contacts.ts';
 import { keys } from '#db/keys.ts';
 import { channelMessageGuard, getMessageItem, type MessageItem } from '#db/messages.ts';
 import { getServiceItem } from '#db/services.ts';
-import type { ServiceType } from '#contracts/services.ts';
 import type { Ports } from '../ports.ts';
-import { refreshLastMessage } from './inbound.ts';
+import { ChannelSendError, type OutboundMessage } from '../channels/port.ts';
+import { refreshLastMessage } from './last-message.ts';
 
 export const maxWaitSeconds = 30;
 export const maxSendTries = 4;
-
-export type ChannelLookup = (type: ServiceType) => Channel | undefined;
 
 /** Whether a changed message is one to hand to its channel now. */
 export function needsDispatch(next: MessageItem | undefined, previous: MessageItem | undefined): boolean {
@@ -76,7 +73,7 @@ async function markSent(ports: Ports, message: MessageItem, channelMessageId: st
   if (updated) await refreshLastMessage(ports, updated);
 }
 
-export async function dispatchMessage(ports: Ports, channels: ChannelLookup, message: MessageItem): Promise<void> {
+export async function dispatchMessage(ports: Ports, message: MessageItem): Promise<void> {
   const [service, contact] = await Promise.all([
     getServiceItem(ports.table, message.accountId, message.serviceId),
     getContactItem(ports.table, message.accountId, message.contactId),
@@ -84,7 +81,7 @@ export async function dispatchMessage(ports: Ports, channels: ChannelLookup, mes
   if (!service) return markFailed(ports, message, 'A conexão foi removida');
   if (!contact) return markFailed(ports, message, 'O contato foi removido');
   if (service.status !== 'connected') return markFailed(ports, message, 'A conexão está desconectada');
-  const channel = channels(service.channelType);
+  const channel = ports.channels.get(service.channelType);
   if (!channel) return markFailed(ports, message, 'Este canal ainda não envia mensagens');
 
   const file = message.file;

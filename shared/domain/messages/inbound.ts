@@ -1,27 +1,42 @@
 /**
  * What channels report: messages (stored once per channel id, creating the contact when unknown),
- * acks (which only move forward, except to deleted or error) and edits.
+ * acks (which only move forward, except to deleted or error), edits, deletions and reactions.
+ * Adapters reach these through the `InboundSink` of shared/domain/channels/inbound-sink.ts.
+ *
+ * One inbound message reads each item once: its channel-id guard, the contact's guard and the
+ * contact (or, for a new sender, the account while the contact is made), and for a reply the
+ * quoted message. Media and the sender's picture are fetched only for what is new.
  */
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ack as acks, nextAck } from '#contracts/messages.ts';
-import type { InboundAck, InboundEdit, InboundMessage } from '#connectors/channel.ts';
-import { isConditionFailure } from '#db/conditions.ts';
-import { contactIdByChannel, getContactItem, nextUpdatedAt } from '#db/contacts.ts';
-import type { FileItem } from '#db/files.ts';
-import { entityTypes, keys } from '#db/keys.ts';
-import { messageByChannelId, summaryOf, type MessageItem } from '#db/messages.ts';
 import { messageTypeOf } from '#contracts/files.ts';
-import type { Ports } from '../ports.ts';
+import { contactIdByChannel, getContactItem, type ContactItem } from '#db/contacts.ts';
+import { putFileItem, type FileItem } from '#db/files.ts';
+import { entityTypes, keys } from '#db/keys.ts';
+import { channelMessageExists, editMessageText, messageByChannelId, moveAck, summaryOf, writeReactions, type MessageItem } from '#db/messages.ts';
+import type { InboundAck, InboundEdit, InboundMessage, InboundReaction } from '../channels/port.ts';
 import { insertContact } from '../contacts/contacts.ts';
+import type { Ports } from '../ports.ts';
+import { refreshLastMessage } from './last-message.ts';
 import { recordMessage } from './record-message.ts';
 
-async function contactFor(ports: Ports, input: InboundMessage): Promise<string> {
-  const known = await contactIdByChannel(ports.table, input.accountId, input.serviceId, input.chat.idFromService);
+/** The connection a report comes from. */
+export interface InboundConnection {
+  accountId: string;
+  serviceId: string;
+}
+
+async function knownContact(ports: Ports, from: InboundConnection, idFromService: string): Promise<ContactItem | undefined> {
+  const id = await contactIdByChannel(ports.table, from.accountId, from.serviceId, idFromService);
+  return id ? getContactItem(ports.table, from.accountId, id) : undefined;
+}
+
+async function contactFor(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<ContactItem> {
+  const known = await knownContact(ports, from, input.chat.idFromService);
   if (known) return known;
   try {
-    const item = await insertContact(ports, {
-      accountId: input.accountId,
-      serviceId: input.serviceId,
+    return await insertContact(ports, {
+      accountId: from.accountId,
+      serviceId: from.serviceId,
       name: input.chat.name || input.chat.phoneNumber || input.chat.idFromService,
       contactType: input.chat.isGroup ? 'group' : 'user',
       idFromService: input.chat.idFromService,
@@ -29,55 +44,56 @@ async function contactFor(ports: Ports, input: InboundMessage): Promise<string> 
       phoneNumber: input.chat.phoneNumber ?? null,
       phoneCountry: null,
       gender: null,
-      avatarKey: input.chat.avatarObjectKey ?? null,
+      avatarKey: input.chat.avatar ? await input.chat.avatar() : null,
     });
-    return item.id;
   } catch (error) {
     // Two messages of a new contact at once: the other one created it.
-    const again = await contactIdByChannel(ports.table, input.accountId, input.serviceId, input.chat.idFromService);
+    const again = await knownContact(ports, from, input.chat.idFromService);
     if (again) return again;
     throw error;
   }
 }
 
+async function storeFile(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<MessageItem['file']> {
+  const loaded = input.media ? await input.media.load() : null;
+  if (!loaded) return null;
+  const id = ports.newId();
+  const record: FileItem = {
+    ...keys.file(from.accountId, id),
+    type: entityTypes.file,
+    id,
+    accountId: from.accountId,
+    serviceId: from.serviceId,
+    name: loaded.name,
+    mimetype: loaded.mimetype,
+    size: loaded.size,
+    messageType: input.type,
+    isPtt: input.type === 'voice',
+    objectKey: loaded.objectKey,
+    createdAt: ports.clock().toISOString(),
+  };
+  await putFileItem(ports.table, record);
+  return { id, name: record.name, mimetype: record.mimetype, size: record.size, objectKey: record.objectKey };
+}
+
 /** Stores an inbound message; a redelivered one (same channel id) changes nothing. Answers the message, or null for a repeat. */
-export async function receiveMessage(ports: Ports, input: InboundMessage): Promise<MessageItem | null> {
-  if (await messageByChannelId(ports.table, input.accountId, input.serviceId, input.channelMessageId)) return null;
-  const contactId = await contactFor(ports, input);
-  const quoted = input.replyToChannelMessageId
-    ? await messageByChannelId(ports.table, input.accountId, input.serviceId, input.replyToChannelMessageId)
-    : undefined;
+export async function receiveMessage(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<MessageItem | null> {
+  if (await channelMessageExists(ports.table, from.accountId, from.serviceId, input.channelMessageId)) return null;
+  const contact = await contactFor(ports, from, input);
+  const quoted = input.replyToChannelMessageId ? await messageByChannelId(ports.table, from.accountId, from.serviceId, input.replyToChannelMessageId) : undefined;
+  const file = await storeFile(ports, from, input);
+  const text = input.text || (input.media && !file ? input.media.unavailableText : '');
   const now = ports.clock().toISOString();
   const id = ports.newId(Date.parse(input.timestamp) || undefined);
-  let file: MessageItem['file'] = null;
-  if (input.file) {
-    const fileId = ports.newId();
-    const record: FileItem = {
-      ...keys.file(input.accountId, fileId),
-      type: entityTypes.file,
-      id: fileId,
-      accountId: input.accountId,
-      serviceId: input.serviceId,
-      name: input.file.name,
-      mimetype: input.file.mimetype,
-      size: input.file.size,
-      messageType: input.type,
-      isPtt: input.type === 'voice',
-      objectKey: input.file.objectKey,
-      createdAt: now,
-    };
-    await ports.table.doc.send(new PutCommand({ TableName: ports.table.name, Item: record }));
-    file = { id: fileId, name: record.name, mimetype: record.mimetype, size: record.size, objectKey: record.objectKey };
-  }
   const message: MessageItem = {
-    ...keys.message(input.accountId, contactId, id),
+    ...keys.message(from.accountId, contact.id, id),
     type: entityTypes.message,
     id,
-    accountId: input.accountId,
-    contactId,
-    serviceId: input.serviceId,
-    text: input.text,
-    messageType: input.file ? (messageTypeOf(input.file.mimetype, input.type === 'voice') ?? input.type) : input.type,
+    accountId: from.accountId,
+    contactId: contact.id,
+    serviceId: from.serviceId,
+    text,
+    messageType: file ? (messageTypeOf(file.mimetype, input.type === 'voice') ?? input.type) : input.media ? 'text' : input.type,
     timestamp: new Date(Date.parse(input.timestamp) || Date.now()).toISOString(),
     isFromMe: input.isFromMe,
     ack: input.isFromMe ? acks.sent : acks.delivered,
@@ -93,80 +109,54 @@ export async function receiveMessage(ports: Ports, input: InboundMessage): Promi
     createdAt: now,
     updatedAt: now,
   };
-  const outcome = await recordMessage(ports, message, { countUnread: !input.isFromMe, guardChannelId: input.channelMessageId });
+  const outcome = await recordMessage(ports, message, { countUnread: !input.isFromMe, guardChannelId: input.channelMessageId, contact });
   return outcome.stored ? outcome.message : null;
 }
 
 /** Moves a message's ack as the channel reports; never backwards except to deleted or error. */
-export async function receiveAck(ports: Ports, input: InboundAck): Promise<MessageItem | null> {
+export async function receiveAck(ports: Ports, from: InboundConnection, input: InboundAck): Promise<MessageItem | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const message = await messageByChannelId(ports.table, input.accountId, input.serviceId, input.channelMessageId);
+    const message = await messageByChannelId(ports.table, from.accountId, from.serviceId, input.channelMessageId);
     if (!message) return null;
     const next = nextAck(message.ack, input.ack);
     if (next === message.ack) return message;
-    try {
-      const { Attributes } = await ports.table.doc.send(
-        new UpdateCommand({
-          TableName: ports.table.name,
-          Key: keys.message(message.accountId, message.contactId, message.id),
-          UpdateExpression: 'SET ack = :next, updatedAt = :now',
-          ConditionExpression: 'ack = :seen',
-          ExpressionAttributeValues: { ':next': next, ':seen': message.ack, ':now': ports.clock().toISOString() },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      const updated = Attributes as MessageItem;
+    const updated = await moveAck(ports.table, message, next, ports.clock().toISOString());
+    if (updated) {
       await refreshLastMessage(ports, updated);
       return updated;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
     }
   }
   return null;
 }
 
 /** A message edited on the channel: the new text replaces the old. */
-export async function receiveEdit(ports: Ports, input: InboundEdit): Promise<MessageItem | null> {
-  const message = await messageByChannelId(ports.table, input.accountId, input.serviceId, input.channelMessageId);
+export async function receiveEdit(ports: Ports, from: InboundConnection, input: InboundEdit): Promise<MessageItem | null> {
+  const message = await messageByChannelId(ports.table, from.accountId, from.serviceId, input.channelMessageId);
   if (!message || message.text === input.text) return message ?? null;
-  const { Attributes } = await ports.table.doc.send(
-    new UpdateCommand({
-      TableName: ports.table.name,
-      Key: keys.message(message.accountId, message.contactId, message.id),
-      UpdateExpression: 'SET #text = :text, edited = :yes, updatedAt = :now',
-      ExpressionAttributeNames: { '#text': 'text' },
-      ExpressionAttributeValues: { ':text': input.text, ':yes': true, ':now': ports.clock().toISOString() },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const updated = Attributes as MessageItem;
+  const updated = await editMessageText(ports.table, message, input.text, ports.clock().toISOString());
   await refreshLastMessage(ports, updated);
   return updated;
 }
 
-/** Keeps the contact's last-message preview in step when that message changes (ticks, edits). */
-export async function refreshLastMessage(ports: Ports, message: MessageItem): Promise<void> {
-  const contact = await getContactItem(ports.table, message.accountId, message.contactId);
-  if (!contact || contact.lastMessage?.id !== message.id) return;
-  const updatedAt = nextUpdatedAt(ports.clock(), contact.updatedAt);
-  await ports.table.doc
-    .send(
-      new UpdateCommand({
-        TableName: ports.table.name,
-        Key: keys.contact(contact.accountId, contact.id),
-        UpdateExpression: 'SET lastMessage = :summary, updatedAt = :now, gsi2sk = :sk',
-        ConditionExpression: 'updatedAt = :seen',
-        ExpressionAttributeValues: {
-          ':summary': summaryOf(message),
-          ':now': updatedAt,
-          ':sk': keys.contactChange(contact.accountId, updatedAt, contact.id).gsi2sk,
-          ':seen': contact.updatedAt,
-        },
-      }),
-    )
-    .catch((error) => {
-      // A newer change won the race; it carries its own last message.
-      if (!isConditionFailure(error)) throw error;
-    });
+/** A reaction set or taken away on the channel; the latest one per reactor wins. */
+export async function receiveReaction(ports: Ports, from: InboundConnection, input: InboundReaction): Promise<MessageItem | null> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const message = await messageByChannelId(ports.table, from.accountId, from.serviceId, input.channelMessageId);
+    if (!message) return null;
+    const current = message.reactions ?? {};
+    const previous = current[input.reactorId];
+    // A late delivery of an older reaction does not undo a newer one.
+    if (previous && previous.at > input.timestamp) return message;
+    const { [input.reactorId]: _, ...others } = current;
+    void _;
+    const next = input.emoji ? { ...others, [input.reactorId]: { emoji: input.emoji, fromMe: input.fromMe, at: input.timestamp } } : others;
+    const updated = await writeReactions(ports.table, message, next, ports.clock().toISOString());
+    if (updated) return updated;
+  }
+  return null;
 }
 
+/** A message deleted for everyone on the channel: its ack becomes deleted (-1). */
+export function receiveDeletion(ports: Ports, from: InboundConnection, channelMessageId: string): Promise<MessageItem | null> {
+  return receiveAck(ports, from, { channelMessageId, ack: acks.deleted });
+}

@@ -1,53 +1,14 @@
 /**
  * Starting and stopping connections (SPEC section 4: 'Iniciar', 'Desligar', 'Reiniciar',
  * 'Logout'), and checking channel credentials before they are stored. The channel work itself is
- * a ChannelControl that the connector of each type provides (connectors/registry.ts).
+ * the adapter's (`ports.channels`); a channel without a lifecycle cannot be started.
  */
 import { errorTexts } from '#contracts/errors.ts';
 import { serviceStopReasons, telegramTokenInvalidText, type ServiceStatus, type ServiceType } from '#contracts/services.ts';
 import { writeServiceStatus, type ServiceItem } from '#db/services.ts';
+import { ChannelUnreachable, CredentialsRejected, type ChannelConnection, type ChannelLifecycle } from '../channels/port.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
-
-/** What a control needs to know about the connection it acts on. */
-export interface ControlTarget {
-  accountId: string;
-  serviceId: string;
-  /** The opened channel credentials (the Telegram bot token). */
-  token: string | null;
-  /** The run being started. */
-  runId: string;
-}
-
-/** The channel refused the credentials (an invalid or revoked bot token). */
-export class CredentialsRejected extends Error {
-  constructor(message = 'credentials rejected') {
-    super(message);
-    this.name = 'CredentialsRejected';
-  }
-}
-
-/** The channel could not be reached or answered with a failure that is not about the credentials. */
-export class ChannelUnreachable extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ChannelUnreachable';
-  }
-}
-
-export interface ChannelControl {
-  /** Checks credentials with the channel; throws CredentialsRejected or ChannelUnreachable. */
-  verify(token: string): Promise<void>;
-  /**
-   * Starts delivery for a run. Answers the status to record: `connected` when delivery is set up,
-   * `starting` when a worker finishes the start (and writes `connected` itself).
-   */
-  start(ports: Ports, target: ControlTarget): Promise<ServiceStatus>;
-  /** Stops delivery; `logout` also forgets what the channel kept for the connection (pending updates, offsets). */
-  stop(ports: Ports, target: Omit<ControlTarget, 'runId'>, options: { logout: boolean }): Promise<void>;
-}
-
-export type ControlLookup = (type: ServiceType) => ChannelControl | undefined;
 
 function translate(error: unknown): never {
   if (error instanceof CredentialsRejected) throw fail.invalid(errorTexts.telegramTokenInvalid, [{ path: 'token', message: telegramTokenInvalidText }]);
@@ -55,54 +16,58 @@ function translate(error: unknown): never {
   throw error;
 }
 
-/** Checks a token before it is stored; types without a control (or a test double) have nothing to check. */
-export async function verifyCredentials(controls: ControlLookup, type: ServiceType, token: string | null): Promise<void> {
-  const control = controls(type);
-  if (!control || !token) return;
-  await control.verify(token).catch(translate);
+/** Checks credentials before they are stored; a channel that takes none has nothing to check. */
+export async function verifyCredentials(ports: Ports, type: ServiceType, token: string | null): Promise<void> {
+  const credentials = ports.channels.get(type)?.credentials;
+  if (!credentials || !token) return;
+  await credentials.verify(token).catch(translate);
 }
 
-async function targetOf(ports: Ports, item: ServiceItem) {
+/** The connection as its adapter sees it, credentials opened. */
+export async function connectionOf(ports: Ports, item: ServiceItem): Promise<ChannelConnection> {
   return {
     accountId: item.accountId,
     serviceId: item.id,
+    type: item.channelType,
     token: item.tokenSealed ? await ports.vault.open(item.tokenSealed) : null,
   };
 }
 
-function controlOf(controls: ControlLookup, item: ServiceItem): ChannelControl {
-  const control = controls(item.channelType);
-  if (!control) throw fail.invalid(errorTexts.channelNotStartable);
-  return control;
+function lifecycleOf(ports: Ports, item: ServiceItem): ChannelLifecycle {
+  const lifecycle = ports.channels.get(item.channelType)?.lifecycle;
+  if (!lifecycle) throw fail.invalid(errorTexts.channelNotStartable);
+  return lifecycle;
 }
 
-/** Starts a connection: a new run, `starting`, then what the control reports. */
-export async function startConnection(ports: Ports, controls: ControlLookup, item: ServiceItem): Promise<ServiceItem> {
-  const control = controlOf(controls, item);
+const now = (ports: Ports) => ports.clock().toISOString();
+
+/** Starts a connection: a new run, `starting`, then what the adapter reports. */
+export async function startConnection(ports: Ports, item: ServiceItem): Promise<ServiceItem> {
+  const lifecycle = lifecycleOf(ports, item);
   const runId = ports.newId();
-  const target = { ...(await targetOf(ports, item)), runId };
-  const starting = await writeServiceStatus(ports.table, item, { status: 'starting', runId, now: ports.clock().toISOString() });
+  const run = { ...(await connectionOf(ports, item)), runId };
+  const starting = await writeServiceStatus(ports.table, item, { status: 'starting', runId, now: now(ports) });
   if (!starting) throw fail.notFound();
   let status: ServiceStatus;
   try {
-    status = await control.start(ports, target);
+    status = await lifecycle.start(ports, run);
   } catch (error) {
     const reason = error instanceof CredentialsRejected ? serviceStopReasons.tokenRejected : serviceStopReasons.unreachable;
-    await writeServiceStatus(ports.table, item, { status: 'disconnected', statusReason: reason, onlyRun: runId, now: ports.clock().toISOString() });
+    await writeServiceStatus(ports.table, item, { status: 'disconnected', statusReason: reason, onlyRun: runId, now: now(ports) });
     translate(error);
   }
   if (status === 'starting') return starting;
-  return (await writeServiceStatus(ports.table, item, { status, onlyRun: runId, onlyFrom: ['starting'], now: ports.clock().toISOString() })) ?? starting;
+  return (await writeServiceStatus(ports.table, item, { status, onlyRun: runId, onlyFrom: ['starting'], now: now(ports) })) ?? starting;
 }
 
 /** Stops a connection ('Desligar', or 'Logout' with `logout`): delivery ends and the status is disconnected. */
-export async function stopConnection(ports: Ports, controls: ControlLookup, item: ServiceItem, logout: boolean): Promise<ServiceItem> {
-  const control = controlOf(controls, item);
-  // The status first: a polling worker stops as soon as it sees it.
-  const stopped = await writeServiceStatus(ports.table, item, { status: 'disconnected', now: ports.clock().toISOString() });
+export async function stopConnection(ports: Ports, item: ServiceItem, logout: boolean): Promise<ServiceItem> {
+  const lifecycle = lifecycleOf(ports, item);
+  // The status first: a worker-held session stops as soon as it sees it.
+  const stopped = await writeServiceStatus(ports.table, item, { status: 'disconnected', now: now(ports) });
   if (!stopped) throw fail.notFound();
   try {
-    await control.stop(ports, await targetOf(ports, item), { logout });
+    await lifecycle.stop(ports, await connectionOf(ports, item), { logout });
   } catch (error) {
     // A revoked token cannot delete its webhook, and Telegram stops delivering to it anyway.
     if (!(error instanceof CredentialsRejected)) translate(error);
@@ -111,11 +76,11 @@ export async function stopConnection(ports: Ports, controls: ControlLookup, item
 }
 
 /** Before a connection is deleted: stops delivery and forgets what the channel kept, whatever fails. */
-export async function forgetConnection(ports: Ports, controls: ControlLookup, item: ServiceItem): Promise<void> {
-  const control = controls(item.channelType);
-  if (!control) return;
+export async function forgetConnection(ports: Ports, item: ServiceItem): Promise<void> {
+  const lifecycle = ports.channels.get(item.channelType)?.lifecycle;
+  if (!lifecycle) return;
   try {
-    await control.stop(ports, await targetOf(ports, item), { logout: true });
+    await lifecycle.stop(ports, await connectionOf(ports, item), { logout: true });
   } catch (error) {
     console.warn(`Stopping connection ${item.id} before deleting it failed`, error);
   }

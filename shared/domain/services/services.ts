@@ -1,16 +1,17 @@
 /** Connections: list, read, create, update and delete, with the plan's connection limit (SPEC sections 4-6). */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
-import type { Service, ServiceCreatePayload, ServiceUpdatePayload } from '#contracts/services.ts';
+import type { Service, ServiceCreatePayload, ServiceType, ServiceUpdatePayload } from '#contracts/services.ts';
 import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
-import { failedConditions, replaceIfUnchanged } from '#db/conditions.ts';
+import { claimStep, releaseClaimStep } from '#db/channel-records.ts';
+import { deleteExistingStep, putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether, type TransactStep } from '#db/transaction.ts';
 import { entityTypes, keys } from '#db/keys.ts';
-import { accountServices, getServiceItem, isRunningStatus, toService, type ServiceItem } from '#db/services.ts';
+import { accountServices, getServiceItem, isRunningStatus, type ServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
-import { forgetConnection, startConnection, stopConnection, verifyCredentials, type ControlLookup } from './lifecycle.ts';
+import { forgetConnection, startConnection, stopConnection, verifyCredentials } from './lifecycle.ts';
+import { toService } from './present-service.ts';
 import { applyListQuery, type ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
@@ -34,41 +35,21 @@ export async function getService(ports: Ports, session: AccountSession, id: stri
   return toService(await loadService(ports, session, id));
 }
 
-/** The bot id of a Telegram token (`<bot id>:<secret>`). */
-export function telegramBotId(token: string): string {
-  return token.split(':')[0]!.trim();
+/** The exclusive claim a connection's credentials make, if its channel asks for one. */
+function exclusiveClaim(ports: Ports, type: ServiceType, token: string | null) {
+  const claim = token ? ports.channels.get(type)?.credentials?.exclusive?.(token) : undefined;
+  return claim ? { ...claim, channel: type } : null;
 }
 
-function claimBotStep(ports: Ports, token: string, accountId: string, serviceId: string) {
-  return {
-    Put: {
-      TableName: ports.table.name,
-      Item: { ...keys.telegramBot(telegramBotId(token)), type: entityTypes.telegramBot, accountId, serviceId },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+function inUse(claim: NonNullable<ReturnType<typeof exclusiveClaim>>) {
+  return fail.invalid(claim.inUse.error, [{ path: claim.inUse.path, message: claim.inUse.message }]);
 }
 
-async function releaseBotStep(ports: Ports, item: ServiceItem) {
-  if (!item.tokenSealed) return [];
-  const token = await ports.vault.open(item.tokenSealed);
-  return [
-    {
-      Delete: {
-        TableName: ports.table.name,
-        Key: keys.telegramBot(telegramBotId(token)),
-        ConditionExpression: 'attribute_not_exists(pk) OR serviceId = :id',
-        ExpressionAttributeValues: { ':id': item.id },
-      },
-    },
-  ];
-}
-
-export async function createService(ports: Ports, controls: ControlLookup, session: AccountSession, payload: ServiceCreatePayload): Promise<Service> {
+export async function createService(ports: Ports, session: AccountSession, payload: ServiceCreatePayload): Promise<Service> {
   const account = await getAccountItem(ports.table, session.accountId);
   if (!account) throw fail.notFound();
   const token = payload.type === 'telegram' ? payload.token! : null;
-  await verifyCredentials(controls, payload.type, token);
+  await verifyCredentials(ports, payload.type, token);
   const now = ports.clock().toISOString();
   const id = ports.newId();
   const item: ServiceItem = {
@@ -86,92 +67,83 @@ export async function createService(ports: Ports, controls: ControlLookup, sessi
     createdAt: now,
     updatedAt: now,
   };
+  const claim = exclusiveClaim(ports, payload.type, token);
+  const holder = { accountId: session.accountId, serviceId: id };
   try {
-    await ports.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          takeCounterStep(ports.table, session.accountId, 'servicesCount', effectiveLimits(account.plan).connections),
-          { Put: { TableName: ports.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...(token ? [claimBotStep(ports, token, session.accountId, id)] : []),
-        ],
-      }),
-    );
+    await writeTogether(ports.table, {
+      seat: takeCounterStep(ports.table, session.accountId, 'servicesCount', effectiveLimits(account.plan).connections) as TransactStep,
+      service: putNewStep(item as unknown as Record<string, unknown>),
+      claim: claim && claimStep(claim, holder),
+    });
   } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(0)) throw fail.limit(errorTexts.serviceLimit);
-    if (failed?.includes(2)) throw fail.invalid(errorTexts.telegramBotInUse, [{ path: 'token', message: 'Este bot já está em uso em outra conexão' }]);
+    if (refusedBy(error, 'seat')) throw fail.limit(errorTexts.serviceLimit);
+    if (claim && refusedBy(error, 'claim')) throw inUse(claim);
     throw error;
   }
   return toService(item);
 }
 
-export async function updateService(ports: Ports, controls: ControlLookup, session: AccountSession, id: string, payload: ServiceUpdatePayload): Promise<Service> {
+export async function updateService(ports: Ports, session: AccountSession, id: string, payload: ServiceUpdatePayload): Promise<Service> {
   const current = await loadService(ports, session, id);
   if (payload.type && payload.type !== current.channelType) {
     throw fail.invalid(errorTexts.invalidParams, [{ path: 'type', message: 'O tipo da conexão não pode ser alterado' }]);
   }
-  const sameToken = current.tokenSealed && payload.token ? (await ports.vault.open(current.tokenSealed)) === payload.token : false;
-  const token = current.channelType === 'telegram' && payload.token && !sameToken ? payload.token : null;
-  if (token) await verifyCredentials(controls, current.channelType, token);
+  const currentToken = current.tokenSealed ? await ports.vault.open(current.tokenSealed) : null;
+  const token = current.channelType === 'telegram' && payload.token && payload.token !== currentToken ? payload.token : null;
+  if (token) await verifyCredentials(ports, current.channelType, token);
   const next: ServiceItem = {
     ...current,
     name: payload.name,
     ...(token ? { tokenSealed: await ports.vault.seal(token), tokenHint: token.slice(-4) } : {}),
     updatedAt: ports.clock().toISOString(),
   };
-  const currentBot = current.tokenSealed ? telegramBotId(await ports.vault.open(current.tokenSealed)) : null;
-  const botChanges = token && telegramBotId(token) !== currentBot;
+  const before = exclusiveClaim(ports, current.channelType, currentToken);
+  const after = token ? exclusiveClaim(ports, current.channelType, token) : before;
+  const moves = Boolean(after && after.id !== before?.id);
   try {
-    await ports.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: replaceIfUnchanged(ports.table.name, next, current.updatedAt) },
-          ...(botChanges ? [claimBotStep(ports, token, session.accountId, id), ...(await releaseBotStep(ports, current))] : []),
-        ],
-      }),
-    );
+    await writeTogether(ports.table, {
+      service: replaceIfUnchangedStep(next, current.updatedAt),
+      claim: moves && after && claimStep(after, { accountId: session.accountId, serviceId: id }),
+      release: moves && before && releaseClaimStep(before, { serviceId: id }),
+    });
   } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(1)) throw fail.invalid(errorTexts.telegramBotInUse, [{ path: 'token', message: 'Este bot já está em uso em outra conexão' }]);
-    if (failed?.length) throw fail.notFound();
+    if (after && refusedBy(error, 'claim')) throw inUse(after);
+    if (refusedBy(error)) throw fail.notFound();
     throw error;
   }
-  if (token && isRunningStatus(current.status) && controls(current.channelType)) {
+  if (token && isRunningStatus(current.status) && ports.channels.get(current.channelType)?.lifecycle) {
     // A running connection moves to the new token: stop the old bot, start the new one.
-    await stopConnection(ports, controls, current, false);
-    return toService(await startConnection(ports, controls, next));
+    await stopConnection(ports, current, false);
+    return toService(await startConnection(ports, next));
   }
   return toService(next);
 }
 
-export async function deleteService(ports: Ports, controls: ControlLookup, session: AccountSession, id: string): Promise<void> {
+export async function deleteService(ports: Ports, session: AccountSession, id: string): Promise<void> {
   const current = await loadService(ports, session, id);
-  await forgetConnection(ports, controls, current);
-  await ports.table.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName: ports.table.name, Key: keys.service(session.accountId, id), ConditionExpression: 'attribute_exists(pk)' } },
-        releaseCounterStep(ports.table, session.accountId, 'servicesCount'),
-        ...(await releaseBotStep(ports, current)),
-      ],
-    }),
-  );
+  await forgetConnection(ports, current);
+  const claim = exclusiveClaim(ports, current.channelType, current.tokenSealed ? await ports.vault.open(current.tokenSealed) : null);
+  await writeTogether(ports.table, {
+    service: deleteExistingStep(keys.service(session.accountId, id)),
+    seat: releaseCounterStep(ports.table, session.accountId, 'servicesCount') as TransactStep,
+    claim: claim && releaseClaimStep(claim, { serviceId: id }),
+  });
 }
 
 export type ServiceAction = 'start' | 'restart' | 'shutdown' | 'logout';
 
 /** The admin actions of the connections screen: 'Iniciar', 'Reiniciar', 'Desligar' and 'Logout'. */
-export async function runServiceAction(ports: Ports, controls: ControlLookup, session: AccountSession, id: string, action: ServiceAction): Promise<Service> {
+export async function runServiceAction(ports: Ports, session: AccountSession, id: string, action: ServiceAction): Promise<Service> {
   const item = await loadService(ports, session, id);
   switch (action) {
     case 'start':
-      return toService(await startConnection(ports, controls, item));
+      return toService(await startConnection(ports, item));
     case 'restart':
-      await stopConnection(ports, controls, item, false);
-      return toService(await startConnection(ports, controls, item));
+      await stopConnection(ports, item, false);
+      return toService(await startConnection(ports, item));
     case 'shutdown':
-      return toService(await stopConnection(ports, controls, item, false));
+      return toService(await stopConnection(ports, item, false));
     case 'logout':
-      return toService(await stopConnection(ports, controls, item, true));
+      return toService(await stopConnection(ports, item, true));
   }
 }

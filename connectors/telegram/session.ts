@@ -1,38 +1,29 @@
 /**
- * Long polling of one Telegram connection run (the local runtime, where no webhook can reach):
- * getMe, deleteWebhook, `connected`, then getUpdates from the stored offset, handling each update
- * before moving the offset past it. Stops promptly when asked (the pending getUpdates is aborted).
+ * How a Telegram connection holds a session in the channel worker: long polling, where no webhook
+ * can reach (the local runtime, `TELEGRAM_MODE=polling`). One run: getMe, deleteWebhook,
+ * `connected`, then getUpdates from the stored offset, handling each update before moving the
+ * offset past it. Stops promptly when asked (the pending getUpdates is aborted).
  */
 import type { Update } from 'grammy/types';
 import { serviceStopReasons } from '#contracts/services.ts';
-import { getTelegramOffset, putTelegramOffset, writeServiceStatus } from '#db/services.ts';
-import type { Ports } from '#domain/ports.ts';
+import type { ChannelSession, SessionContext, SessionHolding } from '#domain/channels/port.ts';
 import { inboundBot } from './bot.ts';
-import { allowedUpdates, telegramPollTimeoutSeconds } from './config.ts';
+import { allowedUpdates, telegramMode, telegramPollTimeoutSeconds } from './config.ts';
 import { isTokenRejection } from './errors.ts';
-
-export interface PollTarget {
-  accountId: string;
-  serviceId: string;
-  token: string;
-  runId: string;
-}
+import { getOffset, putOffset } from './storage.ts';
 
 /** An update that keeps failing is skipped after this many tries, so one bad update cannot stop a bot. */
 const maxUpdateTries = 5;
 const maxBackoffSeconds = 30;
 
-export class TelegramPoller {
+class TelegramPoller implements ChannelSession {
   private readonly abort = new AbortController();
   private finished: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly ports: Ports,
-    readonly target: PollTarget,
-  ) {}
+  constructor(private readonly context: SessionContext) {}
 
   start(): void {
-    this.finished = this.run().catch((error) => console.error(`[telegram] polling of ${this.target.serviceId} ended`, error));
+    this.finished = this.run().catch((error) => console.error(`[telegram] polling of ${this.context.run.serviceId} ended`, error));
   }
 
   async stop(): Promise<void> {
@@ -54,22 +45,9 @@ export class TelegramPoller {
     });
   }
 
-  private service() {
-    return { accountId: this.target.accountId, id: this.target.serviceId, channelType: 'telegram' as const };
-  }
-
-  private async rejected(): Promise<void> {
-    await writeServiceStatus(this.ports.table, this.service(), {
-      status: 'disconnected',
-      statusReason: serviceStopReasons.tokenRejected,
-      onlyRun: this.target.runId,
-      now: this.ports.clock().toISOString(),
-    });
-  }
-
   private async run(): Promise<void> {
-    const { ports, target } = this;
-    const bot = inboundBot(ports, target);
+    const { ports, run: target, report, inbound } = this.context;
+    const bot = inboundBot(ports, inbound, { accountId: target.accountId, serviceId: target.serviceId, token: target.token! });
     // grammY's Node build types its signals with the abort-controller polyfill; the native one works.
     const signal = this.abort.signal as unknown as Parameters<typeof bot.api.getMe>[0];
     let backoff = 1;
@@ -81,16 +59,15 @@ export class TelegramPoller {
         break;
       } catch (error) {
         if (this.stopped) return;
-        if (isTokenRejection(error)) return this.rejected();
+        if (isTokenRejection(error)) return report.stopped(serviceStopReasons.tokenRejected);
         console.warn(`[telegram] ${target.serviceId}: start failed, retrying in ${backoff} s`, (error as Error).message);
         await this.sleep(backoff);
         backoff = Math.min(backoff * 2, maxBackoffSeconds);
       }
     }
-    const connected = await writeServiceStatus(ports.table, this.service(), { status: 'connected', onlyRun: target.runId, onlyFrom: ['starting', 'connected'], now: ports.clock().toISOString() });
-    if (!connected || this.stopped) return;
+    if (!(await report.connected()) || this.stopped) return;
 
-    let offset = await getTelegramOffset(ports.table, target.accountId, target.serviceId);
+    let offset = await getOffset(ports.table, target.accountId, target.serviceId);
     let tries = 0;
     backoff = 1;
     while (!this.stopped) {
@@ -100,7 +77,7 @@ export class TelegramPoller {
         backoff = 1;
       } catch (error) {
         if (this.stopped) return;
-        if (isTokenRejection(error)) return this.rejected();
+        if (isTokenRejection(error)) return report.stopped(serviceStopReasons.tokenRejected);
         console.warn(`[telegram] ${target.serviceId}: getUpdates failed, retrying in ${backoff} s`, (error as Error).message);
         await this.sleep(backoff);
         backoff = Math.min(backoff * 2, maxBackoffSeconds);
@@ -121,8 +98,18 @@ export class TelegramPoller {
           tries = 0;
         }
         offset = update.update_id + 1;
-        await putTelegramOffset(ports.table, target.accountId, target.serviceId, offset);
+        await putOffset(ports.table, target.accountId, target.serviceId, offset);
       }
     }
   }
 }
+
+/** Telegram holds a session only where it polls; with a webhook, Telegram posts to our route instead. */
+export const telegramSessions: SessionHolding = {
+  wants: (connection) => telegramMode() === 'polling' && Boolean(connection.runId && connection.tokenSealed),
+  open(context) {
+    const poller = new TelegramPoller(context);
+    poller.start();
+    return poller;
+  },
+};

@@ -1,13 +1,18 @@
 /**
- * A channel that hands messages to an HTTP endpoint instead of a real network: the test double of
- * the Channel interface, enabled by CHANNEL_DOUBLE_URL. Its peer (tests/support/fake-channel.ts)
- * answers like a channel would: a message id, or a refusal with a reason and maybe a wait.
+ * Channel adapters that hand messages to an HTTP endpoint instead of a real network: the tests'
+ * double of the channel port. Its peer (./fake-channel.ts) answers like a channel would: a message
+ * id, or a refusal with a reason and maybe a wait. The double only sends: it checks no credentials
+ * and cannot start, so connections under it are made `connected` by the tests themselves. It keeps
+ * the real adapter's pure rules (Telegram's one-connection-per-bot claim), which need no network.
  */
-import { ChannelSendError, type Channel } from '../channel.ts';
+import type { ServiceType } from '../../shared/contracts/services.ts';
+import { ChannelSendError, type ChannelAdapter } from '../../shared/domain/channels/port.ts';
+import { telegramCredentials } from '../../connectors/telegram/lifecycle.ts';
 
-export function httpDoubleChannel(baseUrl: string): Channel {
+export function httpDoubleChannel(baseUrl: string, type: ServiceType): ChannelAdapter {
   return {
-    type: 'any',
+    type,
+    ...(type === 'telegram' ? { credentials: { verify: async () => {}, exclusive: telegramCredentials.exclusive } } : {}),
     async send(connection, message) {
       const bytes = message.file ? Buffer.from(await message.file.read()).toString('base64') : null;
       const res = await fetch(`${baseUrl}/send`, {

@@ -5,7 +5,7 @@
  */
 import { InputFile } from 'grammy';
 import type { Message } from 'grammy/types';
-import { ChannelSendError, type Channel, type OutboundMessage } from '../channel.ts';
+import { ChannelSendError, type ChannelAdapter, type OutboundMessage } from '#domain/channels/port.ts';
 import { apiBot } from './bot.ts';
 import { sendError } from './errors.ts';
 import { channelMessageIdOf, telegramMessageIdOf } from './inbound.ts';
@@ -32,15 +32,12 @@ async function deliver(token: string, message: OutboundMessage): Promise<Message
   }
 }
 
-export const telegramChannel: Channel = {
-  type: 'telegram',
-  async send(connection, message) {
-    if (!connection.token) throw new ChannelSendError('A conexão do Telegram está sem token', { permanent: true });
-    try {
-      const sent = await deliver(connection.token, message);
-      return { channelMessageId: channelMessageIdOf(sent.chat.id, sent.message_id), timestamp: new Date(sent.date * 1000).toISOString() };
-    } catch (error) {
-      throw sendError(error);
-    }
-  },
+export const sendTelegram: ChannelAdapter['send'] = async (connection, message) => {
+  if (!connection.token) throw new ChannelSendError('A conexão do Telegram está sem token', { permanent: true });
+  try {
+    const sent = await deliver(connection.token, message);
+    return { channelMessageId: channelMessageIdOf(sent.chat.id, sent.message_id), timestamp: new Date(sent.date * 1000).toISOString() };
+  } catch (error) {
+    throw sendError(error);
+  }
 };

@@ -1,0 +1,8 @@
+/**
+ * The channel adapters of the product: one registration line each. The Lambda functions and the
+ * local runtime both start from this list; tests hand the local runtime their own adapters.
+ */
+import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { telegramChannel } from '#connectors/telegram/adapter.ts';
+
+export const productChannels: readonly ChannelAdapter[] = [telegramChannel];

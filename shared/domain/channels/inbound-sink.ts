@@ -1,0 +1,14 @@
+/** The `InboundSink` an adapter hands its reports to, for one connection: the domain's inbound calls. */
+import { receiveAck, receiveDeletion, receiveEdit, receiveMessage, receiveReaction, type InboundConnection } from '../messages/inbound.ts';
+import type { Ports } from '../ports.ts';
+import type { InboundSink } from './port.ts';
+
+export function inboundSink(ports: Ports, from: InboundConnection): InboundSink {
+  return {
+    message: async (input) => (await receiveMessage(ports, from, input)) !== null,
+    ack: async (input) => void (await receiveAck(ports, from, input)),
+    edit: async (input) => void (await receiveEdit(ports, from, input)),
+    deletion: async (input) => void (await receiveDeletion(ports, from, input.channelMessageId)),
+    reaction: async (input) => void (await receiveReaction(ports, from, input)),
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * The channel port: what a channel adapter (Telegram through grammY, WhatsApp through Baileys)
+ * offers the product, and the shapes it hands over. The domain owns it; adapters in `connectors/`
+ * implement it and are registered at the composition roots (`functions/lib/channels.ts`, and the
+ * local runtime). The domain reaches adapters only through `ports.channels`.
+ *
+ * An adapter translates and hands over: it never reads contacts or messages itself. Inbound it
+ * calls the `InboundSink` it is given; outbound it answers `send`. Everything an adapter keeps for
+ * itself (webhook secrets, poll offsets, auth state) lives in its own folder, stored through the
+ * generic channel records of `shared/db/channel-records.ts`.
+ */
+import type { ErrorText } from '#contracts/errors.ts';
+import type { MessageType } from '#contracts/messages.ts';
+import type { ServiceStatus, ServiceType } from '#contracts/services.ts';
+import type { Ports } from '../ports.ts';
+
+/** The connection an adapter acts on, with its credentials opened from the vault. */
+export interface ChannelConnection {
+  accountId: string;
+  serviceId: string;
+  type: ServiceType;
+  /** Channel credentials (the Telegram bot token); null for channels paired otherwise (WhatsApp). */
+  token: string | null;
+}
+
+/** A connection being started: a new run id at every start, so late reports of an older run change nothing. */
+export interface ChannelRun extends ChannelConnection {
+  runId: string;
+}
+
+// ─── Outbound ──────────────────────────────────────────────────────────────────────────────────
+
+export interface OutboundMessage {
+  messageId: string;
+  /** The contact's id on the channel (Telegram chat id, WhatsApp JID). */
+  to: string;
+  type: MessageType;
+  text: string;
+  file: { name: string; mimetype: string; size: number; read: () => Promise<Uint8Array>; url: string } | null;
+  /** The channel id of the message this one replies to. */
+  replyTo: string | null;
+}
+
+export interface SentMessage {
+  channelMessageId: string;
+  timestamp?: string;
+}
+
+/** A send the channel refused. `retryAfterSeconds` when the channel asks to come back later. */
+export class ChannelSendError extends Error {
+  constructor(
+    /** Why, in pt-BR, as the person who sent it should read it. */
+    readonly reason: string,
+    readonly options: { retryAfterSeconds?: number; permanent?: boolean } = {},
+  ) {
+    super(reason);
+    this.name = 'ChannelSendError';
+  }
+}
+
+// ─── Credentials and lifecycle ─────────────────────────────────────────────────────────────────
+
+/** The channel refused the credentials (an invalid or revoked bot token). */
+export class CredentialsRejected extends Error {
+  constructor(message = 'credentials rejected') {
+    super(message);
+    this.name = 'CredentialsRejected';
+  }
+}
+
+/** The channel could not be reached or answered with a failure that is not about the credentials. */
+export class ChannelUnreachable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChannelUnreachable';
+  }
+}
+
+export interface ChannelCredentials {
+  /** Checks credentials with the channel before they are stored; throws CredentialsRejected or ChannelUnreachable. */
+  verify(token: string): Promise<void>;
+  /**
+   * What the credentials must hold alone across the whole product (a Telegram bot serves one
+   * connection): the claim's kind and id, and the error when another connection holds it.
+   * Claimed in the same transaction that stores the credentials; pure, no network.
+   */
+  exclusive?(token: string): ExclusiveClaim;
+}
+
+export interface ExclusiveClaim {
+  kind: string;
+  id: string;
+  /** The catalogue text and the field problem answered when another connection holds the claim. */
+  inUse: { error: ErrorText; path: string; message: string };
+}
+
+export interface ChannelLifecycle {
+  /**
+   * Starts delivery for a run. Answers the status to record: `connected` when delivery is set up,
+   * `starting` when a worker-held session finishes the start (and reports through its `SessionReport`).
+   */
+  start(ports: Ports, run: ChannelRun): Promise<ServiceStatus>;
+  /** Stops delivery; `logout` also forgets what the channel kept for the connection (pending updates, offsets, auth state). */
+  stop(ports: Ports, connection: ChannelConnection, options: { logout: boolean }): Promise<void>;
+}
+
+// ─── Sessions held by the channel worker ───────────────────────────────────────────────────────
+
+/** How a session reports on its connection; every write is conditional on the session's run. */
+export interface SessionReport {
+  /** The session receives; answers false when the run was replaced or stopped meanwhile. */
+  connected(): Promise<boolean>;
+  /** A pairing code to show (a QR as an image data URL): status `isOnQrCode`. */
+  pairing(qrCode: string): Promise<boolean>;
+  /** The session ended by itself (token revoked, logged out on the phone), with a pt-BR reason. */
+  stopped(reason: string): Promise<void>;
+}
+
+/** What the worker gives a session it opens. */
+export interface SessionContext {
+  ports: Ports;
+  run: ChannelRun;
+  report: SessionReport;
+  inbound: InboundSink;
+}
+
+/** A running session; it runs until `stop` resolves. */
+export interface ChannelSession {
+  stop(): Promise<void>;
+}
+
+/**
+ * How an adapter holds a session in the long-running channel worker (Telegram long polling where
+ * no webhook can reach; WhatsApp's socket always). The worker reconciles: it opens a session for
+ * every connection that `wants` one and closes it when the connection stops wanting it or its
+ * run changes.
+ */
+export interface SessionHolding {
+  /** Whether a connection that should run (starting, on QR code, connected) needs a session held by a worker now. */
+  wants(connection: { status: ServiceStatus; runId?: string | null; tokenSealed: string | null }): boolean;
+  open(context: SessionContext): ChannelSession;
+}
+
+// ─── Webhooks ──────────────────────────────────────────────────────────────────────────────────
+
+export interface WebhookDelivery {
+  /** The connection named in the route (`/api/webhooks/<type>/{serviceId}`). */
+  serviceId: string;
+  headers: Record<string, string | undefined>;
+  body: unknown;
+}
+
+/** Deliveries a channel posts to our route; the adapter checks them itself (a secret header). */
+export interface WebhookReceiver {
+  /** Handles one delivery; throws WebhookRefused for one that is not genuine or not for a live connection. */
+  receive(ports: Ports, inbound: (connection: ChannelConnection) => InboundSink, delivery: WebhookDelivery): Promise<void>;
+}
+
+/** A webhook delivery that is not genuine (wrong or missing secret) or names no live connection. */
+export class WebhookRefused extends Error {
+  constructor(readonly kind: 'unauthorized' | 'invalid') {
+    super(`webhook delivery refused: ${kind}`);
+    this.name = 'WebhookRefused';
+  }
+}
+
+// ─── The adapter ───────────────────────────────────────────────────────────────────────────────
+
+export interface ChannelAdapter {
+  readonly type: ServiceType;
+  send(connection: ChannelConnection, message: OutboundMessage): Promise<SentMessage>;
+  /** Absent: the channel takes no credentials to check (WhatsApp pairs by QR). */
+  readonly credentials?: ChannelCredentials;
+  /** Absent: connections of this type cannot be started. */
+  readonly lifecycle?: ChannelLifecycle;
+  readonly sessions?: SessionHolding;
+  readonly webhook?: WebhookReceiver;
+}
+
+// ─── Inbound: what adapters hand over ─────────────────────────────────────────────────────────
+
+/** Media the adapter can fetch; the domain asks for it only for a message not stored before. */
+export interface InboundMedia {
+  /** Copies the bytes into the bucket (under the account) and describes them; null when the channel will not hand them over. */
+  load(): Promise<{ objectKey: string; name: string; mimetype: string; size: number } | null>;
+  /** The text stored instead when the media cannot be had (pt-BR). */
+  unavailableText: string;
+}
+
+/** A message the adapter received (or saw sent from the phone itself). */
+export interface InboundMessage {
+  channelMessageId: string;
+  /** The chat: the person, or the group for group messages. */
+  chat: {
+    idFromService: string;
+    name: string;
+    isGroup: boolean;
+    phoneNumber?: string | null;
+    /** Copies the chat's picture into the bucket; asked only when the chat becomes a new contact. */
+    avatar?: () => Promise<string | null>;
+  };
+  /** In groups, who wrote it. */
+  author?: { idFromService: string; name: string } | null;
+  isFromMe: boolean;
+  type: MessageType;
+  text: string;
+  media?: InboundMedia | null;
+  replyToChannelMessageId?: string | null;
+  timestamp: string;
+}
+
+export interface InboundAck {
+  channelMessageId: string;
+  ack: number;
+}
+
+export interface InboundEdit {
+  channelMessageId: string;
+  text: string;
+}
+
+/** A message deleted for everyone on the channel. */
+export interface InboundDeletion {
+  channelMessageId: string;
+}
+
+/** A reaction to a message; an empty emoji takes the reactor's reaction away. */
+export interface InboundReaction {
+  channelMessageId: string;
+  /** Who reacted, by channel id (the contact, or our own number for reactions from the phone). */
+  reactorId: string;
+  fromMe: boolean;
+  emoji: string;
+  timestamp: string;
+}
+
+/** Where an adapter hands over what it receives, for one connection. Built by the domain. */
+export interface InboundSink {
+  /** Stores a message once per channel id; answers false for a redelivery (nothing changed). */
+  message(input: InboundMessage): Promise<boolean>;
+  ack(input: InboundAck): Promise<void>;
+  edit(input: InboundEdit): Promise<void>;
+  deletion(input: InboundDeletion): Promise<void>;
+  reaction(input: InboundReaction): Promise<void>;
+}
