@@ -2,9 +2,7 @@ import type { RegisterPayload } from '#contracts/auth.ts';
 import type { User } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { isStrongPassword } from '#contracts/password.ts';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '#db/keys.ts';
-import { userItem, usersByEmail } from '#db/users.ts';
+import { putNewUser, userItem, usersByEmail } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { verificationMail } from './emails.ts';
@@ -40,10 +38,8 @@ export async function register(
     createdAt: now,
     updatedAt: now,
   });
-  await ports.table.doc.send(
-    new PutCommand({ TableName: ports.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
-  const code = await issueCode(ports, keys.verifyCode(item.id), item.id, verifyCodeLifetimeSeconds);
+  await putNewUser(ports.table, item);
+  const code = await issueCode(ports, 'verify', item.id, verifyCodeLifetimeSeconds);
   await ports.mailer.send(verificationMail(item.email, item.name, code, ports.appUrl, item.id));
   const session = await startSession(ports, item);
   return { id: item.id, ...session };
