@@ -38,6 +38,11 @@ export function userItem(fields: UserFields): UserItem {
   };
 }
 
+/** A user just created: not an owner, e-mail not confirmed yet, no avatar, active. */
+export function newUserItem(fields: Pick<UserFields, 'id' | 'name' | 'email' | 'accountId' | 'passwordHash' | 'isAdmin'>, now: string): UserItem {
+  return userItem({ ...fields, isOwner: false, emailVerified: false, avatarUrl: null, archivedAt: null, createdAt: now, updatedAt: now });
+}
+
 export function userFields(item: UserItem): UserFields {
   const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, type, ...fields } = item;
   void pk; void sk; void gsi1pk; void gsi1sk; void gsi2pk; void gsi2sk; void type;

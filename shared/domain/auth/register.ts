@@ -2,7 +2,7 @@ import type { RegisterPayload } from '#contracts/auth.ts';
 import type { User } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { isStrongPassword } from '#contracts/password.ts';
-import { putNewUser, userItem, usersByEmail } from '#db/users.ts';
+import { newUserItem, putNewUser, usersByEmail } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { verificationMail } from './emails.ts';
@@ -23,21 +23,17 @@ export async function register(
   await consume(ports, [[limits.registerPerAddress, address]]);
   if ((await usersByEmail(ports.table, payload.email)).length) throw fail.invalid(errorTexts.emailExists);
 
-  const now = ports.clock().toISOString();
-  const item = userItem({
-    id: ports.newId(),
-    name: payload.name,
-    email: payload.email,
-    accountId: null,
-    passwordHash: await ports.passwords.hash(payload.password),
-    isAdmin: false,
-    isOwner: false,
-    emailVerified: false,
-    avatarUrl: null,
-    archivedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const item = newUserItem(
+    {
+      id: ports.newId(),
+      name: payload.name,
+      email: payload.email,
+      accountId: null,
+      passwordHash: await ports.passwords.hash(payload.password),
+      isAdmin: false,
+    },
+    ports.clock().toISOString(),
+  );
   await putNewUser(ports.table, item);
   const code = await issueCode(ports, 'verify', item.id, verifyCodeLifetimeSeconds);
   await ports.mailer.send(verificationMail(item.email, item.name, code, ports.appUrl, item.id));

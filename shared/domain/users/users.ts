@@ -8,7 +8,7 @@ import type { UserCreatePayload, UserUpdatePayload } from '#contracts/users.ts';
 import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
 import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
 import {
-  accountUsers, claimUserEmailStep, getUserItem, releaseUserEmailStep, removeUserStep, setUserArchivedAt, userFields, userItem, type UserItem,
+  accountUsers, claimUserEmailStep, getUserItem, newUserItem, releaseUserEmailStep, removeUserStep, setUserArchivedAt, userFields, userItem, type UserItem,
 } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import { applyListQuery, type ListRules } from '../list-query.ts';
@@ -48,21 +48,17 @@ export async function createUser(ports: Ports, session: AccountSession, payload:
   if (!session.user.isAdmin) throw fail.forbidden();
   if (!isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
   const account = await accountRef(ports, session);
-  const now = ports.clock().toISOString();
-  const item = userItem({
-    id: ports.newId(),
-    name: payload.name,
-    email: payload.email,
-    accountId: session.accountId,
-    passwordHash: await ports.passwords.hash(payload.password),
-    isAdmin: payload.isAdmin ?? false,
-    isOwner: false,
-    emailVerified: false,
-    avatarUrl: null,
-    archivedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const item = newUserItem(
+    {
+      id: ports.newId(),
+      name: payload.name,
+      email: payload.email,
+      accountId: session.accountId,
+      passwordHash: await ports.passwords.hash(payload.password),
+      isAdmin: payload.isAdmin ?? false,
+    },
+    ports.clock().toISOString(),
+  );
   try {
     await writeTogether(ports.table, {
       seat: takeSeatStep(session.accountId, 'usersCount', effectiveLimits(account.plan).users),
