@@ -95,7 +95,7 @@ export function accountUsers(table: Table, accountId: string): Promise<UserItem[
 
 /** Stores a user that has no account yet (sign-up). */
 export async function putNewUser(table: Table, item: UserItem): Promise<void> {
-  await table.doc.send(new PutCommand({ TableName: table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await table.doc.send(new PutCommand({ TableName: table.name, ...putNewStep(item).Put }));
 }
 
 type UserRef = Pick<UserItem, 'accountId' | 'id'>;
