@@ -1,9 +1,10 @@
-/** Account items: the account itself and its usage counters. */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Account, Subscription, Usage } from '#contracts/entities.ts';
-import { effectiveLimits, type PlanLimits } from '#contracts/plans.ts';
+/** Account items: the account itself and its usage counters (plan seats). */
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Subscription } from '#contracts/entities.ts';
+import type { PlanLimits } from '#contracts/plans.ts';
 import type { Table } from './client.ts';
 import { entityTypes, keys } from './keys.ts';
+import type { UpdateStep } from './transaction.ts';
 
 export interface AccountItem {
   pk: string;
@@ -38,21 +39,6 @@ export function newAccountItem(id: string, name: string, now: string): AccountIt
   };
 }
 
-export function toAccount(item: AccountItem): Account {
-  return {
-    id: item.id,
-    name: item.name,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-    plan: effectiveLimits(item.plan),
-    subscription: item.subscription ?? null,
-  };
-}
-
-export function toUsage(item: AccountItem): Usage {
-  return { users: item.usersCount ?? 0, connections: item.servicesCount ?? 0, contacts: item.contactsCount ?? 0 };
-}
-
 export async function getAccountItem(table: Table, accountId: string): Promise<AccountItem | undefined> {
   const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.account(accountId) }));
   return Item as AccountItem | undefined;
@@ -73,11 +59,14 @@ export async function renameAccount(table: Table, accountId: string, name: strin
   return Attributes as AccountItem;
 }
 
-/** The transaction step that takes one unit of a counter, refused when the limit is reached. */
-export function takeCounterStep(table: Table, accountId: string, counter: CounterName, limit: number) {
+export async function deleteAccountItem(table: Table, accountId: string): Promise<void> {
+  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.account(accountId) }));
+}
+
+/** Transaction member: takes one seat of a counter, refused when the plan's limit is reached. */
+export function takeSeatStep(accountId: string, counter: CounterName, limit: number): UpdateStep {
   return {
     Update: {
-      TableName: table.name,
       Key: keys.account(accountId),
       UpdateExpression: 'SET #c = if_not_exists(#c, :zero) + :one',
       ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#c) OR #c < :limit)',
@@ -87,11 +76,10 @@ export function takeCounterStep(table: Table, accountId: string, counter: Counte
   };
 }
 
-/** The transaction step that gives one unit of a counter back. */
-export function releaseCounterStep(table: Table, accountId: string, counter: CounterName) {
+/** Transaction member: gives one seat of a counter back (refused when the counter is already 0). */
+export function releaseSeatStep(accountId: string, counter: CounterName): UpdateStep {
   return {
     Update: {
-      TableName: table.name,
       Key: keys.account(accountId),
       UpdateExpression: 'SET #c = #c - :one',
       ConditionExpression: 'attribute_exists(pk) AND #c > :zero',
@@ -100,3 +88,4 @@ export function releaseCounterStep(table: Table, accountId: string, counter: Cou
     },
   };
 }
+

@@ -5,23 +5,26 @@ export function isConditionFailure(error: unknown): boolean {
   return name === 'ConditionalCheckFailedException';
 }
 
-/** For a cancelled transaction, the index of each operation whose condition failed. */
+/**
+ * A single conditional write's answer, or undefined when its condition did not hold; any other
+ * failure is rethrown. Lets repositories answer "not written" instead of a DynamoDB error.
+ */
+export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * For a cancelled transaction, the index of each operation whose condition failed.
+ * @deprecated Name the members with `writeTogether` and ask `refusedBy` (transaction.ts). Kept while
+ * shared/domain/services/services.ts and shared/domain/messages/dispatch.ts still decode by position.
+ */
 export function failedConditions(error: unknown): number[] | null {
   const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
   if (e?.name !== 'TransactionCanceledException') return null;
   return (e.CancellationReasons ?? []).flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
-}
-
-/**
- * The write of an item's next version, refused when the stored one is no longer the version that
- * was read (optimistic concurrency on `updatedAt`). Usable alone (PutCommand input) or as a
- * transaction step (`{ Put: ... }`).
- */
-export function replaceIfUnchanged<T extends { updatedAt: string }>(tableName: string, next: T, seenUpdatedAt: string) {
-  return {
-    TableName: tableName,
-    Item: next,
-    ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seen',
-    ExpressionAttributeValues: { ':seen': seenUpdatedAt },
-  };
 }

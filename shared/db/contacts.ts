@@ -1,11 +1,11 @@
 /** Contact items, their channel-id guard and their deletion tombstones. */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from './conditions.ts';
-import type { Contact, Gender } from '#contracts/contacts.ts';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Gender } from '#contracts/contacts.ts';
 import type { MessageSummary } from '#contracts/messages.ts';
 import type { Table } from './client.ts';
+import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
-import type { ServiceItem } from './services.ts';
+import { deleteStep, putNewStep, putStep, replaceIfUnchangedStep, type DeleteStep, type PutStep } from './transaction.ts';
 import { queryAll } from './users.ts';
 
 export interface ContactItem {
@@ -77,48 +77,6 @@ export function contactFields(item: ContactItem): ContactFields {
   return fields;
 }
 
-export function toContact(
-  item: ContactItem,
-  service: Pick<ServiceItem, 'id' | 'name' | 'channelType'> | undefined,
-  avatarUrl: string | null = null,
-): Contact {
-  return {
-    id: item.id,
-    name: item.name,
-    type: item.contactType,
-    data: { email: item.email, phoneNumber: item.phoneNumber, phoneCountry: item.phoneCountry },
-    idFromService: item.idFromService,
-    gender: item.gender,
-    serviceId: item.serviceId,
-    service: service ? { id: service.id, name: service.name, type: service.channelType } : null,
-    avatar: avatarUrl ? { url: avatarUrl } : null,
-    avatarUrl,
-    isOnline: item.isOnline,
-    lastSeenAt: item.lastSeenAt,
-    archivedAt: item.archivedAt,
-    archivedReason: item.archivedReason,
-    lastMessage: item.lastMessage,
-    lastMessageAt: item.lastMessageAt,
-    unread: item.unread,
-    userId: null,
-    departmentId: null,
-    tags: [],
-    user: null,
-    department: null,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-  };
-}
-
-/** A contact as the API answers it, its avatar URL freshly signed. */
-export async function presentContact(
-  item: ContactItem,
-  service: Pick<ServiceItem, 'id' | 'name' | 'channelType'> | undefined,
-  sign: (key: string, name: string) => Promise<string>,
-): Promise<Contact> {
-  return toContact(item, service, item.avatarKey ? await sign(item.avatarKey, 'avatar.jpg') : null);
-}
-
 export async function getContactItem(table: Table, accountId: string, contactId: string): Promise<ContactItem | undefined> {
   const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.contact(accountId, contactId) }));
   return Item as ContactItem | undefined;
@@ -141,23 +99,74 @@ export function allContacts(table: Table, accountId: string): Promise<ContactIte
 }
 
 /** Contacts and tombstones changed after a moment (gsi2), oldest first. */
-export async function contactChangesSince(table: Table, accountId: string, since: string): Promise<(ContactItem | ContactTombstone)[]> {
-  const items: (ContactItem | ContactTombstone)[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk > :since',
-        ExpressionAttributeValues: { ':pk': keys.contactChanges(accountId).gsi2pk, ':since': since },
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as (ContactItem | ContactTombstone)[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
+export function contactChangesSince(table: Table, accountId: string, since: string): Promise<(ContactItem | ContactTombstone)[]> {
+  return queryAll<ContactItem | ContactTombstone>(table, {
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk > :since',
+    ExpressionAttributeValues: { ':pk': keys.contactChanges(accountId).gsi2pk, ':since': since },
+  });
+}
+
+/** Writes a contact's next version unless it changed since `seenUpdatedAt` was read; answers whether it was written. */
+export async function saveContactIfUnchanged(table: Table, next: ContactItem, seenUpdatedAt: string): Promise<boolean> {
+  const { Put } = replaceIfUnchangedStep(next, seenUpdatedAt);
+  return (await unlessConditionFails(table.doc.send(new PutCommand({ TableName: table.name, ...Put })))) !== undefined;
+}
+
+/** The contact has no unread messages any more; its change index follows the new `updatedAt`. */
+export async function clearUnread(table: Table, contact: Pick<ContactItem, 'accountId' | 'id'>, updatedAt: string): Promise<ContactItem> {
+  const { Attributes } = await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.contact(contact.accountId, contact.id),
+      UpdateExpression: 'SET unread = :zero, updatedAt = :now, gsi2sk = :sk',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':zero': 0, ':now': updatedAt, ':sk': keys.contactChange(contact.accountId, updatedAt, contact.id).gsi2sk },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return Attributes as ContactItem;
+}
+
+type ChannelId = Pick<ContactItem, 'accountId' | 'serviceId' | 'idFromService'>;
+
+/** Transaction member: claims a (connection, channel id) for a contact, refused when another contact has it. */
+export function claimChannelIdStep(contact: ChannelId & Pick<ContactItem, 'id'>): PutStep {
+  return putNewStep({
+    ...keys.channelContact(contact.accountId, contact.serviceId, contact.idFromService),
+    type: entityTypes.channelContact,
+    contactId: contact.id,
+  });
+}
+
+/** Transaction member: frees a contact's (connection, channel id). */
+export function releaseChannelIdStep(contact: ChannelId): DeleteStep {
+  return deleteStep(keys.channelContact(contact.accountId, contact.serviceId, contact.idFromService));
+}
+
+/** Transaction member: deletes a contact, refused when it changed since `updatedAt` was read (or is gone). */
+export function deleteContactIfUnchangedStep(contact: Pick<ContactItem, 'accountId' | 'id' | 'updatedAt'>): DeleteStep {
+  return {
+    Delete: {
+      Key: keys.contact(contact.accountId, contact.id),
+      ConditionExpression: 'updatedAt = :seen',
+      ExpressionAttributeValues: { ':seen': contact.updatedAt },
+    },
+  };
+}
+
+/** Transaction member: the tombstone a deleted contact leaves in the change index for a while. */
+export function contactTombstoneStep(accountId: string, contactId: string, deletedAt: string, ttl: number): PutStep {
+  const tombstone: ContactTombstone = {
+    ...keys.contactTombstone(accountId, contactId),
+    ...keys.contactChange(accountId, deletedAt, contactId),
+    type: entityTypes.contactTombstone,
+    id: contactId,
+    accountId,
+    deletedAt,
+    ttl,
+  };
+  return putStep(tombstone);
 }
 
 /**
@@ -165,8 +174,8 @@ export async function contactChangesSince(table: Table, accountId: string, since
  * Answers false when a newer change won (it carries its own last message).
  */
 export async function writeLastMessage(table: Table, contact: ContactItem, summary: MessageSummary, updatedAt: string): Promise<boolean> {
-  try {
-    await table.doc.send(
+  const written = await unlessConditionFails(
+    table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.contact(contact.accountId, contact.id),
@@ -179,10 +188,7 @@ export async function writeLastMessage(table: Table, contact: ContactItem, summa
           ':seen': contact.updatedAt,
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
+  return written !== undefined;
 }

@@ -20,11 +20,16 @@ export interface FileItem {
   createdAt: string;
 }
 
+export type FileFields = Omit<FileItem, 'pk' | 'sk' | 'type'>;
+
+/** Stores a file record; answers the stored item. */
+export async function putFile(table: Table, fields: FileFields): Promise<FileItem> {
+  const item: FileItem = { ...keys.file(fields.accountId, fields.id), type: entityTypes.file, ...fields };
+  await table.doc.send(new PutCommand({ TableName: table.name, Item: item }));
+  return item;
+}
+
 export async function getFileItem(table: Table, accountId: string, fileId: string): Promise<FileItem | undefined> {
   const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.file(accountId, fileId) }));
   return Item as FileItem | undefined;
-}
-
-export async function putFileItem(table: Table, item: FileItem): Promise<void> {
-  await table.doc.send(new PutCommand({ TableName: table.name, Item: item }));
 }

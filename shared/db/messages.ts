@@ -1,9 +1,10 @@
 /** Message items and the channel-id guard that makes inbound messages idempotent. */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from './conditions.ts';
-import type { Message, MessageSummary, MessageType } from '#contracts/messages.ts';
+import { ack, type MessageSummary, type MessageType } from '#contracts/messages.ts';
 import type { Table } from './client.ts';
+import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
+import { putNewStep, type PutStep } from './transaction.ts';
 
 export interface StoredFile {
   id: string;
@@ -58,40 +59,10 @@ export function summaryOf(item: MessageItem): MessageSummary {
   };
 }
 
-/** The message as the API answers it; file URLs are signed at read time. */
-export async function toMessage(item: MessageItem, signUrl: (key: string, name: string) => Promise<string>): Promise<Message> {
-  const file = item.file
-    ? {
-        id: item.file.id,
-        url: await signUrl(item.file.objectKey, item.file.name),
-        mimetype: item.file.mimetype,
-        name: item.file.name,
-        filename: item.file.name,
-        type: item.messageType,
-        size: item.file.size,
-        captionsUrl: null,
-      }
-    : null;
-  return {
-    id: item.id,
-    contactId: item.contactId,
-    serviceId: item.serviceId,
-    text: item.text,
-    type: item.messageType,
-    timestamp: item.timestamp,
-    isFromMe: item.isFromMe,
-    ack: item.ack,
-    error: item.error,
-    file,
-    fileId: item.file?.id ?? null,
-    thumbnail: item.messageType === 'image' && file ? { url: file.url } : null,
-    quotedMessage: item.quotedMessage,
-    replyMessageId: item.replyMessageId,
-    user: item.user,
-    groupContact: item.groupContact,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-  };
+export type MessageFields = Omit<MessageItem, 'pk' | 'sk' | 'type'>;
+
+export function messageItem(fields: MessageFields): MessageItem {
+  return { ...keys.message(fields.accountId, fields.contactId, fields.id), type: entityTypes.message, ...fields };
 }
 
 export async function getMessageItem(table: Table, accountId: string, contactId: string, messageId: string): Promise<MessageItem | undefined> {
@@ -110,6 +81,37 @@ export async function messageByChannelId(table: Table, accountId: string, servic
 
 export function channelMessageGuard(accountId: string, serviceId: string, channelMessageId: string, contactId: string, messageId: string) {
   return { ...keys.channelMessage(accountId, serviceId, channelMessageId), type: entityTypes.channelMessage, contactId, messageId };
+}
+
+/** Transaction member: claims a channel message id for a message, refused when it is already stored (a redelivery). */
+export function claimChannelMessageStep(message: Pick<MessageItem, 'accountId' | 'serviceId' | 'contactId' | 'id'>, channelMessageId: string): PutStep {
+  return putNewStep(channelMessageGuard(message.accountId, message.serviceId, channelMessageId, message.contactId, message.id));
+}
+
+/**
+ * Puts a failed message of ours back to 'sending' with a new send attempt (the stream hands it to
+ * the channel again). Answers the updated message, or undefined when there is no such message or
+ * it is not a failed one of ours.
+ */
+export async function retryFailedMessage(
+  table: Table,
+  message: Pick<MessageItem, 'accountId' | 'contactId' | 'id'>,
+  now: string,
+): Promise<MessageItem | undefined> {
+  const answer = await unlessConditionFails(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.message(message.accountId, message.contactId, message.id),
+        UpdateExpression: 'SET ack = :sending, #error = :null, sendAttempt = sendAttempt + :one, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND isFromMe = :yes AND ack = :failed',
+        ExpressionAttributeNames: { '#error': 'error' },
+        ExpressionAttributeValues: { ':sending': ack.sending, ':failed': ack.error, ':null': null, ':one': 1, ':yes': true, ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return answer?.Attributes as MessageItem | undefined;
 }
 
 /** A page of a contact's messages, newest first, optionally before a message id. */
@@ -153,8 +155,8 @@ export async function channelMessageExists(table: Table, accountId: string, serv
 
 /** Sets a message's ack when it is still the one that was read; answers the message written, or undefined. */
 export async function moveAck(table: Table, message: MessageItem, next: number, now: string): Promise<MessageItem | undefined> {
-  try {
-    const { Attributes } = await table.doc.send(
+  const answer = await unlessConditionFails(
+    table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.message(message.accountId, message.contactId, message.id),
@@ -163,12 +165,9 @@ export async function moveAck(table: Table, message: MessageItem, next: number, 
         ExpressionAttributeValues: { ':next': next, ':seen': message.ack, ':now': now },
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return Attributes as MessageItem;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return answer?.Attributes as MessageItem | undefined;
 }
 
 /** Replaces a message's text after an edit on the channel. */
@@ -188,8 +187,8 @@ export async function editMessageText(table: Table, message: MessageItem, text: 
 
 /** Writes a message's reactions when it is still the version that was read; answers the message written, or undefined. */
 export async function writeReactions(table: Table, message: MessageItem, reactions: Reactions, now: string): Promise<MessageItem | undefined> {
-  try {
-    const { Attributes } = await table.doc.send(
+  const answer = await unlessConditionFails(
+    table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.message(message.accountId, message.contactId, message.id),
@@ -198,10 +197,7 @@ export async function writeReactions(table: Table, message: MessageItem, reactio
         ExpressionAttributeValues: { ':reactions': reactions, ':now': now, ':seen': message.updatedAt },
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return Attributes as MessageItem;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return answer?.Attributes as MessageItem | undefined;
 }

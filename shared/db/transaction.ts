@@ -18,12 +18,15 @@ import type { Table } from './client.ts';
 type Values = Record<string, unknown>;
 type Names = Record<string, string>;
 
+type Condition = { ConditionExpression?: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values };
+
+export type PutStep = { Put: { Item: Record<string, unknown> } & Condition };
+export type UpdateStep = { Update: { Key: Record<string, unknown>; UpdateExpression: string } & Condition };
+export type DeleteStep = { Delete: { Key: Record<string, unknown> } & Condition };
+export type ConditionCheckStep = { ConditionCheck: { Key: Record<string, unknown>; ConditionExpression: string } & Omit<Condition, 'ConditionExpression'> };
+
 /** One member of a transaction, as DynamoDB's document client takes it (without the table name). */
-export type TransactStep =
-  | { Put: { Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values } }
-  | { Update: { Key: Record<string, unknown>; UpdateExpression: string; ConditionExpression?: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values } }
-  | { Delete: { Key: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values } }
-  | { ConditionCheck: { Key: Record<string, unknown>; ConditionExpression: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values } };
+export type TransactStep = PutStep | UpdateStep | DeleteStep | ConditionCheckStep;
 
 export type Steps = Record<string, TransactStep | null | undefined | false>;
 
@@ -46,6 +49,9 @@ function withTable(table: Table, step: TransactStep) {
   return { [kind]: { TableName: table.name, ...body } };
 }
 
+/** DynamoDB takes at most this many members in one transaction. */
+export const maxTransactionMembers = 100;
+
 /**
  * Runs the named members in one transaction. Throws `TransactionRefused` naming the members whose
  * condition failed (an empty set for a cancellation without a failed condition, such as a
@@ -64,13 +70,18 @@ export async function writeTogether(table: Table, steps: Steps): Promise<void> {
   }
 }
 
+/** Puts an item, whatever is stored under its key. */
+export function putStep(item: object): PutStep {
+  return { Put: { Item: item as Record<string, unknown> } };
+}
+
 /** Puts a new item, refused when one with its key exists. */
-export function putNewStep(item: Record<string, unknown>): TransactStep {
-  return { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+export function putNewStep(item: object): PutStep {
+  return { Put: { Item: item as Record<string, unknown>, ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
 /** Puts an item's next version, refused when the stored one is no longer the version that was read. */
-export function replaceIfUnchangedStep<T extends { updatedAt: string }>(next: T, seenUpdatedAt: string): TransactStep {
+export function replaceIfUnchangedStep<T extends { updatedAt: string }>(next: T, seenUpdatedAt: string): PutStep {
   return {
     Put: {
       Item: next as unknown as Record<string, unknown>,
@@ -80,7 +91,12 @@ export function replaceIfUnchangedStep<T extends { updatedAt: string }>(next: T,
   };
 }
 
+/** Deletes an item if there is one. */
+export function deleteStep(key: Record<string, unknown>): DeleteStep {
+  return { Delete: { Key: key } };
+}
+
 /** Deletes an existing item, refused when there is none. */
-export function deleteExistingStep(key: Record<string, unknown>): TransactStep {
+export function deleteExistingStep(key: Record<string, unknown>): DeleteStep {
   return { Delete: { Key: key, ConditionExpression: 'attribute_exists(pk)' } };
 }

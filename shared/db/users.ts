@@ -1,8 +1,8 @@
 /** User items, the per-account e-mail guard, and the e-mail index across accounts. */
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { User } from '#contracts/entities.ts';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
 import { entityTypes, keys } from './keys.ts';
+import { deleteExistingStep, deleteStep, maxTransactionMembers, putNewStep, writeTogether, type DeleteStep, type PutStep } from './transaction.ts';
 
 export interface UserItem {
   pk: string;
@@ -38,27 +38,15 @@ export function userItem(fields: UserFields): UserItem {
   };
 }
 
+/** A user just created: not an owner, e-mail not confirmed yet, no avatar, active. */
+export function newUserItem(fields: Pick<UserFields, 'id' | 'name' | 'email' | 'accountId' | 'passwordHash' | 'isAdmin'>, now: string): UserItem {
+  return userItem({ ...fields, isOwner: false, emailVerified: false, avatarUrl: null, archivedAt: null, createdAt: now, updatedAt: now });
+}
+
 export function userFields(item: UserItem): UserFields {
   const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, type, ...fields } = item;
   void pk; void sk; void gsi1pk; void gsi1sk; void gsi2pk; void gsi2sk; void type;
   return fields;
-}
-
-export function toUser(item: UserItem, account: { id: string; name: string } | null): User {
-  return {
-    id: item.id,
-    name: item.name,
-    email: item.email,
-    accountId: item.accountId,
-    account: item.accountId && account ? { id: account.id, name: account.name } : null,
-    avatar: item.avatarUrl ? { url: item.avatarUrl } : null,
-    isAdmin: item.isAdmin,
-    isOwner: item.isOwner,
-    emailVerified: item.emailVerified,
-    archivedAt: item.archivedAt,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-  };
 }
 
 export async function getUserItem(table: Table, accountId: string | null, userId: string): Promise<UserItem | undefined> {
@@ -105,17 +93,64 @@ export function accountUsers(table: Table, accountId: string): Promise<UserItem[
   });
 }
 
-/** Transaction step: claim an e-mail inside an account (fails when another user has it). */
-export function claimEmailStep(table: Table, accountId: string, email: string, userId: string) {
-  return {
-    Put: {
-      TableName: table.name,
-      Item: { ...keys.userEmail(accountId, email), type: entityTypes.userEmail, userId },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+/** Stores a user that has no account yet (sign-up). */
+export async function putNewUser(table: Table, item: UserItem): Promise<void> {
+  await table.doc.send(new PutCommand({ TableName: table.name, ...putNewStep(item).Put }));
 }
 
-export function releaseEmailStep(table: Table, accountId: string, email: string) {
-  return { Delete: { TableName: table.name, Key: keys.userEmail(accountId, email) } };
+type UserRef = Pick<UserItem, 'accountId' | 'id'>;
+
+async function updateUser(table: Table, user: UserRef, set: string, values: Record<string, unknown>): Promise<UserItem> {
+  const { Attributes } = await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.user(user.accountId, user.id),
+      UpdateExpression: `SET ${set}, updatedAt = :now`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return Attributes as UserItem;
+}
+
+/** A new password hash; the e-mail counts as confirmed too (a reset code proves it is the user's). */
+export function setUserPassword(table: Table, user: UserRef, passwordHash: string, now: string): Promise<UserItem> {
+  return updateUser(table, user, 'passwordHash = :hash, emailVerified = :yes', { ':hash': passwordHash, ':yes': true, ':now': now });
+}
+
+export async function markEmailVerified(table: Table, user: UserRef, now: string): Promise<void> {
+  await updateUser(table, user, 'emailVerified = :yes', { ':yes': true, ':now': now });
+}
+
+/** Archives (with the moment given) or unarchives (null) a user. */
+export function setUserArchivedAt(table: Table, user: UserRef, archivedAt: string | null, now: string): Promise<UserItem> {
+  return updateUser(table, user, 'archivedAt = :at', { ':at': archivedAt, ':now': now });
+}
+
+/** Transaction member: claims an e-mail inside an account, refused when another user has it. */
+export function claimUserEmailStep(accountId: string, email: string, userId: string): PutStep {
+  return putNewStep({ ...keys.userEmail(accountId, email), type: entityTypes.userEmail, userId });
+}
+
+/** Transaction member: frees an e-mail inside an account. */
+export function releaseUserEmailStep(accountId: string, email: string): DeleteStep {
+  return deleteStep(keys.userEmail(accountId, email));
+}
+
+/** Transaction member: deletes a user item, refused when there is none. */
+export function removeUserStep(user: UserRef): DeleteStep {
+  return deleteExistingStep(keys.user(user.accountId, user.id));
+}
+
+/** Deletes users of an account with their e-mail guards, as many to a transaction as DynamoDB takes. */
+export async function deleteAccountUsers(table: Table, accountId: string, users: Pick<UserItem, 'id' | 'email'>[]): Promise<void> {
+  const perTransaction = maxTransactionMembers / 2;
+  for (let i = 0; i < users.length; i += perTransaction) {
+    const steps = users.slice(i, i + perTransaction).flatMap((u) => [
+      [`user ${u.id}`, deleteStep(keys.user(accountId, u.id))],
+      [`email ${u.id}`, releaseUserEmailStep(accountId, u.email)],
+    ]);
+    await writeTogether(table, Object.fromEntries(steps));
+  }
 }

@@ -1,7 +1,8 @@
 /** Realtime connections, recorded under their account with a TTL (API Gateway caps a connection at 2 hours). */
-import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
 import { entityTypes, keys } from './keys.ts';
+import { putStep, writeTogether } from './transaction.ts';
 import { queryAll } from './users.ts';
 
 export const connectionLifetimeSeconds = 2 * 60 * 60 + 60;
@@ -15,14 +16,10 @@ export interface ConnectionItem {
 
 export async function recordConnection(table: Table, c: ConnectionItem, nowSeconds: number): Promise<void> {
   const ttl = nowSeconds + connectionLifetimeSeconds;
-  await table.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: table.name, Item: { ...keys.accountConnection(c.accountId, c.connectionId), type: entityTypes.wsConnection, ttl, ...c } } },
-        { Put: { TableName: table.name, Item: { ...keys.connection(c.connectionId), type: entityTypes.wsConnection, ttl, ...c } } },
-      ],
-    }),
-  );
+  await writeTogether(table, {
+    inAccount: putStep({ ...keys.accountConnection(c.accountId, c.connectionId), type: entityTypes.wsConnection, ttl, ...c }),
+    byId: putStep({ ...keys.connection(c.connectionId), type: entityTypes.wsConnection, ttl, ...c }),
+  });
 }
 
 export async function forgetConnection(table: Table, connectionId: string): Promise<void> {

@@ -47,6 +47,8 @@ describe('sending', () => {
     expect(await sentTo(contact.idFromService)).toHaveLength(2);
     const again = await call('POST', `/messages/${answer.body.id}/retry`, { token: owner.token, body: { contactId: contact.id } });
     expect(again.body.message).toBe('Only failed messages can be sent again');
+    const unknown = await call('POST', '/messages/01JZZZZZZZZZZZZZZZZZZZZZZZ/retry', { token: owner.token, body: { contactId: contact.id } });
+    expect(unknown.status).toBe(404);
   });
 
   it('waits as long as the channel asks and tries again (flood wait)', async () => {

@@ -78,6 +78,19 @@ describe('users', () => {
     expect(onOwner.status).toBe(403);
   });
 
+  it("changing a user's e-mail refuses one another user of the account has, and frees the old one", async () => {
+    const { owner, admin, member } = await proTeam();
+    const taken = await call('PUT', `/users/${member.id}`, { token: member.token, body: { name: 'Membro', email: admin.email } });
+    expect(taken.status).toBe(400);
+    expect(taken.body.message).toBe('Email already exists');
+    const newEmail = uniqueEmail('novo');
+    const moved = await call('PUT', `/users/${member.id}`, { token: member.token, body: { name: 'Membro', email: newEmail } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ email: newEmail, emailVerified: false });
+    const reused = await call('POST', '/users', { token: owner.token, body: { name: 'Outro', email: member.email, password: strongPassword } });
+    expect(reused.status).toBe(201);
+  });
+
   it('the owner must stay an administrator', async () => {
     const { owner } = await proTeam();
     const answer = await call('PUT', `/users/${owner.user.id}`, { token: owner.token, body: { name: 'Dona', email: owner.email, isAdmin: false } });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountIdOf, keys } from '../../shared/db/keys.ts';
 import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
@@ -34,5 +36,58 @@ describe('table definition', () => {
     ]);
     expect(input.GlobalSecondaryIndexes?.map((g) => g.IndexName)).toEqual(tableShape.globalIndexes.map((g) => g.indexName));
     expect(input.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  });
+});
+
+describe('ACCESS_PATTERNS.md', () => {
+  // Each key function called with the placeholders the page uses; every key it writes must be on the page.
+  const examples: Record<keyof typeof keys, unknown[][]> = {
+    account: [['A']],
+    user: [['A', 'U'], [null, 'U']],
+    accountUsers: [['A']],
+    userByEmail: [['E', 'U']],
+    usersByEmail: [['E']],
+    userById: [['U']],
+    userEmail: [['A', 'E']],
+    verifyCode: [['U']],
+    resetCode: [['E']],
+    revokedToken: [['<jti>']],
+    service: [['A', 'S']],
+    accountServices: [['A']],
+    runningService: [['<type>', 'A', 'S']],
+    runningServices: [['<type>']],
+    connectionRecord: [['A', 'S', '<channel>', '<KIND>'], ['A', 'S', '<channel>', '<KIND>', '<id>']],
+    connectionRecords: [['A', 'S', '<channel>', '<KIND>']],
+    channelRecord: [['<channel>', '<KIND>', '<id>']],
+    channelClaim: [['<channel>', '<KIND>', '<id>']],
+    outsideEvent: [['telegram', 'S:<update_id>']],
+    contact: [['A', 'C']],
+    accountContacts: [['A']],
+    contactChange: [['A', '<updatedAt>', 'C']],
+    contactChanges: [['A']],
+    contactTombstone: [['A', 'C']],
+    channelContact: [['A', 'S', '<idFromService>']],
+    message: [['A', 'C', 'M']],
+    contactMessages: [['A', 'C']],
+    channelMessage: [['A', 'S', '<channelMessageId>']],
+    file: [['A', 'F']],
+    accountConnection: [['A', '<connectionId>']],
+    accountConnections: [['A']],
+    connection: [['<connectionId>']],
+    rate: [['<scope>', '<subject>', '<windowStart>']],
+  };
+
+  it('shows every key that keys.ts writes, as keys.ts writes it', () => {
+    const page = readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'db', 'ACCESS_PATTERNS.md'), 'utf8');
+    expect(Object.keys(examples).sort()).toEqual(Object.keys(keys).sort());
+    const missing = Object.entries(examples).flatMap(([name, calls]) =>
+      calls.flatMap((args) => {
+        const key = (keys[name as keyof typeof keys] as (...a: unknown[]) => Record<string, string>)(...args);
+        return Object.values(key)
+          .filter((value) => !page.includes(`\`${value}\``))
+          .map((value) => `keys.${name}: ${value}`);
+      }),
+    );
+    expect(missing).toEqual([]);
   });
 });

@@ -1,16 +1,16 @@
 /** Accounts: create (the creator becomes owner and admin, and the session moves there), read, update, usage. */
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account, ListAnswer, Usage } from '#contracts/entities.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import type { SessionAnswer } from '#contracts/auth.ts';
-import { getAccountItem, newAccountItem, renameAccount, toAccount, toUsage } from '#db/accounts.ts';
-import { keys } from '#db/keys.ts';
-import { accountUsers, claimEmailStep, userItem, usersByEmail } from '#db/users.ts';
+import { deleteAccountItem, getAccountItem, newAccountItem, renameAccount } from '#db/accounts.ts';
+import { putNewStep, writeTogether } from '#db/transaction.ts';
+import { accountUsers, claimUserEmailStep, deleteAccountUsers, removeUserStep, userItem, usersByEmail } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession, Session } from '../session.ts';
 import { applyListQuery, type ListRules } from '../list-query.ts';
 import { startSession } from '../auth/sessions.ts';
+import { toAccount, toUsage } from './present-account.ts';
 
 export const accountListRules: ListRules = {
   fields: ['id', 'name', 'createdAt'],
@@ -54,17 +54,13 @@ export async function createAccount(
     createdAt: session.accountId ? now : current.createdAt,
     updatedAt: now,
   });
-  const steps: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-    { Put: { TableName: ports.table.name, Item: account, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: ports.table.name, Item: owner, ConditionExpression: 'attribute_not_exists(pk)' } },
-    claimEmailStep(ports.table, account.id, owner.email, owner.id),
-  ];
-  if (!session.accountId) {
-    steps.push({
-      Delete: { TableName: ports.table.name, Key: keys.user(null, current.id), ConditionExpression: 'attribute_exists(pk)' },
-    });
-  }
-  await ports.table.doc.send(new TransactWriteCommand({ TransactItems: steps }));
+  await writeTogether(ports.table, {
+    account: putNewStep(account),
+    owner: putNewStep(owner),
+    email: claimUserEmailStep(account.id, owner.email, owner.id),
+    // A caller without an account moves: its account-less item goes.
+    movedFrom: !session.accountId && removeUserStep(current),
+  });
   return { ...toAccount(account), ...(await startSession(ports, owner)) };
 }
 
@@ -97,13 +93,6 @@ export async function getUsage(ports: Ports, session: AccountSession, id: string
 export async function deleteAccount(ports: Ports, session: AccountSession, id: string): Promise<void> {
   await ownAccount(ports, session, id);
   if (!session.user.isOwner) throw fail.forbidden();
-  const users = await accountUsers(ports.table, session.accountId);
-  const steps = users.flatMap((u) => [
-    { Delete: { TableName: ports.table.name, Key: keys.user(session.accountId, u.id) } },
-    { Delete: { TableName: ports.table.name, Key: keys.userEmail(session.accountId, u.email) } },
-  ]);
-  for (let i = 0; i < steps.length; i += 100) {
-    await ports.table.doc.send(new TransactWriteCommand({ TransactItems: steps.slice(i, i + 100) }));
-  }
-  await ports.table.doc.send(new DeleteCommand({ TableName: ports.table.name, Key: keys.account(session.accountId) }));
+  await deleteAccountUsers(ports.table, session.accountId, await accountUsers(ports.table, session.accountId));
+  await deleteAccountItem(ports.table, session.accountId);
 }

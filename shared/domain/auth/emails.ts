@@ -13,32 +13,30 @@ ${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}
 </body></html>`;
 }
 
+function mail(to: string, subject: string, title: string, paragraphs: string[], code: string, link: { url: string; text: string; label: string }): Mail {
+  return {
+    to,
+    subject,
+    code,
+    text: `${paragraphs.join('\n\n')}\n\nCódigo: ${code}\n\n${link.label}: ${link.url}\n\nSe você não fez este pedido, ignore este e-mail.`,
+    html: layout(title, paragraphs, code, link.url, link.text),
+  };
+}
+
 export function verificationMail(to: string, name: string, code: string, appUrl: string, userId: string): Mail {
-  const link = `${appUrl}/verify-email?userId=${encodeURIComponent(userId)}`;
   const paragraphs = [
     `Olá, ${name}!`,
     'Use o código abaixo para confirmar o seu e-mail no Conversa. Ele vale por 24 horas.',
   ];
-  return {
-    to,
-    subject: 'Confirme seu e-mail no Conversa',
-    code,
-    text: `${paragraphs.join('\n\n')}\n\nCódigo: ${code}\n\nConfirme em: ${link}\n\nSe você não fez este pedido, ignore este e-mail.`,
-    html: layout('Confirme seu e-mail', paragraphs, code, link, 'Confirmar e-mail'),
-  };
+  const url = `${appUrl}/verify-email?userId=${encodeURIComponent(userId)}`;
+  return mail(to, 'Confirme seu e-mail no Conversa', 'Confirme seu e-mail', paragraphs, code, { url, text: 'Confirmar e-mail', label: 'Confirme em' });
 }
 
 export function resetMail(to: string, code: string, appUrl: string): Mail {
-  const link = `${appUrl}/reset-password?verifyCode=${code}&email=${encodeURIComponent(to)}`;
   const paragraphs = [
     'Recebemos um pedido para redefinir a senha da sua conta no Conversa.',
     'Use o código abaixo ou o link em seguida. Ele vale por 30 minutos.',
   ];
-  return {
-    to,
-    subject: 'Redefinição de senha do Conversa',
-    code,
-    text: `${paragraphs.join('\n\n')}\n\nCódigo: ${code}\n\nRedefina em: ${link}\n\nSe você não fez este pedido, ignore este e-mail.`,
-    html: layout('Redefinir senha', paragraphs, code, link, 'Redefinir senha'),
-  };
+  const url = `${appUrl}/reset-password?verifyCode=${code}&email=${encodeURIComponent(to)}`;
+  return mail(to, 'Redefinição de senha do Conversa', 'Redefinir senha', paragraphs, code, { url, text: 'Redefinir senha', label: 'Redefina em' });
 }

@@ -1,7 +1,6 @@
 /** Six-digit one-time codes: generated at random, stored hashed, expiring, five tries at most. */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { countAttempt, deleteCode, getCode, putCode } from '#db/codes.ts';
-import type { Key } from '#db/keys.ts';
+import { countAttempt, deleteCode, getCode, putCode, type CodePurpose } from '#db/codes.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { DomainError, fail } from '../errors.ts';
 import { ensureBudget, limits, spend, type Limit } from './rate-limits.ts';
@@ -15,10 +14,11 @@ function hashCode(subject: string, code: string): string {
   return createHash('sha256').update(`${subject}:${code}`).digest('hex');
 }
 
-export async function issueCode(ports: Ports, key: Key, subject: string, lifetimeSeconds: number): Promise<string> {
+/** A code for a subject: the user id for 'verify', the e-mail for 'reset'. */
+export async function issueCode(ports: Ports, purpose: CodePurpose, subject: string, lifetimeSeconds: number): Promise<string> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = Math.floor(ports.clock().getTime() / 1000) + lifetimeSeconds;
-  await putCode(ports.table, key, { codeHash: hashCode(subject, code), expiresAt, subject });
+  await putCode(ports.table, purpose, { codeHash: hashCode(subject, code), expiresAt, subject });
   return code;
 }
 
@@ -26,8 +26,8 @@ export async function issueCode(ports: Ports, key: Key, subject: string, lifetim
  * Checks a code without using it up. A wrong code costs one attempt; an expired or exhausted code
  * is refused whatever is typed.
  */
-export async function checkCode(ports: Ports, key: Key, subject: string, code: string): Promise<void> {
-  const stored = await getCode(ports.table, key);
+export async function checkCode(ports: Ports, purpose: CodePurpose, subject: string, code: string): Promise<void> {
+  const stored = await getCode(ports.table, purpose, subject);
   const now = Math.floor(ports.clock().getTime() / 1000);
   if (!stored || stored.subject !== subject || stored.expiresAt <= now || stored.attempts >= maxCodeAttempts) {
     throw fail.invalid(errorTexts.invalidCode);
@@ -35,24 +35,24 @@ export async function checkCode(ports: Ports, key: Key, subject: string, code: s
   const given = Buffer.from(hashCode(subject, code), 'hex');
   const expected = Buffer.from(stored.codeHash, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    const attempts = await countAttempt(ports.table, key);
-    if (attempts >= maxCodeAttempts) await deleteCode(ports.table, key);
+    const attempts = await countAttempt(ports.table, purpose, subject);
+    if (attempts >= maxCodeAttempts) await deleteCode(ports.table, purpose, subject);
     throw fail.invalid(errorTexts.invalidCode);
   }
 }
 
 /** Checks a code within the caller's budget of failed tries (rate limit per address). */
-export async function checkCodeWithinBudget(ports: Ports, key: Key, subject: string, code: string, address: string): Promise<void> {
+export async function checkCodeWithinBudget(ports: Ports, purpose: CodePurpose, subject: string, code: string, address: string): Promise<void> {
   const budget: [Limit, string][] = [[limits.codePerAddress, address]];
   await ensureBudget(ports, budget);
   try {
-    await checkCode(ports, key, subject, code);
+    await checkCode(ports, purpose, subject, code);
   } catch (error) {
     if (error instanceof DomainError) await spend(ports, budget);
     throw error;
   }
 }
 
-export function useUpCode(ports: Ports, key: Key): Promise<void> {
-  return deleteCode(ports.table, key);
+export function useUpCode(ports: Ports, purpose: CodePurpose, subject: string): Promise<void> {
+  return deleteCode(ports.table, purpose, subject);
 }

@@ -1,9 +1,7 @@
 import type { ResetPasswordAnswer, ResetPasswordPayload } from '#contracts/auth.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { isStrongPassword } from '#contracts/password.ts';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '#db/keys.ts';
-import { usersByEmail } from '#db/users.ts';
+import { setUserPassword, usersByEmail } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { resetMail } from './emails.ts';
@@ -19,7 +17,7 @@ export async function forgotPassword(ports: Ports, email: string, address: strin
   ]);
   const users = (await usersByEmail(ports.table, email)).filter((u) => !u.archivedAt);
   if (!users.length) return;
-  const code = await issueCode(ports, keys.resetCode(email), email, resetCodeLifetimeSeconds);
+  const code = await issueCode(ports, 'reset', email, resetCodeLifetimeSeconds);
   await ports.mailer.send(resetMail(email, code, ports.appUrl));
 }
 
@@ -29,8 +27,7 @@ export async function forgotPassword(ports: Ports, email: string, address: strin
  */
 export async function resetPassword(ports: Ports, payload: ResetPasswordPayload, address: string): Promise<ResetPasswordAnswer> {
   if (!isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
-  const key = keys.resetCode(payload.email);
-  await checkCodeWithinBudget(ports, key, payload.email, payload.verifyCode, address);
+  await checkCodeWithinBudget(ports, 'reset', payload.email, payload.verifyCode, address);
   const users = (await usersByEmail(ports.table, payload.email)).filter((u) => !u.archivedAt);
   const inAccounts = users.filter((u) => u.accountId);
   let target;
@@ -41,16 +38,7 @@ export async function resetPassword(ports: Ports, payload: ResetPasswordPayload,
 
   const now = ports.clock().toISOString();
   const passwordHash = await ports.passwords.hash(payload.password);
-  const { Attributes } = await ports.table.doc.send(
-    new UpdateCommand({
-      TableName: ports.table.name,
-      Key: keys.user(target.accountId, target.id),
-      UpdateExpression: 'SET passwordHash = :hash, emailVerified = :yes, updatedAt = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':hash': passwordHash, ':yes': true, ':now': now },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  await useUpCode(ports, key);
-  return startSession(ports, Attributes as typeof target);
+  const updated = await setUserPassword(ports.table, target, passwordHash, now);
+  await useUpCode(ports, 'reset', payload.email);
+  return startSession(ports, updated);
 }

@@ -2,9 +2,7 @@ import type { RegisterPayload } from '#contracts/auth.ts';
 import type { User } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { isStrongPassword } from '#contracts/password.ts';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '#db/keys.ts';
-import { userItem, usersByEmail } from '#db/users.ts';
+import { newUserItem, putNewUser, usersByEmail } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { verificationMail } from './emails.ts';
@@ -25,25 +23,19 @@ export async function register(
   await consume(ports, [[limits.registerPerAddress, address]]);
   if ((await usersByEmail(ports.table, payload.email)).length) throw fail.invalid(errorTexts.emailExists);
 
-  const now = ports.clock().toISOString();
-  const item = userItem({
-    id: ports.newId(),
-    name: payload.name,
-    email: payload.email,
-    accountId: null,
-    passwordHash: await ports.passwords.hash(payload.password),
-    isAdmin: false,
-    isOwner: false,
-    emailVerified: false,
-    avatarUrl: null,
-    archivedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  });
-  await ports.table.doc.send(
-    new PutCommand({ TableName: ports.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+  const item = newUserItem(
+    {
+      id: ports.newId(),
+      name: payload.name,
+      email: payload.email,
+      accountId: null,
+      passwordHash: await ports.passwords.hash(payload.password),
+      isAdmin: false,
+    },
+    ports.clock().toISOString(),
   );
-  const code = await issueCode(ports, keys.verifyCode(item.id), item.id, verifyCodeLifetimeSeconds);
+  await putNewUser(ports.table, item);
+  const code = await issueCode(ports, 'verify', item.id, verifyCodeLifetimeSeconds);
   await ports.mailer.send(verificationMail(item.email, item.name, code, ports.appUrl, item.id));
   const session = await startSession(ports, item);
   return { id: item.id, ...session };

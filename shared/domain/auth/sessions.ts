@@ -1,7 +1,8 @@
 /** Turning a user into a signed-in session, and reading the users a session may act as. */
 import type { SessionAnswer, AccountChoice } from '#contracts/auth.ts';
 import { getAccountItem } from '#db/accounts.ts';
-import { toUser, type UserItem } from '#db/users.ts';
+import type { UserItem } from '#db/users.ts';
+import { toUser } from '../users/present-user.ts';
 import type { Ports } from '../ports.ts';
 
 export async function accountRef(ports: Ports, accountId: string | null) {

@@ -1,7 +1,5 @@
 import type { VerifyEmailPayload } from '#contracts/auth.ts';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '#db/keys.ts';
-import { findUserById } from '#db/users.ts';
+import { findUserById, markEmailVerified } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { Ports } from '../ports.ts';
@@ -11,20 +9,11 @@ import { consume, limits } from './rate-limits.ts';
 
 /** Confirms a user's e-mail with the code that was sent to it. */
 export async function verifyEmail(ports: Ports, payload: VerifyEmailPayload, address: string): Promise<void> {
-  const key = keys.verifyCode(payload.userId);
-  await checkCodeWithinBudget(ports, key, payload.userId, payload.verifyCode, address);
+  await checkCodeWithinBudget(ports, 'verify', payload.userId, payload.verifyCode, address);
   const user = await findUserById(ports.table, payload.userId);
   if (!user) throw fail.invalid(errorTexts.invalidCode);
-  await ports.table.doc.send(
-    new UpdateCommand({
-      TableName: ports.table.name,
-      Key: keys.user(user.accountId, user.id),
-      UpdateExpression: 'SET emailVerified = :yes, updatedAt = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':yes': true, ':now': ports.clock().toISOString() },
-    }),
-  );
-  await useUpCode(ports, key);
+  await markEmailVerified(ports.table, user, ports.clock().toISOString());
+  await useUpCode(ports, 'verify', payload.userId);
 }
 
 /** Sends a fresh verification code, unless the e-mail is already confirmed. Says nothing either way. */
@@ -35,6 +24,6 @@ export async function resendVerification(ports: Ports, userId: string, address: 
   ]);
   const user = await findUserById(ports.table, userId);
   if (!user || user.emailVerified || user.archivedAt) return;
-  const code = await issueCode(ports, keys.verifyCode(user.id), user.id, verifyCodeLifetimeSeconds);
+  const code = await issueCode(ports, 'verify', user.id, verifyCodeLifetimeSeconds);
   await ports.mailer.send(verificationMail(user.email, user.name, code, ports.appUrl, user.id));
 }

@@ -12,9 +12,10 @@ import type { Contact } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import type { Table } from '#db/client.ts';
-import { allContacts, contactChangesSince, toContact, type ContactItem } from '#db/contacts.ts';
+import { allContacts, contactChangesSince, type ContactItem } from '#db/contacts.ts';
 import type { ServiceItem } from '#db/services.ts';
 import { applyListQuery, fold, pathReader, type FieldAccess } from '../list-query.ts';
+import { toContact } from './present-contact.ts';
 
 /**
  * Each delta read starts this long before the previous read started, to catch writes that reached

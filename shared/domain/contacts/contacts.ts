@@ -3,22 +3,24 @@
  * the plan's contact limit new contacts are kept but archived (archivedReason 'limit'); only
  * active contacts take a seat of the limit.
  */
-import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { contactRuleProblems, type Contact, type ContactPayload } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
-import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
-import { failedConditions, isConditionFailure, replaceIfUnchanged } from '#db/conditions.ts';
-import { contactFields, contactItem, getContactItem, nextUpdatedAt, presentContact, toContact, type ContactFields, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
-import { entityTypes, keys } from '#db/keys.ts';
+import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
+import {
+  claimChannelIdStep, clearUnread, contactFields, contactItem, contactTombstoneStep, deleteContactIfUnchangedStep, getContactItem, nextUpdatedAt,
+  releaseChannelIdStep, saveContactIfUnchanged, type ContactFields, type ContactItem,
+} from '#db/contacts.ts';
 import { accountServices, getServiceItem } from '#db/services.ts';
+import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
 import { fail } from '../errors.ts';
 import type { ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { contactDirectory, tombstoneLifetimeSeconds } from './contact-directory.ts';
+import { presentContact, toContact } from './present-contact.ts';
 
 export const contactListRules: ListRules = {
   fields: [
@@ -46,6 +48,8 @@ async function present(ports: Ports, item: ContactItem): Promise<Contact> {
 export async function getContact(ports: Ports, session: AccountSession, id: string): Promise<Contact> {
   return present(ports, await loadContact(ports, session.accountId, id));
 }
+
+const changedMeanwhile = () => fail.invalid(errorTexts.invalidParams, [{ path: '', message: 'O contato foi alterado por outra pessoa. Tente de novo.' }]);
 
 function invalid(problems: [string, string][]) {
   return fail.invalid(errorTexts.invalidParams, problems.map(([path, message]) => ({ path, message })));
@@ -88,31 +92,26 @@ export async function insertContact(ports: Ports, contact: NewContact): Promise<
       archivedAt: archived ? fields.createdAt : null,
       archivedReason: archived ? 'limit' : null,
     });
-    await ports.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: ports.table.name,
-              Item: { ...keys.channelContact(fields.accountId, fields.serviceId, fields.idFromService), type: entityTypes.channelContact, contactId: fields.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          { Put: { TableName: ports.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...(archived ? [] : [takeCounterStep(ports.table, fields.accountId, 'contactsCount', limit)]),
-        ],
-      }),
-    );
+    try {
+      await writeTogether(ports.table, {
+        channelId: claimChannelIdStep(item),
+        contact: putNewStep(item),
+        seat: !archived && takeSeatStep(fields.accountId, 'contactsCount', limit),
+      });
+    } catch (error) {
+      if (refusedBy(error, 'channelId')) {
+        throw fail.invalid(errorTexts.invalidParams, [{ path: 'idFromService', message: 'Já existe um contato com este número nesta conexão' }]);
+      }
+      throw error;
+    }
     return item;
   };
+  const full = (account.contactsCount ?? 0) >= limit;
   try {
-    return await attempt((account.contactsCount ?? 0) >= limit);
+    return await attempt(full);
   } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(0)) {
-      throw fail.invalid(errorTexts.invalidParams, [{ path: 'idFromService', message: 'Já existe um contato com este número nesta conexão' }]);
-    }
-    if (failed?.includes(2)) return attempt(true);
+    // The last seat went meanwhile: the contact is kept, archived.
+    if (!full && refusedBy(error, 'seat')) return attempt(true);
     throw error;
   }
 }
@@ -140,14 +139,7 @@ export async function createContact(ports: Ports, session: AccountSession, paylo
 /** Writes a contact's new state if nobody changed it meanwhile. */
 export async function replaceContact(ports: Ports, current: ContactItem, changes: Partial<ContactFields>): Promise<ContactItem> {
   const next = contactItem({ ...contactFields(current), ...changes, updatedAt: nextUpdatedAt(ports.clock(), current.updatedAt) });
-  try {
-    await ports.table.doc.send(
-      new PutCommand(replaceIfUnchanged(ports.table.name, next, current.updatedAt)),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw fail.invalid(errorTexts.invalidParams, [{ path: '', message: 'O contato foi alterado por outra pessoa. Tente de novo.' }]);
-    throw error;
-  }
+  if (!(await saveContactIfUnchanged(ports.table, next, current.updatedAt))) throw changedMeanwhile();
   return next;
 }
 
@@ -184,20 +176,13 @@ export async function archiveContact(ports: Ports, session: AccountSession, id: 
     updatedAt,
   });
   try {
-    await ports.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          archive
-            ? releaseCounterStep(ports.table, session.accountId, 'contactsCount')
-            : takeCounterStep(ports.table, session.accountId, 'contactsCount', effectiveLimits(account.plan).contacts),
-          { Put: replaceIfUnchanged(ports.table.name, next, current.updatedAt) },
-        ],
-      }),
-    );
+    await writeTogether(ports.table, {
+      seat: archive ? releaseSeatStep(session.accountId, 'contactsCount') : takeSeatStep(session.accountId, 'contactsCount', effectiveLimits(account.plan).contacts),
+      contact: replaceIfUnchangedStep(next, current.updatedAt),
+    });
   } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(0) && !archive) throw fail.limit(errorTexts.contactOrUserLimit);
-    if (failed?.length) throw fail.invalid(errorTexts.invalidParams, [{ path: '', message: 'O contato foi alterado por outra pessoa. Tente de novo.' }]);
+    if (refusedBy(error, 'seat') && !archive) throw fail.limit(errorTexts.contactOrUserLimit);
+    if (refusedBy(error, 'seat', 'contact')) throw changedMeanwhile();
     throw error;
   }
   return present(ports, next);
@@ -207,49 +192,17 @@ export async function deleteContact(ports: Ports, session: AccountSession, id: s
   const current = await loadContact(ports, session.accountId, id);
   const now = ports.clock();
   const deletedAt = nextUpdatedAt(now, current.updatedAt);
-  const tombstone: ContactTombstone = {
-    ...keys.contactTombstone(session.accountId, id),
-    ...keys.contactChange(session.accountId, deletedAt, id),
-    type: entityTypes.contactTombstone,
-    id,
-    accountId: session.accountId,
-    deletedAt,
-    ttl: Math.floor(now.getTime() / 1000) + tombstoneLifetimeSeconds,
-  };
-  await ports.table.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Delete: {
-            TableName: ports.table.name,
-            Key: keys.contact(session.accountId, id),
-            ConditionExpression: 'updatedAt = :seen',
-            ExpressionAttributeValues: { ':seen': current.updatedAt },
-          },
-        },
-        { Delete: { TableName: ports.table.name, Key: keys.channelContact(session.accountId, current.serviceId, current.idFromService) } },
-        { Put: { TableName: ports.table.name, Item: tombstone } },
-        ...(current.archivedAt ? [] : [releaseCounterStep(ports.table, session.accountId, 'contactsCount')]),
-      ],
-    }),
-  );
+  await writeTogether(ports.table, {
+    contact: deleteContactIfUnchangedStep(current),
+    channelId: releaseChannelIdStep(current),
+    tombstone: contactTombstoneStep(session.accountId, id, deletedAt, Math.floor(now.getTime() / 1000) + tombstoneLifetimeSeconds),
+    seat: !current.archivedAt && releaseSeatStep(session.accountId, 'contactsCount'),
+  });
 }
 
 /** Opening a conversation: the contact has no unread messages any more. */
 export async function markContactRead(ports: Ports, session: AccountSession, id: string): Promise<Contact> {
   const current = await loadContact(ports, session.accountId, id);
   if (current.unread === 0) return present(ports, current);
-  const updatedAt = nextUpdatedAt(ports.clock(), current.updatedAt);
-  const { Attributes } = await ports.table.doc.send(
-    new UpdateCommand({
-      TableName: ports.table.name,
-      Key: keys.contact(session.accountId, id),
-      UpdateExpression: 'SET unread = :zero, updatedAt = :now, gsi2sk = :sk',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':zero': 0, ':now': updatedAt, ':sk': keys.contactChange(session.accountId, updatedAt, id).gsi2sk },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return present(ports, Attributes as ContactItem);
+  return present(ports, await clearUnread(ports.table, current, nextUpdatedAt(ports.clock(), current.updatedAt)));
 }
-

@@ -1,10 +1,9 @@
 /** Upload requests: a file record and a presigned PUT URL; short voice notes may come inline as base64. */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { errorTexts } from '#contracts/errors.ts';
 import { messageTypeOf, type UploadAnswer, type UploadRequestPayload } from '#contracts/files.ts';
 import { getServiceItem } from '#db/services.ts';
-import { entityTypes, fileObjectKey, keys } from '#db/keys.ts';
-import type { FileItem } from '#db/files.ts';
+import { fileObjectKey } from '#db/keys.ts';
+import { putFile } from '#db/files.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
@@ -25,9 +24,7 @@ export async function requestUpload(ports: Ports, session: AccountSession, paylo
     await ports.storage.put(objectKey, bytes, payload.mimetype);
     size = bytes.length;
   }
-  const item: FileItem = {
-    ...keys.file(session.accountId, id),
-    type: entityTypes.file,
+  await putFile(ports.table, {
     id,
     accountId: session.accountId,
     serviceId: payload.serviceId,
@@ -38,8 +35,7 @@ export async function requestUpload(ports: Ports, session: AccountSession, paylo
     isPtt: payload.isPtt,
     objectKey,
     createdAt: ports.clock().toISOString(),
-  };
-  await ports.table.doc.send(new PutCommand({ TableName: ports.table.name, Item: item }));
+  });
   return {
     urlToUpload: await ports.storage.uploadUrl(objectKey, payload.mimetype, payload.length),
     file: { id, type: messageType, mimetype: payload.mimetype },

@@ -10,7 +10,7 @@
 import { ack as acks, nextAck } from '#contracts/messages.ts';
 import { messageTypeOf } from '#contracts/files.ts';
 import { contactIdByChannel, getContactItem, type ContactItem } from '#db/contacts.ts';
-import { putFileItem, type FileItem } from '#db/files.ts';
+import { putFile } from '#db/files.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { channelMessageExists, editMessageText, messageByChannelId, moveAck, summaryOf, writeReactions, type MessageItem } from '#db/messages.ts';
 import type { InboundAck, InboundEdit, InboundMessage, InboundReaction } from '../channels/port.ts';
@@ -57,11 +57,8 @@ async function contactFor(ports: Ports, from: InboundConnection, input: InboundM
 async function storeFile(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<MessageItem['file']> {
   const loaded = input.media ? await input.media.load() : null;
   if (!loaded) return null;
-  const id = ports.newId();
-  const record: FileItem = {
-    ...keys.file(from.accountId, id),
-    type: entityTypes.file,
-    id,
+  const record = await putFile(ports.table, {
+    id: ports.newId(),
     accountId: from.accountId,
     serviceId: from.serviceId,
     name: loaded.name,
@@ -71,9 +68,8 @@ async function storeFile(ports: Ports, from: InboundConnection, input: InboundMe
     isPtt: input.type === 'voice',
     objectKey: loaded.objectKey,
     createdAt: ports.clock().toISOString(),
-  };
-  await putFileItem(ports.table, record);
-  return { id, name: record.name, mimetype: record.mimetype, size: record.size, objectKey: record.objectKey };
+  });
+  return { id: record.id, name: record.name, mimetype: record.mimetype, size: record.size, objectKey: record.objectKey };
 }
 
 /** Stores an inbound message; a redelivered one (same channel id) changes nothing. Answers the message, or null for a repeat. */

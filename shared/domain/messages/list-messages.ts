@@ -7,12 +7,13 @@ import { errorTexts } from '#contracts/errors.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import type { Message } from '#contracts/messages.ts';
-import { messagesPage, toMessage } from '#db/messages.ts';
+import { messagesPage } from '#db/messages.ts';
 import { fail } from '../errors.ts';
 import type { ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { loadContact } from '../contacts/contacts.ts';
+import { toMessage } from './present-message.ts';
 
 export const messageListRules: ListRules = {
   fields: ['contactId', 'id', 'timestamp', 'createdAt'],

@@ -3,10 +3,9 @@
  * message count), in one transaction guarded by the contact's version, retried on a concurrent
  * change. Inbound messages also claim their channel id, which makes redelivery a no-op.
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { contactFields, contactItem, getContactItem, nextUpdatedAt, type ContactItem } from '#db/contacts.ts';
-import { failedConditions } from '#db/conditions.ts';
-import { channelMessageGuard, summaryOf, type MessageItem } from '#db/messages.ts';
+import { claimChannelMessageStep, summaryOf, type MessageItem } from '#db/messages.ts';
+import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 
@@ -30,39 +29,16 @@ export async function recordMessage(
       messagesCount: (contact.messagesCount ?? 0) + 1,
       updatedAt,
     });
-    const guard = options.guardChannelId
-      ? [
-          {
-            Put: {
-              TableName: ports.table.name,
-              Item: channelMessageGuard(message.accountId, message.serviceId, options.guardChannelId, message.contactId, message.id),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ]
-      : [];
     try {
-      await ports.table.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...guard,
-            { Put: { TableName: ports.table.name, Item: message, ConditionExpression: 'attribute_not_exists(pk)' } },
-            {
-              Put: {
-                TableName: ports.table.name,
-                Item: next,
-                ConditionExpression: 'updatedAt = :seen',
-                ExpressionAttributeValues: { ':seen': contact.updatedAt },
-              },
-            },
-          ],
-        }),
-      );
+      await writeTogether(ports.table, {
+        channelId: options.guardChannelId ? claimChannelMessageStep(message, options.guardChannelId) : null,
+        message: putNewStep(message),
+        contact: replaceIfUnchangedStep(next, contact.updatedAt),
+      });
       return { stored: true, message, contact: next };
     } catch (error) {
-      const failed = failedConditions(error);
-      if (!failed) throw error;
-      if (guard.length && failed.includes(0)) return { stored: false, duplicate: true };
+      if (!refusedBy(error)) throw error;
+      if (refusedBy(error, 'channelId')) return { stored: false, duplicate: true };
       // The contact changed meanwhile: read it again and retry.
       await new Promise((r) => setTimeout(r, 5 * (attempt + 1)));
     }

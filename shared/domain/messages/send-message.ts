@@ -3,19 +3,17 @@
  * stream hands it to the contact's channel (functions/streams/dispatch-outbound.ts), whose answer
  * moves the ack to 1 or to -2 with a reason. A failed message can be sent again.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { errorTexts } from '#contracts/errors.ts';
 import { uploadKindOf } from '#contracts/files.ts';
 import { ack, type Message, type SendMessagePayload } from '#contracts/messages.ts';
-import { isConditionFailure } from '#db/conditions.ts';
 import { getFileItem } from '#db/files.ts';
-import { entityTypes, keys } from '#db/keys.ts';
-import { getMessageItem, summaryOf, toMessage, type MessageItem } from '#db/messages.ts';
+import { getMessageItem, messageItem, retryFailedMessage, summaryOf, type MessageItem } from '#db/messages.ts';
 import { getServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { loadContact } from '../contacts/contacts.ts';
+import { toMessage } from './present-message.ts';
 import { recordMessage } from './record-message.ts';
 
 const invalidField = (path: string, message: string) => fail.invalid(errorTexts.invalidParams, [{ path, message }]);
@@ -53,9 +51,7 @@ export async function sendMessage(ports: Ports, session: AccountSession, payload
 
   const now = ports.clock();
   const id = ports.newId(now.getTime());
-  const message: MessageItem = {
-    ...keys.message(session.accountId, contact.id, id),
-    type: entityTypes.message,
+  const message = messageItem({
     id,
     accountId: session.accountId,
     contactId: contact.id,
@@ -76,7 +72,7 @@ export async function sendMessage(ports: Ports, session: AccountSession, payload
     sendAttempt: 1,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
-  };
+  });
   await recordMessage(ports, message, { countUnread: false, contact });
   return toMessage(message, ports.storage.downloadUrl);
 }
@@ -87,25 +83,9 @@ export async function retryMessage(ports: Ports, session: AccountSession, contac
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
   const service = await getServiceItem(ports.table, session.accountId, contact.serviceId);
   if (!service || service.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
-  try {
-    const { Attributes } = await ports.table.doc.send(
-      new UpdateCommand({
-        TableName: ports.table.name,
-        Key: keys.message(session.accountId, contactId, messageId),
-        UpdateExpression: 'SET ack = :sending, #error = :null, sendAttempt = sendAttempt + :one, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND isFromMe = :yes AND ack = :failed',
-        ExpressionAttributeNames: { '#error': 'error' },
-        ExpressionAttributeValues: { ':sending': ack.sending, ':failed': ack.error, ':null': null, ':one': 1, ':yes': true, ':now': ports.clock().toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toMessage(Attributes as MessageItem, ports.storage.downloadUrl);
-  } catch (error) {
-    if (isConditionFailure(error)) {
-      const existing = await getMessageItem(ports.table, session.accountId, contactId, messageId);
-      if (!existing) throw fail.notFound();
-      throw fail.invalid(errorTexts.cannotRetry);
-    }
-    throw error;
-  }
+  const retried = await retryFailedMessage(ports.table, { accountId: session.accountId, contactId, id: messageId }, ports.clock().toISOString());
+  if (retried) return toMessage(retried, ports.storage.downloadUrl);
+  const existing = await getMessageItem(ports.table, session.accountId, contactId, messageId);
+  if (!existing) throw fail.notFound();
+  throw fail.invalid(errorTexts.cannotRetry);
 }

@@ -4,13 +4,17 @@
  * item's account. See docs/realtime.md.
  */
 import type { Account } from '#contracts/entities.ts';
-import { getAccountItem, toAccount, type AccountItem } from '#db/accounts.ts';
-import { presentContact, type ContactItem } from '#db/contacts.ts';
-import { toMessage, type MessageItem } from '#db/messages.ts';
+import { getAccountItem, type AccountItem } from '#db/accounts.ts';
+import type { ContactItem } from '#db/contacts.ts';
+import type { MessageItem } from '#db/messages.ts';
 import { getServiceItem, type ServiceItem } from '#db/services.ts';
 import { toService } from '../services/present-service.ts';
-import { toUser, type UserItem } from '#db/users.ts';
+import type { UserItem } from '#db/users.ts';
 import { entityTypes } from '#db/keys.ts';
+import { toAccount } from '../accounts/present-account.ts';
+import { presentContact } from '../contacts/present-contact.ts';
+import { toMessage } from '../messages/present-message.ts';
+import { toUser } from '../users/present-user.ts';
 import type { Ports } from '../ports.ts';
 
 export type RealtimeKind = 'service' | 'user' | 'contact' | 'message' | 'account';

@@ -4,9 +4,9 @@ import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import type { Service, ServiceCreatePayload, ServiceType, ServiceUpdatePayload } from '#contracts/services.ts';
-import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
+import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
 import { claimStep, releaseClaimStep } from '#db/channel-records.ts';
-import { deleteExistingStep, putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether, type TransactStep } from '#db/transaction.ts';
+import { deleteExistingStep, putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { accountServices, getServiceItem, isRunningStatus, type ServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
@@ -71,8 +71,8 @@ export async function createService(ports: Ports, session: AccountSession, paylo
   const holder = { accountId: session.accountId, serviceId: id };
   try {
     await writeTogether(ports.table, {
-      seat: takeCounterStep(ports.table, session.accountId, 'servicesCount', effectiveLimits(account.plan).connections) as TransactStep,
-      service: putNewStep(item as unknown as Record<string, unknown>),
+      seat: takeSeatStep(session.accountId, 'servicesCount', effectiveLimits(account.plan).connections),
+      service: putNewStep(item),
       claim: claim && claimStep(claim, holder),
     });
   } catch (error) {
@@ -125,7 +125,7 @@ export async function deleteService(ports: Ports, session: AccountSession, id: s
   const claim = exclusiveClaim(ports, current.channelType, current.tokenSealed ? await ports.vault.open(current.tokenSealed) : null);
   await writeTogether(ports.table, {
     service: deleteExistingStep(keys.service(session.accountId, id)),
-    seat: releaseCounterStep(ports.table, session.accountId, 'servicesCount') as TransactStep,
+    seat: releaseSeatStep(session.accountId, 'servicesCount'),
     claim: claim && releaseClaimStep(claim, { serviceId: id }),
   });
 }

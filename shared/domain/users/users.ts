@@ -1,19 +1,20 @@
 /** Users of an account and the rules of SPEC section 6 that govern them. */
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListAnswer, User } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import { isStrongPassword } from '#contracts/password.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import type { UserCreatePayload, UserUpdatePayload } from '#contracts/users.ts';
-import { getAccountItem, releaseCounterStep, takeCounterStep } from '#db/accounts.ts';
-import { failedConditions, replaceIfUnchanged } from '#db/conditions.ts';
-import { keys } from '#db/keys.ts';
-import { accountUsers, claimEmailStep, getUserItem, releaseEmailStep, toUser, userFields, userItem, type UserItem } from '#db/users.ts';
+import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
+import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
+import {
+  accountUsers, claimUserEmailStep, getUserItem, newUserItem, releaseUserEmailStep, removeUserStep, setUserArchivedAt, userFields, userItem, type UserItem,
+} from '#db/users.ts';
 import { fail } from '../errors.ts';
 import { applyListQuery, type ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
+import { toUser } from './present-user.ts';
 
 export const userListRules: ListRules = {
   fields: ['id', 'name', 'email', 'isAdmin', 'isOwner', 'archivedAt', 'createdAt', 'updatedAt'],
@@ -47,35 +48,26 @@ export async function createUser(ports: Ports, session: AccountSession, payload:
   if (!session.user.isAdmin) throw fail.forbidden();
   if (!isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
   const account = await accountRef(ports, session);
-  const now = ports.clock().toISOString();
-  const item = userItem({
-    id: ports.newId(),
-    name: payload.name,
-    email: payload.email,
-    accountId: session.accountId,
-    passwordHash: await ports.passwords.hash(payload.password),
-    isAdmin: payload.isAdmin ?? false,
-    isOwner: false,
-    emailVerified: false,
-    avatarUrl: null,
-    archivedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const item = newUserItem(
+    {
+      id: ports.newId(),
+      name: payload.name,
+      email: payload.email,
+      accountId: session.accountId,
+      passwordHash: await ports.passwords.hash(payload.password),
+      isAdmin: payload.isAdmin ?? false,
+    },
+    ports.clock().toISOString(),
+  );
   try {
-    await ports.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          takeCounterStep(ports.table, session.accountId, 'usersCount', effectiveLimits(account.plan).users),
-          claimEmailStep(ports.table, session.accountId, item.email, item.id),
-          { Put: { TableName: ports.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
+    await writeTogether(ports.table, {
+      seat: takeSeatStep(session.accountId, 'usersCount', effectiveLimits(account.plan).users),
+      email: claimUserEmailStep(session.accountId, item.email, item.id),
+      user: putNewStep(item),
+    });
   } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(0)) throw fail.limit(errorTexts.contactOrUserLimit);
-    if (failed?.includes(1)) throw fail.invalid(errorTexts.emailExists);
+    if (refusedBy(error, 'seat')) throw fail.limit(errorTexts.contactOrUserLimit);
+    if (refusedBy(error, 'email')) throw fail.invalid(errorTexts.emailExists);
     throw error;
   }
   return toUser(item, account);
@@ -106,20 +98,14 @@ export async function updateUser(ports: Ports, session: AccountSession, id: stri
   });
   const emailChanged = next.email !== current.email;
   try {
-    await ports.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: replaceIfUnchanged(ports.table.name, next, current.updatedAt) },
-          ...(emailChanged
-            ? [claimEmailStep(ports.table, session.accountId, next.email, next.id), releaseEmailStep(ports.table, session.accountId, current.email)]
-            : []),
-        ],
-      }),
-    );
+    await writeTogether(ports.table, {
+      user: replaceIfUnchangedStep(next, current.updatedAt),
+      newEmail: emailChanged && claimUserEmailStep(session.accountId, next.email, next.id),
+      oldEmail: emailChanged && releaseUserEmailStep(session.accountId, current.email),
+    });
   } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(1)) throw fail.invalid(errorTexts.emailExists);
-    if (failed?.includes(0)) throw fail.notFound();
+    if (refusedBy(error, 'newEmail')) throw fail.invalid(errorTexts.emailExists);
+    if (refusedBy(error, 'user')) throw fail.notFound();
     throw error;
   }
   return toUser(next, account);
@@ -135,29 +121,16 @@ export async function archiveUser(ports: Ports, session: AccountSession, id: str
   const [account, target] = await Promise.all([accountRef(ports, session), loadUser(ports, session, id)]);
   guardTarget(session, target, 'archive');
   const now = ports.clock().toISOString();
-  const { Attributes } = await ports.table.doc.send(
-    new UpdateCommand({
-      TableName: ports.table.name,
-      Key: keys.user(session.accountId, id),
-      UpdateExpression: 'SET archivedAt = :at, updatedAt = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':at': archive ? (target.archivedAt ?? now) : null, ':now': now },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return toUser(Attributes as UserItem, account);
+  const archived = await setUserArchivedAt(ports.table, target, archive ? (target.archivedAt ?? now) : null, now);
+  return toUser(archived, account);
 }
 
 export async function deleteUser(ports: Ports, session: AccountSession, id: string): Promise<void> {
   const target = await loadUser(ports, session, id);
   guardTarget(session, target, 'delete');
-  await ports.table.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName: ports.table.name, Key: keys.user(session.accountId, id), ConditionExpression: 'attribute_exists(pk)' } },
-        releaseEmailStep(ports.table, session.accountId, target.email),
-        releaseCounterStep(ports.table, session.accountId, 'usersCount'),
-      ],
-    }),
-  );
+  await writeTogether(ports.table, {
+    user: removeUserStep(target),
+    email: releaseUserEmailStep(session.accountId, target.email),
+    seat: releaseSeatStep(session.accountId, 'usersCount'),
+  });
 }

@@ -1,0 +1,44 @@
+/** A contact as the API answers it, with its connection and its avatar's signed URL. */
+import type { Contact } from '#contracts/contacts.ts';
+import type { ContactItem } from '#db/contacts.ts';
+import type { ServiceItem } from '#db/services.ts';
+
+type ServiceRef = Pick<ServiceItem, 'id' | 'name' | 'channelType'>;
+
+export function toContact(item: ContactItem, service: ServiceRef | undefined, avatarUrl: string | null = null): Contact {
+  return {
+    id: item.id,
+    name: item.name,
+    type: item.contactType,
+    data: { email: item.email, phoneNumber: item.phoneNumber, phoneCountry: item.phoneCountry },
+    idFromService: item.idFromService,
+    gender: item.gender,
+    serviceId: item.serviceId,
+    service: service ? { id: service.id, name: service.name, type: service.channelType } : null,
+    avatar: avatarUrl ? { url: avatarUrl } : null,
+    avatarUrl,
+    isOnline: item.isOnline,
+    lastSeenAt: item.lastSeenAt,
+    archivedAt: item.archivedAt,
+    archivedReason: item.archivedReason,
+    lastMessage: item.lastMessage,
+    lastMessageAt: item.lastMessageAt,
+    unread: item.unread,
+    userId: null,
+    departmentId: null,
+    tags: [],
+    user: null,
+    department: null,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+/** A contact as the API answers it, its avatar URL freshly signed. */
+export async function presentContact(
+  item: ContactItem,
+  service: ServiceRef | undefined,
+  sign: (key: string, name: string) => Promise<string>,
+): Promise<Contact> {
+  return toContact(item, service, item.avatarKey ? await sign(item.avatarKey, 'avatar.jpg') : null);
+}

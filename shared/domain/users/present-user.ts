@@ -1,0 +1,20 @@
+/** A user as the API answers it: never its password hash. */
+import type { User } from '#contracts/entities.ts';
+import type { UserItem } from '#db/users.ts';
+
+export function toUser(item: UserItem, account: { id: string; name: string } | null): User {
+  return {
+    id: item.id,
+    name: item.name,
+    email: item.email,
+    accountId: item.accountId,
+    account: item.accountId && account ? { id: account.id, name: account.name } : null,
+    avatar: item.avatarUrl ? { url: item.avatarUrl } : null,
+    isAdmin: item.isAdmin,
+    isOwner: item.isOwner,
+    emailVerified: item.emailVerified,
+    archivedAt: item.archivedAt,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
