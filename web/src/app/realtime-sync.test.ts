@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
 import type { Message } from '#contracts/messages.ts';
-import { emptyInboxFilters, inboxContactsQueryOptions } from '../features/inbox/api/get-inbox-contacts.ts';
-import { addLocalMessage, flattenMessages, messagesQueryOptions, settleLocalMessage, type ChatMessage } from '../features/inbox/api/get-messages.ts';
-import { sessionStore, setSession } from '../lib/auth.ts';
-import { parseRealtimeMessage } from '../lib/realtime.ts';
+import { emptyInboxFilters, inboxContactsQueryOptions } from '#web/features/inbox/api/get-inbox-contacts.ts';
+import { addLocalMessage, flattenMessages, messagesQueryOptions, settleLocalMessage, type ChatMessage } from '#web/features/inbox/api/get-messages.ts';
+import { sessionStore, setSession } from '#web/lib/auth.ts';
+import { parseRealtimeMessage } from '#web/lib/realtime.ts';
 import { applyRealtimeEvent } from './realtime-sync.ts';
 
 const at = (s: number) => new Date(Date.UTC(2025, 5, 8, 12, 0, s)).toISOString();

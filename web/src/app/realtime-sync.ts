@@ -9,13 +9,13 @@ import type { Contact } from '#contracts/contacts.ts';
 import type { Account, User } from '#contracts/entities.ts';
 import type { Message } from '#contracts/messages.ts';
 import type { Service } from '#contracts/services.ts';
-import { applyContactToInbox } from '../features/inbox/api/get-inbox-contacts.ts';
-import { applyMessage } from '../features/inbox/api/get-messages.ts';
-import { sessionStore, updateSessionUser } from '../lib/auth.ts';
-import { replaceEverywhere, type Identified } from '../lib/list-cache.ts';
-import { playNotificationSound, showNewMessageNotification } from '../lib/notifications.ts';
-import { queryClient } from '../lib/query-client.ts';
-import { onRealtimeEvent, onRealtimeReconnect, type RealtimeEvent } from '../lib/realtime.ts';
+import { applyContactToInbox } from '#web/features/inbox/api/get-inbox-contacts.ts';
+import { applyMessage } from '#web/features/inbox/api/get-messages.ts';
+import { sessionStore, updateSessionUser } from '#web/lib/auth.ts';
+import { replaceEverywhere, type Identified } from '#web/lib/list-cache.ts';
+import { playNotificationSound, showNewMessageNotification } from '#web/lib/notifications.ts';
+import { queryClient } from '#web/lib/query-client.ts';
+import { onRealtimeEvent, onRealtimeReconnect, type RealtimeEvent } from '#web/lib/realtime.ts';
 
 const entityPrefixes: Record<string, string> = {
   service: 'services',

@@ -1,7 +1,7 @@
 import { Route, Routes, useNavigate, useParams } from 'react-router';
-import { ContactModal } from '../../../features/contacts/components/contact-modal.tsx';
-import { ContactsTable } from '../../../features/contacts/components/contacts-table.tsx';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { ContactModal } from '#web/features/contacts/components/contact-modal.tsx';
+import { ContactsTable } from '#web/features/contacts/components/contacts-table.tsx';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 function EditContact() {
   const { id } = useParams();

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Construction } from 'lucide-react';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 /** An honest page for an area that is not built yet: its title and an "em construção" note. */
 export function PlaceholderPage({ title, description, children }: { title: string; description: string; children?: ReactNode }) {

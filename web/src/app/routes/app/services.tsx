@@ -1,8 +1,8 @@
 import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
-import { ServiceFormModal, ServiceQrModal, ServiceViewModal } from '../../../features/services/components/service-modals.tsx';
-import { ServicesTable } from '../../../features/services/components/services-table.tsx';
-import { useSession } from '../../../lib/auth.ts';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { ServiceFormModal, ServiceQrModal, ServiceViewModal } from '#web/features/services/components/service-modals.tsx';
+import { ServicesTable } from '#web/features/services/components/services-table.tsx';
+import { useSession } from '#web/lib/auth.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 function useBack() {
   const navigate = useNavigate();

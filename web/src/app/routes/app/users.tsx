@@ -1,8 +1,8 @@
 import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
-import { UserFormModal, UserViewModal } from '../../../features/users/components/user-modals.tsx';
-import { UsersTable } from '../../../features/users/components/users-table.tsx';
-import { useSession } from '../../../lib/auth.ts';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { UserFormModal, UserViewModal } from '#web/features/users/components/user-modals.tsx';
+import { UsersTable } from '#web/features/users/components/users-table.tsx';
+import { useSession } from '#web/lib/auth.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 function useBack() {
   const navigate = useNavigate();

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /payments/create-checkout-session: the checkout URL the browser goes to. */
 export function createCheckoutSession(priceId: string | undefined): Promise<{ url: string }> {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Account } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** GET /accounts/{id}: the account, its plan and subscription (kept live by account events). */
 export function getAccount(id: string, signal?: AbortSignal): Promise<Account> {

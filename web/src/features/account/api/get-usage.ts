@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Usage } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** GET /accounts/{id}/usage: called only when the subscription is active (SPEC section 7). */
 export function getUsage(id: string, signal?: AbortSignal): Promise<Usage> {

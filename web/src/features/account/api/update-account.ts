@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AccountPayload } from '#contracts/accounts.ts';
 import type { Account } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** PUT /accounts/{id} (admins). */
 export function updateAccount(id: string, payload: AccountPayload): Promise<Account> {

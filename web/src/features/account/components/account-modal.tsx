@@ -1,11 +1,11 @@
 import { accountPayload } from '#contracts/accounts.ts';
 import type { Account } from '#contracts/entities.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useUpdateAccount } from '../api/update-account.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Dialog } from '#web/components/ui/dialog.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { useZodForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useUpdateAccount } from '#web/features/account/api/update-account.ts';
 
 /** /my-account/{id}/edit: 'Editar conta' (admins). */
 export function AccountModal({ account, onClose }: { account: Account; onClose: () => void }) {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AccountPayload } from '#contracts/accounts.ts';
 import type { SessionAnswer } from '#contracts/auth.ts';
 import type { Account } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 import { accountsQueryOptions } from './get-accounts.ts';
 
 /** The new account; the API also answers the session moved into it (the old token stops working). */

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Account, ListAnswer } from '#contracts/entities.ts';
 import { listQueryString, type ListQueryInput } from '#contracts/list-query.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** GET /accounts?query=...: the accounts the signed-in user can see. */
 export function getAccounts(query: ListQueryInput = {}, signal?: AbortSignal): Promise<ListAnswer<Account>> {

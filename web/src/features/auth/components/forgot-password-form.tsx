@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { forgotPasswordPayload } from '#contracts/auth.ts';
-import { Alert } from '../../../components/ui/misc.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useForgotPassword } from '../api/forgot-password.ts';
+import { Alert } from '#web/components/ui/misc.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { useZodForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useForgotPassword } from '#web/features/auth/api/forgot-password.ts';
 
 export const forgotSuccessText = 'Email enviado com sucesso, você será redirecionado para o login';
 export const forgotRedirectMs = 2000;

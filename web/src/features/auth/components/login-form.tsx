@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { loginPayload, type AccountChoice, type SessionAnswer } from '#contracts/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { InputField, PasswordField } from '../../../components/ui/field.tsx';
-import { setSession } from '../../../lib/auth.ts';
-import { useZodForm } from '../../../lib/form.ts';
-import { useLogin } from '../api/login.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { InputField, PasswordField } from '#web/components/ui/field.tsx';
+import { setSession } from '#web/lib/auth.ts';
+import { useZodForm } from '#web/lib/form.ts';
+import { useLogin } from '#web/features/auth/api/login.ts';
 import { AccountChoiceDialog } from './account-choice-dialog.tsx';
 
 export const accountChoiceTitle = 'Em qual conta deseja entrar';

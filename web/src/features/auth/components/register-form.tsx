@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { registerForm } from '#contracts/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { CheckboxField, InputField, PasswordField } from '../../../components/ui/field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useRegister } from '../api/register.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { CheckboxField, InputField, PasswordField } from '#web/components/ui/field.tsx';
+import { ApiError } from '#web/lib/api-client.ts';
+import { useZodForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useRegister } from '#web/features/auth/api/register.ts';
 import { PasswordStrength } from './password-strength.tsx';
 
 export const registerSuccessText = 'Usuário criado com sucesso';

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { resetPasswordForm, type AccountChoice } from '#contracts/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { PasswordField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useResetPassword } from '../api/reset-password.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { PasswordField } from '#web/components/ui/field.tsx';
+import { useZodForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useResetPassword } from '#web/features/auth/api/reset-password.ts';
 import { AccountChoiceDialog } from './account-choice-dialog.tsx';
 
 export const resetChoiceTitle = 'Qual conta deseja alterar a senha?';

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { verifyEmailForm } from '#contracts/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useResendVerification } from '../api/resend-verification.ts';
-import { useVerifyEmail } from '../api/verify-email.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { useZodForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useResendVerification } from '#web/features/auth/api/resend-verification.ts';
+import { useVerifyEmail } from '#web/features/auth/api/verify-email.ts';
 
 export const verifySuccessText = 'Email confirmado com sucesso';
 export const verifyRedirectMs = 1000;

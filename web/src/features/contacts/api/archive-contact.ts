@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /contacts/{id}/archive: admins unarchive with archive false (402 when no seat is free). */
 export function archiveContact(id: string, archive: boolean): Promise<Contact> {

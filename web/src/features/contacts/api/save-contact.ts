@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact, ContactPayload } from '#contracts/contacts.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /contacts. */
 export function createContact(payload: ContactPayload): Promise<Contact> {

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { containsPattern, listQueryString } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 export const connectionPickerPageSize = 30;
 

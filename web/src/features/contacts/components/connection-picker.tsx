@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ChevronDown } from 'lucide-react';
 import type { Service } from '#contracts/services.ts';
-import { FieldShell } from '../../../components/ui/field.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { useConnectionSearch } from '../api/search-connections.ts';
+import { FieldShell } from '#web/components/ui/field.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { useConnectionSearch } from '#web/features/contacts/api/search-connections.ts';
 import { ServiceTypeIcon } from './service-type-icon.tsx';
 
 export interface PickedConnection {

@@ -2,16 +2,16 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Pencil, Plus } from 'lucide-react';
 import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
-import { ButtonLink } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
-import { Badge, Card } from '../../../components/ui/misc.tsx';
-import { Pagination, pageSizes } from '../../../components/ui/pagination.tsx';
-import { Tooltip } from '../../../components/ui/tooltip.tsx';
-import { initials } from '../../../lib/format.ts';
-import { contactsQuery, useContacts, type ContactFilters } from '../api/get-contacts.ts';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '#web/components/ui/list-page.tsx';
+import { Badge, Card } from '#web/components/ui/misc.tsx';
+import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { initials } from '#web/lib/format.ts';
+import { contactsQuery, useContacts, type ContactFilters } from '#web/features/contacts/api/get-contacts.ts';
 import { ServiceTypeIcon } from './service-type-icon.tsx';
-import { useRefreshFlag } from '../../../lib/use-refresh-flag.ts';
+import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
 
 function ArchivedBadge({ contact }: { contact: Contact }) {
   const text = contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText;

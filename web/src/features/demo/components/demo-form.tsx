@@ -2,9 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CheckCircle2 } from 'lucide-react';
 import { demoRedirectDelayMs, demoRequestForm, demoSubmitDelayMs, employeeRanges } from '#contracts/demo.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { InputField, SelectField, TextareaField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { InputField, SelectField, TextareaField } from '#web/components/ui/field.tsx';
+import { useZodForm } from '#web/lib/form.ts';
 
 export const demoTexts = {
   sending: 'Enviando...',

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** Every connection of the account (500 a page, looping to totalCount: SPEC section 7). */
 export async function getAllConnections(signal?: AbortSignal): Promise<ListAnswer<Service>> {

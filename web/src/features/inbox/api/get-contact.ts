@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** GET /contacts/{id}: the contact of the open conversation. */
 export function getContact(id: string, signal?: AbortSignal): Promise<Contact> {

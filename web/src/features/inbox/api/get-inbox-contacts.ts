@@ -3,9 +3,9 @@ import type { Contact } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { containsPattern, listQueryString, type Where } from '#contracts/list-query.ts';
 import type { ServiceType } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
-import { fold } from '../../../lib/format.ts';
-import { newer } from '../../../lib/list-cache.ts';
+import { api } from '#web/lib/api-client.ts';
+import { fold } from '#web/lib/format.ts';
+import { newer } from '#web/lib/list-cache.ts';
 
 /** The left pane's filters: the 'all' tab with a search and the advanced filters. */
 export interface InboxFilters {

@@ -2,8 +2,8 @@ import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData, type QueryCl
 import type { ListAnswer } from '#contracts/entities.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import type { Message } from '#contracts/messages.ts';
-import { api } from '../../../lib/api-client.ts';
-import { newer } from '../../../lib/list-cache.ts';
+import { api } from '#web/lib/api-client.ts';
+import { newer } from '#web/lib/list-cache.ts';
 
 /** A message as the conversation shows it: the server's, or one being sent from this tab. */
 export type ChatMessage = Message & {

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /contacts/{id}/read: opening a conversation clears its unread count. */
 export function markContactRead(contactId: string): Promise<unknown> {

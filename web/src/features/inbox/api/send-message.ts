@@ -2,7 +2,7 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { messageTypeOf } from '#contracts/files.ts';
 import type { Message, MessageType, SendMessagePayload } from '#contracts/messages.ts';
 import type { User } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 import { addLocalMessage, applyMessage, settleLocalMessage, updateLocalMessage, type ChatMessage } from './get-messages.ts';
 import { requestUpload, uploadToUrl } from './request-upload.ts';
 

@@ -1,5 +1,5 @@
 import { AlertCircle, Ban, Check, CheckCheck, Clock, Headphones } from 'lucide-react';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 /** Every ack of SPEC section 3, as a tick with a spoken label. */
 export const ackLabels: Record<number, string> = {

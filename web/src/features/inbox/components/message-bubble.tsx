@@ -1,9 +1,9 @@
 import { memo } from 'react';
 import { FileText, Mic, Reply, RotateCcw } from 'lucide-react';
 import type { MessageSummary } from '#contracts/messages.ts';
-import { cn } from '../../../lib/cn.ts';
-import { formatBytes, formatMessageTime } from '../../../lib/format.ts';
-import type { ChatMessage } from '../api/get-messages.ts';
+import { cn } from '#web/lib/cn.ts';
+import { formatBytes, formatMessageTime } from '#web/lib/format.ts';
+import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { AckStatus } from './ack-status.tsx';
 
 const typeLabels: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Service } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** GET /services/{id}: kept live by the realtime service events (status, QR code). */
 export function getService(id: string, signal?: AbortSignal): Promise<Service> {

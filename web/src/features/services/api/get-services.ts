@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { ListAnswer } from '#contracts/entities.ts';
 import { containsPattern, listQueryString, type ListQueryInput } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 export function servicesQuery(name: string, page: number, perPage = 10): ListQueryInput {
   return { where: name.trim() ? { name: { like: containsPattern(name.trim()) } } : {}, page, perPage, withCount: true };

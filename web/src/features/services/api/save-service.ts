@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Service, ServiceCreatePayload, ServiceUpdatePayload } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /services. */
 export function createService(payload: ServiceCreatePayload): Promise<Service> {

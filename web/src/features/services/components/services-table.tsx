@@ -2,17 +2,17 @@ import { useState, type ComponentType } from 'react';
 import { Link } from 'react-router';
 import { Eye, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
 import type { Service } from '#contracts/services.ts';
-import { ButtonLink } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
-import { Card } from '../../../components/ui/misc.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
-import { useSession } from '../../../lib/auth.ts';
-import { servicesQuery, useServices } from '../api/get-services.ts';
-import { serviceActionLabels, useServiceAction, type ServiceAction } from '../api/service-action.ts';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '#web/components/ui/list-page.tsx';
+import { Card } from '#web/components/ui/misc.tsx';
+import { Pagination } from '#web/components/ui/pagination.tsx';
+import { useSession } from '#web/lib/auth.ts';
+import { servicesQuery, useServices } from '#web/features/services/api/get-services.ts';
+import { serviceActionLabels, useServiceAction, type ServiceAction } from '#web/features/services/api/service-action.ts';
 import { ServiceStatus } from './service-status.tsx';
 import { ServiceType } from './service-type.tsx';
-import { useRefreshFlag } from '../../../lib/use-refresh-flag.ts';
+import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
 
 const iconLink =
   'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';

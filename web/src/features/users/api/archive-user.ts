@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /users/{id}/archive (admins; never the owner, never oneself). */
 export function archiveUser(id: string, archive: boolean): Promise<User> {

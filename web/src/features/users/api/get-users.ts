@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ListAnswer, User } from '#contracts/entities.ts';
 import { containsPattern, listQueryString, type ListQueryInput, type Where } from '#contracts/list-query.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 export interface UserFilters {
   name: string;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '#contracts/entities.ts';
 import type { UserCreatePayload, UserUpdatePayload } from '#contracts/users.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /users (admins; 402 past the plan's users). */
 export function createUser(payload: UserCreatePayload): Promise<User> {

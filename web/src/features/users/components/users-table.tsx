@@ -2,17 +2,17 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Archive, ArchiveRestore, Crown, Eye, Pencil, Plus, ShieldCheck } from 'lucide-react';
 import type { User } from '#contracts/entities.ts';
-import { ButtonLink } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
-import { Badge, Card } from '../../../components/ui/misc.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
-import { useSession } from '../../../lib/auth.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useArchiveUser } from '../api/archive-user.ts';
-import { usersQuery, useUsers, type UserFilters } from '../api/get-users.ts';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '#web/components/ui/list-page.tsx';
+import { Badge, Card } from '#web/components/ui/misc.tsx';
+import { Pagination } from '#web/components/ui/pagination.tsx';
+import { useSession } from '#web/lib/auth.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useArchiveUser } from '#web/features/users/api/archive-user.ts';
+import { usersQuery, useUsers, type UserFilters } from '#web/features/users/api/get-users.ts';
 import { canArchiveUser, canEditUser } from './permissions.ts';
-import { useRefreshFlag } from '../../../lib/use-refresh-flag.ts';
+import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
 
 const iconLink =
   'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
