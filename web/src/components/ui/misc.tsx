@@ -32,6 +32,3 @@ export function Alert({ tone = 'info', title, children, className }: { tone?: 'i
 }
 
 /** Content for screen readers only. */
-export function VisuallyHidden({ children }: { children: ReactNode }) {
-  return <span className="sr-only">{children}</span>;
-}

@@ -6,7 +6,7 @@ import { Spinner } from '#web/components/ui/spinner.tsx';
 import { cn } from '#web/lib/cn.ts';
 import { usePageMeta } from '#web/lib/seo.ts';
 import { useConnections } from '#web/features/inbox/api/get-connections.ts';
-import { useContact } from '#web/features/inbox/api/get-contact.ts';
+import { useContact } from '#web/api/get-contact.ts';
 import { emptyInboxFilters, type InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { ContactList } from '#web/features/inbox/components/contact-list.tsx';
 import { Conversation } from '#web/features/inbox/components/conversation.tsx';

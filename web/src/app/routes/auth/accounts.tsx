@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { CreatedAccount } from '#web/features/accounts/api/create-account.ts';
+import type { CreatedAccount } from '#web/features/account/api/create-account.ts';
 import { AuthHeading } from '#web/components/layouts/auth-layout.tsx';
 import { Button } from '#web/components/ui/button.tsx';
-import { CreateAccountForm } from '#web/features/accounts/components/create-account-form.tsx';
+import { CreateAccountForm } from '#web/features/account/components/create-account-form.tsx';
 import { useLogout } from '#web/features/auth/api/logout.ts';
 import { switchAccount } from '#web/features/auth/api/switch-account.ts';
 import { setSession, useSession } from '#web/lib/auth.ts';

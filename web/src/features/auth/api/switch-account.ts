@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import type { SessionAnswer, SwitchAccountPayload } from '#contracts/auth.ts';
 import { api } from '#web/lib/api-client.ts';
 
@@ -6,8 +5,4 @@ import { api } from '#web/lib/api-client.ts';
 export function switchAccount(payload: SwitchAccountPayload, options: { accessToken?: string } = {}): Promise<SessionAnswer> {
   const headers = options.accessToken ? { Authorization: `Bearer ${options.accessToken}` } : undefined;
   return api.post<SessionAnswer>('/auth/switch-account', payload, { headers });
-}
-
-export function useSwitchAccount() {
-  return useMutation({ mutationKey: ['auth', 'switch-account'], mutationFn: (payload: SwitchAccountPayload) => switchAccount(payload) });
 }

@@ -12,7 +12,7 @@ import { formatDateTime, initials } from '#web/lib/format.ts';
 import { useZodForm } from '#web/lib/form.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useArchiveContact } from '#web/features/contacts/api/archive-contact.ts';
-import { useContact } from '#web/features/contacts/api/get-contact.ts';
+import { useContact } from '#web/api/get-contact.ts';
 import { useSaveContact } from '#web/features/contacts/api/save-contact.ts';
 import { ConnectionPicker, type PickedConnection } from './connection-picker.tsx';
 import { countries } from './countries.ts';

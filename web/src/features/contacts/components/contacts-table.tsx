@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Pencil, Plus } from 'lucide-react';
+import { defaultPerPage } from '#contracts/list-query.ts';
 import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
@@ -32,7 +33,7 @@ export function ContactsTable() {
   const [draft, setDraft] = useState<ContactFilters>(emptyFilters);
   const [filters, setFilters] = useState<ContactFilters>(emptyFilters);
   const [page, setPage] = useState(0);
-  const [perPage, setPerPage] = useState(10);
+  const [perPage, setPerPage] = useState(defaultPerPage);
   const contacts = useContacts(contactsQuery(filters, page, perPage));
   const rows = contacts.data?.data ?? [];
   const total = contacts.data?.totalCount ?? 0;

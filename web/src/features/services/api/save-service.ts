@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Service, ServiceCreatePayload, ServiceUpdatePayload } from '#contracts/services.ts';
 import { api } from '#web/lib/api-client.ts';
+import { serviceKeys } from '#web/api/keys.ts';
 
 /** POST /services. */
 export function createService(payload: ServiceCreatePayload): Promise<Service> {
@@ -16,10 +17,10 @@ export function updateService(id: string, payload: ServiceUpdatePayload): Promis
 export function useSaveService(id: string | undefined) {
   const client = useQueryClient();
   return useMutation({
-    mutationKey: ['services', 'save', id ?? 'new'],
+    mutationKey: [...serviceKeys.all, 'save', id ?? 'new'],
     mutationFn: (payload: ServiceCreatePayload | ServiceUpdatePayload) =>
       id ? updateService(id, payload as ServiceUpdatePayload) : createService(payload as ServiceCreatePayload),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['services'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: serviceKeys.all }),
     onError: (error) => console.warn('Connection form submission failed', error),
     meta: { silent: true },
   });

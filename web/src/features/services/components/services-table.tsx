@@ -1,6 +1,7 @@
 import { useState, type ComponentType } from 'react';
 import { Link } from 'react-router';
 import { Eye, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
+import { defaultPerPage } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
@@ -138,7 +139,7 @@ export function ServicesTable() {
             </tbody>
           </table>
         </div>
-        <Pagination page={page} perPage={10} total={services.data?.totalCount ?? 0} onPageChange={setPage} idPrefix="services-pager" />
+        <Pagination page={page} perPage={defaultPerPage} total={services.data?.totalCount ?? 0} onPageChange={setPage} idPrefix="services-pager" />
       </Card>
     </div>
   );

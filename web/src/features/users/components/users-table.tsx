@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Archive, ArchiveRestore, Crown, Eye, Pencil, Plus, ShieldCheck } from 'lucide-react';
+import { defaultPerPage } from '#contracts/list-query.ts';
 import type { User } from '#contracts/entities.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
@@ -140,7 +141,7 @@ export function UsersTable() {
             </tbody>
           </table>
         </div>
-        <Pagination page={page} perPage={10} total={users.data?.totalCount ?? 0} onPageChange={setPage} idPrefix="users-pager" />
+        <Pagination page={page} perPage={defaultPerPage} total={users.data?.totalCount ?? 0} onPageChange={setPage} idPrefix="users-pager" />
       </Card>
     </div>
   );

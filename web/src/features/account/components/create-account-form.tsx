@@ -2,7 +2,7 @@ import { accountPayload } from '#contracts/accounts.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
 import { useZodForm } from '#web/lib/form.ts';
-import { useCreateAccount, type CreatedAccount } from '#web/features/accounts/api/create-account.ts';
+import { useCreateAccount, type CreatedAccount } from '#web/features/account/api/create-account.ts';
 
 /** The account name form; `onCreated` runs after POST /accounts succeeds (and may be async). */
 export function CreateAccountForm({ onCreated, busy = false }: { onCreated: (account: CreatedAccount) => void | Promise<void>; busy?: boolean }) {
