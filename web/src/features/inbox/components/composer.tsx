@@ -9,7 +9,7 @@ import { showToast } from '#web/lib/notify.ts';
 import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { summaryText } from './message-bubble.tsx';
-import { useVoiceRecorder } from './use-voice-recorder.ts';
+import { useVoiceRecorder } from '#web/features/inbox/hooks/use-voice-recorder.ts';
 
 export const maxComposerHeight = 120;
 
