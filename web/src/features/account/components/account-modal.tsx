@@ -3,14 +3,14 @@ import type { Account } from '#contracts/entities.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
-import { useZodForm } from '#web/lib/form.ts';
+import { useSchemaForm } from '#web/lib/form.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useUpdateAccount } from '#web/features/account/api/update-account.ts';
 
 /** /my-account/{id}/edit: 'Editar conta' (admins). */
 export function AccountModal({ account, onClose }: { account: Account; onClose: () => void }) {
   const update = useUpdateAccount(account.id);
-  const form = useZodForm(accountPayload, { name: account.name }, { idPrefix: 'account-edit' });
+  const form = useSchemaForm(accountPayload, { name: account.name }, 'account-edit');
   const onSubmit = form.handleSubmit((data) =>
     update.mutate(data, {
       onSuccess: () => {
@@ -21,7 +21,7 @@ export function AccountModal({ account, onClose }: { account: Account; onClose: 
   );
   return (
     <Dialog open onClose={onClose} title={account.id ? 'Editar conta' : 'Criar conta'}>
-      <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
         <InputField label="Nome da conta" required {...form.field('name')} />
         <div className="flex justify-end gap-2 pt-2">
           <Button variant="outline" onClick={onClose}>

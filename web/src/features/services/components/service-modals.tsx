@@ -8,7 +8,7 @@ import { InputField, SelectField } from '#web/components/ui/field.tsx';
 import { DialogLoading } from '#web/components/ui/spinner.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { formatDateTime } from '#web/lib/format.ts';
-import { useZodForm } from '#web/lib/form.ts';
+import { useSchemaForm } from '#web/lib/form.ts';
 import { useService } from '#web/features/services/api/get-service.ts';
 import { useSaveService } from '#web/features/services/api/save-service.ts';
 import { ServiceType } from './service-type.tsx';
@@ -40,7 +40,7 @@ export function serviceFormSchema(mode: 'create' | 'edit', tokenStored: boolean)
 function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose: () => void; onSaved: () => void }) {
   const mode = service ? 'edit' : 'create';
   const schema = useMemo(() => serviceFormSchema(mode, !!service?.internalData.token), [mode, service]);
-  const form = useZodForm<Values, ServiceCreatePayload>(schema, { name: service?.name ?? '', type: service?.type ?? '', token: '' }, { idPrefix: 'service' });
+  const form = useSchemaForm<Values, ServiceCreatePayload>(schema, { name: service?.name ?? '', type: service?.type ?? '', token: '' }, 'service');
   const save = useSaveService(service?.id);
   const onSubmit = form.handleSubmit((payload) => {
     const body = service ? { name: payload.name, ...(payload.token ? { token: payload.token } : {}) } : payload;
@@ -52,7 +52,7 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
     });
   });
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
       <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
       <SelectField
         label="Tipo"
@@ -62,7 +62,7 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
         options={serviceTypes.map((t) => ({ value: t, label: serviceTypeLabels[t] }))}
         {...form.field('type')}
       />
-      {form.values.type === 'telegram' ? (
+      {form.watch('type') === 'telegram' ? (
         <InputField
           label="Token do Telegram"
           required={mode === 'create' || !service?.internalData.token}

@@ -11,7 +11,7 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { useSession } from '#web/lib/auth.ts';
 import { cn } from '#web/lib/cn.ts';
 import { formatDateTime } from '#web/lib/format.ts';
-import { useZodForm } from '#web/lib/form.ts';
+import { useSchemaForm } from '#web/lib/form.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useUser } from '#web/features/users/api/get-user.ts';
 import { useSaveUser } from '#web/features/users/api/save-user.ts';
@@ -39,10 +39,10 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
   const { user: me } = useSession();
   const mode = user ? 'edit' : 'create';
   const schema = useMemo(() => userForm(mode), [mode]);
-  const form = useZodForm<Values, { name: string; email: string; password: string; isAdmin: boolean }>(
+  const form = useSchemaForm<Values, { name: string; email: string; password: string; isAdmin: boolean }>(
     schema,
     { name: user?.name ?? '', email: user?.email ?? '', password: '', confirmPassword: '', isAdmin: user?.isAdmin ?? false },
-    { idPrefix: 'user' },
+    'user',
   );
   const save = useSaveUser(user?.id);
   const onSubmit = form.handleSubmit((data) => {
@@ -63,13 +63,13 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
     });
   });
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
       <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
       <InputField label="Email" type="email" required autoComplete="off" {...form.field('email')} />
-      <PasswordField label="Senha" required={mode === 'create'} autoComplete="new-password" hint={mode === 'edit' ? keepPasswordHint : undefined} {...form.field('password')} />
-      <PasswordStrengthBar password={form.values.password} />
+      <PasswordField label="Senha" required={mode === 'create'} autoComplete="new-password" hint={mode === 'edit' ? keepPasswordHint : undefined} {...form.field('password', { deps: ['confirmPassword'] })} />
+      <PasswordStrengthBar password={form.watch('password')} />
       <PasswordField label="Confirmar senha" required={mode === 'create'} autoComplete="new-password" {...form.field('confirmPassword')} />
-      {me?.isAdmin ? <CheckboxField label="Administrador" {...form.checkbox('isAdmin')} disabled={user?.isOwner} /> : null}
+      {me?.isAdmin ? <CheckboxField label="Administrador" {...form.field('isAdmin')} disabled={user?.isOwner} /> : null}
       {mode === 'create' ? <Alert tone="info">Um e-mail com as instruções de ativação da conta será enviado para o usuário.</Alert> : null}
       <div className="flex justify-end gap-2 pt-2">
         <Button variant="outline" onClick={onClose}>
