@@ -1,7 +1,7 @@
 import { accountPayload } from '#contracts/accounts.ts';
 import type { Account } from '#contracts/entities.ts';
-import { Button } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
+import { FormActions } from '#web/components/ui/form-actions.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
 import { useSchemaForm } from '#web/lib/form.ts';
 import { showToast } from '#web/lib/notify.ts';
@@ -23,14 +23,7 @@ export function AccountModal({ account, onClose }: { account: Account; onClose: 
     <Dialog open onClose={onClose} title={account.id ? 'Editar conta' : 'Criar conta'}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <InputField label="Nome da conta" required {...form.field('name')} />
-        <div className="flex justify-end gap-2 pt-2">
-          <Button variant="outline" onClick={onClose}>
-            Cancelar
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Atualizar
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} saving={update.isPending} editing />
       </form>
     </Dialog>
   );

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { contactPayload, contactRuleProblems, genderLabels, genders, type Contact, type ContactPayload } from '#contracts/contacts.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
+import { FormActions } from '#web/components/ui/form-actions.tsx';
 import { InputField, SelectField } from '#web/components/ui/field.tsx';
 import { Badge } from '#web/components/ui/misc.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
@@ -171,14 +172,7 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
         {...form.field('gender')}
         options={[{ value: '', label: 'Não informado' }, ...genders.map((g) => ({ value: g, label: genderLabels[g] }))]}
       />
-      <div className="flex justify-end gap-2 pt-2">
-        <Button variant="outline" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button type="submit" loading={save.isPending}>
-          {contact ? 'Atualizar' : 'Criar'}
-        </Button>
-      </div>
+      <FormActions onCancel={onClose} saving={save.isPending} editing={!!contact} />
     </form>
   );
 }

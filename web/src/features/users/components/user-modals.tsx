@@ -2,8 +2,9 @@ import { useMemo } from 'react';
 import { passwordStrength, strengthLabels } from '#contracts/password.ts';
 import { keepPasswordHint, userForm } from '#contracts/users.ts';
 import type { User } from '#contracts/entities.ts';
-import { Button } from '#web/components/ui/button.tsx';
+import { DetailsDialog, type DetailRow } from '#web/components/ui/details-dialog.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
+import { FormActions } from '#web/components/ui/form-actions.tsx';
 import { CheckboxField, InputField, PasswordField } from '#web/components/ui/field.tsx';
 import { Alert } from '#web/components/ui/misc.tsx';
 import { DialogLoading } from '#web/components/ui/spinner.tsx';
@@ -71,14 +72,7 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
       <PasswordField label="Confirmar senha" required={mode === 'create'} autoComplete="new-password" {...form.field('confirmPassword')} />
       {me?.isAdmin ? <CheckboxField label="Administrador" {...form.field('isAdmin')} disabled={user?.isOwner} /> : null}
       {mode === 'create' ? <Alert tone="info">Um e-mail com as instruções de ativação da conta será enviado para o usuário.</Alert> : null}
-      <div className="flex justify-end gap-2 pt-2">
-        <Button variant="outline" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button type="submit" loading={save.isPending}>
-          {user ? 'Atualizar' : 'Criar'}
-        </Button>
-      </div>
+      <FormActions onCancel={onClose} saving={save.isPending} editing={!!user} />
     </form>
   );
 }
@@ -95,28 +89,14 @@ export function UserFormModal({ id, onClose, onSaved }: { id?: string; onClose: 
 
 /** 'Visualização de usuário': ID, name, email, created, updated, Administrador Sim/Não. */
 export function UserViewModal({ id, onClose }: { id: string; onClose: () => void }) {
-  const user = useUser(id);
-  const u = user.data;
-  return (
-    <Dialog open onClose={onClose} title="Visualização de usuário" footer={<Button onClick={onClose}>Fechar</Button>}>
-      {!u ? (
-        <DialogLoading />
-      ) : (
-        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
-          <dt className="text-fg-muted">ID</dt>
-          <dd className="font-mono text-xs break-all text-fg">{u.id}</dd>
-          <dt className="text-fg-muted">Nome</dt>
-          <dd className="text-fg">{u.name}</dd>
-          <dt className="text-fg-muted">Email</dt>
-          <dd className="break-all text-fg">{u.email}</dd>
-          <dt className="text-fg-muted">Criado em</dt>
-          <dd className="text-fg">{formatDateTime(u.createdAt)}</dd>
-          <dt className="text-fg-muted">Atualizado em</dt>
-          <dd className="text-fg">{formatDateTime(u.updatedAt)}</dd>
-          <dt className="text-fg-muted">Administrador</dt>
-          <dd className="text-fg">{u.isAdmin ? 'Sim' : 'Não'}</dd>
-        </dl>
-      )}
-    </Dialog>
-  );
+  const u = useUser(id).data;
+  const rows: DetailRow[] | undefined = u && [
+    ['ID', u.id, 'font-mono text-xs break-all text-fg'],
+    ['Nome', u.name],
+    ['Email', u.email, 'break-all text-fg'],
+    ['Criado em', formatDateTime(u.createdAt)],
+    ['Atualizado em', formatDateTime(u.updatedAt)],
+    ['Administrador', u.isAdmin ? 'Sim' : 'Não'],
+  ];
+  return <DetailsDialog title="Visualização de usuário" rows={rows} onClose={onClose} />;
 }
