@@ -10,7 +10,8 @@
  * stored item written before the field existed) and reads as null.
  */
 import { z } from 'zod';
-import { genders, type Contact } from './contacts.ts';
+import type { Contact } from './contacts.ts';
+import { genders } from './genders.ts';
 import type { Account, User } from './entities.ts';
 import { messageTypes, type Message } from './messages.ts';
 import { serviceStatuses, serviceTypes, type Service } from './services.ts';
