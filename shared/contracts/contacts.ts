@@ -1,13 +1,12 @@
 /** Contacts (SPEC sections 3 and 5): entity, payload and the form rules shared by the modal and the API. */
 import { z } from 'zod';
 import { requiredString, requiredText } from './fields.ts';
+import { genders, type Gender } from './genders.ts';
 import type { MessageSummary } from './messages.ts';
 import { digitsOnly, phoneError } from './phone.ts';
 import type { ServiceType } from './services.ts';
 
-export const genders = ['male', 'female'] as const;
-export type Gender = (typeof genders)[number];
-export const genderLabels: Record<Gender, string> = { male: 'Masculino', female: 'Feminino' };
+export { genderLabels, genders, type Gender } from './genders.ts';
 
 export const archivedByLimitText = 'Contato arquivado automaticamente porque o limite de contatos da conta foi atingido';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { realtimeEvent } from '../../shared/contracts/realtime.ts';
 import { receiveAck, receiveMessage } from '../../shared/domain/messages/inbound.ts';
 import { call, proTeam } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
@@ -255,6 +256,7 @@ describe('realtime events', () => {
       await new Promise((r) => setTimeout(r, 200));
       expect(theirs.events.filter((e) => JSON.stringify(e).includes(sent.body.id))).toEqual([]);
       expect(theirs.events.filter((e) => e.event.startsWith('message.') || e.event.startsWith('contact.'))).toEqual([]);
+      expect(mine.events.filter((e) => !realtimeEvent.safeParse(e).success)).toEqual([]);
     } finally {
       mine.close();
       colleague.close();
@@ -281,6 +283,8 @@ describe('realtime events', () => {
       expect(JSON.stringify(userEvent)).not.toContain('passwordHash');
       await call('PUT', `/accounts/${owner.accountId}`, { token: owner.token, body: { name: 'Nova Razão' } });
       await log.waitFor((e) => e.event === 'account.UPDATED' && e.data.name === 'Nova Razão');
+      // Every event the browser gets reads with the shared contract (otherwise the app ignores it).
+      expect(log.events.filter((e) => !realtimeEvent.safeParse(e).success)).toEqual([]);
     } finally {
       log.close();
     }

@@ -1,9 +1,11 @@
 /**
  * Realtime events (SPEC section 4): every changed item of a kind the browser lists becomes
  * `<kind>.CREATED` or `<kind>.UPDATED` with the item as the API answers it, addressed to the
- * item's account. See docs/realtime.md.
+ * item's account. The events are typed by the shared contract (`shared/contracts/realtime.ts`), which
+ * the browser parses them with; nothing is parsed here. See docs/realtime.md.
  */
 import type { Account } from '#contracts/entities.ts';
+import type { RealtimeEvent } from '#contracts/realtime.ts';
 import { getAccountItem, type AccountItem } from '#db/accounts.ts';
 import type { ContactItem } from '#db/contacts.ts';
 import type { MessageItem } from '#db/messages.ts';
@@ -17,13 +19,7 @@ import { toMessage } from '../messages/present-message.ts';
 import { toUser } from '../users/present-user.ts';
 import type { Ports } from '../ports.ts';
 
-export type RealtimeKind = 'service' | 'user' | 'contact' | 'message' | 'account';
-export type RealtimeEventName = `${RealtimeKind}.${'CREATED' | 'UPDATED'}`;
-
-export interface RealtimeEvent {
-  event: RealtimeEventName;
-  data: unknown;
-}
+export type { RealtimeEvent, RealtimeEventName, RealtimeKind } from '#contracts/realtime.ts';
 
 export interface AddressedEvent {
   accountId: string;

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { ErrorModal } from '../components/error-modal.tsx';
-import { FullScreenLoader } from '../components/ui/spinner.tsx';
-import { Toaster } from '../components/ui/toaster.tsx';
-import { getMe } from '../features/auth/api/get-me.ts';
-import { ApiError } from '../lib/api-client.ts';
-import { markSessionReady, sessionStore, updateSessionUser, useSession } from '../lib/auth.ts';
-import { queryClient } from '../lib/query-client.ts';
+import { ErrorModal } from '#web/components/error-modal.tsx';
+import { FullScreenLoader } from '#web/components/ui/spinner.tsx';
+import { Toaster } from '#web/components/ui/toaster.tsx';
+import { getMe } from '#web/features/auth/api/get-me.ts';
+import { ApiError } from '#web/lib/api-client.ts';
+import { markSessionReady, sessionStore, updateSessionUser, useSession } from '#web/lib/auth.ts';
+import { queryClient } from '#web/lib/query-client.ts';
 import { AppRouter } from './router.tsx';
 
 /** Checks a stored token once on load: a valid one refreshes the user, a 401 signs out. */

@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useSession } from '../lib/auth.ts';
+import { useSession } from '#web/lib/auth.ts';
 
 /** Guest-only routes (SPEC section 2): signed-in users go to /inbox (or where they were headed). */
 export function GuestOnly() {

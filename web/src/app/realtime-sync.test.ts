@@ -2,11 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
 import type { Message } from '#contracts/messages.ts';
-import { emptyInboxFilters, inboxContactsQueryOptions } from '../features/inbox/api/get-inbox-contacts.ts';
-import { addLocalMessage, flattenMessages, messagesQueryOptions, settleLocalMessage, type ChatMessage } from '../features/inbox/api/get-messages.ts';
-import { sessionStore, setSession } from '../lib/auth.ts';
-import { parseRealtimeMessage } from '../lib/realtime.ts';
-import { applyRealtimeEvent } from './realtime-sync.ts';
+import { emptyInboxFilters, inboxContactsQueryOptions } from '#web/features/inbox/api/get-inbox-contacts.ts';
+import { addLocalMessage, flattenMessages, messagesQueryOptions, settleLocalMessage, type ChatMessage } from '#web/features/inbox/api/get-messages.ts';
+import { sessionStore, setSession } from '#web/lib/auth.ts';
+import { applyRealtimeEvent, parseRealtimeEvent } from './realtime-sync.ts';
 
 const at = (s: number) => new Date(Date.UTC(2025, 5, 8, 12, 0, s)).toISOString();
 
@@ -36,16 +35,38 @@ function conversation(client: QueryClient, messages: Message[]) {
 afterEach(() => vi.restoreAllMocks());
 
 describe('realtime events in the cache', () => {
-  it('reads the server format { event, data } and ignores anything else', () => {
-    expect(parseRealtimeMessage(JSON.stringify({ event: 'message.CREATED', data: { id: 'm1' } }))).toEqual({ event: 'message.CREATED', data: { id: 'm1' } });
-    expect(parseRealtimeMessage('not json')).toBeNull();
-    expect(parseRealtimeMessage(JSON.stringify({ type: 'x' }))).toBeNull();
+  it('reads the server format { event, data } with the shared contract', () => {
+    const stored = message('01A');
+    expect(parseRealtimeEvent(JSON.stringify({ event: 'message.CREATED', data: stored }))).toEqual({ event: 'message.CREATED', data: stored });
+    // A nullable field missing on the wire reads as null.
+    const { error: _error, ...withoutError } = stored;
+    expect(parseRealtimeEvent(JSON.stringify({ event: 'message.UPDATED', data: withoutError }))?.data).toEqual(stored);
+  });
+
+  it('ignores unknown and invalid events without touching the cache', () => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
+    const client = new QueryClient();
+    const read = conversation(client, [message('01A')]);
+    const ignored = [
+      'not json',
+      JSON.stringify({ type: 'x' }),
+      JSON.stringify({ event: 'tag.CREATED', data: { id: 't1' } }),
+      JSON.stringify({ event: 'message.CREATED', data: { id: 'm1' } }),
+      JSON.stringify({ event: 'contact.UPDATED', data: message('01B') }),
+    ];
+    for (const raw of ignored) {
+      const event = parseRealtimeEvent(raw);
+      expect(event).toBeNull();
+      if (event) applyRealtimeEvent(client, event);
+    }
+    expect(debug).toHaveBeenCalledTimes(ignored.length);
+    expect(read().map((m) => m.id)).toEqual(['01A']);
   });
 
   it('adds a new message to the open conversation once, however often it is delivered', () => {
     const client = new QueryClient();
     const read = conversation(client, [message('01B'), message('01A')]);
-    const event = { event: 'message.CREATED', data: message('01C') };
+    const event = { event: 'message.CREATED' as const, data: message('01C') };
     applyRealtimeEvent(client, event);
     applyRealtimeEvent(client, event);
     expect(read().map((m) => m.id)).toEqual(['01A', '01B', '01C']);

@@ -4,25 +4,32 @@
  * composes the features' cache rules here, so features stay independent of each other.
  */
 import { useEffect } from 'react';
-import type { QueryClient } from '@tanstack/react-query';
+import { partialMatchKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
-import type { Account, User } from '#contracts/entities.ts';
-import type { Message } from '#contracts/messages.ts';
-import type { Service } from '#contracts/services.ts';
-import { applyContactToInbox } from '../features/inbox/api/get-inbox-contacts.ts';
-import { applyMessage } from '../features/inbox/api/get-messages.ts';
-import { sessionStore, updateSessionUser } from '../lib/auth.ts';
-import { replaceEverywhere, type Identified } from '../lib/list-cache.ts';
-import { playNotificationSound, showNewMessageNotification } from '../lib/notifications.ts';
-import { queryClient } from '../lib/query-client.ts';
-import { onRealtimeEvent, onRealtimeReconnect, type RealtimeEvent } from '../lib/realtime.ts';
+import { isCreated, realtimeEvent, type RealtimeEvent } from '#contracts/realtime.ts';
+import { accountKeys, contactKeys, serviceKeys, userKeys } from '#web/api/keys.ts';
+import { applyContactToInbox } from '#web/features/inbox/api/get-inbox-contacts.ts';
+import { applyMessage } from '#web/features/inbox/api/get-messages.ts';
+import { sessionStore, updateSessionUser } from '#web/lib/auth.ts';
+import { replaceEverywhere, type Identified } from '#web/lib/list-cache.ts';
+import { playNotificationSound, showNewMessageNotification } from '#web/lib/notifications.ts';
+import { queryClient } from '#web/lib/query-client.ts';
+import { onRealtimeMessage, onRealtimeReconnect } from '#web/lib/realtime.ts';
 
-const entityPrefixes: Record<string, string> = {
-  service: 'services',
-  user: 'users',
-  contact: 'contacts',
-  account: 'accounts',
-};
+/** One socket message read with the shared contract; anything else answers null and is ignored. */
+export function parseRealtimeEvent(raw: string): RealtimeEvent | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    console.debug('Realtime: ignored a message that is not JSON', raw);
+    return null;
+  }
+  const parsed = realtimeEvent.safeParse(json);
+  if (parsed.success) return parsed.data;
+  console.debug('Realtime: ignored an unknown or invalid event', parsed.error.issues);
+  return null;
+}
 
 /** Message ids already announced, so a redelivered or re-read contact never rings twice. */
 const announced = new Set<string>();
@@ -37,34 +44,52 @@ export function announceIfIncoming(contact: Contact): void {
   playNotificationSound();
 }
 
-export function applyRealtimeEvent(client: QueryClient, { event, data }: RealtimeEvent): void {
-  const [entity, action] = event.split('.');
-  const item = data as Identified;
-  if (!entity || !item?.id) return;
-  if (entity === 'message') {
-    applyMessage(client, data as Message);
-    return;
+/**
+ * Replaces the item wherever its entity is cached. "Add": a created item refetches the lists that
+ * do not hold it, since their order, filters and counts are the server's (`except` the lists that
+ * place it themselves).
+ */
+function replaceCached(client: QueryClient, entity: QueryKey, item: Identified, created: boolean, except?: QueryKey): void {
+  const missing = replaceEverywhere(client, entity, item);
+  if (!created) return;
+  for (const key of missing) {
+    if (except && partialMatchKey(key, except)) continue;
+    void client.invalidateQueries({ queryKey: key, exact: true });
   }
-  const prefix = entityPrefixes[entity];
-  if (!prefix) return;
-  const missing = replaceEverywhere(client, [prefix], item);
-  if (entity === 'contact') {
-    applyContactToInbox(client, data as Contact);
-    announceIfIncoming(data as Contact);
-  }
-  // "Add": a new item belongs in lists whose order, filters and counts the server knows.
-  if (action === 'CREATED') {
-    for (const key of missing) {
-      if (key[1] === 'inbox') continue;
-      void client.invalidateQueries({ queryKey: key, exact: true });
-    }
-  }
-  if (entity === 'user' && sessionStore.get().user?.id === item.id) updateSessionUser(data as User);
-  if (entity === 'account') {
-    const user = sessionStore.get().user;
-    const account = data as Account;
-    if (user?.account && user.accountId === account.id && user.account.name !== account.name) {
-      updateSessionUser({ ...user, account: { id: account.id, name: account.name } });
+}
+
+export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): void {
+  const created = isCreated(event);
+  switch (event.event) {
+    case 'message.CREATED':
+    case 'message.UPDATED':
+      applyMessage(client, event.data);
+      return;
+    case 'contact.CREATED':
+    case 'contact.UPDATED':
+      // The inbox lists place a contact themselves: moved by its last message, added, or dropped.
+      replaceCached(client, contactKeys.all, event.data, created, contactKeys.inboxes());
+      applyContactToInbox(client, event.data);
+      announceIfIncoming(event.data);
+      return;
+    case 'service.CREATED':
+    case 'service.UPDATED':
+      replaceCached(client, serviceKeys.all, event.data, created);
+      return;
+    case 'user.CREATED':
+    case 'user.UPDATED':
+      replaceCached(client, userKeys.all, event.data, created);
+      if (sessionStore.get().user?.id === event.data.id) updateSessionUser(event.data);
+      return;
+    case 'account.CREATED':
+    case 'account.UPDATED': {
+      replaceCached(client, accountKeys.all, event.data, created);
+      const account = event.data;
+      const user = sessionStore.get().user;
+      if (user?.account && user.accountId === account.id && user.account.name !== account.name) {
+        updateSessionUser({ ...user, account: { id: account.id, name: account.name } });
+      }
+      return;
     }
   }
 }
@@ -72,7 +97,10 @@ export function applyRealtimeEvent(client: QueryClient, { event, data }: Realtim
 /** Subscribes the cache to the socket for the signed-in app's lifetime. */
 export function useRealtimeSync(client: QueryClient = queryClient): void {
   useEffect(() => {
-    const offEvent = onRealtimeEvent((event) => applyRealtimeEvent(client, event));
+    const offEvent = onRealtimeMessage((raw) => {
+      const event = parseRealtimeEvent(raw);
+      if (event) applyRealtimeEvent(client, event);
+    });
     const offReconnect = onRealtimeReconnect(() => void client.invalidateQueries({ refetchType: 'active' }));
     return () => {
       offEvent();

@@ -1,8 +1,8 @@
 import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
-import { WhatsAppWidget } from '../components/whatsapp-widget.tsx';
-import { buttonClasses } from '../components/ui/button.tsx';
-import { Logo } from '../components/ui/logo.tsx';
+import { WhatsAppWidget } from '#web/components/whatsapp-widget.tsx';
+import { buttonClasses } from '#web/components/ui/button.tsx';
+import { Logo } from '#web/components/ui/logo.tsx';
 import { appPaths } from './router.tsx';
 
 /** New pages start at the top; links with a hash scroll to their section (once it has rendered). */

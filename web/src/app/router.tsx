@@ -1,8 +1,8 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { AuthLayout } from '../components/layouts/auth-layout.tsx';
-import { MarketingLayout } from '../components/layouts/marketing-layout.tsx';
-import { PageLoader } from '../components/ui/spinner.tsx';
+import { AuthLayout } from '#web/components/layouts/auth-layout.tsx';
+import { MarketingLayout } from '#web/components/layouts/marketing-layout.tsx';
+import { PageLoader } from '#web/components/ui/spinner.tsx';
 import { GuestOnly, RequireAccount, RequireAuth } from './guards.tsx';
 import { RootLayout } from './root-layout.tsx';
 import LandingPage from './routes/landing.tsx';

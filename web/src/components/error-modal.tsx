@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { AlertTriangle } from 'lucide-react';
-import { closeErrorModal, errorModalStore } from '../lib/notify.ts';
-import { useStore } from '../lib/store.ts';
+import { closeErrorModal, errorModalStore } from '#web/lib/notify.ts';
+import { useStore } from '#web/lib/store.ts';
 import { Button } from './ui/button.tsx';
 import { Dialog } from './ui/dialog.tsx';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { cn } from '../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 /** The heading band of the static pages. */
 export function PageHero({ eyebrow, title, children, updatedAt }: { eyebrow?: string; title: string; children?: ReactNode; updatedAt?: string }) {

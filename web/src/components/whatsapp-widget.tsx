@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { X } from 'lucide-react';
-import { whatsappLink } from '../config/site.ts';
-import { storage, storageKeys } from '../lib/storage.ts';
+import { whatsappLink } from '#web/config/site.ts';
+import { storage, storageKeys } from '#web/lib/storage.ts';
 
 export const widgetShowDelayMs = 30_000;
 export const widgetVisibleMs = 8_000;

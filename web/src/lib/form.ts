@@ -1,106 +1,44 @@
-import { useCallback, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+/**
+ * Forms: react-hook-form checked by the contracts' zod schemas through `@hookform/resolvers/zod`
+ * (docs/decisions.md, "Forms"), so the exact pt-BR messages come from `shared/contracts`. Validates
+ * on submit, then live as the person corrects the fields, and moves focus to the first invalid one.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, type DefaultValues, type FieldValues, type Path, type RegisterOptions, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 
-type FieldValue = string | boolean;
-export type FormErrors<V> = Partial<Record<keyof V & string, string>>;
-
-/** The first message of each field in a zod error. */
-export function issuesToErrors<V>(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FormErrors<V> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? '');
-    if (key && !errors[key]) errors[key] = issue.message;
-  }
-  return errors as FormErrors<V>;
-}
-
 /**
- * A small form hook around a zod schema from `shared/contracts`: the exact pt-BR messages come
- * from the schema. Validates on submit, then live as the person corrects the fields, and moves
- * focus to the first invalid field.
+ * A form whose inputs hold `Values` (strings and booleans) and whose schema answers `Output`, what
+ * the submit handler gets. `field(name)` binds an input: id (`{idPrefix}-{name}`), name, ref,
+ * handlers and its error message.
  */
-export function useZodForm<V extends Record<string, FieldValue>, Out>(
-  schema: z.ZodType<Out>,
-  initial: V,
-  options: { idPrefix?: string } = {},
-) {
-  const [values, setValues] = useState<V>(initial);
-  const [errors, setErrors] = useState<FormErrors<V>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const prefix = options.idPrefix ?? 'f';
-
-  const validate = useCallback(
-    (next: V): { ok: true; data: Out } | { ok: false; errors: FormErrors<V> } => {
-      const result = schema.safeParse(next);
-      if (result.success) return { ok: true, data: result.data };
-      return { ok: false, errors: issuesToErrors<V>(result.error.issues) };
-    },
-    [schema],
-  );
-
-  const setValue = useCallback(
-    <K extends keyof V & string>(name: K, value: V[K]) => {
-      setValues((prev) => {
-        const next = { ...prev, [name]: value };
-        if (submitted) {
-          const result = validate(next);
-          setErrors(result.ok ? {} : result.errors);
-        }
-        return next;
-      });
-    },
-    [submitted, validate],
-  );
-
-  /** Props for a text-like input bound to `name`. */
-  const field = <K extends keyof V & string>(name: K) => ({
-    id: `${prefix}-${name}`,
-    name,
-    value: String(values[name] ?? ''),
-    error: errors[name],
-    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
-      setValue(name, event.target.value as V[K]),
+export function useSchemaForm<Values extends FieldValues, Output>(schema: z.ZodType<Output, FieldValues>, defaultValues: Values, idPrefix: string) {
+  const form = useForm<Values, unknown, Output>({
+    // The schema may read inputs of another shape (a checkbox left false against `z.literal(true)`).
+    resolver: zodResolver(schema) as unknown as Resolver<Values, unknown, Output>,
+    defaultValues: defaultValues as DefaultValues<Values>,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    shouldFocusError: true,
   });
 
-  /** Props for a checkbox bound to `name`. */
-  const checkbox = <K extends keyof V & string>(name: K) => ({
-    id: `${prefix}-${name}`,
-    name,
-    checked: Boolean(values[name]),
-    error: errors[name],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(name, event.target.checked as V[K]),
+  const field = <Name extends Path<Values>>(name: Name, options?: RegisterOptions<Values, Name>) => ({
+    id: `${idPrefix}-${name}`,
+    error: form.getFieldState(name, form.formState).error?.message,
+    ...form.register(name, options),
   });
 
-  const focusFirstError = (errs: FormErrors<V>) => {
-    const first = Object.keys(errs)[0];
-    if (!first) return;
-    const element = formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`);
-    element?.focus();
-  };
-
-  const handleSubmit = (onValid: (data: Out) => void | Promise<void>) => (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSubmitted(true);
-    const result = validate(values);
-    if (!result.ok) {
-      setErrors(result.errors);
-      focusFirstError(result.errors);
-      return;
+  /** Puts the server's field messages (`details` of 'Invalid params') on the fields they name. */
+  const setServerErrors = (details: { path: string; message: string }[], toField = (path: string) => path.split('.')[0] ?? '') => {
+    const values = form.getValues();
+    const done = new Set<string>();
+    for (const detail of details) {
+      const name = toField(detail.path);
+      if (!(name in values) || done.has(name)) continue;
+      done.add(name);
+      form.setError(name as Path<Values>, { type: 'server', message: detail.message });
     }
-    setErrors({});
-    void onValid(result.data);
   };
 
-  /** Puts the server's field messages (`details` of 'Invalid params') on the fields. */
-  const setServerErrors = (details: { path: string; message: string }[]) => {
-    const errs: Record<string, string> = {};
-    for (const d of details) {
-      const key = d.path.split('.')[0] ?? '';
-      if (key in values && !errs[key]) errs[key] = d.message;
-    }
-    setErrors(errs as FormErrors<V>);
-  };
-
-  return { values, errors, setValue, setValues, field, checkbox, handleSubmit, setServerErrors, formRef };
+  return { ...form, field, setServerErrors };
 }

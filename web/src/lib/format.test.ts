@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, formatMessageTime, formatPresence } from './format.ts';
-import { pagerItems } from '../components/ui/pagination.tsx';
+import { pagerItems } from '#web/components/ui/pagination.tsx';
 
 describe('formats of the spec', () => {
   const now = new Date(2025, 5, 8, 15, 30, 0);

@@ -1,16 +1,12 @@
 /**
  * The realtime connection (`/ws?token=<accessToken>`, docs/realtime.md): one socket per signed-in
- * tab, reconnecting with exponential backoff. Every server message is one `{ event, data }`;
- * listeners get it parsed, and reconnect listeners run when a socket opens after a drop (events
- * sent meanwhile are not replayed, so they refetch what is shown).
+ * tab, reconnecting with exponential backoff. Listeners get each server message as it came (one
+ * JSON `{ event, data }`); the signed-in app parses it with the shared contract
+ * (`app/realtime-sync.ts`), which keeps zod out of this module: the session code imports it, and
+ * the landing page's entry chunk must stay free of zod. Reconnect listeners run when a socket
+ * opens (events sent meanwhile are not replayed, so they refetch what is shown).
  */
-export interface RealtimeEvent {
-  /** e.g. 'message.CREATED'. */
-  event: string;
-  data: unknown;
-}
-
-type Listener = (event: RealtimeEvent) => void;
+type Listener = (message: string) => void;
 
 let socket: WebSocket | null = null;
 let token: string | null = null;
@@ -32,17 +28,6 @@ export function backoffDelay(attempt: number, random = Math.random): number {
   return Math.round(base * (0.75 + random() * 0.5));
 }
 
-/** Parses one socket message; anything that is not an event answers null. */
-export function parseRealtimeMessage(raw: unknown): RealtimeEvent | null {
-  try {
-    const parsed = JSON.parse(String(raw)) as Partial<RealtimeEvent>;
-    if (!parsed || typeof parsed.event !== 'string' || !parsed.data || typeof parsed.data !== 'object') return null;
-    return { event: parsed.event, data: parsed.data };
-  } catch {
-    return null;
-  }
-}
-
 /** The link's state on <html data-realtime>, for styling and for the browser tests to wait on. */
 function markState(state: 'open' | 'closed'): void {
   if (typeof document !== 'undefined') document.documentElement.dataset.realtime = state;
@@ -60,9 +45,7 @@ function open(): void {
     for (const listener of [...reconnectListeners]) listener();
   };
   ws.onmessage = (message) => {
-    const event = parseRealtimeMessage(message.data);
-    if (!event) return;
-    for (const listener of [...listeners]) listener(event);
+    for (const listener of [...listeners]) listener(String(message.data));
   };
   ws.onclose = () => {
     if (socket !== ws || !token) return;
@@ -89,7 +72,8 @@ export function closeRealtime(): void {
   if (ws && ws.readyState <= 1) ws.close(1000, 'logout');
 }
 
-export function onRealtimeEvent(listener: Listener): () => void {
+/** Runs for every message the server sends, as text. */
+export function onRealtimeMessage(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
@@ -98,9 +82,4 @@ export function onRealtimeEvent(listener: Listener): () => void {
 export function onRealtimeReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);
   return () => reconnectListeners.delete(listener);
-}
-
-/** Test hook: delivers an event as if the socket had received it. */
-export function emitRealtimeEvent(event: RealtimeEvent): void {
-  for (const listener of [...listeners]) listener(event);
 }

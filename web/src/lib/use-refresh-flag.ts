@@ -16,3 +16,9 @@ export function useRefreshFlag(path: string, refetch: () => unknown): void {
     }
   }, [refresh, location.pathname, path, refetch, navigate]);
 }
+
+/** A list's modal route going back to the list: `close` as it was, `saved` with the refresh flag. */
+export function useBackToList(path: string) {
+  const navigate = useNavigate();
+  return { close: () => navigate(path), saved: () => navigate(path, { state: { refresh: true } }) };
+}

@@ -1,8 +1,8 @@
 import { Accessibility, Eye, Lightbulb, Sparkles, Star } from 'lucide-react';
-import { PageHero } from '../../components/static-page.tsx';
-import { ButtonLink } from '../../components/ui/button.tsx';
-import { site } from '../../config/site.ts';
-import { usePageMeta } from '../../lib/seo.ts';
+import { PageHero } from '#web/components/static-page.tsx';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { site } from '#web/config/site.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 const values = [
   { icon: Sparkles, title: 'Simplicidade', text: 'Se precisa de manual, ainda não está pronto. Cada tela é pensada para quem atende, não para quem programa.' },

@@ -1,9 +1,9 @@
 import { Clock, Mail, MapPin, Phone } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { PageHero } from '../../components/static-page.tsx';
-import { WhatsAppIcon } from '../../components/whatsapp-widget.tsx';
-import { site, whatsappLink } from '../../config/site.ts';
-import { usePageMeta } from '../../lib/seo.ts';
+import { PageHero } from '#web/components/static-page.tsx';
+import { WhatsAppIcon } from '#web/components/whatsapp-widget.tsx';
+import { site, whatsappLink } from '#web/config/site.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 function InfoCard({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (

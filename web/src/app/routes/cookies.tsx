@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { PageHero, Prose } from '../../components/static-page.tsx';
-import { site } from '../../config/site.ts';
-import { usePageMeta } from '../../lib/seo.ts';
+import { PageHero, Prose } from '#web/components/static-page.tsx';
+import { site } from '#web/config/site.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 const items = [
   { name: 'Sessão', key: 'conversa-auth', purpose: 'Mantém você conectado depois de entrar na sua conta.', kind: 'Necessário' },

@@ -1,7 +1,7 @@
 import { CalendarCheck, MessagesSquare, Users } from 'lucide-react';
-import { Card } from '../../components/ui/misc.tsx';
-import { DemoForm } from '../../features/demo/components/demo-form.tsx';
-import { usePageMeta } from '../../lib/seo.ts';
+import { Card } from '#web/components/ui/misc.tsx';
+import { DemoForm } from '#web/features/demo/components/demo-form.tsx';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 const perks = [
   { icon: CalendarCheck, text: '30 minutos, por vídeo, no horário que for melhor para você' },

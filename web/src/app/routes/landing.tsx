@@ -6,8 +6,8 @@ import {
   HowItWorks,
   Pricing,
   Testimonials,
-} from '../../features/marketing/components/landing-sections.tsx';
-import { usePageMeta } from '../../lib/seo.ts';
+} from '#web/features/marketing/components/landing-sections.tsx';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 export default function LandingPage() {
   usePageMeta({

@@ -1,6 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
-import { ButtonLink } from '../../components/ui/button.tsx';
-import { usePageMeta } from '../../lib/seo.ts';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 export default function NotFoundPage() {
   usePageMeta({ title: 'Página não encontrada', description: 'O endereço que você acessou não existe no Conversa.', noindex: true });

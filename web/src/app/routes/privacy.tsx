@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { PageHero, Prose, Toc } from '../../components/static-page.tsx';
-import { site } from '../../config/site.ts';
-import { usePageMeta } from '../../lib/seo.ts';
+import { PageHero, Prose, Toc } from '#web/components/static-page.tsx';
+import { site } from '#web/config/site.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 const sections = [
   { id: 'dados', label: 'Dados que coletamos' },

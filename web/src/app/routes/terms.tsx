@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import { PageHero, Prose, Toc } from '../../components/static-page.tsx';
-import { site } from '../../config/site.ts';
+import { PageHero, Prose, Toc } from '#web/components/static-page.tsx';
+import { site } from '#web/config/site.ts';
 import { formatBRL, proFallbackPriceCents } from '#contracts/plans.ts';
-import { usePageMeta } from '../../lib/seo.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 const sections = [
   { id: 'uso', label: 'Uso do serviço' },

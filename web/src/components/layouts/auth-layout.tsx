@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
 import { CheckCircle2 } from 'lucide-react';
-import { Logo } from '../ui/logo.tsx';
-import { ThemeToggle } from '../ui/theme-toggle.tsx';
+import { Logo } from '#web/components/ui/logo.tsx';
+import { ThemeToggle } from '#web/components/ui/theme-toggle.tsx';
 
 const points = [
   'WhatsApp e Telegram na mesma caixa de entrada',

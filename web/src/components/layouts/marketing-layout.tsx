@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { Menu, X } from 'lucide-react';
-import { site } from '../../config/site.ts';
-import { useSession } from '../../lib/auth.ts';
-import { cn } from '../../lib/cn.ts';
-import { ButtonLink } from '../ui/button.tsx';
-import { Logo } from '../ui/logo.tsx';
-import { ThemeToggle } from '../ui/theme-toggle.tsx';
+import { site } from '#web/config/site.ts';
+import { useSession } from '#web/lib/auth.ts';
+import { cn } from '#web/lib/cn.ts';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { Logo } from '#web/components/ui/logo.tsx';
+import { ThemeToggle } from '#web/components/ui/theme-toggle.tsx';
 
 const sections = [
   { hash: 'features', label: 'Recursos' },

@@ -1,6 +1,6 @@
 import { forwardRef, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { Eye, EyeOff, ChevronDown } from 'lucide-react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 const control =
   'block w-full rounded-lg border bg-surface px-3 text-sm text-fg placeholder:text-fg-subtle transition-colors ' +
@@ -127,10 +127,14 @@ export interface TextareaFieldProps extends Omit<TextareaHTMLAttributes<HTMLText
   hint?: ReactNode;
 }
 
-export function TextareaField({ id, label, error, hint, required, className, ...rest }: TextareaFieldProps) {
+export const TextareaField = forwardRef<HTMLTextAreaElement, TextareaFieldProps>(function TextareaField(
+  { id, label, error, hint, required, className, ...rest },
+  ref,
+) {
   return (
     <FieldShell id={id} label={label} error={error} hint={hint} required={required}>
       <textarea
+        ref={ref}
         id={id}
         className={controlClass(error, cn('min-h-28 py-2.5 leading-relaxed', className))}
         aria-invalid={error ? true : undefined}
@@ -140,7 +144,7 @@ export function TextareaField({ id, label, error, hint, required, className, ...
       />
     </FieldShell>
   );
-}
+});
 
 export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
   id: string;
@@ -152,11 +156,15 @@ export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectEl
 }
 
 /** A styled native select: keyboard, screen readers and mobile pickers work as people expect. */
-export function SelectField({ id, label, error, hint, required, options, placeholder, className, ...rest }: SelectFieldProps) {
+export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(function SelectField(
+  { id, label, error, hint, required, options, placeholder, className, ...rest },
+  ref,
+) {
   return (
     <FieldShell id={id} label={label} error={error} hint={hint} required={required}>
       <div className="relative">
         <select
+          ref={ref}
           id={id}
           className={controlClass(error, cn('h-10 appearance-none pr-10', className))}
           aria-invalid={error ? true : undefined}
@@ -179,7 +187,7 @@ export function SelectField({ id, label, error, hint, required, options, placeho
       </div>
     </FieldShell>
   );
-}
+});
 
 export interface CheckboxFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'> {
   id: string;
@@ -187,11 +195,12 @@ export interface CheckboxFieldProps extends Omit<InputHTMLAttributes<HTMLInputEl
   error?: string;
 }
 
-export function CheckboxField({ id, label, error, className, ...rest }: CheckboxFieldProps) {
+export const CheckboxField = forwardRef<HTMLInputElement, CheckboxFieldProps>(function CheckboxField({ id, label, error, className, ...rest }, ref) {
   return (
     <div className={cn('space-y-1.5', className)}>
       <div className="flex items-start gap-2.5">
         <input
+          ref={ref}
           id={id}
           type="checkbox"
           className="mt-0.5 size-4 shrink-0 cursor-pointer rounded border-border-strong accent-brand focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
@@ -210,4 +219,4 @@ export function CheckboxField({ id, label, error, className, ...rest }: Checkbox
       ) : null}
     </div>
   );
-}
+});

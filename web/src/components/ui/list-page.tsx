@@ -43,6 +43,41 @@ export function ListPageHeader({
   );
 }
 
+/**
+ * The table of a list screen in its card: the head's cells, the rows (or 'Carregando...' and
+ * 'Nenhum registro encontrado' while there are none) and the pager below. `minWidth` is a literal
+ * Tailwind class: the table scrolls sideways below it.
+ */
+export function ListTable({
+  minWidth,
+  head,
+  columns,
+  loading,
+  pager,
+  children,
+}: {
+  minWidth: string;
+  head: ReactNode;
+  columns: number;
+  loading: boolean;
+  pager: ReactNode;
+  children: ReactNode[];
+}) {
+  return (
+    <Card className="overflow-hidden">
+      <div className="overflow-x-auto">
+        <table className={`w-full ${minWidth}`}>
+          <thead className="border-b border-border bg-bg-subtle">
+            <tr>{head}</tr>
+          </thead>
+          <tbody className="divide-y divide-border">{children.length === 0 ? <TableState colSpan={columns} loading={loading} /> : children}</tbody>
+        </table>
+      </div>
+      {pager}
+    </Card>
+  );
+}
+
 /** The table's body states: 'Carregando...' and 'Nenhum registro encontrado'. */
 export function TableState({ colSpan, loading }: { colSpan: number; loading: boolean }) {
   return (

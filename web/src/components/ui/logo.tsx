@@ -1,4 +1,4 @@
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 /** The Conversa mark: a speech bubble with three dots. */
 export function LogoMark({ className }: { className?: string }) {

@@ -1,5 +1,5 @@
 import type { HTMLAttributes, ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 export function Card({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cn('rounded-2xl border border-border bg-surface shadow-card', className)} {...rest} />;
@@ -32,6 +32,3 @@ export function Alert({ tone = 'info', title, children, className }: { tone?: 'i
 }
 
 /** Content for screen readers only. */
-export function VisuallyHidden({ children }: { children: ReactNode }) {
-  return <span className="sr-only">{children}</span>;
-}

@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 /** The page numbers to show: up to 5 around the current one, with first, last and ellipses. */
 export function pagerItems(page: number, pageCount: number, window = 5): (number | 'ellipsis-start' | 'ellipsis-end')[] {

@@ -1,6 +1,6 @@
 import { Moon, Sun } from 'lucide-react';
-import { toggleTheme, useTheme } from '../../lib/theme.ts';
-import { cn } from '../../lib/cn.ts';
+import { toggleTheme, useTheme } from '#web/lib/theme.ts';
+import { cn } from '#web/lib/cn.ts';
 
 /** Switches light/dark; the label says what a press will do. */
 export function ThemeToggle({ className, withLabel = false }: { className?: string; withLabel?: boolean }) {

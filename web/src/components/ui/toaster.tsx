@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { createPortal } from 'react-dom';
 import { CheckCircle2, Info, X, XCircle } from 'lucide-react';
-import { dismissToast, toastStore, type Toast } from '../../lib/notify.ts';
-import { useStore } from '../../lib/store.ts';
-import { cn } from '../../lib/cn.ts';
+import { dismissToast, toastStore, type Toast } from '#web/lib/notify.ts';
+import { useStore } from '#web/lib/store.ts';
+import { cn } from '#web/lib/cn.ts';
 
 const icons = { success: CheckCircle2, error: XCircle, info: Info } as const;
 const tones = { success: 'text-success', error: 'text-danger', info: 'text-brand' } as const;

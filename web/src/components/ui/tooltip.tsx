@@ -1,5 +1,5 @@
 import { cloneElement, useEffect, useId, useState, type ReactElement, type ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 export interface TooltipProps {
   content: ReactNode;

@@ -1,16 +1,16 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { Building2, Cable, ChevronsLeft, ChevronsRight, Contact, LogOut, Menu, MessageSquare, Users } from 'lucide-react';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { Logo } from '../../../components/ui/logo.tsx';
-import { ThemeToggle } from '../../../components/ui/theme-toggle.tsx';
-import { Tooltip } from '../../../components/ui/tooltip.tsx';
-import { useLogout } from '../../../features/auth/api/logout.ts';
-import { useSession } from '../../../lib/auth.ts';
-import { cn } from '../../../lib/cn.ts';
-import { connectRealtime } from '../../../lib/realtime.ts';
-import { storage, storageKeys } from '../../../lib/storage.ts';
-import { useRealtimeSync } from '../../realtime-sync.ts';
+import { Dialog } from '#web/components/ui/dialog.tsx';
+import { Logo } from '#web/components/ui/logo.tsx';
+import { ThemeToggle } from '#web/components/ui/theme-toggle.tsx';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { useLogout } from '#web/features/auth/api/logout.ts';
+import { useSession } from '#web/lib/auth.ts';
+import { cn } from '#web/lib/cn.ts';
+import { connectRealtime } from '#web/lib/realtime.ts';
+import { storage, storageKeys } from '#web/lib/storage.ts';
+import { useRealtimeSync } from '#web/app/realtime-sync.ts';
 
 interface MenuItem {
   to: string;

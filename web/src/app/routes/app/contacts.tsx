@@ -1,17 +1,18 @@
-import { Route, Routes, useNavigate, useParams } from 'react-router';
-import { ContactModal } from '../../../features/contacts/components/contact-modal.tsx';
-import { ContactsTable } from '../../../features/contacts/components/contacts-table.tsx';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { Route, Routes, useParams } from 'react-router';
+import { ContactModal } from '#web/features/contacts/components/contact-modal.tsx';
+import { ContactsTable } from '#web/features/contacts/components/contacts-table.tsx';
+import { usePageMeta } from '#web/lib/seo.ts';
+import { useBackToList } from '#web/lib/use-refresh-flag.ts';
 
 function EditContact() {
   const { id } = useParams();
-  const navigate = useNavigate();
-  return <ContactModal id={id} onClose={() => navigate('/contacts')} onSaved={() => navigate('/contacts', { state: { refresh: true } })} />;
+  const back = useBackToList('/contacts');
+  return <ContactModal id={id} onClose={back.close} onSaved={back.saved} />;
 }
 
 function CreateContact() {
-  const navigate = useNavigate();
-  return <ContactModal onClose={() => navigate('/contacts')} onSaved={() => navigate('/contacts', { state: { refresh: true } })} />;
+  const back = useBackToList('/contacts');
+  return <ContactModal onClose={back.close} onSaved={back.saved} />;
 }
 
 /** /contacts, /contacts/create and /contacts/{id}/edit (the modals open over the list). */

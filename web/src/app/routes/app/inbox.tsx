@@ -2,14 +2,14 @@ import { useCallback, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { MessagesSquare } from 'lucide-react';
 import type { Contact } from '#contracts/contacts.ts';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { usePageMeta } from '../../../lib/seo.ts';
-import { useConnections } from '../../../features/inbox/api/get-connections.ts';
-import { useContact } from '../../../features/inbox/api/get-contact.ts';
-import { emptyInboxFilters, type InboxFilters } from '../../../features/inbox/api/get-inbox-contacts.ts';
-import { ContactList } from '../../../features/inbox/components/contact-list.tsx';
-import { Conversation } from '../../../features/inbox/components/conversation.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
+import { useConnections } from '#web/features/inbox/api/get-connections.ts';
+import { useContact } from '#web/api/get-contact.ts';
+import { emptyInboxFilters, type InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
+import { ContactList } from '#web/features/inbox/components/contact-list.tsx';
+import { Conversation } from '#web/features/inbox/components/conversation.tsx';
 
 const isWide = () => typeof window !== 'undefined' && window.matchMedia?.('(min-width: 1024px)').matches;
 

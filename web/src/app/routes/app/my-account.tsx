@@ -1,15 +1,15 @@
 import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { Pencil } from 'lucide-react';
-import { ButtonLink } from '../../../components/ui/button.tsx';
-import { Card } from '../../../components/ui/misc.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useAccount } from '../../../features/account/api/get-account.ts';
-import { AccountModal } from '../../../features/account/components/account-modal.tsx';
-import { ActivePlan, UpgradePlan } from '../../../features/account/components/subscription.tsx';
-import { useSession } from '../../../lib/auth.ts';
-import { formatDate } from '../../../lib/format.ts';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { Card } from '#web/components/ui/misc.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { useAccount } from '#web/features/account/api/get-account.ts';
+import { AccountModal } from '#web/features/account/components/account-modal.tsx';
+import { ActivePlan, UpgradePlan } from '#web/features/account/components/subscription.tsx';
+import { useSession } from '#web/lib/auth.ts';
+import { formatDate } from '#web/lib/format.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 function Loading({ text }: { text: string }) {
   return (

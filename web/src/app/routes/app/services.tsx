@@ -1,13 +1,11 @@
-import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
-import { ServiceFormModal, ServiceQrModal, ServiceViewModal } from '../../../features/services/components/service-modals.tsx';
-import { ServicesTable } from '../../../features/services/components/services-table.tsx';
-import { useSession } from '../../../lib/auth.ts';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { Navigate, Route, Routes, useParams } from 'react-router';
+import { ServiceFormModal, ServiceQrModal, ServiceViewModal } from '#web/features/services/components/service-modals.tsx';
+import { ServicesTable } from '#web/features/services/components/services-table.tsx';
+import { useSession } from '#web/lib/auth.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
+import { useBackToList } from '#web/lib/use-refresh-flag.ts';
 
-function useBack() {
-  const navigate = useNavigate();
-  return { close: () => navigate('/services'), saved: () => navigate('/services', { state: { refresh: true } }) };
-}
+const useBack = () => useBackToList('/services');
 
 function AdminOnly({ children }: { children: React.ReactElement }) {
   const { user } = useSession();

@@ -1,13 +1,11 @@
-import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
-import { UserFormModal, UserViewModal } from '../../../features/users/components/user-modals.tsx';
-import { UsersTable } from '../../../features/users/components/users-table.tsx';
-import { useSession } from '../../../lib/auth.ts';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { Navigate, Route, Routes, useParams } from 'react-router';
+import { UserFormModal, UserViewModal } from '#web/features/users/components/user-modals.tsx';
+import { UsersTable } from '#web/features/users/components/users-table.tsx';
+import { useSession } from '#web/lib/auth.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
+import { useBackToList } from '#web/lib/use-refresh-flag.ts';
 
-function useBack() {
-  const navigate = useNavigate();
-  return { close: () => navigate('/users'), saved: () => navigate('/users', { state: { refresh: true } }) };
-}
+const useBack = () => useBackToList('/users');
 
 function Create() {
   const { user } = useSession();

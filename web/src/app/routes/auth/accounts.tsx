@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { CreatedAccount } from '../../../features/accounts/api/create-account.ts';
-import { AuthHeading } from '../../../components/layouts/auth-layout.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { CreateAccountForm } from '../../../features/accounts/components/create-account-form.tsx';
-import { useLogout } from '../../../features/auth/api/logout.ts';
-import { switchAccount } from '../../../features/auth/api/switch-account.ts';
-import { setSession, useSession } from '../../../lib/auth.ts';
-import { reportError } from '../../../lib/errors.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { usePageMeta } from '../../../lib/seo.ts';
+import type { CreatedAccount } from '#web/features/account/api/create-account.ts';
+import { AuthHeading } from '#web/components/layouts/auth-layout.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { CreateAccountForm } from '#web/features/account/components/create-account-form.tsx';
+import { useLogout } from '#web/features/auth/api/logout.ts';
+import { switchAccount } from '#web/features/auth/api/switch-account.ts';
+import { setSession, useSession } from '#web/lib/auth.ts';
+import { reportError } from '#web/lib/errors.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 export const accountCreatedText = (name: string) => `Conta ${name} criada com sucesso, logamos você nela`;
 

@@ -1,6 +1,6 @@
-import { AuthHeading } from '../../../components/layouts/auth-layout.tsx';
-import { ForgotPasswordForm } from '../../../features/auth/components/forgot-password-form.tsx';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { AuthHeading } from '#web/components/layouts/auth-layout.tsx';
+import { ForgotPasswordForm } from '#web/features/auth/components/forgot-password-form.tsx';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 export default function ForgotPasswordPage() {
   usePageMeta({ title: 'Recuperar senha', description: 'Receba por e-mail um link para criar uma nova senha no Conversa.' });

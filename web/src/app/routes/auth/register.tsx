@@ -1,6 +1,6 @@
-import { AuthHeading } from '../../../components/layouts/auth-layout.tsx';
-import { RegisterForm } from '../../../features/auth/components/register-form.tsx';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { AuthHeading } from '#web/components/layouts/auth-layout.tsx';
+import { RegisterForm } from '#web/features/auth/components/register-form.tsx';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 export default function RegisterPage() {
   usePageMeta({

@@ -1,9 +1,9 @@
 import { Link, useSearchParams } from 'react-router';
-import { AuthHeading } from '../../../components/layouts/auth-layout.tsx';
-import { Alert } from '../../../components/ui/misc.tsx';
-import { ButtonLink } from '../../../components/ui/button.tsx';
-import { ResetPasswordForm } from '../../../features/auth/components/reset-password-form.tsx';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { AuthHeading } from '#web/components/layouts/auth-layout.tsx';
+import { Alert } from '#web/components/ui/misc.tsx';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { ResetPasswordForm } from '#web/features/auth/components/reset-password-form.tsx';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 export default function ResetPasswordPage() {
   usePageMeta({ title: 'Redefinir senha', noindex: true });

@@ -1,9 +1,9 @@
 import { Link, useSearchParams } from 'react-router';
 import { MailCheck } from 'lucide-react';
-import { AuthHeading } from '../../../components/layouts/auth-layout.tsx';
-import { Alert } from '../../../components/ui/misc.tsx';
-import { VerifyEmailForm } from '../../../features/auth/components/verify-email-form.tsx';
-import { usePageMeta } from '../../../lib/seo.ts';
+import { AuthHeading } from '#web/components/layouts/auth-layout.tsx';
+import { Alert } from '#web/components/ui/misc.tsx';
+import { VerifyEmailForm } from '#web/features/auth/components/verify-email-form.tsx';
+import { usePageMeta } from '#web/lib/seo.ts';
 
 export default function VerifyEmailPage() {
   usePageMeta({ title: 'Verificar e-mail', noindex: true });

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { paymentKeys } from '#web/api/keys.ts';
 
 /** POST /payments/create-checkout-session: the checkout URL the browser goes to. */
 export function createCheckoutSession(priceId: string | undefined): Promise<{ url: string }> {
@@ -8,7 +9,7 @@ export function createCheckoutSession(priceId: string | undefined): Promise<{ ur
 
 export function useCreateCheckoutSession() {
   return useMutation({
-    mutationKey: ['payments', 'checkout'],
+    mutationKey: [...paymentKeys.all, 'checkout'],
     mutationFn: createCheckoutSession,
     onSuccess: ({ url }) => {
       if (url) window.location.assign(url);

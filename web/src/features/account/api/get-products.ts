@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { paymentKeys } from '#web/api/keys.ts';
 
 /** A product of the payment provider (SPEC section 3). */
 export interface Product {
@@ -16,7 +17,7 @@ export function getProducts(signal?: AbortSignal): Promise<Product[] | { data: P
 }
 
 export function productsQueryOptions() {
-  return queryOptions({ queryKey: ['payments', 'products'], queryFn: ({ signal }) => getProducts(signal), meta: { silent: true }, retry: false });
+  return queryOptions({ queryKey: paymentKeys.products(), queryFn: ({ signal }) => getProducts(signal), meta: { silent: true }, retry: false });
 }
 
 export function useProducts(enabled: boolean) {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Usage } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { accountKeys } from '#web/api/keys.ts';
 
 /** GET /accounts/{id}/usage: called only when the subscription is active (SPEC section 7). */
 export function getUsage(id: string, signal?: AbortSignal): Promise<Usage> {
@@ -8,7 +9,7 @@ export function getUsage(id: string, signal?: AbortSignal): Promise<Usage> {
 }
 
 export function usageQueryOptions(id: string) {
-  return queryOptions({ queryKey: ['accounts', 'usage', id], queryFn: ({ signal }) => getUsage(id, signal) });
+  return queryOptions({ queryKey: accountKeys.usage(id), queryFn: ({ signal }) => getUsage(id, signal) });
 }
 
 export function useUsage(id: string, enabled: boolean) {

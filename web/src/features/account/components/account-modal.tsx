@@ -1,16 +1,16 @@
 import { accountPayload } from '#contracts/accounts.ts';
 import type { Account } from '#contracts/entities.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useUpdateAccount } from '../api/update-account.ts';
+import { Dialog } from '#web/components/ui/dialog.tsx';
+import { FormActions } from '#web/components/ui/form-actions.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useUpdateAccount } from '#web/features/account/api/update-account.ts';
 
 /** /my-account/{id}/edit: 'Editar conta' (admins). */
 export function AccountModal({ account, onClose }: { account: Account; onClose: () => void }) {
   const update = useUpdateAccount(account.id);
-  const form = useZodForm(accountPayload, { name: account.name }, { idPrefix: 'account-edit' });
+  const form = useSchemaForm(accountPayload, { name: account.name }, 'account-edit');
   const onSubmit = form.handleSubmit((data) =>
     update.mutate(data, {
       onSuccess: () => {
@@ -21,16 +21,9 @@ export function AccountModal({ account, onClose }: { account: Account; onClose: 
   );
   return (
     <Dialog open onClose={onClose} title={account.id ? 'Editar conta' : 'Criar conta'}>
-      <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
         <InputField label="Nome da conta" required {...form.field('name')} />
-        <div className="flex justify-end gap-2 pt-2">
-          <Button variant="outline" onClick={onClose}>
-            Cancelar
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Atualizar
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} saving={update.isPending} editing />
       </form>
     </Dialog>
   );

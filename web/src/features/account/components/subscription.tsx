@@ -1,12 +1,12 @@
 import { AlertTriangle, Check, Crown, Sparkles, Users, Cable, Contact } from 'lucide-react';
 import type { Account, Subscription, Usage } from '#contracts/entities.ts';
 import { effectiveLimits, formatBRL, freePlan, proFallbackPriceCents, proPlanDefaults } from '#contracts/plans.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Alert, Badge, Card } from '../../../components/ui/misc.tsx';
-import { formatDate } from '../../../lib/format.ts';
-import { proProduct, useProducts } from '../api/get-products.ts';
-import { useCreateCheckoutSession } from '../api/create-checkout-session.ts';
-import { useUsage } from '../api/get-usage.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Alert, Badge, Card } from '#web/components/ui/misc.tsx';
+import { formatDate } from '#web/lib/format.ts';
+import { proProduct, useProducts } from '#web/features/account/api/get-products.ts';
+import { useCreateCheckoutSession } from '#web/features/account/api/create-checkout-session.ts';
+import { useUsage } from '#web/features/account/api/get-usage.ts';
 
 /** Subscription status labels and colours (SPEC section 4). */
 export function statusBadge(status: string) {

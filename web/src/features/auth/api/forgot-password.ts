@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ForgotPasswordPayload } from '#contracts/auth.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /auth/forgot-password: always 204, whether or not the e-mail exists. */
 export function forgotPassword(payload: ForgotPasswordPayload): Promise<void> {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import { clearSession } from '../../../lib/auth.ts';
+import { api } from '#web/lib/api-client.ts';
+import { clearSession } from '#web/lib/auth.ts';
 
 /** POST /auth/logout (revokes the token), then forgets the session whatever the answer. */
 export async function logout(): Promise<void> {

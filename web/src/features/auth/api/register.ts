@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { RegisterPayload, SessionAnswer } from '#contracts/auth.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 export type RegisterAnswer = SessionAnswer & { id: string };
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /auth/resend-verification: e-mails a new code. */
 export function resendVerification(payload: { userId: string }): Promise<void> {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ResetPasswordAnswer, ResetPasswordPayload } from '#contracts/auth.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /auth/reset-password: a session, or the accounts to choose from. */
 export function resetPassword(payload: ResetPasswordPayload): Promise<ResetPasswordAnswer> {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { VerifyEmailPayload } from '#contracts/auth.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /auth/verify-email. */
 export function verifyEmail(payload: VerifyEmailPayload): Promise<void> {

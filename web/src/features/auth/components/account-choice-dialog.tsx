@@ -1,7 +1,7 @@
 import { Building2 } from 'lucide-react';
 import type { AccountChoice } from '#contracts/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { Dialog } from '#web/components/ui/dialog.tsx';
 
 export interface AccountChoiceDialogProps {
   open: boolean;

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { forgotPasswordPayload } from '#contracts/auth.ts';
-import { Alert } from '../../../components/ui/misc.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useForgotPassword } from '../api/forgot-password.ts';
+import { Alert } from '#web/components/ui/misc.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useForgotPassword } from '#web/features/auth/api/forgot-password.ts';
 
 export const forgotSuccessText = 'Email enviado com sucesso, você será redirecionado para o login';
 export const forgotRedirectMs = 2000;
@@ -16,7 +16,7 @@ export function ForgotPasswordForm() {
   const forgot = useForgotPassword();
   const [done, setDone] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const form = useZodForm(forgotPasswordPayload, { email: '' }, { idPrefix: 'forgot' });
+  const form = useSchemaForm(forgotPasswordPayload, { email: '' }, 'forgot');
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -37,7 +37,7 @@ export function ForgotPasswordForm() {
           Se houver uma conta com esse endereço, você receberá um link para criar uma nova senha.
         </Alert>
       ) : null}
-      <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
         <InputField label="E-mail" type="email" autoComplete="email" inputMode="email" required {...form.field('email')} />
         <Button type="submit" size="lg" className="w-full" loading={forgot.isPending} loadingText="Enviando..." disabled={done}>
           Enviar link de recuperação

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../testing/render.tsx';
+import { renderWithProviders } from '#web/testing/render.tsx';
 import { ForgotPasswordForm } from './forgot-password-form.tsx';
 import { LoginForm } from './login-form.tsx';
 import { RegisterForm } from './register-form.tsx';
@@ -17,52 +17,52 @@ function submit(name: RegExp | string) {
 }
 
 describe('form validation with the exact pt-BR texts of SPEC section 5', () => {
-  it('login: email and password are required, and nothing is sent', () => {
+  it('login: email and password are required, and nothing is sent', async () => {
     const fetchMock = vi.spyOn(globalThis, 'fetch');
     renderWithProviders(<LoginForm />);
     submit('Entrar');
-    expect(screen.getAllByText('Campo obrigatório')).toHaveLength(2);
+    expect(await screen.findAllByText('Campo obrigatório')).toHaveLength(2);
     expect(screen.getByLabelText('E-mail').getAttribute('aria-invalid')).toBe('true');
-    expect(document.activeElement).toBe(screen.getByLabelText('E-mail'));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('E-mail')));
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('register: name, email and password required, and the terms checkbox', () => {
+  it('register: name, email and password required, and the terms checkbox', async () => {
     renderWithProviders(<RegisterForm />);
     submit('Criar conta grátis');
-    expect(screen.getAllByText('Campo obrigatório')).toHaveLength(3);
+    expect(await screen.findAllByText('Campo obrigatório')).toHaveLength(3);
     expect(screen.getByText('Você precisa aceitar os termos para continuar')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Nome'), { target: { value: 'Ana' } });
     fireEvent.click(screen.getByRole('checkbox'));
-    expect(screen.getAllByText('Campo obrigatório')).toHaveLength(2);
-    expect(screen.queryByText('Você precisa aceitar os termos para continuar')).toBeNull();
+    await waitFor(() => expect(screen.getAllByText('Campo obrigatório')).toHaveLength(2));
+    await waitFor(() => expect(screen.queryByText('Você precisa aceitar os termos para continuar')).toBeNull());
   });
 
-  it('forgot password: the email must look like one', () => {
+  it('forgot password: the email must look like one', async () => {
     renderWithProviders(<ForgotPasswordForm />);
     submit('Enviar link de recuperação');
-    expect(screen.getByText('Campo obrigatório')).toBeTruthy();
+    expect(await screen.findByText('Campo obrigatório')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'nao-e-email' } });
-    expect(screen.getByText('Endereço de email inválido')).toBeTruthy();
+    expect(await screen.findByText('Endereço de email inválido')).toBeTruthy();
   });
 
-  it('reset password: at least 6 characters, and both passwords equal', () => {
+  it('reset password: at least 6 characters, and both passwords equal', async () => {
     renderWithProviders(<ResetPasswordForm email="a@b.com" verifyCode="123456" />);
     fireEvent.change(screen.getByLabelText('Nova senha'), { target: { value: '123' } });
     submit('Redefinir senha');
-    expect(screen.getByText('A senha deve ter pelo menos 6 caracteres')).toBeTruthy();
+    expect(await screen.findByText('A senha deve ter pelo menos 6 caracteres')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Nova senha'), { target: { value: '123456' } });
     fireEvent.change(screen.getByLabelText('Confirme a nova senha'), { target: { value: '654321' } });
-    expect(screen.getByText('As senhas devem ser iguais')).toBeTruthy();
+    expect(await screen.findByText('As senhas devem ser iguais')).toBeTruthy();
   });
 
-  it('verify email: exactly 6 digits, keeping only digits as typed', () => {
+  it('verify email: exactly 6 digits, keeping only digits as typed', async () => {
     renderWithProviders(<VerifyEmailForm userId="u1" />);
     const input = screen.getByLabelText('Código de verificação') as HTMLInputElement;
     fireEvent.change(input, { target: { value: '12a3' } });
     expect(input.value).toBe('123');
     submit('Confirmar e-mail');
-    expect(screen.getByText('O código deve conter 6 dígitos')).toBeTruthy();
+    expect(await screen.findByText('O código deve conter 6 dígitos')).toBeTruthy();
   });
 
   it('login: several accounts for the e-mail open the choice modal, and Logar retries with that account', async () => {

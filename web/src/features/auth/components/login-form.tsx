@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { loginPayload, type AccountChoice, type SessionAnswer } from '#contracts/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { InputField, PasswordField } from '../../../components/ui/field.tsx';
-import { setSession } from '../../../lib/auth.ts';
-import { useZodForm } from '../../../lib/form.ts';
-import { useLogin } from '../api/login.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { InputField, PasswordField } from '#web/components/ui/field.tsx';
+import { setSession } from '#web/lib/auth.ts';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { useLogin } from '#web/features/auth/api/login.ts';
 import { AccountChoiceDialog } from './account-choice-dialog.tsx';
 
 export const accountChoiceTitle = 'Em qual conta deseja entrar';
@@ -17,7 +17,7 @@ export function LoginForm() {
   const login = useLogin();
   const [choices, setChoices] = useState<AccountChoice[] | null>(null);
   const [pendingAccountId, setPendingAccountId] = useState<string | null>(null);
-  const form = useZodForm(loginPayload, { email: '', password: '' }, { idPrefix: 'login' });
+  const form = useSchemaForm(loginPayload, { email: '', password: '' }, 'login');
 
   const finish = (answer: SessionAnswer) => {
     setSession(answer);
@@ -38,7 +38,7 @@ export function LoginForm() {
   });
 
   const choose = (choice: AccountChoice) => {
-    const parsed = loginPayload.safeParse(form.values);
+    const parsed = loginPayload.safeParse(form.getValues());
     if (!parsed.success) return;
     setPendingAccountId(choice.accountId);
     login.mutate(
@@ -56,7 +56,7 @@ export function LoginForm() {
 
   return (
     <>
-      <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
         <InputField label="E-mail" type="email" autoComplete="email" inputMode="email" required {...form.field('email')} />
         <PasswordField
           label="Senha"

@@ -1,5 +1,5 @@
 import { passwordStrength, strengthLabels } from '#contracts/password.ts';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 const colours = ['bg-border-strong', 'bg-danger', 'bg-warning', 'bg-brand', 'bg-success'];
 

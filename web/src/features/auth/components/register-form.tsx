@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { registerForm } from '#contracts/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { CheckboxField, InputField, PasswordField } from '../../../components/ui/field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useRegister } from '../api/register.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { CheckboxField, InputField, PasswordField } from '#web/components/ui/field.tsx';
+import { ApiError } from '#web/lib/api-client.ts';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useRegister } from '#web/features/auth/api/register.ts';
 import { PasswordStrength } from './password-strength.tsx';
 
 export const registerSuccessText = 'Usuário criado com sucesso';
@@ -21,7 +21,7 @@ export function RegisterForm() {
   const register = useRegister();
   const [done, setDone] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const form = useZodForm(registerForm, { name: '', email: '', password: '', terms: false }, { idPrefix: 'register' });
+  const form = useSchemaForm(registerForm, { name: '', email: '', password: '', terms: false }, 'register');
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -43,7 +43,7 @@ export function RegisterForm() {
 
   return (
     <>
-      <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
         <InputField label="Nome" autoComplete="name" required {...form.field('name')} />
         <InputField label="E-mail" type="email" autoComplete="email" inputMode="email" required {...form.field('email')} />
         <div className="space-y-2">
@@ -54,7 +54,7 @@ export function RegisterForm() {
             hint="Use 8 ou mais caracteres, com letras maiúsculas e minúsculas, números e símbolos."
             {...form.field('password')}
           />
-          <PasswordStrength password={form.values.password} />
+          <PasswordStrength password={form.watch('password')} />
         </div>
         <CheckboxField
           label={
@@ -69,7 +69,7 @@ export function RegisterForm() {
               </Link>
             </>
           }
-          {...form.checkbox('terms')}
+          {...form.field('terms')}
         />
         <Button type="submit" size="lg" className="w-full" loading={register.isPending} loadingText="Criando conta..." disabled={done}>
           Criar conta grátis

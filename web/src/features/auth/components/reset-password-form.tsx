@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { resetPasswordForm, type AccountChoice } from '#contracts/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { PasswordField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useResetPassword } from '../api/reset-password.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { PasswordField } from '#web/components/ui/field.tsx';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useResetPassword } from '#web/features/auth/api/reset-password.ts';
 import { AccountChoiceDialog } from './account-choice-dialog.tsx';
 
 export const resetChoiceTitle = 'Qual conta deseja alterar a senha?';
@@ -23,7 +23,7 @@ export function ResetPasswordForm({ email, verifyCode }: { email: string; verify
   const [pendingAccountId, setPendingAccountId] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const form = useZodForm(resetPasswordForm, { password: '', confirmPassword: '' }, { idPrefix: 'reset' });
+  const form = useSchemaForm(resetPasswordForm, { password: '', confirmPassword: '' }, 'reset');
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -50,13 +50,13 @@ export function ResetPasswordForm({ email, verifyCode }: { email: string; verify
 
   return (
     <>
-      <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
         <PasswordField
           label="Nova senha"
           autoComplete="new-password"
           required
           hint="Mínimo de 6 caracteres. Senhas longas, com letras, números e símbolos, são mais seguras."
-          {...form.field('password')}
+          {...form.field('password', { deps: ['confirmPassword'] })}
         />
         <PasswordField label="Confirme a nova senha" autoComplete="new-password" required {...form.field('confirmPassword')} />
         <Button type="submit" size="lg" className="w-full" loading={reset.isPending && !pendingAccountId} loadingText="Salvando..." disabled={done}>
@@ -72,7 +72,7 @@ export function ResetPasswordForm({ email, verifyCode }: { email: string; verify
         pendingAccountId={pendingAccountId}
         onChoose={(choice) => {
           setPendingAccountId(choice.accountId);
-          send(form.values.password, choice.accountId);
+          send(form.getValues('password'), choice.accountId);
         }}
         onClose={() => setChoices(null)}
       />

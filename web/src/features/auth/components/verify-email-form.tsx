@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { verifyEmailForm } from '#contracts/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useResendVerification } from '../api/resend-verification.ts';
-import { useVerifyEmail } from '../api/verify-email.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useResendVerification } from '#web/features/auth/api/resend-verification.ts';
+import { useVerifyEmail } from '#web/features/auth/api/verify-email.ts';
 
 export const verifySuccessText = 'Email confirmado com sucesso';
 export const verifyRedirectMs = 1000;
@@ -17,7 +17,7 @@ export function VerifyEmailForm({ userId, initialCode = '' }: { userId: string; 
   const resend = useResendVerification();
   const [done, setDone] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const form = useZodForm(verifyEmailForm, { verifyCode: initialCode.replace(/\D/g, '').slice(0, 6) }, { idPrefix: 'verify' });
+  const form = useSchemaForm(verifyEmailForm, { verifyCode: initialCode.replace(/\D/g, '').slice(0, 6) }, 'verify');
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -34,10 +34,10 @@ export function VerifyEmailForm({ userId, initialCode = '' }: { userId: string; 
     );
   });
 
-  const field = form.field('verifyCode');
+  const code = form.field('verifyCode');
 
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+    <form onSubmit={onSubmit} noValidate className="space-y-5">
       <InputField
         label="Código de verificação"
         inputMode="numeric"
@@ -47,8 +47,12 @@ export function VerifyEmailForm({ userId, initialCode = '' }: { userId: string; 
         placeholder="000000"
         className="h-14 text-center font-mono text-2xl tracking-[0.5em] placeholder:tracking-[0.5em]"
         hint="Digite os 6 números que enviamos para o seu e-mail."
-        {...field}
-        onChange={(event) => form.setValue('verifyCode', event.target.value.replace(/\D/g, '').slice(0, 6))}
+        {...code}
+        onChange={(event) => {
+          // Only digits, at most 6, as typed.
+          event.target.value = event.target.value.replace(/\D/g, '').slice(0, 6);
+          void code.onChange(event);
+        }}
       />
       <Button type="submit" size="lg" className="w-full" loading={verify.isPending} loadingText="Confirmando..." disabled={done}>
         Confirmar e-mail

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { contactKeys } from '#web/api/keys.ts';
 
 /** POST /contacts/{id}/archive: admins unarchive with archive false (402 when no seat is free). */
 export function archiveContact(id: string, archive: boolean): Promise<Contact> {
@@ -10,8 +11,8 @@ export function archiveContact(id: string, archive: boolean): Promise<Contact> {
 export function useArchiveContact() {
   const client = useQueryClient();
   return useMutation({
-    mutationKey: ['contacts', 'archive'],
+    mutationKey: [...contactKeys.all, 'archive'],
     mutationFn: ({ id, archive }: { id: string; archive: boolean }) => archiveContact(id, archive),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['contacts'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: contactKeys.all }),
   });
 }

@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { Contact } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { containsPattern, listQueryString, type ListQueryInput, type Where } from '#contracts/list-query.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { contactKeys } from '#web/api/keys.ts';
 
 export interface ContactFilters {
   name: string;
@@ -22,7 +23,7 @@ export function getContacts(query: ListQueryInput, signal?: AbortSignal): Promis
 }
 
 export function contactsQueryOptions(query: ListQueryInput) {
-  return queryOptions({ queryKey: ['contacts', 'list', query], queryFn: ({ signal }) => getContacts(query, signal), placeholderData: keepPreviousData });
+  return queryOptions({ queryKey: contactKeys.list(query), queryFn: ({ signal }) => getContacts(query, signal), placeholderData: keepPreviousData });
 }
 
 export function useContacts(query: ListQueryInput) {

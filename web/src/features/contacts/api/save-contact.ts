@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact, ContactPayload } from '#contracts/contacts.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { useSaveEntity } from '#web/lib/use-save-entity.ts';
+import { contactKeys } from '#web/api/keys.ts';
 
 /** POST /contacts. */
 export function createContact(payload: ContactPayload): Promise<Contact> {
@@ -13,10 +14,5 @@ export function updateContact(id: string, payload: ContactPayload): Promise<Cont
 }
 
 export function useSaveContact(id: string | undefined) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationKey: ['contacts', 'save', id ?? 'new'],
-    mutationFn: (payload: ContactPayload) => (id ? updateContact(id, payload) : createContact(payload)),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['contacts'] }),
-  });
+  return useSaveEntity(contactKeys.all, id, { create: createContact, update: updateContact });
 }

@@ -2,7 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { containsPattern, listQueryString } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { serviceKeys } from '#web/api/keys.ts';
 
 export const connectionPickerPageSize = 30;
 
@@ -13,7 +14,7 @@ export function searchConnections(text: string, signal?: AbortSignal): Promise<L
 }
 
 export function connectionSearchQueryOptions(text: string) {
-  return queryOptions({ queryKey: ['services', 'search', text.trim()], queryFn: ({ signal }) => searchConnections(text, signal) });
+  return queryOptions({ queryKey: serviceKeys.search(text.trim()), queryFn: ({ signal }) => searchConnections(text, signal) });
 }
 
 export function useConnectionSearch(text: string, enabled: boolean) {

@@ -1,9 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type Ref } from 'react';
 import { ChevronDown } from 'lucide-react';
 import type { Service } from '#contracts/services.ts';
-import { FieldShell } from '../../../components/ui/field.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { useConnectionSearch } from '../api/search-connections.ts';
+import { FieldShell } from '#web/components/ui/field.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { useConnectionSearch } from '#web/features/contacts/api/search-connections.ts';
 import { ServiceTypeIcon } from './service-type-icon.tsx';
 
 export interface PickedConnection {
@@ -15,12 +15,15 @@ export interface PickedConnection {
 /** An async searchable select (ARIA combobox): types to search the connections, 30 at a time. */
 export function ConnectionPicker({
   id,
+  inputRef,
   value,
   onChange,
   error,
   disabled,
 }: {
   id: string;
+  /** The text input, for the form to move focus to when the field is invalid. */
+  inputRef?: Ref<HTMLInputElement>;
   value: PickedConnection | null;
   onChange: (value: PickedConnection) => void;
   error?: string;
@@ -78,6 +81,7 @@ export function ConnectionPicker({
     <FieldShell id={id} label="Conexão" error={error} required>
       <div className="relative" ref={wrapper}>
         <input
+          ref={inputRef}
           id={id}
           name="serviceId"
           role="combobox"

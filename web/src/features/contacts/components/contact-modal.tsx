@@ -1,19 +1,21 @@
 import { useMemo, useState } from 'react';
+import { useController } from 'react-hook-form';
 import { z } from 'zod';
 import { contactPayload, contactRuleProblems, genderLabels, genders, type Contact, type ContactPayload } from '#contracts/contacts.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { InputField, SelectField } from '../../../components/ui/field.tsx';
-import { Badge } from '../../../components/ui/misc.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { useSession } from '../../../lib/auth.ts';
-import { formatDateTime, initials } from '../../../lib/format.ts';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useArchiveContact } from '../api/archive-contact.ts';
-import { useContact } from '../api/get-contact.ts';
-import { useSaveContact } from '../api/save-contact.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Dialog } from '#web/components/ui/dialog.tsx';
+import { FormActions } from '#web/components/ui/form-actions.tsx';
+import { InputField, SelectField } from '#web/components/ui/field.tsx';
+import { Badge } from '#web/components/ui/misc.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { ApiError } from '#web/lib/api-client.ts';
+import { useSession } from '#web/lib/auth.ts';
+import { formatDateTime, initials } from '#web/lib/format.ts';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useArchiveContact } from '#web/features/contacts/api/archive-contact.ts';
+import { useContact } from '#web/api/get-contact.ts';
+import { useSaveContact } from '#web/features/contacts/api/save-contact.ts';
 import { ConnectionPicker, type PickedConnection } from './connection-picker.tsx';
 import { countries } from './countries.ts';
 
@@ -55,7 +57,7 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
   const serviceType = connection?.type ?? 'whatsapp';
   const telegram = serviceType === 'telegram';
   const schema = useMemo(() => contactFormSchema(mode, serviceType, contact), [mode, serviceType, contact]);
-  const form = useZodForm<Values, ContactPayload>(
+  const form = useSchemaForm<Values, ContactPayload>(
     schema,
     {
       name: contact?.name ?? '',
@@ -66,8 +68,11 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
       email: contact?.data.email ?? '',
       gender: contact?.gender ?? '',
     },
-    { idPrefix: 'contact' },
+    'contact',
   );
+  // The connection picker and the country (which also sets the dial code) are bound by hand.
+  const service = useController({ control: form.control, name: 'serviceId' });
+  const country = useController({ control: form.control, name: 'phoneCountry' });
   const save = useSaveContact(contact?.id);
   const archive = useArchiveContact();
   const list = useMemo(() => countries(), []);
@@ -75,10 +80,10 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
 
   const onCountry = (code: string) => {
     const dial = list.find((c) => c.code === code)?.dial ?? '';
-    const previous = list.find((c) => c.code === form.values.phoneCountry)?.dial ?? '';
-    const phone = form.values.phoneNumber.replace(/\D/g, '');
-    form.setValue('phoneCountry', code);
-    if (!phone || phone === previous) form.setValue('phoneNumber', dial);
+    const previous = list.find((c) => c.code === country.field.value)?.dial ?? '';
+    const phone = form.getValues('phoneNumber').replace(/\D/g, '');
+    country.field.onChange(code);
+    if (!phone || phone === previous) form.setValue('phoneNumber', dial, { shouldValidate: form.formState.isSubmitted });
   };
 
   const onSubmit = form.handleSubmit((payload) => {
@@ -88,15 +93,13 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
         onSaved();
       },
       onError: (error) => {
-        if (error instanceof ApiError && error.details.length) {
-          form.setServerErrors(error.details.map((d) => ({ path: flatPath(d.path), message: d.message })));
-        }
+        if (error instanceof ApiError && error.details.length) form.setServerErrors(error.details, flatPath);
       },
     });
   });
 
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-4" id="contact-form">
+    <form onSubmit={onSubmit} noValidate className="space-y-4" id="contact-form">
       {contact ? (
         <div className="flex items-center gap-3 rounded-xl bg-surface-2 p-3">
           {contact.avatar?.url || contact.avatarUrl ? (
@@ -136,12 +139,13 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
       <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
       <ConnectionPicker
         id="contact-serviceId"
+        inputRef={service.field.ref}
         value={connection}
         disabled={mode === 'edit'}
-        error={form.errors.serviceId}
+        error={service.fieldState.error?.message}
         onChange={(picked) => {
           setConnection(picked);
-          form.setValue('serviceId', picked.id);
+          service.field.onChange(picked.id);
         }}
       />
       {telegram ? (
@@ -150,12 +154,14 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
       <div className="grid gap-4 sm:grid-cols-[minmax(0,11rem)_1fr]">
         <SelectField
           id="contact-phoneCountry"
-          name="phoneCountry"
+          ref={country.field.ref}
+          name={country.field.name}
           label="País"
-          value={form.values.phoneCountry}
+          value={country.field.value}
           disabled={locked}
           onChange={(e) => onCountry(e.target.value)}
-          error={form.errors.phoneCountry}
+          onBlur={country.field.onBlur}
+          error={country.fieldState.error?.message}
           options={[{ value: '', label: 'Selecione' }, ...list.map((c) => ({ value: c.code, label: `${c.name} (+${c.dial})` }))]}
         />
         <InputField label="Telefone" type="tel" inputMode="tel" required={!telegram} disabled={locked} hint="Com o código do país, só números." {...form.field('phoneNumber')} />
@@ -166,14 +172,7 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
         {...form.field('gender')}
         options={[{ value: '', label: 'Não informado' }, ...genders.map((g) => ({ value: g, label: genderLabels[g] }))]}
       />
-      <div className="flex justify-end gap-2 pt-2">
-        <Button variant="outline" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button type="submit" loading={save.isPending}>
-          {contact ? 'Atualizar' : 'Criar'}
-        </Button>
-      </div>
+      <FormActions onCancel={onClose} saving={save.isPending} editing={!!contact} />
     </form>
   );
 }

@@ -1,17 +1,19 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Pencil, Plus } from 'lucide-react';
+import { defaultPerPage } from '#contracts/list-query.ts';
 import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
-import { ButtonLink } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
-import { Badge, Card } from '../../../components/ui/misc.tsx';
-import { Pagination, pageSizes } from '../../../components/ui/pagination.tsx';
-import { Tooltip } from '../../../components/ui/tooltip.tsx';
-import { initials } from '../../../lib/format.ts';
-import { contactsQuery, useContacts, type ContactFilters } from '../api/get-contacts.ts';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, ListTable, tdClass, thClass } from '#web/components/ui/list-page.tsx';
+import { Badge } from '#web/components/ui/misc.tsx';
+import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { initials } from '#web/lib/format.ts';
+import { contactsQuery, useContacts, type ContactFilters } from '#web/features/contacts/api/get-contacts.ts';
 import { ServiceTypeIcon } from './service-type-icon.tsx';
-import { useRefreshFlag } from '../../../lib/use-refresh-flag.ts';
+import { useListFilters } from '#web/lib/use-list-filters.ts';
+import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
 
 function ArchivedBadge({ contact }: { contact: Contact }) {
   const text = contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText;
@@ -28,12 +30,9 @@ const emptyFilters: ContactFilters = { name: '', email: '' };
 
 /** The contacts list of SPEC section 2: filters, the table, the pager with page sizes. */
 export function ContactsTable() {
-  const [filtersOpen, setFiltersOpen] = useState(false);
-  const [draft, setDraft] = useState<ContactFilters>(emptyFilters);
-  const [filters, setFilters] = useState<ContactFilters>(emptyFilters);
-  const [page, setPage] = useState(0);
-  const [perPage, setPerPage] = useState(10);
-  const contacts = useContacts(contactsQuery(filters, page, perPage));
+  const list = useListFilters(emptyFilters);
+  const [perPage, setPerPage] = useState(defaultPerPage);
+  const contacts = useContacts(contactsQuery(list.applied, list.page, perPage));
   const rows = contacts.data?.data ?? [];
   const total = contacts.data?.totalCount ?? 0;
 
@@ -45,8 +44,8 @@ export function ContactsTable() {
       <ListPageHeader
         title="Contatos"
         description="Os clientes que falam com a sua empresa."
-        filtersOpen={filtersOpen}
-        onToggleFilters={() => setFiltersOpen((v) => !v)}
+        filtersOpen={list.open}
+        onToggleFilters={list.toggle}
         onRefresh={() => void contacts.refetch()}
         refreshing={contacts.isFetching}
         actions={
@@ -55,104 +54,94 @@ export function ContactsTable() {
           </ButtonLink>
         }
       />
-      {filtersOpen ? (
-        <FiltersCard
-          columns="sm:grid-cols-[1fr_1fr_auto]"
-          onApply={() => {
-            setFilters(draft);
-            setPage(0);
-          }}
-        >
-          <InputField id="contacts-filter-name" label="Nome" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-          <InputField id="contacts-filter-email" label="Email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />
+      {list.open ? (
+        <FiltersCard columns="sm:grid-cols-[1fr_1fr_auto]" onApply={list.apply}>
+          <InputField id="contacts-filter-name" label="Nome" value={list.draft.name} onChange={(e) => list.setDraft({ ...list.draft, name: e.target.value })} />
+          <InputField id="contacts-filter-email" label="Email" value={list.draft.email} onChange={(e) => list.setDraft({ ...list.draft, email: e.target.value })} />
         </FiltersCard>
       ) : null}
-      <Card className="overflow-hidden">
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[720px]">
-            <thead className="border-b border-border bg-bg-subtle">
-              <tr>
-                <th scope="col" className={thClass}>
-                  #
-                </th>
-                <th scope="col" className={thClass}>
-                  Nome
-                </th>
-                <th scope="col" className={thClass}>
-                  Email
-                </th>
-                <th scope="col" className={thClass}>
-                  Número
-                </th>
-                <th scope="col" className={thClass}>
-                  Conexão
-                </th>
-                <th scope="col" className={`${thClass} ${actionsHeadClass}`}>
-                  <span className="sr-only">Ações</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
-              {rows.length === 0 ? (
-                <TableState colSpan={6} loading={contacts.isPending} />
+      <ListTable
+        minWidth="min-w-[720px]"
+        columns={6}
+        loading={contacts.isPending}
+        head={
+          <>
+            <th scope="col" className={thClass}>
+              #
+            </th>
+            <th scope="col" className={thClass}>
+              Nome
+            </th>
+            <th scope="col" className={thClass}>
+              Email
+            </th>
+            <th scope="col" className={thClass}>
+              Número
+            </th>
+            <th scope="col" className={thClass}>
+              Conexão
+            </th>
+            <th scope="col" className={`${thClass} ${actionsHeadClass}`}>
+              <span className="sr-only">Ações</span>
+            </th>
+          </>
+        }
+        pager={
+          <Pagination
+            page={list.page}
+            perPage={perPage}
+            total={total}
+            onPageChange={list.setPage}
+            pageSizeOptions={pageSizes}
+            onPerPageChange={(n) => {
+              setPerPage(n);
+              list.setPage(0);
+            }}
+            idPrefix="contacts-pager"
+          />
+        }
+      >
+        {rows.map((contact, i) => (
+          <tr key={contact.id} className="hover:bg-bg-subtle" data-testid="contact-row">
+            <td className={`${tdClass} text-fg-muted tabular-nums`}>{list.page * perPage + i + 1}</td>
+            <td className={tdClass}>
+              <span className="flex items-center gap-3">
+                {contact.avatar?.url || contact.avatarUrl ? (
+                  <img src={contact.avatar?.url ?? contact.avatarUrl ?? ''} alt="" className="size-8 rounded-full object-cover" />
+                ) : (
+                  <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-soft text-xs font-semibold text-brand-soft-fg" aria-hidden="true">
+                    {initials(contact.name)}
+                  </span>
+                )}
+                <span className="font-medium whitespace-nowrap">{contact.name}</span>
+                {contact.archivedAt ? <ArchivedBadge contact={contact} /> : null}
+              </span>
+            </td>
+            <td className={`${tdClass} text-fg-muted`}>{contact.data.email ?? '—'}</td>
+            <td className={`${tdClass} text-fg-muted tabular-nums`}>{contact.data.phoneNumber ? `+${contact.data.phoneNumber}` : '—'}</td>
+            <td className={tdClass}>
+              {contact.service ? (
+                <span className="flex items-center gap-2">
+                  <ServiceTypeIcon type={contact.service.type} />
+                  {contact.service.name}
+                </span>
               ) : (
-                rows.map((contact, i) => (
-                  <tr key={contact.id} className="hover:bg-bg-subtle" data-testid="contact-row">
-                    <td className={`${tdClass} text-fg-muted tabular-nums`}>{page * perPage + i + 1}</td>
-                    <td className={tdClass}>
-                      <span className="flex items-center gap-3">
-                        {contact.avatar?.url || contact.avatarUrl ? (
-                          <img src={contact.avatar?.url ?? contact.avatarUrl ?? ''} alt="" className="size-8 rounded-full object-cover" />
-                        ) : (
-                          <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-soft text-xs font-semibold text-brand-soft-fg" aria-hidden="true">
-                            {initials(contact.name)}
-                          </span>
-                        )}
-                        <span className="font-medium whitespace-nowrap">{contact.name}</span>
-                        {contact.archivedAt ? <ArchivedBadge contact={contact} /> : null}
-                      </span>
-                    </td>
-                    <td className={`${tdClass} text-fg-muted`}>{contact.data.email ?? '—'}</td>
-                    <td className={`${tdClass} text-fg-muted tabular-nums`}>{contact.data.phoneNumber ? `+${contact.data.phoneNumber}` : '—'}</td>
-                    <td className={tdClass}>
-                      {contact.service ? (
-                        <span className="flex items-center gap-2">
-                          <ServiceTypeIcon type={contact.service.type} />
-                          {contact.service.name}
-                        </span>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                    <td className={`${tdClass} ${actionsCellClass} text-right`}>
-                      <Link
-                        to={`/contacts/${contact.id}/edit`}
-                        className="inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring"
-                        aria-label={`Editar ${contact.name}`}
-                        title="Editar"
-                      >
-                        <Pencil className="size-4" aria-hidden="true" />
-                      </Link>
-                    </td>
-                  </tr>
-                ))
+                '—'
               )}
-            </tbody>
-          </table>
-        </div>
-        <Pagination
-          page={page}
-          perPage={perPage}
-          total={total}
-          onPageChange={setPage}
-          pageSizeOptions={pageSizes}
-          onPerPageChange={(n) => {
-            setPerPage(n);
-            setPage(0);
-          }}
-          idPrefix="contacts-pager"
-        />
-      </Card>
+            </td>
+            <td className={`${tdClass} ${actionsCellClass} text-right`}>
+              <Link
+                to={`/contacts/${contact.id}/edit`}
+                className="inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring"
+                aria-label={`Editar ${contact.name}`}
+                title="Editar"
+              >
+                <Pencil className="size-4" aria-hidden="true" />
+              </Link>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { MessageCircle, Send } from 'lucide-react';
 import { serviceTypeLabels, type ServiceType } from '#contracts/services.ts';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 export function ServiceTypeIcon({ type, className }: { type: ServiceType | undefined; className?: string }) {
   const Icon = type === 'telegram' ? Send : MessageCircle;

@@ -2,9 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CheckCircle2 } from 'lucide-react';
 import { demoRedirectDelayMs, demoRequestForm, demoSubmitDelayMs, employeeRanges } from '#contracts/demo.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { InputField, SelectField, TextareaField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { InputField, SelectField, TextareaField } from '#web/components/ui/field.tsx';
+import { useSchemaForm } from '#web/lib/form.ts';
 
 export const demoTexts = {
   sending: 'Enviando...',
@@ -22,11 +22,9 @@ export function DemoForm() {
   const [phase, setPhase] = useState<'idle' | 'sending' | 'sent'>('idle');
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   const successRef = useRef<HTMLDivElement>(null);
-  const form = useZodForm(
+  const form = useSchemaForm(
     demoRequestForm,
-    { name: '', email: '', company: '', phone: '', employees: '', message: '' },
-    { idPrefix: 'demo' },
-  );
+    { name: '', email: '', company: '', phone: '', employees: '', message: '' }, 'demo');
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
   useEffect(() => {
@@ -57,7 +55,7 @@ export function DemoForm() {
   }
 
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Solicitar demonstração">
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Solicitar demonstração">
       <div className="grid gap-5 sm:grid-cols-2">
         <InputField label="Nome completo" required autoComplete="name" {...form.field('name')} />
         <InputField label="E-mail corporativo" type="email" required autoComplete="email" inputMode="email" {...form.field('email')} />

@@ -3,9 +3,10 @@ import type { Contact } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { containsPattern, listQueryString, type Where } from '#contracts/list-query.ts';
 import type { ServiceType } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
-import { fold } from '../../../lib/format.ts';
-import { newer } from '../../../lib/list-cache.ts';
+import { api } from '#web/lib/api-client.ts';
+import { fold } from '#web/lib/format.ts';
+import { newer } from '#web/lib/list-cache.ts';
+import { contactKeys } from '#web/api/keys.ts';
 
 /** The left pane's filters: the 'all' tab with a search and the advanced filters. */
 export interface InboxFilters {
@@ -39,7 +40,7 @@ export function getInboxContacts(filters: InboxFilters, page: number, signal?: A
 
 export function inboxContactsQueryOptions(filters: InboxFilters) {
   return infiniteQueryOptions({
-    queryKey: ['contacts', 'inbox', filters],
+    queryKey: contactKeys.inbox(filters),
     queryFn: ({ pageParam, signal }) => getInboxContacts(filters, pageParam, signal),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {
@@ -110,7 +111,7 @@ export function placeContact(data: Pages, contact: Contact, filters: InboxFilter
 
 /** Realtime: a created or updated contact finds its place in every cached inbox list. */
 export function applyContactToInbox(client: QueryClient, contact: Contact): void {
-  for (const query of client.getQueryCache().findAll({ queryKey: ['contacts', 'inbox'] })) {
+  for (const query of client.getQueryCache().findAll({ queryKey: contactKeys.inboxes() })) {
     const data = query.state.data as Pages | undefined;
     const filters = query.queryKey[2] as InboxFilters | undefined;
     if (!data || !filters) continue;

@@ -2,8 +2,9 @@ import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData, type QueryCl
 import type { ListAnswer } from '#contracts/entities.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import type { Message } from '#contracts/messages.ts';
-import { api } from '../../../lib/api-client.ts';
-import { newer } from '../../../lib/list-cache.ts';
+import { api } from '#web/lib/api-client.ts';
+import { newer } from '#web/lib/list-cache.ts';
+import { messageKeys } from '#web/api/keys.ts';
 
 /** A message as the conversation shows it: the server's, or one being sent from this tab. */
 export type ChatMessage = Message & {
@@ -31,7 +32,7 @@ export function getMessages(contactId: string, beforeId: string | null, isGroup 
 
 export function messagesQueryOptions(contactId: string, isGroup = false) {
   return infiniteQueryOptions({
-    queryKey: ['messages', contactId, { group: isGroup }],
+    queryKey: messageKeys.list(contactId, isGroup),
     queryFn: ({ pageParam, signal }) => getMessages(contactId, pageParam, isGroup, signal) as Promise<ListAnswer<ChatMessage>>,
     initialPageParam: null as string | null,
     getNextPageParam: (last, pages) => {
@@ -62,7 +63,7 @@ export function flattenMessages(data: InfiniteData<ListAnswer<ChatMessage>, unkn
 }
 
 function eachConversation(client: QueryClient, contactId: string, update: (data: Pages) => Pages): void {
-  for (const query of client.getQueryCache().findAll({ queryKey: ['messages', contactId] })) {
+  for (const query of client.getQueryCache().findAll({ queryKey: messageKeys.conversation(contactId) })) {
     const data = query.state.data as Pages | undefined;
     if (data?.pages?.length) client.setQueryData(query.queryKey, update(data));
   }

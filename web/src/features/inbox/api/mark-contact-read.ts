@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { contactKeys } from '#web/api/keys.ts';
 
 /** POST /contacts/{id}/read: opening a conversation clears its unread count. */
 export function markContactRead(contactId: string): Promise<unknown> {
@@ -7,5 +8,5 @@ export function markContactRead(contactId: string): Promise<unknown> {
 }
 
 export function useMarkContactRead() {
-  return useMutation({ mutationKey: ['contacts', 'read'], mutationFn: markContactRead, meta: { silent: true } });
+  return useMutation({ mutationKey: [...contactKeys.all, 'read'], mutationFn: markContactRead, meta: { silent: true } });
 }

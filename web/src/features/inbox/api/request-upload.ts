@@ -1,5 +1,5 @@
 import type { UploadAnswer, UploadRequestPayload } from '#contracts/files.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 
 /** POST /files/generate-url-to-upload: a file record and a presigned PUT URL (voice notes may come inline). */
 export function requestUpload(payload: Partial<UploadRequestPayload> & Pick<UploadRequestPayload, 'name' | 'mimetype' | 'serviceId' | 'length'>): Promise<UploadAnswer> {

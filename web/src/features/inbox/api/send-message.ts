@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { messageTypeOf } from '#contracts/files.ts';
-import type { Message, MessageType, SendMessagePayload } from '#contracts/messages.ts';
+import { maxInlineAudioBytes, messageTypeOf } from '#contracts/files.ts';
+import { ack, type Message, type MessageType, type SendMessagePayload } from '#contracts/messages.ts';
 import type { User } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
 import { addLocalMessage, applyMessage, settleLocalMessage, updateLocalMessage, type ChatMessage } from './get-messages.ts';
 import { requestUpload, uploadToUrl } from './request-upload.ts';
+import { messageKeys } from '#web/api/keys.ts';
 
 /** POST /messages/send: stored with ack 0 and answered at once; the channel's answer comes by realtime. */
 export function sendMessage(payload: SendMessagePayload): Promise<Message> {
@@ -19,7 +20,7 @@ export function retryMessage(id: string, contactId: string): Promise<Message> {
 export function useRetryMessage() {
   const client = useQueryClient();
   return useMutation({
-    mutationKey: ['messages', 'retry'],
+    mutationKey: [...messageKeys.all, 'retry'],
     mutationFn: ({ id, contactId }: { id: string; contactId: string }) => retryMessage(id, contactId),
     onSuccess: (message) => applyMessage(client, message),
   });
@@ -65,7 +66,7 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
     type,
     timestamp: now,
     isFromMe: true,
-    ack: 0,
+    ack: ack.sending,
     error: null,
     file: out.file
       ? { id: '', url: objectUrl, mimetype: out.file.mimetype, name: out.file.name, filename: out.file.name, type, size: out.file.blob.size, captionsUrl: null }
@@ -86,7 +87,7 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
   try {
     let fileId: string | null = null;
     if (out.file) {
-      const inline = out.file.isPtt && out.file.blob.size <= 4 * 1024 * 1024;
+      const inline = out.file.isPtt && out.file.blob.size <= maxInlineAudioBytes;
       const upload = await requestUpload({
         name: out.file.name,
         mimetype: out.file.mimetype,
@@ -116,7 +117,7 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
   } catch (error) {
     console.warn('Message send failed', error);
     updateLocalMessage(client, out.contactId, localId, {
-      ack: -2,
+      ack: ack.error,
       local: {
         state: 'failed',
         retry: () => {
@@ -131,14 +132,9 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
 }
 
 function removeLocal(client: QueryClient, contactId: string, localId: string): void {
-  for (const query of client.getQueryCache().findAll({ queryKey: ['messages', contactId] })) {
+  for (const query of client.getQueryCache().findAll({ queryKey: messageKeys.conversation(contactId) })) {
     const data = query.state.data as { pages: { data: ChatMessage[] }[] } | undefined;
     if (!data) continue;
     client.setQueryData(query.queryKey, { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.filter((m) => m.id !== localId) })) });
   }
-}
-
-export function useSendMessage() {
-  const client = useQueryClient();
-  return (out: Outgoing) => sendOutgoing(client, out);
 }

@@ -1,32 +1,33 @@
 import { AlertCircle, Ban, Check, CheckCheck, Clock, Headphones } from 'lucide-react';
-import { cn } from '../../../lib/cn.ts';
+import { ack as ackCode } from '#contracts/messages.ts';
+import { cn } from '#web/lib/cn.ts';
 
 /** Every ack of SPEC section 3, as a tick with a spoken label. */
 export const ackLabels: Record<number, string> = {
-  [-2]: 'Erro no envio',
-  [-1]: 'Apagada',
-  0: 'Enviando',
-  1: 'Enviada',
-  2: 'Entregue',
-  3: 'Lida',
-  4: 'Reproduzida',
+  [ackCode.error]: 'Erro no envio',
+  [ackCode.deleted]: 'Apagada',
+  [ackCode.sending]: 'Enviando',
+  [ackCode.sent]: 'Enviada',
+  [ackCode.delivered]: 'Entregue',
+  [ackCode.read]: 'Lida',
+  [ackCode.played]: 'Reproduzida',
 };
 
 export function AckStatus({ ack, className }: { ack: number; className?: string }) {
-  const label = ackLabels[ack] ?? ackLabels[0]!;
+  const label = ackLabels[ack] ?? ackLabels[ackCode.sending]!;
   const icon = (() => {
     switch (ack) {
-      case -2:
+      case ackCode.error:
         return <AlertCircle className="size-3.5 text-danger" aria-hidden="true" />;
-      case -1:
+      case ackCode.deleted:
         return <Ban className="size-3.5" aria-hidden="true" />;
-      case 1:
+      case ackCode.sent:
         return <Check className="size-3.5" aria-hidden="true" />;
-      case 2:
+      case ackCode.delivered:
         return <CheckCheck className="size-3.5" aria-hidden="true" />;
-      case 3:
+      case ackCode.read:
         return <CheckCheck className="size-3.5 text-sky-600 dark:text-sky-400" aria-hidden="true" />;
-      case 4:
+      case ackCode.played:
         return (
           <span className="inline-flex items-center text-sky-600 dark:text-sky-400">
             <CheckCheck className="size-3.5" aria-hidden="true" />

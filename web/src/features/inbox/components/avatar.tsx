@@ -1,5 +1,5 @@
-import { cn } from '../../../lib/cn.ts';
-import { initials } from '../../../lib/format.ts';
+import { cn } from '#web/lib/cn.ts';
+import { initials } from '#web/lib/format.ts';
 
 export function Avatar({ name, url, className }: { name: string; url?: string | null; className?: string }) {
   return url ? (

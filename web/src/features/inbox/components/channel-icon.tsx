@@ -1,6 +1,6 @@
 import { MessageCircle, Send } from 'lucide-react';
 import type { ServiceType } from '#contracts/services.ts';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 /** WhatsApp (a speech bubble) or Telegram (a paper plane), in the channel's colour. */
 export function ChannelIcon({ type, className }: { type: ServiceType | undefined; className?: string }) {

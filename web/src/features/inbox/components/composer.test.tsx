@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
-import { renderWithProviders } from '../../../testing/render.tsx';
+import { renderWithProviders } from '#web/testing/render.tsx';
 import { addFiles, Composer } from './composer.tsx';
 
 function setup() {

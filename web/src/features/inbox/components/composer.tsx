@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { FileText, Keyboard, Mic, Paperclip, Pause, Play, Send, Smile, Trash2, X } from 'lucide-react';
 import { fileTooLargeText, fileTypeNotAllowedText, uploadAccept, uploadKindOf } from '#contracts/files.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { formatBytes, formatDuration } from '../../../lib/format.ts';
-import { showToast } from '../../../lib/notify.ts';
-import type { ChatMessage } from '../api/get-messages.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Dialog } from '#web/components/ui/dialog.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { formatBytes, formatDuration } from '#web/lib/format.ts';
+import { showToast } from '#web/lib/notify.ts';
+import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { summaryText } from './message-bubble.tsx';
-import { useVoiceRecorder } from './use-voice-recorder.ts';
+import { useVoiceRecorder } from '#web/features/inbox/hooks/use-voice-recorder.ts';
 
 export const maxComposerHeight = 120;
 

@@ -1,9 +1,9 @@
 import { memo } from 'react';
 import { FileText, Mic, Reply, RotateCcw } from 'lucide-react';
-import type { MessageSummary } from '#contracts/messages.ts';
-import { cn } from '../../../lib/cn.ts';
-import { formatBytes, formatMessageTime } from '../../../lib/format.ts';
-import type { ChatMessage } from '../api/get-messages.ts';
+import { ack, type MessageSummary } from '#contracts/messages.ts';
+import { cn } from '#web/lib/cn.ts';
+import { formatBytes, formatMessageTime } from '#web/lib/format.ts';
+import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { AckStatus } from './ack-status.tsx';
 
 const typeLabels: Record<string, string> = {
@@ -83,8 +83,8 @@ export interface MessageBubbleProps {
 /** A message: its quote, media or document card, text, time, ack and, when it failed, the reason and a retry. */
 export const MessageBubble = memo(function MessageBubble({ message, onReply, onRetry, retrying }: MessageBubbleProps) {
   const mine = message.isFromMe;
-  const deleted = message.ack === -1;
-  const failed = message.ack === -2;
+  const deleted = message.ack === ack.deleted;
+  const failed = message.ack === ack.error;
   const progress = message.local?.state === 'sending' ? message.local.progress : undefined;
   return (
     <div className={cn('group flex px-3 sm:px-6', mine ? 'justify-end' : 'justify-start')}>

@@ -14,10 +14,10 @@ import {
   UsersRound,
 } from 'lucide-react';
 import { formatBRL, freePlan, proFallbackPriceCents, proPlanDefaults } from '#contracts/plans.ts';
-import { Accordion } from '../../../components/ui/accordion.tsx';
-import { ButtonLink, buttonClasses } from '../../../components/ui/button.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { site } from '../../../config/site.ts';
+import { Accordion } from '#web/components/ui/accordion.tsx';
+import { ButtonLink, buttonClasses } from '#web/components/ui/button.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { site } from '#web/config/site.ts';
 import { HeroPreview } from './hero-preview.tsx';
 
 const count = (n: number) => n.toLocaleString('pt-BR');

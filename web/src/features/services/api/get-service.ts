@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Service } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { serviceKeys } from '#web/api/keys.ts';
 
 /** GET /services/{id}: kept live by the realtime service events (status, QR code). */
 export function getService(id: string, signal?: AbortSignal): Promise<Service> {
@@ -8,7 +9,7 @@ export function getService(id: string, signal?: AbortSignal): Promise<Service> {
 }
 
 export function serviceQueryOptions(id: string) {
-  return queryOptions({ queryKey: ['services', 'detail', id], queryFn: ({ signal }) => getService(id, signal) });
+  return queryOptions({ queryKey: serviceKeys.detail(id), queryFn: ({ signal }) => getService(id, signal) });
 }
 
 export function useService(id: string | undefined) {

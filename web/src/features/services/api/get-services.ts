@@ -1,10 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ListAnswer } from '#contracts/entities.ts';
-import { containsPattern, listQueryString, type ListQueryInput } from '#contracts/list-query.ts';
+import { containsPattern, defaultPerPage, listQueryString, type ListQueryInput } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { serviceKeys } from '#web/api/keys.ts';
 
-export function servicesQuery(name: string, page: number, perPage = 10): ListQueryInput {
+export function servicesQuery(name: string, page: number, perPage = defaultPerPage): ListQueryInput {
   return { where: name.trim() ? { name: { like: containsPattern(name.trim()) } } : {}, page, perPage, withCount: true };
 }
 
@@ -14,7 +15,7 @@ export function getServices(query: ListQueryInput, signal?: AbortSignal): Promis
 }
 
 export function servicesQueryOptions(query: ListQueryInput) {
-  return queryOptions({ queryKey: ['services', 'list', query], queryFn: ({ signal }) => getServices(query, signal), placeholderData: keepPreviousData });
+  return queryOptions({ queryKey: serviceKeys.list(query), queryFn: ({ signal }) => getServices(query, signal), placeholderData: keepPreviousData });
 }
 
 export function useServices(query: ListQueryInput) {

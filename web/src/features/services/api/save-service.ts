@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Service, ServiceCreatePayload, ServiceUpdatePayload } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { useSaveEntity } from '#web/lib/use-save-entity.ts';
+import { serviceKeys } from '#web/api/keys.ts';
 
 /** POST /services. */
 export function createService(payload: ServiceCreatePayload): Promise<Service> {
@@ -14,12 +15,7 @@ export function updateService(id: string, payload: ServiceUpdatePayload): Promis
 
 /** Submission errors are only logged and the form stays (SPEC section 2): the caller shows field messages. */
 export function useSaveService(id: string | undefined) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationKey: ['services', 'save', id ?? 'new'],
-    mutationFn: (payload: ServiceCreatePayload | ServiceUpdatePayload) =>
-      id ? updateService(id, payload as ServiceUpdatePayload) : createService(payload as ServiceCreatePayload),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['services'] }),
+  return useSaveEntity(serviceKeys.all, id, { create: createService, update: updateService }, {
     onError: (error) => console.warn('Connection form submission failed', error),
     meta: { silent: true },
   });

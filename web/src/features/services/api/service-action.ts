@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Service } from '#contracts/services.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { serviceKeys } from '#web/api/keys.ts';
 
 export type ServiceAction = 'start' | 'restart' | 'shutdown' | 'logout';
 
@@ -19,8 +20,8 @@ export function runServiceAction(id: string, action: ServiceAction): Promise<Ser
 export function useServiceAction() {
   const client = useQueryClient();
   return useMutation({
-    mutationKey: ['services', 'action'],
+    mutationKey: [...serviceKeys.all, 'action'],
     mutationFn: ({ id, action }: { id: string; action: ServiceAction }) => runServiceAction(id, action),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['services'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: serviceKeys.all }),
   });
 }

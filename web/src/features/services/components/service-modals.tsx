@@ -2,15 +2,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { z } from 'zod';
 import { requiredText } from '#contracts/fields.ts';
 import { serviceCreatePayload, serviceTypeLabels, serviceTypes, serviceUpdatePayload, telegramTokenRequiredText, type Service, type ServiceCreatePayload } from '#contracts/services.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { InputField, SelectField } from '../../../components/ui/field.tsx';
-import { DialogLoading } from '../../../components/ui/spinner.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { formatDateTime } from '../../../lib/format.ts';
-import { useZodForm } from '../../../lib/form.ts';
-import { useService } from '../api/get-service.ts';
-import { useSaveService } from '../api/save-service.ts';
+import { DetailsDialog, type DetailRow } from '#web/components/ui/details-dialog.tsx';
+import { Dialog } from '#web/components/ui/dialog.tsx';
+import { FormActions } from '#web/components/ui/form-actions.tsx';
+import { InputField, SelectField } from '#web/components/ui/field.tsx';
+import { DialogLoading } from '#web/components/ui/spinner.tsx';
+import { ApiError } from '#web/lib/api-client.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { useService } from '#web/features/services/api/get-service.ts';
+import { useSaveService } from '#web/features/services/api/save-service.ts';
 import { ServiceType } from './service-type.tsx';
 
 type Values = { name: string; type: string; token: string };
@@ -40,7 +41,7 @@ export function serviceFormSchema(mode: 'create' | 'edit', tokenStored: boolean)
 function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose: () => void; onSaved: () => void }) {
   const mode = service ? 'edit' : 'create';
   const schema = useMemo(() => serviceFormSchema(mode, !!service?.internalData.token), [mode, service]);
-  const form = useZodForm<Values, ServiceCreatePayload>(schema, { name: service?.name ?? '', type: service?.type ?? '', token: '' }, { idPrefix: 'service' });
+  const form = useSchemaForm<Values, ServiceCreatePayload>(schema, { name: service?.name ?? '', type: service?.type ?? '', token: '' }, 'service');
   const save = useSaveService(service?.id);
   const onSubmit = form.handleSubmit((payload) => {
     const body = service ? { name: payload.name, ...(payload.token ? { token: payload.token } : {}) } : payload;
@@ -52,7 +53,7 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
     });
   });
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
       <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
       <SelectField
         label="Tipo"
@@ -62,7 +63,7 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
         options={serviceTypes.map((t) => ({ value: t, label: serviceTypeLabels[t] }))}
         {...form.field('type')}
       />
-      {form.values.type === 'telegram' ? (
+      {form.watch('type') === 'telegram' ? (
         <InputField
           label="Token do Telegram"
           required={mode === 'create' || !service?.internalData.token}
@@ -77,14 +78,7 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
           {...form.field('token')}
         />
       ) : null}
-      <div className="flex justify-end gap-2 pt-2">
-        <Button variant="outline" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button type="submit" loading={save.isPending}>
-          {service ? 'Atualizar' : 'Criar'}
-        </Button>
-      </div>
+      <FormActions onCancel={onClose} saving={save.isPending} editing={!!service} />
     </form>
   );
 }
@@ -131,28 +125,13 @@ export function ServiceQrModal({ id, onClose }: { id: string; onClose: () => voi
 
 /** 'Visualização da conexão': ID, name, created, updated, type. */
 export function ServiceViewModal({ id, onClose }: { id: string; onClose: () => void }) {
-  const service = useService(id);
-  const s = service.data;
-  return (
-    <Dialog open onClose={onClose} title="Visualização da conexão" footer={<Button onClick={onClose}>Fechar</Button>}>
-      {!s ? (
-        <DialogLoading />
-      ) : (
-        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
-          <dt className="text-fg-muted">ID</dt>
-          <dd className="font-mono text-xs break-all text-fg">{s.id}</dd>
-          <dt className="text-fg-muted">Nome</dt>
-          <dd className="text-fg">{s.name}</dd>
-          <dt className="text-fg-muted">Criado em</dt>
-          <dd className="text-fg">{formatDateTime(s.createdAt)}</dd>
-          <dt className="text-fg-muted">Atualizado em</dt>
-          <dd className="text-fg">{formatDateTime(s.updatedAt)}</dd>
-          <dt className="text-fg-muted">Tipo</dt>
-          <dd className="text-fg">
-            <ServiceType type={s.type} />
-          </dd>
-        </dl>
-      )}
-    </Dialog>
-  );
+  const s = useService(id).data;
+  const rows: DetailRow[] | undefined = s && [
+    ['ID', s.id, 'font-mono text-xs break-all text-fg'],
+    ['Nome', s.name],
+    ['Criado em', formatDateTime(s.createdAt)],
+    ['Atualizado em', formatDateTime(s.updatedAt)],
+    ['Tipo', <ServiceType type={s.type} />],
+  ];
+  return <DetailsDialog title="Visualização da conexão" rows={rows} onClose={onClose} />;
 }

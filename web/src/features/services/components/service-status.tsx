@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { QrCode } from 'lucide-react';
 import { serviceStatusLabels, type Service } from '#contracts/services.ts';
-import { Badge } from '../../../components/ui/misc.tsx';
+import { Badge } from '#web/components/ui/misc.tsx';
 
 /** The connection status display of SPEC section 4. */
 export function ServiceStatus({ service, canReadQr = true }: { service: Service; canReadQr?: boolean }) {

@@ -1,18 +1,20 @@
-import { useState, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { Link } from 'react-router';
 import { Eye, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
+import { defaultPerPage } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
-import { ButtonLink } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
-import { Card } from '../../../components/ui/misc.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
-import { useSession } from '../../../lib/auth.ts';
-import { servicesQuery, useServices } from '../api/get-services.ts';
-import { serviceActionLabels, useServiceAction, type ServiceAction } from '../api/service-action.ts';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { FiltersCard, ListPageHeader, ListTable, tdClass, thClass } from '#web/components/ui/list-page.tsx';
+
+import { Pagination } from '#web/components/ui/pagination.tsx';
+import { useSession } from '#web/lib/auth.ts';
+import { servicesQuery, useServices } from '#web/features/services/api/get-services.ts';
+import { serviceActionLabels, useServiceAction, type ServiceAction } from '#web/features/services/api/service-action.ts';
 import { ServiceStatus } from './service-status.tsx';
 import { ServiceType } from './service-type.tsx';
-import { useRefreshFlag } from '../../../lib/use-refresh-flag.ts';
+import { useListFilters } from '#web/lib/use-list-filters.ts';
+import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
 
 const iconLink =
   'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
@@ -66,11 +68,8 @@ function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }
 export function ServicesTable() {
   const { user } = useSession();
   const isAdmin = !!user?.isAdmin;
-  const [filtersOpen, setFiltersOpen] = useState(false);
-  const [draft, setDraft] = useState('');
-  const [name, setName] = useState('');
-  const [page, setPage] = useState(0);
-  const services = useServices(servicesQuery(name, page));
+  const list = useListFilters('');
+  const services = useServices(servicesQuery(list.applied, list.page));
   const rows = services.data?.data ?? [];
 
   useRefreshFlag('/services', services.refetch);
@@ -80,8 +79,8 @@ export function ServicesTable() {
       <ListPageHeader
         title="Conexões"
         description="Os números de WhatsApp e os bots de Telegram da sua conta."
-        filtersOpen={filtersOpen}
-        onToggleFilters={() => setFiltersOpen((v) => !v)}
+        filtersOpen={list.open}
+        onToggleFilters={list.toggle}
         onRefresh={() => void services.refetch()}
         refreshing={services.isFetching}
         actions={
@@ -92,54 +91,42 @@ export function ServicesTable() {
           ) : null
         }
       />
-      {filtersOpen ? (
-        <FiltersCard
-          columns="sm:grid-cols-[1fr_auto]"
-          onApply={() => {
-            setName(draft);
-            setPage(0);
-          }}
-        >
-          <InputField id="services-filter-name" label="Nome" value={draft} onChange={(e) => setDraft(e.target.value)} />
+      {list.open ? (
+        <FiltersCard columns="sm:grid-cols-[1fr_auto]" onApply={list.apply}>
+          <InputField id="services-filter-name" label="Nome" value={list.draft} onChange={(e) => list.setDraft(e.target.value)} />
         </FiltersCard>
       ) : null}
-      <Card className="overflow-hidden">
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[720px]">
-            <thead className="border-b border-border bg-bg-subtle">
-              <tr>
-                <th scope="col" className={thClass}>#</th>
-                <th scope="col" className={thClass}>Nome</th>
-                <th scope="col" className={thClass}>Tipo</th>
-                <th scope="col" className={thClass}>Status</th>
-                <th scope="col" className={`${thClass} text-right`}>Ações</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
-              {rows.length === 0 ? (
-                <TableState colSpan={5} loading={services.isPending} />
-              ) : (
-                rows.map((service, i) => (
-                  <tr key={service.id} className="hover:bg-bg-subtle" data-testid="service-row">
-                    <td className={`${tdClass} text-fg-muted tabular-nums`}>{page * 10 + i + 1}</td>
-                    <td className={`${tdClass} font-medium`}>{service.name}</td>
-                    <td className={tdClass}>
-                      <ServiceType type={service.type} />
-                    </td>
-                    <td className={tdClass}>
-                      <ServiceStatus service={service} canReadQr={isAdmin} />
-                    </td>
-                    <td className={`${tdClass} py-2`}>
-                      <RowActions service={service} isAdmin={isAdmin} />
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <Pagination page={page} perPage={10} total={services.data?.totalCount ?? 0} onPageChange={setPage} idPrefix="services-pager" />
-      </Card>
+      <ListTable
+        minWidth="min-w-[720px]"
+        columns={5}
+        loading={services.isPending}
+        head={
+          <>
+            <th scope="col" className={thClass}>#</th>
+            <th scope="col" className={thClass}>Nome</th>
+            <th scope="col" className={thClass}>Tipo</th>
+            <th scope="col" className={thClass}>Status</th>
+            <th scope="col" className={`${thClass} text-right`}>Ações</th>
+          </>
+        }
+        pager={<Pagination page={list.page} perPage={defaultPerPage} total={services.data?.totalCount ?? 0} onPageChange={list.setPage} idPrefix="services-pager" />}
+      >
+        {rows.map((service, i) => (
+          <tr key={service.id} className="hover:bg-bg-subtle" data-testid="service-row">
+            <td className={`${tdClass} text-fg-muted tabular-nums`}>{list.page * defaultPerPage + i + 1}</td>
+            <td className={`${tdClass} font-medium`}>{service.name}</td>
+            <td className={tdClass}>
+              <ServiceType type={service.type} />
+            </td>
+            <td className={tdClass}>
+              <ServiceStatus service={service} canReadQr={isAdmin} />
+            </td>
+            <td className={`${tdClass} py-2`}>
+              <RowActions service={service} isAdmin={isAdmin} />
+            </td>
+          </tr>
+        ))}
+      </ListTable>
     </div>
   );
 }

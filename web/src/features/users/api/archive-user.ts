@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { userKeys } from '#web/api/keys.ts';
 
 /** POST /users/{id}/archive (admins; never the owner, never oneself). */
 export function archiveUser(id: string, archive: boolean): Promise<User> {
@@ -10,8 +11,8 @@ export function archiveUser(id: string, archive: boolean): Promise<User> {
 export function useArchiveUser() {
   const client = useQueryClient();
   return useMutation({
-    mutationKey: ['users', 'archive'],
+    mutationKey: [...userKeys.all, 'archive'],
     mutationFn: ({ id, archive }: { id: string; archive: boolean }) => archiveUser(id, archive),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['users'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: userKeys.all }),
   });
 }

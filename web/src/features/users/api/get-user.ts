@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { User } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { userKeys } from '#web/api/keys.ts';
 
 /** GET /users/{id}. */
 export function getUser(id: string, signal?: AbortSignal): Promise<User> {
@@ -8,7 +9,7 @@ export function getUser(id: string, signal?: AbortSignal): Promise<User> {
 }
 
 export function userQueryOptions(id: string) {
-  return queryOptions({ queryKey: ['users', 'detail', id], queryFn: ({ signal }) => getUser(id, signal) });
+  return queryOptions({ queryKey: userKeys.detail(id), queryFn: ({ signal }) => getUser(id, signal) });
 }
 
 export function useUser(id: string | undefined) {

@@ -1,7 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '#contracts/entities.ts';
 import type { UserCreatePayload, UserUpdatePayload } from '#contracts/users.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { useSaveEntity } from '#web/lib/use-save-entity.ts';
+import { userKeys } from '#web/api/keys.ts';
 
 /** POST /users (admins; 402 past the plan's users). */
 export function createUser(payload: UserCreatePayload): Promise<User> {
@@ -14,10 +15,5 @@ export function updateUser(id: string, payload: UserUpdatePayload): Promise<User
 }
 
 export function useSaveUser(id: string | undefined) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationKey: ['users', 'save', id ?? 'new'],
-    mutationFn: (payload: UserCreatePayload | UserUpdatePayload) => (id ? updateUser(id, payload) : createUser(payload as UserCreatePayload)),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['users'] }),
-  });
+  return useSaveEntity(userKeys.all, id, { create: createUser, update: updateUser });
 }

@@ -2,19 +2,20 @@ import { useMemo } from 'react';
 import { passwordStrength, strengthLabels } from '#contracts/password.ts';
 import { keepPasswordHint, userForm } from '#contracts/users.ts';
 import type { User } from '#contracts/entities.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { CheckboxField, InputField, PasswordField } from '../../../components/ui/field.tsx';
-import { Alert } from '../../../components/ui/misc.tsx';
-import { DialogLoading } from '../../../components/ui/spinner.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { useSession } from '../../../lib/auth.ts';
-import { cn } from '../../../lib/cn.ts';
-import { formatDateTime } from '../../../lib/format.ts';
-import { useZodForm } from '../../../lib/form.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useUser } from '../api/get-user.ts';
-import { useSaveUser } from '../api/save-user.ts';
+import { DetailsDialog, type DetailRow } from '#web/components/ui/details-dialog.tsx';
+import { Dialog } from '#web/components/ui/dialog.tsx';
+import { FormActions } from '#web/components/ui/form-actions.tsx';
+import { CheckboxField, InputField, PasswordField } from '#web/components/ui/field.tsx';
+import { Alert } from '#web/components/ui/misc.tsx';
+import { DialogLoading } from '#web/components/ui/spinner.tsx';
+import { ApiError } from '#web/lib/api-client.ts';
+import { useSession } from '#web/lib/auth.ts';
+import { cn } from '#web/lib/cn.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useUser } from '#web/features/users/api/get-user.ts';
+import { useSaveUser } from '#web/features/users/api/save-user.ts';
 
 const barColours = ['bg-border-strong', 'bg-danger', 'bg-warning', 'bg-brand', 'bg-success'];
 
@@ -39,10 +40,10 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
   const { user: me } = useSession();
   const mode = user ? 'edit' : 'create';
   const schema = useMemo(() => userForm(mode), [mode]);
-  const form = useZodForm<Values, { name: string; email: string; password: string; isAdmin: boolean }>(
+  const form = useSchemaForm<Values, { name: string; email: string; password: string; isAdmin: boolean }>(
     schema,
     { name: user?.name ?? '', email: user?.email ?? '', password: '', confirmPassword: '', isAdmin: user?.isAdmin ?? false },
-    { idPrefix: 'user' },
+    'user',
   );
   const save = useSaveUser(user?.id);
   const onSubmit = form.handleSubmit((data) => {
@@ -63,22 +64,15 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
     });
   });
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
       <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
       <InputField label="Email" type="email" required autoComplete="off" {...form.field('email')} />
-      <PasswordField label="Senha" required={mode === 'create'} autoComplete="new-password" hint={mode === 'edit' ? keepPasswordHint : undefined} {...form.field('password')} />
-      <PasswordStrengthBar password={form.values.password} />
+      <PasswordField label="Senha" required={mode === 'create'} autoComplete="new-password" hint={mode === 'edit' ? keepPasswordHint : undefined} {...form.field('password', { deps: ['confirmPassword'] })} />
+      <PasswordStrengthBar password={form.watch('password')} />
       <PasswordField label="Confirmar senha" required={mode === 'create'} autoComplete="new-password" {...form.field('confirmPassword')} />
-      {me?.isAdmin ? <CheckboxField label="Administrador" {...form.checkbox('isAdmin')} disabled={user?.isOwner} /> : null}
+      {me?.isAdmin ? <CheckboxField label="Administrador" {...form.field('isAdmin')} disabled={user?.isOwner} /> : null}
       {mode === 'create' ? <Alert tone="info">Um e-mail com as instruções de ativação da conta será enviado para o usuário.</Alert> : null}
-      <div className="flex justify-end gap-2 pt-2">
-        <Button variant="outline" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button type="submit" loading={save.isPending}>
-          {user ? 'Atualizar' : 'Criar'}
-        </Button>
-      </div>
+      <FormActions onCancel={onClose} saving={save.isPending} editing={!!user} />
     </form>
   );
 }
@@ -95,28 +89,14 @@ export function UserFormModal({ id, onClose, onSaved }: { id?: string; onClose: 
 
 /** 'Visualização de usuário': ID, name, email, created, updated, Administrador Sim/Não. */
 export function UserViewModal({ id, onClose }: { id: string; onClose: () => void }) {
-  const user = useUser(id);
-  const u = user.data;
-  return (
-    <Dialog open onClose={onClose} title="Visualização de usuário" footer={<Button onClick={onClose}>Fechar</Button>}>
-      {!u ? (
-        <DialogLoading />
-      ) : (
-        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
-          <dt className="text-fg-muted">ID</dt>
-          <dd className="font-mono text-xs break-all text-fg">{u.id}</dd>
-          <dt className="text-fg-muted">Nome</dt>
-          <dd className="text-fg">{u.name}</dd>
-          <dt className="text-fg-muted">Email</dt>
-          <dd className="break-all text-fg">{u.email}</dd>
-          <dt className="text-fg-muted">Criado em</dt>
-          <dd className="text-fg">{formatDateTime(u.createdAt)}</dd>
-          <dt className="text-fg-muted">Atualizado em</dt>
-          <dd className="text-fg">{formatDateTime(u.updatedAt)}</dd>
-          <dt className="text-fg-muted">Administrador</dt>
-          <dd className="text-fg">{u.isAdmin ? 'Sim' : 'Não'}</dd>
-        </dl>
-      )}
-    </Dialog>
-  );
+  const u = useUser(id).data;
+  const rows: DetailRow[] | undefined = u && [
+    ['ID', u.id, 'font-mono text-xs break-all text-fg'],
+    ['Nome', u.name],
+    ['Email', u.email, 'break-all text-fg'],
+    ['Criado em', formatDateTime(u.createdAt)],
+    ['Atualizado em', formatDateTime(u.updatedAt)],
+    ['Administrador', u.isAdmin ? 'Sim' : 'Não'],
+  ];
+  return <DetailsDialog title="Visualização de usuário" rows={rows} onClose={onClose} />;
 }

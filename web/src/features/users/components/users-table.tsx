@@ -1,18 +1,19 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { Archive, ArchiveRestore, Crown, Eye, Pencil, Plus, ShieldCheck } from 'lucide-react';
+import { defaultPerPage } from '#contracts/list-query.ts';
 import type { User } from '#contracts/entities.ts';
-import { ButtonLink } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, TableState, tdClass, thClass } from '../../../components/ui/list-page.tsx';
-import { Badge, Card } from '../../../components/ui/misc.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
-import { useSession } from '../../../lib/auth.ts';
-import { showToast } from '../../../lib/notify.ts';
-import { useArchiveUser } from '../api/archive-user.ts';
-import { usersQuery, useUsers, type UserFilters } from '../api/get-users.ts';
+import { ButtonLink } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, ListTable, tdClass, thClass } from '#web/components/ui/list-page.tsx';
+import { Badge } from '#web/components/ui/misc.tsx';
+import { Pagination } from '#web/components/ui/pagination.tsx';
+import { useSession } from '#web/lib/auth.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useArchiveUser } from '#web/features/users/api/archive-user.ts';
+import { usersQuery, useUsers, type UserFilters } from '#web/features/users/api/get-users.ts';
 import { canArchiveUser, canEditUser } from './permissions.ts';
-import { useRefreshFlag } from '../../../lib/use-refresh-flag.ts';
+import { useListFilters } from '#web/lib/use-list-filters.ts';
+import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
 
 const iconLink =
   'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
@@ -40,11 +41,8 @@ const empty: UserFilters = { name: '', email: '' };
 /** The users list of SPEC section 2. */
 export function UsersTable() {
   const { user: me } = useSession();
-  const [filtersOpen, setFiltersOpen] = useState(false);
-  const [draft, setDraft] = useState(empty);
-  const [filters, setFilters] = useState(empty);
-  const [page, setPage] = useState(0);
-  const users = useUsers(usersQuery(filters, page));
+  const list = useListFilters(empty);
+  const users = useUsers(usersQuery(list.applied, list.page));
   const archive = useArchiveUser();
   const rows = users.data?.data ?? [];
 
@@ -55,8 +53,8 @@ export function UsersTable() {
       <ListPageHeader
         title="Usuários"
         description="As pessoas da sua equipe que atendem pelo Conversa."
-        filtersOpen={filtersOpen}
-        onToggleFilters={() => setFiltersOpen((v) => !v)}
+        filtersOpen={list.open}
+        onToggleFilters={list.toggle}
         onRefresh={() => void users.refetch()}
         refreshing={users.isFetching}
         actions={
@@ -67,81 +65,69 @@ export function UsersTable() {
           ) : null
         }
       />
-      {filtersOpen ? (
-        <FiltersCard
-          columns="sm:grid-cols-[1fr_1fr_auto]"
-          onApply={() => {
-            setFilters(draft);
-            setPage(0);
-          }}
-        >
-          <InputField id="users-filter-name" label="Nome" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-          <InputField id="users-filter-email" label="Email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />
+      {list.open ? (
+        <FiltersCard columns="sm:grid-cols-[1fr_1fr_auto]" onApply={list.apply}>
+          <InputField id="users-filter-name" label="Nome" value={list.draft.name} onChange={(e) => list.setDraft({ ...list.draft, name: e.target.value })} />
+          <InputField id="users-filter-email" label="Email" value={list.draft.email} onChange={(e) => list.setDraft({ ...list.draft, email: e.target.value })} />
         </FiltersCard>
       ) : null}
-      <Card className="overflow-hidden">
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[640px]">
-            <thead className="border-b border-border bg-bg-subtle">
-              <tr>
-                <th scope="col" className={thClass}>#</th>
-                <th scope="col" className={thClass}>Nome do usuário</th>
-                <th scope="col" className={thClass}>Email do usuário</th>
-                <th scope="col" className={`${thClass} ${actionsHeadClass} text-right`}>Ações</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
-              {rows.length === 0 ? (
-                <TableState colSpan={4} loading={users.isPending} />
-              ) : (
-                rows.map((user, i) => (
-                  <tr key={user.id} className="hover:bg-bg-subtle" data-testid="user-row">
-                    <td className={`${tdClass} text-fg-muted tabular-nums`}>{page * 10 + i + 1}</td>
-                    <td className={tdClass}>
-                      <span className="flex items-center gap-2">
-                        <span className="font-medium">{user.name}</span>
-                        <RoleIcon user={user} />
-                        {user.archivedAt ? <Badge tone="warning">Arquivado</Badge> : null}
-                      </span>
-                    </td>
-                    <td className={`${tdClass} text-fg-muted`}>{user.email}</td>
-                    <td className={`${tdClass} ${actionsCellClass} py-2`}>
-                      <div className="flex justify-end gap-0.5">
-                        <Link to={`/users/${user.id}/show`} className={iconLink} aria-label={`Visualizar ${user.name}`} title="Visualizar">
-                          <Eye className="size-4" aria-hidden="true" />
-                        </Link>
-                        {canEditUser(me, user) ? (
-                          <Link to={`/users/${user.id}/edit`} className={iconLink} aria-label={`Editar ${user.name}`} title="Editar">
-                            <Pencil className="size-4" aria-hidden="true" />
-                          </Link>
-                        ) : null}
-                        {canArchiveUser(me, user) ? (
-                          <button
-                            type="button"
-                            className={iconLink}
-                            disabled={archive.isPending}
-                            onClick={() =>
-                              archive.mutate(
-                                { id: user.id, archive: !user.archivedAt },
-                                { onSuccess: () => showToast({ tone: 'success', title: user.archivedAt ? 'Usuário desarquivado' : 'Usuário arquivado' }) },
-                              )
-                            }
-                            aria-label={`${user.archivedAt ? 'Desarquivar' : 'Arquivar'} ${user.name}`}
-                            title={user.archivedAt ? 'Desarquivar' : 'Arquivar'}
-                          >
-                            {user.archivedAt ? <ArchiveRestore className="size-4" aria-hidden="true" /> : <Archive className="size-4" aria-hidden="true" />}
-                          </button>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <Pagination page={page} perPage={10} total={users.data?.totalCount ?? 0} onPageChange={setPage} idPrefix="users-pager" />
-      </Card>
+      <ListTable
+        minWidth="min-w-[640px]"
+        columns={4}
+        loading={users.isPending}
+        head={
+          <>
+            <th scope="col" className={thClass}>#</th>
+            <th scope="col" className={thClass}>Nome do usuário</th>
+            <th scope="col" className={thClass}>Email do usuário</th>
+            <th scope="col" className={`${thClass} ${actionsHeadClass} text-right`}>Ações</th>
+          </>
+        }
+        pager={<Pagination page={list.page} perPage={defaultPerPage} total={users.data?.totalCount ?? 0} onPageChange={list.setPage} idPrefix="users-pager" />}
+      >
+        {rows.map((user, i) => (
+          <tr key={user.id} className="hover:bg-bg-subtle" data-testid="user-row">
+            <td className={`${tdClass} text-fg-muted tabular-nums`}>{list.page * defaultPerPage + i + 1}</td>
+            <td className={tdClass}>
+              <span className="flex items-center gap-2">
+                <span className="font-medium">{user.name}</span>
+                <RoleIcon user={user} />
+                {user.archivedAt ? <Badge tone="warning">Arquivado</Badge> : null}
+              </span>
+            </td>
+            <td className={`${tdClass} text-fg-muted`}>{user.email}</td>
+            <td className={`${tdClass} ${actionsCellClass} py-2`}>
+              <div className="flex justify-end gap-0.5">
+                <Link to={`/users/${user.id}/show`} className={iconLink} aria-label={`Visualizar ${user.name}`} title="Visualizar">
+                  <Eye className="size-4" aria-hidden="true" />
+                </Link>
+                {canEditUser(me, user) ? (
+                  <Link to={`/users/${user.id}/edit`} className={iconLink} aria-label={`Editar ${user.name}`} title="Editar">
+                    <Pencil className="size-4" aria-hidden="true" />
+                  </Link>
+                ) : null}
+                {canArchiveUser(me, user) ? (
+                  <button
+                    type="button"
+                    className={iconLink}
+                    disabled={archive.isPending}
+                    onClick={() =>
+                      archive.mutate(
+                        { id: user.id, archive: !user.archivedAt },
+                        { onSuccess: () => showToast({ tone: 'success', title: user.archivedAt ? 'Usuário desarquivado' : 'Usuário arquivado' }) },
+                      )
+                    }
+                    aria-label={`${user.archivedAt ? 'Desarquivar' : 'Arquivar'} ${user.name}`}
+                    title={user.archivedAt ? 'Desarquivar' : 'Arquivar'}
+                  >
+                    {user.archivedAt ? <ArchiveRestore className="size-4" aria-hidden="true" /> : <Archive className="size-4" aria-hidden="true" />}
+                  </button>
+                ) : null}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
     </div>
   );
 }

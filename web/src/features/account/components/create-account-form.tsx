@@ -1,20 +1,20 @@
 import { accountPayload } from '#contracts/accounts.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
-import { useZodForm } from '../../../lib/form.ts';
-import { useCreateAccount, type CreatedAccount } from '../api/create-account.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { InputField } from '#web/components/ui/field.tsx';
+import { useSchemaForm } from '#web/lib/form.ts';
+import { useCreateAccount, type CreatedAccount } from '#web/features/account/api/create-account.ts';
 
 /** The account name form; `onCreated` runs after POST /accounts succeeds (and may be async). */
 export function CreateAccountForm({ onCreated, busy = false }: { onCreated: (account: CreatedAccount) => void | Promise<void>; busy?: boolean }) {
   const create = useCreateAccount();
-  const form = useZodForm(accountPayload, { name: '' }, { idPrefix: 'account' });
+  const form = useSchemaForm(accountPayload, { name: '' }, 'account');
 
   const onSubmit = form.handleSubmit((data) => {
     create.mutate(data, { onSuccess: (account) => onCreated(account) });
   });
 
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+    <form onSubmit={onSubmit} noValidate className="space-y-5">
       <InputField
         label="Nome da conta"
         autoComplete="organization"

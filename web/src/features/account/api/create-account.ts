@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { AccountPayload } from '#contracts/accounts.ts';
 import type { SessionAnswer } from '#contracts/auth.ts';
 import type { Account } from '#contracts/entities.ts';
-import { api } from '../../../lib/api-client.ts';
-import { accountsQueryOptions } from './get-accounts.ts';
+import { api } from '#web/lib/api-client.ts';
+import { accountKeys } from '#web/api/keys.ts';
 
 /** The new account; the API also answers the session moved into it (the old token stops working). */
 export type CreatedAccount = Account & Partial<SessionAnswer>;
@@ -14,10 +14,5 @@ export function createAccount(payload: AccountPayload): Promise<CreatedAccount> 
 }
 
 export function useCreateAccount() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['accounts', 'create'],
-    mutationFn: createAccount,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountsQueryOptions().queryKey }),
-  });
+  return useMutation({ mutationKey: [...accountKeys.all, 'create'], mutationFn: createAccount });
 }

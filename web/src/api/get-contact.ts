@@ -1,14 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '#web/lib/api-client.ts';
+import { contactKeys } from './keys.ts';
 
-/** GET /contacts/{id}. */
+/**
+ * GET /contacts/{id}: one contact, kept live by the contact events. Shared by the inbox (the open
+ * conversation) and the contacts screen (the edit modal), which must not import each other.
+ */
 export function getContact(id: string, signal?: AbortSignal): Promise<Contact> {
   return api.get<Contact>(`/contacts/${encodeURIComponent(id)}`, { signal });
 }
 
 export function contactQueryOptions(id: string) {
-  return queryOptions({ queryKey: ['contacts', 'detail', id], queryFn: ({ signal }) => getContact(id, signal) });
+  return queryOptions({ queryKey: contactKeys.detail(id), queryFn: ({ signal }) => getContact(id, signal) });
 }
 
 export function useContact(id: string | undefined) {

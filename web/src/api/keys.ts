@@ -1,0 +1,49 @@
+/**
+ * Query keys: one factory per entity, the only place keys are written (docs/decisions.md, "Data
+ * layer"). Every key starts with its entity (`all`), which is what lets the realtime layer find
+ * every cached copy of an item by prefix without the features knowing each other. Shared by the
+ * features, so it lives outside them.
+ */
+import type { ListQueryInput } from '#contracts/list-query.ts';
+
+export const contactKeys = {
+  all: ['contacts'] as const,
+  list: (query: ListQueryInput) => [...contactKeys.all, 'list', query] as const,
+  /** Every cached inbox list, whatever its filters. */
+  inboxes: () => [...contactKeys.all, 'inbox'] as const,
+  inbox: <Filters extends object>(filters: Filters) => [...contactKeys.inboxes(), filters] as const,
+  detail: (id: string) => [...contactKeys.all, 'detail', id] as const,
+};
+
+export const messageKeys = {
+  all: ['messages'] as const,
+  /** Every cached copy of one conversation. */
+  conversation: (contactId: string) => [...messageKeys.all, contactId] as const,
+  list: (contactId: string, isGroup: boolean) => [...messageKeys.conversation(contactId), { group: isGroup }] as const,
+};
+
+export const serviceKeys = {
+  all: ['services'] as const,
+  list: (query: ListQueryInput) => [...serviceKeys.all, 'list', query] as const,
+  /** Every connection of the account (the inbox's filters and headers). */
+  everything: () => [...serviceKeys.all, 'all'] as const,
+  search: (text: string) => [...serviceKeys.all, 'search', text] as const,
+  detail: (id: string) => [...serviceKeys.all, 'detail', id] as const,
+};
+
+export const userKeys = {
+  all: ['users'] as const,
+  list: (query: ListQueryInput) => [...userKeys.all, 'list', query] as const,
+  detail: (id: string) => [...userKeys.all, 'detail', id] as const,
+};
+
+export const accountKeys = {
+  all: ['accounts'] as const,
+  detail: (id: string) => [...accountKeys.all, 'detail', id] as const,
+  usage: (id: string) => [...accountKeys.all, 'usage', id] as const,
+};
+
+export const paymentKeys = {
+  all: ['payments'] as const,
+  products: () => [...paymentKeys.all, 'products'] as const,
+};

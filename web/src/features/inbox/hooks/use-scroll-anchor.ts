@@ -1,0 +1,95 @@
+import { useLayoutEffect, useRef, type RefObject } from 'react';
+import type { Virtualizer } from '@tanstack/react-virtual';
+import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
+import type { MessageRow } from './use-message-rows.ts';
+
+interface Anchor {
+  firstId: string | undefined;
+  lastId: string | undefined;
+  atBottom: boolean;
+  /** The first message bubble in view and its distance from the top of the scroll area. */
+  viewId: string | undefined;
+  viewDelta: number;
+}
+
+/** How close to the bottom still counts as reading the latest messages. */
+const bottomSlackPx = 80;
+
+/**
+ * Keeps the reading position when older messages are added above, and follows new ones at the
+ * bottom. The position is anchored on the first message in view: after older ones are added (and
+ * the 'Carregar mais' row may go), that message is put back exactly where it was; rows measured
+ * later above it are compensated by the virtualizer itself.
+ */
+export function useScrollAnchor(
+  scrollRef: RefObject<HTMLDivElement | null>,
+  list: ChatMessage[],
+  rows: MessageRow[],
+  virtualizer: Virtualizer<HTMLDivElement, Element>,
+) {
+  const anchor = useRef<Anchor>({ firstId: undefined, lastId: undefined, atBottom: true, viewId: undefined, viewDelta: 0 });
+
+  const bubbleInView = () => {
+    const el = scrollRef.current;
+    if (!el) return null;
+    const top = el.getBoundingClientRect().top;
+    for (const bubble of el.querySelectorAll<HTMLElement>('[data-message-id]')) {
+      const rect = bubble.getBoundingClientRect();
+      if (rect.bottom > top) return { id: bubble.dataset.messageId!, delta: rect.top - top };
+    }
+    return null;
+  };
+
+  /** Notes the message in view, to put it back after older ones are added above. */
+  const rememberView = () => {
+    const seen = bubbleInView();
+    anchor.current.viewId = seen?.id;
+    anchor.current.viewDelta = seen?.delta ?? 0;
+  };
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const firstId = list[0]?.id;
+    const lastId = list.at(-1)?.id;
+    const prev = anchor.current;
+    if (prev.firstId && firstId !== prev.firstId && lastId === prev.lastId && prev.viewId) {
+      // Put the bubble that was in view back where it was (the rows above it changed, and so may
+      // its own day separator).
+      const index = rows.findIndex((r) => r.kind === 'message' && r.message.id === prev.viewId);
+      const start = index >= 0 ? virtualizer.measurementsCache[index]?.start : undefined;
+      if (start !== undefined) el.scrollTop = start - prev.viewDelta;
+      const restore = () => {
+        const bubble = el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(prev.viewId!)}"]`);
+        if (bubble) el.scrollTop += bubble.getBoundingClientRect().top - el.getBoundingClientRect().top - prev.viewDelta;
+      };
+      // Rows above are measured over the next frames; follow them until they settle.
+      restore();
+      requestAnimationFrame(restore);
+      for (const ms of [50, 150, 300]) setTimeout(restore, ms);
+    } else if (lastId !== prev.lastId && (prev.atBottom || list.at(-1)?.isFromMe || !prev.lastId)) {
+      const toBottom = () => {
+        el.scrollTop = el.scrollHeight;
+      };
+      toBottom();
+      requestAnimationFrame(toBottom);
+      setTimeout(toBottom, 60);
+    }
+    anchor.current = { ...anchor.current, firstId, lastId };
+    rememberView();
+  }, [list, rows, virtualizer]);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    anchor.current.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < bottomSlackPx;
+    rememberView();
+  };
+
+  /** The next new message is followed to the bottom (one's own send). */
+  const followBottom = () => {
+    anchor.current.atBottom = true;
+  };
+
+  return { onScroll, rememberView, followBottom };
+}
