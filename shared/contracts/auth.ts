@@ -21,7 +21,6 @@ export const termsText = 'Você precisa aceitar os termos para continuar';
 export const registerForm = registerPayload.extend({
   terms: z.literal(true, { error: termsText }),
 });
-export type RegisterForm = z.infer<typeof registerForm>;
 
 export const forgotPasswordPayload = z.object({ email: emailField('Endereço de email inválido') });
 export type ForgotPasswordPayload = z.infer<typeof forgotPasswordPayload>;
@@ -38,7 +37,6 @@ export const passwordsMustMatchText = 'As senhas devem ser iguais';
 export const resetPasswordForm = z
   .object({ password: passwordField, confirmPassword: z.string({ error: requiredText }) })
   .refine((v) => v.password === v.confirmPassword, { error: passwordsMustMatchText, path: ['confirmPassword'] });
-export type ResetPasswordForm = z.infer<typeof resetPasswordForm>;
 
 export const verifyEmailPayload = z.object({ userId: idField, verifyCode: verifyCodeField });
 export type VerifyEmailPayload = z.infer<typeof verifyEmailPayload>;

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { emailField, requiredString, requiredText } from './fields.ts';
 
 export const employeeRanges = ['1-10', '11-50', '51-200', '201-500', '501+'] as const;
-export type EmployeeRange = (typeof employeeRanges)[number];
 
 export const demoRequestForm = z.object({
   name: requiredString(120),
@@ -13,7 +12,6 @@ export const demoRequestForm = z.object({
   employees: z.enum(employeeRanges, { error: requiredText }),
   message: z.string().trim().max(2000, { error: 'Use no máximo 2000 caracteres' }).optional(),
 });
-export type DemoRequestForm = z.infer<typeof demoRequestForm>;
 
 /** The fake submit of the demo page: 'Enviando...' for this long, then the success text. */
 export const demoSubmitDelayMs = 1500;

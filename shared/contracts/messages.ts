@@ -14,7 +14,6 @@ export const ack = {
   read: 3,
   played: 4,
 } as const;
-export type Ack = (typeof ack)[keyof typeof ack];
 
 /** Acks only move forward, except to deleted (-1) or error (-2); a failed send may go back to sending on retry. */
 export function nextAck(current: number, incoming: number): number {

@@ -145,9 +145,6 @@ export const realtimeEvent = z.discriminatedUnion('event', [
 
 /** One event as sent on the socket. */
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
-export type RealtimeEventName = RealtimeEvent['event'];
-/** The kinds of item browsers follow. */
-export type RealtimeKind = RealtimeEventName extends `${infer Kind}.${string}` ? Kind : never;
 
 /** Whether an event announces a new item (lists that do not hold it refetch). */
 export function isCreated(event: RealtimeEvent): boolean {
@@ -158,6 +155,7 @@ export function isCreated(event: RealtimeEvent): boolean {
 // the other fails the type check here.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
+/** @public a compile-time check, used by nothing at run time */
 export type SchemasMatchEntities = [
   Assert<Same<z.infer<typeof accountSchema>, Account>>,
   Assert<Same<z.infer<typeof userSchema>, User>>,

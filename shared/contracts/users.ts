@@ -23,7 +23,6 @@ export const userUpdatePayload = z.object({
 export type UserUpdatePayload = z.infer<typeof userUpdatePayload>;
 
 export const userArchivePayload = z.object({ id: idField.optional(), archive: z.boolean({ error: requiredText }) });
-export type UserArchivePayload = z.infer<typeof userArchivePayload>;
 
 export const passwordsDoNotMatchText = 'As senhas não coincidem';
 export const keepPasswordHint = 'Deixe em branco para manter a senha atual';

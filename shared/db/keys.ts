@@ -27,7 +27,6 @@ export const entityTypes = {
   channelClaim: 'ChannelClaim',
   outsideEvent: 'OutsideEvent',
 } as const;
-export type EntityType = (typeof entityTypes)[keyof typeof entityTypes];
 
 export const keys = {
   account: (accountId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: 'ACCOUNT' }),
@@ -144,11 +143,4 @@ export function fileObjectKey(accountId: string, fileId: string, name: string): 
 /** The bucket key of a contact's avatar: under its account, one per (connection, channel id). */
 export function avatarObjectKey(accountId: string, serviceId: string, idFromService: string): string {
   return `accounts/${accountId}/avatars/${serviceId}/${idFromService.replace(/[^\w.@-]+/g, '_')}.jpg`;
-}
-
-/** Strips the key and index attributes of a stored item. */
-export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk' | 'ttl' | 'type'> {
-  const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, ttl, type, ...rest } = item;
-  void pk; void sk; void gsi1pk; void gsi1sk; void gsi2pk; void gsi2sk; void ttl; void type;
-  return rest;
 }

@@ -16,7 +16,6 @@ export const tableShape = {
   streamView: 'NEW_AND_OLD_IMAGES',
 } as const;
 
-export type GlobalIndexName = (typeof tableShape.globalIndexes)[number]['indexName'];
 
 /** CreateTable input for the local runtime, derived from `tableShape`. */
 export function createTableInput(tableName: string): CreateTableCommandInput {

@@ -2,7 +2,6 @@
  * The list query mechanism every list route uses: parse the `query` URL parameter (SPEC section 7)
  * against what a route allows, then filter, order and page the candidate items.
  */
-import { z } from 'zod';
 import { listQuerySchema, type ListQuery, type Where, type WhereOperator, type WhereValue } from '#contracts/list-query.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { fail } from './errors.ts';
@@ -90,7 +89,7 @@ export function likeToRegExp(pattern: string): RegExp {
   return re;
 }
 
-export function valueAt(item: unknown, path: string): unknown {
+function valueAt(item: unknown, path: string): unknown {
   let value: unknown = item;
   for (const part of path.split('.')) {
     if (value === null || value === undefined || typeof value !== 'object') return undefined;
@@ -220,5 +219,3 @@ export function applyListQuery<T>(items: T[], q: ListQuery, access: FieldAccess<
   const start = q.page * q.perPage;
   return { data: matched.slice(start, start + q.perPage), totalCount: matched.length };
 }
-
-export const listQueryParam = z.object({ query: z.string().max(8000).optional() });

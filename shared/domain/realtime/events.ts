@@ -19,8 +19,6 @@ import { toMessage } from '../messages/present-message.ts';
 import { toUser } from '../users/present-user.ts';
 import type { Ports } from '../ports.ts';
 
-export type { RealtimeEvent, RealtimeEventName, RealtimeKind } from '#contracts/realtime.ts';
-
 export interface AddressedEvent {
   accountId: string;
   payload: RealtimeEvent;

@@ -1,0 +1,32 @@
+/**
+ * knip: unused files, exports and dependencies. Entries are what AWS and the local runtime load by
+ * path (route handlers, stream and queue consumers, the CDK app), the scripts and the tests' own
+ * entry points; Vite and Vitest entries come from their configs.
+ */
+import type { KnipConfig } from 'knip';
+
+const config: KnipConfig = {
+  entry: [
+    'functions/http/**/*.ts',
+    'functions/ws/*.ts',
+    'functions/streams/*.ts',
+    'functions/queues/*.ts',
+    'functions/webhooks/*.ts',
+    'infra/app.ts',
+    'infra/local/dynamo-worker-entry.mjs',
+    'scripts/*.{ts,mjs}',
+    'tests/support/runtime-with-double.ts',
+    'tests/e2e/take-*.ts',
+    'tests/e2e/measure-*.ts',
+  ],
+  project: ['**/*.{ts,tsx,mjs,css}'],
+  ignoreExportsUsedInFile: true,
+  // The font's files are referenced by path from web/src/fonts.css (url(...)), which knip does not read as imports.
+  ignoreDependencies: ['@fontsource-variable/inter'],
+  // Stylesheets import packages too (Tailwind, the bundled font).
+  compilers: {
+    css: (text: string) => [...text.matchAll(/@import\s+['"]([^'"]+)['"]/g)].map(([, spec]) => `import '${spec}';`).join('\n'),
+  },
+};
+
+export default config;
