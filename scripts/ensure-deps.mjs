@@ -36,6 +36,8 @@ export function ensureWebBuild() {
   const sources = newest(['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'shared/contracts', 'package-lock.json']);
   if (!existsSync(out) || statSync(out).mtimeMs < sources) {
     console.log('> npm run build:web');
-    execSync('npm run build:web', { stdio: 'inherit' });
+    // Always the production build, also when called from inside a test run (Vitest sets NODE_ENV=test,
+    // which would make Vite bundle React's development runtime).
+    execSync('npm run build:web', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   }
 }
