@@ -10,8 +10,8 @@ function Harness() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button onClick={() => setOpen(true)}>Abrir</button>
-      <Dialog open={open} onClose={() => setOpen(false)} title="Título" footer={<button>Último</button>}>
+      <button type="button" onClick={() => setOpen(true)}>Abrir</button>
+      <Dialog open={open} onClose={() => setOpen(false)} title="Título" footer={<button type="button">Último</button>}>
         <input aria-label="Primeiro" />
       </Dialog>
     </>

@@ -61,6 +61,7 @@ export function Dialog({
   const titleId = useId();
   const descriptionId = useId();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on open and close only; initialFocusRef is read once, at opening, and onClose through a ref
   useEffect(() => {
     if (!open) return;
     const token = Symbol('dialog');
@@ -116,7 +117,6 @@ export function Dialog({
       }
       if (previous && document.contains(previous)) previous.focus();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   if (!open) return null;

@@ -42,6 +42,7 @@ export function ConnectionPicker({
     const t = setTimeout(() => setDebounced(text), 250);
     return () => clearTimeout(t);
   }, [text]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search is the trigger: its first option becomes the active one
   useEffect(() => setActive(0), [debounced]);
   useEffect(() => {
     if (!open) return;

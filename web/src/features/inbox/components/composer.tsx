@@ -99,6 +99,7 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
     el.style.height = `${Math.min(el.scrollHeight, maxComposerHeight)}px`;
     el.style.overflowY = el.scrollHeight > maxComposerHeight ? 'auto' : 'hidden';
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: text is the trigger: the textarea's height follows its content
   useEffect(resize, [text, resize]);
   useEffect(() => {
     if (replyTo) textarea.current?.focus();
@@ -279,8 +280,8 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
       </div>
       <Dialog open={helpOpen} onClose={() => setHelpOpen(false)} title="Atalhos de teclado" size="sm">
         <dl className="space-y-2 text-sm">
-          {shortcuts.map(([keys, what], i) => (
-            <div key={i} className="flex items-center justify-between gap-4">
+          {shortcuts.map(([keys, what]) => (
+            <div key={what} className="flex items-center justify-between gap-4">
               <dt>
                 <kbd className="rounded border border-border-strong bg-surface-2 px-1.5 py-0.5 font-mono text-xs text-fg">{keys}</kbd>
               </dt>
