@@ -127,6 +127,7 @@ export function Dialog({
   return createPortal(
     <div className={cn('fixed inset-0 z-50 flex', drawer ? 'justify-start' : 'items-end justify-center p-3 sm:items-center sm:p-6')}>
       <div className="animate-fade absolute inset-0 bg-overlay backdrop-blur-[2px]" aria-hidden="true" onClick={() => onCloseRef.current()} />
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: role is 'dialog' or 'alertdialog', both of which take aria-modal */}
       <div
         ref={panelRef}
         role={role}

@@ -183,7 +183,7 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
 
   if (recorder.state !== 'idle') {
     return (
-      <div className="flex items-center gap-3 border-t border-border bg-surface px-3 py-3 sm:px-4" role="group" aria-label="Gravação de áudio">
+      <fieldset className="flex min-w-0 items-center gap-3 border-t border-border bg-surface px-3 py-3 sm:px-4" aria-label="Gravação de áudio">
         <Button variant="ghost" size="icon" onClick={recorder.cancel} aria-label="Cancelar gravação">
           <Trash2 className="size-5" aria-hidden="true" />
         </Button>
@@ -200,7 +200,7 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
         <Button size="icon" onClick={() => void sendVoice()} aria-label="Enviar áudio">
           <Send className="size-5" aria-hidden="true" />
         </Button>
-      </div>
+      </fieldset>
     );
   }
 
