@@ -35,7 +35,10 @@ const TABLE = 'conversa';
 const first = ['Ana', 'João', 'Maria', 'José', 'Francisca', 'Antônio', 'Adriana', 'Carlos', 'Juliana', 'Paulo', 'Márcia', 'Lucas', 'Fernanda', 'Pedro', 'Patrícia', 'Gabriel', 'Aline', 'Rafael', 'Camila', 'Bruno', 'Letícia', 'Marcos', 'Beatriz', 'Thiago', 'Larissa'];
 const surnames = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa', 'Araújo', 'Conceição', 'Moreira', 'Nascimento', 'Cardoso'];
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
 const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
 
 function stats(samples: number[]) {

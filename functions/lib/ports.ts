@@ -3,7 +3,7 @@
  * functions. The mail port depends on configuration (an outbox folder where MAIL_OUTBOX_DIR is
  * set, the local runtime; SES otherwise). The channel adapters are the product's own
  * (`./channels.ts`) unless the process that hosts the functions chose others first
- * (`useChannels`, called by the local runtime when a test hands it doubles).
+ * (`installChannels`, called by the local runtime when a test hands it doubles).
  */
 import { sortableId } from './sortable-ids.ts';
 import { defaultTable } from '#db/client.ts';
@@ -23,8 +23,8 @@ let ports: Ports | undefined;
 let channels: readonly ChannelAdapter[] = productChannels;
 
 /** Sets the channel adapters of this process; only before the ports are first built. */
-export function useChannels(adapters: readonly ChannelAdapter[]): void {
-  if (ports) throw new Error('useChannels must be called before the ports are built');
+export function installChannels(adapters: readonly ChannelAdapter[]): void {
+  if (ports) throw new Error('installChannels must be called before the ports are built');
   channels = adapters;
 }
 

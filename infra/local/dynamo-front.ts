@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 
 type AttributeMap = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: DynamoDB's JSON wire protocol, forwarded between SDK and dynalite without a schema of its own
 type Json = Record<string, any>;
 
 export interface StreamRecord {

@@ -145,8 +145,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   });
 
   // The composition root of this process: the functions' ports, with the adapters asked for.
-  const { defaultPorts, useChannels } = await import('../../functions/lib/ports.ts');
-  if (options.channels) useChannels(options.channels);
+  const { defaultPorts, installChannels } = await import('../../functions/lib/ports.ts');
+  if (options.channels) installChannels(options.channels);
 
   for (const consumer of streamConsumers) {
     const module = (await import(pathToFileURL(join(root, 'functions/streams', `${consumer.handler}.ts`)).href)) as { handler: StreamConsumer['handler'] };

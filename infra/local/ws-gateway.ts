@@ -13,7 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { lambdaContext } from './lambda-context.ts';
 
-type WsHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResultV2 | void>;
+type WsHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResultV2 | undefined>;
 
 export interface WsRoutes {
   $connect: string;

@@ -3,7 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ServiceStatus, ServiceType } from '#contracts/services.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
-import { entityTypes, keys } from './keys.ts';
+import { type entityTypes, keys } from './keys.ts';
 import { queryAll } from './users.ts';
 
 export interface ServiceItem {
@@ -81,7 +81,9 @@ export async function writeServiceStatus(
   }
   if (change.onlyFrom) {
     condition += ` AND #status IN (${change.onlyFrom.map((_, i) => `:from${i}`).join(', ')})`;
-    change.onlyFrom.forEach((status, i) => (values[`:from${i}`] = status));
+    change.onlyFrom.forEach((status, i) => {
+      values[`:from${i}`] = status;
+    });
   }
   try {
     const { Attributes } = await table.doc.send(

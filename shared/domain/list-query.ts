@@ -89,15 +89,6 @@ export function likeToRegExp(pattern: string): RegExp {
   return re;
 }
 
-function valueAt(item: unknown, path: string): unknown {
-  let value: unknown = item;
-  for (const part of path.split('.')) {
-    if (value === null || value === undefined || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
-}
-
 const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
 
 function compare(a: unknown, b: unknown, raw = false): number {

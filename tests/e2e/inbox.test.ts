@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { callApi, expectAccessible, newPage } from './browser.ts';
-import { eventually, newTeam, openAs, setServiceStatus, startWorld, type Member, type World } from './world.ts';
+import { eventually, newTeam, openAs, setServiceStatus, startWorld, type World } from './world.ts';
 
 let world: World;
 beforeAll(async () => {

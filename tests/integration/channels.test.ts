@@ -121,7 +121,9 @@ function countingPorts(): { ports: Ports; reads: () => string[]; reset: () => vo
       };
     },
   });
-  return { ports: { ...base, table: { ...base.table, doc } }, reads: () => reads, reset: () => void (reads = []) };
+  return { ports: { ...base, table: { ...base.table, doc } }, reads: () => reads, reset: () => {
+      reads = [];
+    } };
 }
 
 describe('an inbound message', () => {

@@ -14,7 +14,7 @@ export async function listen(token: string): Promise<EventLog> {
   const waiters: (() => void)[] = [];
   socket.on('message', (data) => {
     events.push(JSON.parse(data.toString()));
-    waiters.splice(0).forEach((w) => w());
+    for (const w of waiters.splice(0)) w();
   });
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
-import { startFakeTelegram, type FakeBot, type FakeTelegram, type Person } from '../support/fake-telegram.ts';
+import { startFakeTelegram, type FakeTelegram, type Person } from '../support/fake-telegram.ts';
 
 const strongPassword = 'Senha#Forte123';
 let counter = 0;

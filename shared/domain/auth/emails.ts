@@ -1,14 +1,14 @@
 /** The e-mails the product sends, in pt-BR. */
 import type { Mail } from '../ports.ts';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function layout(title: string, paragraphs: string[], code: string, link: string, linkText: string): string {
   return `<!doctype html><html lang="pt-BR"><body style="font-family:system-ui,sans-serif;color:#0f172a">
-<h1 style="font-size:20px">${escape(title)}</h1>
-${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}
-<p style="font-size:28px;letter-spacing:6px;font-weight:700">${escape(code)}</p>
-<p><a href="${escape(link)}">${escape(linkText)}</a></p>
+<h1 style="font-size:20px">${escapeHtml(title)}</h1>
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+<p style="font-size:28px;letter-spacing:6px;font-weight:700">${escapeHtml(code)}</p>
+<p><a href="${escapeHtml(link)}">${escapeHtml(linkText)}</a></p>
 <p style="color:#475569;font-size:12px">Se você não fez este pedido, ignore este e-mail.</p>
 </body></html>`;
 }

@@ -53,6 +53,6 @@ export async function checkCodeWithinBudget(ports: Ports, purpose: CodePurpose, 
   }
 }
 
-export function useUpCode(ports: Ports, purpose: CodePurpose, subject: string): Promise<void> {
+export function spendCode(ports: Ports, purpose: CodePurpose, subject: string): Promise<void> {
   return deleteCode(ports.table, purpose, subject);
 }

@@ -1,11 +1,11 @@
 import type { ResetPasswordAnswer, ResetPasswordPayload } from '#contracts/auth.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { isStrongPassword } from '#contracts/password.ts';
-import { setUserPassword, usersByEmail } from '#db/users.ts';
+import { setUserPassword, type UserItem, usersByEmail } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { resetMail } from './emails.ts';
-import { checkCodeWithinBudget, issueCode, resetCodeLifetimeSeconds, useUpCode } from './one-time-codes.ts';
+import { checkCodeWithinBudget, issueCode, resetCodeLifetimeSeconds, spendCode } from './one-time-codes.ts';
 import { consume, limits } from './rate-limits.ts';
 import { accountChoices, startSession } from './sessions.ts';
 
@@ -30,7 +30,7 @@ export async function resetPassword(ports: Ports, payload: ResetPasswordPayload,
   await checkCodeWithinBudget(ports, 'reset', payload.email, payload.verifyCode, address);
   const users = (await usersByEmail(ports.table, payload.email)).filter((u) => !u.archivedAt);
   const inAccounts = users.filter((u) => u.accountId);
-  let target;
+  let target: UserItem | undefined;
   if (payload.accountId) target = inAccounts.find((u) => u.accountId === payload.accountId);
   else if (inAccounts.length > 1) return { accounts: await accountChoices(ports, inAccounts) };
   else target = inAccounts[0] ?? users[0];
@@ -39,6 +39,6 @@ export async function resetPassword(ports: Ports, payload: ResetPasswordPayload,
   const now = ports.clock().toISOString();
   const passwordHash = await ports.passwords.hash(payload.password);
   const updated = await setUserPassword(ports.table, target, passwordHash, now);
-  await useUpCode(ports, 'reset', payload.email);
+  await spendCode(ports, 'reset', payload.email);
   return startSession(ports, updated);
 }

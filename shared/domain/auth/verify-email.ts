@@ -4,7 +4,7 @@ import { fail } from '../errors.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { Ports } from '../ports.ts';
 import { verificationMail } from './emails.ts';
-import { checkCodeWithinBudget, issueCode, useUpCode, verifyCodeLifetimeSeconds } from './one-time-codes.ts';
+import { checkCodeWithinBudget, issueCode, spendCode, verifyCodeLifetimeSeconds } from './one-time-codes.ts';
 import { consume, limits } from './rate-limits.ts';
 
 /** Confirms a user's e-mail with the code that was sent to it. */
@@ -13,7 +13,7 @@ export async function verifyEmail(ports: Ports, payload: VerifyEmailPayload, add
   const user = await findUserById(ports.table, payload.userId);
   if (!user) throw fail.invalid(errorTexts.invalidCode);
   await markEmailVerified(ports.table, user, ports.clock().toISOString());
-  await useUpCode(ports, 'verify', payload.userId);
+  await spendCode(ports, 'verify', payload.userId);
 }
 
 /** Sends a fresh verification code, unless the e-mail is already confirmed. Says nothing either way. */

@@ -19,7 +19,7 @@ export const maxSendTries = 4;
 
 /** Whether a changed message is one to hand to its channel now. */
 export function needsDispatch(next: MessageItem | undefined, previous: MessageItem | undefined): boolean {
-  if (!next || next.type !== 'Message' || !next.isFromMe || next.ack !== ack.sending || !next.sendAttempt) return false;
+  if (next?.type !== 'Message' || !next.isFromMe || next.ack !== ack.sending || !next.sendAttempt) return false;
   return !previous || previous.sendAttempt !== next.sendAttempt;
 }
 

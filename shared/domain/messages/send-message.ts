@@ -25,7 +25,7 @@ export async function sendMessage(ports: Ports, session: AccountSession, payload
   ]);
   if (contact.serviceId !== payload.serviceId) throw invalidField('serviceId', 'A conexão não é a do contato');
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
-  if (!service || service.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
+  if (service?.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
 
   let file: MessageItem['file'] = null;
   let messageType = payload.type;
@@ -82,7 +82,7 @@ export async function retryMessage(ports: Ports, session: AccountSession, contac
   const contact = await loadContact(ports, session.accountId, contactId);
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
   const service = await getServiceItem(ports.table, session.accountId, contact.serviceId);
-  if (!service || service.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
+  if (service?.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
   const retried = await retryFailedMessage(ports.table, { accountId: session.accountId, contactId, id: messageId }, ports.clock().toISOString());
   if (retried) return toMessage(retried, ports.storage.downloadUrl);
   const existing = await getMessageItem(ports.table, session.accountId, contactId, messageId);

@@ -7,7 +7,7 @@ export function GuestOnly() {
   const location = useLocation();
   if (accessToken) {
     const from = (location.state as { from?: string } | null)?.from;
-    return <Navigate to={from && from.startsWith('/') ? from : '/inbox'} replace />;
+    return <Navigate to={from?.startsWith('/') ? from : '/inbox'} replace />;
   }
   return <Outlet />;
 }

@@ -9,6 +9,7 @@ import { appPaths } from './router.tsx';
 function ScrollManager() {
   const { pathname, hash } = useLocation();
   const type = useNavigationType();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger: a new page starts at the top
   useEffect(() => {
     if (hash) {
       let tries = 0;

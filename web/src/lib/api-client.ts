@@ -68,7 +68,7 @@ async function request<T>(method: string, path: string, body?: unknown, options:
 
   if (response.status === 204) return undefined as T;
   const text = await response.text();
-  let data: unknown = undefined;
+  let data: unknown;
   if (text) {
     try {
       data = JSON.parse(text);

@@ -8,7 +8,7 @@ function mockSystem(dark: boolean) {
   return {
     change(next: boolean) {
       query.matches = next;
-      listeners.forEach((l) => l());
+      for (const l of listeners) l();
     },
   };
 }

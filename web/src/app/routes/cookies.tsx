@@ -29,7 +29,8 @@ export default function CookiesPage() {
           local do navegador; ele não é enviado para outros sites e você pode apagá-lo quando quiser.
         </p>
         <h2>O que guardamos</h2>
-        <div className="mb-4 overflow-x-auto rounded-xl border border-border focus-visible:outline-2 focus-visible:outline-ring" tabIndex={0} role="region" aria-label="Tabela de informações guardadas no navegador">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a horizontally scrollable region must be focusable for keyboard users (WCAG 2.1.1) */}
+        <section className="mb-4 overflow-x-auto rounded-xl border border-border focus-visible:outline-2 focus-visible:outline-ring" tabIndex={0} aria-label="Tabela de informações guardadas no navegador">
           <table className="w-full min-w-[32rem] text-left text-sm">
             <caption className="sr-only">Informações guardadas no navegador</caption>
             <thead className="bg-surface-2 text-fg">
@@ -58,7 +59,7 @@ export default function CookiesPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
         <h2>O que não fazemos</h2>
         <p>
           Não usamos cookies de publicidade nem de rastreamento entre sites, e não vendemos informações de navegação. O botão flutuante

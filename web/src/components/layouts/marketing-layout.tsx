@@ -29,6 +29,7 @@ function Header() {
   const [open, setOpen] = useState(false);
   const location = useLocation();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the location is the trigger: navigating closes the menu
   useEffect(() => setOpen(false), [location.pathname, location.hash]);
   useEffect(() => {
     if (!open) return;

@@ -48,9 +48,9 @@ export function Accordion({
                 />
               </button>
             </Heading>
-            <div id={panelId} role="region" aria-labelledby={buttonId} hidden={!open} className="px-5 pb-5 text-sm leading-relaxed text-fg-muted">
+            <section id={panelId} aria-labelledby={buttonId} hidden={!open} className="px-5 pb-5 text-sm leading-relaxed text-fg-muted">
               {item.content}
-            </div>
+            </section>
           </div>
         );
       })}

@@ -61,6 +61,7 @@ export function Dialog({
   const titleId = useId();
   const descriptionId = useId();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on open and close only; initialFocusRef is read once, at opening, and onClose through a ref
   useEffect(() => {
     if (!open) return;
     const token = Symbol('dialog');
@@ -116,7 +117,6 @@ export function Dialog({
       }
       if (previous && document.contains(previous)) previous.focus();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   if (!open) return null;
@@ -127,6 +127,7 @@ export function Dialog({
   return createPortal(
     <div className={cn('fixed inset-0 z-50 flex', drawer ? 'justify-start' : 'items-end justify-center p-3 sm:items-center sm:p-6')}>
       <div className="animate-fade absolute inset-0 bg-overlay backdrop-blur-[2px]" aria-hidden="true" onClick={() => onCloseRef.current()} />
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: role is 'dialog' or 'alertdialog', both of which take aria-modal */}
       <div
         ref={panelRef}
         role={role}

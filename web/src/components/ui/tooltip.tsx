@@ -37,6 +37,7 @@ export function Tooltip({ content, children, side = 'top', describe = true, disa
   if (disabled) return children;
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the wrapper only hears hover and focus bubbling from its interactive child, which is what users operate
     <span
       className="relative inline-flex"
       onMouseEnter={() => setOpen(true)}

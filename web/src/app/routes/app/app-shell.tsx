@@ -114,6 +114,7 @@ export default function AppShell() {
   useEffect(() => {
     if (accessToken) connectRealtime(accessToken);
   }, [accessToken]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the pathname is the trigger: navigating closes the drawer menu
   useEffect(() => setMobileOpen(false), [location.pathname]);
 
   const toggleCollapsed = () => {

@@ -42,6 +42,7 @@ export function ConnectionPicker({
     const t = setTimeout(() => setDebounced(text), 250);
     return () => clearTimeout(t);
   }, [text]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search is the trigger: its first option becomes the active one
   useEffect(() => setActive(0), [debounced]);
   useEffect(() => {
     if (!open) return;
@@ -107,6 +108,7 @@ export function ConnectionPicker({
         />
         <ChevronDown className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-fg-muted" aria-hidden="true" />
         {open ? (
+          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern: a listbox of options, driven from the input with aria-activedescendant
           <ul id={listId} role="listbox" aria-label="Conexões" className="absolute z-30 mt-1 max-h-60 w-full overflow-y-auto rounded-lg border border-border bg-surface py-1 shadow-pop">
             {search.isPending ? (
               <li className="px-3 py-2 text-sm text-fg-muted">Carregando...</li>
@@ -114,9 +116,11 @@ export function ConnectionPicker({
               <li className="px-3 py-2 text-sm text-fg-muted">Nenhum registro encontrado</li>
             ) : (
               options.map((service, i) => (
+                // biome-ignore lint/a11y/useFocusableInteractive lint/a11y/useKeyWithClickEvents: a combobox option: focus stays on the input, whose arrow keys and Enter drive it (aria-activedescendant); the click is for the mouse
                 <li
                   key={service.id}
                   id={`${listId}-${i}`}
+                  // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: an option of the combobox's listbox
                   role="option"
                   aria-selected={value?.id === service.id}
                   onMouseDown={(e) => e.preventDefault()}

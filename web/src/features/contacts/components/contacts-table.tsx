@@ -19,6 +19,7 @@ function ArchivedBadge({ contact }: { contact: Contact }) {
   const text = contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText;
   return (
     <Tooltip content={text}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so keyboard users can open the tooltip that explains the archiving */}
       <span tabIndex={0} className="rounded-full focus-visible:outline-2 focus-visible:outline-ring">
         <Badge tone="warning">Arquivado</Badge>
       </span>

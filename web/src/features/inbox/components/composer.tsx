@@ -99,6 +99,7 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
     el.style.height = `${Math.min(el.scrollHeight, maxComposerHeight)}px`;
     el.style.overflowY = el.scrollHeight > maxComposerHeight ? 'auto' : 'hidden';
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: text is the trigger: the textarea's height follows its content
   useEffect(resize, [text, resize]);
   useEffect(() => {
     if (replyTo) textarea.current?.focus();
@@ -182,7 +183,7 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
 
   if (recorder.state !== 'idle') {
     return (
-      <div className="flex items-center gap-3 border-t border-border bg-surface px-3 py-3 sm:px-4" role="group" aria-label="Gravação de áudio">
+      <fieldset className="flex min-w-0 items-center gap-3 border-t border-border bg-surface px-3 py-3 sm:px-4" aria-label="Gravação de áudio">
         <Button variant="ghost" size="icon" onClick={recorder.cancel} aria-label="Cancelar gravação">
           <Trash2 className="size-5" aria-hidden="true" />
         </Button>
@@ -199,7 +200,7 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
         <Button size="icon" onClick={() => void sendVoice()} aria-label="Enviar áudio">
           <Send className="size-5" aria-hidden="true" />
         </Button>
-      </div>
+      </fieldset>
     );
   }
 
@@ -279,8 +280,8 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
       </div>
       <Dialog open={helpOpen} onClose={() => setHelpOpen(false)} title="Atalhos de teclado" size="sm">
         <dl className="space-y-2 text-sm">
-          {shortcuts.map(([keys, what], i) => (
-            <div key={i} className="flex items-center justify-between gap-4">
+          {shortcuts.map(([keys, what]) => (
+            <div key={what} className="flex items-center justify-between gap-4">
               <dt>
                 <kbd className="rounded border border-border-strong bg-surface-2 px-1.5 py-0.5 font-mono text-xs text-fg">{keys}</kbd>
               </dt>

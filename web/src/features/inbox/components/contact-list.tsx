@@ -70,7 +70,13 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
   const query = useInboxContacts(filters);
   const contacts = useMemo(() => {
     const seen = new Set<string>();
-    return (query.data?.pages ?? []).flatMap((p) => p.data).filter((c) => (seen.has(c.id) ? false : (seen.add(c.id), true)));
+    return (query.data?.pages ?? [])
+      .flatMap((p) => p.data)
+      .filter((c) => {
+        if (seen.has(c.id)) return false;
+        seen.add(c.id);
+        return true;
+      });
   }, [query.data]);
   const total = query.data?.pages.at(-1)?.totalCount ?? 0;
   const scrollRef = useRef<HTMLDivElement>(null);

@@ -71,6 +71,7 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
                   ) : (
                     <>
                       {row.day ? (
+                        // biome-ignore lint/a11y/useSemanticElements: a day separator labelled with its visible date; an <hr> cannot hold the label
                         <div className="my-2 flex justify-center" role="separator" aria-label={row.day}>
                           <span className="rounded-full bg-surface px-3 py-1 text-xs font-medium text-fg-muted shadow-sm">{row.day}</span>
                         </div>

@@ -8,7 +8,7 @@ const emojis = [
 
 /** A small emoji grid (Ctrl/Cmd+E): arrow keys move, Enter picks, Esc closes. */
 export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: string) => void; onClose: () => void }) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLFieldSetElement>(null);
   useEffect(() => {
     ref.current?.querySelector<HTMLButtonElement>('button')?.focus();
     const onDown = (event: MouseEvent) => {
@@ -33,9 +33,8 @@ export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: string) => vo
   };
 
   return (
-    <div
+    <fieldset
       ref={ref}
-      role="group"
       aria-label="Emojis"
       onKeyDown={onKeyDown}
       className="absolute bottom-full left-0 z-20 mb-2 grid w-72 grid-cols-8 gap-0.5 rounded-xl border border-border bg-surface p-2 shadow-pop"
@@ -51,6 +50,6 @@ export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: string) => vo
           {emoji}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }

@@ -42,15 +42,18 @@ function Media({ message }: { message: ChatMessage }) {
         </a>
       );
     case 'video':
+      // biome-ignore lint/a11y/useMediaCaption: customers' videos arrive from the channel with no caption track to offer
       return <video src={file.url} controls preload="metadata" className="mb-1 max-h-72 w-full max-w-xs rounded-lg" aria-label={`Vídeo ${name}`} />;
     case 'voice':
       return (
         <div className="mb-1 flex items-center gap-2">
           <Mic className="size-4 shrink-0" aria-hidden="true" />
+          {/* biome-ignore lint/a11y/useMediaCaption: voice notes are recorded by people, with no caption track available */}
           <audio src={file.url} controls preload="metadata" className="h-10 w-60 max-w-full" aria-label="Mensagem de voz" />
         </div>
       );
     case 'audio':
+      // biome-ignore lint/a11y/useMediaCaption: audio files are sent by people, with no caption track available
       return <audio src={file.url} controls preload="metadata" className="mb-1 h-10 w-64 max-w-full" aria-label={`Áudio ${name}`} />;
     default:
       return (

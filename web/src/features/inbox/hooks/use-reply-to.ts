@@ -4,6 +4,7 @@ import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 /** The message being answered: dropped when another conversation opens, and by Esc unless a dialog is open. */
 export function useReplyTo(contactId: string) {
   const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: contactId is the trigger: opening another conversation drops the reply
   useEffect(() => setReplyTo(null), [contactId]);
   useEffect(() => {
     if (!replyTo) return;

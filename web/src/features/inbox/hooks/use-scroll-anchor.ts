@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { useCallback, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { Virtualizer } from '@tanstack/react-virtual';
 import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import type { MessageRow } from './use-message-rows.ts';
@@ -15,6 +15,17 @@ interface Anchor {
 /** How close to the bottom still counts as reading the latest messages. */
 const bottomSlackPx = 80;
 
+/** The first message bubble in view in the scroll area and its distance from the area's top. */
+function bubbleInView(el: HTMLDivElement | null): { id: string; delta: number } | null {
+  if (!el) return null;
+  const top = el.getBoundingClientRect().top;
+  for (const bubble of el.querySelectorAll<HTMLElement>('[data-message-id]')) {
+    const rect = bubble.getBoundingClientRect();
+    if (rect.bottom > top) return { id: bubble.dataset.messageId!, delta: rect.top - top };
+  }
+  return null;
+}
+
 /**
  * Keeps the reading position when older messages are added above, and follows new ones at the
  * bottom. The position is anchored on the first message in view: after older ones are added (and
@@ -29,23 +40,12 @@ export function useScrollAnchor(
 ) {
   const anchor = useRef<Anchor>({ firstId: undefined, lastId: undefined, atBottom: true, viewId: undefined, viewDelta: 0 });
 
-  const bubbleInView = () => {
-    const el = scrollRef.current;
-    if (!el) return null;
-    const top = el.getBoundingClientRect().top;
-    for (const bubble of el.querySelectorAll<HTMLElement>('[data-message-id]')) {
-      const rect = bubble.getBoundingClientRect();
-      if (rect.bottom > top) return { id: bubble.dataset.messageId!, delta: rect.top - top };
-    }
-    return null;
-  };
-
   /** Notes the message in view, to put it back after older ones are added above. */
-  const rememberView = () => {
-    const seen = bubbleInView();
+  const rememberView = useCallback(() => {
+    const seen = bubbleInView(scrollRef.current);
     anchor.current.viewId = seen?.id;
     anchor.current.viewDelta = seen?.delta ?? 0;
-  };
+  }, [scrollRef]);
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -77,7 +77,7 @@ export function useScrollAnchor(
     }
     anchor.current = { ...anchor.current, firstId, lastId };
     rememberView();
-  }, [list, rows, virtualizer]);
+  }, [list, rows, virtualizer, scrollRef, rememberView]);
 
   const onScroll = () => {
     const el = scrollRef.current;

@@ -22,18 +22,18 @@ export function useVoiceRecorder() {
   const clock = useRef({ startedAt: 0, carried: 0 });
   const timer = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
 
-  const stopTracks = () => {
-    stream.current?.getTracks().forEach((t) => t.stop());
+  // Both touch only refs and a state setter, so they are made once and never change.
+  const stopTracks = useCallback(() => {
+    for (const track of stream.current?.getTracks() ?? []) track.stop();
     stream.current = null;
     clearInterval(timer.current);
-  };
+  }, []);
+  const tick = useCallback(() => setElapsed(clock.current.carried + (Date.now() - clock.current.startedAt)), []);
 
   useEffect(() => () => {
     if (recorder.current && recorder.current.state !== 'inactive') recorder.current.stop();
     stopTracks();
-  }, []);
-
-  const tick = () => setElapsed(clock.current.carried + (Date.now() - clock.current.startedAt));
+  }, [stopTracks]);
 
   const start = useCallback(async () => {
     if (recorder.current) return;
@@ -59,7 +59,7 @@ export function useVoiceRecorder() {
       recorder.current = null;
       setState('idle');
     }
-  }, []);
+  }, [stopTracks, tick]);
 
   const togglePause = useCallback(() => {
     const rec = recorder.current;
@@ -76,7 +76,7 @@ export function useVoiceRecorder() {
       timer.current = setInterval(tick, 250);
       setState('recording');
     }
-  }, []);
+  }, [tick]);
 
   const cancel = useCallback(() => {
     const rec = recorder.current;
@@ -89,7 +89,7 @@ export function useVoiceRecorder() {
     stopTracks();
     setElapsed(0);
     setState('idle');
-  }, []);
+  }, [stopTracks]);
 
   /** Stops and answers the recording (null when nothing was recorded). */
   const finish = useCallback(async (): Promise<{ blob: Blob; mimetype: string } | null> => {
@@ -108,7 +108,7 @@ export function useVoiceRecorder() {
     const blob = new Blob(chunks.current, { type: mimetype });
     chunks.current = [];
     return blob.size > 0 ? { blob, mimetype } : null;
-  }, []);
+  }, [stopTracks]);
 
   return { state, elapsed, start, togglePause, cancel, finish };
 }

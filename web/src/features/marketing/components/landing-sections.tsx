@@ -81,6 +81,7 @@ export function Hero() {
             <ButtonLink to="/register" size="lg">
               Começar Gratuitamente <ArrowRight className="size-4" aria-hidden="true" />
             </ButtonLink>
+            {/* biome-ignore lint/a11y/useValidAnchor: a real in-page link to #how-it-works (works without JS, can be copied); the click only adds smooth scrolling and moves focus */}
             <a href="#how-it-works" onClick={(e) => scrollToSection(e, 'how-it-works')} className={buttonClasses('outline', 'lg')}>
               Como funciona
             </a>

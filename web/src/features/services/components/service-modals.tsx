@@ -131,7 +131,7 @@ export function ServiceViewModal({ id, onClose }: { id: string; onClose: () => v
     ['Nome', s.name],
     ['Criado em', formatDateTime(s.createdAt)],
     ['Atualizado em', formatDateTime(s.updatedAt)],
-    ['Tipo', <ServiceType type={s.type} />],
+    ['Tipo', <ServiceType key="type" type={s.type} />],
   ];
   return <DetailsDialog title="Visualização da conexão" rows={rows} onClose={onClose} />;
 }

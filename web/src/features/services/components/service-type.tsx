@@ -1,7 +1,7 @@
 import { MessageCircle, Send } from 'lucide-react';
-import { serviceTypeLabels, type ServiceType } from '#contracts/services.ts';
+import { serviceTypeLabels, type ServiceType as ServiceTypeName } from '#contracts/services.ts';
 
-export function ServiceType({ type }: { type: ServiceType }) {
+export function ServiceType({ type }: { type: ServiceTypeName }) {
   const Icon = type === 'telegram' ? Send : MessageCircle;
   return (
     <span className="inline-flex items-center gap-2">

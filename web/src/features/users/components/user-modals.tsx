@@ -24,6 +24,7 @@ export function PasswordStrengthBar({ password }: { password: string }) {
   const level = passwordStrength(password);
   return (
     <div className="space-y-1.5">
+      {/* biome-ignore lint/a11y/useSemanticElements: a bar coloured by level, which a native <meter> cannot be styled to match across browsers */}
       <div className="h-1.5 overflow-hidden rounded-full bg-surface-2" role="meter" aria-label="Força da senha" aria-valuemin={0} aria-valuemax={4} aria-valuenow={level} aria-valuetext={strengthLabels[level]}>
         <div className={cn('h-full rounded-full transition-[width]', barColours[level])} style={{ width: `${level * 25}%` }} />
       </div>
