@@ -2,7 +2,8 @@
  * Lambda event filtering, the part of it our consumers use: a record passes when it matches any
  * one of the patterns; a pattern matches when every field it names matches; a list of values
  * matches when the field equals one of them (or, for a list field, one of its elements does).
- * Values may also be `{ exists: true | false }`, `{ prefix: '...' }` and `{ 'anything-but': [...] }`.
+ * Values may also be `{ exists: true | false }` (on leaves, as in Lambda), `{ prefix: '...' }` and
+ * `{ 'anything-but': [...] }`.
  * Anything else in a pattern is refused, so a filter that works only in the cloud fails here first.
  */
 import type { EventPattern, PatternValue } from '../../functions/streams/consumers.ts';

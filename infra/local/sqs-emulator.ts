@@ -71,6 +71,7 @@ interface Queue {
   subscription?: Required<QueueSubscription>;
   running: Set<Promise<void>>;
   wake?: NodeJS.Timeout;
+  pumpQueued: boolean;
 }
 
 const deduplicationWindowMs = 5 * 60 * 1000;
@@ -115,6 +116,7 @@ export class SqsEmulator {
         deduplication: new Map(),
         deadLetters: [],
         running: new Set(),
+        pumpQueued: false,
       });
     }
     return this.queueUrl(name);
@@ -129,7 +131,7 @@ export class SqsEmulator {
   subscribe(queueName: string, subscription: QueueSubscription): void {
     const queue = this.queue(queueName);
     queue.subscription = { batchSize: 10, maxConcurrency: 4, timeoutSeconds: 60, ...subscription };
-    this.pump(queue);
+    this.schedulePump(queue);
   }
 
   /** Messages not yet deleted (visible or in flight). */
@@ -219,7 +221,7 @@ export class SqsEmulator {
         const now = Date.now();
         if (message.inFlightUntil <= now) throw new SqsError('MessageNotInflight', 'The message is not in flight.');
         message.inFlightUntil = now + seconds * 1000;
-        this.pump(queue);
+        this.schedulePump(queue);
         return {};
       }
       case 'GetQueueUrl': {
@@ -259,7 +261,7 @@ export class SqsEmulator {
     };
     queue.messages.push(message);
     queue.deduplication.set(deduplicationId, { id: message.id, sequenceNumber: message.sequenceNumber, at: now });
-    this.pump(queue);
+    this.schedulePump(queue);
     return { MessageId: message.id, MD5OfMessageBody: message.md5, SequenceNumber: message.sequenceNumber };
   }
 
@@ -281,6 +283,16 @@ export class SqsEmulator {
   private available(queue: Queue, now: number): Stored[] {
     const busy = new Set(queue.messages.filter((m) => m.inFlightUntil > now).map((m) => m.group));
     return queue.messages.filter((m) => !busy.has(m.group));
+  }
+
+  /** Pumps once the current request is done, so the entries of one SendMessageBatch can share a batch. */
+  private schedulePump(queue: Queue): void {
+    if (queue.pumpQueued) return;
+    queue.pumpQueued = true;
+    setImmediate(() => {
+      queue.pumpQueued = false;
+      this.pump(queue);
+    });
   }
 
   /** Starts batches while there is room and something to deliver, then sleeps until the next visibility ends. */
