@@ -26,6 +26,8 @@ export default defineConfig({
           include: ['infra/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120000,
+          // beforeAll synthesises the whole stack, which takes over 10 s on a busy machine.
+          hookTimeout: 120000,
         },
       },
       {

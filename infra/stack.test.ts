@@ -5,6 +5,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tableShape } from '#db/table-definition.ts';
 import { httpRoutes } from '#functions/http/routes.ts';
+import { queueConsumers, visibilityTimeoutSeconds } from '#functions/queues/consumers.ts';
 import { streamConsumers } from '#functions/streams/consumers.ts';
 import { handlerConstructId } from './constructs/http-api.ts';
 import { StreamConsumers } from './constructs/stream-consumers.ts';
@@ -25,6 +26,11 @@ function synth(context: Record<string, unknown> = {}) {
   return Template.fromStack(new ConversaStack(app, 'ConversaStack'));
 }
 
+function synthStack(props: ConstructorParameters<typeof ConversaStack>[2]) {
+  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+  return new ConversaStack(app, 'ConversaStack', props);
+}
+
 function resourcesOf(template: Template, type: string): Record<string, Resource> {
   return template.findResources(type) as Record<string, Resource>;
 }
@@ -32,7 +38,7 @@ function resourcesOf(template: Template, type: string): Record<string, Resource>
 const handlerModules = [...new Set(httpRoutes.map((route) => route.handler))];
 const wsHandlerModules = [...new Set(webSocketRoutes.map((route) => route.handler))];
 
-/** Lambda functions whose description starts with `prefix` (`http/`, `ws/`, `streams/`, or '' for all). */
+/** Lambda functions whose description starts with `prefix` (`http/`, `ws/`, `streams/`, `queues/`, or '' for all). */
 function functionsOf(template: Template, prefix = ''): [string, Resource][] {
   return Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) =>
     String(fn.Properties.Description).startsWith(prefix),
@@ -136,12 +142,13 @@ describe('the secrets', () => {
 });
 
 describe('the Lambda functions', () => {
-  it('are one per HTTP handler module, WebSocket route and stream consumer', () => {
+  it('are one per HTTP handler module, WebSocket route, stream consumer and queue consumer', () => {
     expect(handlerModules.length).toBeGreaterThan(0);
     expect(streamConsumers.length).toBeGreaterThan(0);
+    expect(queueConsumers.length).toBeGreaterThan(0);
     template.resourceCountIs(
       'AWS::Lambda::Function',
-      handlerModules.length + wsHandlerModules.length + streamConsumers.length,
+      handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length,
     );
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
     expect(descriptions.sort()).toEqual(
@@ -149,23 +156,25 @@ describe('the Lambda functions', () => {
         ...handlerModules.map((h) => `http/${h}`),
         ...wsHandlerModules.map((h) => `ws/${h}`),
         ...streamConsumers.map((c) => `streams/${c.name}`),
+        ...queueConsumers.map((c) => `queues/${c.name}`),
       ].sort(),
     );
   });
 
-  it('run Node.js 22 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), 60 s for stream batches', () => {
+  it('run Node.js 22 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), 30 s for stream batches, what the queue list says for queue batches', () => {
     const routeTimeout = (description: string) => httpRoutes.find((r) => `http/${r.handler}` === description)?.timeoutSeconds;
+    const queueTimeout = (description: string) => queueConsumers.find((c) => `queues/${c.name}` === description)?.timeoutSeconds;
     for (const [, fn] of functionsOf(template)) {
       const description = String(fn.Properties.Description);
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         MemorySize: 512,
-        Timeout: description.startsWith('streams/') ? 60 : (routeTimeout(description) ?? 10),
+        Timeout: description.startsWith('streams/') ? 30 : (queueTimeout(description) ?? routeTimeout(description) ?? 10),
         TracingConfig: { Mode: 'Active' },
       });
     }
-    expect(functionsOf(template, 'streams/').every(([, fn]) => fn.Properties.Timeout === 60)).toBe(true);
+    expect(functionsOf(template, 'streams/').every(([, fn]) => fn.Properties.Timeout === 30)).toBe(true);
   });
 
   it('all get the table, both secret ARNs and the bucket name in their environment', () => {
@@ -173,7 +182,7 @@ describe('the Lambda functions', () => {
     const bucketId = onlyId(template, 'AWS::S3::Bucket');
     const { jwt, dataKey } = secretIds(template);
     const all = functionsOf(template);
-    expect(all.length).toBe(handlerModules.length + wsHandlerModules.length + streamConsumers.length);
+    expect(all.length).toBe(handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length);
     for (const [, fn] of all) {
       expect(fn.Properties.Environment.Variables, fn.Properties.Description).toMatchObject({
         TABLE_NAME: { Ref: tableId },
@@ -229,14 +238,14 @@ describe('the Lambda functions', () => {
     }
   });
 
-  it('HTTP functions may send e-mail; HTTP and stream functions may read and write the bucket; WebSocket functions may do neither', () => {
+  it('HTTP functions may send e-mail; HTTP, stream and queue functions may read and write the bucket; WebSocket functions may do neither', () => {
     const bucketId = onlyId(template, 'AWS::S3::Bucket');
     const objects = same({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] });
     for (const [, fn] of functionsOf(template)) {
       const description = String(fn.Properties.Description);
       const statements = statementsOf(template, fn);
       const isHttp = description.startsWith('http/');
-      const usesBucket = isHttp || description.startsWith('streams/');
+      const usesBucket = isHttp || description.startsWith('streams/') || description.startsWith('queues/');
       expect(allows(statements, 'ses:SendEmail', (r) => r === '*'), description).toBe(isHttp);
       expect(allows(statements, 'ses:SendRawEmail', (r) => r === '*'), description).toBe(isHttp);
       expect(allows(statements, 's3:GetObject*', objects), description).toBe(usesBucket);
@@ -452,9 +461,9 @@ describe('the stream consumers', () => {
     return { fnId, fn, mapping: mappings[0]! };
   }
 
-  it('each get one event source mapping on the table stream, and there are no others', () => {
+  it('each get one event source mapping on the table stream, and the queue consumers one each on their queue', () => {
     expect(streamConsumers.length).toBeGreaterThan(0);
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', streamConsumers.length);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', streamConsumers.length + queueConsumers.length);
     const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
     for (const { name } of streamConsumers) {
       expect(consumer(name).mapping.Properties.EventSourceArn, name).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
@@ -474,9 +483,17 @@ describe('the stream consumers', () => {
     }
   });
 
+  it('receive only the records their filters let through', () => {
+    for (const { name, filters } of streamConsumers) {
+      expect(filters, name).toBeDefined();
+      expect(consumer(name).mapping.Properties.FilterCriteria, name).toEqual({ Filters: filters!.map((f) => ({ Pattern: JSON.stringify(f) })) });
+    }
+  });
+
   it('send records that keep failing to their own SQS dead-letter queue', () => {
     const queues = resourcesOf(template, 'AWS::SQS::Queue');
-    template.resourceCountIs('AWS::SQS::Queue', streamConsumers.length);
+    // Theirs, plus each queue consumer's queue and dead-letter queue.
+    template.resourceCountIs('AWS::SQS::Queue', streamConsumers.length + 2 * queueConsumers.length);
     const destinations = new Set<string>();
     for (const { name } of streamConsumers) {
       const { fn, mapping } = consumer(name);
@@ -536,6 +553,79 @@ describe('the stream consumers', () => {
   });
 });
 
+describe('the send queue', () => {
+  const [sendQueue] = queueConsumers;
+
+  /** The queue consumer's function, its mapping, its queue and the queue's dead-letter queue. */
+  function queueConsumer(name: string) {
+    const [fnId, fn] = functionsOf(template, `queues/${name}`).find(([, f]) => f.Properties.Description === `queues/${name}`)!;
+    const mapping = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).find((m) => m.Properties.FunctionName.Ref === fnId)!;
+    const queueId = mapping.Properties.EventSourceArn['Fn::GetAtt'][0] as string;
+    const queues = resourcesOf(template, 'AWS::SQS::Queue');
+    const queue = queues[queueId]!;
+    const dlqId = queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string;
+    return { fnId, fn, mapping, queueId, queue, dlqId, dlq: queues[dlqId]! };
+  }
+
+  it('is listed with the send consumer, filled by the outbound dispatcher', () => {
+    expect(sendQueue).toMatchObject({ name: 'send-outbound', urlVariable: 'OUTBOUND_QUEUE_URL', fifo: true, batchSize: 10, producers: ['dispatch-outbound'] });
+  });
+
+  it('is FIFO, deduplicating on the ids it is given, per message group (high throughput), SQS-encrypted', () => {
+    const { queue } = queueConsumer(sendQueue!.name);
+    expect(queue.Properties).toMatchObject({
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
+      SqsManagedSseEnabled: true,
+    });
+  });
+
+  it('hides a batch for six times the consumer timeout, and sends a message to a FIFO dead-letter queue after maxReceiveCount receives', () => {
+    const { queue, dlqId, dlq } = queueConsumer(sendQueue!.name);
+    expect(queue.Properties.VisibilityTimeout).toBe(visibilityTimeoutSeconds(sendQueue!));
+    expect(queue.Properties.VisibilityTimeout).toBe(6 * sendQueue!.timeoutSeconds);
+    expect(queue.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: sendQueue!.maxReceiveCount });
+    expect(dlq.Properties).toMatchObject({ FifoQueue: true, SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+  });
+
+  it('refuses requests without TLS, on the queue and its dead-letter queue', () => {
+    const { queueId, dlqId } = queueConsumer(sendQueue!.name);
+    for (const id of [queueId, dlqId]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+        },
+      });
+    }
+  });
+
+  it('is read by its consumer in batches of 10, reporting partial batch failures', () => {
+    const { mapping } = queueConsumer(sendQueue!.name);
+    expect(mapping.Properties).toMatchObject({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+  });
+
+  it('lets its consumer change the visibility of its records, and gives it the URL', () => {
+    const { fn, queueId } = queueConsumer(sendQueue!.name);
+    const statements = statementsOf(template, fn);
+    expect(allows(statements, 'sqs:ChangeMessageVisibility', same({ 'Fn::GetAtt': [queueId, 'Arn'] }))).toBe(true);
+    expect(allows(statements, 'sqs:DeleteMessage', same({ 'Fn::GetAtt': [queueId, 'Arn'] }))).toBe(true);
+    expect(fn.Properties.Environment.Variables.OUTBOUND_QUEUE_URL).toEqual({ Ref: queueId });
+  });
+
+  it('may be sent to by the outbound dispatcher only, which gets the URL', () => {
+    const { queueId } = queueConsumer(sendQueue!.name);
+    for (const [, fn] of functionsOf(template)) {
+      const description = String(fn.Properties.Description);
+      const producer = sendQueue!.producers.some((p) => description === `streams/${p}`);
+      expect(allows(statementsOf(template, fn), 'sqs:SendMessage', same({ 'Fn::GetAtt': [queueId, 'Arn'] })), description).toBe(producer);
+      expect(fn.Properties.Environment.Variables.OUTBOUND_QUEUE_URL !== undefined, description).toBe(producer || description === `queues/${sendQueue!.name}`);
+    }
+  });
+});
+
 describe('Telegram', () => {
   const webhookRoute = 'POST /api/webhooks/telegram/{serviceId}';
   const webhookFn = () => functionsOf(template, 'http/../webhooks/telegram');
@@ -571,9 +661,9 @@ describe('Telegram', () => {
     }
   });
 
-  it('every function sends through the Bot API in webhook mode, and the outbound dispatcher too', () => {
+  it('every function sends through the Bot API in webhook mode, and the send queue consumer too', () => {
     for (const [, fn] of functionsOf(template)) expect(fn.Properties.Environment.Variables.TELEGRAM_MODE).toBe('webhook');
-    expect(functionsOf(template, 'streams/dispatch-outbound')).toHaveLength(1);
+    expect(functionsOf(template, 'queues/send-outbound')).toHaveLength(1);
   });
 
   it('takes the webhook origin and the Bot API root from context when given', () => {
@@ -584,7 +674,9 @@ describe('Telegram', () => {
         TELEGRAM_API_ROOT: 'https://bot-api.example.com',
       });
     }
-    for (const [, fn] of functionsOf(custom, 'streams/')) expect(fn.Properties.Environment.Variables.TELEGRAM_API_ROOT).toBe('https://bot-api.example.com');
+    for (const [, fn] of [...functionsOf(custom, 'streams/'), ...functionsOf(custom, 'queues/')]) {
+      expect(fn.Properties.Environment.Variables.TELEGRAM_API_ROOT).toBe('https://bot-api.example.com');
+    }
   });
 });
 
@@ -628,6 +720,15 @@ describe('synthesis with bundling', () => {
           environment: {},
         }),
     ).toThrow(/consumers\.ts[\s\S]*ghost-consumer\.ts/);
+  });
+});
+
+describe('queue consumers', () => {
+  it('fail synthesis with bundling when a module is missing, and a queue naming a producer that is no stream consumer', () => {
+    const ghost = { ...queueConsumers[0]!, name: 'ghost', handler: 'ghost-consumer' };
+    expect(() => new ConversaStack(new App({ context: cdkContext }), 'Ghost', { queueConsumers: [ghost] })).toThrow(/queues\/consumers\.ts[\s\S]*ghost-consumer\.ts/);
+    const orphan = { ...queueConsumers[0]!, producers: ['nobody'] };
+    expect(() => synthStack({ queueConsumers: [orphan] })).toThrow(/producer "nobody"/);
   });
 });
 

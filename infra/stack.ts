@@ -5,10 +5,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { httpRoutes, type HttpRoute } from '#functions/http/routes.ts';
+import { queueConsumers, type QueueConsumerDef } from '#functions/queues/consumers.ts';
 import { streamConsumers, type StreamConsumerDef } from '#functions/streams/consumers.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
 import { MediaBucket, originOf } from './constructs/media-bucket.ts';
+import { QueueConsumers } from './constructs/queue-consumers.ts';
 import { StreamConsumers } from './constructs/stream-consumers.ts';
 import { ConversaWebSocketApi } from './constructs/websocket-api.ts';
 
@@ -46,12 +48,15 @@ export interface ConversaStackProps extends StackProps {
   readonly routes?: readonly HttpRoute[];
   /** @default streamConsumers from functions/streams/consumers.ts */
   readonly streamConsumers?: readonly StreamConsumerDef[];
+  /** @default queueConsumers from functions/queues/consumers.ts */
+  readonly queueConsumers?: readonly QueueConsumerDef[];
 }
 
 /**
  * The serverless core in the cloud: the table and its stream, the secrets, the media bucket, the
- * REST API with one function per handler module, the WebSocket API, and one function per table
- * stream consumer. The static site, the channel worker and the webhooks come in later slices.
+ * REST API with one function per handler module, the WebSocket API, one function per table
+ * stream consumer, and one SQS FIFO queue and function per queue consumer (the send queue). The
+ * static site and the channel worker come in later slices.
  */
 export class ConversaStack extends Stack {
   readonly table: DataTable;
@@ -61,6 +66,7 @@ export class ConversaStack extends Stack {
   readonly httpApi: ConversaHttpApi;
   readonly webSocketApi: ConversaWebSocketApi;
   readonly streamConsumers: StreamConsumers;
+  readonly queueConsumers: QueueConsumers;
 
   constructor(scope: Construct, id: string, props: ConversaStackProps = {}) {
     super(scope, id, props);
@@ -126,6 +132,24 @@ export class ConversaStack extends Stack {
       environment: { ...common, WS_MANAGEMENT_URL: this.webSocketApi.callbackUrl },
     });
 
+    const queueList = props.queueConsumers ?? queueConsumers;
+    this.queueConsumers = new QueueConsumers(this, 'Queues', {
+      consumers: queueList,
+      handlersDir: join(projectRoot, 'functions', 'queues'),
+      projectRoot,
+      environment: common,
+    });
+    // Producers: the stream consumers that fill a queue get its URL and may send to it, nothing more.
+    for (const consumer of queueList) {
+      const queue = this.queueConsumers.queues.get(consumer.name)!;
+      for (const producer of consumer.producers) {
+        const fn = this.streamConsumers.functions.get(producer);
+        if (!fn) throw new Error(`Queue "${consumer.name}" names producer "${producer}", which is not a stream consumer`);
+        fn.addEnvironment(consumer.urlVariable, queue.queueUrl);
+        queue.grantSendMessages(fn);
+      }
+    }
+
     // Where Telegram posts updates: `${base}/api/webhooks/telegram/{serviceId}`. Start and restart
     // register it with a per-connection secret token that the webhook function checks.
     const webhookBase = props.publicApiUrl ?? context('publicApiUrl') ?? this.httpApi.api.apiEndpoint;
@@ -144,7 +168,8 @@ export class ConversaStack extends Stack {
     const httpFunctions = [...this.httpApi.functions.values()];
     const wsFunctions = [...this.webSocketApi.functions.values()];
     const streamFunctions = [...this.streamConsumers.functions.values()];
-    for (const fn of [...httpFunctions, ...wsFunctions, ...streamFunctions]) {
+    const queueFunctions = [...this.queueConsumers.functions.values()];
+    for (const fn of [...httpFunctions, ...wsFunctions, ...streamFunctions, ...queueFunctions]) {
       this.table.table.grantReadWriteData(fn);
       this.jwtSecret.grantRead(fn);
       this.dataKey.grantRead(fn);
@@ -158,6 +183,8 @@ export class ConversaStack extends Stack {
       bucket.grantReadWrite(fn);
       if (CONSUMERS_THAT_MANAGE_CONNECTIONS.has(name)) this.webSocketApi.stage.grantManagementApiAccess(fn);
     }
+    // The send queue's consumer reads files to send them and presigns their download URLs.
+    for (const fn of queueFunctions) bucket.grantReadWrite(fn);
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the REST API stage' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });

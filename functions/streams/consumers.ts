@@ -1,12 +1,43 @@
 /** The table stream's consumers; the stack and the local runtime both read this list. */
+import { entityTypes } from '#db/keys.ts';
+
+/**
+ * A Lambda event filter pattern: the record's fields, down to the values it may hold (an array is
+ * "any of"; `{ exists }`, `{ prefix }` and `{ 'anything-but' }` as Lambda reads them). A record
+ * passes a consumer's filters when it matches any one of them.
+ */
+export type EventPattern = { readonly [field: string]: EventPattern | readonly PatternValue[] };
+export type PatternValue = string | number | boolean | null | { exists: boolean } | { prefix: string } | { 'anything-but': readonly (string | number)[] };
+
 export interface StreamConsumerDef {
   name: string;
   /** Module under functions/streams, without extension. */
   handler: string;
   batchSize: number;
+  /**
+   * The records the consumer acts on (Lambda event filtering in the cloud, the stream emulator
+   * locally); other records never invoke it. Filters see one image at a time, so a consumer that
+   * compares old and new images still checks in code. Absent: every record.
+   */
+  filters?: readonly EventPattern[];
 }
 
+/** The item types that become realtime events (shared/domain/realtime/events.ts). */
+export const realtimeItemTypes = [entityTypes.account, entityTypes.user, entityTypes.service, entityTypes.contact, entityTypes.message] as const;
+
 export const streamConsumers: StreamConsumerDef[] = [
-  { name: 'fanout', handler: 'fanout', batchSize: 100 },
-  { name: 'dispatch-outbound', handler: 'dispatch-outbound', batchSize: 10 },
+  {
+    name: 'fanout',
+    handler: 'fanout',
+    batchSize: 100,
+    // Created or changed items of a kind browsers follow; removals become no event.
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: realtimeItemTypes } } } }],
+  },
+  {
+    name: 'dispatch-outbound',
+    handler: 'dispatch-outbound',
+    batchSize: 10,
+    // Our own messages at ack 0 (sending): stored by a send, or put back by a retry.
+    filters: [{ dynamodb: { NewImage: { type: { S: [entityTypes.message] }, isFromMe: { BOOL: [true] }, ack: { N: ['0'] } } } }],
+  },
 ];

@@ -1,14 +1,22 @@
-/** Stream consumer: hands each message stored with ack 0 to its channel (the outbox is the table). */
+/**
+ * Stream consumer: puts every message that enters ack 0 for a new attempt into its connection's
+ * lane of the send queue (functions/queues/send-outbound.ts sends it). It calls no channel and
+ * never waits for one, so a slow or rate-limited connection holds up nobody on this shard.
+ */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type { MessageItem } from '#db/messages.ts';
-import { dispatchMessage, needsDispatch } from '#domain/messages/dispatch.ts';
-import { defaultPorts } from '#lib/ports.ts';
+import { dispatchRequestOf, needsDispatch } from '#domain/messages/dispatch.ts';
+import { sqsOutboundQueue } from '#lib/sqs-outbound-queue.ts';
 import { imagesOf } from './stream-images.ts';
 
+const queue = sqsOutboundQueue();
+
 export async function handler(event: DynamoDBStreamEvent): Promise<void> {
-  const ports = defaultPorts();
+  // The event source's filter lets through messages at ack 0 only; whether the attempt is new
+  // needs the old image too, which filters cannot compare.
   const due = event.Records.map(imagesOf)
     .filter(({ next, previous }) => needsDispatch(next as MessageItem | undefined, previous as MessageItem | undefined))
-    .map(({ next }) => next as unknown as MessageItem);
-  await Promise.all(due.map((message) => dispatchMessage(ports, message)));
+    .map(({ next }) => dispatchRequestOf(next as unknown as MessageItem));
+  // A failure retries the whole batch; the deduplication ids keep requests already queued from being queued twice.
+  if (due.length) await queue.enqueue(due);
 }

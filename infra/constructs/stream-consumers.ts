@@ -22,15 +22,15 @@ export interface StreamConsumersProps {
   readonly environment: Record<string, string>;
   /** Retries of a failing batch (halved each time by bisection) before it goes to the DLQ. @default 5 */
   readonly retryAttempts?: number;
-  /** @default 60 seconds (the dispatcher may wait out a channel's flood-wait of up to 30 s) */
+  /** @default 30 seconds (no consumer waits for a channel: sends go through the send queue) */
   readonly timeout?: Duration;
 }
 
 /**
  * One function per entry of the consumer list, each reading the table stream in order
- * (parallelization factor 1, so changes to one item arrive in order), from LATEST, splitting a
- * failing batch in two to isolate the bad record, and sending records that still fail to its own
- * SQS dead-letter queue.
+ * (parallelization factor 1, so changes to one item arrive in order), from LATEST, only the records
+ * its filters let through, splitting a failing batch in two to isolate the bad record, and sending
+ * records that still fail to its own SQS dead-letter queue.
  */
 export class StreamConsumers extends Construct {
   /** One function per consumer, keyed by consumer name. */
@@ -55,7 +55,7 @@ export class StreamConsumers extends Construct {
         projectRoot: props.projectRoot,
         description: `streams/${consumer.name}`,
         environment: props.environment,
-        timeout: props.timeout ?? Duration.seconds(60),
+        timeout: props.timeout ?? Duration.seconds(30),
       });
 
       // Failure records (shard, sequence numbers, not the data) of batches that exhausted their
@@ -75,6 +75,7 @@ export class StreamConsumers extends Construct {
           bisectBatchOnError: true,
           retryAttempts: props.retryAttempts ?? 5,
           onFailure: new SqsDlq(dlq),
+          ...(consumer.filters ? { filters: consumer.filters.map((pattern) => lambda.FilterCriteria.filter(pattern)) } : {}),
         }),
       );
 

@@ -1,7 +1,7 @@
 /**
  * The whole product on one machine: dynalite behind the DynamoDB front (transactions, streams,
- * TTL), a local S3 (s3rver), the HTTP API and WebSocket gateways calling the same handler modules
- * Lambda runs, and the built web app, all on one origin.
+ * TTL), a local S3 (s3rver), the SQS FIFO emulator, the HTTP API and WebSocket gateways calling
+ * the same handler modules Lambda runs, and the built web app, all on one origin.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -20,6 +20,8 @@ import { HttpGateway } from './http-gateway.ts';
 import { serveStatic } from './static-site.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
 import { streamConsumers } from '../../functions/streams/consumers.ts';
+import { SqsEmulator, type QueueSubscription } from './sqs-emulator.ts';
+import { queueConsumers, visibilityTimeoutSeconds } from '../../functions/queues/consumers.ts';
 import { WsGateway, type WsRoutes } from './ws-gateway.ts';
 import { webSocketRoutes } from '../../functions/ws/routes.ts';
 import { startChannelWorker } from '../../connectors/worker.ts';
@@ -44,6 +46,7 @@ export interface LocalRuntime {
   outboxDir: string;
   dataDir: string;
   streams: StreamEmulator;
+  queues: SqsEmulator;
   stop(): Promise<void>;
 }
 
@@ -125,6 +128,17 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   );
   const managementUrl = await ws.listenManagement();
 
+  // SQS: the emulator's queues, named after their consumers. Not persisted: a restart loses queued
+  // sends (see docs/decisions.md).
+  const queues = new SqsEmulator();
+  const sqsUrl = await queues.listen();
+  const queueUrls = Object.fromEntries(
+    queueConsumers.map((c) => [
+      c.urlVariable,
+      queues.createQueue(`${c.name}.fifo`, { visibilityTimeoutSeconds: visibilityTimeoutSeconds(c), maxReceiveCount: c.maxReceiveCount }),
+    ]),
+  );
+
   // What Lambda's environment would hold; the SDK reads the endpoints itself.
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1',
@@ -133,6 +147,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
     AWS_ENDPOINT_URL_DYNAMODB: dynamoUrl,
     AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Address.port}`,
+    AWS_ENDPOINT_URL_SQS: sqsUrl,
+    ...queueUrls,
     TABLE_NAME: tableName,
     BUCKET_NAME: bucketName,
     S3_FORCE_PATH_STYLE: 'true',
@@ -150,7 +166,11 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   for (const consumer of streamConsumers) {
     const module = (await import(pathToFileURL(join(root, 'functions/streams', `${consumer.handler}.ts`)).href)) as { handler: StreamConsumer['handler'] };
-    streams.subscribe({ name: consumer.name, handler: module.handler, batchSize: consumer.batchSize });
+    streams.subscribe({ name: consumer.name, handler: module.handler, batchSize: consumer.batchSize, filters: consumer.filters });
+  }
+  for (const consumer of queueConsumers) {
+    const module = (await import(pathToFileURL(join(root, 'functions/queues', `${consumer.handler}.ts`)).href)) as { handler: QueueSubscription['handler'] };
+    queues.subscribe(`${consumer.name}.fifo`, { name: consumer.name, handler: module.handler, batchSize: consumer.batchSize, timeoutSeconds: consumer.timeoutSeconds });
   }
 
   // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),
@@ -192,6 +212,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     outboxDir,
     dataDir,
     streams,
+    queues,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -199,6 +220,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       server.closeAllConnections();
       await ws.close();
       await new Promise<void>((r) => server.close(() => r()));
+      await streams.idle();
+      await queues.close();
       await streams.idle();
       dynamo.postMessage({ type: 'stop' });
       await fromWorker('stopped');

@@ -1,9 +1,12 @@
 /**
  * Delivers DynamoDB Streams records to stream handlers as Lambda's event source mapping does:
- * in commit order, in batches, one batch at a time per consumer, retrying a failed batch.
+ * only the records that pass the consumer's filters, in commit order, in batches, one batch at a
+ * time per consumer, retrying a failed batch.
  */
 import type { DynamoDBStreamEvent, DynamoDBStreamHandler } from 'aws-lambda';
+import type { EventPattern } from '../../functions/streams/consumers.ts';
 import type { StreamRecord } from './dynamo-front.ts';
+import { passesFilters } from './event-filter.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 export interface StreamConsumer {
@@ -11,6 +14,8 @@ export interface StreamConsumer {
   handler: DynamoDBStreamHandler | ((event: DynamoDBStreamEvent) => Promise<unknown>);
   batchSize?: number;
   maxRetries?: number;
+  /** Lambda event filter patterns; a record that matches none never reaches the handler. */
+  filters?: readonly EventPattern[];
 }
 
 export class StreamEmulator {
@@ -25,6 +30,7 @@ export class StreamEmulator {
 
   push(record: StreamRecord): void {
     for (const consumer of this.consumers) {
+      if (!passesFilters(consumer.filters, record)) continue;
       this.queues.get(consumer.name)!.push(record);
       if (!this.running.has(consumer.name)) {
         const run = this.drain(consumer).finally(() => this.running.delete(consumer.name));

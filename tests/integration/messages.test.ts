@@ -34,7 +34,7 @@ describe('sending', () => {
 
   it('a refusal moves the message to ack -2 with the reason, and it can be sent again', async () => {
     const { owner, contact } = await inboxTeam();
-    await fakeChannel.script([{ reason: 'O cliente bloqueou o bot', permanent: true }]);
+    await fakeChannel.script([{ to: contact.idFromService, reason: 'O cliente bloqueou o bot', permanent: true }]);
     const answer = await call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.id, serviceId: contact.serviceId, text: 'Oi' } });
     const failed = await eventually(async () => {
       const m = (await messagesOf(owner.token, contact.id)).body.data[0];
@@ -54,7 +54,7 @@ describe('sending', () => {
 
   it('waits as long as the channel asks and tries again (flood wait)', async () => {
     const { owner, contact } = await inboxTeam();
-    await fakeChannel.script([{ reason: 'Muitas mensagens', retryAfterSeconds: 1 }]);
+    await fakeChannel.script([{ to: contact.idFromService, reason: 'Muitas mensagens', retryAfterSeconds: 1 }]);
     await call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.id, serviceId: contact.serviceId, text: 'Calma' } });
     await eventually(async () => (await messagesOf(owner.token, contact.id)).body.data[0].ack === 1, 8000);
     const tries = await sentTo(contact.idFromService);

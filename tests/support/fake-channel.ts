@@ -3,13 +3,26 @@
  * product sends and answers as a channel would, following a script the tests set over HTTP.
  *   POST /send            the product sends a message
  *   GET  /sent            what was sent so far
- *   POST /script          the next answers: [{ ok: true } | { reason, retryAfterSeconds?, permanent? }]
+ *   POST /script          adds answers: [{ ok: true } | { reason, retryAfterSeconds?, permanent? }], each
+ *                         optionally for one connection (`serviceId`), one recipient (`to`) or one
+ *                         text (`text`) only; a send takes the first answer added that targets it
+ *                         (an answer without a target takes any send), else `{ ok: true }`
  *   POST /reset
+ * Tests of several files share one fake, so a test scripts the sends of its own connection or
+ * contact only.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-type Scripted = { ok: true } | { reason: string; retryAfterSeconds?: number; permanent?: boolean };
+type Answer = { ok: true } | { reason: string; retryAfterSeconds?: number; permanent?: boolean };
+type Target = { serviceId?: string; to?: string; text?: string };
+type Scripted = Answer & Target;
+type Send = { connection: { serviceId: string }; message: { to: string; text: string } };
+
+const targets = (entry: Target, send: Send) =>
+  (entry.serviceId === undefined || entry.serviceId === send.connection.serviceId) &&
+  (entry.to === undefined || entry.to === send.message.to) &&
+  (entry.text === undefined || entry.text === send.message.text);
 
 export async function startFakeChannel(): Promise<{ url: string; close(): Promise<void> }> {
   let sent: unknown[] = [];
@@ -24,14 +37,15 @@ export async function startFakeChannel(): Promise<{ url: string; close(): Promis
       res.end(JSON.stringify(data));
     };
     if (req.method === 'POST' && req.url === '/send') {
-      const next = script.shift() ?? { ok: true };
+      const index = script.findIndex((entry) => targets(entry, body as Send));
+      const next: Scripted = index >= 0 ? script.splice(index, 1)[0]! : { ok: true };
       sent.push({ ...body, answered: next, at: Date.now() });
       if ('ok' in next) return reply(200, { channelMessageId: `fake-${++counter}` });
       return reply(next.retryAfterSeconds ? 429 : 400, next);
     }
     if (req.method === 'GET' && req.url === '/sent') return reply(200, sent);
     if (req.method === 'POST' && req.url === '/script') {
-      script = body;
+      script.push(...(body as Scripted[]));
       return reply(200, {});
     }
     if (req.method === 'POST' && req.url === '/reset') {

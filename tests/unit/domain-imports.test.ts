@@ -5,15 +5,6 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 const domain = join(root, 'shared', 'domain');
 
-/**
- * Files of shared/domain that still talk to DynamoDB themselves. They are being moved onto the
- * repositories of shared/db (writeTogether and named steps) by the engineers who own them; remove
- * each line when its file is moved, and the test then keeps it that way.
- */
-const notMovedYet = [
-  'shared/domain/messages/dispatch.ts',
-];
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -34,12 +25,7 @@ const files = sourceFiles(domain).map((path) => ({ path: relative(root, path).sp
 
 describe('shared/domain reaches the table only through shared/db', () => {
   it('imports nothing from @aws-sdk and sends no command itself', () => {
-    const offenders = files.filter((f) => f.access.length && !notMovedYet.includes(f.path)).map((f) => `${f.path}: ${f.access.join(', ')}`);
+    const offenders = files.filter((f) => f.access.length).map((f) => `${f.path}: ${f.access.join(', ')}`);
     expect(offenders).toEqual([]);
-  });
-
-  it('lists as not moved yet only files that still need it', () => {
-    const moved = notMovedYet.filter((path) => !files.some((f) => f.path === path && f.access.length));
-    expect(moved, 'these files no longer reach DynamoDB themselves: take them off the list').toEqual([]);
   });
 });

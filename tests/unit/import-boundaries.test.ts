@@ -48,6 +48,11 @@ describe('import boundaries', () => {
     expect(offenders(product, (spec) => spec.startsWith('tests/'))).toEqual([]);
   });
 
+  it('sending is business rules only: the dispatcher and the send-queue port import no AWS SDK (table writes live in shared/db)', () => {
+    const files = ['shared/domain/messages/dispatch.ts', 'shared/domain/messages/outbound-queue.ts'];
+    expect(offenders(files, (spec) => spec.startsWith('@aws-sdk/'))).toEqual([]);
+  });
+
   it('one channel adapter does not reach into another', () => {
     const adapters = readdirSync(join(root, 'connectors')).filter((name) => statSync(join(root, 'connectors', name)).isDirectory());
     for (const adapter of adapters) {

@@ -1,21 +1,41 @@
 /**
  * Handing a stored outbound message (ack 0) to its channel and recording the answer: ack 1 with
- * the channel's message id, or ack -2 with the reason. When the channel asks to come back later
- * (Telegram's flood wait), the send is retried after the wait it names, up to a bound.
+ * the channel's message id, or ack -2 with the reason.
+ *
+ * Two steps. A change that puts a message at ack 0 for a new attempt becomes a `DispatchRequest`
+ * in its connection's lane of the send queue (`dispatchRequestOf`). The queue hands each request
+ * to `dispatchQueued`, which reads the message, sends it and records the answer. When the channel
+ * asks to come back later (Telegram's flood wait), `dispatchQueued` answers how long the lane
+ * should wait instead of waiting itself, up to the bounds below; past them the message fails with
+ * the channel's reason.
+ *
+ * At least once: a request may be handed over more than once (a redelivery after a crash, a
+ * duplicate enqueue after the deduplication window). A request whose message no longer waits for
+ * that attempt is skipped, and both answers are written only while it does, so one answer is
+ * recorded per attempt. A process that dies after the channel accepted a message and before the
+ * answer was written sends it again on redelivery.
  */
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ack } from '#contracts/messages.ts';
-import { failedConditions, isConditionFailure } from '#db/conditions.ts';
 import { getContactItem } from '#db/contacts.ts';
-import { keys } from '#db/keys.ts';
-import { channelMessageGuard, getMessageItem, type MessageItem } from '#db/messages.ts';
+import { getMessageItem, type MessageItem } from '#db/messages.ts';
+import { recordFailed, recordSent } from '#db/outbound-messages.ts';
 import { getServiceItem } from '#db/services.ts';
 import type { Ports } from '../ports.ts';
-import { ChannelSendError, type OutboundMessage } from '../channels/port.ts';
+import { ChannelSendError, type OutboundMessage, type SentMessage } from '../channels/port.ts';
 import { refreshLastMessage } from './last-message.ts';
+import type { DispatchDelivery, DispatchRequest } from './outbound-queue.ts';
 
-export const maxWaitSeconds = 30;
-export const maxSendTries = 4;
+/** The longest single wait a channel may ask for before the message fails instead. */
+export const maxWaitSeconds = 300;
+/** How long a message may wait in all, from the moment it was queued, before it fails instead. */
+export const maxTotalWaitSeconds = 900;
+/** How often a message may be handed over before a further wait fails it instead. */
+export const maxHandOvers = 10;
+
+/** What became of a request: done (answered, or nothing left to do), or the lane must wait. */
+export type DispatchOutcome = { kind: 'done' } | { kind: 'later'; seconds: number };
+
+const done: DispatchOutcome = { kind: 'done' };
 
 /** Whether a changed message is one to hand to its channel now. */
 export function needsDispatch(next: MessageItem | undefined, previous: MessageItem | undefined): boolean {
@@ -23,66 +43,42 @@ export function needsDispatch(next: MessageItem | undefined, previous: MessageIt
   return !previous || previous.sendAttempt !== next.sendAttempt;
 }
 
-async function markFailed(ports: Ports, message: MessageItem, reason: string): Promise<void> {
-  await ports.table.doc
-    .send(
-      new UpdateCommand({
-        TableName: ports.table.name,
-        Key: keys.message(message.accountId, message.contactId, message.id),
-        UpdateExpression: 'SET ack = :failed, #error = :reason, updatedAt = :now',
-        ConditionExpression: 'ack = :sending AND sendAttempt = :attempt',
-        ExpressionAttributeNames: { '#error': 'error' },
-        ExpressionAttributeValues: { ':failed': ack.error, ':reason': reason, ':now': ports.clock().toISOString(), ':sending': ack.sending, ':attempt': message.sendAttempt },
-      }),
-    )
-    .catch((error) => {
-      if (!isConditionFailure(error)) throw error;
-    });
-  const updated = await getMessageItem(ports.table, message.accountId, message.contactId, message.id);
-  if (updated) await refreshLastMessage(ports, updated);
+export function dispatchRequestOf(message: MessageItem): DispatchRequest {
+  return { accountId: message.accountId, contactId: message.contactId, messageId: message.id, serviceId: message.serviceId, sendAttempt: message.sendAttempt };
 }
 
-async function markSent(ports: Ports, message: MessageItem, channelMessageId: string): Promise<void> {
-  try {
-    await ports.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: ports.table.name,
-              Key: keys.message(message.accountId, message.contactId, message.id),
-              UpdateExpression: 'SET ack = :sent, channelMessageId = :cid, updatedAt = :now',
-              ConditionExpression: 'ack = :sending AND sendAttempt = :attempt',
-              ExpressionAttributeValues: { ':sent': ack.sent, ':cid': channelMessageId, ':now': ports.clock().toISOString(), ':sending': ack.sending, ':attempt': message.sendAttempt },
-            },
-          },
-          {
-            Put: {
-              TableName: ports.table.name,
-              Item: channelMessageGuard(message.accountId, message.serviceId, channelMessageId, message.contactId, message.id),
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (!failedConditions(error)) throw error;
-    return;
-  }
+async function answered(ports: Ports, message: MessageItem, recorded: boolean): Promise<DispatchOutcome> {
+  if (!recorded) return done;
   const updated = await getMessageItem(ports.table, message.accountId, message.contactId, message.id);
   if (updated) await refreshLastMessage(ports, updated);
+  return done;
 }
 
-export async function dispatchMessage(ports: Ports, message: MessageItem): Promise<void> {
+function failWith(ports: Ports, message: MessageItem, reason: string): Promise<DispatchOutcome> {
+  return recordFailed(ports.table, message, reason, ports.clock().toISOString()).then((recorded) => answered(ports, message, recorded));
+}
+
+/** Whether the lane may wait `seconds` more for this message, or it has waited enough. */
+function mayWait(ports: Ports, delivery: DispatchDelivery, seconds: number): boolean {
+  const waited = (ports.clock().getTime() - delivery.enqueuedAt.getTime()) / 1000;
+  return seconds <= maxWaitSeconds && waited + seconds <= maxTotalWaitSeconds && delivery.receiveCount < maxHandOvers;
+}
+
+/** Sends the message a request names, if it still waits for that attempt, and records the answer. */
+export async function dispatchQueued(ports: Ports, request: DispatchRequest, delivery: DispatchDelivery): Promise<DispatchOutcome> {
+  const message = await getMessageItem(ports.table, request.accountId, request.contactId, request.messageId);
+  // Answered already (a redelivery), replaced by a retry, or deleted.
+  if (!message || message.ack !== ack.sending || message.sendAttempt !== request.sendAttempt) return done;
+
   const [service, contact] = await Promise.all([
     getServiceItem(ports.table, message.accountId, message.serviceId),
     getContactItem(ports.table, message.accountId, message.contactId),
   ]);
-  if (!service) return markFailed(ports, message, 'A conexão foi removida');
-  if (!contact) return markFailed(ports, message, 'O contato foi removido');
-  if (service.status !== 'connected') return markFailed(ports, message, 'A conexão está desconectada');
+  if (!service) return failWith(ports, message, 'A conexão foi removida');
+  if (!contact) return failWith(ports, message, 'O contato foi removido');
+  if (service.status !== 'connected') return failWith(ports, message, 'A conexão está desconectada');
   const channel = ports.channels.get(service.channelType);
-  if (!channel) return markFailed(ports, message, 'Este canal ainda não envia mensagens');
+  if (!channel) return failWith(ports, message, 'Este canal ainda não envia mensagens');
 
   const file = message.file;
   const outbound: OutboundMessage = {
@@ -108,21 +104,17 @@ export async function dispatchMessage(ports: Ports, message: MessageItem): Promi
     token: service.tokenSealed ? await ports.vault.open(service.tokenSealed) : null,
   };
 
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const sent = await channel.send(connection, outbound);
-      return markSent(ports, message, sent.channelMessageId);
-    } catch (error) {
-      if (error instanceof ChannelSendError) {
-        const wait = error.options.retryAfterSeconds;
-        if (!error.options.permanent && wait !== undefined && wait <= maxWaitSeconds && attempt < maxSendTries) {
-          await new Promise((r) => setTimeout(r, wait * 1000));
-          continue;
-        }
-        return markFailed(ports, message, error.reason);
-      }
-      console.error(`Sending message ${message.id} failed`, error);
-      return markFailed(ports, message, 'Falha ao enviar a mensagem. Tente de novo.');
+  let sent: SentMessage;
+  try {
+    sent = await channel.send(connection, outbound);
+  } catch (error) {
+    if (error instanceof ChannelSendError) {
+      const wait = error.options.retryAfterSeconds;
+      if (!error.options.permanent && wait !== undefined && mayWait(ports, delivery, wait)) return { kind: 'later', seconds: wait };
+      return failWith(ports, message, error.reason);
     }
+    console.error(`Sending message ${message.id} failed`, error);
+    return failWith(ports, message, 'Falha ao enviar a mensagem. Tente de novo.');
   }
+  return answered(ports, message, await recordSent(ports.table, message, sent.channelMessageId, ports.clock().toISOString()));
 }

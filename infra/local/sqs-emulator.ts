@@ -1,0 +1,380 @@
+/**
+ * An SQS FIFO emulator: the producer side of the SQS API as SDK v3 speaks it (the JSON protocol,
+ * `X-Amz-Target: AmazonSQS.<Action>`) on a loopback port, and Lambda's SQS event source mapping
+ * on the consumer side, calling the same handler modules Lambda runs with the same event shape.
+ *
+ * - SendMessage, SendMessageBatch, ChangeMessageVisibility, GetQueueUrl.
+ * - FIFO: messages of a group are delivered in the order they were sent; while any message of a
+ *   group is in flight (received, not deleted, visibility not expired) no other message of that
+ *   group is delivered, while other groups go on; a deduplication id seen in the last five minutes
+ *   is accepted and not queued again (answering the first message's id, as SQS does).
+ * - Delivery: batches of up to `batchSize` records, taken in queue order from the groups not in
+ *   flight, several batches at once (`maxConcurrency`); a batch stays in flight for the queue's
+ *   visibility timeout unless the handler changes a record's visibility. Records the handler
+ *   reports in `batchItemFailures` stay (and come back when their visibility ends); the others are
+ *   deleted. A handler that throws, or reports an identifier not in the batch, fails the batch.
+ * - Redrive: a message received `maxReceiveCount` times goes to the dead-letter list (logged)
+ *   instead of being delivered again.
+ *
+ * Not emulated: standard queues, ReceiveMessage/DeleteMessage by clients, message attributes,
+ * delays, high-throughput deduplication scope (per group; our deduplication ids are unique per
+ * message, so the scope changes nothing here).
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaContext } from './lambda-context.ts';
+
+export interface QueueOptions {
+  /** @default 30 */
+  visibilityTimeoutSeconds?: number;
+  /** Receives after which a message goes to the dead-letter list. @default none */
+  maxReceiveCount?: number;
+  /** @default false (a deduplication id is required) */
+  contentBasedDeduplication?: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: SQS's JSON wire input, checked field by field where it is read
+type WireInput = Record<string, any>;
+
+export interface QueueSubscription {
+  name: string;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a Lambda SQS handler answers a batch response or nothing
+  handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+  /** @default 10 */
+  batchSize?: number;
+  /** Batches in flight at once (each of other groups). @default 4 */
+  maxConcurrency?: number;
+  /** The handler's timeout, for its context. @default 60 */
+  timeoutSeconds?: number;
+}
+
+interface Stored {
+  id: string;
+  body: string;
+  md5: string;
+  group: string;
+  deduplicationId: string;
+  sequenceNumber: string;
+  sentAt: number;
+  receiveCount: number;
+  firstReceiveAt: number | null;
+  /** Epoch ms until which the message is in flight; 0 when it never was. */
+  inFlightUntil: number;
+  receipt: string | null;
+}
+
+interface Queue {
+  name: string;
+  arn: string;
+  options: Required<QueueOptions>;
+  messages: Stored[];
+  deduplication: Map<string, { id: string; sequenceNumber: string; at: number }>;
+  deadLetters: Stored[];
+  subscription?: Required<QueueSubscription>;
+  running: Set<Promise<void>>;
+  wake?: NodeJS.Timeout;
+  pumpQueued: boolean;
+}
+
+const deduplicationWindowMs = 5 * 60 * 1000;
+const region = 'us-east-1';
+const accountId = '000000000000';
+
+class SqsError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
+
+export class SqsEmulator {
+  private queues = new Map<string, Queue>();
+  private server?: Server;
+  private sequence = 0n;
+  private closed = false;
+  url = '';
+
+  /** Starts the API on a loopback port; answers its URL (what AWS_ENDPOINT_URL_SQS is set to). */
+  async listen(port = 0): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  /** Creates a FIFO queue (the name must end in `.fifo`); answers its URL. */
+  createQueue(name: string, options: QueueOptions = {}): string {
+    if (!name.endsWith('.fifo')) throw new Error(`Only FIFO queues are emulated: ${name}`);
+    if (!this.queues.has(name)) {
+      this.queues.set(name, {
+        name,
+        arn: `arn:aws:sqs:${region}:${accountId}:${name}`,
+        options: { visibilityTimeoutSeconds: 30, maxReceiveCount: 0, contentBasedDeduplication: false, ...options },
+        messages: [],
+        deduplication: new Map(),
+        deadLetters: [],
+        running: new Set(),
+        pumpQueued: false,
+      });
+    }
+    return this.queueUrl(name);
+  }
+
+  queueUrl(name: string): string {
+    if (!this.url) throw new Error('listen() first');
+    return `${this.url}/${accountId}/${name}`;
+  }
+
+  /** Delivers the queue's messages to a handler, as Lambda's event source mapping does. */
+  subscribe(queueName: string, subscription: QueueSubscription): void {
+    const queue = this.queue(queueName);
+    queue.subscription = { batchSize: 10, maxConcurrency: 4, timeoutSeconds: 60, ...subscription };
+    this.schedulePump(queue);
+  }
+
+  /** Messages not yet deleted (visible or in flight). */
+  depth(queueName: string): number {
+    return this.queue(queueName).messages.length;
+  }
+
+  /** Messages that went to the dead-letter list, bodies only. */
+  deadLetters(queueName: string): string[] {
+    return this.queue(queueName).deadLetters.map((m) => m.body);
+  }
+
+  /** Resolves once no batch is running and no message is ready to deliver (messages waiting out a visibility timeout may remain). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const running = [...this.queues.values()].flatMap((q) => [...q.running]);
+      if (running.length) {
+        await Promise.allSettled(running);
+        continue;
+      }
+      const now = Date.now();
+      const ready = [...this.queues.values()].some((q) => q.subscription && this.available(q, now).length > 0);
+      if (!ready) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const queue of this.queues.values()) clearTimeout(queue.wake);
+    await Promise.allSettled([...this.queues.values()].flatMap((q) => [...q.running]));
+    if (this.server) {
+      this.server.closeAllConnections();
+      await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    }
+  }
+
+  // ─── The API ──────────────────────────────────────────────────────────────────────────────────
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const reply = (status: number, body: unknown) => {
+      const text = JSON.stringify(body);
+      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(text), 'x-amzn-requestid': randomUUID() });
+      res.end(text);
+    };
+    try {
+      const target = String(req.headers['x-amz-target'] ?? '');
+      if (req.method !== 'POST' || !target.startsWith('AmazonSQS.')) throw new SqsError('InvalidAction', `Unsupported request ${req.method} ${target}`);
+      const input = (chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {}) as WireInput;
+      reply(200, this.act(target.slice('AmazonSQS.'.length), input));
+    } catch (error) {
+      if (error instanceof SqsError) reply(400, { __type: `com.amazonaws.sqs#${error.code}`, message: error.message });
+      else reply(500, { __type: 'com.amazonaws.sqs#InternalError', message: String(error) });
+    }
+  }
+
+  private act(action: string, input: WireInput): unknown {
+    switch (action) {
+      case 'SendMessage':
+        return this.send(this.queueOfUrl(input.QueueUrl), input);
+      case 'SendMessageBatch': {
+        const queue = this.queueOfUrl(input.QueueUrl);
+        const entries = (input.Entries ?? []) as WireInput[];
+        if (entries.length === 0) throw new SqsError('EmptyBatchRequest', 'There should be at least one SendMessageBatchRequestEntry in the request.');
+        if (entries.length > 10) throw new SqsError('TooManyEntriesInBatchRequest', `Maximum number of entries per request are 10. You have sent ${entries.length}.`);
+        if (new Set(entries.map((e) => e.Id)).size !== entries.length) throw new SqsError('BatchEntryIdsNotDistinct', 'Id of a batch entry in a batch request is not distinct.');
+        const Successful: unknown[] = [];
+        const Failed: unknown[] = [];
+        for (const entry of entries) {
+          try {
+            Successful.push({ Id: entry.Id, ...this.send(queue, entry) });
+          } catch (error) {
+            if (!(error instanceof SqsError)) throw error;
+            Failed.push({ Id: entry.Id, SenderFault: true, Code: error.code, Message: error.message });
+          }
+        }
+        return { Successful, Failed };
+      }
+      case 'ChangeMessageVisibility': {
+        const queue = this.queueOfUrl(input.QueueUrl);
+        const seconds = Number(input.VisibilityTimeout);
+        if (!Number.isInteger(seconds) || seconds < 0 || seconds > 43_200) throw new SqsError('InvalidParameterValue', 'VisibilityTimeout must be 0 to 43200 seconds.');
+        const message = queue.messages.find((m) => m.receipt !== null && m.receipt === input.ReceiptHandle);
+        if (!message) throw new SqsError('ReceiptHandleIsInvalid', 'The receipt handle is not valid.');
+        const now = Date.now();
+        if (message.inFlightUntil <= now) throw new SqsError('MessageNotInflight', 'The message is not in flight.');
+        message.inFlightUntil = now + seconds * 1000;
+        this.schedulePump(queue);
+        return {};
+      }
+      case 'GetQueueUrl': {
+        this.queue(String(input.QueueName));
+        return { QueueUrl: this.queueUrl(String(input.QueueName)) };
+      }
+      default:
+        throw new SqsError('UnsupportedOperation', `${action} is not emulated.`);
+    }
+  }
+
+  private send(queue: Queue, input: WireInput) {
+    const body = input.MessageBody;
+    if (typeof body !== 'string' || body.length === 0) throw new SqsError('MissingParameter', 'The request must contain the parameter MessageBody.');
+    if (!input.MessageGroupId) throw new SqsError('MissingParameter', 'The request must contain the parameter MessageGroupId.');
+    const deduplicationId: string | undefined = input.MessageDeduplicationId ?? (queue.options.contentBasedDeduplication ? createHash('sha256').update(body).digest('hex') : undefined);
+    if (!deduplicationId) {
+      throw new SqsError('InvalidParameterValue', 'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly');
+    }
+    const now = Date.now();
+    for (const [id, seen] of queue.deduplication) if (now - seen.at >= deduplicationWindowMs) queue.deduplication.delete(id);
+    const seen = queue.deduplication.get(deduplicationId);
+    if (seen) return { MessageId: seen.id, MD5OfMessageBody: md5(body), SequenceNumber: seen.sequenceNumber };
+
+    const message: Stored = {
+      id: randomUUID(),
+      body,
+      md5: md5(body),
+      group: String(input.MessageGroupId),
+      deduplicationId,
+      sequenceNumber: String(++this.sequence).padStart(20, '0'),
+      sentAt: now,
+      receiveCount: 0,
+      firstReceiveAt: null,
+      inFlightUntil: 0,
+      receipt: null,
+    };
+    queue.messages.push(message);
+    queue.deduplication.set(deduplicationId, { id: message.id, sequenceNumber: message.sequenceNumber, at: now });
+    this.schedulePump(queue);
+    return { MessageId: message.id, MD5OfMessageBody: message.md5, SequenceNumber: message.sequenceNumber };
+  }
+
+  private queue(name: string): Queue {
+    const queue = this.queues.get(name);
+    if (!queue) throw new SqsError('QueueDoesNotExist', `The specified queue ${name} does not exist.`);
+    return queue;
+  }
+
+  private queueOfUrl(url: unknown): Queue {
+    const name = typeof url === 'string' ? url.split('/').pop() : undefined;
+    if (!name) throw new SqsError('MissingParameter', 'The request must contain the parameter QueueUrl.');
+    return this.queue(name);
+  }
+
+  // ─── The event source mapping ─────────────────────────────────────────────────────────────────
+
+  /** Visible messages of groups with nothing in flight, in queue order. */
+  private available(queue: Queue, now: number): Stored[] {
+    const busy = new Set(queue.messages.filter((m) => m.inFlightUntil > now).map((m) => m.group));
+    return queue.messages.filter((m) => !busy.has(m.group));
+  }
+
+  /** Pumps once the current request is done, so the entries of one SendMessageBatch can share a batch. */
+  private schedulePump(queue: Queue): void {
+    if (queue.pumpQueued) return;
+    queue.pumpQueued = true;
+    setImmediate(() => {
+      queue.pumpQueued = false;
+      this.pump(queue);
+    });
+  }
+
+  /** Starts batches while there is room and something to deliver, then sleeps until the next visibility ends. */
+  private pump(queue: Queue): void {
+    if (this.closed || !queue.subscription) return;
+    const subscription = queue.subscription;
+    const now = Date.now();
+    while (queue.running.size < subscription.maxConcurrency) {
+      const batch = this.receive(queue, subscription.batchSize, now);
+      if (!batch.length) break;
+      const run = this.invoke(queue, subscription, batch).finally(() => {
+        queue.running.delete(run);
+        this.pump(queue);
+      });
+      queue.running.add(run);
+    }
+    clearTimeout(queue.wake);
+    const next = Math.min(...queue.messages.filter((m) => m.inFlightUntil > now).map((m) => m.inFlightUntil));
+    if (Number.isFinite(next)) {
+      queue.wake = setTimeout(() => this.pump(queue), next - now + 1);
+      queue.wake.unref();
+    }
+  }
+
+  private receive(queue: Queue, max: number, now: number): Stored[] {
+    const batch: Stored[] = [];
+    for (const message of this.available(queue, now)) {
+      if (batch.length >= max) break;
+      if (queue.options.maxReceiveCount && message.receiveCount >= queue.options.maxReceiveCount) {
+        queue.messages.splice(queue.messages.indexOf(message), 1);
+        queue.deadLetters.push(message);
+        console.error(`[sqs] ${queue.name}: message ${message.id} (group ${message.group}) went to the dead-letter queue after ${message.receiveCount} receives`);
+        continue;
+      }
+      message.receiveCount++;
+      message.firstReceiveAt ??= now;
+      message.receipt = randomBytes(24).toString('base64url');
+      message.inFlightUntil = now + queue.options.visibilityTimeoutSeconds * 1000;
+      batch.push(message);
+    }
+    return batch;
+  }
+
+  private record(queue: Queue, message: Stored): SQSRecord {
+    return {
+      messageId: message.id,
+      receiptHandle: message.receipt!,
+      body: message.body,
+      attributes: {
+        ApproximateReceiveCount: String(message.receiveCount),
+        SentTimestamp: String(message.sentAt),
+        SenderId: 'AIDALOCALSENDER',
+        ApproximateFirstReceiveTimestamp: String(message.firstReceiveAt),
+        SequenceNumber: message.sequenceNumber,
+        MessageGroupId: message.group,
+        MessageDeduplicationId: message.deduplicationId,
+      },
+      messageAttributes: {},
+      md5OfBody: message.md5,
+      eventSource: 'aws:sqs',
+      eventSourceARN: queue.arn,
+      awsRegion: region,
+    };
+  }
+
+  private async invoke(queue: Queue, subscription: Required<QueueSubscription>, batch: Stored[]): Promise<void> {
+    const receipts = new Map(batch.map((m) => [m.id, m.receipt]));
+    let failed: Set<string>;
+    try {
+      const result = await subscription.handler({ Records: batch.map((m) => this.record(queue, m)) }, lambdaContext(subscription.name, subscription.timeoutSeconds * 1000));
+      const reported = result?.batchItemFailures ?? [];
+      // Like Lambda: an identifier that is not in the batch fails the whole batch.
+      failed = reported.every((f) => receipts.has(f.itemIdentifier)) ? new Set(reported.map((f) => f.itemIdentifier)) : new Set(receipts.keys());
+    } catch (error) {
+      console.error(`[sqs] ${subscription.name} failed a batch of ${batch.length}`, error);
+      failed = new Set(receipts.keys());
+    }
+    // Delete what succeeded, unless it was received again meanwhile (its visibility ran out).
+    queue.messages = queue.messages.filter((m) => failed.has(m.id) || !receipts.has(m.id) || m.receipt !== receipts.get(m.id));
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The outbound side of message items: recording the channel's answer to one send attempt. Both
+ * writes are conditional on the message still waiting for that very attempt (ack 0 and the same
+ * `sendAttempt`), so an answer is recorded once however often the send is redelivered, and an
+ * answer for an attempt that a retry has replaced changes nothing.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ack } from '#contracts/messages.ts';
+import type { Table } from './client.ts';
+import { isConditionFailure } from './conditions.ts';
+import { keys } from './keys.ts';
+import { channelMessageGuard, type MessageItem } from './messages.ts';
+import { refusedBy, writeTogether } from './transaction.ts';
+
+type Attempt = Pick<MessageItem, 'accountId' | 'contactId' | 'serviceId' | 'id' | 'sendAttempt'>;
+
+/** The update that records an answer, only while the message still waits for this attempt. */
+function answer(message: Attempt, set: string, values: Record<string, unknown>, names?: Record<string, string>) {
+  return {
+    Key: keys.message(message.accountId, message.contactId, message.id),
+    UpdateExpression: set,
+    ConditionExpression: 'ack = :sending AND sendAttempt = :attempt',
+    ...(names ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: { ...values, ':sending': ack.sending, ':attempt': message.sendAttempt },
+  };
+}
+
+/**
+ * Ack 1 with the channel's id, and the guard item that lets acks, edits and replies find the
+ * message by that id, in one transaction. Answers false when the attempt was answered already.
+ */
+export async function recordSent(table: Table, message: Attempt, channelMessageId: string, now: string): Promise<boolean> {
+  try {
+    await writeTogether(table, {
+      message: { Update: answer(message, 'SET ack = :sent, channelMessageId = :cid, updatedAt = :now', { ':sent': ack.sent, ':cid': channelMessageId, ':now': now }) },
+      guard: { Put: { Item: channelMessageGuard(message.accountId, message.serviceId, channelMessageId, message.contactId, message.id) } },
+    });
+    return true;
+  } catch (error) {
+    // Any other cancellation (a conflicting transaction) is thrown, so the send is retried.
+    if (refusedBy(error, 'message')) return false;
+    throw error;
+  }
+}
+
+/** Ack -2 with the reason (pt-BR). Answers false when the attempt was answered already. */
+export async function recordFailed(table: Table, message: Attempt, reason: string, now: string): Promise<boolean> {
+  const update = answer(message, 'SET ack = :failed, #error = :reason, updatedAt = :now', { ':failed': ack.error, ':reason': reason, ':now': now }, { '#error': 'error' });
+  try {
+    await table.doc.send(new UpdateCommand({ TableName: table.name, ...update }));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}

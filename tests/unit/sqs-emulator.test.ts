@@ -1,0 +1,208 @@
+import { ChangeMessageVisibilityCommand, GetQueueUrlCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SqsEmulator, type QueueOptions } from '../../infra/local/sqs-emulator.ts';
+
+let sqs: SqsEmulator;
+let client: SQSClient;
+
+beforeEach(async () => {
+  sqs = new SqsEmulator();
+  const url = await sqs.listen();
+  client = new SQSClient({ endpoint: url, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+});
+
+afterEach(async () => {
+  client.destroy();
+  await sqs.close();
+});
+
+function queue(options: QueueOptions = {}) {
+  return sqs.createQueue('q.fifo', { visibilityTimeoutSeconds: 30, ...options });
+}
+
+/** Sends `group:body` entries through the SDK, in one batch, deduplicated on the body. */
+async function send(queueUrl: string, ...entries: string[]) {
+  return client.send(
+    new SendMessageBatchCommand({
+      QueueUrl: queueUrl,
+      Entries: entries.map((entry, i) => ({ Id: String(i), MessageBody: entry, MessageGroupId: entry.split(':')[0], MessageDeduplicationId: entry })),
+    }),
+  );
+}
+
+const until = async (check: () => boolean, ms = 4000) => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+// biome-ignore lint/suspicious/noConfusingVoidType: a Lambda SQS handler answers a batch response or nothing
+type Handler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+
+describe('SQS FIFO emulator: the API', () => {
+  it('answers the SDK (JSON protocol) with ids, sequence numbers and body checksums it accepts', async () => {
+    const url = queue();
+    const one = await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'a:1', MessageGroupId: 'a', MessageDeduplicationId: 'a:1' }));
+    expect(one.MessageId).toBeTruthy();
+    const batch = await send(url, 'a:2', 'b:1');
+    expect(batch.Successful?.map((s) => s.Id)).toEqual(['0', '1']);
+    expect(Number(batch.Successful![0]!.SequenceNumber)).toBeGreaterThan(Number(one.SequenceNumber));
+    expect((await client.send(new GetQueueUrlCommand({ QueueName: 'q.fifo' }))).QueueUrl).toBe(url);
+    expect(sqs.depth('q.fifo')).toBe(3);
+  });
+
+  it('accepts a deduplication id seen in the last five minutes without queuing it again', async () => {
+    const url = queue();
+    const first = await send(url, 'a:1');
+    const again = await send(url, 'a:1', 'a:2');
+    expect(again.Successful![0]!.MessageId).toBe(first.Successful![0]!.MessageId);
+    expect(sqs.depth('q.fifo')).toBe(2);
+  });
+
+  it('refuses what SQS refuses: an unknown queue, a FIFO message without group or deduplication id, more than 10 entries', async () => {
+    const url = queue();
+    await expect(client.send(new SendMessageCommand({ QueueUrl: `${sqs.url}/000000000000/nope.fifo`, MessageBody: 'x', MessageGroupId: 'g', MessageDeduplicationId: 'x' }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+    await expect(client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'x', MessageDeduplicationId: 'x' }))).rejects.toThrow(/MessageGroupId/);
+    const noDedup = await client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: [{ Id: '1', MessageBody: 'x', MessageGroupId: 'g' }] }));
+    expect(noDedup.Failed).toEqual([expect.objectContaining({ Id: '1', SenderFault: true })]);
+    const eleven = Array.from({ length: 11 }, (_, i) => `g:${i}`);
+    await expect(send(url, ...eleven)).rejects.toMatchObject({ name: 'TooManyEntriesInBatchRequest' });
+  });
+});
+
+describe('SQS FIFO emulator: delivery as Lambda does it', () => {
+  it('delivers the Lambda SQS event shape and deletes what succeeded', async () => {
+    const url = queue();
+    const records: SQSRecord[] = [];
+    sqs.subscribe('q.fifo', { name: 'c', handler: async (event) => void records.push(...event.Records) });
+    await send(url, 'a:1');
+    await until(() => records.length === 1);
+    await sqs.idle();
+    expect(records[0]).toMatchObject({
+      body: 'a:1',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q.fifo',
+      attributes: { MessageGroupId: 'a', MessageDeduplicationId: 'a:1', ApproximateReceiveCount: '1' },
+    });
+    expect(Number(records[0]!.attributes.SentTimestamp)).toBeGreaterThan(0);
+    expect(sqs.depth('q.fifo')).toBe(0);
+  });
+
+  it('keeps the order within a group and delivers a group one batch at a time, while other groups are not held up', async () => {
+    const url = queue();
+    const seen: string[] = [];
+    let release!: () => void;
+    const a1Held = new Promise<void>((r) => (release = r));
+    sqs.subscribe('q.fifo', {
+      name: 'c',
+      batchSize: 1,
+      maxConcurrency: 3,
+      handler: async (event) => {
+        const body = event.Records[0]!.body;
+        seen.push(body);
+        if (body === 'a:1') await a1Held;
+      },
+    });
+    await send(url, 'a:1', 'a:2', 'b:1', 'b:2', 'c:1');
+    await until(() => ['b:1', 'b:2', 'c:1'].every((b) => seen.includes(b)));
+    expect(seen).not.toContain('a:2');
+    release();
+    await until(() => seen.includes('a:2'));
+    expect(seen.filter((b) => b.startsWith('a:'))).toEqual(['a:1', 'a:2']);
+    expect(seen.filter((b) => b.startsWith('b:'))).toEqual(['b:1', 'b:2']);
+  });
+
+  it('holds a group back for the visibility a handler sets, and only that group', async () => {
+    const url = queue();
+    const seen: { body: string; at: number }[] = [];
+    let first = true;
+    const handler: Handler = async (event) => {
+      const failures: SQSBatchResponse['batchItemFailures'] = [];
+      for (const record of event.Records) {
+        seen.push({ body: record.body, at: Date.now() });
+        if (record.body === 'a:1' && first) {
+          first = false;
+          await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: record.receiptHandle, VisibilityTimeout: 1 }));
+          failures.push({ itemIdentifier: record.messageId });
+        }
+      }
+      return { batchItemFailures: failures };
+    };
+    sqs.subscribe('q.fifo', { name: 'c', batchSize: 1, handler });
+    const start = Date.now();
+    await send(url, 'a:1', 'a:2', 'b:1');
+    await until(() => seen.some((s) => s.body === 'b:1'));
+    expect(seen.find((s) => s.body === 'b:1')!.at - start).toBeLessThan(500);
+    await until(() => seen.some((s) => s.body === 'a:2'));
+    const a = seen.filter((s) => s.body.startsWith('a:'));
+    expect(a.map((s) => s.body)).toEqual(['a:1', 'a:1', 'a:2']);
+    expect(a[1]!.at - a[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('redelivers only the records a partial batch response names, with their receive count', async () => {
+    const url = queue();
+    const seen: { body: string; count: string }[] = [];
+    let failOnce = true;
+    sqs.subscribe('q.fifo', {
+      name: 'c',
+      handler: async (event) => {
+        seen.push(...event.Records.map((r) => ({ body: r.body, count: r.attributes.ApproximateReceiveCount })));
+        const failed = failOnce ? event.Records.filter((r) => r.body === 'b:1') : [];
+        failOnce = false;
+        for (const record of failed) await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: record.receiptHandle, VisibilityTimeout: 0 }));
+        return { batchItemFailures: failed.map((r) => ({ itemIdentifier: r.messageId })) };
+      },
+    });
+    await send(url, 'a:1', 'b:1', 'c:1');
+    await until(() => seen.length === 4);
+    await sqs.idle();
+    expect(seen).toEqual([
+      { body: 'a:1', count: '1' },
+      { body: 'b:1', count: '1' },
+      { body: 'c:1', count: '1' },
+      { body: 'b:1', count: '2' },
+    ]);
+    expect(sqs.depth('q.fifo')).toBe(0);
+  });
+
+  it('treats a thrown error as a failure of the whole batch, redelivered when its visibility ends', async () => {
+    const url = queue({ visibilityTimeoutSeconds: 1 });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let calls = 0;
+    sqs.subscribe('q.fifo', {
+      name: 'c',
+      handler: async () => {
+        if (++calls === 1) throw new Error('boom');
+      },
+    });
+    await send(url, 'a:1', 'b:1');
+    await until(() => calls === 2, 3000);
+    await sqs.idle();
+    expect(sqs.depth('q.fifo')).toBe(0);
+    log.mockRestore();
+  });
+
+  it('moves a message received maxReceiveCount times to the dead-letter list and logs it', async () => {
+    const url = queue({ maxReceiveCount: 2 });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let calls = 0;
+    sqs.subscribe('q.fifo', {
+      name: 'c',
+      handler: async (event) => {
+        calls++;
+        const [record] = event.Records;
+        await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: record!.receiptHandle, VisibilityTimeout: 0 }));
+        return { batchItemFailures: [{ itemIdentifier: record!.messageId }] };
+      },
+    });
+    await send(url, 'a:poison');
+    await until(() => sqs.deadLetters('q.fifo').length === 1);
+    expect(calls).toBe(2);
+    expect(sqs.depth('q.fifo')).toBe(0);
+    expect(log.mock.calls.some((call) => String(call[0]).includes('dead-letter'))).toBe(true);
+    log.mockRestore();
+  });
+});
