@@ -11,6 +11,7 @@
 import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type AuthenticationState, type SignalDataTypeMap } from 'baileys';
 import { connectionRecordsOf, deleteChannelRecord, getChannelRecord, putChannelRecord, type RecordAddress } from '#db/channel-records.ts';
 import type { Ports } from '#domain/ports.ts';
+import { Lru } from './lru.ts';
 
 const channel = 'whatsapp';
 const credsKind = 'CREDS';
@@ -72,31 +73,6 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
 /** Protobuf values lose their class in JSON (bytes become base64); Baileys expects the class back. */
 function revive(type: KeyType, value: unknown): unknown {
   return type === 'app-state-sync-key' && value ? proto.Message.AppStateSyncKeyData.fromObject(value as object) : value;
-}
-
-/** A tiny LRU: a Map keeps insertion order, so the first key is the least recently used. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly size: number) {}
-  has(key: string): boolean {
-    return this.map.has(key);
-  }
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined || this.map.has(key)) {
-      this.map.delete(key);
-      this.map.set(key, value as V);
-    }
-    return value;
-  }
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value!);
-  }
-  clear(): void {
-    this.map.clear();
-  }
 }
 
 /** Loads a connection's auth state from the table (fresh creds when none are stored). */
