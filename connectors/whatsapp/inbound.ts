@@ -13,6 +13,7 @@ import { isJidGroup, normalizeMessageContent, proto, toNumber, type WAMessage } 
 import type { InboundMessage, InboundSink } from '#domain/channels/port.ts';
 import { chatJidOf, isIgnoredChat, participantJidOf, personJid, phoneOf } from './jids.ts';
 import { inboundMedia, mediaOf, type MediaTarget } from './media.ts';
+import { isoTime } from './time.ts';
 
 /** What the mapping needs besides the message. */
 export interface InboundContext {
@@ -22,12 +23,6 @@ export interface InboundContext {
   me(): string | null;
   /** A group's name (its subject); the group's JID when it cannot be had. */
   groupName(jid: string): Promise<string>;
-}
-
-/** WhatsApp times are whole seconds (a number or a protobuf Long). */
-export function isoTime(seconds: WAMessage['messageTimestamp'], fallback = new Date()): string {
-  const value = toNumber(seconds as Parameters<typeof toNumber>[0]);
-  return value > 0 ? new Date(value * 1000).toISOString() : fallback.toISOString();
 }
 
 /** The text a content carries: the message itself, or a media caption. */

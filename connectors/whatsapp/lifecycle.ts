@@ -5,7 +5,7 @@
  * when this process holds the live socket, and removes the auth state from the table either way.
  */
 import type { ChannelLifecycle } from '#domain/channels/port.ts';
-import { clearAuthState } from './auth-state.ts';
+import { clearAuthState } from './auth-records.ts';
 import { liveConnection } from './live.ts';
 
 export const whatsappLifecycle: ChannelLifecycle = {

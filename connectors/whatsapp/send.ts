@@ -4,10 +4,10 @@
  * one this process holds for the connection; without one the dispatcher is asked to come back.
  * Thumbnails are not made (Baileys would need sharp, jimp or ffmpeg).
  */
-import { type AnyMessageContent, type WAMessage } from 'baileys';
+import type { AnyMessageContent, WAMessage } from 'baileys';
 import { ChannelSendError, type ChannelAdapter, type OutboundMessage } from '#domain/channels/port.ts';
-import { isoTime } from './inbound.ts';
 import { liveConnection, type LiveConnection } from './live.ts';
+import { isoTime } from './time.ts';
 
 export const notLiveText = 'A conexão do WhatsApp não está ativa neste servidor. Tente de novo.';
 

@@ -10,7 +10,8 @@ import { closeError, memoryAuth, sessionContext, SocketDouble, until } from '../
 import { whatsappLifecycle } from './lifecycle.ts';
 import { liveConnection } from './live.ts';
 import { sendWhatsApp } from './send.ts';
-import { defaultSessionOptions, loggedOutText, qrExpiredText, whatsappSessions, WhatsAppSession, type SessionOptions } from './session.ts';
+import { whatsappChannel } from './adapter.ts';
+import { defaultSessionOptions, loggedOutText, qrExpiredText, WhatsAppSession, type SessionOptions } from './session.ts';
 
 const customer = '5511912345678@s.whatsapp.net';
 const sessions: WhatsAppSession[] = [];
@@ -200,7 +201,7 @@ describe('the WhatsApp adapter lifecycle', () => {
   });
 
   it('wants a session for every connection that should run and has a run', () => {
-    const holding = whatsappSessions();
+    const holding = whatsappChannel.sessions!;
     expect(holding.wants({ status: 'starting', runId: 'R1', tokenSealed: null })).toBe(true);
     expect(holding.wants({ status: 'connected', runId: null, tokenSealed: null })).toBe(false);
   });

@@ -8,7 +8,7 @@
  */
 import { DisconnectReason, type BaileysEventMap, type ConnectionState, type WAMessage } from 'baileys';
 import QRCode from 'qrcode';
-import type { ChannelSession, InboundAck, SessionContext, SessionHolding } from '#domain/channels/port.ts';
+import type { ChannelSession, InboundAck, SessionContext } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
 import { acksOfReceipts, acksOfUpdates } from './acks.ts';
 import { loadAuthState, type ConnectionRef, type TableAuthState } from './auth-state.ts';
@@ -207,7 +207,7 @@ export class WhatsAppSession implements ChannelSession {
       return;
     }
     this.qrShown = false;
-    console.warn(`${this.name}: connection closed (${code ?? error?.message ?? 'no reason'}), reconnecting in ${this.delayMs / 1000} s`);
+    console.warn(`${this.name}: connection closed (${[code, error?.message].filter(Boolean).join(' ') || 'no reason'}), reconnecting in ${this.delayMs / 1000} s`);
     this.retryLater();
   }
 
@@ -228,16 +228,4 @@ export class WhatsAppSession implements ChannelSession {
     if (this.live) releaseLive(this.context.run.serviceId, this.live);
     this.live = null;
   }
-}
-
-/** WhatsApp always needs a worker-held socket: every connection that should run, with a run, gets one. */
-export function whatsappSessions(options: SessionOptions = defaultSessionOptions): SessionHolding {
-  return {
-    wants: (connection) => Boolean(connection.runId),
-    open(context) {
-      const session = new WhatsAppSession(context, options);
-      session.start();
-      return session;
-    },
-  };
 }
