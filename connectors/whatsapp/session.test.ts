@@ -46,6 +46,14 @@ function harness(overrides: Partial<SessionOptions> = {}) {
   return { session, sockets, socket, open, auth, context, calls, report };
 }
 
+/** A session whose first socket has opened. */
+async function connected(overrides: Partial<SessionOptions> = {}) {
+  const h = harness(overrides);
+  const socket = await h.socket(0);
+  await h.open(socket);
+  return { ...h, first: socket };
+}
+
 afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.stop()));
 });
@@ -75,9 +83,7 @@ describe('a WhatsApp session', () => {
   });
 
   it('after a transient close opens a new socket once the backoff has passed, doubling the wait', async () => {
-    const h = harness({ backoff: { firstMs: 30, maxMs: 1000 } });
-    const first = await h.socket(0);
-    await h.open(first);
+    const { first, ...h } = await connected({ backoff: { firstMs: 30, maxMs: 1000 } });
     const closedAt = Date.now();
     first.close(closeError(DisconnectReason.connectionLost, 'Connection Lost'));
     expect(liveConnection(h.context.run.serviceId)).toBeUndefined();
@@ -102,9 +108,7 @@ describe('a WhatsApp session', () => {
   });
 
   it('when logged out on the phone, clears the auth state and stops with the pt-BR reason, opening nothing more', async () => {
-    const h = harness();
-    const socket = await h.socket(0);
-    await h.open(socket);
+    const { first: socket, ...h } = await connected();
     socket.close(closeError(DisconnectReason.loggedOut, 'Connection Failure'));
     await until(() => h.report.said.length === 2);
     expect(h.report.said[1]).toBe(`stopped ${loggedOutText}`);
@@ -129,9 +133,7 @@ describe('a WhatsApp session', () => {
   });
 
   it('hands upserted messages, status updates and receipts to the sink in arrival order', async () => {
-    const h = harness();
-    const socket = await h.socket(0);
-    await h.open(socket);
+    const { first: socket, ...h } = await connected();
     const message = (id: string, text: string) =>
       proto.WebMessageInfo.fromObject({ key: { remoteJid: customer, fromMe: false, id }, messageTimestamp: 1_767_225_600, pushName: 'Maria', message: { conversation: text } }) as WAMessage;
     socket.emit('messages.upsert', { type: 'notify', messages: [message('IN1', 'Oi'), message('IN2', 'Tudo bem?')] });
@@ -165,9 +167,7 @@ describe('a WhatsApp session', () => {
   });
 
   it('stop ends the socket without logging out, and no new socket follows', async () => {
-    const h = harness();
-    const socket = await h.socket(0);
-    await h.open(socket);
+    const { first: socket, ...h } = await connected();
     await h.session.stop();
     expect(socket.ended).toEqual([undefined]);
     expect(socket.logouts).toBe(0);
@@ -207,9 +207,7 @@ describe('the WhatsApp adapter lifecycle', () => {
   });
 
   it('logout unpairs through the live socket, quietly, and removes the auth state from the table', async () => {
-    const h = harness();
-    const socket = await h.socket(0);
-    await h.open(socket);
+    const { first: socket, ...h } = await connected();
     const { ports, commands } = emptyTable();
     await whatsappLifecycle.stop(ports, h.context.run, { logout: true });
     expect(socket.logouts).toBe(1);
@@ -221,9 +219,7 @@ describe('the WhatsApp adapter lifecycle', () => {
   });
 
   it('a plain stop leaves the socket and the auth state to the session', async () => {
-    const h = harness();
-    const socket = await h.socket(0);
-    await h.open(socket);
+    const { first: socket, ...h } = await connected();
     const { ports, commands } = emptyTable();
     await whatsappLifecycle.stop(ports, h.context.run, { logout: false });
     expect(socket.logouts).toBe(0);
