@@ -35,7 +35,7 @@ export const defaultSessionOptions: SessionOptions = {
   socketFactory: makeSocket,
   loadAuth: loadAuthState,
   backoff: { firstMs: 1000, maxMs: 30_000 },
-  // Baileys shows about six QR codes (60 s, then 20 s each) per socket: some 7 minutes in all.
+  // Baileys shows about six QR codes (60 s, then 20 s each) per socket: about 8 minutes in all.
   maxUnreadQrRounds: 3,
   qrDataUrl: (qr) => QRCode.toDataURL(qr),
 };
