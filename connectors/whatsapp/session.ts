@@ -29,6 +29,8 @@ export interface SessionOptions {
   /** Sockets that show QR codes nobody reads before one closes; after this many the session stops. */
   maxUnreadQrRounds: number;
   qrDataUrl: (qr: string) => Promise<string>;
+  /** How a socket fetches a message's medium (Baileys' `downloadMediaMessage`). */
+  mediaDownload: (socket: WhatsAppSocket) => (message: WAMessage) => Promise<Uint8Array>;
 }
 
 export const defaultSessionOptions: SessionOptions = {
@@ -38,6 +40,7 @@ export const defaultSessionOptions: SessionOptions = {
   // Baileys shows about six QR codes (60 s, then 20 s each) per socket: about 8 minutes in all.
   maxUnreadQrRounds: 3,
   qrDataUrl: (qr) => QRCode.toDataURL(qr),
+  mediaDownload: socketDownload,
 };
 
 /** Messages kept for quotes and for Baileys' retries, and group names, per session. */
@@ -148,7 +151,7 @@ export class WhatsAppSession implements ChannelSession {
   private inboundContext(socket: WhatsAppSocket): InboundContext {
     return {
       sink: this.context.inbound,
-      media: { ports: this.context.ports, accountId: this.context.run.accountId, download: socketDownload(socket) },
+      media: { ports: this.context.ports, accountId: this.context.run.accountId, download: this.options.mediaDownload(socket) },
       me: () => ownJid(socket.user),
       groupName: (jid) => this.groupName(socket, jid),
     };
