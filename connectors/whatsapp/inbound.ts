@@ -21,7 +21,7 @@ export interface InboundContext {
   media: MediaTarget;
   /** Our own JID (the paired number), once known: the reactor of reactions made on the phone. */
   me(): string | null;
-  /** A group's name (its subject); the group's JID when it cannot be had. */
+  /** A group's name (its subject); empty when it cannot be had (the domain then names the contact by its id). */
   groupName(jid: string): Promise<string>;
 }
 

@@ -8,8 +8,6 @@ import type { WAMessage } from 'baileys';
 import type { WhatsAppSocket } from './socket.ts';
 
 export interface LiveConnection {
-  /** The run the socket belongs to. */
-  runId: string;
   socket: WhatsAppSocket;
   /** A message of this connection seen recently (sent or received), by WhatsApp id. */
   recent(id: string): WAMessage | undefined;

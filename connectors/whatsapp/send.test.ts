@@ -20,7 +20,7 @@ let held: LiveConnection | null = null;
 function live(recent: Record<string, WAMessage> = {}) {
   const socket = new SocketDouble();
   const remembered: WAMessage[] = [];
-  held = { runId: 'RUN1', socket, recent: (id) => recent[id], remember: (m) => void remembered.push(m), logout: async () => undefined };
+  held = { socket, recent: (id) => recent[id], remember: (m) => void remembered.push(m), logout: async () => undefined };
   holdLive(connection.serviceId, held);
   return { socket, remembered };
 }

@@ -217,7 +217,6 @@ export class WhatsAppSession implements ChannelSession {
   private goLive(socket: WhatsAppSocket): void {
     this.dropLive();
     const live: LiveConnection = {
-      runId: this.context.run.runId,
       socket,
       recent: (id) => this.recent.get(id),
       remember: (message) => void (message.key.id && this.recent.set(message.key.id, message)),
