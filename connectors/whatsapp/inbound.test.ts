@@ -8,6 +8,7 @@ import { memoryStorage, recordingSink } from '../../tests/support/whatsapp-doubl
 import type { Ports } from '#domain/ports.ts';
 import { ackOfStatus, acksOfReceipts, acksOfUpdates } from './acks.ts';
 import { handleMessage, type InboundContext } from './inbound.ts';
+import { messageTime } from './time.ts';
 
 const customer = '5511912345678@s.whatsapp.net';
 const group = '120363025246125888@g.us';
@@ -58,7 +59,8 @@ describe('inbound messages', () => {
       text: 'Oi, tudo bem?',
       media: null,
       replyToChannelMessageId: null,
-      timestamp: '2026-01-01T00:00:00.000Z',
+      // Received long after its second: the last moment of that second.
+      timestamp: '2026-01-01T00:00:00.999Z',
     });
   });
 
@@ -199,6 +201,17 @@ describe('edits, deletions and reactions', () => {
       { channelMessageId: 'M1', reactorId: '5511988887777@s.whatsapp.net', fromMe: false, emoji: '❤️', timestamp: '2026-01-01T00:00:00.000Z' },
       { channelMessageId: 'M2', reactorId: '5511900000000@s.whatsapp.net', fromMe: true, emoji: '😂' },
     ]);
+  });
+});
+
+describe('message time', () => {
+  it("takes the moment of receipt, kept inside the message's own second, so a burst of one second keeps its order", () => {
+    expect(messageTime(at, at * 1000 + 734)).toBe(new Date(at * 1000 + 734).toISOString());
+    expect(messageTime(at, at * 1000 + 50_000)).toBe(new Date(at * 1000 + 999).toISOString());
+    expect(messageTime(at, at * 1000 - 2000)).toBe(new Date(at * 1000).toISOString());
+    // protobuf Longs, as Baileys decodes them, count the same.
+    const decoded = proto.WebMessageInfo.fromObject({ key: {}, messageTimestamp: at }).messageTimestamp;
+    expect(messageTime(decoded as never, at * 1000 + 5)).toBe(new Date(at * 1000 + 5).toISOString());
   });
 });
 

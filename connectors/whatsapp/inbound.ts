@@ -13,7 +13,7 @@ import { isJidGroup, normalizeMessageContent, proto, toNumber, type WAMessage } 
 import type { InboundMessage, InboundSink } from '#domain/channels/port.ts';
 import { chatJidOf, isIgnoredChat, participantJidOf, personJid, phoneOf } from './jids.ts';
 import { inboundMedia, mediaOf, type MediaTarget } from './media.ts';
-import { isoTime } from './time.ts';
+import { isoTime, messageTime } from './time.ts';
 
 /** What the mapping needs besides the message. */
 export interface InboundContext {
@@ -92,7 +92,7 @@ export async function toInboundMessage(context: InboundContext, message: WAMessa
     text,
     media: media ? inboundMedia(context.media, message, media) : null,
     replyToChannelMessageId: contextInfoOf(content)?.stanzaId ?? null,
-    timestamp: isoTime(message.messageTimestamp),
+    timestamp: messageTime(message.messageTimestamp),
   };
 }
 

@@ -87,9 +87,9 @@ describe('a WhatsApp connection held by the worker', () => {
       socket.emit('messages.upsert', {
         type: 'notify',
         messages: [
-          waMessage({ key: { remoteJid: customer, fromMe: false, id: `WA-IN-${at}` }, pushName: 'Cliente Zap', message: { conversation: 'Vocês abrem sábado?' } }),
-          waMessage({ key: { remoteJid: customer, fromMe: false, id: `WA-IMG-${at}` }, pushName: 'Cliente Zap', message: { imageMessage: { caption: 'Este modelo', mimetype: 'image/jpeg' } } }),
-          waMessage({ key: { remoteJid: customer, fromMe: true, id: `WA-ME-${at}` }, message: { extendedTextMessage: { text: 'Abrimos sim, das 9h às 13h', contextInfo: { stanzaId: `WA-IN-${at}` } } } }),
+          waMessage({ key: { remoteJid: customer, fromMe: false, id: `WA-IN-${at}` }, messageTimestamp: at - 3, pushName: 'Cliente Zap', message: { conversation: 'Vocês abrem sábado?' } }),
+          waMessage({ key: { remoteJid: customer, fromMe: false, id: `WA-IMG-${at}` }, messageTimestamp: at - 2, pushName: 'Cliente Zap', message: { imageMessage: { caption: 'Este modelo', mimetype: 'image/jpeg' } } }),
+          waMessage({ key: { remoteJid: customer, fromMe: true, id: `WA-ME-${at}` }, messageTimestamp: at - 1, message: { extendedTextMessage: { text: 'Abrimos sim, das 9h às 13h', contextInfo: { stanzaId: `WA-IN-${at}` } } } }),
         ],
       });
       const contact = await eventually(async () => {
