@@ -21,12 +21,15 @@ import { closeError, SocketDouble } from '../support/whatsapp-double.ts';
 import { call, proTeam } from './api.ts';
 import { eventually, workerPorts } from './worker.ts';
 
-/** The product's WhatsApp adapter, its sessions on socket doubles. */
-function adapterOnDoubles(sockets: SocketDouble[]): ChannelAdapter {
+/**
+ * The product's WhatsApp adapter, its sessions on socket doubles; only for the test's own
+ * connection (the table holds other tests' running connections, which a worker would resume).
+ */
+function adapterOnDoubles(serviceId: string, sockets: SocketDouble[]): ChannelAdapter {
   return {
     ...whatsappChannel,
     sessions: {
-      wants: whatsappChannel.sessions!.wants,
+      wants: (connection) => (connection as { id?: string }).id === serviceId && whatsappChannel.sessions!.wants(connection),
       open(context) {
         const session = new WhatsAppSession(context, {
           ...defaultSessionOptions,
@@ -60,7 +63,7 @@ describe('a WhatsApp connection held by the worker', () => {
     const created = await call('POST', '/services', { token: owner.token, body: { name: 'Zap da Loja', type: 'whatsapp' } });
     const serviceId = created.body.id as string;
     const sockets: SocketDouble[] = [];
-    const ports = { ...workerPorts(), channels: channelRegistry([adapterOnDoubles(sockets)]) };
+    const ports = { ...workerPorts(), channels: channelRegistry([adapterOnDoubles(serviceId, sockets)]) };
     const worker = await startChannelWorker(ports);
     const service = { accountId: owner.accountId, id: serviceId, channelType: 'whatsapp' as const };
     const get = async () => (await call('GET', `/services/${serviceId}`, { token: owner.token })).body;
