@@ -4,5 +4,6 @@
  */
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { telegramChannel } from '#connectors/telegram/adapter.ts';
+import { whatsappChannel } from '#connectors/whatsapp/adapter.ts';
 
-export const productChannels: readonly ChannelAdapter[] = [telegramChannel];
+export const productChannels: readonly ChannelAdapter[] = [telegramChannel, whatsappChannel];

@@ -17,14 +17,3 @@ export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | un
     throw error;
   }
 }
-
-/**
- * For a cancelled transaction, the index of each operation whose condition failed.
- * @deprecated Name the members with `writeTogether` and ask `refusedBy` (transaction.ts). Kept while
- * shared/domain/services/services.ts and shared/domain/messages/dispatch.ts still decode by position.
- */
-export function failedConditions(error: unknown): number[] | null {
-  const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
-  if (e?.name !== 'TransactionCanceledException') return null;
-  return (e.CancellationReasons ?? []).flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
-}

@@ -1,0 +1,140 @@
+/**
+ * Inbound WhatsApp messages (Baileys `messages.upsert`) as the port's shapes: text and extended
+ * text, image, video, audio, voice (ptt), document, sticker (as an image), location and contact
+ * cards (as readable text), with captions and quoted replies, in private chats and groups, from the
+ * customer or from the phone itself. Edits and deletions for everyone arrive as protocol messages
+ * and reactions as reaction messages; they go to the sink's `edit`, `deletion` and `reaction`.
+ *
+ * Everything is taken from the raw message Baileys upserts (Baileys derives `messages.reaction`
+ * and the edit/revoke forms of `messages.update` from the same message; following both would hand
+ * each over twice). The channel message id is WhatsApp's message id (`key.id`).
+ */
+import { isJidGroup, normalizeMessageContent, proto, toNumber, type WAMessage } from 'baileys';
+import type { InboundMessage, InboundSink } from '#domain/channels/port.ts';
+import { chatJidOf, isIgnoredChat, participantJidOf, personJid, phoneOf } from './jids.ts';
+import { inboundMedia, mediaOf, type MediaTarget } from './media.ts';
+import { isoTime, messageTime } from './time.ts';
+
+/** What the mapping needs besides the message. */
+export interface InboundContext {
+  sink: InboundSink;
+  media: MediaTarget;
+  /** Our own JID (the paired number), once known: the reactor of reactions made on the phone. */
+  me(): string | null;
+  /** A group's name (its subject); empty when it cannot be had (the domain then names the contact by its id). */
+  groupName(jid: string): Promise<string>;
+}
+
+/** The text a content carries: the message itself, or a media caption. */
+export function textOf(content: proto.IMessage): string {
+  return (
+    content.conversation ||
+    content.extendedTextMessage?.text ||
+    content.imageMessage?.caption ||
+    content.videoMessage?.caption ||
+    content.documentMessage?.caption ||
+    ''
+  );
+}
+
+function vcardPhone(vcard: string | null | undefined): string {
+  const waid = /waid=(\d+)/.exec(vcard ?? '');
+  if (waid) return `+${waid[1]}`;
+  const tel = /TEL[^:]*:([^\r\n]+)/.exec(vcard ?? '');
+  return tel ? tel[1]!.trim() : '';
+}
+
+const contactCard = (c: proto.Message.IContactMessage) => `[contato] ${[c.displayName, vcardPhone(c.vcard)].filter(Boolean).join(' ')}`;
+
+/** Messages with nothing to download, as readable pt-BR text (as Telegram's adapter writes them). */
+export function placeholderText(content: proto.IMessage): string {
+  const location = content.locationMessage ?? content.liveLocationMessage;
+  if (location) {
+    const place = content.locationMessage ? [content.locationMessage.name, content.locationMessage.address].filter(Boolean).join(', ') : '';
+    return `[localização] https://maps.google.com/?q=${location.degreesLatitude},${location.degreesLongitude}${place ? ` (${place})` : ''}`;
+  }
+  if (content.contactMessage) return contactCard(content.contactMessage);
+  if (content.contactsArrayMessage) return (content.contactsArrayMessage.contacts ?? []).map(contactCard).join('\n');
+  return '';
+}
+
+/** The context info of whatever kind of message the content is (quotes live there). */
+function contextInfoOf(content: proto.IMessage): proto.IContextInfo | null | undefined {
+  for (const value of Object.values(content) as { contextInfo?: proto.IContextInfo | null }[]) {
+    if (value && typeof value === 'object' && value.contextInfo) return value.contextInfo;
+  }
+  return null;
+}
+
+/** A message as the port's `InboundMessage`; null for what the inbox does not show. */
+export async function toInboundMessage(context: InboundContext, message: WAMessage, content: proto.IMessage): Promise<InboundMessage | null> {
+  const chatJid = chatJidOf(message.key);
+  const id = message.key.id;
+  if (!chatJid || !id) return null;
+  const media = mediaOf(content, id);
+  const text = textOf(content) || (media ? '' : placeholderText(content));
+  if (!text && !media) return null;
+  const isGroup = Boolean(isJidGroup(chatJid));
+  const isFromMe = Boolean(message.key.fromMe);
+  const author = isGroup && !isFromMe ? participantJidOf(message.key) : null;
+  return {
+    channelMessageId: id,
+    chat: {
+      idFromService: chatJid,
+      // A private chat is named after the customer's own push name, never ours.
+      name: isGroup ? await context.groupName(chatJid) : isFromMe ? '' : (message.pushName ?? ''),
+      isGroup,
+      phoneNumber: isGroup ? null : phoneOf(chatJid),
+    },
+    author: author ? { idFromService: author, name: message.pushName || phoneOf(author) || author } : null,
+    isFromMe,
+    type: media ? media.type : 'text',
+    text,
+    media: media ? inboundMedia(context.media, message, media) : null,
+    replyToChannelMessageId: contextInfoOf(content)?.stanzaId ?? null,
+    timestamp: messageTime(message.messageTimestamp),
+  };
+}
+
+/** Who reacted: ourselves (from the phone), the group member, or the person of a private chat. */
+function reactorOf(context: InboundContext, message: WAMessage): string | null {
+  if (message.key.fromMe) return context.me();
+  return isJidGroup(message.key.remoteJid ?? '') ? participantJidOf(message.key) : chatJidOf(message.key);
+}
+
+/** Hands one upserted message to the sink, whatever it is. */
+export async function handleMessage(context: InboundContext, message: WAMessage): Promise<void> {
+  const jid = message.key.remoteJid;
+  if (!jid || isIgnoredChat(jid)) return;
+  const content = normalizeMessageContent(message.message);
+  if (!content) return;
+
+  const protocol = content.protocolMessage;
+  if (protocol) {
+    const target = protocol.key?.id;
+    if (!target) return;
+    if (protocol.type === proto.Message.ProtocolMessage.Type.REVOKE) return context.sink.deletion({ channelMessageId: target });
+    if (protocol.type === proto.Message.ProtocolMessage.Type.MESSAGE_EDIT && protocol.editedMessage) {
+      const edited = normalizeMessageContent(protocol.editedMessage);
+      return context.sink.edit({ channelMessageId: target, text: edited ? textOf(edited) : '' });
+    }
+    return;
+  }
+
+  const reaction = content.reactionMessage;
+  if (reaction) {
+    const target = reaction.key?.id;
+    const reactorId = reactorOf(context, message);
+    if (!target || !reactorId) return;
+    const at = reaction.senderTimestampMs ? new Date(toNumber(reaction.senderTimestampMs)).toISOString() : isoTime(message.messageTimestamp);
+    return context.sink.reaction({ channelMessageId: target, reactorId, fromMe: Boolean(message.key.fromMe), emoji: reaction.text ?? '', timestamp: at });
+  }
+
+  const inbound = await toInboundMessage(context, message, content);
+  if (inbound) await context.sink.message(inbound);
+}
+
+/** Our own JID as the inbox keeps people (no device suffix). */
+export function ownJid(user: { id: string } | undefined): string | null {
+  return user?.id ? personJid(user.id) : null;
+}

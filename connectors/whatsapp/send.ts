@@ -1,0 +1,79 @@
+/**
+ * Outbound WhatsApp: text, images, videos and documents with their captions (documents with their
+ * file names), audio, voice notes (`ptt`), and replies quoting the original. The socket is the live
+ * one this process holds for the connection; without one the dispatcher is asked to come back.
+ * Thumbnails are not made (Baileys would need sharp, jimp or ffmpeg).
+ */
+import type { AnyMessageContent, WAMessage } from 'baileys';
+import { ChannelSendError, type ChannelAdapter, type OutboundMessage } from '#domain/channels/port.ts';
+import { liveConnection, type LiveConnection } from './live.ts';
+import { isoTime } from './time.ts';
+
+export const notLiveText = 'A conexão do WhatsApp não está ativa neste servidor. Tente de novo.';
+
+/**
+ * What WhatsApp plays as a voice note. Browsers record WebM/Opus; until it is repackaged as OGG
+ * (a later step of the WhatsApp issue) the bytes go as they are, labelled as WhatsApp expects.
+ */
+export const voiceMimetype = 'audio/ogg; codecs=opus';
+
+/** Baileys' content for a message (audio has no caption on WhatsApp). */
+export async function contentOf(message: OutboundMessage): Promise<AnyMessageContent> {
+  if (!message.file) return { text: message.text };
+  const bytes = await message.file.read();
+  const media = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const caption = message.text ? { caption: message.text } : {};
+  const { mimetype, name } = message.file;
+  switch (message.type) {
+    case 'image':
+      return { image: media, mimetype, jpegThumbnail: '', ...caption };
+    case 'video':
+      return { video: media, mimetype, jpegThumbnail: '', ...caption };
+    case 'voice':
+      return { audio: media, mimetype: voiceMimetype, ptt: true };
+    case 'audio':
+      return { audio: media, mimetype };
+    default:
+      return { document: media, mimetype, fileName: name, ...caption };
+  }
+}
+
+/**
+ * The message a reply quotes: the one this connection saw recently, or a minimal stand-in with the
+ * id (the phone finds the original by it; the quote's preview text is then empty).
+ */
+export function quotedOf(live: LiveConnection, chatJid: string, replyTo: string): WAMessage {
+  return live.recent(replyTo) ?? { key: { remoteJid: chatJid, id: replyTo, fromMe: false }, message: { conversation: '' } };
+}
+
+/** Baileys' failures (Boom errors) as the dispatcher understands them. */
+export function sendError(error: unknown): ChannelSendError {
+  const status = (error as { output?: { statusCode?: number } })?.output?.statusCode;
+  const text = error instanceof Error ? error.message : String(error);
+  if (status === 428 || status === 408 || status === 503 || /connection (closed|lost)|timed out/i.test(text)) {
+    return new ChannelSendError('A conexão com o WhatsApp caiu durante o envio. Tente de novo.', { retryAfterSeconds: 5 });
+  }
+  if (/media upload/i.test(text)) return new ChannelSendError('Não foi possível enviar o arquivo para o WhatsApp. Tente de novo.');
+  return new ChannelSendError('Falha ao enviar a mensagem pelo WhatsApp. Tente de novo.');
+}
+
+export const sendWhatsApp: ChannelAdapter['send'] = async (connection, message) => {
+  const live = liveConnection(connection.serviceId);
+  if (!live) throw new ChannelSendError(notLiveText, { retryAfterSeconds: 5 });
+  let content: AnyMessageContent;
+  try {
+    content = await contentOf(message);
+  } catch (error) {
+    console.warn(`[whatsapp] file of message ${message.messageId} could not be read:`, (error as Error).message);
+    throw new ChannelSendError('Não foi possível ler o arquivo da mensagem. Tente de novo.');
+  }
+  let sent: WAMessage | undefined;
+  try {
+    sent = await live.socket.sendMessage(message.to, content, message.replyTo ? { quoted: quotedOf(live, message.to, message.replyTo) } : undefined);
+  } catch (error) {
+    throw sendError(error);
+  }
+  if (!sent?.key.id) throw new ChannelSendError('O WhatsApp não confirmou o envio. Tente de novo.');
+  live.remember(sent);
+  return { channelMessageId: sent.key.id, timestamp: isoTime(sent.messageTimestamp) };
+};

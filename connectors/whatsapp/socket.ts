@@ -1,0 +1,76 @@
+/**
+ * The Baileys socket as the adapter uses it: the narrow part of `WASocket` the session, sends and
+ * media downloads call (so a test double can stand in for the WhatsApp network), and the default
+ * factory that makes a real one.
+ */
+import {
+  makeWASocket,
+  type AnyMessageContent,
+  type AuthenticationState,
+  type BaileysEventMap,
+  type SocketConfig,
+  type MiscMessageGenerationOptions,
+  type proto,
+  type WAMessage,
+  type WAMessageKey,
+} from 'baileys';
+
+/** The part of Baileys' socket the adapter uses; `makeWASocket`'s socket is one. */
+export interface WhatsAppSocket {
+  ev: {
+    on<T extends keyof BaileysEventMap>(event: T, listener: (arg: BaileysEventMap[T]) => void): void;
+    off<T extends keyof BaileysEventMap>(event: T, listener: (arg: BaileysEventMap[T]) => void): void;
+  };
+  /** The paired account (`<number>:<device>@s.whatsapp.net`), once known. */
+  readonly user?: { id: string; name?: string } | undefined;
+  /** Closes the socket, staying paired. */
+  end(error: Error | undefined): Promise<void> | void;
+  /** Unpairs this device on WhatsApp, then closes (a `loggedOut` close follows). */
+  logout(message?: string): Promise<void>;
+  sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined>;
+  /** Asks WhatsApp for an 8-character code to type on the phone, instead of reading the QR. */
+  requestPairingCode(phoneNumber: string): Promise<string>;
+  /** Asks the sender's phone to upload an expired medium again (Baileys' re-upload request). */
+  updateMediaMessage(message: WAMessage): Promise<WAMessage>;
+  groupMetadata(jid: string): Promise<{ subject: string }>;
+}
+
+export interface SocketOptions {
+  auth: AuthenticationState;
+  /** Messages this socket sent recently, for Baileys to encrypt again when a recipient asks for a retry. */
+  getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined>;
+}
+
+export type SocketFactory = (options: SocketOptions) => WhatsAppSocket;
+
+const quiet = () => undefined;
+
+/** Baileys logs a lot at info level; the session logs what matters itself. */
+export const silentLogger: SocketConfig['logger'] = {
+  level: 'silent',
+  child: () => silentLogger,
+  trace: quiet,
+  debug: quiet,
+  info: quiet,
+  warn: quiet,
+  error: quiet,
+};
+
+/**
+ * A real socket. History sync is off (only what arrives from now on), the phone keeps its
+ * notifications (not marked online), and messages this socket sends are not echoed back as
+ * upserts (`emitOwnEvents: false`): the outbound dispatcher records them itself.
+ */
+export const makeSocket: SocketFactory = ({ auth, getMessage }) =>
+  makeWASocket({
+    auth,
+    logger: silentLogger,
+    printQRInTerminal: false,
+    syncFullHistory: false,
+    shouldSyncHistoryMessage: () => false,
+    markOnlineOnConnect: false,
+    emitOwnEvents: false,
+    // The first part names the device in the phone's "Linked devices" list.
+    browser: ['Conversa', 'Chrome', '1.0.0'],
+    getMessage,
+  });

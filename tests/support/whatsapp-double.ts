@@ -1,0 +1,176 @@
+/**
+ * Stand-ins for the WhatsApp network at the Baileys boundary: a socket double that emits Baileys'
+ * own event shapes (and closes the way Baileys does), a recording sink, an in-memory auth state
+ * and a bucket in memory. The WhatsApp network has no local stand-in; everything past the socket
+ * is the adapter's real code.
+ */
+import { EventEmitter } from 'node:events';
+import { DisconnectReason, initAuthCreds, proto, type AnyMessageContent, type BaileysEventMap, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
+import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '../../shared/domain/channels/port.ts';
+import type { Ports } from '../../shared/domain/ports.ts';
+import type { TableAuthState } from '../../connectors/whatsapp/auth-state.ts';
+import type { WhatsAppSocket } from '../../connectors/whatsapp/socket.ts';
+
+/** An error as Baileys closes with (a Boom: the reason is `output.statusCode`). */
+export function closeError(statusCode: number, message = 'closed'): Error {
+  return Object.assign(new Error(message), { isBoom: true, output: { statusCode, payload: { statusCode, message } } });
+}
+
+export class SocketDouble implements WhatsAppSocket {
+  readonly ev = new EventEmitter() as EventEmitter & WhatsAppSocket['ev'];
+  user: { id: string; name?: string } | undefined = undefined;
+  readonly ended: (Error | undefined)[] = [];
+  readonly sent: { jid: string; content: AnyMessageContent; options?: MiscMessageGenerationOptions }[] = [];
+  logouts = 0;
+  /** The next sendMessage throws this. */
+  failNextSend: Error | null = null;
+  private closed = false;
+  private sequence = 0;
+
+  emit<T extends keyof BaileysEventMap>(event: T, arg: BaileysEventMap[T]): void {
+    this.ev.emit(event, arg);
+  }
+
+  /** Baileys' close: one `connection.update` with the error, then nothing more. */
+  close(error: Error | undefined): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.emit('connection.update', { connection: 'close', lastDisconnect: { error, date: new Date() } });
+  }
+
+  async end(error: Error | undefined): Promise<void> {
+    this.ended.push(error);
+    this.close(error);
+  }
+
+  async logout(): Promise<void> {
+    this.logouts++;
+    this.close(closeError(DisconnectReason.loggedOut, 'Intentional Logout'));
+  }
+
+  async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined> {
+    if (this.failNextSend) {
+      const error = this.failNextSend;
+      this.failNextSend = null;
+      throw error;
+    }
+    this.sent.push({ jid, content, options });
+    return proto.WebMessageInfo.fromObject({
+      key: { remoteJid: jid, fromMe: true, id: `3EB0${String(++this.sequence).padStart(16, '0')}` },
+      messageTimestamp: 1_767_000_000,
+      message: 'text' in content ? { conversation: content.text } : {},
+    }) as WAMessage;
+  }
+
+  async requestPairingCode(): Promise<string> {
+    return 'ABCD1234';
+  }
+
+  async updateMediaMessage(message: WAMessage): Promise<WAMessage> {
+    return message;
+  }
+
+  async groupMetadata(): Promise<{ subject: string }> {
+    return { subject: 'Grupo da Loja' };
+  }
+}
+
+export type SinkCall =
+  | { kind: 'message'; input: Parameters<InboundSink['message']>[0] }
+  | { kind: 'ack'; input: Parameters<InboundSink['ack']>[0] }
+  | { kind: 'edit'; input: Parameters<InboundSink['edit']>[0] }
+  | { kind: 'deletion'; input: Parameters<InboundSink['deletion']>[0] }
+  | { kind: 'reaction'; input: Parameters<InboundSink['reaction']>[0] };
+
+/** A sink that remembers what it was handed, in order. */
+export function recordingSink(): { sink: InboundSink; calls: SinkCall[] } {
+  const calls: SinkCall[] = [];
+  const sink: InboundSink = {
+    message: async (input) => {
+      calls.push({ kind: 'message', input });
+      return true;
+    },
+    ack: async (input) => void calls.push({ kind: 'ack', input }),
+    edit: async (input) => void calls.push({ kind: 'edit', input }),
+    deletion: async (input) => void calls.push({ kind: 'deletion', input }),
+    reaction: async (input) => void calls.push({ kind: 'reaction', input }),
+  };
+  return { sink, calls };
+}
+
+/** The bucket in memory. */
+export function memoryStorage() {
+  const objects = new Map<string, { bytes: Uint8Array; mimetype: string }>();
+  const storage = {
+    put: async (key: string, bytes: Uint8Array, mimetype: string) => void objects.set(key, { bytes, mimetype }),
+    get: async (key: string) => objects.get(key)!.bytes,
+    head: async (key: string) => (objects.has(key) ? { size: objects.get(key)!.bytes.length, mimetype: objects.get(key)!.mimetype } : null),
+    uploadUrl: async () => 'http://bucket/upload',
+    downloadUrl: async () => 'http://bucket/download',
+  };
+  return { storage, objects };
+}
+
+/** Creds and keys in memory, remembering saves and clears. */
+export function memoryAuth(): TableAuthState & { saves: number; clears: number } {
+  const auth = {
+    state: { creds: initAuthCreds(), keys: { get: async () => ({}), set: async () => undefined } },
+    saves: 0,
+    clears: 0,
+    async saveCreds() {
+      auth.saves++;
+    },
+    async clear() {
+      auth.clears++;
+    },
+  };
+  return auth;
+}
+
+/** A report that remembers what the session said. */
+export function recordingReport(): SessionReport & { said: string[] } {
+  const said: string[] = [];
+  return {
+    said,
+    connected: async () => {
+      said.push('connected');
+      return true;
+    },
+    pairing: async (qr) => {
+      said.push(`pairing ${qr}`);
+      return true;
+    },
+    stopped: async (reason) => void said.push(`stopped ${reason}`),
+  };
+}
+
+let ids = 0;
+
+/** Ports enough for a session and its media: a bucket in memory; no table (auth is injected). */
+export function sessionPorts(): { ports: Ports; objects: Map<string, { bytes: Uint8Array; mimetype: string }> } {
+  const { storage, objects } = memoryStorage();
+  const ports = { storage, newId: () => `F${String(++ids).padStart(6, '0')}`, clock: () => new Date() } as unknown as Ports;
+  return { ports, objects };
+}
+
+export function sessionContext(run: Partial<ChannelRun> = {}) {
+  const { sink, calls } = recordingSink();
+  const report = recordingReport();
+  const { ports, objects } = sessionPorts();
+  const context: SessionContext = {
+    ports,
+    run: { accountId: 'ACC1', serviceId: `SVC${++ids}`, type: 'whatsapp', token: null, runId: 'RUN1', ...run },
+    report,
+    inbound: sink,
+  };
+  return { context, calls, report, objects };
+}
+
+/** Waits until `check` holds (polling), or fails after `ms`. */
+export async function until(check: () => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
