@@ -15,10 +15,7 @@ import { CONSUMERS_THAT_MANAGE_CONNECTIONS, ConversaStack } from './stack.ts';
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 
 /** The feature flags of cdk.json, so the tests see the template `cdk synth` produces. */
-const cdkContext = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')).context as Record<
-  string,
-  unknown
->;
+const cdkContext = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 
 function synth(context: Record<string, unknown> = {}) {
   // Skipping bundling keeps the tests fast and lets them run before every handler file exists.
@@ -40,9 +37,7 @@ const wsHandlerModules = [...new Set(webSocketRoutes.map((route) => route.handle
 
 /** Lambda functions whose description starts with `prefix` (`http/`, `ws/`, `streams/`, `queues/`, or '' for all). */
 function functionsOf(template: Template, prefix = ''): [string, Resource][] {
-  return Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) =>
-    String(fn.Properties.Description).startsWith(prefix),
-  );
+  return Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => String(fn.Properties.Description).startsWith(prefix));
 }
 
 function onlyId(template: Template, type: string): string {
@@ -69,9 +64,7 @@ function statementsOf(template: Template, fn: Resource): Statement[] {
 }
 
 function allows(statements: Statement[], action: string, resource: (r: unknown) => boolean): boolean {
-  return statements.some(
-    (s) => s.Effect === 'Allow' && [s.Action].flat().includes(action) && [s.Resource].flat().some(resource),
-  );
+  return statements.some((s) => s.Effect === 'Allow' && [s.Action].flat().includes(action) && [s.Resource].flat().some(resource));
 }
 
 const same = (expected: unknown) => (r: unknown) => JSON.stringify(r) === JSON.stringify(expected);
@@ -146,10 +139,7 @@ describe('the Lambda functions', () => {
     expect(handlerModules.length).toBeGreaterThan(0);
     expect(streamConsumers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
-    template.resourceCountIs(
-      'AWS::Lambda::Function',
-      handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length,
-    );
+    template.resourceCountIs('AWS::Lambda::Function', handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length);
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
     expect(descriptions.sort()).toEqual(
       [
@@ -246,8 +236,14 @@ describe('the Lambda functions', () => {
       const statements = statementsOf(template, fn);
       const isHttp = description.startsWith('http/');
       const usesBucket = isHttp || description.startsWith('streams/') || description.startsWith('queues/');
-      expect(allows(statements, 'ses:SendEmail', (r) => r === '*'), description).toBe(isHttp);
-      expect(allows(statements, 'ses:SendRawEmail', (r) => r === '*'), description).toBe(isHttp);
+      expect(
+        allows(statements, 'ses:SendEmail', (r) => r === '*'),
+        description,
+      ).toBe(isHttp);
+      expect(
+        allows(statements, 'ses:SendRawEmail', (r) => r === '*'),
+        description,
+      ).toBe(isHttp);
       expect(allows(statements, 's3:GetObject*', objects), description).toBe(usesBucket);
       expect(allows(statements, 's3:PutObject', objects), description).toBe(usesBucket);
     }
@@ -292,13 +288,9 @@ describe('configuration from context', () => {
 
 describe('the HTTP API', () => {
   it('is one HTTP API (v2) with a throttled, access-logged $default stage', () => {
-    const httpApis = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).filter(
-      ([, api]) => api.Properties.ProtocolType === 'HTTP',
-    );
+    const httpApis = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).filter(([, api]) => api.Properties.ProtocolType === 'HTTP');
     expect(httpApis).toHaveLength(1);
-    const stages = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Stage')).filter(
-      (stage) => stage.Properties.ApiId.Ref === httpApis[0]![0],
-    );
+    const stages = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Stage')).filter((stage) => stage.Properties.ApiId.Ref === httpApis[0]![0]);
     expect(stages).toHaveLength(1);
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
@@ -309,9 +301,7 @@ describe('the HTTP API', () => {
   });
 
   it('has one route per entry of the route list, under /api', () => {
-    const [httpApiId] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(
-      ([, api]) => api.Properties.ProtocolType === 'HTTP',
-    )!;
+    const [httpApiId] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, api]) => api.Properties.ProtocolType === 'HTTP')!;
     const routeKeys = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route'))
       .filter((route) => route.Properties.ApiId.Ref === httpApiId)
       .map((route) => route.Properties.RouteKey as string);
@@ -341,18 +331,14 @@ describe('the HTTP API', () => {
 
 describe('the WebSocket API', () => {
   const wsApiId = () => {
-    const apis = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).filter(
-      ([, api]) => api.Properties.ProtocolType === 'WEBSOCKET',
-    );
+    const apis = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).filter(([, api]) => api.Properties.ProtocolType === 'WEBSOCKET');
     expect(apis).toHaveLength(1);
     return apis[0]![0];
   };
 
   it('has exactly the $connect, $disconnect and $default routes, with no API Gateway authorizer', () => {
     const apiId = wsApiId();
-    const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).filter(
-      (route) => route.Properties.ApiId.Ref === apiId,
-    );
+    const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).filter((route) => route.Properties.ApiId.Ref === apiId);
     expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
     expect(webSocketRoutes.map((r) => r.routeKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
     for (const route of routes) expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
@@ -361,9 +347,7 @@ describe('the WebSocket API', () => {
 
   it("sends each route to its handler's function (functions/ws/<handler>.ts)", () => {
     const apiId = wsApiId();
-    const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).filter(
-      (route) => route.Properties.ApiId.Ref === apiId,
-    );
+    const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).filter((route) => route.Properties.ApiId.Ref === apiId);
     const integrations = resourcesOf(template, 'AWS::ApiGatewayV2::Integration');
     const functions = resourcesOf(template, 'AWS::Lambda::Function');
     for (const { routeKey, handler } of webSocketRoutes) {
@@ -405,18 +389,14 @@ describe('the media bucket', () => {
   it('is encrypted at rest and refuses requests without TLS', () => {
     template.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: {
-        ServerSideEncryptionConfiguration: [
-          { ServerSideEncryptionByDefault: { SSEAlgorithm: Match.stringLikeRegexp('^(AES256|aws:kms)$') } },
-        ],
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: Match.stringLikeRegexp('^(AES256|aws:kms)$') } }],
       },
     });
     const bucketId = onlyId(template, 'AWS::S3::Bucket');
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucketId },
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -454,9 +434,7 @@ describe('the stream consumers', () => {
     const fns = functionsOf(template, `streams/${name}`).filter(([, fn]) => fn.Properties.Description === `streams/${name}`);
     expect(fns, name).toHaveLength(1);
     const [fnId, fn] = fns[0]!;
-    const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
-      (m) => m.Properties.FunctionName.Ref === fnId,
-    );
+    const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter((m) => m.Properties.FunctionName.Ref === fnId);
     expect(mappings, name).toHaveLength(1);
     return { fnId, fn, mapping: mappings[0]! };
   }
@@ -517,15 +495,10 @@ describe('the stream consumers', () => {
   });
 
   it("get the WebSocket stage's callback URL as WS_MANAGEMENT_URL", () => {
-    const wsApi = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(
-      ([, api]) => api.Properties.ProtocolType === 'WEBSOCKET',
-    )![0];
+    const wsApi = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, api]) => api.Properties.ProtocolType === 'WEBSOCKET')![0];
     for (const { name } of streamConsumers) {
       expect(consumer(name).fn.Properties.Environment.Variables.WS_MANAGEMENT_URL, name).toEqual({
-        'Fn::Join': [
-          '',
-          ['https://', { Ref: wsApi }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod'],
-        ],
+        'Fn::Join': ['', ['https://', { Ref: wsApi }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod']],
       });
     }
   });
@@ -533,18 +506,14 @@ describe('the stream consumers', () => {
   it('may manage WebSocket connections of the prod stage only where they post to browsers (fanout)', () => {
     expect(streamConsumers.map((c) => c.name)).toContain('fanout');
     expect([...CONSUMERS_THAT_MANAGE_CONNECTIONS].every((n) => streamConsumers.some((c) => c.name === n))).toBe(true);
-    const wsApi = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(
-      ([, api]) => api.Properties.ProtocolType === 'WEBSOCKET',
-    )![0];
+    const wsApi = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, api]) => api.Properties.ProtocolType === 'WEBSOCKET')![0];
     const connections = (r: unknown) => {
       const text = JSON.stringify(r);
       return text.includes(`{"Ref":"${wsApi}"}`) && text.endsWith('"/prod/*/@connections/*"]]}');
     };
     for (const { name } of streamConsumers) {
       const statements = statementsOf(template, consumer(name).fn);
-      expect(allows(statements, 'execute-api:ManageConnections', connections), name).toBe(
-        CONSUMERS_THAT_MANAGE_CONNECTIONS.has(name),
-      );
+      expect(allows(statements, 'execute-api:ManageConnections', connections), name).toBe(CONSUMERS_THAT_MANAGE_CONNECTIONS.has(name));
     }
     // Nobody else may.
     for (const [, fn] of [...functionsOf(template, 'http/'), ...functionsOf(template, 'ws/')]) {
@@ -726,7 +695,9 @@ describe('synthesis with bundling', () => {
 describe('queue consumers', () => {
   it('fail synthesis with bundling when a module is missing, and a queue naming a producer that is no stream consumer', () => {
     const ghost = { ...queueConsumers[0]!, name: 'ghost', handler: 'ghost-consumer' };
-    expect(() => new ConversaStack(new App({ context: cdkContext }), 'Ghost', { queueConsumers: [ghost] })).toThrow(/queues\/consumers\.ts[\s\S]*ghost-consumer\.ts/);
+    expect(() => new ConversaStack(new App({ context: cdkContext }), 'Ghost', { queueConsumers: [ghost] })).toThrow(
+      /queues\/consumers\.ts[\s\S]*ghost-consumer\.ts/,
+    );
     const orphan = { ...queueConsumers[0]!, producers: ['nobody'] };
     expect(() => synthStack({ queueConsumers: [orphan] })).toThrow(/producer "nobody"/);
   });

@@ -32,8 +32,60 @@ const BIG_CONVERSATION = 5_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const TABLE = 'conversa';
 
-const first = ['Ana', 'João', 'Maria', 'José', 'Francisca', 'Antônio', 'Adriana', 'Carlos', 'Juliana', 'Paulo', 'Márcia', 'Lucas', 'Fernanda', 'Pedro', 'Patrícia', 'Gabriel', 'Aline', 'Rafael', 'Camila', 'Bruno', 'Letícia', 'Marcos', 'Beatriz', 'Thiago', 'Larissa'];
-const surnames = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa', 'Araújo', 'Conceição', 'Moreira', 'Nascimento', 'Cardoso'];
+const first = [
+  'Ana',
+  'João',
+  'Maria',
+  'José',
+  'Francisca',
+  'Antônio',
+  'Adriana',
+  'Carlos',
+  'Juliana',
+  'Paulo',
+  'Márcia',
+  'Lucas',
+  'Fernanda',
+  'Pedro',
+  'Patrícia',
+  'Gabriel',
+  'Aline',
+  'Rafael',
+  'Camila',
+  'Bruno',
+  'Letícia',
+  'Marcos',
+  'Beatriz',
+  'Thiago',
+  'Larissa',
+];
+const surnames = [
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Rodrigues',
+  'Ferreira',
+  'Alves',
+  'Pereira',
+  'Lima',
+  'Gomes',
+  'Costa',
+  'Ribeiro',
+  'Martins',
+  'Carvalho',
+  'Almeida',
+  'Lopes',
+  'Soares',
+  'Fernandes',
+  'Vieira',
+  'Barbosa',
+  'Araújo',
+  'Conceição',
+  'Moreira',
+  'Nascimento',
+  'Cardoso',
+];
 let seed = 42;
 const random = () => {
   seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -50,7 +102,11 @@ function stats(samples: number[]) {
 async function seedTable(dataDir: string) {
   const db = dynalite({ path: join(dataDir, 'dynamo'), createTableMs: 0 });
   await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
-  const client = new DynamoDBClient({ endpoint: `http://127.0.0.1:${(db.address() as AddressInfo).port}`, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const client = new DynamoDBClient({
+    endpoint: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
   await client.send(new CreateTableCommand(createTableInput(TABLE)));
   await new Promise((r) => setTimeout(r, 100));
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
@@ -74,11 +130,46 @@ async function seedTable(dataDir: string) {
   const accountId = ulid();
   const email = 'bench@example.com';
   const password = 'Bench#Senha123';
-  await put({ ...newAccountItem(accountId, 'Loja Benchmark', iso(now)), plan: { productName: 'Pro', users: 10, connections: 5, contacts: CONTACTS }, usersCount: 1, servicesCount: 1, contactsCount: CONTACTS });
-  await put(userItem({ id: ulid(), name: 'Dona Bench', email, accountId, passwordHash: await scryptPasswords().hash(password), isAdmin: true, isOwner: true, emailVerified: true, avatarUrl: null, archivedAt: null, createdAt: iso(now), updatedAt: iso(now) }) as unknown as Record<string, unknown>);
+  await put({
+    ...newAccountItem(accountId, 'Loja Benchmark', iso(now)),
+    plan: { productName: 'Pro', users: 10, connections: 5, contacts: CONTACTS },
+    usersCount: 1,
+    servicesCount: 1,
+    contactsCount: CONTACTS,
+  });
+  await put(
+    userItem({
+      id: ulid(),
+      name: 'Dona Bench',
+      email,
+      accountId,
+      passwordHash: await scryptPasswords().hash(password),
+      isAdmin: true,
+      isOwner: true,
+      emailVerified: true,
+      avatarUrl: null,
+      archivedAt: null,
+      createdAt: iso(now),
+      updatedAt: iso(now),
+    }) as unknown as Record<string, unknown>,
+  );
   await put({ ...keys.userEmail(accountId, email), type: entityTypes.userEmail });
   const serviceId = ulid();
-  const service: ServiceItem = { ...keys.service(accountId, serviceId), type: entityTypes.service, id: serviceId, accountId, name: 'WhatsApp Bench', channelType: 'whatsapp', status: 'connected', statusReason: null, qrCode: null, tokenSealed: null, tokenHint: null, createdAt: iso(now), updatedAt: iso(now) };
+  const service: ServiceItem = {
+    ...keys.service(accountId, serviceId),
+    type: entityTypes.service,
+    id: serviceId,
+    accountId,
+    name: 'WhatsApp Bench',
+    channelType: 'whatsapp',
+    status: 'connected',
+    statusReason: null,
+    qrCode: null,
+    tokenSealed: null,
+    tokenHint: null,
+    createdAt: iso(now),
+    updatedAt: iso(now),
+  };
   await put(service as unknown as Record<string, unknown>);
 
   const perContact = Array.from({ length: CONTACTS }, () => 0);
@@ -96,20 +187,54 @@ async function seedTable(dataDir: string) {
       const mid = ulid(at);
       const fromMe = random() < 0.5;
       last = {
-        ...keys.message(accountId, id, mid), type: entityTypes.message, id: mid, accountId, contactId: id, serviceId,
+        ...keys.message(accountId, id, mid),
+        type: entityTypes.message,
+        id: mid,
+        accountId,
+        contactId: id,
+        serviceId,
         text: fromMe ? 'Olá! Seu pedido já foi enviado e chega amanhã.' : 'Bom dia, gostaria de saber o status do meu pedido, por favor.',
-        messageType: 'text', timestamp: iso(at), isFromMe: fromMe, ack: fromMe ? 3 : 2, error: null, file: null, quotedMessage: null,
-        replyMessageId: null, replyToChannelMessageId: null, user: null, groupContact: null, channelMessageId: `seed-${mid}`, sendAttempt: fromMe ? 1 : 0,
-        createdAt: iso(at), updatedAt: iso(at),
+        messageType: 'text',
+        timestamp: iso(at),
+        isFromMe: fromMe,
+        ack: fromMe ? 3 : 2,
+        error: null,
+        file: null,
+        quotedMessage: null,
+        replyMessageId: null,
+        replyToChannelMessageId: null,
+        user: null,
+        groupContact: null,
+        channelMessageId: `seed-${mid}`,
+        sendAttempt: fromMe ? 1 : 0,
+        createdAt: iso(at),
+        updatedAt: iso(at),
       };
       await put(last as unknown as Record<string, unknown>);
     }
     const updatedAt = iso(now - 60_000 + (c % 1000));
     const item: ContactItem = contactItem({
-      id, accountId, serviceId, name, contactType: 'user', idFromService: `${phone}@s.whatsapp.net`, email: `cliente${c}@exemplo.com.br`,
-      phoneNumber: phone, phoneCountry: 'BR', gender: null, avatarKey: null, isOnline: false, lastSeenAt: null, archivedAt: null, archivedReason: null,
-      lastMessage: last ? summaryOf(last) : null, lastMessageAt: last ? last.timestamp : null, unread: last && !last.isFromMe ? 1 : 0,
-      messagesCount: perContact[c]!, createdAt: iso(now - 400 * 86_400_000), updatedAt,
+      id,
+      accountId,
+      serviceId,
+      name,
+      contactType: 'user',
+      idFromService: `${phone}@s.whatsapp.net`,
+      email: `cliente${c}@exemplo.com.br`,
+      phoneNumber: phone,
+      phoneCountry: 'BR',
+      gender: null,
+      avatarKey: null,
+      isOnline: false,
+      lastSeenAt: null,
+      archivedAt: null,
+      archivedReason: null,
+      lastMessage: last ? summaryOf(last) : null,
+      lastMessageAt: last ? last.timestamp : null,
+      unread: last && !last.isFromMe ? 1 : 0,
+      messagesCount: perContact[c]!,
+      createdAt: iso(now - 400 * 86_400_000),
+      updatedAt,
     });
     await put(item as unknown as Record<string, unknown>);
     await put({ ...keys.channelContact(accountId, serviceId, item.idFromService), type: entityTypes.channelContact, contactId: id });
@@ -146,7 +271,13 @@ async function main() {
     const token = session.accessToken as string;
 
     const listQuery = (page: number) =>
-      listQueryString({ where: { archivedAt: null }, include: ['service', 'lastMessage', 'avatar', 'user', 'department', 'tags'], order: [['lastMessageAt', 'DESC']], page, perPage: 20 });
+      listQueryString({
+        where: { archivedAt: null },
+        include: ['service', 'lastMessage', 'avatar', 'user', 'department', 'tags'],
+        order: [['lastMessageAt', 'DESC']],
+        page,
+        perPage: 20,
+      });
     const cold = await api('GET', `/contacts${listQuery(0)}`, undefined, token);
     const results: Record<string, unknown> = { coldDirectoryLoadMs: +cold.ms.toFixed(1), totalContacts: cold.json.totalCount };
 
@@ -158,20 +289,42 @@ async function main() {
       const name = pick(seeded.contacts).name;
       const start = Math.floor(random() * Math.max(1, name.length - 5));
       const text = name.slice(start, start + 3 + Math.floor(random() * 3)).toLowerCase();
-      search.push((await api('GET', `/contacts${listQueryString({ where: { archivedAt: null, or: [{ name: { like: containsPattern(text) } }, { 'data.email': { like: containsPattern(text) } }] }, page: 0, perPage: 20 })}`, undefined, token)).ms);
+      search.push(
+        (
+          await api(
+            'GET',
+            `/contacts${listQueryString({ where: { archivedAt: null, or: [{ name: { like: containsPattern(text) } }, { 'data.email': { like: containsPattern(text) } }] }, page: 0, perPage: 20 })}`,
+            undefined,
+            token,
+          )
+        ).ms,
+      );
     }
 
     const messagePage: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const contactId = i % 2 ? seeded.bigContactId : pick(seeded.contacts).id;
       const page = i % 2 ? Math.floor(random() * 20) : 0;
-      messagePage.push((await api('GET', `/messages${listQueryString({ where: { contactId }, include: ['file', 'thumbnail', 'user', 'quotedMessage'], page, perPage: 10 })}`, undefined, token)).ms);
+      messagePage.push(
+        (
+          await api(
+            'GET',
+            `/messages${listQueryString({ where: { contactId }, include: ['file', 'thumbnail', 'user', 'quotedMessage'], page, perPage: 10 })}`,
+            undefined,
+            token,
+          )
+        ).ms,
+      );
     }
-    const deepPage = (await api('GET', `/messages${listQueryString({ where: { contactId: seeded.bigContactId }, page: 400, perPage: 10 })}`, undefined, token)).ms;
+    const deepPage = (await api('GET', `/messages${listQueryString({ where: { contactId: seeded.bigContactId }, page: 400, perPage: 10 })}`, undefined, token))
+      .ms;
 
     // Sends, with the delay to message.CREATED at a connected client.
     const socket = new WebSocket(`${runtime.url.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
-    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
     const arrivals = new Map<string, number>();
     socket.on('message', (data) => {
       const event = JSON.parse(data.toString());

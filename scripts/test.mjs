@@ -1,5 +1,6 @@
 // `npm test`: installs what is missing (npm packages, Debian's chromium for the browser tests),
-// type-checks, builds the web app, runs every test project, then checks the bundle budget.
+// type-checks, lints and checks formatting and unused code, builds the web app, runs every test
+// project, then checks the bundle budget.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ensureDependencies, ensureWebBuild } from './ensure-deps.mjs';
@@ -15,6 +16,9 @@ if (!existsSync('/usr/bin/chromium')) {
   run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium`);
 }
 run('npx tsc --noEmit -p tsconfig.json');
+// Lint and format check (Biome), then unused files, exports and dependencies (knip).
+run('npx biome ci .');
+run('npx knip');
 ensureWebBuild();
 run('npx vitest run');
 if (existsSync('scripts/check-bundle-size.mjs')) run('node scripts/check-bundle-size.mjs');

@@ -78,7 +78,13 @@ function mediaOf(message: Message): Media | null {
   }
   if (message.document) {
     const d = message.document;
-    return { fileId: d.file_id, size: d.file_size, name: d.file_name ?? `arquivo-${id}`, mimetype: d.mime_type ?? 'application/octet-stream', type: 'document' };
+    return {
+      fileId: d.file_id,
+      size: d.file_size,
+      name: d.file_name ?? `arquivo-${id}`,
+      mimetype: d.mime_type ?? 'application/octet-stream',
+      type: 'document',
+    };
   }
   if (message.sticker) {
     const s = message.sticker;
@@ -145,7 +151,8 @@ export async function storeMessage(ports: Ports, sink: InboundSink, api: Api, ta
   const media = mediaOf(message);
   const text = message.text ?? message.caption ?? (media ? '' : placeholderText(message));
   if (!text && !media) return;
-  const name = 'title' in chat && chat.title ? chat.title : 'first_name' in chat ? personName(chat as { first_name: string; last_name?: string; username?: string }) : '';
+  const name =
+    'title' in chat && chat.title ? chat.title : 'first_name' in chat ? personName(chat as { first_name: string; last_name?: string; username?: string }) : '';
   await sink.message({
     channelMessageId: channelMessageIdOf(chat.id, message.message_id),
     chat: {
@@ -160,7 +167,10 @@ export async function storeMessage(ports: Ports, sink: InboundSink, api: Api, ta
     type: media ? media.type : 'text',
     text,
     media: media
-      ? { load: () => copyToBucket(ports, api, target, media), unavailableText: message.sticker ? (message.sticker.emoji ?? '[figurinha]') : '[arquivo grande demais para o bot baixar]' }
+      ? {
+          load: () => copyToBucket(ports, api, target, media),
+          unavailableText: message.sticker ? (message.sticker.emoji ?? '[figurinha]') : '[arquivo grande demais para o bot baixar]',
+        }
       : null,
     replyToChannelMessageId: message.reply_to_message ? channelMessageIdOf(chat.id, message.reply_to_message.message_id) : null,
     timestamp: messageTime(message.date),

@@ -38,10 +38,14 @@ class TelegramPoller implements ChannelSession {
   private sleep(seconds: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, seconds * 1000);
-      this.abort.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
+      this.abort.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 

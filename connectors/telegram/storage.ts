@@ -33,9 +33,11 @@ export async function getOffset(table: Table, accountId: string, serviceId: stri
   return typeof record?.offset === 'number' ? record.offset : 0;
 }
 
-export const putOffset = (table: Table, accountId: string, serviceId: string, offset: number) => putChannelRecord(table, offsetAt(accountId, serviceId), { offset });
+export const putOffset = (table: Table, accountId: string, serviceId: string, offset: number) =>
+  putChannelRecord(table, offsetAt(accountId, serviceId), { offset });
 export const deleteOffset = (table: Table, accountId: string, serviceId: string) => deleteChannelRecord(table, offsetAt(accountId, serviceId));
 
 /** Updates already handled (Telegram redelivers on failure), by `<serviceId>:<update id>`. */
 export const wasUpdateHandled = (table: Table, serviceId: string, updateId: number) => wasEventHandled(table, channel, `${serviceId}:${updateId}`);
-export const markUpdateHandled = (table: Table, serviceId: string, updateId: number, now: Date) => markEventHandled(table, channel, `${serviceId}:${updateId}`, now);
+export const markUpdateHandled = (table: Table, serviceId: string, updateId: number, now: Date) =>
+  markEventHandled(table, channel, `${serviceId}:${updateId}`, now);

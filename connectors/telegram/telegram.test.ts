@@ -16,7 +16,10 @@ describe('Bot API error answers', () => {
   });
 
   it('a blocked user and an unknown chat are permanent refusals with pt-BR reasons', () => {
-    expect(sendError(apiError(403, 'Forbidden: bot was blocked by the user'))).toMatchObject({ reason: 'O cliente bloqueou o bot no Telegram', options: { permanent: true } });
+    expect(sendError(apiError(403, 'Forbidden: bot was blocked by the user'))).toMatchObject({
+      reason: 'O cliente bloqueou o bot no Telegram',
+      options: { permanent: true },
+    });
     expect(sendError(apiError(400, 'Bad Request: chat not found')).options.permanent).toBe(true);
     expect(sendError(apiError(400, 'Bad Request: chat not found')).reason).toMatch(/^Conversa não encontrada/);
   });

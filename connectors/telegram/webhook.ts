@@ -31,7 +31,12 @@ export const telegramWebhook: WebhookReceiver = {
     const parsed = update.safeParse(delivery.body);
     if (!parsed.success) throw new WebhookRefused('invalid');
     const connection = { accountId: hook.accountId, serviceId: hook.serviceId, type: 'telegram' as const, token: await ports.vault.open(service.tokenSealed) };
-    const bot = inboundBot(ports, inbound(connection), { accountId: connection.accountId, serviceId: connection.serviceId, token: connection.token }, hook.botInfo);
+    const bot = inboundBot(
+      ports,
+      inbound(connection),
+      { accountId: connection.accountId, serviceId: connection.serviceId, token: connection.token },
+      hook.botInfo,
+    );
     await bot.handleUpdate(parsed.data as unknown as Update);
   },
 };

@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 describe('the WhatsApp adapter module', () => {
   it('loads no Baileys code until a session opens (the functions that only send or stop do not pay for it)', async () => {
     const entry = 'connectors/whatsapp/adapter.ts';
-    const { metafile } = await build({ entryPoints: [entry], bundle: true, splitting: true, format: 'esm', platform: 'node', write: false, metafile: true, outdir: 'out', logLevel: 'silent' });
+    const { metafile } = await build({
+      entryPoints: [entry],
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      write: false,
+      metafile: true,
+      outdir: 'out',
+      logLevel: 'silent',
+    });
     const loadedAtOnce = new Set<string>();
     const walk = (output: string) => {
       const chunk = metafile.outputs[output]!;

@@ -66,17 +66,27 @@ describe('inbound messages', () => {
 
   it('an extended text that quotes another message replies to it by its WhatsApp id', async () => {
     const t = setup();
-    await handleMessage(t.context, fromCustomer({ extendedTextMessage: { text: 'Esse aqui', contextInfo: { stanzaId: 'ORIG9', participant: customer, quotedMessage: { conversation: 'original' } } } }));
+    await handleMessage(
+      t.context,
+      fromCustomer({
+        extendedTextMessage: { text: 'Esse aqui', contextInfo: { stanzaId: 'ORIG9', participant: customer, quotedMessage: { conversation: 'original' } } },
+      }),
+    );
     expect(t.message()).toMatchObject({ type: 'text', text: 'Esse aqui', replyToChannelMessageId: 'ORIG9' });
   });
 
   it('an image with a caption is downloaded into the bucket under the account only when loaded', async () => {
     let downloads = 0;
-    const t = setup({ download: async () => {
+    const t = setup({
+      download: async () => {
         downloads++;
         return new Uint8Array([9, 9, 9]);
-      } });
-    await handleMessage(t.context, fromCustomer({ imageMessage: { caption: 'Olha a foto', mimetype: 'image/jpeg', url: 'https://mmg.whatsapp.net/x', mediaKey: Buffer.alloc(32) } }));
+      },
+    });
+    await handleMessage(
+      t.context,
+      fromCustomer({ imageMessage: { caption: 'Olha a foto', mimetype: 'image/jpeg', url: 'https://mmg.whatsapp.net/x', mediaKey: Buffer.alloc(32) } }),
+    );
     const input = t.message();
     expect(input).toMatchObject({ type: 'image', text: 'Olha a foto', media: { unavailableText: 'mídia indisponível' } });
     expect(downloads).toBe(0);
@@ -89,7 +99,10 @@ describe('inbound messages', () => {
     const cases: [Record<string, unknown>, { type: string; text: string; name: string; mimetype: string }][] = [
       [{ videoMessage: { caption: 'Vídeo', mimetype: 'video/mp4' } }, { type: 'video', text: 'Vídeo', name: 'video-A1B2C3.mp4', mimetype: 'video/mp4' }],
       [{ audioMessage: { mimetype: 'audio/mpeg', ptt: false } }, { type: 'audio', text: '', name: 'audio-A1B2C3.mp3', mimetype: 'audio/mpeg' }],
-      [{ audioMessage: { mimetype: 'audio/ogg; codecs=opus', ptt: true } }, { type: 'voice', text: '', name: 'voz-A1B2C3.ogg', mimetype: 'audio/ogg; codecs=opus' }],
+      [
+        { audioMessage: { mimetype: 'audio/ogg; codecs=opus', ptt: true } },
+        { type: 'voice', text: '', name: 'voz-A1B2C3.ogg', mimetype: 'audio/ogg; codecs=opus' },
+      ],
       [
         { documentWithCaptionMessage: { message: { documentMessage: { fileName: 'Orçamento.pdf', mimetype: 'application/pdf', caption: 'Segue' } } } },
         { type: 'document', text: 'Segue', name: 'Orçamento.pdf', mimetype: 'application/pdf' },
@@ -114,8 +127,15 @@ describe('inbound messages', () => {
 
   it('locations and contact cards arrive as readable text', async () => {
     const location = setup();
-    await handleMessage(location.context, fromCustomer({ locationMessage: { degreesLatitude: -23.5505, degreesLongitude: -46.6333, name: 'Loja Centro', address: 'Praça da Sé' } }));
-    expect(location.message()).toMatchObject({ type: 'text', text: '[localização] https://maps.google.com/?q=-23.5505,-46.6333 (Loja Centro, Praça da Sé)', media: null });
+    await handleMessage(
+      location.context,
+      fromCustomer({ locationMessage: { degreesLatitude: -23.5505, degreesLongitude: -46.6333, name: 'Loja Centro', address: 'Praça da Sé' } }),
+    );
+    expect(location.message()).toMatchObject({
+      type: 'text',
+      text: '[localização] https://maps.google.com/?q=-23.5505,-46.6333 (Loja Centro, Praça da Sé)',
+      media: null,
+    });
 
     const card = setup();
     const vcard = 'BEGIN:VCARD\nVERSION:3.0\nFN:João Silva\nTEL;type=CELL;waid=5521987654321:+55 21 98765-4321\nEND:VCARD';
@@ -123,13 +143,23 @@ describe('inbound messages', () => {
     expect(card.message()).toMatchObject({ type: 'text', text: '[contato] João Silva +5521987654321' });
 
     const cards = setup();
-    await handleMessage(cards.context, fromCustomer({ contactsArrayMessage: { contacts: [{ displayName: 'Ana', vcard: 'TEL:+55 11 4000-0000' }, { displayName: 'Bia' }] } }));
+    await handleMessage(
+      cards.context,
+      fromCustomer({ contactsArrayMessage: { contacts: [{ displayName: 'Ana', vcard: 'TEL:+55 11 4000-0000' }, { displayName: 'Bia' }] } }),
+    );
     expect(cards.message().text).toBe('[contato] Ana +55 11 4000-0000\n[contato] Bia');
   });
 
   it('in a group the group is the chat (named by its subject) and the member who wrote is the author', async () => {
     const t = setup();
-    await handleMessage(t.context, waMessage({ key: { remoteJid: group, fromMe: false, id: 'G1', participant: '5511988887777@s.whatsapp.net' }, pushName: 'Carlos', message: { conversation: 'Bom dia, grupo' } }));
+    await handleMessage(
+      t.context,
+      waMessage({
+        key: { remoteJid: group, fromMe: false, id: 'G1', participant: '5511988887777@s.whatsapp.net' },
+        pushName: 'Carlos',
+        message: { conversation: 'Bom dia, grupo' },
+      }),
+    );
     expect(t.message()).toMatchObject({
       chat: { idFromService: group, name: 'Grupo da Loja', isGroup: true, phoneNumber: null },
       author: { idFromService: '5511988887777@s.whatsapp.net', name: 'Carlos' },
@@ -139,7 +169,10 @@ describe('inbound messages', () => {
 
   it('a message sent from the phone itself is ours, and the chat is not named after us', async () => {
     const t = setup();
-    await handleMessage(t.context, waMessage({ key: { remoteJid: customer, fromMe: true, id: 'ME1' }, pushName: 'Loja', message: { conversation: 'Respondi pelo celular' } }));
+    await handleMessage(
+      t.context,
+      waMessage({ key: { remoteJid: customer, fromMe: true, id: 'ME1' }, pushName: 'Loja', message: { conversation: 'Respondi pelo celular' } }),
+    );
     expect(t.message()).toMatchObject({ isFromMe: true, chat: { idFromService: customer, name: '' }, author: null });
   });
 
@@ -159,8 +192,14 @@ describe('inbound messages', () => {
 
   it('status updates, broadcasts, other protocol messages and empty ones are not handed over', async () => {
     const t = setup();
-    await handleMessage(t.context, waMessage({ key: { remoteJid: 'status@broadcast', fromMe: false, id: 'S1', participant: customer }, message: { conversation: 'meu status' } }));
-    await handleMessage(t.context, fromCustomer({ protocolMessage: { type: proto.Message.ProtocolMessage.Type.EPHEMERAL_SETTING, ephemeralExpiration: 604800 } }));
+    await handleMessage(
+      t.context,
+      waMessage({ key: { remoteJid: 'status@broadcast', fromMe: false, id: 'S1', participant: customer }, message: { conversation: 'meu status' } }),
+    );
+    await handleMessage(
+      t.context,
+      fromCustomer({ protocolMessage: { type: proto.Message.ProtocolMessage.Type.EPHEMERAL_SETTING, ephemeralExpiration: 604800 } }),
+    );
     await handleMessage(t.context, fromCustomer({ senderKeyDistributionMessage: { groupId: group } }));
     await handleMessage(t.context, waMessage({ key: { remoteJid: customer, fromMe: false, id: 'E1' } }));
     expect(t.calls).toEqual([]);
@@ -170,9 +209,16 @@ describe('inbound messages', () => {
 describe('edits, deletions and reactions', () => {
   it('an edit replaces the text of the original message, in both forms WhatsApp sends it', async () => {
     const t = setup();
-    const edit = { type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT, key: { remoteJid: customer, fromMe: false, id: 'ORIG1' }, editedMessage: { conversation: 'Texto corrigido' } };
+    const edit = {
+      type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT,
+      key: { remoteJid: customer, fromMe: false, id: 'ORIG1' },
+      editedMessage: { conversation: 'Texto corrigido' },
+    };
     await handleMessage(t.context, fromCustomer({ protocolMessage: edit }, 'EDIT1'));
-    await handleMessage(t.context, fromCustomer({ editedMessage: { message: { protocolMessage: { ...edit, editedMessage: { imageMessage: { caption: 'Legenda nova' } } } } } }, 'EDIT2'));
+    await handleMessage(
+      t.context,
+      fromCustomer({ editedMessage: { message: { protocolMessage: { ...edit, editedMessage: { imageMessage: { caption: 'Legenda nova' } } } } } }, 'EDIT2'),
+    );
     expect(t.calls).toEqual([
       { kind: 'edit', input: { channelMessageId: 'ORIG1', text: 'Texto corrigido' } },
       { kind: 'edit', input: { channelMessageId: 'ORIG1', text: 'Legenda nova' } },
@@ -181,13 +227,18 @@ describe('edits, deletions and reactions', () => {
 
   it('a deletion for everyone names the deleted message', async () => {
     const t = setup();
-    await handleMessage(t.context, fromCustomer({ protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { remoteJid: customer, fromMe: false, id: 'GONE1' } } }, 'REV1'));
+    await handleMessage(
+      t.context,
+      fromCustomer({ protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { remoteJid: customer, fromMe: false, id: 'GONE1' } } }, 'REV1'),
+    );
     expect(t.only()).toEqual({ kind: 'deletion', input: { channelMessageId: 'GONE1' } });
   });
 
   it('a reaction goes to the reacted message (never a bubble of its own); an empty one takes it away', async () => {
     const t = setup();
-    const reaction = (text: string, ms: number) => ({ reactionMessage: { key: { remoteJid: customer, fromMe: true, id: 'OURS1' }, text, senderTimestampMs: ms } });
+    const reaction = (text: string, ms: number) => ({
+      reactionMessage: { key: { remoteJid: customer, fromMe: true, id: 'OURS1' }, text, senderTimestampMs: ms },
+    });
     await handleMessage(t.context, fromCustomer(reaction('👍', 1_767_225_601_500), 'R1'));
     await handleMessage(t.context, fromCustomer(reaction('', 1_767_225_602_000), 'R2'));
     expect(t.calls).toEqual([
@@ -198,8 +249,17 @@ describe('edits, deletions and reactions', () => {
 
   it('a reaction in a group is the member’s; one made on our phone is ours', async () => {
     const t = setup();
-    await handleMessage(t.context, waMessage({ key: { remoteJid: group, fromMe: false, id: 'R3', participant: '5511988887777@s.whatsapp.net' }, message: { reactionMessage: { key: { id: 'M1' }, text: '❤️' } } }));
-    await handleMessage(t.context, waMessage({ key: { remoteJid: customer, fromMe: true, id: 'R4' }, message: { reactionMessage: { key: { id: 'M2' }, text: '😂' } } }));
+    await handleMessage(
+      t.context,
+      waMessage({
+        key: { remoteJid: group, fromMe: false, id: 'R3', participant: '5511988887777@s.whatsapp.net' },
+        message: { reactionMessage: { key: { id: 'M1' }, text: '❤️' } },
+      }),
+    );
+    await handleMessage(
+      t.context,
+      waMessage({ key: { remoteJid: customer, fromMe: true, id: 'R4' }, message: { reactionMessage: { key: { id: 'M2' }, text: '😂' } } }),
+    );
     expect(t.calls.map((c) => c.input)).toMatchObject([
       { channelMessageId: 'M1', reactorId: '5511988887777@s.whatsapp.net', fromMe: false, emoji: '❤️', timestamp: '2026-01-01T00:00:00.000Z' },
       { channelMessageId: 'M2', reactorId: '5511900000000@s.whatsapp.net', fromMe: true, emoji: '😂' },

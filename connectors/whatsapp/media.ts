@@ -74,8 +74,7 @@ export function mediaOf(content: proto.IMessage, id: string): MediaDescription |
 
 /** Baileys' download, asking the sender's phone to upload again when WhatsApp's copy expired. */
 export function socketDownload(socket: WhatsAppSocket): (message: WAMessage) => Promise<Uint8Array> {
-  return (message) =>
-    downloadMediaMessage(message, 'buffer', {}, { reuploadRequest: (m) => socket.updateMediaMessage(m), logger: silentLogger });
+  return (message) => downloadMediaMessage(message, 'buffer', {}, { reuploadRequest: (m) => socket.updateMediaMessage(m), logger: silentLogger });
 }
 
 /** The medium as the port takes it: loaded into the bucket only when asked. */

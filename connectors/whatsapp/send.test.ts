@@ -13,7 +13,13 @@ function outbound(overrides: Partial<OutboundMessage> = {}): OutboundMessage {
   return { messageId: 'MSG1', to: customer, type: 'text', text: 'Olá!', file: null, replyTo: null, ...overrides };
 }
 
-const file = (name: string, mimetype: string, bytes = new Uint8Array([1, 2, 3])) => ({ name, mimetype, size: bytes.length, read: async () => bytes, url: 'http://bucket/x' });
+const file = (name: string, mimetype: string, bytes = new Uint8Array([1, 2, 3])) => ({
+  name,
+  mimetype,
+  size: bytes.length,
+  read: async () => bytes,
+  url: 'http://bucket/x',
+});
 
 let held: LiveConnection | null = null;
 
@@ -67,7 +73,10 @@ describe('sending on WhatsApp', () => {
   });
 
   it('quotes the original of a reply: the message itself when seen recently, else a stand-in with its id', async () => {
-    const original = proto.WebMessageInfo.fromObject({ key: { remoteJid: customer, fromMe: false, id: 'ORIG1' }, message: { conversation: 'Qual o preço?' } }) as WAMessage;
+    const original = proto.WebMessageInfo.fromObject({
+      key: { remoteJid: customer, fromMe: false, id: 'ORIG1' },
+      message: { conversation: 'Qual o preço?' },
+    }) as WAMessage;
     const { socket } = live({ ORIG1: original });
     await sendWhatsApp(connection, outbound({ text: 'R$ 10', replyTo: 'ORIG1' }));
     await sendWhatsApp(connection, outbound({ text: 'Sim', replyTo: 'OLD7' }));
@@ -78,16 +87,27 @@ describe('sending on WhatsApp', () => {
   it("a socket that closes during the send asks for a retry; WhatsApp's other refusals are errors with pt-BR reasons", async () => {
     const { socket } = live();
     socket.failNextSend = closeError(DisconnectReason.connectionClosed, 'Connection Closed');
-    await expect(sendWhatsApp(connection, outbound())).rejects.toMatchObject({ reason: 'A conexão com o WhatsApp caiu durante o envio. Tente de novo.', options: { retryAfterSeconds: 5 } });
+    await expect(sendWhatsApp(connection, outbound())).rejects.toMatchObject({
+      reason: 'A conexão com o WhatsApp caiu durante o envio. Tente de novo.',
+      options: { retryAfterSeconds: 5 },
+    });
     socket.failNextSend = new Error('Media upload failed on all hosts');
-    await expect(sendWhatsApp(connection, outbound())).rejects.toMatchObject({ reason: 'Não foi possível enviar o arquivo para o WhatsApp. Tente de novo.', options: {} });
+    await expect(sendWhatsApp(connection, outbound())).rejects.toMatchObject({
+      reason: 'Não foi possível enviar o arquivo para o WhatsApp. Tente de novo.',
+      options: {},
+    });
     socket.failNextSend = closeError(400, 'bad-request');
-    await expect(sendWhatsApp(connection, outbound())).rejects.toMatchObject({ reason: 'Falha ao enviar a mensagem pelo WhatsApp. Tente de novo.', options: {} });
+    await expect(sendWhatsApp(connection, outbound())).rejects.toMatchObject({
+      reason: 'Falha ao enviar a mensagem pelo WhatsApp. Tente de novo.',
+      options: {},
+    });
   });
 
   it('a file that cannot be read from the bucket fails the send with a reason', async () => {
     live();
     const unreadable = { ...file('foto.jpg', 'image/jpeg'), read: async () => Promise.reject(new Error('NoSuchKey')) };
-    await expect(sendWhatsApp(connection, outbound({ type: 'image', file: unreadable }))).rejects.toMatchObject({ reason: 'Não foi possível ler o arquivo da mensagem. Tente de novo.' });
+    await expect(sendWhatsApp(connection, outbound({ type: 'image', file: unreadable }))).rejects.toMatchObject({
+      reason: 'Não foi possível ler o arquivo da mensagem. Tente de novo.',
+    });
   });
 });

@@ -135,11 +135,18 @@ describe('a WhatsApp session', () => {
   it('hands upserted messages, status updates and receipts to the sink in arrival order', async () => {
     const { first: socket, ...h } = await connected();
     const message = (id: string, text: string) =>
-      proto.WebMessageInfo.fromObject({ key: { remoteJid: customer, fromMe: false, id }, messageTimestamp: 1_767_225_600, pushName: 'Maria', message: { conversation: text } }) as WAMessage;
+      proto.WebMessageInfo.fromObject({
+        key: { remoteJid: customer, fromMe: false, id },
+        messageTimestamp: 1_767_225_600,
+        pushName: 'Maria',
+        message: { conversation: text },
+      }) as WAMessage;
     socket.emit('messages.upsert', { type: 'notify', messages: [message('IN1', 'Oi'), message('IN2', 'Tudo bem?')] });
     socket.emit('messages.upsert', { type: 'append', messages: [message('IN3', 'Enquanto estava fora')] });
     socket.emit('messages.update', [{ key: { remoteJid: customer, fromMe: true, id: 'OUT1' }, update: { status: proto.WebMessageInfo.Status.READ } }]);
-    socket.emit('message-receipt.update', [{ key: { remoteJid: '120363025246125888@g.us', fromMe: true, id: 'OUT2' }, receipt: { userJid: customer, receiptTimestamp: 1 } }]);
+    socket.emit('message-receipt.update', [
+      { key: { remoteJid: '120363025246125888@g.us', fromMe: true, id: 'OUT2' }, receipt: { userJid: customer, receiptTimestamp: 1 } },
+    ]);
     await until(() => h.calls.length === 5);
     expect(h.calls.map((c) => [c.kind, 'text' in c.input ? c.input.text : c.input.channelMessageId])).toEqual([
       ['message', 'Oi'],
@@ -159,7 +166,10 @@ describe('a WhatsApp session', () => {
     first.close(closeError(DisconnectReason.connectionLost));
     const second = await h.socket(1);
     first.emit('connection.update', { connection: 'open' });
-    first.emit('messages.upsert', { type: 'notify', messages: [proto.WebMessageInfo.fromObject({ key: { remoteJid: customer, id: 'LATE' }, message: { conversation: 'x' } }) as WAMessage] });
+    first.emit('messages.upsert', {
+      type: 'notify',
+      messages: [proto.WebMessageInfo.fromObject({ key: { remoteJid: customer, id: 'LATE' }, message: { conversation: 'x' } }) as WAMessage],
+    });
     await new Promise((r) => setTimeout(r, 30));
     expect(h.report.said).toEqual([]);
     expect(h.calls).toEqual([]);
@@ -191,10 +201,17 @@ describe('the WhatsApp adapter lifecycle', () => {
   /** A table that answers queries with nothing and accepts deletes (the logout's clean-up). */
   const emptyTable = () => {
     const commands: string[] = [];
-    const ports = { table: { name: 't', doc: { send: async (c: { constructor: { name: string } }) => {
-      commands.push(c.constructor.name);
-      return { Items: [] };
-    } } } } as unknown as Ports;
+    const ports = {
+      table: {
+        name: 't',
+        doc: {
+          send: async (c: { constructor: { name: string } }) => {
+            commands.push(c.constructor.name);
+            return { Items: [] };
+          },
+        },
+      },
+    } as unknown as Ports;
     return { ports, commands };
   };
 

@@ -210,7 +210,9 @@ export class WhatsAppSession implements ChannelSession {
       return;
     }
     this.qrShown = false;
-    console.warn(`${this.name}: connection closed (${[code, error?.message].filter(Boolean).join(' ') || 'no reason'}), reconnecting in ${this.delayMs / 1000} s`);
+    console.warn(
+      `${this.name}: connection closed (${[code, error?.message].filter(Boolean).join(' ') || 'no reason'}), reconnecting in ${this.delayMs / 1000} s`,
+    );
     this.retryLater();
   }
 

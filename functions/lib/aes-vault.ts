@@ -3,7 +3,10 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import type { Vault } from '#domain/ports.ts';
 
 export function aesVault(secret: () => Promise<Uint8Array>): Vault {
-  const key = async () => createHash('sha256').update(await secret()).digest();
+  const key = async () =>
+    createHash('sha256')
+      .update(await secret())
+      .digest();
   return {
     async seal(plain) {
       const iv = randomBytes(12);

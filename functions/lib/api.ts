@@ -86,9 +86,7 @@ export function api<A extends AuthMode, B extends z.ZodType | undefined = undefi
         };
         const body = parse(options.body, raw);
         const params = parse(options.params, event.pathParameters ?? {});
-        const list = options.list
-          ? parseListQuery(event.queryStringParameters?.query, options.list)
-          : (undefined as unknown as ListQuery);
+        const list = options.list ? parseListQuery(event.queryStringParameters?.query, options.list) : (undefined as unknown as ListQuery);
         return fn({
           body,
           params,

@@ -31,9 +31,7 @@ export function installChannels(adapters: readonly ChannelAdapter[]): void {
 export function defaultPorts(): Ports {
   ports ??= {
     table: defaultTable(),
-    mailer: process.env.MAIL_OUTBOX_DIR
-      ? outboxMailer(process.env.MAIL_OUTBOX_DIR)
-      : sesMailer(process.env.MAIL_FROM ?? 'nao-responda@example.com'),
+    mailer: process.env.MAIL_OUTBOX_DIR ? outboxMailer(process.env.MAIL_OUTBOX_DIR) : sesMailer(process.env.MAIL_FROM ?? 'nao-responda@example.com'),
     tokens: jwtTokens(signingSecret),
     passwords: scryptPasswords(),
     vault: aesVault(() => secretBytes('DATA_KEY')),

@@ -21,9 +21,7 @@ const statusOf: Record<FailureKind, [number, string]> = {
 /** A zod failure as 'Invalid params', unless the catalogue has a more precise text for it. */
 export function validationError(error: ZodError): DomainError {
   const details = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-  const badEmail = error.issues.some(
-    (i) => i.path[i.path.length - 1] === 'email' && i.code === 'invalid_format',
-  );
+  const badEmail = error.issues.some((i) => i.path[i.path.length - 1] === 'email' && i.code === 'invalid_format');
   return new DomainError('invalid', badEmail ? errorTexts.emailInvalid : errorTexts.invalidParams, details);
 }
 

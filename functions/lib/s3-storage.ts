@@ -6,11 +6,14 @@ import type { Storage } from '#domain/ports.ts';
 export const uploadUrlLifetimeSeconds = 15 * 60;
 export const downloadUrlLifetimeSeconds = 60 * 60;
 
-export function s3Storage(bucket: string, client = new S3Client({
-  forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-})): Storage {
+export function s3Storage(
+  bucket: string,
+  client = new S3Client({
+    forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  }),
+): Storage {
   return {
     uploadUrl(key, mimetype, length) {
       return getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: mimetype, ContentLength: length }), {

@@ -6,9 +6,7 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
 import type { PasswordHasher } from '#domain/ports.ts';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scryptCb(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
 
 const defaults = { N: 2 ** 15, r: 8, p: 1 };
 
@@ -23,9 +21,14 @@ export function scryptPasswords(params = defaults): PasswordHasher {
       const [scheme, n, r, p, salt, key] = stored.split('$');
       if (scheme !== 'scrypt' || !salt || !key) return false;
       const expected = Buffer.from(key, 'base64');
-      const N = Number(n), R = Number(r), P = Number(p);
+      const N = Number(n),
+        R = Number(r),
+        P = Number(p);
       const actual = await scrypt(password.normalize('NFKC'), Buffer.from(salt, 'base64'), expected.length, {
-        N, r: R, p: P, maxmem: 256 * N * R,
+        N,
+        r: R,
+        p: P,
+        maxmem: 256 * N * R,
       });
       return timingSafeEqual(actual, expected);
     },

@@ -44,7 +44,9 @@ export function sqsOutboundQueue(queueUrl = process.env.OUTBOUND_QUEUE_URL, clie
       }
     },
     async postpone(receiptHandle, seconds) {
-      await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: Math.max(0, Math.ceil(seconds)) }));
+      await sqs().send(
+        new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: Math.max(0, Math.ceil(seconds)) }),
+      );
     },
   };
 }

@@ -10,8 +10,7 @@ import type { Construct } from 'constructs';
  * Defines `require` inside the ESM bundle, for CommonJS dependencies that call it (esbuild keeps
  * their `require('node:...')` calls as they are).
  */
-const esmRequireBanner =
-  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+const esmRequireBanner = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 export interface NodeFunctionProps {
   /** Absolute path of the handler module (a `.ts` file exporting `handler`). */
@@ -68,9 +67,7 @@ export class NodeFunction extends NodejsFunction {
       },
       ...(placeholder
         ? {
-            code: lambda.Code.fromInline(
-              `exports.handler = async () => { throw new Error('not built: ${relative(props.projectRoot, props.entry)}'); };`,
-            ),
+            code: lambda.Code.fromInline(`exports.handler = async () => { throw new Error('not built: ${relative(props.projectRoot, props.entry)}'); };`),
             handler: 'index.handler',
           }
         : {

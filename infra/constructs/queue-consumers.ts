@@ -37,7 +37,11 @@ export class QueueConsumers extends Construct {
     super(scope, id);
 
     const entryOf = (handler: string) => join(props.handlersDir, `${handler}.ts`);
-    requireEntries(this, props.consumers.map((c) => entryOf(c.handler)), 'functions/queues/consumers.ts');
+    requireEntries(
+      this,
+      props.consumers.map((c) => entryOf(c.handler)),
+      'functions/queues/consumers.ts',
+    );
 
     for (const consumer of props.consumers) {
       const constructId = handlerConstructId(consumer.name);

@@ -46,7 +46,11 @@ export class StreamConsumers extends Construct {
     if (duplicate) throw new Error(`Stream consumer "${duplicate}" is listed twice`);
 
     const entryOf = (handler: string) => join(props.handlersDir, `${handler}.ts`);
-    requireEntries(this, props.consumers.map((c) => entryOf(c.handler)), 'consumers.ts');
+    requireEntries(
+      this,
+      props.consumers.map((c) => entryOf(c.handler)),
+      'consumers.ts',
+    );
 
     for (const consumer of props.consumers) {
       const constructId = handlerConstructId(consumer.name);

@@ -40,7 +40,11 @@ export class ConversaWebSocketApi extends Construct {
     super(scope, id);
 
     const entryOf = (handler: string) => join(props.handlersDir, `${handler}.ts`);
-    requireEntries(this, webSocketRoutes.map((route) => entryOf(route.handler)), 'infra/constructs/websocket-api.ts');
+    requireEntries(
+      this,
+      webSocketRoutes.map((route) => entryOf(route.handler)),
+      'infra/constructs/websocket-api.ts',
+    );
 
     this.api = new apigw.WebSocketApi(this, 'Api', { description: 'Conversa realtime events (WebSocket)' });
 
@@ -56,10 +60,7 @@ export class ConversaWebSocketApi extends Construct {
       );
     }
     for (const route of webSocketRoutes) {
-      const integration = new WebSocketLambdaIntegration(
-        `${handlerConstructId(route.routeKey)}Integration`,
-        this.functions.get(route.handler)!,
-      );
+      const integration = new WebSocketLambdaIntegration(`${handlerConstructId(route.routeKey)}Integration`, this.functions.get(route.handler)!);
       this.api.addRoute(route.routeKey, { integration });
     }
 

@@ -172,7 +172,9 @@ export class DynamoFront {
       headers: {
         'content-type': 'application/x-amz-json-1.0',
         'x-amz-target': `DynamoDB_20120810.${op}`,
-        authorization: String(headers.authorization ?? 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0'),
+        authorization: String(
+          headers.authorization ?? 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+        ),
         'x-amz-date': String(headers['x-amz-date'] ?? '20200101T000000Z'),
       },
       body: JSON.stringify(body),
@@ -180,7 +182,9 @@ export class DynamoFront {
     const text = await res.text();
     const json = text ? (JSON.parse(text) as Json) : {};
     if (!res.ok) {
-      const type = String(json.__type ?? 'InternalServerError').split('#').pop()!;
+      const type = String(json.__type ?? 'InternalServerError')
+        .split('#')
+        .pop()!;
       const { __type, message, Message, ...extra } = json;
       void __type;
       throw new DynamoError(type, String(message ?? Message ?? type), res.status, extra);
@@ -232,7 +236,13 @@ export class DynamoFront {
     const items = (body.TransactItems ?? []) as Json[];
     const responses = [];
     for (const { Get } of items) {
-      const got = await this.backend('GetItem', { TableName: Get.TableName, Key: Get.Key, ConsistentRead: true, ProjectionExpression: Get.ProjectionExpression, ExpressionAttributeNames: Get.ExpressionAttributeNames });
+      const got = await this.backend('GetItem', {
+        TableName: Get.TableName,
+        Key: Get.Key,
+        ConsistentRead: true,
+        ProjectionExpression: Get.ProjectionExpression,
+        ExpressionAttributeNames: Get.ExpressionAttributeNames,
+      });
       responses.push(got.Item ? { Item: got.Item } : {});
     }
     return { Responses: responses };
@@ -320,8 +330,7 @@ export class DynamoFront {
 
     for (const op of ops) {
       if (op.kind === 'ConditionCheck') continue;
-      const after =
-        op.kind === 'Delete' ? undefined : op.kind === 'Put' ? (op.request.Item as AttributeMap) : await this.getItem(op.table, op.key);
+      const after = op.kind === 'Delete' ? undefined : op.kind === 'Put' ? (op.request.Item as AttributeMap) : await this.getItem(op.table, op.key);
       await this.changed(op.table, op.key, op.before, after);
     }
     return {};

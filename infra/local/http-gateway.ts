@@ -100,14 +100,7 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-function toEvent(
-  req: IncomingMessage,
-  url: URL,
-  route: HttpRoute,
-  params: Record<string, string>,
-  body: Buffer,
-  basePath: string,
-): APIGatewayProxyEventV2 {
+function toEvent(req: IncomingMessage, url: URL, route: HttpRoute, params: Record<string, string>, body: Buffer, basePath: string): APIGatewayProxyEventV2 {
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
   const contentType = String(req.headers['content-type'] ?? '');

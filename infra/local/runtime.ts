@@ -123,9 +123,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   });
   const s3Address = (await s3.run()) as AddressInfo;
 
-  const ws = new WsGateway(
-    Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, join(root, 'functions/ws', `${r.handler}.ts`)])) as unknown as WsRoutes,
-  );
+  const ws = new WsGateway(Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, join(root, 'functions/ws', `${r.handler}.ts`)])) as unknown as WsRoutes);
   const managementUrl = await ws.listenManagement();
 
   // SQS: the emulator's queues, named after their consumers. Not persisted: a restart loses queued
@@ -170,7 +168,12 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   }
   for (const consumer of queueConsumers) {
     const module = (await import(pathToFileURL(join(root, 'functions/queues', `${consumer.handler}.ts`)).href)) as { handler: QueueSubscription['handler'] };
-    queues.subscribe(`${consumer.name}.fifo`, { name: consumer.name, handler: module.handler, batchSize: consumer.batchSize, timeoutSeconds: consumer.timeoutSeconds });
+    queues.subscribe(`${consumer.name}.fifo`, {
+      name: consumer.name,
+      handler: module.handler,
+      batchSize: consumer.batchSize,
+      timeoutSeconds: consumer.timeoutSeconds,
+    });
   }
 
   // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),

@@ -202,8 +202,10 @@ export class SqsEmulator {
         const queue = this.queueOfUrl(input.QueueUrl);
         const entries = (input.Entries ?? []) as WireInput[];
         if (entries.length === 0) throw new SqsError('EmptyBatchRequest', 'There should be at least one SendMessageBatchRequestEntry in the request.');
-        if (entries.length > 10) throw new SqsError('TooManyEntriesInBatchRequest', `Maximum number of entries per request are 10. You have sent ${entries.length}.`);
-        if (new Set(entries.map((e) => e.Id)).size !== entries.length) throw new SqsError('BatchEntryIdsNotDistinct', 'Id of a batch entry in a batch request is not distinct.');
+        if (entries.length > 10)
+          throw new SqsError('TooManyEntriesInBatchRequest', `Maximum number of entries per request are 10. You have sent ${entries.length}.`);
+        if (new Set(entries.map((e) => e.Id)).size !== entries.length)
+          throw new SqsError('BatchEntryIdsNotDistinct', 'Id of a batch entry in a batch request is not distinct.');
         const Successful: unknown[] = [];
         const Failed: unknown[] = [];
         for (const entry of entries) {
@@ -219,7 +221,8 @@ export class SqsEmulator {
       case 'ChangeMessageVisibility': {
         const queue = this.queueOfUrl(input.QueueUrl);
         const seconds = Number(input.VisibilityTimeout);
-        if (!Number.isInteger(seconds) || seconds < 0 || seconds > 43_200) throw new SqsError('InvalidParameterValue', 'VisibilityTimeout must be 0 to 43200 seconds.');
+        if (!Number.isInteger(seconds) || seconds < 0 || seconds > 43_200)
+          throw new SqsError('InvalidParameterValue', 'VisibilityTimeout must be 0 to 43200 seconds.');
         const message = queue.messages.find((m) => m.receipt !== null && m.receipt === input.ReceiptHandle);
         if (!message) throw new SqsError('ReceiptHandleIsInvalid', 'The receipt handle is not valid.');
         const now = Date.now();
@@ -241,9 +244,13 @@ export class SqsEmulator {
     const body = input.MessageBody;
     if (typeof body !== 'string' || body.length === 0) throw new SqsError('MissingParameter', 'The request must contain the parameter MessageBody.');
     if (!input.MessageGroupId) throw new SqsError('MissingParameter', 'The request must contain the parameter MessageGroupId.');
-    const deduplicationId: string | undefined = input.MessageDeduplicationId ?? (queue.options.contentBasedDeduplication ? createHash('sha256').update(body).digest('hex') : undefined);
+    const deduplicationId: string | undefined =
+      input.MessageDeduplicationId ?? (queue.options.contentBasedDeduplication ? createHash('sha256').update(body).digest('hex') : undefined);
     if (!deduplicationId) {
-      throw new SqsError('InvalidParameterValue', 'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly');
+      throw new SqsError(
+        'InvalidParameterValue',
+        'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly',
+      );
     }
     const now = Date.now();
     for (const [id, seen] of queue.deduplication) if (now - seen.at >= deduplicationWindowMs) queue.deduplication.delete(id);
@@ -328,7 +335,9 @@ export class SqsEmulator {
       if (queue.options.maxReceiveCount && message.receiveCount >= queue.options.maxReceiveCount) {
         queue.messages.splice(queue.messages.indexOf(message), 1);
         queue.deadLetters.push(message);
-        console.error(`[sqs] ${queue.name}: message ${message.id} (group ${message.group}) went to the dead-letter queue after ${message.receiveCount} receives`);
+        console.error(
+          `[sqs] ${queue.name}: message ${message.id} (group ${message.group}) went to the dead-letter queue after ${message.receiveCount} receives`,
+        );
         continue;
       }
       message.receiveCount++;
@@ -366,7 +375,10 @@ export class SqsEmulator {
     const receipts = new Map(batch.map((m) => [m.id, m.receipt]));
     let failed: Set<string>;
     try {
-      const result = await subscription.handler({ Records: batch.map((m) => this.record(queue, m)) }, lambdaContext(subscription.name, subscription.timeoutSeconds * 1000));
+      const result = await subscription.handler(
+        { Records: batch.map((m) => this.record(queue, m)) },
+        lambdaContext(subscription.name, subscription.timeoutSeconds * 1000),
+      );
       const reported = result?.batchItemFailures ?? [];
       // Like Lambda: an identifier that is not in the batch fails the whole batch.
       failed = reported.every((f) => receipts.has(f.itemIdentifier)) ? new Set(reported.map((f) => f.itemIdentifier)) : new Set(receipts.keys());

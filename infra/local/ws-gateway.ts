@@ -36,7 +36,10 @@ export class WsGateway {
   private management?: Server;
   managementUrl = '';
 
-  constructor(private readonly routes: WsRoutes, private readonly stage = 'local') {}
+  constructor(
+    private readonly routes: WsRoutes,
+    private readonly stage = 'local',
+  ) {}
 
   private handler(route: keyof WsRoutes): Promise<WsHandler> {
     let h = this.handlers.get(route);
@@ -89,7 +92,9 @@ export class WsGateway {
       console.error('[ws] $connect failed', error);
     }
     if (status < 200 || status > 299) {
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -127,7 +132,11 @@ export class WsGateway {
       const conn = this.connections.get(id);
       const reply = (status: number, body?: unknown) => {
         const text = body === undefined ? '' : JSON.stringify(body);
-        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(status === 410 ? { 'x-amzn-errortype': 'GoneException' } : {}) });
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+          ...(status === 410 ? { 'x-amzn-errortype': 'GoneException' } : {}),
+        });
         res.end(text);
       };
       if (!match) return reply(404, { message: 'Not Found' });

@@ -49,7 +49,10 @@ const optionalText = (max: number) =>
 export const contactPayload = z.object({
   name: requiredString(120),
   serviceId: z.string({ error: requiredText }).min(1, { error: requiredText }).max(64),
-  gender: z.enum(genders).nullish().transform((v) => v ?? null),
+  gender: z
+    .enum(genders)
+    .nullish()
+    .transform((v) => v ?? null),
   idFromService: optionalText(128),
   data: z
     .object({
@@ -91,13 +94,11 @@ export function contactRuleProblems(payload: ContactPayload, ctx: ContactRulesCo
   if (!telegram && !phone && !(ctx.mode === 'edit' && ctx.original?.data.phoneNumber)) problems.push(['data.phoneNumber', requiredText]);
   if (ctx.mode === 'edit' && !telegram && ctx.original) {
     const changed =
-      (phone && phone !== ctx.original.data.phoneNumber) ||
-      (payload.data.phoneCountry && payload.data.phoneCountry !== ctx.original.data.phoneCountry);
+      (phone && phone !== ctx.original.data.phoneNumber) || (payload.data.phoneCountry && payload.data.phoneCountry !== ctx.original.data.phoneCountry);
     if (changed) problems.push(['data.phoneNumber', 'O telefone não pode ser alterado']);
   }
   const skipPhone =
-    (ctx.serviceType === 'whatsapp' && ctx.mode === 'edit') ||
-    (telegram && (!phone || (ctx.mode === 'edit' && phone === ctx.original?.data.phoneNumber)));
+    (ctx.serviceType === 'whatsapp' && ctx.mode === 'edit') || (telegram && (!phone || (ctx.mode === 'edit' && phone === ctx.original?.data.phoneNumber)));
   if (!skipPhone && phone) {
     const error = phoneError(phone, payload.data.phoneCountry ?? undefined);
     if (error) problems.push(['data.phoneNumber', error]);

@@ -72,8 +72,7 @@ export const shownMessages: Record<string, string> = {
   'Email already exists': 'Email já existe',
   'Email must be a valid email': 'Email precisa ser um email válido',
   'Invalid params': 'Os dados fornecidos são inválidos',
-  'Internal server error':
-    'Ocorreu um erro interno no servidor. Tente novamente mais tarde e, se o problema continuar, fale com o nosso suporte.',
+  'Internal server error': 'Ocorreu um erro interno no servidor. Tente novamente mais tarde e, se o problema continuar, fale com o nosso suporte.',
   'Invalid credentials': 'Credenciais inválidas',
   'Failed to fetch': 'Não foi possível completar sua requisição. Tente novamente mais tarde.',
   'Strong password is required': 'A senha precisa ser forte',

@@ -53,7 +53,10 @@ export const uploadRequestPayload = z
     serviceId: z.string({ error: requiredText }).min(1, { error: requiredText }).max(64),
     length: z.number({ error: requiredText }).int().positive(),
     isPtt: z.boolean().default(false),
-    base64: z.string().max(Math.ceil((maxInlineAudioBytes * 4) / 3) + 4).optional(),
+    base64: z
+      .string()
+      .max(Math.ceil((maxInlineAudioBytes * 4) / 3) + 4)
+      .optional(),
   })
   .superRefine((v, ctx) => {
     const kind = uploadKindOf(v.mimetype);

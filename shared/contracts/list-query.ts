@@ -34,7 +34,10 @@ export interface Where {
   or?: Where[];
 }
 
-const fieldPath = z.string().regex(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/).max(60);
+const fieldPath = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/)
+  .max(60);
 
 export const whereSchema: z.ZodType<Where> = z.lazy(() =>
   z.record(z.string().max(60), z.union([scalar, operator, z.array(whereSchema).max(20)])).superRefine((obj, ctx) => {

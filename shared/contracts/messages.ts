@@ -72,7 +72,10 @@ export const sendMessagePayload = z
   .object({
     contactId: z.string({ error: requiredText }).min(1, { error: requiredText }).max(64),
     serviceId: z.string({ error: requiredText }).min(1, { error: requiredText }).max(64),
-    text: z.string().max(maxTextLength, { error: `A mensagem pode ter no máximo ${maxTextLength} caracteres` }).default(''),
+    text: z
+      .string()
+      .max(maxTextLength, { error: `A mensagem pode ter no máximo ${maxTextLength} caracteres` })
+      .default(''),
     type: z.enum(messageTypes).default('text'),
     fileId: z.string().min(1).max(64).nullish(),
     replyMessageId: z.string().min(1).max(64).nullish(),

@@ -88,4 +88,3 @@ export function releaseSeatStep(accountId: string, counter: CounterName): Update
     },
   };
 }
-

@@ -72,7 +72,12 @@ export interface ClaimAddress {
 export function claimStep(claim: ClaimAddress, holder: { accountId: string; serviceId: string }): TransactStep {
   return {
     Put: {
-      Item: { ...keys.channelClaim(claim.channel, claim.kind, claim.id), type: entityTypes.channelClaim, accountId: holder.accountId, serviceId: holder.serviceId },
+      Item: {
+        ...keys.channelClaim(claim.channel, claim.kind, claim.id),
+        type: entityTypes.channelClaim,
+        accountId: holder.accountId,
+        serviceId: holder.serviceId,
+      },
       ConditionExpression: 'attribute_not_exists(pk) OR serviceId = :id',
       ExpressionAttributeValues: { ':id': holder.serviceId },
     },

@@ -41,16 +41,18 @@ export async function getCode(table: Table, purpose: CodePurpose, subject: strin
 
 /** Counts one wrong attempt; answers the attempts made so far. */
 export async function countAttempt(table: Table, purpose: CodePurpose, subject: string): Promise<number> {
-  const { Attributes } = await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: codeKey(purpose, subject),
-      UpdateExpression: 'ADD attempts :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  ).catch(() => ({ Attributes: { attempts: Infinity } }));
+  const { Attributes } = await table.doc
+    .send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: codeKey(purpose, subject),
+        UpdateExpression: 'ADD attempts :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    )
+    .catch(() => ({ Attributes: { attempts: Infinity } }));
   return Number(Attributes?.attempts ?? Infinity);
 }
 

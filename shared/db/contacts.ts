@@ -73,7 +73,11 @@ export function contactItem(fields: ContactFields): ContactItem {
 
 export function contactFields(item: ContactItem): ContactFields {
   const { pk, sk, gsi2pk, gsi2sk, type, ...fields } = item;
-  void pk; void sk; void gsi2pk; void gsi2sk; void type;
+  void pk;
+  void sk;
+  void gsi2pk;
+  void gsi2sk;
+  void type;
   return fields;
 }
 

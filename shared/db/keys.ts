@@ -136,7 +136,11 @@ export function accountIdOf(pk: string): string | null {
 
 /** The bucket key of an uploaded file: always under its account. */
 export function fileObjectKey(accountId: string, fileId: string, name: string): string {
-  const safe = name.normalize('NFKD').replace(/[^\w.-]+/g, '_').slice(-100) || 'arquivo';
+  const safe =
+    name
+      .normalize('NFKD')
+      .replace(/[^\w.-]+/g, '_')
+      .slice(-100) || 'arquivo';
   return `accounts/${accountId}/files/${fileId}/${safe}`;
 }
 

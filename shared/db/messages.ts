@@ -148,7 +148,12 @@ export async function messagesPage(
 /** Whether a message with this channel id is stored (its guard item exists). */
 export async function channelMessageExists(table: Table, accountId: string, serviceId: string, channelMessageId: string): Promise<boolean> {
   const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.channelMessage(accountId, serviceId, channelMessageId), ConsistentRead: true, ProjectionExpression: 'pk' }),
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.channelMessage(accountId, serviceId, channelMessageId),
+      ConsistentRead: true,
+      ProjectionExpression: 'pk',
+    }),
   );
   return Boolean(Item);
 }

@@ -32,7 +32,9 @@ function answer(message: Attempt, set: string, values: Record<string, unknown>, 
 export async function recordSent(table: Table, message: Attempt, channelMessageId: string, now: string): Promise<boolean> {
   try {
     await writeTogether(table, {
-      message: { Update: answer(message, 'SET ack = :sent, channelMessageId = :cid, updatedAt = :now', { ':sent': ack.sent, ':cid': channelMessageId, ':now': now }) },
+      message: {
+        Update: answer(message, 'SET ack = :sent, channelMessageId = :cid, updatedAt = :now', { ':sent': ack.sent, ':cid': channelMessageId, ':now': now }),
+      },
       guard: { Put: { Item: channelMessageGuard(message.accountId, message.serviceId, channelMessageId, message.contactId, message.id) } },
     });
     return true;
@@ -45,7 +47,12 @@ export async function recordSent(table: Table, message: Attempt, channelMessageI
 
 /** Ack -2 with the reason (pt-BR). Answers false when the attempt was answered already. */
 export async function recordFailed(table: Table, message: Attempt, reason: string, now: string): Promise<boolean> {
-  const update = answer(message, 'SET ack = :failed, #error = :reason, updatedAt = :now', { ':failed': ack.error, ':reason': reason, ':now': now }, { '#error': 'error' });
+  const update = answer(
+    message,
+    'SET ack = :failed, #error = :reason, updatedAt = :now',
+    { ':failed': ack.error, ':reason': reason, ':now': now },
+    { '#error': 'error' },
+  );
   try {
     await table.doc.send(new UpdateCommand({ TableName: table.name, ...update }));
     return true;

@@ -17,7 +17,12 @@ export async function markEventHandled(table: Table, source: string, id: string,
   await table.doc.send(
     new PutCommand({
       TableName: table.name,
-      Item: { ...keys.outsideEvent(source, id), type: entityTypes.outsideEvent, handledAt: now.toISOString(), ttl: Math.floor(now.getTime() / 1000) + eventRetentionSeconds },
+      Item: {
+        ...keys.outsideEvent(source, id),
+        type: entityTypes.outsideEvent,
+        handledAt: now.toISOString(),
+        ttl: Math.floor(now.getTime() / 1000) + eventRetentionSeconds,
+      },
     }),
   );
 }

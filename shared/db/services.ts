@@ -55,7 +55,15 @@ export const isRunningStatus = (status: ServiceStatus): boolean => status === 's
 export async function writeServiceStatus(
   table: Table,
   service: Pick<ServiceItem, 'accountId' | 'id' | 'channelType'>,
-  change: { status: ServiceStatus; statusReason?: string | null; qrCode?: string | null; runId?: string; onlyRun?: string; onlyFrom?: ServiceStatus[]; now: string },
+  change: {
+    status: ServiceStatus;
+    statusReason?: string | null;
+    qrCode?: string | null;
+    runId?: string;
+    onlyRun?: string;
+    onlyFrom?: ServiceStatus[];
+    now: string;
+  },
 ): Promise<ServiceItem | undefined> {
   const running = isRunningStatus(change.status);
   const index = keys.runningService(service.channelType, service.accountId, service.id);

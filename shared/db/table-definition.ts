@@ -16,7 +16,6 @@ export const tableShape = {
   streamView: 'NEW_AND_OLD_IMAGES',
 } as const;
 
-
 /** CreateTable input for the local runtime, derived from `tableShape`. */
 export function createTableInput(tableName: string): CreateTableCommandInput {
   const attrs = new Set<string>([tableShape.partitionKey, tableShape.sortKey]);

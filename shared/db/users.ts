@@ -45,7 +45,13 @@ export function newUserItem(fields: Pick<UserFields, 'id' | 'name' | 'email' | '
 
 export function userFields(item: UserItem): UserFields {
   const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, type, ...fields } = item;
-  void pk; void sk; void gsi1pk; void gsi1sk; void gsi2pk; void gsi2sk; void type;
+  void pk;
+  void sk;
+  void gsi1pk;
+  void gsi1sk;
+  void gsi2pk;
+  void gsi2sk;
+  void type;
   return fields;
 }
 

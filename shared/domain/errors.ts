@@ -18,8 +18,7 @@ export class DomainError extends Error {
 }
 
 export const fail = {
-  invalid: (text: ErrorText = errorTexts.invalidParams, details?: { path: string; message: string }[]) =>
-    new DomainError('invalid', text, details),
+  invalid: (text: ErrorText = errorTexts.invalidParams, details?: { path: string; message: string }[]) => new DomainError('invalid', text, details),
   unauthorized: (text: ErrorText = errorTexts.unauthorized) => new DomainError('unauthorized', text),
   limit: (text: ErrorText) => new DomainError('limit', text),
   forbidden: (text: ErrorText = errorTexts.forbidden) => new DomainError('forbidden', text),

@@ -31,7 +31,10 @@ export function parseListQuery(raw: string | undefined, rules: ListRules): ListQ
   }
   const parsed = listQuerySchema.safeParse(json);
   if (!parsed.success) {
-    throw fail.invalid(undefined, parsed.error.issues.map((i) => ({ path: ['query', ...i.path].join('.'), message: i.message })));
+    throw fail.invalid(
+      undefined,
+      parsed.error.issues.map((i) => ({ path: ['query', ...i.path].join('.'), message: i.message })),
+    );
   }
   const q = parsed.data;
   const unknownFields = [...fieldsOf(q.where), ...q.order.map(([f]) => f)].filter((f) => !rules.fields.includes(f));
@@ -48,7 +51,10 @@ export function parseListQuery(raw: string | undefined, rules: ListRules): ListQ
 
 /** Lower-cased, accent-free text for case- and accent-insensitive matching. */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 /**

@@ -100,7 +100,9 @@ describe('the inbox, live', () => {
     expect(await admin.page.getByTestId('message').filter({ hasText: 'Entregamos sim, até as 18h.' }).count()).toBe(1);
 
     // A file with its caption, through the presigned upload.
-    await admin.page.getByTestId('file-input').setInputFiles({ name: 'catalogo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% catálogo\n') });
+    await admin.page
+      .getByTestId('file-input')
+      .setInputFiles({ name: 'catalogo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% catálogo\n') });
     await admin.page.getByLabel('Legenda de catalogo.pdf').fill('Nosso catálogo');
     await admin.page.getByRole('button', { name: 'Enviar', exact: true }).click();
     const doc = admin.page.getByTestId('message').filter({ hasText: 'Nosso catálogo' });
@@ -142,7 +144,15 @@ describe('the inbox, live', () => {
   it('shows the disconnected and archived notices instead of the composer', async () => {
     const team = await newTeam(world, 'Papelaria Sol');
     const service = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Papelaria', type: 'whatsapp' }, team.owner.token)).body;
-    const contact = (await callApi(world.base, 'POST', '/contacts', { name: 'Carlos Dias', serviceId: service.id, data: { phoneNumber: '5511912345678', phoneCountry: 'BR' } }, team.owner.token)).body;
+    const contact = (
+      await callApi(
+        world.base,
+        'POST',
+        '/contacts',
+        { name: 'Carlos Dias', serviceId: service.id, data: { phoneNumber: '5511912345678', phoneCountry: 'BR' } },
+        team.owner.token,
+      )
+    ).body;
     const { page, context, errors } = await newPage(world.browser);
     await openAs(page, world, team.owner, `/inbox/${contact.id}`);
     await page.getByText('Conexão desconectada').waitFor();

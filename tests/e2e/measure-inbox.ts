@@ -13,20 +13,52 @@ const t0 = Date.now();
 
 function contact(i: number) {
   return {
-    id: `C${String(totalContacts - i).padStart(8, '0')}`, name: `Cliente ${i + 1}`, type: 'user',
-    data: { email: `cliente${i + 1}@example.com`, phoneNumber: null, phoneCountry: null }, idFromService: String(i), gender: null,
-    serviceId: 'S1', service: { id: 'S1', name: 'Bot', type: 'telegram' }, avatar: null, avatarUrl: null, isOnline: false, lastSeenAt: null,
-    archivedAt: null, archivedReason: null,
+    id: `C${String(totalContacts - i).padStart(8, '0')}`,
+    name: `Cliente ${i + 1}`,
+    type: 'user',
+    data: { email: `cliente${i + 1}@example.com`, phoneNumber: null, phoneCountry: null },
+    idFromService: String(i),
+    gender: null,
+    serviceId: 'S1',
+    service: { id: 'S1', name: 'Bot', type: 'telegram' },
+    avatar: null,
+    avatarUrl: null,
+    isOnline: false,
+    lastSeenAt: null,
+    archivedAt: null,
+    archivedReason: null,
     lastMessage: { id: `M${i}`, text: `Mensagem ${i + 1}`, type: 'text', isFromMe: i % 3 === 0, ack: 2, timestamp: iso(t0 - i * 60_000), file: null },
-    lastMessageAt: iso(t0 - i * 60_000), unread: i % 5, userId: null, departmentId: null, tags: [], user: null, department: null,
-    createdAt: iso(t0), updatedAt: iso(t0),
+    lastMessageAt: iso(t0 - i * 60_000),
+    unread: i % 5,
+    userId: null,
+    departmentId: null,
+    tags: [],
+    user: null,
+    department: null,
+    createdAt: iso(t0),
+    updatedAt: iso(t0),
   };
 }
 function message(n: number) {
   return {
-    id: `M${String(n).padStart(8, '0')}`, contactId: 'C00025000', serviceId: 'S1', text: `Mensagem número ${n} ${'texto '.repeat(n % 12)}`,
-    type: 'text', timestamp: iso(t0 - (totalMessages - n) * 90_000), isFromMe: n % 2 === 0, ack: 3, error: null, file: null, fileId: null,
-    thumbnail: null, quotedMessage: null, replyMessageId: null, user: null, groupContact: null, createdAt: iso(t0), updatedAt: iso(t0),
+    id: `M${String(n).padStart(8, '0')}`,
+    contactId: 'C00025000',
+    serviceId: 'S1',
+    text: `Mensagem número ${n} ${'texto '.repeat(n % 12)}`,
+    type: 'text',
+    timestamp: iso(t0 - (totalMessages - n) * 90_000),
+    isFromMe: n % 2 === 0,
+    ack: 3,
+    error: null,
+    file: null,
+    fileId: null,
+    thumbnail: null,
+    quotedMessage: null,
+    replyMessageId: null,
+    user: null,
+    groupContact: null,
+    createdAt: iso(t0),
+    updatedAt: iso(t0),
   };
 }
 
@@ -41,16 +73,40 @@ try {
   await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), { accessToken: acc.body.accessToken, user: acc.body.user });
   await page.route('**/api/contacts?*', async (route) => {
     const q = JSON.parse(new URL(route.request().url()).searchParams.get('query')!);
-    const data = Array.from({ length: q.perPage }, (_, k) => q.page * q.perPage + k).filter((i) => i < totalContacts).map(contact);
+    const data = Array.from({ length: q.perPage }, (_, k) => q.page * q.perPage + k)
+      .filter((i) => i < totalContacts)
+      .map(contact);
     await route.fulfill({ json: { data, totalCount: totalContacts } });
   });
   await page.route('**/api/contacts/C00025000', (route) => route.fulfill({ json: contact(0) }));
   await page.route('**/api/contacts/C00025000/read', (route) => route.fulfill({ status: 204 }));
-  await page.route('**/api/services?*', (route) => route.fulfill({ json: { data: [{ id: 'S1', name: 'Bot', type: 'telegram', status: 'connected', connected: true, data: { qrCode: null }, internalData: {}, statusReason: null, createdAt: iso(t0), updatedAt: iso(t0) }], totalCount: 1 } }));
+  await page.route('**/api/services?*', (route) =>
+    route.fulfill({
+      json: {
+        data: [
+          {
+            id: 'S1',
+            name: 'Bot',
+            type: 'telegram',
+            status: 'connected',
+            connected: true,
+            data: { qrCode: null },
+            internalData: {},
+            statusReason: null,
+            createdAt: iso(t0),
+            updatedAt: iso(t0),
+          },
+        ],
+        totalCount: 1,
+      },
+    }),
+  );
   await page.route('**/api/messages?*', async (route) => {
     const q = JSON.parse(new URL(route.request().url()).searchParams.get('query')!);
     const before = q.where.id?.lt ? Number(q.where.id.lt.slice(1)) : totalMessages + 1;
-    const data = Array.from({ length: q.perPage }, (_, k) => before - 1 - k).filter((n) => n >= 1).map(message);
+    const data = Array.from({ length: q.perPage }, (_, k) => before - 1 - k)
+      .filter((n) => n >= 1)
+      .map(message);
     await route.fulfill({ json: { data, totalCount: totalMessages } });
   });
 
@@ -108,7 +164,13 @@ try {
       last = now;
     }
     frames.sort((a, b) => a - b);
-    return { frames: frames.length, p50: frames[Math.floor(frames.length * 0.5)], p95: frames[Math.floor(frames.length * 0.95)], max: frames.at(-1), domMessages: document.querySelectorAll('[data-testid="message"]').length };
+    return {
+      frames: frames.length,
+      p50: frames[Math.floor(frames.length * 0.5)],
+      p95: frames[Math.floor(frames.length * 0.95)],
+      max: frames.at(-1),
+      domMessages: document.querySelectorAll('[data-testid="message"]').length,
+    };
   });
   console.log('messages', { loadedPagesIn: `${Date.now() - t} ms for 100 pages`, ...messageRun });
   await context.close();

@@ -93,7 +93,10 @@ describe('the landing page', () => {
     });
     expect(page.url()).toContain('#how-it-works');
 
-    await page.locator('footer').getByText(/pequenas e médias empresas/).waitFor();
+    await page
+      .locator('footer')
+      .getByText(/pequenas e médias empresas/)
+      .waitFor();
     await context.close();
   });
 

@@ -15,7 +15,17 @@ describe('contacts, connections and users screens', () => {
     const team = await newTeam(world, 'Mercearia Boa Vista');
     const zap = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Mercearia', type: 'whatsapp' }, team.owner.token)).body;
     for (let i = 1; i <= 12; i++) {
-      const made = await callApi(world.base, 'POST', '/contacts', { name: `Cliente ${String(i).padStart(2, '0')}`, serviceId: zap.id, data: { phoneNumber: `55119876500${String(i).padStart(2, '0')}`, phoneCountry: 'BR' } }, team.owner.token);
+      const made = await callApi(
+        world.base,
+        'POST',
+        '/contacts',
+        {
+          name: `Cliente ${String(i).padStart(2, '0')}`,
+          serviceId: zap.id,
+          data: { phoneNumber: `55119876500${String(i).padStart(2, '0')}`, phoneCountry: 'BR' },
+        },
+        team.owner.token,
+      );
       expect(made.status).toBe(201);
     }
     const { page, context, errors } = await newPage(world.browser);
@@ -104,7 +114,10 @@ describe('contacts, connections and users screens', () => {
     await dialog.getByLabel('Nome').fill('Loja 07 Centro');
     await dialog.getByRole('button', { name: 'Atualizar' }).click();
     await page.waitForURL(/\/services$/);
-    await page.getByRole('button', { name: 'Mostrar filtros' }).click().catch(() => undefined);
+    await page
+      .getByRole('button', { name: 'Mostrar filtros' })
+      .click()
+      .catch(() => undefined);
     await page.getByLabel('Nome').fill('centro');
     await page.getByRole('button', { name: 'Aplicar filtros' }).click();
     const renamed = page.getByTestId('service-row').filter({ hasText: 'Loja 07 Centro' });

@@ -25,26 +25,69 @@ try {
   await callApi(base, 'POST', `/services/${bot.id}/start`, {}, owner.token);
   await eventually(async () => fakeBot.polling);
   const customers = ['Joana Pereira', 'Rafael Gomes', 'Lúcia Andrade', 'Pedro Henrique', 'Sofia Martins', 'Tiago Nunes'];
-  const texts = ['Oi! Vocês fazem bolo de aniversário?', 'Qual o horário de funcionamento?', 'Obrigada, chegou tudo certinho 😊', 'Posso retirar amanhã às 10h?', 'Tem opção sem lactose?', 'Quero encomendar 50 brigadeiros'];
+  const texts = [
+    'Oi! Vocês fazem bolo de aniversário?',
+    'Qual o horário de funcionamento?',
+    'Obrigada, chegou tudo certinho 😊',
+    'Posso retirar amanhã às 10h?',
+    'Tem opção sem lactose?',
+    'Quero encomendar 50 brigadeiros',
+  ];
   for (let i = 0; i < customers.length; i++) {
     const [first, ...rest] = customers[i]!.split(' ');
     fakeBot.receive({ id: 900 + i, first_name: first!, last_name: rest.join(' ') }, { text: texts[i]! });
     await eventually(async () => (await callApi(base, 'GET', '/contacts', undefined, owner.token)).body.totalCount === i + 1);
   }
-  await callApi(base, 'POST', '/contacts', { name: 'Mercado Central', serviceId: zap.id, data: { phoneNumber: '5511987654321', phoneCountry: 'BR', email: 'compras@mercadocentral.com.br' } }, owner.token);
-  const contacts = (await callApi(base, 'GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { name: 'Joana Pereira' } }))}`, undefined, owner.token)).body.data;
+  await callApi(
+    base,
+    'POST',
+    '/contacts',
+    { name: 'Mercado Central', serviceId: zap.id, data: { phoneNumber: '5511987654321', phoneCountry: 'BR', email: 'compras@mercadocentral.com.br' } },
+    owner.token,
+  );
+  const contacts = (
+    await callApi(base, 'GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { name: 'Joana Pereira' } }))}`, undefined, owner.token)
+  ).body.data;
   const joana = contacts[0];
-  await callApi(base, 'POST', '/messages/send', { contactId: joana.id, serviceId: bot.id, text: 'Olá, Joana! Fazemos sim 🎂 Para quantas pessoas?', type: 'text' }, owner.token);
+  await callApi(
+    base,
+    'POST',
+    '/messages/send',
+    { contactId: joana.id, serviceId: bot.id, text: 'Olá, Joana! Fazemos sim 🎂 Para quantas pessoas?', type: 'text' },
+    owner.token,
+  );
   await eventually(async () => fakeBot.sent.length >= 1);
   fakeBot.receive({ id: 900, first_name: 'Joana', last_name: 'Pereira' }, { text: 'Umas 30 pessoas. Pode ser de chocolate com morango?' });
-  await eventually(async () => (await callApi(base, 'GET', `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: joana.id } }))}`, undefined, owner.token)).body.totalCount === 3);
-  await callApi(base, 'POST', '/messages/send', { contactId: joana.id, serviceId: bot.id, text: 'Pode sim! O de 30 fatias sai por R$ 180,00.\nEntregamos no sábado pela manhã.', type: 'text' }, owner.token);
+  await eventually(
+    async () =>
+      (await callApi(base, 'GET', `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: joana.id } }))}`, undefined, owner.token)).body
+        .totalCount === 3,
+  );
+  await callApi(
+    base,
+    'POST',
+    '/messages/send',
+    { contactId: joana.id, serviceId: bot.id, text: 'Pode sim! O de 30 fatias sai por R$ 180,00.\nEntregamos no sábado pela manhã.', type: 'text' },
+    owner.token,
+  );
   await eventually(async () => fakeBot.sent.length >= 2);
   await callApi(base, 'POST', `/contacts/${joana.id}/read`, {}, owner.token);
 
   const zapId = zap.id as string;
-  const marina = (await callApi(base, 'GET', `/users?query=${encodeURIComponent(JSON.stringify({ where: { name: 'Marina Costa' } }))}`, undefined, owner.token)).body.data[0];
-  const modes = { all: [[1280, false], [1280, true], [390, false], [390, true]], modal: [[1280, false], [390, true]] } as const;
+  const marina = (await callApi(base, 'GET', `/users?query=${encodeURIComponent(JSON.stringify({ where: { name: 'Marina Costa' } }))}`, undefined, owner.token))
+    .body.data[0];
+  const modes = {
+    all: [
+      [1280, false],
+      [1280, true],
+      [390, false],
+      [390, true],
+    ],
+    modal: [
+      [1280, false],
+      [390, true],
+    ],
+  } as const;
   const shots: { name: string; path: string; ready: string; dialog?: boolean; modes?: readonly (readonly [number, boolean])[] }[] = [
     { name: 'app-inbox', path: `/inbox/${joana.id}`, ready: 'Carregar mais mensagens, Umas 30 pessoas' },
     { name: 'app-contacts', path: '/contacts', ready: 'Mercado Central' },
@@ -68,7 +111,11 @@ try {
         await page.goto(`${base}${shot.path}`, { waitUntil: 'networkidle' });
         const wanted = shot.ready.split(', ').at(-1)!;
         const scope = shot.dialog ? page.getByRole('dialog') : page.locator('main');
-        await scope.getByText(wanted).first().waitFor({ timeout: 15000 }).catch(() => console.warn('not found', wanted));
+        await scope
+          .getByText(wanted)
+          .first()
+          .waitFor({ timeout: 15000 })
+          .catch(() => console.warn('not found', wanted));
         await page.evaluate(() => document.fonts.ready);
         await page.waitForTimeout(300);
         const file = join(out, `${shot.name}-${dark ? 'dark' : 'light'}-${width}.png`);

@@ -117,7 +117,11 @@ export interface Member {
 }
 
 /** A Pro account with its owner (admin), and helpers to add people. */
-export async function newTeam(world: World, accountName: string, ownerName = 'Dona Ana'): Promise<{ owner: Member; addUser(name: string, isAdmin: boolean): Promise<Member> }> {
+export async function newTeam(
+  world: World,
+  accountName: string,
+  ownerName = 'Dona Ana',
+): Promise<{ owner: Member; addUser(name: string, isAdmin: boolean): Promise<Member> }> {
   const email = uniqueEmail('dona');
   const registered = await callApi(world.base, 'POST', '/auth/register', { name: ownerName, email, password: strongPassword });
   if (registered.status !== 201) throw new Error(JSON.stringify(registered.body));
@@ -142,7 +146,10 @@ export async function newTeam(world: World, accountName: string, ownerName = 'Do
 /** Puts a session in the page's storage (the persisted auth state) and opens a path. */
 export async function openAs(page: Page, world: World, member: Member, path: string): Promise<void> {
   await page.goto(`${world.base}/robots.txt`);
-  await page.evaluate(([token, user]) => localStorage.setItem('conversa-auth', JSON.stringify({ accessToken: token, user })), [member.token, member.user] as const);
+  await page.evaluate(([token, user]) => localStorage.setItem('conversa-auth', JSON.stringify({ accessToken: token, user })), [
+    member.token,
+    member.user,
+  ] as const);
   await page.goto(`${world.base}${path}`);
 }
 

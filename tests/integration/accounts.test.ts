@@ -6,8 +6,18 @@ describe('accounts', () => {
     const person = await register('Carla Dias');
     const created = await call('POST', '/accounts', { token: person.accessToken, body: { name: 'Padaria da Carla' } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Padaria da Carla', plan: { productName: 'Free', users: 1, connections: 1, contacts: 1000 }, subscription: null });
-    expect(created.body.user).toMatchObject({ id: person.id, accountId: created.body.id, isOwner: true, isAdmin: true, account: { id: created.body.id, name: 'Padaria da Carla' } });
+    expect(created.body).toMatchObject({
+      name: 'Padaria da Carla',
+      plan: { productName: 'Free', users: 1, connections: 1, contacts: 1000 },
+      subscription: null,
+    });
+    expect(created.body.user).toMatchObject({
+      id: person.id,
+      accountId: created.body.id,
+      isOwner: true,
+      isAdmin: true,
+      account: { id: created.body.id, name: 'Padaria da Carla' },
+    });
     const me = await call('GET', '/auth/me', { token: created.body.accessToken });
     expect(me.body.user.accountId).toBe(created.body.id);
     // The user moved: logging in again lands in the account.

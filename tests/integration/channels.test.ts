@@ -60,14 +60,23 @@ describe('the channel worker', () => {
       const onQr = await call('GET', `/services/${serviceId}`, { token: owner.token });
       expect(onQr.body).toMatchObject({ status: 'isOnQrCode', data: { qrCode: 'data:image/png;base64,AAAA' } });
       expect(await session.report.connected()).toBe(true);
-      expect((await call('GET', `/services/${serviceId}`, { token: owner.token })).body).toMatchObject({ status: 'connected', connected: true, data: { qrCode: null } });
+      expect((await call('GET', `/services/${serviceId}`, { token: owner.token })).body).toMatchObject({
+        status: 'connected',
+        connected: true,
+        data: { qrCode: null },
+      });
 
       // Handed over through the sink, an inbound message lands in the inbox.
-      expect(await session.inbound.message({
-        channelMessageId: `sock-${Date.now()}`,
-        chat: { idFromService: '5511912345678@s.whatsapp.net', name: 'Cliente do Socket', isGroup: false },
-        isFromMe: false, type: 'text', text: 'Olá pelo socket', timestamp: new Date().toISOString(),
-      })).toBe(true);
+      expect(
+        await session.inbound.message({
+          channelMessageId: `sock-${Date.now()}`,
+          chat: { idFromService: '5511912345678@s.whatsapp.net', name: 'Cliente do Socket', isGroup: false },
+          isFromMe: false,
+          type: 'text',
+          text: 'Olá pelo socket',
+          timestamp: new Date().toISOString(),
+        }),
+      ).toBe(true);
       const listed = await call('GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { serviceId } }))}`, { token: owner.token });
       expect(listed.body.data[0]).toMatchObject({ name: 'Cliente do Socket', lastMessage: { text: 'Olá pelo socket' } });
 
@@ -94,7 +103,11 @@ describe('the channel worker', () => {
     const created = await call('POST', '/services', { token: owner.token, body: { name: 'Zap', type: 'whatsapp' } });
     const serviceId = created.body.id as string;
     const base = workerPorts();
-    await writeServiceStatus(base.table, { accountId: owner.accountId, id: serviceId, channelType: 'whatsapp' }, { status: 'connected', runId: 'run-9', now: new Date().toISOString() });
+    await writeServiceStatus(
+      base.table,
+      { accountId: owner.accountId, id: serviceId, channelType: 'whatsapp' },
+      { status: 'connected', runId: 'run-9', now: new Date().toISOString() },
+    );
     const fake = socketAdapter(new Set([serviceId]));
     const worker = await startChannelWorker({ ...base, channels: channelRegistry([fake.adapter]) });
     try {
@@ -121,9 +134,13 @@ function countingPorts(): { ports: Ports; reads: () => string[]; reset: () => vo
       };
     },
   });
-  return { ports: { ...base, table: { ...base.table, doc } }, reads: () => reads, reset: () => {
+  return {
+    ports: { ...base, table: { ...base.table, doc } },
+    reads: () => reads,
+    reset: () => {
       reads = [];
-    } };
+    },
+  };
 }
 
 describe('an inbound message', () => {
@@ -133,18 +150,36 @@ describe('an inbound message', () => {
     const sink = inboundSink(ports, { accountId: owner.accountId, serviceId: contact.serviceId });
     const chat = { idFromService: contact.idFromService, name: contact.name, isGroup: false };
     const first = `once-${Date.now()}`;
-    expect(await sink.message({ channelMessageId: first, chat, isFromMe: false, type: 'text', text: 'Primeira', timestamp: new Date().toISOString() })).toBe(true);
+    expect(await sink.message({ channelMessageId: first, chat, isFromMe: false, type: 'text', text: 'Primeira', timestamp: new Date().toISOString() })).toBe(
+      true,
+    );
     expect(reads().sort()).toEqual(['CHANNEL-CONTACT', 'CHANNEL-MSG', 'CONTACT']);
 
     reset();
-    await sink.message({ channelMessageId: `${first}-r`, chat, isFromMe: false, type: 'text', text: 'Resposta', replyToChannelMessageId: first, timestamp: new Date().toISOString() });
+    await sink.message({
+      channelMessageId: `${first}-r`,
+      chat,
+      isFromMe: false,
+      type: 'text',
+      text: 'Resposta',
+      replyToChannelMessageId: first,
+      timestamp: new Date().toISOString(),
+    });
     expect(reads().sort()).toEqual(['CHANNEL-CONTACT', 'CHANNEL-MSG', 'CHANNEL-MSG', 'CONTACT', 'MSG']);
 
     // A redelivery reads the guard and nothing else, and asks for no media.
     reset();
     let loaded = 0;
-    const media = { load: async () => { loaded++; return null; }, unavailableText: 'mídia indisponível' };
-    expect(await sink.message({ channelMessageId: first, chat, isFromMe: false, type: 'image', text: '', media, timestamp: new Date().toISOString() })).toBe(false);
+    const media = {
+      load: async () => {
+        loaded++;
+        return null;
+      },
+      unavailableText: 'mídia indisponível',
+    };
+    expect(await sink.message({ channelMessageId: first, chat, isFromMe: false, type: 'image', text: '', media, timestamp: new Date().toISOString() })).toBe(
+      false,
+    );
     expect(reads()).toEqual(['CHANNEL-MSG']);
     expect(loaded).toBe(0);
   });
@@ -154,16 +189,29 @@ describe('an inbound message', () => {
     const { ports, reads } = countingPorts();
     const sink = inboundSink(ports, { accountId: owner.accountId, serviceId: service.id });
     let pictures = 0;
-    const chat = { idFromService: `5521900${Date.now() % 1_000_000}@s.whatsapp.net`, name: 'Nova Pessoa', isGroup: false, avatar: async () => { pictures++; return null; } };
+    const chat = {
+      idFromService: `5521900${Date.now() % 1_000_000}@s.whatsapp.net`,
+      name: 'Nova Pessoa',
+      isGroup: false,
+      avatar: async () => {
+        pictures++;
+        return null;
+      },
+    };
     const media = { load: async () => null, unavailableText: 'mídia indisponível' };
     await sink.message({ channelMessageId: `new-${Date.now()}`, chat, isFromMe: false, type: 'image', text: '', media, timestamp: new Date().toISOString() });
     await sink.message({ channelMessageId: `new2-${Date.now()}`, chat, isFromMe: false, type: 'text', text: 'De novo', timestamp: new Date().toISOString() });
     expect(pictures).toBe(1);
     expect(reads().filter((r) => r === 'ACCOUNT')).toHaveLength(1);
-    const listed = await call('GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { idFromService: chat.idFromService } }))}`, { token: owner.token });
+    const listed = await call('GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { idFromService: chat.idFromService } }))}`, {
+      token: owner.token,
+    });
     const created = listed.body.data[0];
     const messages = await call('GET', `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: created.id } }))}`, { token: owner.token });
-    expect(messages.body.data.map((m: { text: string; type: string }) => [m.text, m.type])).toEqual([['De novo', 'text'], ['mídia indisponível', 'text']]);
+    expect(messages.body.data.map((m: { text: string; type: string }) => [m.text, m.type])).toEqual([
+      ['De novo', 'text'],
+      ['mídia indisponível', 'text'],
+    ]);
   });
 
   it('reactions keep one per reactor, the latest wins, and an empty one takes it away; a deletion marks the message deleted', async () => {
@@ -171,7 +219,14 @@ describe('an inbound message', () => {
     const ports = workerPorts();
     const sink = inboundSink(ports, { accountId: owner.accountId, serviceId: contact.serviceId });
     const id = `react-${Date.now()}`;
-    await sink.message({ channelMessageId: id, chat: { idFromService: contact.idFromService, name: contact.name, isGroup: false }, isFromMe: false, type: 'text', text: 'Chegou?', timestamp: new Date().toISOString() });
+    await sink.message({
+      channelMessageId: id,
+      chat: { idFromService: contact.idFromService, name: contact.name, isGroup: false },
+      isFromMe: false,
+      type: 'text',
+      text: 'Chegou?',
+      timestamp: new Date().toISOString(),
+    });
     const { messageByChannelId } = await import('../../shared/db/messages.ts');
     const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
     await sink.reaction({ channelMessageId: id, reactorId: 'me', fromMe: true, emoji: '👍', timestamp: at(1) });

@@ -47,14 +47,22 @@ describe('contacts', () => {
 
   it('refuses an unknown country with "Código do país inválido"', async () => {
     const { owner, serviceId } = await withService();
-    const answer = await call('POST', '/contacts', { token: owner.token, body: { name: 'X', serviceId, data: { phoneNumber: '5511987654321', phoneCountry: 'ZZ' } } });
+    const answer = await call('POST', '/contacts', {
+      token: owner.token,
+      body: { name: 'X', serviceId, data: { phoneNumber: '5511987654321', phoneCountry: 'ZZ' } },
+    });
     expect(answer.body.details).toContainEqual({ path: 'data.phoneNumber', message: 'Código do país inválido' });
   });
 
   it('requires name, connection and, for WhatsApp, the phone', async () => {
     const { owner, serviceId } = await withService();
     const empty = await call('POST', '/contacts', { token: owner.token, body: {} });
-    expect(empty.body.details).toEqual(expect.arrayContaining([{ path: 'name', message: 'Campo obrigatório' }, { path: 'serviceId', message: 'Campo obrigatório' }]));
+    expect(empty.body.details).toEqual(
+      expect.arrayContaining([
+        { path: 'name', message: 'Campo obrigatório' },
+        { path: 'serviceId', message: 'Campo obrigatório' },
+      ]),
+    );
     const noPhone = await call('POST', '/contacts', { token: owner.token, body: { name: 'X', serviceId } });
     expect(noPhone.body.details).toEqual([{ path: 'data.phoneNumber', message: 'Campo obrigatório' }]);
   });
@@ -133,20 +141,40 @@ describe('contacts', () => {
     for (const [i, name] of names.entries()) {
       await call('POST', '/contacts', {
         token: owner.token,
-        body: { name, serviceId, data: { phoneNumber: `55119777700${i}0`, phoneCountry: 'BR', email: `${name.split(' ')[0]!.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase()}@loja.com` } },
+        body: {
+          name,
+          serviceId,
+          data: {
+            phoneNumber: `55119777700${i}0`,
+            phoneCountry: 'BR',
+            email: `${name
+              .split(' ')[0]!
+              .normalize('NFD')
+              .replace(/[^A-Za-z]/g, '')
+              .toLowerCase()}@loja.com`,
+          },
+        },
       });
     }
     await call('POST', '/contacts', { token: owner.token, body: { name: 'Telegrâmico', serviceId: tg.body.id, idFromService: '42' } });
 
     const search = (text: string) =>
-      call('GET', `/contacts${listQueryString({ where: { or: [{ name: { like: containsPattern(text) } }, { 'data.email': { like: containsPattern(text) } }] }, order: [['name', 'ASC']] })}`, { token: owner.token });
+      call(
+        'GET',
+        `/contacts${listQueryString({ where: { or: [{ name: { like: containsPattern(text) } }, { 'data.email': { like: containsPattern(text) } }] }, order: [['name', 'ASC']] })}`,
+        { token: owner.token },
+      );
     expect((await search('JOAO')).body.data.map((c: any) => c.name)).toEqual(['João Silva']);
     expect((await search('jo')).body.data.map((c: any) => c.name)).toEqual(['Joana Prado', 'João Silva']);
     expect((await search('maria@')).body.totalCount).toBe(1);
 
     const telegramOnly = await call('GET', `/contacts${listQueryString({ where: { 'service.type': 'telegram' } })}`, { token: owner.token });
     expect(telegramOnly.body.data.map((c: any) => c.name)).toEqual(['Telegrâmico']);
-    const byService = await call('GET', `/contacts${listQueryString({ where: { serviceId, archivedAt: null }, order: [['name', 'DESC']], page: 1, perPage: 3 })}`, { token: owner.token });
+    const byService = await call(
+      'GET',
+      `/contacts${listQueryString({ where: { serviceId, archivedAt: null }, order: [['name', 'DESC']], page: 1, perPage: 3 })}`,
+      { token: owner.token },
+    );
     expect(byService.body.totalCount).toBe(4);
     expect(byService.body.data.map((c: any) => c.name)).toEqual(['Ana Paula']);
   });

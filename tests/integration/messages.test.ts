@@ -17,9 +17,18 @@ async function sentTo(idFromService: string) {
 describe('sending', () => {
   it('stores the message at once with ack 0 and the sender, then the channel moves it to ack 1', async () => {
     const { owner, contact } = await inboxTeam();
-    const answer = await call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.id, serviceId: contact.serviceId, text: 'Olá! Como posso ajudar?' } });
+    const answer = await call('POST', '/messages/send', {
+      token: owner.token,
+      body: { contactId: contact.id, serviceId: contact.serviceId, text: 'Olá! Como posso ajudar?' },
+    });
     expect(answer.status).toBe(201);
-    expect(answer.body).toMatchObject({ text: 'Olá! Como posso ajudar?', type: 'text', isFromMe: true, ack: 0, user: { id: owner.user.id, name: owner.user.name } });
+    expect(answer.body).toMatchObject({
+      text: 'Olá! Como posso ajudar?',
+      type: 'text',
+      isFromMe: true,
+      ack: 0,
+      user: { id: owner.user.id, name: owner.user.name },
+    });
     const delivered = await eventually(async () => (await sentTo(contact.idFromService))[0]);
     expect(delivered.message).toMatchObject({ text: 'Olá! Como posso ajudar?', type: 'text', to: contact.idFromService, replyTo: null });
     const sent = await eventually(async () => {
@@ -82,10 +91,18 @@ describe('sending', () => {
   it('replies carry the quoted message and the channel id to reply to', async () => {
     const { owner, contact } = await inboxTeam();
     const ports = workerPorts();
-    const incoming = await receiveMessage(ports, { accountId: owner.accountId, serviceId: contact.serviceId }, {
-      channelMessageId: `in-${Date.now()}`,
-      chat: { idFromService: contact.idFromService, name: contact.name, isGroup: false }, isFromMe: false, type: 'text', text: 'Qual o preço?', timestamp: new Date().toISOString(),
-    });
+    const incoming = await receiveMessage(
+      ports,
+      { accountId: owner.accountId, serviceId: contact.serviceId },
+      {
+        channelMessageId: `in-${Date.now()}`,
+        chat: { idFromService: contact.idFromService, name: contact.name, isGroup: false },
+        isFromMe: false,
+        type: 'text',
+        text: 'Qual o preço?',
+        timestamp: new Date().toISOString(),
+      },
+    );
     const reply = await call('POST', '/messages/send', {
       token: owner.token,
       body: { contactId: contact.id, serviceId: contact.serviceId, text: 'R$ 10', replyMessageId: incoming!.id },
@@ -104,7 +121,10 @@ describe('receiving', () => {
     const input = {
       channelMessageId: `wamid-${Date.now()}`,
       chat: { idFromService: '5521999990000@s.whatsapp.net', name: 'Cliente Novo', isGroup: false, phoneNumber: '5521999990000' },
-      isFromMe: false, type: 'text' as const, text: 'Bom dia!', timestamp: new Date().toISOString(),
+      isFromMe: false,
+      type: 'text' as const,
+      text: 'Bom dia!',
+      timestamp: new Date().toISOString(),
     };
     const first = await receiveMessage(ports, from, input);
     expect(first).toBeTruthy();
@@ -127,12 +147,15 @@ describe('receiving', () => {
       const m = (await messagesOf(owner.token, contact.id)).body.data[0];
       return m.ack === 1 && m;
     });
-    const channelMessageId = (await sentTo(contact.idFromService)).length && (await eventually(async () => {
-      const { getMessageItem } = await import('../../shared/db/messages.ts');
-      return (await getMessageItem(workerPorts().table, owner.accountId, contact.id, sent.id))?.channelMessageId;
-    }));
+    const channelMessageId =
+      (await sentTo(contact.idFromService)).length &&
+      (await eventually(async () => {
+        const { getMessageItem } = await import('../../shared/db/messages.ts');
+        return (await getMessageItem(workerPorts().table, owner.accountId, contact.id, sent.id))?.channelMessageId;
+      }));
     const ports = workerPorts();
-    const ackTo = (ack: number) => receiveAck(ports, { accountId: owner.accountId, serviceId: contact.serviceId }, { channelMessageId: channelMessageId as string, ack });
+    const ackTo = (ack: number) =>
+      receiveAck(ports, { accountId: owner.accountId, serviceId: contact.serviceId }, { channelMessageId: channelMessageId as string, ack });
     expect((await ackTo(3))?.ack).toBe(3);
     expect((await ackTo(2))?.ack).toBe(3);
     expect((await ackTo(4))?.ack).toBe(4);
@@ -149,18 +172,27 @@ describe('message pages', () => {
     const ports = workerPorts();
     const base = Date.now() - 60_000;
     for (let i = 0; i < 23; i++) {
-      await receiveMessage(ports, { accountId: owner.accountId, serviceId: contact.serviceId }, {
-        channelMessageId: `m-${base}-${i}`,
-        chat: { idFromService: contact.idFromService, name: contact.name, isGroup: false },
-        isFromMe: false, type: 'text', text: `msg ${i}`, timestamp: new Date(base + i * 1000).toISOString(),
-      });
+      await receiveMessage(
+        ports,
+        { accountId: owner.accountId, serviceId: contact.serviceId },
+        {
+          channelMessageId: `m-${base}-${i}`,
+          chat: { idFromService: contact.idFromService, name: contact.name, isGroup: false },
+          isFromMe: false,
+          type: 'text',
+          text: `msg ${i}`,
+          timestamp: new Date(base + i * 1000).toISOString(),
+        },
+      );
     }
     const first = await messagesOf(owner.token, contact.id);
     expect(first.body.totalCount).toBe(23);
     expect(first.body.data.map((m: any) => m.text)).toEqual(Array.from({ length: 10 }, (_, i) => `msg ${22 - i}`));
     const third = await messagesOf(owner.token, contact.id, { page: 2 });
     expect(third.body.data.map((m: any) => m.text)).toEqual(['msg 2', 'msg 1', 'msg 0']);
-    const cursor = await call('GET', `/messages${listQueryString({ where: { contactId: contact.id, id: { lt: first.body.data[9].id } } })}`, { token: owner.token });
+    const cursor = await call('GET', `/messages${listQueryString({ where: { contactId: contact.id, id: { lt: first.body.data[9].id } } })}`, {
+      token: owner.token,
+    });
     expect(cursor.body.data[0].text).toBe('msg 12');
   });
 
@@ -205,7 +237,10 @@ describe('uploads', () => {
       body: { name: 'gravacao.ogg', mimetype: 'audio/ogg', serviceId: contact.serviceId, length: audio.length, isPtt: true, base64: audio.toString('base64') },
     });
     expect(request.body.file.type).toBe('voice');
-    const sent = await call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.id, serviceId: contact.serviceId, text: '', type: 'voice', fileId: request.body.file.id } });
+    const sent = await call('POST', '/messages/send', {
+      token: owner.token,
+      body: { contactId: contact.id, serviceId: contact.serviceId, text: '', type: 'voice', fileId: request.body.file.id },
+    });
     expect(sent.body.type).toBe('voice');
     const out = await eventually(async () => (await sentTo(contact.idFromService))[0]);
     expect(out.message.type).toBe('voice');
@@ -213,13 +248,17 @@ describe('uploads', () => {
 
   it('refuses types off the list, files too big, and sending a file never uploaded', async () => {
     const { owner, contact } = await inboxTeam();
-    const ask = (body: object) => call('POST', '/files/generate-url-to-upload', { token: owner.token, body: { serviceId: contact.serviceId, isPtt: false, ...body } });
+    const ask = (body: object) =>
+      call('POST', '/files/generate-url-to-upload', { token: owner.token, body: { serviceId: contact.serviceId, isPtt: false, ...body } });
     const exe = await ask({ name: 'virus.exe', mimetype: 'application/x-msdownload', length: 10 });
     expect(exe.body.details).toEqual([{ path: 'mimetype', message: 'Tipo de arquivo não permitido' }]);
     const huge = await ask({ name: 'foto.jpg', mimetype: 'image/jpeg', length: 6 * 1024 * 1024 });
     expect(huge.body.details).toEqual([{ path: 'length', message: 'Arquivo muito grande (máximo 5 MB)' }]);
     const never = await ask({ name: 'foto.jpg', mimetype: 'image/jpeg', length: 100 });
-    const send = await call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.id, serviceId: contact.serviceId, text: '', fileId: never.body.file.id } });
+    const send = await call('POST', '/messages/send', {
+      token: owner.token,
+      body: { contactId: contact.id, serviceId: contact.serviceId, text: '', fileId: never.body.file.id },
+    });
     expect(send.body.message).toBe('The file was not uploaded');
   });
 
@@ -231,7 +270,10 @@ describe('uploads', () => {
       body: { name: 'a.pdf', mimetype: 'application/pdf', serviceId: a.contact.serviceId, length: 4, isPtt: false },
     });
     expect(request.body.urlToUpload).toContain(`accounts/${a.owner.accountId}/`);
-    const stolen = await call('POST', '/messages/send', { token: b.owner.token, body: { contactId: b.contact.id, serviceId: b.contact.serviceId, text: '', fileId: request.body.file.id } });
+    const stolen = await call('POST', '/messages/send', {
+      token: b.owner.token,
+      body: { contactId: b.contact.id, serviceId: b.contact.serviceId, text: '', fileId: request.body.file.id },
+    });
     expect(stolen.status).toBe(400);
     const foreign = await call('POST', '/files/generate-url-to-upload', {
       token: b.owner.token,
@@ -247,7 +289,10 @@ describe('realtime events', () => {
     const stranger = await inboxTeam();
     const [mine, colleague, theirs] = await Promise.all([listen(owner.token), listen(member.token), listen(stranger.owner.token)]);
     try {
-      const sent = await call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.id, serviceId: contact.serviceId, text: 'Tempo real' } });
+      const sent = await call('POST', '/messages/send', {
+        token: owner.token,
+        body: { contactId: contact.id, serviceId: contact.serviceId, text: 'Tempo real' },
+      });
       const created = await mine.waitFor((e) => e.event === 'message.CREATED' && e.data.id === sent.body.id);
       expect(created.data).toMatchObject({ text: 'Tempo real', ack: 0, contactId: contact.id });
       await colleague.waitFor((e) => e.event === 'message.CREATED' && e.data.id === sent.body.id);
@@ -268,11 +313,18 @@ describe('realtime events', () => {
     const { owner, service, member } = await inboxTeam();
     const log = await listen(owner.token);
     try {
-      await receiveMessage(workerPorts(), { accountId: owner.accountId, serviceId: service.id }, {
-        channelMessageId: `rt-${Date.now()}`,
-        chat: { idFromService: '5531988887777@s.whatsapp.net', name: 'Alguém', isGroup: false },
-        isFromMe: false, type: 'text', text: 'Oi!', timestamp: new Date().toISOString(),
-      });
+      await receiveMessage(
+        workerPorts(),
+        { accountId: owner.accountId, serviceId: service.id },
+        {
+          channelMessageId: `rt-${Date.now()}`,
+          chat: { idFromService: '5531988887777@s.whatsapp.net', name: 'Alguém', isGroup: false },
+          isFromMe: false,
+          type: 'text',
+          text: 'Oi!',
+          timestamp: new Date().toISOString(),
+        },
+      );
       await log.waitFor((e) => e.event === 'contact.CREATED' && e.data.name === 'Alguém');
       await log.waitFor((e) => e.event === 'message.CREATED' && e.data.text === 'Oi!' && e.data.isFromMe === false);
       await log.waitFor((e) => e.event === 'contact.UPDATED' && e.data.unread === 1);

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
-import {
-  ApiGatewayManagementApiClient,
-  DeleteConnectionCommand,
-  GetConnectionCommand,
-  PostToConnectionCommand,
-} from '@aws-sdk/client-apigatewaymanagementapi';
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GetConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountConnections } from '../../shared/db/ws-connections.ts';
@@ -66,9 +61,7 @@ describe('the WebSocket gateway', () => {
     const closed = new Promise((resolve) => socket.once('close', resolve));
     await api.send(new DeleteConnectionCommand({ ConnectionId: connection!.connectionId }));
     await closed;
-    await expect(
-      api.send(new PostToConnectionCommand({ ConnectionId: connection!.connectionId, Data: 'x' })),
-    ).rejects.toMatchObject({ name: 'GoneException' });
+    await expect(api.send(new PostToConnectionCommand({ ConnectionId: connection!.connectionId, Data: 'x' }))).rejects.toMatchObject({ name: 'GoneException' });
     await new Promise((r) => setTimeout(r, 100));
     expect(await accountConnections(table(), owner.accountId, now)).toEqual([]);
   });

@@ -19,7 +19,12 @@ const send = async (team: Team, text: string) => {
 };
 
 const messagesOf = async (team: Team) =>
-  (await call('GET', `/messages${listQueryString({ where: { contactId: team.contact.id } })}`, { token: team.owner.token })).body.data as { id: string; text: string; ack: number; error: string | null }[];
+  (await call('GET', `/messages${listQueryString({ where: { contactId: team.contact.id } })}`, { token: team.owner.token })).body.data as {
+    id: string;
+    text: string;
+    ack: number;
+    error: string | null;
+  }[];
 
 /** What the channel was handed for a connection, in the order it was handed. */
 const handedTo = async (team: Team) =>
@@ -83,7 +88,9 @@ describe('the send queue', () => {
 
   it('a wait longer than the queue will hold fails the message at once with the channel’s reason', async () => {
     const team = await inboxTeam();
-    await fakeChannel.script([{ serviceId: team.service.id, reason: 'O Telegram limitou os envios; tente de novo em 3600 s', retryAfterSeconds: maxWaitSeconds + 1 }]);
+    await fakeChannel.script([
+      { serviceId: team.service.id, reason: 'O Telegram limitou os envios; tente de novo em 3600 s', retryAfterSeconds: maxWaitSeconds + 1 },
+    ]);
     await send(team, 'Paciência');
     const failed = await eventually(async () => {
       const [message] = await messagesOf(team);

@@ -20,7 +20,11 @@ function client(baseUrl: () => string) {
   const call = async (method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) => {
     const res = await fetch(`${baseUrl()}/api${path}`, {
       method,
-      headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+      headers: {
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...options.headers,
+      },
       body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
     });
     const text = await res.text();
@@ -76,7 +80,7 @@ afterAll(async () => {
 describe('Telegram through long polling (the local runtime)', () => {
   let runtime: RunningRuntime;
   const dataDir = mkdtempSync(join(tmpdir(), 'conversa-telegram-'));
-  const env = () => ({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'polling', TELEGRAM_POLL_TIMEOUT: '5'});
+  const env = () => ({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'polling', TELEGRAM_POLL_TIMEOUT: '5' });
   const { call, newOwner, listen } = client(() => runtime.url);
 
   beforeAll(async () => {
@@ -173,7 +177,10 @@ describe('Telegram through long polling (the local runtime)', () => {
     const photoBytes = Buffer.from('\xff\xd8\xff fake jpeg bytes', 'latin1');
     const photoId = bot.addFile(photoBytes, 'photos/file_7.jpg');
     bot.receive(person, {
-      photo: [{ file_id: 'small', file_unique_id: 's', width: 90, height: 90 }, { file_id: photoId, file_unique_id: 'b', width: 800, height: 800, file_size: photoBytes.length }],
+      photo: [
+        { file_id: 'small', file_unique_id: 's', width: 90, height: 90 },
+        { file_id: photoId, file_unique_id: 'b', width: 800, height: 800, file_size: photoBytes.length },
+      ],
       caption: 'Na cor azul',
       reply_to_message: first.message,
     });
@@ -224,14 +231,25 @@ describe('Telegram through long polling (the local runtime)', () => {
     await fetch(upload.body.urlToUpload, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
     const sent = await call('POST', '/messages/send', {
       token: owner.token,
-      body: { contactId: contact.id, serviceId: service.id, text: 'Segue o catálogo', type: 'document', fileId: upload.body.file.id, replyMessageId: quoted.id },
+      body: {
+        contactId: contact.id,
+        serviceId: service.id,
+        text: 'Segue o catálogo',
+        type: 'document',
+        fileId: upload.body.file.id,
+        replyMessageId: quoted.id,
+      },
     });
     expect(sent.status).toBe(201);
     const out = await eventually(async () => bot.sent.find((s) => s.answer.ok)).catch(async (error) => {
       throw new Error(`${error.message}: ${JSON.stringify((await messagesOf(owner.token, contact.id)).body.data)}`);
     });
     expect(out.method).toBe('sendDocument');
-    expect(out.params).toMatchObject({ chat_id: String(person.id), caption: 'Segue o catálogo', reply_parameters: { message_id: incoming.message.message_id } });
+    expect(out.params).toMatchObject({
+      chat_id: String(person.id),
+      caption: 'Segue o catálogo',
+      reply_parameters: { message_id: incoming.message.message_id },
+    });
     expect(out.file).toMatchObject({ name: 'catalogo.pdf', size: bytes.length });
     expect(out.file!.bytes).toEqual(bytes);
     await eventually(async () => (await messagesOf(owner.token, contact.id)).body.data.find((m: any) => m.id === sent.body.id)?.ack === 1);
@@ -303,7 +321,7 @@ describe('Telegram through the webhook (the cloud path)', () => {
   const { call, newOwner } = client(() => runtime.url);
 
   beforeAll(async () => {
-    runtime = await spawnLocalRuntime({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'webhook'});
+    runtime = await spawnLocalRuntime({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'webhook' });
   });
   afterAll(async () => {
     await runtime?.stop();
@@ -325,7 +343,11 @@ describe('Telegram through the webhook (the cloud path)', () => {
     expect(await bot.deliver(good)).toBe(204);
     const forged = bot.receive(person, { text: 'Forjada' });
     expect(await bot.deliver(forged, 'wrong-secret')).toBe(401);
-    const none = await fetch(`${runtime.url}/api/webhooks/telegram/${created.body.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(forged) });
+    const none = await fetch(`${runtime.url}/api/webhooks/telegram/${created.body.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(forged),
+    });
     expect(none.status).toBe(401);
 
     const contacts = (await call('GET', '/contacts', { token: owner.token })).body.data;

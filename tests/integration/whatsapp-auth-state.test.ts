@@ -92,10 +92,21 @@ describe("WhatsApp's auth state in the table", () => {
 
     await state.state.keys.set({ session: { 'y.0': bytes(10, 1) } });
     let reads = 0;
-    const counting = { ...ports, table: { ...ports.table, doc: new Proxy(ports.table.doc, { get: (t, p, r) => (p === 'send' ? (c: never) => {
-      reads++;
-      return t.send(c);
-    } : Reflect.get(t, p, r)) }) } };
+    const counting = {
+      ...ports,
+      table: {
+        ...ports.table,
+        doc: new Proxy(ports.table.doc, {
+          get: (t, p, r) =>
+            p === 'send'
+              ? (c: never) => {
+                  reads++;
+                  return t.send(c);
+                }
+              : Reflect.get(t, p, r),
+        }),
+      },
+    };
     const cached = await loadAuthState(counting, at);
     reads = 0;
     await cached.state.keys.get('session', ['y.0']);

@@ -83,26 +83,50 @@ describe('a WhatsApp connection held by the worker', () => {
       socket.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
       socket.emit('connection.update', { connection: 'open' });
       await eventually(async () => (await get()).status === 'connected');
-      await eventually(async () => (await connectionRecordsOf(ports.table, { accountId: owner.accountId, serviceId, channel: 'whatsapp', kind: 'CREDS' })).length === 1);
+      await eventually(
+        async () => (await connectionRecordsOf(ports.table, { accountId: owner.accountId, serviceId, channel: 'whatsapp', kind: 'CREDS' })).length === 1,
+      );
 
       // A customer writes, then sends a photo; the reply from the phone quotes the first message.
       const customer = `55119${String(Date.now()).slice(-8)}@s.whatsapp.net`;
       socket.emit('messages.upsert', {
         type: 'notify',
         messages: [
-          waMessage({ key: { remoteJid: customer, fromMe: false, id: `WA-IN-${at}` }, messageTimestamp: at - 3, pushName: 'Cliente Zap', message: { conversation: 'Vocês abrem sábado?' } }),
-          waMessage({ key: { remoteJid: customer, fromMe: false, id: `WA-IMG-${at}` }, messageTimestamp: at - 2, pushName: 'Cliente Zap', message: { imageMessage: { caption: 'Este modelo', mimetype: 'image/jpeg' } } }),
-          waMessage({ key: { remoteJid: customer, fromMe: true, id: `WA-ME-${at}` }, messageTimestamp: at - 1, message: { extendedTextMessage: { text: 'Abrimos sim, das 9h às 13h', contextInfo: { stanzaId: `WA-IN-${at}` } } } }),
+          waMessage({
+            key: { remoteJid: customer, fromMe: false, id: `WA-IN-${at}` },
+            messageTimestamp: at - 3,
+            pushName: 'Cliente Zap',
+            message: { conversation: 'Vocês abrem sábado?' },
+          }),
+          waMessage({
+            key: { remoteJid: customer, fromMe: false, id: `WA-IMG-${at}` },
+            messageTimestamp: at - 2,
+            pushName: 'Cliente Zap',
+            message: { imageMessage: { caption: 'Este modelo', mimetype: 'image/jpeg' } },
+          }),
+          waMessage({
+            key: { remoteJid: customer, fromMe: true, id: `WA-ME-${at}` },
+            messageTimestamp: at - 1,
+            message: { extendedTextMessage: { text: 'Abrimos sim, das 9h às 13h', contextInfo: { stanzaId: `WA-IN-${at}` } } },
+          }),
         ],
       });
       const contact = await eventually(async () => {
-        const listed = await call('GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { idFromService: customer } }))}`, { token: owner.token });
+        const listed = await call('GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { idFromService: customer } }))}`, {
+          token: owner.token,
+        });
         return listed.body.data?.[0]?.lastMessage?.text === 'Abrimos sim, das 9h às 13h' ? listed.body.data[0] : null;
       });
       expect(contact).toMatchObject({ name: 'Cliente Zap', data: { phoneNumber: customer.split('@')[0] } });
       const messages = async () =>
-        (await call('GET', `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: contact.id } }))}`, { token: owner.token })).body.data as {
-          text: string; type: string; isFromMe: boolean; ack: number; quotedMessage: { text: string } | null; file: { name: string; url: string } | null;
+        (await call('GET', `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: contact.id } }))}`, { token: owner.token })).body
+          .data as {
+          text: string;
+          type: string;
+          isFromMe: boolean;
+          ack: number;
+          quotedMessage: { text: string } | null;
+          file: { name: string; url: string } | null;
         }[];
       const listed = await messages();
       expect(listed.map((m) => [m.text, m.type, m.isFromMe, m.quotedMessage?.text ?? null])).toEqual([
@@ -120,9 +144,17 @@ describe('a WhatsApp connection held by the worker', () => {
       await eventually(async () => (await messages())[0]!.ack === 3);
 
       // A reply from the inbox goes out through the live socket, quoting the customer's message.
-      const sent = await whatsappChannel.send({ accountId: owner.accountId, serviceId, type: 'whatsapp', token: null }, {
-        messageId: 'M-OUT', to: customer, type: 'text', text: 'Te esperamos!', file: null, replyTo: `WA-IN-${at}`,
-      });
+      const sent = await whatsappChannel.send(
+        { accountId: owner.accountId, serviceId, type: 'whatsapp', token: null },
+        {
+          messageId: 'M-OUT',
+          to: customer,
+          type: 'text',
+          text: 'Te esperamos!',
+          file: null,
+          replyTo: `WA-IN-${at}`,
+        },
+      );
       expect(sent.channelMessageId).toMatch(/^3EB0/);
       expect(socket.sent[0]).toMatchObject({ jid: customer, content: { text: 'Te esperamos!' } });
       expect(socket.sent[0]!.options?.quoted?.key.id).toBe(`WA-IN-${at}`);
@@ -131,7 +163,9 @@ describe('a WhatsApp connection held by the worker', () => {
       socket.close(closeError(DisconnectReason.loggedOut, 'Connection Failure'));
       const stopped = await eventually(async () => ((await get()).status === 'disconnected' ? await get() : null));
       expect(stopped.statusReason).toBe(loggedOutText);
-      await eventually(async () => (await connectionRecordsOf(ports.table, { accountId: owner.accountId, serviceId, channel: 'whatsapp', kind: '' })).length === 0);
+      await eventually(
+        async () => (await connectionRecordsOf(ports.table, { accountId: owner.accountId, serviceId, channel: 'whatsapp', kind: '' })).length === 0,
+      );
       expect(sockets).toHaveLength(1);
     } finally {
       await worker.stop();

@@ -35,14 +35,21 @@ export function workerPorts(): Ports {
       },
       storage: s3Storage(
         inject('bucketName'),
-        new S3Client({ endpoint: inject('s3Url'), region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }),
+        new S3Client({
+          endpoint: inject('s3Url'),
+          region: 'us-east-1',
+          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+          forcePathStyle: true,
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        }),
       ),
       vault: aesVault(secret('data-key')),
       tokens: jwtTokens(secret('jwt-secret')),
       passwords: scryptPasswords(),
       mailer: outboxMailer(inject('outboxDir')),
       channels: channelRegistry([]),
-    clock: () => new Date(),
+      clock: () => new Date(),
       newId: (at) => ulid(at),
       appUrl: inject('baseUrl'),
     };

@@ -51,7 +51,17 @@ interface Waiter {
 }
 
 export class FakeBot {
-  readonly info: { id: number; is_bot: true; first_name: string; username: string; can_join_groups: boolean; can_read_all_group_messages: boolean; supports_inline_queries: boolean; can_connect_to_business: boolean; has_main_web_app: boolean };
+  readonly info: {
+    id: number;
+    is_bot: true;
+    first_name: string;
+    username: string;
+    can_join_groups: boolean;
+    can_read_all_group_messages: boolean;
+    supports_inline_queries: boolean;
+    can_connect_to_business: boolean;
+    has_main_web_app: boolean;
+  };
   webhook: { url: string; secret_token?: string; allowed_updates?: string[] } | null = null;
   readonly calls: { method: string; params: Record<string, any> }[] = [];
   readonly sent: SentCall[] = [];
@@ -187,14 +197,22 @@ export class FakeBot {
       case 'getWebhookInfo':
         return ok(res, { url: this.webhook?.url ?? '', has_custom_certificate: false, pending_update_count: this.queue.length });
       case 'getUpdates': {
-        if (this.webhook) return fail({ error_code: 409, description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first" });
+        if (this.webhook)
+          return fail({
+            error_code: 409,
+            description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+          });
         const offset = params.offset === undefined ? undefined : Number(params.offset);
         this.confirm(offset);
         const previous = this.waiter;
         if (previous) {
           this.waiter = null;
           clearTimeout(previous.timer);
-          reply(previous.res, 409, { ok: false, error_code: 409, description: 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running' });
+          reply(previous.res, 409, {
+            ok: false,
+            error_code: 409,
+            description: 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+          });
         }
         const limit = Math.min(Number(params.limit ?? 100), 100);
         const timeout = Number(params.timeout ?? 0);
@@ -228,7 +246,13 @@ export class FakeBot {
       case 'getUserProfilePhotos': {
         const photo = this.profilePhotos.get(String(params.user_id));
         if (!photo) return ok(res, { total_count: 0, photos: [] });
-        const size = (w: number) => ({ file_id: photo, file_unique_id: `u-${photo}-${w}`, width: w, height: w, file_size: this.files.get(photo)!.bytes.length });
+        const size = (w: number) => ({
+          file_id: photo,
+          file_unique_id: `u-${photo}-${w}`,
+          width: w,
+          height: w,
+          file_size: this.files.get(photo)!.bytes.length,
+        });
         return ok(res, { total_count: 1, photos: [[size(160), size(320), size(640)]] });
       }
       case 'sendMessage':
@@ -256,7 +280,9 @@ export class FakeBot {
           from: { id: this.info.id, is_bot: true, first_name: this.info.first_name, username: this.info.username },
           ...(params.text !== undefined ? { text: params.text } : {}),
           ...(params.caption !== undefined ? { caption: params.caption } : {}),
-          ...(field ? { [field]: field === 'photo' ? [{ file_id: 'sent', file_unique_id: 'sent', width: 1, height: 1 }] : { file_id: 'sent', file_unique_id: 'sent' } } : {}),
+          ...(field
+            ? { [field]: field === 'photo' ? [{ file_id: 'sent', file_unique_id: 'sent', width: 1, height: 1 }] : { file_id: 'sent', file_unique_id: 'sent' } }
+            : {}),
         };
         this.sent.push({ method, params, file, answer: { ok: true, result: message } });
         return ok(res, message);
@@ -317,7 +343,8 @@ async function readParams(req: IncomingMessage, url: URL): Promise<{ params: Rec
     const boundary = /boundary=("?)([^";]+)\1/.exec(type)?.[2];
     if (!boundary) throw new Error('multipart body without boundary');
     for (const part of splitMultipart(body, boundary)) {
-      if (part.filename !== undefined) parts.set(part.name, new File([new Uint8Array(part.data)], part.filename, { type: part.type ?? 'application/octet-stream' }));
+      if (part.filename !== undefined)
+        parts.set(part.name, new File([new Uint8Array(part.data)], part.filename, { type: part.type ?? 'application/octet-stream' }));
       else params[part.name] = decodeValue(part.data.toString('utf8'));
     }
   }

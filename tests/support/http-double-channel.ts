@@ -20,7 +20,10 @@ export function httpDoubleChannel(baseUrl: string, type: ServiceType): ChannelAd
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           connection: { accountId: connection.accountId, serviceId: connection.serviceId, type: connection.type },
-          message: { ...message, file: message.file ? { name: message.file.name, mimetype: message.file.mimetype, size: message.file.size, base64: bytes } : null },
+          message: {
+            ...message,
+            file: message.file ? { name: message.file.name, mimetype: message.file.mimetype, size: message.file.size, base64: bytes } : null,
+          },
         }),
       });
       const body = (await res.json()) as { channelMessageId?: string; reason?: string; retryAfterSeconds?: number; permanent?: boolean };

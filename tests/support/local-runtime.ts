@@ -34,22 +34,24 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  const ready = await new Promise<{ url: string; dynamoUrl: string; tableName: string; wsManagementUrl: string; s3Url: string; bucketName: string }>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`runtime did not start:\n${log}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const m = /rodando em (http:\/\/\S+)/.exec(log);
-      const d = /DynamoDB local em (http:\/\/\S+) \(tabela (\S+)\)/.exec(log);
-      const w = /Gerenciamento do WebSocket em (http:\/\/\S+)/.exec(log);
-      const s3 = /S3 local em (http:\/\/\S+) \(bucket (\S+)\)/.exec(log);
-      if (m && d && w && s3) {
-        clearTimeout(timer);
-        resolveUrl({ url: m[1]!, dynamoUrl: d[1]!, tableName: d[2]!, wsManagementUrl: w[1]!, s3Url: s3[1]!, bucketName: s3[2]! });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`runtime exited with ${code}:\n${log}`)));
-  });
+  const ready = await new Promise<{ url: string; dynamoUrl: string; tableName: string; wsManagementUrl: string; s3Url: string; bucketName: string }>(
+    (resolveUrl, reject) => {
+      const timer = setTimeout(() => reject(new Error(`runtime did not start:\n${log}`)), 30_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        log += chunk.toString();
+        const m = /rodando em (http:\/\/\S+)/.exec(log);
+        const d = /DynamoDB local em (http:\/\/\S+) \(tabela (\S+)\)/.exec(log);
+        const w = /Gerenciamento do WebSocket em (http:\/\/\S+)/.exec(log);
+        const s3 = /S3 local em (http:\/\/\S+) \(bucket (\S+)\)/.exec(log);
+        if (m && d && w && s3) {
+          clearTimeout(timer);
+          resolveUrl({ url: m[1]!, dynamoUrl: d[1]!, tableName: d[2]!, wsManagementUrl: w[1]!, s3Url: s3[1]!, bucketName: s3[2]! });
+        }
+      });
+      child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      child.on('exit', (code) => reject(new Error(`runtime exited with ${code}:\n${log}`)));
+    },
+  );
   if (process.env.RUNTIME_LOG) child.stdout!.pipe(process.stdout);
   return {
     ...ready,

@@ -5,7 +5,15 @@
  * is the adapter's real code.
  */
 import { EventEmitter } from 'node:events';
-import { DisconnectReason, initAuthCreds, proto, type AnyMessageContent, type BaileysEventMap, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
+import {
+  DisconnectReason,
+  initAuthCreds,
+  proto,
+  type AnyMessageContent,
+  type BaileysEventMap,
+  type MiscMessageGenerationOptions,
+  type WAMessage,
+} from 'baileys';
 import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '../../shared/domain/channels/port.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import type { TableAuthState } from '../../connectors/whatsapp/auth-state.ts';

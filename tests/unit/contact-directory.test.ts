@@ -25,7 +25,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'directory-'));
   db = dynalite({ path: dir, createTableMs: 0 });
   await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
-  const client = new DynamoDBClient({ endpoint: `http://127.0.0.1:${(db.address() as AddressInfo).port}`, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const client = new DynamoDBClient({
+    endpoint: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
   await client.send(new CreateTableCommand(createTableInput('directory')));
   await new Promise((r) => setTimeout(r, 50));
   table = { name: 'directory', doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) };
@@ -38,14 +42,35 @@ afterAll(async () => {
 
 function fields(id: string, name: string, updatedAt: string, extra: Partial<ContactFields> = {}): ContactFields {
   return {
-    id, accountId, serviceId: 'S1', name, contactType: 'user', idFromService: id, email: null, phoneNumber: null, phoneCountry: null,
-    gender: null, avatarKey: null, isOnline: false, lastSeenAt: null, archivedAt: null, archivedReason: null, lastMessage: null,
-    lastMessageAt: null, unread: 0, messagesCount: 0, createdAt: updatedAt, updatedAt, ...extra,
+    id,
+    accountId,
+    serviceId: 'S1',
+    name,
+    contactType: 'user',
+    idFromService: id,
+    email: null,
+    phoneNumber: null,
+    phoneCountry: null,
+    gender: null,
+    avatarKey: null,
+    isOnline: false,
+    lastSeenAt: null,
+    archivedAt: null,
+    archivedReason: null,
+    lastMessage: null,
+    lastMessageAt: null,
+    unread: 0,
+    messagesCount: 0,
+    createdAt: updatedAt,
+    updatedAt,
+    ...extra,
   };
 }
 const put = (f: ContactFields) => table.doc.send(new PutCommand({ TableName: table.name, Item: contactItem(f) }));
 const names = async (directory: ContactDirectory, raw: object = {}) =>
-  (await directory.list(table, accountId, noServices, parseListQuery(JSON.stringify(raw), contactListRules), async (key) => `signed:${key}`)).data.map((c) => c.name);
+  (await directory.list(table, accountId, noServices, parseListQuery(JSON.stringify(raw), contactListRules), async (key) => `signed:${key}`)).data.map(
+    (c) => c.name,
+  );
 
 describe('contact directory', () => {
   it('loads once, then follows creations, edits and deletions through the change index', async () => {
@@ -64,10 +89,20 @@ describe('contact directory', () => {
     now += 60_000;
     const deletedAt = new Date(now).toISOString();
     await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.contact(accountId, 'c2') }));
-    await table.doc.send(new PutCommand({
-      TableName: table.name,
-      Item: { ...keys.contactTombstone(accountId, 'c2'), ...keys.contactChange(accountId, deletedAt, 'c2'), type: entityTypes.contactTombstone, id: 'c2', accountId, deletedAt, ttl: 0 },
-    }));
+    await table.doc.send(
+      new PutCommand({
+        TableName: table.name,
+        Item: {
+          ...keys.contactTombstone(accountId, 'c2'),
+          ...keys.contactChange(accountId, deletedAt, 'c2'),
+          type: entityTypes.contactTombstone,
+          id: 'c2',
+          accountId,
+          deletedAt,
+          ttl: 0,
+        },
+      }),
+    );
     expect(await names(directory, { order: [['name', 'ASC']] })).toEqual(['Ana Maria', 'Carla']);
   });
 

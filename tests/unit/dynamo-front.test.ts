@@ -5,7 +5,16 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand, DeleteCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  DeleteCommand,
+  BatchWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { DynamoFront, type StreamRecord } from '../../infra/local/dynamo-front.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
@@ -69,7 +78,11 @@ describe('stream records', () => {
   });
 
   it('batch writes produce one record per item', async () => {
-    await doc.send(new BatchWriteCommand({ RequestItems: { [TableName]: [{ PutRequest: { Item: { pk: 'b1', sk: 'A' } } }, { PutRequest: { Item: { pk: 'b2', sk: 'A' } } }] } }));
+    await doc.send(
+      new BatchWriteCommand({
+        RequestItems: { [TableName]: [{ PutRequest: { Item: { pk: 'b1', sk: 'A' } } }, { PutRequest: { Item: { pk: 'b2', sk: 'A' } } }] },
+      }),
+    );
     expect(records.map((r) => r.dynamodb.Keys.pk)).toEqual([{ S: 'b1' }, { S: 'b2' }]);
   });
 });
@@ -82,7 +95,16 @@ describe('transactions', () => {
     await doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Update: { TableName, Key: { pk: 't1', sk: 'A' }, UpdateExpression: 'SET #c = #c + :one', ConditionExpression: '#c < :max', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':one': 1, ':max': 5 } } },
+          {
+            Update: {
+              TableName,
+              Key: { pk: 't1', sk: 'A' },
+              UpdateExpression: 'SET #c = #c + :one',
+              ConditionExpression: '#c < :max',
+              ExpressionAttributeNames: { '#c': 'count' },
+              ExpressionAttributeValues: { ':one': 1, ':max': 5 },
+            },
+          },
           { Put: { TableName, Item: { pk: 't1', sk: 'B' }, ConditionExpression: 'attribute_not_exists(pk)' } },
           { ConditionCheck: { TableName, Key: { pk: 't1', sk: 'Z' }, ConditionExpression: 'attribute_exists(pk)' } },
         ],
@@ -100,7 +122,15 @@ describe('transactions', () => {
     const attempt = doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Update: { TableName, Key: { pk: 't2', sk: 'A' }, UpdateExpression: 'SET #c = #c + :one', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':one': 1 } } },
+          {
+            Update: {
+              TableName,
+              Key: { pk: 't2', sk: 'A' },
+              UpdateExpression: 'SET #c = #c + :one',
+              ExpressionAttributeNames: { '#c': 'count' },
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
           { Put: { TableName, Item: { pk: 't2', sk: 'C' } } },
           { Put: { TableName, Item: { pk: 't2', sk: 'B', taken: false }, ConditionExpression: 'attribute_not_exists(pk)' } },
         ],
@@ -133,21 +163,39 @@ describe('transactions', () => {
 
   it('refuses two operations on one item, as DynamoDB does', async () => {
     await expect(
-      doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName, Item: { pk: 't4', sk: 'A' } } }, { Delete: { TableName, Key: { pk: 't4', sk: 'A' } } }] })),
+      doc.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Put: { TableName, Item: { pk: 't4', sk: 'A' } } }, { Delete: { TableName, Key: { pk: 't4', sk: 'A' } } }],
+        }),
+      ),
     ).rejects.toMatchObject({ name: 'ValidationException' });
   });
 
   it('concurrent transactions on one counter never exceed its limit', async () => {
     await doc.send(new PutCommand({ TableName, Item: { pk: 't5', sk: 'A', count: 0 } }));
     const take = (i: number) =>
-      doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: { TableName, Key: { pk: 't5', sk: 'A' }, UpdateExpression: 'SET #c = #c + :one', ConditionExpression: '#c < :max', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':one': 1, ':max': 3 } } },
-            { Put: { TableName, Item: { pk: 't5', sk: `I#${i}` } } },
-          ],
-        }),
-      ).then(() => true, () => false);
+      doc
+        .send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName,
+                  Key: { pk: 't5', sk: 'A' },
+                  UpdateExpression: 'SET #c = #c + :one',
+                  ConditionExpression: '#c < :max',
+                  ExpressionAttributeNames: { '#c': 'count' },
+                  ExpressionAttributeValues: { ':one': 1, ':max': 3 },
+                },
+              },
+              { Put: { TableName, Item: { pk: 't5', sk: `I#${i}` } } },
+            ],
+          }),
+        )
+        .then(
+          () => true,
+          () => false,
+        );
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => take(i)));
     expect(results.filter(Boolean)).toHaveLength(3);
     expect((await get('t5'))?.count).toBe(3);
@@ -155,7 +203,9 @@ describe('transactions', () => {
 
   it('reads several items at once with TransactGetItems', async () => {
     await doc.send(new PutCommand({ TableName, Item: { pk: 'g1', sk: 'A', v: 'x' } }));
-    const { Responses } = await doc.send(new TransactGetCommand({ TransactItems: [{ Get: { TableName, Key: { pk: 'g1', sk: 'A' } } }, { Get: { TableName, Key: { pk: 'g2', sk: 'A' } } }] }));
+    const { Responses } = await doc.send(
+      new TransactGetCommand({ TransactItems: [{ Get: { TableName, Key: { pk: 'g1', sk: 'A' } } }, { Get: { TableName, Key: { pk: 'g2', sk: 'A' } } }] }),
+    );
     expect(Responses?.[0]?.Item?.v).toBe('x');
     expect(Responses?.[1]?.Item).toBeUndefined();
   });
@@ -177,7 +227,15 @@ describe('time to live', () => {
   it('an item whose TTL was pushed back is kept', async () => {
     const now = Math.floor(Date.now() / 1000);
     await doc.send(new PutCommand({ TableName, Item: { pk: 'ttl3', sk: 'A', ttl: now - 5 } }));
-    await doc.send(new UpdateCommand({ TableName, Key: { pk: 'ttl3', sk: 'A' }, UpdateExpression: 'SET #t = :t', ExpressionAttributeNames: { '#t': 'ttl' }, ExpressionAttributeValues: { ':t': now + 600 } }));
+    await doc.send(
+      new UpdateCommand({
+        TableName,
+        Key: { pk: 'ttl3', sk: 'A' },
+        UpdateExpression: 'SET #t = :t',
+        ExpressionAttributeNames: { '#t': 'ttl' },
+        ExpressionAttributeValues: { ':t': now + 600 },
+      }),
+    );
     await front.sweep(now);
     expect(await get('ttl3')).toBeTruthy();
   });

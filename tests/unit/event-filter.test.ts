@@ -88,7 +88,9 @@ describe('event filter patterns', () => {
   });
 
   it('refuse rules they do not know, so a pattern never silently matches differently here', () => {
-    expect(() => matchesPattern({ dynamodb: { NewImage: { ack: { N: [{ numeric: ['=', 0] } as never] } } } }, streamRecord('INSERT', message()))).toThrow(/Unsupported/);
+    expect(() => matchesPattern({ dynamodb: { NewImage: { ack: { N: [{ numeric: ['=', 0] } as never] } } } }, streamRecord('INSERT', message()))).toThrow(
+      /Unsupported/,
+    );
   });
 });
 
@@ -115,7 +117,14 @@ describe('the stream consumers’ filters', () => {
   });
 
   it('drop nothing fanout would turn into an event: every other item type makes no event', async () => {
-    const untouchable = new Proxy({}, { get: () => { throw new Error('no port needed'); } }) as Ports;
+    const untouchable = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('no port needed');
+        },
+      },
+    ) as Ports;
     const others = Object.values(entityTypes).filter((type) => !(realtimeItemTypes as readonly string[]).includes(type));
     expect(others.length).toBeGreaterThan(0);
     for (const type of others) expect(await realtimeEventFor(untouchable, 'INSERT', { type }), type).toBeNull();

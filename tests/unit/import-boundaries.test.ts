@@ -26,7 +26,11 @@ function importsOf(file: string): string[] {
 }
 
 function offenders(files: string[], forbidden: (spec: string) => boolean): string[] {
-  return files.flatMap((file) => importsOf(file).filter(forbidden).map((spec) => `${file} → ${spec}`));
+  return files.flatMap((file) =>
+    importsOf(file)
+      .filter(forbidden)
+      .map((spec) => `${file} → ${spec}`),
+  );
 }
 
 const above = (spec: string) => /^(#connectors\/|#functions\/|#lib\/|connectors\/|functions\/|infra\/|web\/)/.test(spec);

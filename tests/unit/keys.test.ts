@@ -43,7 +43,10 @@ describe('ACCESS_PATTERNS.md', () => {
   // Each key function called with the placeholders the page uses; every key it writes must be on the page.
   const examples: Record<keyof typeof keys, unknown[][]> = {
     account: [['A']],
-    user: [['A', 'U'], [null, 'U']],
+    user: [
+      ['A', 'U'],
+      [null, 'U'],
+    ],
     accountUsers: [['A']],
     userByEmail: [['E', 'U']],
     usersByEmail: [['E']],
@@ -56,7 +59,10 @@ describe('ACCESS_PATTERNS.md', () => {
     accountServices: [['A']],
     runningService: [['<type>', 'A', 'S']],
     runningServices: [['<type>']],
-    connectionRecord: [['A', 'S', '<channel>', '<KIND>'], ['A', 'S', '<channel>', '<KIND>', '<id>']],
+    connectionRecord: [
+      ['A', 'S', '<channel>', '<KIND>'],
+      ['A', 'S', '<channel>', '<KIND>', '<id>'],
+    ],
     connectionRecords: [['A', 'S', '<channel>', '<KIND>']],
     channelRecord: [['<channel>', '<KIND>', '<id>']],
     channelClaim: [['<channel>', '<KIND>', '<id>']],

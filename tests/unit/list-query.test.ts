@@ -83,7 +83,15 @@ describe('applyListQuery', () => {
   });
 
   it('orders by several fields, pt-BR collation, and pages with the total', () => {
-    const ordered = applyListQuery(people, q({ order: [['type', 'ASC'], ['name', 'DESC']] }));
+    const ordered = applyListQuery(
+      people,
+      q({
+        order: [
+          ['type', 'ASC'],
+          ['name', 'DESC'],
+        ],
+      }),
+    );
     expect(ordered.data.map((p) => p.age)).toEqual([30, 41, 25]);
     const page = applyListQuery(people, q({ order: [['age', 'ASC']], page: 1, perPage: 2 }));
     expect(page).toEqual({ data: [people[2]], totalCount: 3 });

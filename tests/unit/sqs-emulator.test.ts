@@ -64,7 +64,11 @@ describe('SQS FIFO emulator: the API', () => {
 
   it('refuses what SQS refuses: an unknown queue, a FIFO message without group or deduplication id, more than 10 entries', async () => {
     const url = queue();
-    await expect(client.send(new SendMessageCommand({ QueueUrl: `${sqs.url}/000000000000/nope.fifo`, MessageBody: 'x', MessageGroupId: 'g', MessageDeduplicationId: 'x' }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+    await expect(
+      client.send(
+        new SendMessageCommand({ QueueUrl: `${sqs.url}/000000000000/nope.fifo`, MessageBody: 'x', MessageGroupId: 'g', MessageDeduplicationId: 'x' }),
+      ),
+    ).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
     await expect(client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'x', MessageDeduplicationId: 'x' }))).rejects.toThrow(/MessageGroupId/);
     const noDedup = await client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: [{ Id: '1', MessageBody: 'x', MessageGroupId: 'g' }] }));
     expect(noDedup.Failed).toEqual([expect.objectContaining({ Id: '1', SenderFault: true })]);
@@ -152,7 +156,8 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
         seen.push(...event.Records.map((r) => ({ body: r.body, count: r.attributes.ApproximateReceiveCount })));
         const failed = failOnce ? event.Records.filter((r) => r.body === 'b:1') : [];
         failOnce = false;
-        for (const record of failed) await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: record.receiptHandle, VisibilityTimeout: 0 }));
+        for (const record of failed)
+          await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: record.receiptHandle, VisibilityTimeout: 0 }));
         return { batchItemFailures: failed.map((r) => ({ itemIdentifier: r.messageId })) };
       },
     });

@@ -10,9 +10,7 @@ import dynalite from 'dynalite';
 import { DynamoFront } from '../../infra/local/dynamo-front.ts';
 import type { Table } from '../../shared/db/client.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
-import {
-  deleteExistingStep, putNewStep, putStep, refusedBy, replaceIfUnchangedStep, TransactionRefused, writeTogether,
-} from '../../shared/db/transaction.ts';
+import { deleteExistingStep, putNewStep, putStep, refusedBy, replaceIfUnchangedStep, TransactionRefused, writeTogether } from '../../shared/db/transaction.ts';
 
 // Transactions need the local DynamoDB front: dynalite alone has no TransactWriteItems.
 let dir: string;
@@ -39,7 +37,11 @@ afterAll(async () => {
 
 const get = async (pk: string) => (await table.doc.send(new GetCommand({ TableName: table.name, Key: { pk, sk: 'A' } }))).Item;
 const put = (item: Record<string, unknown>) => table.doc.send(new PutCommand({ TableName: table.name, Item: item }));
-const refusal = (promise: Promise<unknown>) => promise.then(() => expect.fail('the transaction was not refused'), (error: unknown) => error);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail('the transaction was not refused'),
+    (error: unknown) => error,
+  );
 
 describe('writeTogether', () => {
   it('writes every named member when all conditions hold', async () => {

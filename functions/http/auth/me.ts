@@ -2,6 +2,4 @@ import { presentUser } from '#domain/auth/sessions.ts';
 import { api } from '#lib/api.ts';
 import { ok } from '#lib/responses.ts';
 
-export const handler = api({ auth: 'signedIn' }).handler(async ({ ports, session }) =>
-  ok({ user: await presentUser(ports, session.user) }),
-);
+export const handler = api({ auth: 'signedIn' }).handler(async ({ ports, session }) => ok({ user: await presentUser(ports, session.user) }));

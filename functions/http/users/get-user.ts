@@ -2,6 +2,4 @@ import { getUser } from '#domain/users/users.ts';
 import { api, idParam } from '#lib/api.ts';
 import { ok } from '#lib/responses.ts';
 
-export const handler = api({ auth: 'member', params: idParam }).handler(async ({ ports, session, params }) =>
-  ok(await getUser(ports, session, params.id)),
-);
+export const handler = api({ auth: 'member', params: idParam }).handler(async ({ ports, session, params }) => ok(await getUser(ports, session, params.id)));

@@ -2,6 +2,4 @@ import { listUsers, userListRules } from '#domain/users/users.ts';
 import { api } from '#lib/api.ts';
 import { ok } from '#lib/responses.ts';
 
-export const handler = api({ auth: 'member', list: userListRules }).handler(async ({ ports, session, list }) =>
-  ok(await listUsers(ports, session, list)),
-);
+export const handler = api({ auth: 'member', list: userListRules }).handler(async ({ ports, session, list }) => ok(await listUsers(ports, session, list)));

@@ -21,10 +21,7 @@ export const accountListRules: ListRules = {
 export async function listAccounts(ports: Ports, session: Session, q: ListQuery): Promise<ListAnswer<Account>> {
   const memberships = (await usersByEmail(ports.table, session.user.email)).filter((u) => u.accountId && !u.archivedAt);
   const items = await Promise.all(memberships.map((u) => getAccountItem(ports.table, u.accountId!)));
-  return applyListQuery(
-    items.filter((a) => a !== undefined).map(toAccount),
-    q,
-  );
+  return applyListQuery(items.filter((a) => a !== undefined).map(toAccount), q);
 }
 
 /**
@@ -32,11 +29,7 @@ export async function listAccounts(ports: Ports, session: Session, q: ListQuery)
  * who already has one gets a new user there with the same e-mail, name and password. Either way
  * the answer carries the new session.
  */
-export async function createAccount(
-  ports: Ports,
-  session: Session,
-  name: string,
-): Promise<Account & SessionAnswer> {
+export async function createAccount(ports: Ports, session: Session, name: string): Promise<Account & SessionAnswer> {
   const now = ports.clock().toISOString();
   const account = { ...newAccountItem(ports.newId(), name, now), usersCount: 1 };
   const current = session.user;

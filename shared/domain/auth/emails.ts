@@ -24,10 +24,7 @@ function mail(to: string, subject: string, title: string, paragraphs: string[], 
 }
 
 export function verificationMail(to: string, name: string, code: string, appUrl: string, userId: string): Mail {
-  const paragraphs = [
-    `Olá, ${name}!`,
-    'Use o código abaixo para confirmar o seu e-mail no Conversa. Ele vale por 24 horas.',
-  ];
+  const paragraphs = [`Olá, ${name}!`, 'Use o código abaixo para confirmar o seu e-mail no Conversa. Ele vale por 24 horas.'];
   const url = `${appUrl}/verify-email?userId=${encodeURIComponent(userId)}`;
   return mail(to, 'Confirme seu e-mail no Conversa', 'Confirme seu e-mail', paragraphs, code, { url, text: 'Confirmar e-mail', label: 'Confirme em' });
 }

@@ -14,11 +14,7 @@ import { startSession } from './sessions.ts';
  * Signs up a person: a user with no account yet (they create one next), a verification code by
  * e-mail, and a session. An e-mail that already has a user anywhere is refused.
  */
-export async function register(
-  ports: Ports,
-  payload: RegisterPayload,
-  address: string,
-): Promise<{ id: string; accessToken: string; user: User }> {
+export async function register(ports: Ports, payload: RegisterPayload, address: string): Promise<{ id: string; accessToken: string; user: User }> {
   if (!isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
   await consume(ports, [[limits.registerPerAddress, address]]);
   if ((await usersByEmail(ports.table, payload.email)).length) throw fail.invalid(errorTexts.emailExists);

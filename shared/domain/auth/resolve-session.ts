@@ -9,10 +9,7 @@ export async function resolveSession(ports: Ports, token: string | undefined): P
   if (!token) throw fail.unauthorized();
   const claims = await ports.tokens.verify(token);
   if (!claims) throw fail.unauthorized();
-  const [revoked, user] = await Promise.all([
-    isTokenRevoked(ports.table, claims.jti),
-    getUserItem(ports.table, claims.acc, claims.sub),
-  ]);
+  const [revoked, user] = await Promise.all([isTokenRevoked(ports.table, claims.jti), getUserItem(ports.table, claims.acc, claims.sub)]);
   if (revoked || !user || user.archivedAt) throw fail.unauthorized();
   return { claims, user, accountId: claims.acc };
 }

@@ -10,10 +10,7 @@ import { startSession } from './sessions.ts';
  */
 export async function switchAccount(ports: Ports, session: Session, accountId: string) {
   const target = (await usersByEmail(ports.table, session.user.email)).find(
-    (u) =>
-      u.accountId === accountId &&
-      !u.archivedAt &&
-      (session.user.emailVerified || u.passwordHash === session.user.passwordHash),
+    (u) => u.accountId === accountId && !u.archivedAt && (session.user.emailVerified || u.passwordHash === session.user.passwordHash),
   );
   if (!target) throw fail.notFound();
   return startSession(ports, target);

@@ -87,7 +87,10 @@ export class ContactDirectory {
       fresh ? contactChangesSince(table, accountId, new Date(view0.readAt - overlapMs).toISOString()) : undefined,
     ]);
     const byId = new Map(services.map((s) => [s.id, s]));
-    const signature = services.map((s) => `${s.id}:${s.updatedAt}`).sort().join(',');
+    const signature = services
+      .map((s) => `${s.id}:${s.updatedAt}`)
+      .sort()
+      .join(',');
     let view = view0;
     if (!view || !changes) {
       view = await this.load(table, accountId, byId, signature);

@@ -10,8 +10,18 @@ import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
 import {
-  claimChannelIdStep, clearUnread, contactFields, contactItem, contactTombstoneStep, deleteContactIfUnchangedStep, getContactItem, nextUpdatedAt,
-  releaseChannelIdStep, saveContactIfUnchanged, type ContactFields, type ContactItem,
+  claimChannelIdStep,
+  clearUnread,
+  contactFields,
+  contactItem,
+  contactTombstoneStep,
+  deleteContactIfUnchangedStep,
+  getContactItem,
+  nextUpdatedAt,
+  releaseChannelIdStep,
+  saveContactIfUnchanged,
+  type ContactFields,
+  type ContactItem,
 } from '#db/contacts.ts';
 import { accountServices, getServiceItem } from '#db/services.ts';
 import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
@@ -24,11 +34,28 @@ import { presentContact, toContact } from './present-contact.ts';
 
 export const contactListRules: ListRules = {
   fields: [
-    'id', 'name', 'type', 'data.email', 'data.phoneNumber', 'idFromService', 'gender', 'serviceId', 'service.type',
-    'archivedAt', 'archivedReason', 'isOnline', 'unread', 'lastMessageAt', 'createdAt', 'updatedAt',
+    'id',
+    'name',
+    'type',
+    'data.email',
+    'data.phoneNumber',
+    'idFromService',
+    'gender',
+    'serviceId',
+    'service.type',
+    'archivedAt',
+    'archivedReason',
+    'isOnline',
+    'unread',
+    'lastMessageAt',
+    'createdAt',
+    'updatedAt',
   ],
   includes: ['service', 'lastMessage', 'avatar', 'user', 'department', 'tags'],
-  defaultOrder: [['lastMessageAt', 'DESC'], ['name', 'ASC']],
+  defaultOrder: [
+    ['lastMessageAt', 'DESC'],
+    ['name', 'ASC'],
+  ],
 };
 
 export async function listContacts(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Contact>> {
@@ -52,7 +79,10 @@ export async function getContact(ports: Ports, session: AccountSession, id: stri
 const changedMeanwhile = () => fail.invalid(errorTexts.invalidParams, [{ path: '', message: 'O contato foi alterado por outra pessoa. Tente de novo.' }]);
 
 function invalid(problems: [string, string][]) {
-  return fail.invalid(errorTexts.invalidParams, problems.map(([path, message]) => ({ path, message })));
+  return fail.invalid(
+    errorTexts.invalidParams,
+    problems.map(([path, message]) => ({ path, message })),
+  );
 }
 
 /** The channel id of a WhatsApp contact is its number's JID. */
@@ -147,7 +177,11 @@ export async function updateContact(ports: Ports, session: AccountSession, id: s
   const current = await loadContact(ports, session.accountId, id);
   const service = await getServiceItem(ports.table, session.accountId, current.serviceId);
   const serviceType = service?.channelType ?? 'whatsapp';
-  const original = { serviceId: current.serviceId, idFromService: current.idFromService, data: { email: current.email, phoneNumber: current.phoneNumber, phoneCountry: current.phoneCountry } };
+  const original = {
+    serviceId: current.serviceId,
+    idFromService: current.idFromService,
+    data: { email: current.email, phoneNumber: current.phoneNumber, phoneCountry: current.phoneCountry },
+  };
   const problems = contactRuleProblems(payload, { mode: 'edit', serviceType, original });
   if (problems.length) throw invalid(problems);
   const telegram = serviceType === 'telegram';
@@ -177,7 +211,9 @@ export async function archiveContact(ports: Ports, session: AccountSession, id: 
   });
   try {
     await writeTogether(ports.table, {
-      seat: archive ? releaseSeatStep(session.accountId, 'contactsCount') : takeSeatStep(session.accountId, 'contactsCount', effectiveLimits(account.plan).contacts),
+      seat: archive
+        ? releaseSeatStep(session.accountId, 'contactsCount')
+        : takeSeatStep(session.accountId, 'contactsCount', effectiveLimits(account.plan).contacts),
       contact: replaceIfUnchangedStep(next, current.updatedAt),
     });
   } catch (error) {

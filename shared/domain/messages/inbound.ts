@@ -76,7 +76,9 @@ async function storeFile(ports: Ports, from: InboundConnection, input: InboundMe
 export async function receiveMessage(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<MessageItem | null> {
   if (await channelMessageExists(ports.table, from.accountId, from.serviceId, input.channelMessageId)) return null;
   const contact = await contactFor(ports, from, input);
-  const quoted = input.replyToChannelMessageId ? await messageByChannelId(ports.table, from.accountId, from.serviceId, input.replyToChannelMessageId) : undefined;
+  const quoted = input.replyToChannelMessageId
+    ? await messageByChannelId(ports.table, from.accountId, from.serviceId, input.replyToChannelMessageId)
+    : undefined;
   const file = await storeFile(ports, from, input);
   const text = input.text || (input.media && !file ? input.media.unavailableText : '');
   const now = ports.clock().toISOString();

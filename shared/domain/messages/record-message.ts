@@ -45,4 +45,3 @@ export async function recordMessage(
   }
   throw new Error(`Could not record message ${message.id}: the contact kept changing`);
 }
-

@@ -27,11 +27,7 @@ export interface AddressedEvent {
 type Item = Record<string, unknown> & { type?: string };
 
 /** The event for one change, or null when the change is not one browsers follow. */
-export async function realtimeEventFor(
-  ports: Ports,
-  change: 'INSERT' | 'MODIFY' | 'REMOVE',
-  item: Item | undefined,
-): Promise<AddressedEvent | null> {
+export async function realtimeEventFor(ports: Ports, change: 'INSERT' | 'MODIFY' | 'REMOVE', item: Item | undefined): Promise<AddressedEvent | null> {
   if (!item || change === 'REMOVE') return null;
   const verb = change === 'INSERT' ? 'CREATED' : 'UPDATED';
   switch (item.type) {

@@ -8,7 +8,16 @@ import type { UserCreatePayload, UserUpdatePayload } from '#contracts/users.ts';
 import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
 import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
 import {
-  accountUsers, claimUserEmailStep, getUserItem, newUserItem, releaseUserEmailStep, removeUserStep, setUserArchivedAt, userFields, userItem, type UserItem,
+  accountUsers,
+  claimUserEmailStep,
+  getUserItem,
+  newUserItem,
+  releaseUserEmailStep,
+  removeUserStep,
+  setUserArchivedAt,
+  userFields,
+  userItem,
+  type UserItem,
 } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import { applyListQuery, type ListRules } from '../list-query.ts';
@@ -36,7 +45,10 @@ async function loadUser(ports: Ports, session: AccountSession, id: string): Prom
 
 export async function listUsers(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<User>> {
   const [account, items] = await Promise.all([accountRef(ports, session), accountUsers(ports.table, session.accountId)]);
-  return applyListQuery(items.map((i) => toUser(i, account)), q);
+  return applyListQuery(
+    items.map((i) => toUser(i, account)),
+    q,
+  );
 }
 
 export async function getUser(ports: Ports, session: AccountSession, id: string): Promise<User> {

@@ -11,18 +11,55 @@ const at = (s: number) => new Date(Date.UTC(2025, 5, 8, 12, 0, s)).toISOString()
 
 function message(id: string, patch: Partial<Message> = {}): Message {
   return {
-    id, contactId: 'c1', serviceId: 's1', text: `texto ${id}`, type: 'text', timestamp: at(0), isFromMe: false, ack: 0, error: null,
-    file: null, fileId: null, thumbnail: null, quotedMessage: null, replyMessageId: null, user: null, groupContact: null,
-    createdAt: at(0), updatedAt: at(0), ...patch,
+    id,
+    contactId: 'c1',
+    serviceId: 's1',
+    text: `texto ${id}`,
+    type: 'text',
+    timestamp: at(0),
+    isFromMe: false,
+    ack: 0,
+    error: null,
+    file: null,
+    fileId: null,
+    thumbnail: null,
+    quotedMessage: null,
+    replyMessageId: null,
+    user: null,
+    groupContact: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...patch,
   };
 }
 
 function contact(id: string, patch: Partial<Contact> = {}): Contact {
   return {
-    id, name: `Contato ${id}`, type: 'user', data: { email: null, phoneNumber: null, phoneCountry: null }, idFromService: id, gender: null,
-    serviceId: 's1', service: { id: 's1', name: 'Bot', type: 'telegram' }, avatar: null, avatarUrl: null, isOnline: false, lastSeenAt: null,
-    archivedAt: null, archivedReason: null, lastMessage: null, lastMessageAt: null, unread: 0, userId: null, departmentId: null, tags: [],
-    user: null, department: null, createdAt: at(0), updatedAt: at(0), ...patch,
+    id,
+    name: `Contato ${id}`,
+    type: 'user',
+    data: { email: null, phoneNumber: null, phoneCountry: null },
+    idFromService: id,
+    gender: null,
+    serviceId: 's1',
+    service: { id: 's1', name: 'Bot', type: 'telegram' },
+    avatar: null,
+    avatarUrl: null,
+    isOnline: false,
+    lastSeenAt: null,
+    archivedAt: null,
+    archivedReason: null,
+    lastMessage: null,
+    lastMessageAt: null,
+    unread: 0,
+    userId: null,
+    departmentId: null,
+    tags: [],
+    user: null,
+    department: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...patch,
   };
 }
 
@@ -91,7 +128,10 @@ describe('realtime events in the cache', () => {
     expect(read().map((m) => m.id)).toEqual(['01A', '01B']);
     settleLocalMessage(client, 'c1', 'local-1', stored);
     applyRealtimeEvent(client, { event: 'message.UPDATED', data: { ...stored, ack: 1, updatedAt: at(3) } });
-    expect(read().map((m) => [m.id, m.ack])).toEqual([['01A', 0], ['01B', 1]]);
+    expect(read().map((m) => [m.id, m.ack])).toEqual([
+      ['01A', 0],
+      ['01B', 1],
+    ]);
   });
 
   it('moves a contact with a new message to the top of the inbox list', () => {
@@ -144,7 +184,20 @@ describe('realtime events in the cache', () => {
 
   it('refreshes the signed-in user when their own user item changes', () => {
     const client = new QueryClient();
-    const user = { id: 'u1', name: 'Ana', email: 'ana@x.com', accountId: 'a1', account: { id: 'a1', name: 'Loja' }, avatar: null, isAdmin: true, isOwner: true, emailVerified: true, archivedAt: null, createdAt: at(0), updatedAt: at(0) };
+    const user = {
+      id: 'u1',
+      name: 'Ana',
+      email: 'ana@x.com',
+      accountId: 'a1',
+      account: { id: 'a1', name: 'Loja' },
+      avatar: null,
+      isAdmin: true,
+      isOwner: true,
+      emailVerified: true,
+      archivedAt: null,
+      createdAt: at(0),
+      updatedAt: at(0),
+    };
     setSession({ accessToken: 't', user });
     applyRealtimeEvent(client, { event: 'user.UPDATED', data: { ...user, name: 'Ana Lima', updatedAt: at(9) } });
     expect(sessionStore.get().user?.name).toBe('Ana Lima');

@@ -44,34 +44,166 @@ export function AppRoutes() {
           <Route element={<GuestOnly />}>
             <Route index element={<LandingPage />} />
           </Route>
-          <Route path="about" element={<Page><About /></Page>} />
-          <Route path="contact" element={<Page><Contact /></Page>} />
-          <Route path="terms" element={<Page><Terms /></Page>} />
-          <Route path="privacy" element={<Page><Privacy /></Page>} />
-          <Route path="cookies" element={<Page><Cookies /></Page>} />
-          <Route path="demo" element={<Page><Demo /></Page>} />
-          <Route path="*" element={<Page><NotFound /></Page>} />
+          <Route
+            path="about"
+            element={
+              <Page>
+                <About />
+              </Page>
+            }
+          />
+          <Route
+            path="contact"
+            element={
+              <Page>
+                <Contact />
+              </Page>
+            }
+          />
+          <Route
+            path="terms"
+            element={
+              <Page>
+                <Terms />
+              </Page>
+            }
+          />
+          <Route
+            path="privacy"
+            element={
+              <Page>
+                <Privacy />
+              </Page>
+            }
+          />
+          <Route
+            path="cookies"
+            element={
+              <Page>
+                <Cookies />
+              </Page>
+            }
+          />
+          <Route
+            path="demo"
+            element={
+              <Page>
+                <Demo />
+              </Page>
+            }
+          />
+          <Route
+            path="*"
+            element={
+              <Page>
+                <NotFound />
+              </Page>
+            }
+          />
         </Route>
         <Route element={<GuestOnly />}>
           <Route element={<AuthLayout />}>
-            <Route path="login" element={<Page><Login /></Page>} />
-            <Route path="register" element={<Page><Register /></Page>} />
-            <Route path="forgot-password" element={<Page><ForgotPassword /></Page>} />
-            <Route path="reset-password" element={<Page><ResetPassword /></Page>} />
-            <Route path="verify-email" element={<Page><VerifyEmail /></Page>} />
+            <Route
+              path="login"
+              element={
+                <Page>
+                  <Login />
+                </Page>
+              }
+            />
+            <Route
+              path="register"
+              element={
+                <Page>
+                  <Register />
+                </Page>
+              }
+            />
+            <Route
+              path="forgot-password"
+              element={
+                <Page>
+                  <ForgotPassword />
+                </Page>
+              }
+            />
+            <Route
+              path="reset-password"
+              element={
+                <Page>
+                  <ResetPassword />
+                </Page>
+              }
+            />
+            <Route
+              path="verify-email"
+              element={
+                <Page>
+                  <VerifyEmail />
+                </Page>
+              }
+            />
           </Route>
         </Route>
         <Route element={<RequireAuth />}>
           <Route element={<AuthLayout />}>
-            <Route path="accounts" element={<Page><Accounts /></Page>} />
+            <Route
+              path="accounts"
+              element={
+                <Page>
+                  <Accounts />
+                </Page>
+              }
+            />
           </Route>
           <Route element={<RequireAccount />}>
-            <Route element={<Page><AppShell /></Page>}>
-              <Route path="inbox/:contactId?" element={<Page><Inbox /></Page>} />
-              <Route path="contacts/*" element={<Page><Contacts /></Page>} />
-              <Route path="services/*" element={<Page><Services /></Page>} />
-              <Route path="users/*" element={<Page><Users /></Page>} />
-              <Route path="my-account/*" element={<Page><MyAccount /></Page>} />
+            <Route
+              element={
+                <Page>
+                  <AppShell />
+                </Page>
+              }
+            >
+              <Route
+                path="inbox/:contactId?"
+                element={
+                  <Page>
+                    <Inbox />
+                  </Page>
+                }
+              />
+              <Route
+                path="contacts/*"
+                element={
+                  <Page>
+                    <Contacts />
+                  </Page>
+                }
+              />
+              <Route
+                path="services/*"
+                element={
+                  <Page>
+                    <Services />
+                  </Page>
+                }
+              />
+              <Route
+                path="users/*"
+                element={
+                  <Page>
+                    <Users />
+                  </Page>
+                }
+              />
+              <Route
+                path="my-account/*"
+                element={
+                  <Page>
+                    <MyAccount />
+                  </Page>
+                }
+              />
             </Route>
           </Route>
         </Route>

@@ -10,12 +10,7 @@ export const widgetTooltipText = 'Precisa de ajuda? Fale conosco pelo WhatsApp';
 export function WhatsAppIcon({ className }: { className?: string }) {
   return (
     <svg viewBox="0 0 24 24" className={className} aria-hidden="true" fill="none">
-      <path
-        d="M12 2.25a9.75 9.75 0 0 0-8.4 14.7L2.3 21.7l4.9-1.28A9.75 9.75 0 1 0 12 2.25Z"
-        stroke="currentColor"
-        strokeWidth="1.7"
-        strokeLinejoin="round"
-      />
+      <path d="M12 2.25a9.75 9.75 0 0 0-8.4 14.7L2.3 21.7l4.9-1.28A9.75 9.75 0 1 0 12 2.25Z" stroke="currentColor" strokeWidth="1.7" strokeLinejoin="round" />
       <path
         transform="translate(6.6 6.6) scale(0.45)"
         fill="currentColor"

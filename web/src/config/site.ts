@@ -7,8 +7,7 @@ export const site = {
   companiesCount: '2.000',
   /** The company's WhatsApp number (international format, digits only). */
   whatsappNumber: '5511940028922',
-  whatsappGreeting:
-    'Olá! Gostaria de receber mais informações sobre o Conversa para centralizar o atendimento da minha empresa no WhatsApp e no Telegram.',
+  whatsappGreeting: 'Olá! Gostaria de receber mais informações sobre o Conversa para centralizar o atendimento da minha empresa no WhatsApp e no Telegram.',
   phoneDisplay: '(11) 4002-8922',
   phoneHref: 'tel:+551140028922',
   email: 'contato@conversa.app.br',

@@ -3,10 +3,7 @@ import { ApiError, NetworkError } from './api-client.ts';
 import { showErrorModal, showToast } from './notify.ts';
 
 /** How an error reaches the person: the 'Entendi' modal, a toast (network) or nothing. */
-export type ShownError =
-  | { kind: 'modal'; title: string; message: string }
-  | { kind: 'toast'; title: string; message: string }
-  | { kind: 'none' };
+export type ShownError = { kind: 'modal'; title: string; message: string } | { kind: 'toast'; title: string; message: string } | { kind: 'none' };
 
 /** Maps any thrown value through the catalogue of SPEC section 8. */
 export function describeError(error: unknown): ShownError {

@@ -81,12 +81,14 @@ export function formatBytes(bytes: number): string {
 }
 
 export function initials(name: string | undefined | null): string {
-  return (name ?? '?')
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((p) => p[0]?.toUpperCase())
-    .join('') || '?';
+  return (
+    (name ?? '?')
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((p) => p[0]?.toUpperCase())
+      .join('') || '?'
+  );
 }
 
 /** Lower case without accents, for client-side matching of searches. */

@@ -40,12 +40,7 @@ export function replaceInList<T extends Identified>(list: ListAnswer<T>, item: T
  * Replaces an item wherever it is cached under `prefix`. Answers the keys of the list queries that
  * do not hold it (the caller decides whether to refetch them, i.e. to "add").
  */
-export function replaceEverywhere<T extends Identified>(
-  client: QueryClient,
-  prefix: QueryKey,
-  item: T,
-  merge: (a: T, b: T) => T = newer,
-): QueryKey[] {
+export function replaceEverywhere<T extends Identified>(client: QueryClient, prefix: QueryKey, item: T, merge: (a: T, b: T) => T = newer): QueryKey[] {
   const missing: QueryKey[] = [];
   for (const query of client.getQueryCache().findAll({ queryKey: prefix })) {
     const data = query.state.data;

@@ -4,7 +4,10 @@ import { initTheme, resolveTheme, setTheme, themeStore, toggleTheme } from './th
 function mockSystem(dark: boolean) {
   const listeners: (() => void)[] = [];
   const query = { matches: dark, addEventListener: (_: string, l: () => void) => listeners.push(l), removeEventListener: () => {} };
-  vi.stubGlobal('matchMedia', vi.fn(() => query));
+  vi.stubGlobal(
+    'matchMedia',
+    vi.fn(() => query),
+  );
   return {
     change(next: boolean) {
       query.matches = next;

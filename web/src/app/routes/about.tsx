@@ -6,8 +6,16 @@ import { usePageMeta } from '#web/lib/seo.ts';
 
 const values = [
   { icon: Sparkles, title: 'Simplicidade', text: 'Se precisa de manual, ainda não está pronto. Cada tela é pensada para quem atende, não para quem programa.' },
-  { icon: Accessibility, title: 'Acessibilidade', text: 'Um produto que todos conseguem usar: no celular ou no computador, com teclado, leitor de tela ou tema escuro.' },
-  { icon: Lightbulb, title: 'Inovação', text: 'Acompanhamos de perto os canais que os brasileiros usam e trazemos o que há de novo sem complicar o dia a dia.' },
+  {
+    icon: Accessibility,
+    title: 'Acessibilidade',
+    text: 'Um produto que todos conseguem usar: no celular ou no computador, com teclado, leitor de tela ou tema escuro.',
+  },
+  {
+    icon: Lightbulb,
+    title: 'Inovação',
+    text: 'Acompanhamos de perto os canais que os brasileiros usam e trazemos o que há de novo sem complicar o dia a dia.',
+  },
   { icon: Star, title: 'Excelência', text: 'Cuidamos dos detalhes: velocidade, estabilidade e um suporte que responde como gente de verdade.' },
   { icon: Eye, title: 'Transparência', text: 'Preço claro, sem fidelidade e sem letras miúdas. Você sabe o que paga e o que fazemos com os seus dados.' },
 ];
@@ -26,8 +34,8 @@ export default function AboutPage() {
   return (
     <>
       <PageHero eyebrow="Sobre nós" title="Atendimento bom não deveria ser privilégio de empresa grande">
-        O Conversa nasceu em {site.foundedYear} para dar às pequenas e médias empresas brasileiras a mesma organização no atendimento que
-        as grandes têm, com uma ferramenta simples e um preço justo.
+        O Conversa nasceu em {site.foundedYear} para dar às pequenas e médias empresas brasileiras a mesma organização no atendimento que as grandes têm, com
+        uma ferramenta simples e um preço justo.
       </PageHero>
 
       <div className="mx-auto max-w-6xl space-y-20 px-4 py-16 sm:px-6 sm:py-20">
@@ -37,18 +45,16 @@ export default function AboutPage() {
           </h2>
           <div className="space-y-4 text-[15px] leading-7 text-fg-muted">
             <p>
-              Em {site.foundedYear}, muitos negócios passaram a vender e atender quase só pelo WhatsApp. Vimos de perto lojas, clínicas e
-              prestadores de serviço com cinco celulares na bancada, mensagens sem resposta e clientes repetindo a mesma história para
-              atendentes diferentes.
+              Em {site.foundedYear}, muitos negócios passaram a vender e atender quase só pelo WhatsApp. Vimos de perto lojas, clínicas e prestadores de serviço
+              com cinco celulares na bancada, mensagens sem resposta e clientes repetindo a mesma história para atendentes diferentes.
             </p>
             <p>
-              Criamos o Conversa para resolver isso: uma caixa de entrada compartilhada, no navegador, em que toda a equipe atende pelo
-              mesmo número e o histórico de cada cliente fica guardado. Depois veio o Telegram, as etiquetas, os departamentos e tudo o
-              que nossos clientes foram pedindo.
+              Criamos o Conversa para resolver isso: uma caixa de entrada compartilhada, no navegador, em que toda a equipe atende pelo mesmo número e o
+              histórico de cada cliente fica guardado. Depois veio o Telegram, as etiquetas, os departamentos e tudo o que nossos clientes foram pedindo.
             </p>
             <p>
-              Hoje mais de {site.companiesCount} empresas de todo o Brasil atendem pelo Conversa, e seguimos do mesmo jeito: ouvindo
-              quem usa e melhorando um pouco a cada semana.
+              Hoje mais de {site.companiesCount} empresas de todo o Brasil atendem pelo Conversa, e seguimos do mesmo jeito: ouvindo quem usa e melhorando um
+              pouco a cada semana.
             </p>
           </div>
         </section>
@@ -85,8 +91,8 @@ export default function AboutPage() {
               Nosso time
             </h2>
             <p className="mt-4 text-[15px] leading-7 text-fg-muted">
-              Somos um time 100% remoto, espalhado pelo Brasil. Cada pessoa trabalha de onde vive melhor, e isso nos deixa mais perto
-              dos nossos clientes, de norte a sul.
+              Somos um time 100% remoto, espalhado pelo Brasil. Cada pessoa trabalha de onde vive melhor, e isso nos deixa mais perto dos nossos clientes, de
+              norte a sul.
             </p>
           </div>
           <ul className="grid gap-4 sm:grid-cols-3">
@@ -104,8 +110,8 @@ export default function AboutPage() {
             Nosso compromisso com você
           </h2>
           <p className="mx-auto mt-4 max-w-2xl text-base leading-relaxed text-emerald-50/85">
-            Tratar os dados da sua empresa com o cuidado que a LGPD exige, manter um preço justo e estar por perto quando você
-            precisar, todos os dias das 8h às 18h.
+            Tratar os dados da sua empresa com o cuidado que a LGPD exige, manter um preço justo e estar por perto quando você precisar, todos os dias das 8h às
+            18h.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
             <ButtonLink to="/register" size="lg" className="bg-emerald-400! text-[#03261b]! hover:bg-emerald-300!">

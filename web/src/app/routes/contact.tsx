@@ -27,8 +27,8 @@ export default function ContactPage() {
   return (
     <>
       <PageHero eyebrow="Contato" title="Fale com a gente">
-        Tem uma dúvida sobre o produto, sobre o seu plano ou quer ajuda para configurar os canais? Escolha o jeito mais prático para
-        você. Respondemos {site.hours.toLowerCase()}.
+        Tem uma dúvida sobre o produto, sobre o seu plano ou quer ajuda para configurar os canais? Escolha o jeito mais prático para você. Respondemos{' '}
+        {site.hours.toLowerCase()}.
       </PageHero>
       <div className="mx-auto max-w-5xl px-4 py-14 sm:px-6 sm:py-20">
         <ul className="grid gap-5 md:grid-cols-2">
@@ -74,7 +74,14 @@ export default function ContactPage() {
             </address>
             <p>Nosso time é remoto; atendimento presencial somente com horário marcado.</p>
           </InfoCard>
-          <InfoCard icon={<span className="text-lg font-bold" aria-hidden="true">@</span>} title="Redes sociais">
+          <InfoCard
+            icon={
+              <span className="text-lg font-bold" aria-hidden="true">
+                @
+              </span>
+            }
+            title="Redes sociais"
+          >
             <ul className="flex flex-wrap gap-x-4 gap-y-1">
               {site.social.map((s) => (
                 <li key={s.label}>

@@ -25,12 +25,16 @@ export default function CookiesPage() {
       <Prose>
         <h2>O que são cookies e armazenamento local</h2>
         <p>
-          Cookies e armazenamento local são pequenas informações que um site guarda no seu navegador. O Conversa usa o armazenamento
-          local do navegador; ele não é enviado para outros sites e você pode apagá-lo quando quiser.
+          Cookies e armazenamento local são pequenas informações que um site guarda no seu navegador. O Conversa usa o armazenamento local do navegador; ele não
+          é enviado para outros sites e você pode apagá-lo quando quiser.
         </p>
         <h2>O que guardamos</h2>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a horizontally scrollable region must be focusable for keyboard users (WCAG 2.1.1) */}
-        <section className="mb-4 overflow-x-auto rounded-xl border border-border focus-visible:outline-2 focus-visible:outline-ring" tabIndex={0} aria-label="Tabela de informações guardadas no navegador">
+        <section
+          className="mb-4 overflow-x-auto rounded-xl border border-border focus-visible:outline-2 focus-visible:outline-ring"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a horizontally scrollable region must be focusable for keyboard users (WCAG 2.1.1)
+          tabIndex={0}
+          aria-label="Tabela de informações guardadas no navegador"
+        >
           <table className="w-full min-w-[32rem] text-left text-sm">
             <caption className="sr-only">Informações guardadas no navegador</caption>
             <thead className="bg-surface-2 text-fg">
@@ -62,18 +66,18 @@ export default function CookiesPage() {
         </section>
         <h2>O que não fazemos</h2>
         <p>
-          Não usamos cookies de publicidade nem de rastreamento entre sites, e não vendemos informações de navegação. O botão flutuante
-          do WhatsApp não envia nada aos nossos servidores: ele só abre uma conversa no WhatsApp quando você clica.
+          Não usamos cookies de publicidade nem de rastreamento entre sites, e não vendemos informações de navegação. O botão flutuante do WhatsApp não envia
+          nada aos nossos servidores: ele só abre uma conversa no WhatsApp quando você clica.
         </p>
         <h2>Como apagar</h2>
         <p>
-          Você pode apagar os dados guardados nas configurações do seu navegador, em “Privacidade” ou “Dados de sites”. Se apagar a
-          sessão, será preciso entrar de novo na sua conta.
+          Você pode apagar os dados guardados nas configurações do seu navegador, em “Privacidade” ou “Dados de sites”. Se apagar a sessão, será preciso entrar
+          de novo na sua conta.
         </p>
         <h2>Dúvidas</h2>
         <p>
-          Veja também a nossa <Link to="/privacy">Política de privacidade</Link> ou escreva para{' '}
-          <a href={`mailto:${site.privacyEmail}`}>{site.privacyEmail}</a>.
+          Veja também a nossa <Link to="/privacy">Política de privacidade</Link> ou escreva para <a href={`mailto:${site.privacyEmail}`}>{site.privacyEmail}</a>
+          .
         </p>
       </Prose>
     </>

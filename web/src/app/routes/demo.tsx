@@ -21,8 +21,7 @@ export default function DemoPage() {
           <p className="text-sm font-semibold tracking-wide text-brand uppercase">Demonstração</p>
           <h1 className="mt-3 text-3xl font-semibold tracking-tight text-balance text-fg sm:text-5xl">Veja o Conversa em ação</h1>
           <p className="mt-5 text-base leading-relaxed text-fg-muted sm:text-lg">
-            Preencha o formulário e um especialista vai mostrar, na prática, como a sua equipe pode atender mais rápido e sem perder
-            nenhuma mensagem.
+            Preencha o formulário e um especialista vai mostrar, na prática, como a sua equipe pode atender mais rápido e sem perder nenhuma mensagem.
           </p>
           <ul className="mt-8 space-y-4">
             {perks.map(({ icon: Icon, text }) => (

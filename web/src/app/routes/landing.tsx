@@ -1,12 +1,4 @@
-import {
-  ClosingCta,
-  Faq,
-  Features,
-  Hero,
-  HowItWorks,
-  Pricing,
-  Testimonials,
-} from '#web/features/marketing/components/landing-sections.tsx';
+import { ClosingCta, Faq, Features, Hero, HowItWorks, Pricing, Testimonials } from '#web/features/marketing/components/landing-sections.tsx';
 import { usePageMeta } from '#web/lib/seo.ts';
 
 export default function LandingPage() {

@@ -21,16 +21,15 @@ export default function PrivacyPage() {
   return (
     <>
       <PageHero eyebrow="Legal" title="Política de privacidade" updatedAt={site.legalUpdatedAt}>
-        Levamos a sério os dados da sua empresa e dos seus clientes. Aqui explicamos, sem juridiquês, o que coletamos e por quê, de
-        acordo com a Lei Geral de Proteção de Dados (LGPD).
+        Levamos a sério os dados da sua empresa e dos seus clientes. Aqui explicamos, sem juridiquês, o que coletamos e por quê, de acordo com a Lei Geral de
+        Proteção de Dados (LGPD).
       </PageHero>
       <Prose>
         <Toc items={sections} />
         <h2 id="dados">1. Dados que coletamos</h2>
         <ul>
           <li>
-            <strong>Dados de cadastro:</strong> nome, e-mail e senha (guardada de forma criptografada) de cada usuário, e o nome da
-            empresa.
+            <strong>Dados de cadastro:</strong> nome, e-mail e senha (guardada de forma criptografada) de cada usuário, e o nome da empresa.
           </li>
           <li>
             <strong>Dados das conversas:</strong> mensagens, arquivos, áudios e contatos que passam pelos canais que você conecta.
@@ -39,8 +38,7 @@ export default function PrivacyPage() {
             <strong>Dados de pagamento:</strong> processados pelo nosso parceiro de pagamentos. Não guardamos o número do seu cartão.
           </li>
           <li>
-            <strong>Dados de uso:</strong> informações técnicas como navegador, endereço IP e páginas acessadas, para manter o serviço
-            seguro e funcionando.
+            <strong>Dados de uso:</strong> informações técnicas como navegador, endereço IP e páginas acessadas, para manter o serviço seguro e funcionando.
           </li>
         </ul>
         <h2 id="uso">2. Como usamos os dados</h2>
@@ -69,23 +67,23 @@ export default function PrivacyPage() {
           <li>saber com quem compartilhamos seus dados e revogar consentimentos.</li>
         </ul>
         <p>
-          Para exercer qualquer um desses direitos, basta enviar um e-mail para{' '}
-          <a href={`mailto:${site.privacyEmail}`}>{site.privacyEmail}</a>. Respondemos em até 15 dias.
+          Para exercer qualquer um desses direitos, basta enviar um e-mail para <a href={`mailto:${site.privacyEmail}`}>{site.privacyEmail}</a>. Respondemos em
+          até 15 dias.
         </p>
         <h2 id="retencao">5. Retenção</h2>
         <p>
-          Guardamos os dados enquanto a conta estiver ativa. Se a conta for encerrada, apagamos as conversas e os contatos em até 90
-          dias, exceto o que a lei nos obriga a manter por mais tempo (por exemplo, registros fiscais e de acesso).
+          Guardamos os dados enquanto a conta estiver ativa. Se a conta for encerrada, apagamos as conversas e os contatos em até 90 dias, exceto o que a lei
+          nos obriga a manter por mais tempo (por exemplo, registros fiscais e de acesso).
         </p>
         <h2 id="cookies">6. Cookies</h2>
         <p>
-          Usamos apenas o armazenamento local do navegador necessário para manter você conectado e lembrar preferências como o tema.
-          Não usamos cookies de publicidade. Os detalhes estão na <Link to="/cookies">Política de cookies</Link>.
+          Usamos apenas o armazenamento local do navegador necessário para manter você conectado e lembrar preferências como o tema. Não usamos cookies de
+          publicidade. Os detalhes estão na <Link to="/cookies">Política de cookies</Link>.
         </p>
         <h2 id="atualizacoes">7. Atualizações</h2>
         <p>
-          Esta política pode mudar para acompanhar o produto e a legislação. A data da última atualização fica sempre no topo da página
-          e, quando a mudança for relevante, avisaremos por e-mail.
+          Esta política pode mudar para acompanhar o produto e a legislação. A data da última atualização fica sempre no topo da página e, quando a mudança for
+          relevante, avisaremos por e-mail.
         </p>
       </Prose>
     </>

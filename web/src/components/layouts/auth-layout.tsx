@@ -4,11 +4,7 @@ import { CheckCircle2 } from 'lucide-react';
 import { Logo } from '#web/components/ui/logo.tsx';
 import { ThemeToggle } from '#web/components/ui/theme-toggle.tsx';
 
-const points = [
-  'WhatsApp e Telegram na mesma caixa de entrada',
-  'Toda a equipe atendendo junto, sem trocar de celular',
-  'Histórico completo de cada cliente',
-];
+const points = ['WhatsApp e Telegram na mesma caixa de entrada', 'Toda a equipe atendendo junto, sem trocar de celular', 'Histórico completo de cada cliente'];
 
 /** The frame of the sign-in screens: a brand panel on wide screens and the form card. */
 export function AuthLayout() {
@@ -23,11 +19,18 @@ export function AuthLayout() {
               'radial-gradient(600px 400px at 20% 10%, rgba(52,211,153,0.35), transparent 60%), radial-gradient(500px 400px at 90% 90%, rgba(20,184,166,0.3), transparent 60%)',
           }}
         />
-        <Link to="/" className="relative inline-flex w-fit rounded-lg text-white focus-visible:outline-2 focus-visible:outline-white" aria-label="Conversa — página inicial">
+        <Link
+          to="/"
+          className="relative inline-flex w-fit rounded-lg text-white focus-visible:outline-2 focus-visible:outline-white"
+          aria-label="Conversa — página inicial"
+        >
           <span className="inline-flex items-center gap-2 text-lg font-semibold">
             <svg viewBox="0 0 32 32" className="size-8" aria-hidden="true">
               <rect width="32" height="32" rx="8" fill="#34d399" />
-              <path d="M9 10.5A2.5 2.5 0 0 1 11.5 8h9A2.5 2.5 0 0 1 23 10.5v7a2.5 2.5 0 0 1-2.5 2.5H15l-4.2 3.4c-.5.4-1.3 0-1.3-.6V20A2.5 2.5 0 0 1 9 17.5z" fill="#052e22" />
+              <path
+                d="M9 10.5A2.5 2.5 0 0 1 11.5 8h9A2.5 2.5 0 0 1 23 10.5v7a2.5 2.5 0 0 1-2.5 2.5H15l-4.2 3.4c-.5.4-1.3 0-1.3-.6V20A2.5 2.5 0 0 1 9 17.5z"
+                fill="#052e22"
+              />
             </svg>
             Conversa
           </span>
@@ -57,7 +60,11 @@ export function AuthLayout() {
           </Link>
           <ThemeToggle />
         </header>
-        <main id="main-content" tabIndex={-1} className="flex flex-1 items-start justify-center px-4 pt-6 pb-16 focus:outline-none sm:items-center sm:px-8 sm:pt-0">
+        <main
+          id="main-content"
+          tabIndex={-1}
+          className="flex flex-1 items-start justify-center px-4 pt-6 pb-16 focus:outline-none sm:items-center sm:px-8 sm:pt-0"
+        >
           <div className="w-full max-w-[26rem]">
             <Outlet />
           </div>

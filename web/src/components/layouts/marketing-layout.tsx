@@ -80,7 +80,12 @@ function Header() {
       <div id="marketing-mobile-menu" hidden={!open} className="border-t border-border bg-bg lg:hidden">
         <nav aria-label="Menu" className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3 sm:px-6">
           {sections.map((s) => (
-            <SectionLink key={s.hash} {...s} onClick={() => setOpen(false)} className="rounded-lg px-3 py-2.5 text-base font-medium text-fg hover:bg-surface-2" />
+            <SectionLink
+              key={s.hash}
+              {...s}
+              onClick={() => setOpen(false)}
+              className="rounded-lg px-3 py-2.5 text-base font-medium text-fg hover:bg-surface-2"
+            />
           ))}
           <NavLink to="/demo" className="rounded-lg px-3 py-2.5 text-base font-medium text-fg hover:bg-surface-2">
             Solicitar demonstração
@@ -136,8 +141,7 @@ function Footer() {
         <div className="col-span-2 max-w-xs space-y-4 sm:col-span-3 md:col-span-1">
           <Logo />
           <p className="text-sm leading-relaxed text-fg-muted">
-            A caixa de entrada compartilhada para pequenas e médias empresas atenderem clientes no WhatsApp e no Telegram, com a
-            equipe toda no mesmo lugar.
+            A caixa de entrada compartilhada para pequenas e médias empresas atenderem clientes no WhatsApp e no Telegram, com a equipe toda no mesmo lugar.
           </p>
           <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
             {site.social.map((s) => (

@@ -42,10 +42,7 @@ export function Accordion({
                 className="flex w-full items-center justify-between gap-4 rounded-2xl px-5 py-4 text-left text-base font-medium text-fg hover:text-brand focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
               >
                 <span>{item.title}</span>
-                <ChevronDown
-                  className={cn('size-5 shrink-0 text-fg-muted transition-transform duration-200', open && 'rotate-180')}
-                  aria-hidden="true"
-                />
+                <ChevronDown className={cn('size-5 shrink-0 text-fg-muted transition-transform duration-200', open && 'rotate-180')} aria-hidden="true" />
               </button>
             </Heading>
             <section id={panelId} aria-labelledby={buttonId} hidden={!open} className="px-5 pb-5 text-sm leading-relaxed text-fg-muted">

@@ -10,7 +10,9 @@ function Harness() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)}>Abrir</button>
+      <button type="button" onClick={() => setOpen(true)}>
+        Abrir
+      </button>
       <Dialog open={open} onClose={() => setOpen(false)} title="Título" footer={<button type="button">Último</button>}>
         <input aria-label="Primeiro" />
       </Dialog>

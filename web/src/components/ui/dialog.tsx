@@ -137,9 +137,7 @@ export function Dialog({
         tabIndex={-1}
         className={cn(
           'relative z-10 flex w-full flex-col overflow-hidden border-border bg-surface shadow-pop focus:outline-none',
-          drawer
-            ? 'animate-drawer h-dvh max-w-[18rem] border-r'
-            : cn('animate-enter max-h-[calc(100dvh-1.5rem)] rounded-2xl border', widths[size]),
+          drawer ? 'animate-drawer h-dvh max-w-[18rem] border-r' : cn('animate-enter max-h-[calc(100dvh-1.5rem)] rounded-2xl border', widths[size]),
           className,
         )}
       >

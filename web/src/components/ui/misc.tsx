@@ -5,7 +5,15 @@ export function Card({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cn('rounded-2xl border border-border bg-surface shadow-card', className)} {...rest} />;
 }
 
-export function Badge({ children, tone = 'brand', className }: { children: ReactNode; tone?: 'brand' | 'neutral' | 'success' | 'danger' | 'warning'; className?: string }) {
+export function Badge({
+  children,
+  tone = 'brand',
+  className,
+}: {
+  children: ReactNode;
+  tone?: 'brand' | 'neutral' | 'success' | 'danger' | 'warning';
+  className?: string;
+}) {
   const tones = {
     brand: 'bg-brand-soft text-brand-soft-fg',
     neutral: 'bg-surface-2 text-fg-muted',
@@ -16,7 +24,17 @@ export function Badge({ children, tone = 'brand', className }: { children: React
   return <span className={cn('inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-medium', tones[tone], className)}>{children}</span>;
 }
 
-export function Alert({ tone = 'info', title, children, className }: { tone?: 'info' | 'success' | 'danger' | 'warning'; title?: ReactNode; children?: ReactNode; className?: string }) {
+export function Alert({
+  tone = 'info',
+  title,
+  children,
+  className,
+}: {
+  tone?: 'info' | 'success' | 'danger' | 'warning';
+  title?: ReactNode;
+  children?: ReactNode;
+  className?: string;
+}) {
   const tones = {
     info: 'border-brand/30 bg-brand-soft text-brand-soft-fg',
     success: 'border-success/30 bg-success-soft text-success',

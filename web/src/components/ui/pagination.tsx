@@ -67,10 +67,22 @@ export function Pagination({ page, perPage, total, onPageChange, pageSizeOptions
         </span>
       </div>
       <nav aria-label="Paginação" className="flex items-center gap-1">
-        <button type="button" className={cn(itemClass, 'text-fg-muted hover:bg-surface-2')} onClick={() => onPageChange(0)} disabled={page === 0} aria-label="Primeira página">
+        <button
+          type="button"
+          className={cn(itemClass, 'text-fg-muted hover:bg-surface-2')}
+          onClick={() => onPageChange(0)}
+          disabled={page === 0}
+          aria-label="Primeira página"
+        >
           <ChevronsLeft className="size-4" aria-hidden="true" />
         </button>
-        <button type="button" className={cn(itemClass, 'text-fg-muted hover:bg-surface-2')} onClick={() => onPageChange(page - 1)} disabled={page === 0} aria-label="Página anterior">
+        <button
+          type="button"
+          className={cn(itemClass, 'text-fg-muted hover:bg-surface-2')}
+          onClick={() => onPageChange(page - 1)}
+          disabled={page === 0}
+          aria-label="Página anterior"
+        >
           <ChevronLeft className="size-4" aria-hidden="true" />
         </button>
         {pagerItems(page, pageCount).map((item) =>
@@ -91,10 +103,22 @@ export function Pagination({ page, perPage, total, onPageChange, pageSizeOptions
             </span>
           ),
         )}
-        <button type="button" className={cn(itemClass, 'text-fg-muted hover:bg-surface-2')} onClick={() => onPageChange(page + 1)} disabled={page >= pageCount - 1} aria-label="Próxima página">
+        <button
+          type="button"
+          className={cn(itemClass, 'text-fg-muted hover:bg-surface-2')}
+          onClick={() => onPageChange(page + 1)}
+          disabled={page >= pageCount - 1}
+          aria-label="Próxima página"
+        >
           <ChevronRight className="size-4" aria-hidden="true" />
         </button>
-        <button type="button" className={cn(itemClass, 'text-fg-muted hover:bg-surface-2')} onClick={() => onPageChange(pageCount - 1)} disabled={page >= pageCount - 1} aria-label="Última página">
+        <button
+          type="button"
+          className={cn(itemClass, 'text-fg-muted hover:bg-surface-2')}
+          onClick={() => onPageChange(pageCount - 1)}
+          disabled={page >= pageCount - 1}
+          aria-label="Última página"
+        >
           <ChevronsRight className="size-4" aria-hidden="true" />
         </button>
       </nav>

@@ -41,7 +41,11 @@ function ToastItem({ toast }: { toast: Toast }) {
 export function Toaster() {
   const toasts = useStore(toastStore);
   return createPortal(
-    <section aria-label="Notificações" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-[60] flex justify-center p-4 sm:inset-x-auto sm:right-0 sm:justify-end">
+    <section
+      aria-label="Notificações"
+      aria-live="polite"
+      className="pointer-events-none fixed inset-x-0 top-0 z-[60] flex justify-center p-4 sm:inset-x-auto sm:right-0 sm:justify-end"
+    >
       <div className="flex w-full max-w-sm flex-col gap-2">
         {toasts.map((t) => (
           <ToastItem key={t.id} toast={t} />

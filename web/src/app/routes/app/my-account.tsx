@@ -67,7 +67,10 @@ export default function MyAccountPage() {
       </Card>
       {subscription ? <ActivePlan account={a} subscription={subscription} /> : <UpgradePlan account={a} />}
       <Routes>
-        <Route path=":id/edit" element={user.isAdmin ? <AccountModal account={a} onClose={() => navigate('/my-account')} /> : <Navigate to="/my-account" replace />} />
+        <Route
+          path=":id/edit"
+          element={user.isAdmin ? <AccountModal account={a} onClose={() => navigate('/my-account')} /> : <Navigate to="/my-account" replace />}
+        />
         <Route path="*" element={null} />
       </Routes>
     </div>

@@ -39,9 +39,30 @@ export default function ServicesPage() {
     <>
       <ServicesTable />
       <Routes>
-        <Route path="create" element={<AdminOnly><Create /></AdminOnly>} />
-        <Route path=":id/edit" element={<AdminOnly><Edit /></AdminOnly>} />
-        <Route path=":id/qr-code" element={<AdminOnly><Qr /></AdminOnly>} />
+        <Route
+          path="create"
+          element={
+            <AdminOnly>
+              <Create />
+            </AdminOnly>
+          }
+        />
+        <Route
+          path=":id/edit"
+          element={
+            <AdminOnly>
+              <Edit />
+            </AdminOnly>
+          }
+        />
+        <Route
+          path=":id/qr-code"
+          element={
+            <AdminOnly>
+              <Qr />
+            </AdminOnly>
+          }
+        />
         <Route path=":id/show" element={<Show />} />
         <Route path="*" element={null} />
       </Routes>

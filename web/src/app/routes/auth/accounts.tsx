@@ -43,8 +43,8 @@ export default function AccountsPage() {
         title="Crie a conta da sua empresa"
         subtitle={
           <>
-            {firstName ? `Olá, ${firstName}! ` : ''}Para começar a atender, dê um nome à conta da sua empresa. Depois você conecta o
-            WhatsApp e o Telegram e convida a sua equipe.
+            {firstName ? `Olá, ${firstName}! ` : ''}Para começar a atender, dê um nome à conta da sua empresa. Depois você conecta o WhatsApp e o Telegram e
+            convida a sua equipe.
           </>
         }
       />

@@ -6,10 +6,7 @@ export default function ForgotPasswordPage() {
   usePageMeta({ title: 'Recuperar senha', description: 'Receba por e-mail um link para criar uma nova senha no Conversa.' });
   return (
     <>
-      <AuthHeading
-        title="Recuperar senha"
-        subtitle="Informe o e-mail da sua conta e enviaremos um link com um código para você criar uma nova senha."
-      />
+      <AuthHeading title="Recuperar senha" subtitle="Informe o e-mail da sua conta e enviaremos um link com um código para você criar uma nova senha." />
       <ForgotPasswordForm />
     </>
   );

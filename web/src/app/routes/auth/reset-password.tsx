@@ -16,7 +16,13 @@ export default function ResetPasswordPage() {
     <>
       <AuthHeading
         title="Redefinir senha"
-        subtitle={valid ? <>Crie uma nova senha para <strong className="text-fg">{email}</strong>.</> : undefined}
+        subtitle={
+          valid ? (
+            <>
+              Crie uma nova senha para <strong className="text-fg">{email}</strong>.
+            </>
+          ) : undefined
+        }
       />
       {valid ? (
         <ResetPasswordForm email={email} verifyCode={verifyCode} />

@@ -16,10 +16,7 @@ export default function VerifyEmailPage() {
       <span className="mb-6 flex size-12 items-center justify-center rounded-xl bg-brand-soft text-brand-soft-fg">
         <MailCheck className="size-6" aria-hidden="true" />
       </span>
-      <AuthHeading
-        title="Verificar e-mail"
-        subtitle="Enviamos um código de 6 dígitos para o seu e-mail. Digite-o abaixo para ativar sua conta."
-      />
+      <AuthHeading title="Verificar e-mail" subtitle="Enviamos um código de 6 dígitos para o seu e-mail. Digite-o abaixo para ativar sua conta." />
       {userId ? (
         <VerifyEmailForm userId={userId} initialCode={verifyCode} />
       ) : (

@@ -43,7 +43,14 @@ function UsageBar({ label, used, limit, icon }: { label: string; used: number; l
           {used.toLocaleString('pt-BR')} / {limit.toLocaleString('pt-BR')}
         </span>
       </div>
-      <div className="h-2 overflow-hidden rounded-full bg-surface-2" role="progressbar" aria-label={label} aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100}>
+      <div
+        className="h-2 overflow-hidden rounded-full bg-surface-2"
+        role="progressbar"
+        aria-label={label}
+        aria-valuenow={percent}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
         <div className={percent >= 90 ? 'h-full bg-warning' : 'h-full bg-brand'} style={{ width: `${percent}%` }} />
       </div>
     </div>
@@ -63,9 +70,7 @@ export function ActivePlan({ account, subscription }: { account: Account; subscr
         <h2 className="flex items-center gap-2 text-lg font-semibold text-fg">
           <Crown className="size-5 text-warning" aria-hidden="true" /> Plano Pro Ativo
         </h2>
-        <div className="flex items-center gap-2 text-sm text-fg-muted">
-          Status da Assinatura {statusBadge(subscription.status)}
-        </div>
+        <div className="flex items-center gap-2 text-sm text-fg-muted">Status da Assinatura {statusBadge(subscription.status)}</div>
       </div>
       {subscription.cancel_at_period_end ? (
         <Alert tone="warning" title="Cancelamento programado">
@@ -136,8 +141,12 @@ export function UpgradePlan({ account }: { account: Account }) {
             <p className="mt-1 text-sm text-fg-muted">Sem assinatura ativa</p>
           )}
           <ul className="mt-5 space-y-2">
-            <PlanFeature>{n(current.users ?? freePlan.users)} {current.users === 1 ? 'usuário' : 'usuários'}</PlanFeature>
-            <PlanFeature>{n(current.connections)} {current.connections === 1 ? 'conexão' : 'conexões'}</PlanFeature>
+            <PlanFeature>
+              {n(current.users ?? freePlan.users)} {current.users === 1 ? 'usuário' : 'usuários'}
+            </PlanFeature>
+            <PlanFeature>
+              {n(current.connections)} {current.connections === 1 ? 'conexão' : 'conexões'}
+            </PlanFeature>
             <PlanFeature>{n(current.contacts)} contatos</PlanFeature>
           </ul>
         </Card>

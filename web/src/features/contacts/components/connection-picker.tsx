@@ -108,8 +108,13 @@ export function ConnectionPicker({
         />
         <ChevronDown className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-fg-muted" aria-hidden="true" />
         {open ? (
-          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern: a listbox of options, driven from the input with aria-activedescendant
-          <ul id={listId} role="listbox" aria-label="Conexões" className="absolute z-30 mt-1 max-h-60 w-full overflow-y-auto rounded-lg border border-border bg-surface py-1 shadow-pop">
+          <ul
+            id={listId}
+            // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern: a listbox of options, driven from the input with aria-activedescendant
+            role="listbox"
+            aria-label="Conexões"
+            className="absolute z-30 mt-1 max-h-60 w-full overflow-y-auto rounded-lg border border-border bg-surface py-1 shadow-pop"
+          >
             {search.isPending ? (
               <li className="px-3 py-2 text-sm text-fg-muted">Carregando...</li>
             ) : options.length === 0 ? (

@@ -149,7 +149,12 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
         }}
       />
       {telegram ? (
-        <InputField label="ID do Telegram" required={mode === 'create'} hint="O número de identificação do chat no Telegram." {...form.field('idFromService')} />
+        <InputField
+          label="ID do Telegram"
+          required={mode === 'create'}
+          hint="O número de identificação do chat no Telegram."
+          {...form.field('idFromService')}
+        />
       ) : null}
       <div className="grid gap-4 sm:grid-cols-[minmax(0,11rem)_1fr]">
         <SelectField
@@ -164,7 +169,15 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
           error={country.fieldState.error?.message}
           options={[{ value: '', label: 'Selecione' }, ...list.map((c) => ({ value: c.code, label: `${c.name} (+${c.dial})` }))]}
         />
-        <InputField label="Telefone" type="tel" inputMode="tel" required={!telegram} disabled={locked} hint="Com o código do país, só números." {...form.field('phoneNumber')} />
+        <InputField
+          label="Telefone"
+          type="tel"
+          inputMode="tel"
+          required={!telegram}
+          disabled={locked}
+          hint="Com o código do país, só números."
+          {...form.field('phoneNumber')}
+        />
       </div>
       <InputField label="Email" type="email" autoComplete="off" {...form.field('email')} />
       <SelectField

@@ -58,7 +58,12 @@ export function ContactsTable() {
       {list.open ? (
         <FiltersCard columns="sm:grid-cols-[1fr_1fr_auto]" onApply={list.apply}>
           <InputField id="contacts-filter-name" label="Nome" value={list.draft.name} onChange={(e) => list.setDraft({ ...list.draft, name: e.target.value })} />
-          <InputField id="contacts-filter-email" label="Email" value={list.draft.email} onChange={(e) => list.setDraft({ ...list.draft, email: e.target.value })} />
+          <InputField
+            id="contacts-filter-email"
+            label="Email"
+            value={list.draft.email}
+            onChange={(e) => list.setDraft({ ...list.draft, email: e.target.value })}
+          />
         </FiltersCard>
       ) : null}
       <ListTable
@@ -110,7 +115,10 @@ export function ContactsTable() {
                 {contact.avatar?.url || contact.avatarUrl ? (
                   <img src={contact.avatar?.url ?? contact.avatarUrl ?? ''} alt="" className="size-8 rounded-full object-cover" />
                 ) : (
-                  <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-soft text-xs font-semibold text-brand-soft-fg" aria-hidden="true">
+                  <span
+                    className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-soft text-xs font-semibold text-brand-soft-fg"
+                    aria-hidden="true"
+                  >
                     {initials(contact.name)}
                   </span>
                 )}

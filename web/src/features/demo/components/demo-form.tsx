@@ -22,9 +22,7 @@ export function DemoForm() {
   const [phase, setPhase] = useState<'idle' | 'sending' | 'sent'>('idle');
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   const successRef = useRef<HTMLDivElement>(null);
-  const form = useSchemaForm(
-    demoRequestForm,
-    { name: '', email: '', company: '', phone: '', employees: '', message: '' }, 'demo');
+  const form = useSchemaForm(demoRequestForm, { name: '', email: '', company: '', phone: '', employees: '', message: '' }, 'demo');
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
   useEffect(() => {

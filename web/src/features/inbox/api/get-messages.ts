@@ -71,7 +71,9 @@ function eachConversation(client: QueryClient, contactId: string, update: (data:
 
 /** A local message this server message is the stored copy of (same text and file, oldest first). */
 function matchesLocal(local: ChatMessage, message: Message): boolean {
-  return !!local.local && local.local.state === 'sending' && message.isFromMe && local.text === message.text && (local.fileId ?? null) === (message.fileId ?? null);
+  return (
+    !!local.local && local.local.state === 'sending' && message.isFromMe && local.text === message.text && (local.fileId ?? null) === (message.fileId ?? null)
+  );
 }
 
 /** Inserts or replaces a server message in a conversation's pages. */
@@ -89,7 +91,10 @@ export function placeMessage(data: Pages, message: ChatMessage): Pages {
   });
   if (found) return { ...data, pages };
   // The answer of our own send may come after its event: the local copy is replaced, never doubled.
-  const locals = pages.flatMap((p) => p.data).filter((m) => matchesLocal(m, message)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const locals = pages
+    .flatMap((p) => p.data)
+    .filter((m) => matchesLocal(m, message))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
   const local = locals[0];
   if (local) {
     pages = pages.map((page) => ({ ...page, data: page.data.map((m) => (m.id === local.id ? message : m)) }));

@@ -2,7 +2,9 @@ import type { UploadAnswer, UploadRequestPayload } from '#contracts/files.ts';
 import { api } from '#web/lib/api-client.ts';
 
 /** POST /files/generate-url-to-upload: a file record and a presigned PUT URL (voice notes may come inline). */
-export function requestUpload(payload: Partial<UploadRequestPayload> & Pick<UploadRequestPayload, 'name' | 'mimetype' | 'serviceId' | 'length'>): Promise<UploadAnswer> {
+export function requestUpload(
+  payload: Partial<UploadRequestPayload> & Pick<UploadRequestPayload, 'name' | 'mimetype' | 'serviceId' | 'length'>,
+): Promise<UploadAnswer> {
   return api.post<UploadAnswer>('/files/generate-url-to-upload', payload);
 }
 

@@ -74,7 +74,15 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
     fileId: null,
     thumbnail: null,
     quotedMessage: out.replyTo
-      ? { id: out.replyTo.id, text: out.replyTo.text, type: out.replyTo.type, isFromMe: out.replyTo.isFromMe, ack: out.replyTo.ack, timestamp: out.replyTo.timestamp, file: out.replyTo.file }
+      ? {
+          id: out.replyTo.id,
+          text: out.replyTo.text,
+          type: out.replyTo.type,
+          isFromMe: out.replyTo.isFromMe,
+          ack: out.replyTo.ack,
+          timestamp: out.replyTo.timestamp,
+          file: out.replyTo.file,
+        }
       : null,
     replyMessageId: out.replyTo?.id ?? null,
     user: out.user ? { id: out.user.id, name: out.user.name } : null,

@@ -5,7 +5,10 @@ export function Avatar({ name, url, className }: { name: string; url?: string | 
   return url ? (
     <img src={url} alt="" className={cn('size-10 shrink-0 rounded-full object-cover', className)} loading="lazy" />
   ) : (
-    <span className={cn('flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-soft text-sm font-semibold text-brand-soft-fg', className)} aria-hidden="true">
+    <span
+      className={cn('flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-soft text-sm font-semibold text-brand-soft-fg', className)}
+      aria-hidden="true"
+    >
       {initials(name)}
     </span>
   );

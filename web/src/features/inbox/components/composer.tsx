@@ -194,7 +194,13 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
             {formatDuration(recorder.elapsed)}
           </span>
         </span>
-        <Button variant="outline" size="icon" className="ml-auto" onClick={recorder.togglePause} aria-label={recorder.state === 'recording' ? 'Pausar gravação' : 'Continuar gravação'}>
+        <Button
+          variant="outline"
+          size="icon"
+          className="ml-auto"
+          onClick={recorder.togglePause}
+          aria-label={recorder.state === 'recording' ? 'Pausar gravação' : 'Continuar gravação'}
+        >
           {recorder.state === 'recording' ? <Pause className="size-5" aria-hidden="true" /> : <Play className="size-5" aria-hidden="true" />}
         </Button>
         <Button size="icon" onClick={() => void sendVoice()} aria-label="Enviar áudio">
@@ -251,7 +257,17 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
         <Button variant="ghost" size="icon" onClick={() => fileInput.current?.click()} aria-label="Anexar arquivos">
           <Paperclip className="size-5" aria-hidden="true" />
         </Button>
-        <input ref={fileInput} type="file" multiple accept={uploadAccept} className="hidden" onChange={onPick} data-testid="file-input" aria-hidden="true" tabIndex={-1} />
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          accept={uploadAccept}
+          className="hidden"
+          onChange={onPick}
+          data-testid="file-input"
+          aria-hidden="true"
+          tabIndex={-1}
+        />
         <label htmlFor="composer-text" className="sr-only">
           Mensagem
         </label>

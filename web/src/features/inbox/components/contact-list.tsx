@@ -34,7 +34,11 @@ function ContactRow({ contact, selected }: { contact: Contact; selected: boolean
       <div className="min-w-0 flex-1">
         <div className="flex items-center gap-2">
           <span className="truncate text-sm font-semibold text-fg">{contact.name}</span>
-          {contact.archivedAt ? <Badge tone="warning" className="px-1.5 py-0 text-[10px]">Arquivado</Badge> : null}
+          {contact.archivedAt ? (
+            <Badge tone="warning" className="px-1.5 py-0 text-[10px]">
+              Arquivado
+            </Badge>
+          ) : null}
           <span className={cn('ml-auto shrink-0 text-xs', contact.unread > 0 ? 'font-semibold text-brand' : 'text-fg-muted')}>
             {formatListTime(contact.lastMessageAt ?? last?.timestamp)}
           </span>
@@ -162,7 +166,11 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
               label="Tipo"
               value={filters.serviceType}
               onChange={(e) => onFiltersChange({ ...filters, serviceType: e.target.value as '' | ServiceType })}
-              options={[{ value: '', label: 'Todos os tipos' }, { value: 'whatsapp', label: serviceTypeLabels.whatsapp }, { value: 'telegram', label: serviceTypeLabels.telegram }]}
+              options={[
+                { value: '', label: 'Todos os tipos' },
+                { value: 'whatsapp', label: serviceTypeLabels.whatsapp },
+                { value: 'telegram', label: serviceTypeLabels.telegram },
+              ]}
             />
             <CheckboxField
               id="inbox-filter-archived"
@@ -185,7 +193,10 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
             {items.map((item) => {
               const contact = contacts[item.index]!;
               return (
-                <li key={contact.id} style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: rowHeight, transform: `translateY(${item.start}px)` }}>
+                <li
+                  key={contact.id}
+                  style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: rowHeight, transform: `translateY(${item.start}px)` }}
+                >
                   <ContactRow contact={contact} selected={contact.id === selectedId} />
                 </li>
               );

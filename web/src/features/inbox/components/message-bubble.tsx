@@ -38,7 +38,14 @@ function Media({ message }: { message: ChatMessage }) {
     case 'image':
       return (
         <a href={file.url} target="_blank" rel="noreferrer" className="mb-1 block">
-          <img src={file.url} alt={message.text || name} loading="lazy" className="max-h-72 w-auto max-w-full rounded-lg object-contain" width={280} height={210} />
+          <img
+            src={file.url}
+            alt={message.text || name}
+            loading="lazy"
+            className="max-h-72 w-auto max-w-full rounded-lg object-contain"
+            width={280}
+            height={210}
+          />
         </a>
       );
     case 'video':
@@ -112,7 +119,14 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
             </>
           )}
           {progress !== undefined && message.file ? (
-            <div className="mt-1.5 h-1 overflow-hidden rounded-full bg-black/20" role="progressbar" aria-label="Enviando arquivo" aria-valuenow={Math.round(progress * 100)} aria-valuemin={0} aria-valuemax={100}>
+            <div
+              className="mt-1.5 h-1 overflow-hidden rounded-full bg-black/20"
+              role="progressbar"
+              aria-label="Enviando arquivo"
+              aria-valuenow={Math.round(progress * 100)}
+              aria-valuemin={0}
+              aria-valuemax={100}
+            >
               <div className="h-full bg-current transition-[width]" style={{ width: `${Math.round(progress * 100)}%` }} />
             </div>
           ) : null}

@@ -17,7 +17,12 @@ export function useSendSequence(contact: Pick<Contact, 'id' | 'serviceId'>) {
     let reply = replyTo;
     if (voice) {
       const ext = voice.mimetype.includes('mp4') ? 'm4a' : 'webm';
-      await sendOutgoing(client, { ...base, text: '', replyTo: reply, file: { blob: voice.blob, name: `audio-${Date.now()}.${ext}`, mimetype: voice.mimetype, isPtt: true } });
+      await sendOutgoing(client, {
+        ...base,
+        text: '',
+        replyTo: reply,
+        file: { blob: voice.blob, name: `audio-${Date.now()}.${ext}`, mimetype: voice.mimetype, isPtt: true },
+      });
       return;
     }
     for (const f of files) {

@@ -30,10 +30,13 @@ export function useVoiceRecorder() {
   }, []);
   const tick = useCallback(() => setElapsed(clock.current.carried + (Date.now() - clock.current.startedAt)), []);
 
-  useEffect(() => () => {
-    if (recorder.current && recorder.current.state !== 'inactive') recorder.current.stop();
-    stopTracks();
-  }, [stopTracks]);
+  useEffect(
+    () => () => {
+      if (recorder.current && recorder.current.state !== 'inactive') recorder.current.stop();
+      stopTracks();
+    },
+    [stopTracks],
+  );
 
   const start = useCallback(async () => {
     if (recorder.current) return;

@@ -1,18 +1,5 @@
 import type { MouseEvent, ReactNode } from 'react';
-import {
-  ArrowRight,
-  Check,
-  Headset,
-  History,
-  MessagesSquare,
-  PlugZap,
-  ShieldCheck,
-  Tags,
-  TrendingUp,
-  UserPlus,
-  Users,
-  UsersRound,
-} from 'lucide-react';
+import { ArrowRight, Check, Headset, History, MessagesSquare, PlugZap, ShieldCheck, Tags, TrendingUp, UserPlus, Users, UsersRound } from 'lucide-react';
 import { formatBRL, freePlan, proFallbackPriceCents, proPlanDefaults } from '#contracts/plans.ts';
 import { Accordion } from '#web/components/ui/accordion.tsx';
 import { ButtonLink, buttonClasses } from '#web/components/ui/button.tsx';
@@ -60,8 +47,7 @@ export function Hero() {
         className="pointer-events-none absolute inset-x-0 -top-40 -z-10 h-[38rem] opacity-70 dark:opacity-40"
         aria-hidden="true"
         style={{
-          background:
-            'radial-gradient(40rem 24rem at 50% 0%, color-mix(in srgb, var(--brand) 22%, transparent), transparent 70%)',
+          background: 'radial-gradient(40rem 24rem at 50% 0%, color-mix(in srgb, var(--brand) 22%, transparent), transparent 70%)',
         }}
       />
       <div className="mx-auto max-w-6xl">
@@ -74,8 +60,8 @@ export function Hero() {
             WhatsApp e Telegram da sua empresa em <span className="text-brand">uma só caixa de entrada</span>
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-base leading-relaxed text-pretty text-fg-muted sm:text-lg">
-            O Conversa reúne as mensagens dos seus clientes, distribui o atendimento entre a equipe e guarda o histórico de cada
-            conversa. Tudo no navegador, sem instalar nada.
+            O Conversa reúne as mensagens dos seus clientes, distribui o atendimento entre a equipe e guarda o histórico de cada conversa. Tudo no navegador,
+            sem instalar nada.
           </p>
           <div className="mt-9 flex flex-col items-stretch justify-center gap-3 sm:flex-row sm:items-center">
             <ButtonLink to="/register" size="lg">
@@ -214,22 +200,19 @@ export function HowItWorks() {
 
 const testimonials = [
   {
-    quote:
-      'Antes cada vendedor atendia no próprio celular e a gente perdia pedido. Hoje todo mundo responde pelo mesmo número e eu acompanho tudo de perto.',
+    quote: 'Antes cada vendedor atendia no próprio celular e a gente perdia pedido. Hoje todo mundo responde pelo mesmo número e eu acompanho tudo de perto.',
     name: 'Rafael Menezes',
     role: 'Sócio da Casa Menezes Materiais de Construção',
     city: 'Campinas, SP',
   },
   {
-    quote:
-      'Conectamos o WhatsApp e o Telegram da clínica em uma tarde. A recepção adorou ver o histórico de cada paciente antes de responder.',
+    quote: 'Conectamos o WhatsApp e o Telegram da clínica em uma tarde. A recepção adorou ver o histórico de cada paciente antes de responder.',
     name: 'Juliana Prado',
     role: 'Diretora da Clínica Sorriso Pleno',
     city: 'Belo Horizonte, MG',
   },
   {
-    quote:
-      'O preço cabe no bolso de uma loja pequena e o suporte responde rápido. Passamos a responder em minutos, não em horas.',
+    quote: 'O preço cabe no bolso de uma loja pequena e o suporte responde rápido. Passamos a responder em minutos, não em horas.',
     name: 'Tiago Albuquerque',
     role: 'Fundador da Albuquerque Moda Praia',
     city: 'Recife, PE',
@@ -254,8 +237,14 @@ export function Testimonials() {
               </svg>
               <blockquote className="mt-4 flex-1 text-[15px] leading-relaxed text-fg">“{t.quote}”</blockquote>
               <figcaption className="mt-6 flex items-center gap-3 border-t border-border pt-5">
-                <span className="flex size-10 items-center justify-center rounded-full bg-brand-soft text-sm font-semibold text-brand-soft-fg" aria-hidden="true">
-                  {t.name.split(' ').map((p) => p[0]).join('')}
+                <span
+                  className="flex size-10 items-center justify-center rounded-full bg-brand-soft text-sm font-semibold text-brand-soft-fg"
+                  aria-hidden="true"
+                >
+                  {t.name
+                    .split(' ')
+                    .map((p) => p[0])
+                    .join('')}
                 </span>
                 <span>
                   <span className="block text-sm font-semibold text-fg">{t.name}</span>
@@ -349,14 +338,12 @@ const faq = [
   {
     id: 'install',
     title: 'Preciso instalar algum programa?',
-    content:
-      'Não. O Conversa funciona direto no navegador, no computador ou no celular. Não há programa para instalar nem servidor para manter.',
+    content: 'Não. O Conversa funciona direto no navegador, no computador ou no celular. Não há programa para instalar nem servidor para manter.',
   },
   {
     id: 'channels',
     title: 'Quais canais posso conectar?',
-    content:
-      'WhatsApp e Telegram. Você pode ter mais de uma conexão, conforme o seu plano, e atender todas na mesma caixa de entrada.',
+    content: 'WhatsApp e Telegram. Você pode ter mais de uma conexão, conforme o seu plano, e atender todas na mesma caixa de entrada.',
   },
   {
     id: 'billing',
@@ -366,14 +353,12 @@ const faq = [
   {
     id: 'cancel',
     title: 'Posso cancelar quando quiser?',
-    content:
-      'Sim. Não há fidelidade nem multa: você cancela pelo próprio painel e continua com acesso ao Pro até o fim do período já pago.',
+    content: 'Sim. Não há fidelidade nem multa: você cancela pelo próprio painel e continua com acesso ao Pro até o fim do período já pago.',
   },
   {
     id: 'security',
     title: 'Meus dados estão seguros?',
-    content:
-      'Sim. As conexões são criptografadas, cada empresa enxerga apenas os próprios dados e seguimos a Lei Geral de Proteção de Dados (LGPD).',
+    content: 'Sim. As conexões são criptografadas, cada empresa enxerga apenas os próprios dados e seguimos a Lei Geral de Proteção de Dados (LGPD).',
   },
 ];
 

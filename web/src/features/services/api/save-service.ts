@@ -15,8 +15,13 @@ export function updateService(id: string, payload: ServiceUpdatePayload): Promis
 
 /** Submission errors are only logged and the form stays (SPEC section 2): the caller shows field messages. */
 export function useSaveService(id: string | undefined) {
-  return useSaveEntity(serviceKeys.all, id, { create: createService, update: updateService }, {
-    onError: (error) => console.warn('Connection form submission failed', error),
-    meta: { silent: true },
-  });
+  return useSaveEntity(
+    serviceKeys.all,
+    id,
+    { create: createService, update: updateService },
+    {
+      onError: (error) => console.warn('Connection form submission failed', error),
+      meta: { silent: true },
+    },
+  );
 }

@@ -15,12 +15,12 @@ export function ServiceStatus({ service, canReadQr = true }: { service: Service;
         <span className="flex flex-wrap items-center gap-2">
           <Badge tone="warning">{serviceStatusLabels.isOnQrCode}</Badge>
           {canReadQr ? (
-          <Link
-            to={`/services/${service.id}/qr-code`}
-            className="inline-flex items-center gap-1 rounded-md text-xs font-semibold text-brand underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
-          >
-            <QrCode className="size-3.5" aria-hidden="true" /> Ver código QR
-          </Link>
+            <Link
+              to={`/services/${service.id}/qr-code`}
+              className="inline-flex items-center gap-1 rounded-md text-xs font-semibold text-brand underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+            >
+              <QrCode className="size-3.5" aria-hidden="true" /> Ver código QR
+            </Link>
           ) : null}
         </span>
       );

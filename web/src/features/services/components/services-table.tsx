@@ -102,14 +102,26 @@ export function ServicesTable() {
         loading={services.isPending}
         head={
           <>
-            <th scope="col" className={thClass}>#</th>
-            <th scope="col" className={thClass}>Nome</th>
-            <th scope="col" className={thClass}>Tipo</th>
-            <th scope="col" className={thClass}>Status</th>
-            <th scope="col" className={`${thClass} text-right`}>Ações</th>
+            <th scope="col" className={thClass}>
+              #
+            </th>
+            <th scope="col" className={thClass}>
+              Nome
+            </th>
+            <th scope="col" className={thClass}>
+              Tipo
+            </th>
+            <th scope="col" className={thClass}>
+              Status
+            </th>
+            <th scope="col" className={`${thClass} text-right`}>
+              Ações
+            </th>
           </>
         }
-        pager={<Pagination page={list.page} perPage={defaultPerPage} total={services.data?.totalCount ?? 0} onPageChange={list.setPage} idPrefix="services-pager" />}
+        pager={
+          <Pagination page={list.page} perPage={defaultPerPage} total={services.data?.totalCount ?? 0} onPageChange={list.setPage} idPrefix="services-pager" />
+        }
       >
         {rows.map((service, i) => (
           <tr key={service.id} className="hover:bg-bg-subtle" data-testid="service-row">

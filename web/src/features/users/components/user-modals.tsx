@@ -25,7 +25,15 @@ export function PasswordStrengthBar({ password }: { password: string }) {
   return (
     <div className="space-y-1.5">
       {/* biome-ignore lint/a11y/useSemanticElements: a bar coloured by level, which a native <meter> cannot be styled to match across browsers */}
-      <div className="h-1.5 overflow-hidden rounded-full bg-surface-2" role="meter" aria-label="Força da senha" aria-valuemin={0} aria-valuemax={4} aria-valuenow={level} aria-valuetext={strengthLabels[level]}>
+      <div
+        className="h-1.5 overflow-hidden rounded-full bg-surface-2"
+        role="meter"
+        aria-label="Força da senha"
+        aria-valuemin={0}
+        aria-valuemax={4}
+        aria-valuenow={level}
+        aria-valuetext={strengthLabels[level]}
+      >
         <div className={cn('h-full rounded-full transition-[width]', barColours[level])} style={{ width: `${level * 25}%` }} />
       </div>
       <p className="text-xs text-fg-muted" aria-live="polite">
@@ -68,7 +76,13 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
       <InputField label="Email" type="email" required autoComplete="off" {...form.field('email')} />
-      <PasswordField label="Senha" required={mode === 'create'} autoComplete="new-password" hint={mode === 'edit' ? keepPasswordHint : undefined} {...form.field('password', { deps: ['confirmPassword'] })} />
+      <PasswordField
+        label="Senha"
+        required={mode === 'create'}
+        autoComplete="new-password"
+        hint={mode === 'edit' ? keepPasswordHint : undefined}
+        {...form.field('password', { deps: ['confirmPassword'] })}
+      />
       <PasswordStrengthBar password={form.watch('password')} />
       <PasswordField label="Confirmar senha" required={mode === 'create'} autoComplete="new-password" {...form.field('confirmPassword')} />
       {me?.isAdmin ? <CheckboxField label="Administrador" {...form.field('isAdmin')} disabled={user?.isOwner} /> : null}

@@ -68,7 +68,12 @@ export function UsersTable() {
       {list.open ? (
         <FiltersCard columns="sm:grid-cols-[1fr_1fr_auto]" onApply={list.apply}>
           <InputField id="users-filter-name" label="Nome" value={list.draft.name} onChange={(e) => list.setDraft({ ...list.draft, name: e.target.value })} />
-          <InputField id="users-filter-email" label="Email" value={list.draft.email} onChange={(e) => list.setDraft({ ...list.draft, email: e.target.value })} />
+          <InputField
+            id="users-filter-email"
+            label="Email"
+            value={list.draft.email}
+            onChange={(e) => list.setDraft({ ...list.draft, email: e.target.value })}
+          />
         </FiltersCard>
       ) : null}
       <ListTable
@@ -77,10 +82,18 @@ export function UsersTable() {
         loading={users.isPending}
         head={
           <>
-            <th scope="col" className={thClass}>#</th>
-            <th scope="col" className={thClass}>Nome do usuário</th>
-            <th scope="col" className={thClass}>Email do usuário</th>
-            <th scope="col" className={`${thClass} ${actionsHeadClass} text-right`}>Ações</th>
+            <th scope="col" className={thClass}>
+              #
+            </th>
+            <th scope="col" className={thClass}>
+              Nome do usuário
+            </th>
+            <th scope="col" className={thClass}>
+              Email do usuário
+            </th>
+            <th scope="col" className={`${thClass} ${actionsHeadClass} text-right`}>
+              Ações
+            </th>
           </>
         }
         pager={<Pagination page={list.page} perPage={defaultPerPage} total={users.data?.totalCount ?? 0} onPageChange={list.setPage} idPrefix="users-pager" />}
