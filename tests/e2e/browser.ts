@@ -3,40 +3,19 @@
  * runtime (as `npm start` runs it), Debian's chromium driven by playwright-core, axe-core checks
  * and the local e-mail outbox.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { ensureWebBuild } from '../../scripts/ensure-deps.mjs';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
+
+export { ensureWebBuild };
 
 export const root = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 const axePath = require.resolve('axe-core/axe.min.js');
-
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
-}
-
-/** Builds web/dist when it is missing or older than its sources. */
-export function ensureWebBuild(): void {
-  const built = join(root, 'web/dist/index.html');
-  const sources = Math.max(
-    newestMtime(join(root, 'web/src')),
-    newestMtime(join(root, 'web/index.html')),
-    newestMtime(join(root, 'web/public')),
-    newestMtime(join(root, 'shared/contracts')),
-  );
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
-  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-}
 
 export const chromiumArgs = [
   '--headless',

@@ -44,21 +44,19 @@ export function ListPageHeader({
 }
 
 /**
- * The table of a list screen in its card: the head's cells, the rows (or 'Carregando...' and
- * 'Nenhum registro encontrado' while there are none) and the pager below. `minWidth` is a literal
- * Tailwind class: the table scrolls sideways below it.
+ * The table of a list screen in its card: the column headings and the actions column ('Ações',
+ * pinned on phones), the rows (or 'Carregando...' and 'Nenhum registro encontrado' while there are
+ * none) and the pager below. `minWidth` is a literal Tailwind class: the table scrolls sideways below it.
  */
 export function ListTable({
   minWidth,
-  head,
-  columns,
+  headings,
   loading,
   pager,
   children,
 }: {
   minWidth: string;
-  head: ReactNode;
-  columns: number;
+  headings: string[];
   loading: boolean;
   pager: ReactNode;
   children: ReactNode[];
@@ -68,9 +66,18 @@ export function ListTable({
       <div className="overflow-x-auto">
         <table className={`w-full ${minWidth}`}>
           <thead className="border-b border-border bg-bg-subtle">
-            <tr>{head}</tr>
+            <tr>
+              {headings.map((heading) => (
+                <th key={heading} scope="col" className={thClass}>
+                  {heading}
+                </th>
+              ))}
+              <th scope="col" className={`${thClass} ${actionsHeadClass} text-right`}>
+                Ações
+              </th>
+            </tr>
           </thead>
-          <tbody className="divide-y divide-border">{children.length === 0 ? <TableState colSpan={columns} loading={loading} /> : children}</tbody>
+          <tbody className="divide-y divide-border">{children.length === 0 ? <TableState colSpan={headings.length + 1} loading={loading} /> : children}</tbody>
         </table>
       </div>
       {pager}
@@ -95,14 +102,14 @@ export function TableState({ colSpan, loading }: { colSpan: number; loading: boo
   );
 }
 
-export const thClass = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-fg-muted uppercase';
+const thClass = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-fg-muted uppercase';
 export const tdClass = 'px-4 py-3 text-sm text-fg';
 /**
  * The actions column of a table: on a phone, where the table scrolls sideways, it stays pinned to
  * the right edge so editing never needs a scroll.
  */
 export const actionsCellClass = 'sticky right-0 bg-surface shadow-[-10px_0_10px_-10px_rgb(0_0_0/0.25)] sm:static sm:shadow-none';
-export const actionsHeadClass = 'sticky right-0 bg-bg-subtle sm:static';
+const actionsHeadClass = 'sticky right-0 bg-bg-subtle sm:static';
 
 /**
  * The filter panel the list header toggles ('Mostrar filtros'): its fields, then 'Aplicar filtros'.

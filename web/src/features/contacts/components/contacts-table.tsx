@@ -5,7 +5,7 @@ import { defaultPerPage } from '#contracts/list-query.ts';
 import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
-import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, ListTable, tdClass, thClass } from '#web/components/ui/list-page.tsx';
+import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
 import { Badge } from '#web/components/ui/misc.tsx';
 import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
 import { Tooltip } from '#web/components/ui/tooltip.tsx';
@@ -68,30 +68,8 @@ export function ContactsTable() {
       ) : null}
       <ListTable
         minWidth="min-w-[720px]"
-        columns={6}
         loading={contacts.isPending}
-        head={
-          <>
-            <th scope="col" className={thClass}>
-              #
-            </th>
-            <th scope="col" className={thClass}>
-              Nome
-            </th>
-            <th scope="col" className={thClass}>
-              Email
-            </th>
-            <th scope="col" className={thClass}>
-              Número
-            </th>
-            <th scope="col" className={thClass}>
-              Conexão
-            </th>
-            <th scope="col" className={`${thClass} ${actionsHeadClass}`}>
-              <span className="sr-only">Ações</span>
-            </th>
-          </>
-        }
+        headings={['#', 'Nome', 'Email', 'Número', 'Conexão']}
         pager={
           <Pagination
             page={list.page}

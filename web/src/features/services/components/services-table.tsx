@@ -5,7 +5,7 @@ import { defaultPerPage } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
-import { FiltersCard, ListPageHeader, ListTable, tdClass, thClass } from '#web/components/ui/list-page.tsx';
+import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
 
 import { Pagination } from '#web/components/ui/pagination.tsx';
 import { useSession } from '#web/lib/auth.ts';
@@ -98,27 +98,8 @@ export function ServicesTable() {
       ) : null}
       <ListTable
         minWidth="min-w-[720px]"
-        columns={5}
         loading={services.isPending}
-        head={
-          <>
-            <th scope="col" className={thClass}>
-              #
-            </th>
-            <th scope="col" className={thClass}>
-              Nome
-            </th>
-            <th scope="col" className={thClass}>
-              Tipo
-            </th>
-            <th scope="col" className={thClass}>
-              Status
-            </th>
-            <th scope="col" className={`${thClass} text-right`}>
-              Ações
-            </th>
-          </>
-        }
+        headings={['#', 'Nome', 'Tipo', 'Status']}
         pager={
           <Pagination page={list.page} perPage={defaultPerPage} total={services.data?.totalCount ?? 0} onPageChange={list.setPage} idPrefix="services-pager" />
         }
@@ -133,7 +114,7 @@ export function ServicesTable() {
             <td className={tdClass}>
               <ServiceStatus service={service} canReadQr={isAdmin} />
             </td>
-            <td className={`${tdClass} py-2`}>
+            <td className={`${tdClass} ${actionsCellClass} py-2`}>
               <RowActions service={service} isAdmin={isAdmin} />
             </td>
           </tr>

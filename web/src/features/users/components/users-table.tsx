@@ -4,7 +4,7 @@ import { defaultPerPage } from '#contracts/list-query.ts';
 import type { User } from '#contracts/entities.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
-import { actionsCellClass, actionsHeadClass, FiltersCard, ListPageHeader, ListTable, tdClass, thClass } from '#web/components/ui/list-page.tsx';
+import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
 import { Badge } from '#web/components/ui/misc.tsx';
 import { Pagination } from '#web/components/ui/pagination.tsx';
 import { useSession } from '#web/lib/auth.ts';
@@ -78,24 +78,8 @@ export function UsersTable() {
       ) : null}
       <ListTable
         minWidth="min-w-[640px]"
-        columns={4}
         loading={users.isPending}
-        head={
-          <>
-            <th scope="col" className={thClass}>
-              #
-            </th>
-            <th scope="col" className={thClass}>
-              Nome do usuário
-            </th>
-            <th scope="col" className={thClass}>
-              Email do usuário
-            </th>
-            <th scope="col" className={`${thClass} ${actionsHeadClass} text-right`}>
-              Ações
-            </th>
-          </>
-        }
+        headings={['#', 'Nome do usuário', 'Email do usuário']}
         pager={<Pagination page={list.page} perPage={defaultPerPage} total={users.data?.totalCount ?? 0} onPageChange={list.setPage} idPrefix="users-pager" />}
       >
         {rows.map((user, i) => (
