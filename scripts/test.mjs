@@ -17,7 +17,7 @@ if (!existsSync('/usr/bin/chromium')) {
 }
 run('npx tsc --noEmit -p tsconfig.json');
 // Lint and format check (Biome), then unused files, exports and dependencies (knip).
-run('npx biome ci .');
+run('npx biome ci --error-on-warnings .');
 run('npx knip');
 ensureWebBuild();
 run('npx vitest run');

@@ -1,28 +1,12 @@
-/**
- * The browser tests' world for the signed-in app: the local runtime (`npm start`'s entry) talking
- * to a fake Telegram Bot API (tests/support/fake-telegram.ts) through TELEGRAM_API_ROOT, a
- * chromium, and, for WhatsApp (which has no local stand-in), a stand-in for the channel worker that
- * writes connection status and inbound messages straight to the runtime's table and bucket.
- */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ulid } from 'ulid';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
 import type { PlanLimits } from '../../shared/contracts/plans.ts';
 import type { ServiceStatus } from '../../shared/contracts/services.ts';
 import { keys } from '../../shared/db/keys.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
-import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import { aesVault } from '../../functions/lib/aes-vault.ts';
-import { jwtTokens } from '../../functions/lib/jwt-tokens.ts';
-import { outboxMailer } from '../../functions/lib/outbox-mailer.ts';
-import { s3Storage } from '../../functions/lib/s3-storage.ts';
-import { scryptPasswords } from '../../functions/lib/scrypt-passwords.ts';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
+import { runtimePorts } from '../support/runtime-ports.ts';
 import { chromium } from 'playwright-core';
 import { callApi, chromiumArgs, ensureWebBuild, strongPassword, uniqueEmail } from './browser.ts';
 
@@ -44,35 +28,7 @@ export async function startWorld(): Promise<World> {
     executablePath: '/usr/bin/chromium',
     args: [...chromiumArgs, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
   });
-  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-  const secret = (file: string) => async () => new TextEncoder().encode(readFileSync(join(runtime.dataDir, file), 'utf8').trim());
-  const ports: Ports = {
-    table: {
-      name: runtime.tableName,
-      doc: DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials }), {
-        marshallOptions: { removeUndefinedValues: true },
-      }),
-    },
-    storage: s3Storage(
-      runtime.bucketName,
-      new S3Client({
-        endpoint: runtime.s3Url,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-        forcePathStyle: true,
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      }),
-    ),
-    vault: aesVault(secret('data-key')),
-    tokens: jwtTokens(secret('jwt-secret')),
-    passwords: scryptPasswords(),
-    mailer: outboxMailer(runtime.outboxDir),
-    channels: channelRegistry([]),
-    clock: () => new Date(),
-    newId: (at) => ulid(at),
-    appUrl: runtime.url,
-  };
+  const ports = runtimePorts(runtime);
   return {
     runtime,
     browser,

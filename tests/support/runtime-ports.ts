@@ -1,0 +1,60 @@
+/**
+ * Ports against a running local runtime's table, bucket and secrets, for tests that act as a
+ * worker process would (inbound messages, status changes) from outside the runtime's process.
+ * No channel adapters: the tests hand theirs where they need one.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ulid } from 'ulid';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { Ports } from '../../shared/domain/ports.ts';
+import { channelRegistry } from '../../shared/domain/channels/registry.ts';
+import { aesVault } from '../../functions/lib/aes-vault.ts';
+import { jwtTokens } from '../../functions/lib/jwt-tokens.ts';
+import { outboxMailer } from '../../functions/lib/outbox-mailer.ts';
+import { s3Storage } from '../../functions/lib/s3-storage.ts';
+import { scryptPasswords } from '../../functions/lib/scrypt-passwords.ts';
+
+export interface RuntimeAddress {
+  url: string;
+  dynamoUrl: string;
+  tableName: string;
+  s3Url: string;
+  bucketName: string;
+  dataDir: string;
+  outboxDir: string;
+}
+
+export function runtimePorts(runtime: RuntimeAddress): Ports {
+  const secret = (file: string) => async () => new TextEncoder().encode(readFileSync(join(runtime.dataDir, file), 'utf8').trim());
+  return {
+    table: {
+      name: runtime.tableName,
+      doc: DynamoDBDocumentClient.from(
+        new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+        { marshallOptions: { removeUndefinedValues: true } },
+      ),
+    },
+    storage: s3Storage(
+      runtime.bucketName,
+      new S3Client({
+        endpoint: runtime.s3Url,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        forcePathStyle: true,
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+    ),
+    vault: aesVault(secret('data-key')),
+    tokens: jwtTokens(secret('jwt-secret')),
+    passwords: scryptPasswords(),
+    mailer: outboxMailer(runtime.outboxDir),
+    channels: channelRegistry([]),
+    clock: () => new Date(),
+    newId: (at) => ulid(at),
+    appUrl: runtime.url,
+  };
+}
