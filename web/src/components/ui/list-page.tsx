@@ -45,18 +45,21 @@ export function ListPageHeader({
 
 /**
  * The table of a list screen in its card: the column headings and the actions column ('Ações',
- * pinned on phones), the rows (or 'Carregando...' and 'Nenhum registro encontrado' while there are
+ * pinned to the right edge on phones unless `pinActions` is false: a row with many actions would
+ * cover the row), the rows (or 'Carregando...' and 'Nenhum registro encontrado' while there are
  * none) and the pager below. `minWidth` is a literal Tailwind class: the table scrolls sideways below it.
  */
 export function ListTable({
   minWidth,
   headings,
+  pinActions = true,
   loading,
   pager,
   children,
 }: {
   minWidth: string;
   headings: string[];
+  pinActions?: boolean;
   loading: boolean;
   pager: ReactNode;
   children: ReactNode[];
@@ -72,7 +75,7 @@ export function ListTable({
                   {heading}
                 </th>
               ))}
-              <th scope="col" className={`${thClass} ${actionsHeadClass} text-right`}>
+              <th scope="col" className={`${thClass} ${pinActions ? actionsHeadClass : ''} text-right`}>
                 Ações
               </th>
             </tr>

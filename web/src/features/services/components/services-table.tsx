@@ -5,7 +5,7 @@ import { defaultPerPage } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
-import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
+import { FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
 
 import { Pagination } from '#web/components/ui/pagination.tsx';
 import { useSession } from '#web/lib/auth.ts';
@@ -100,6 +100,7 @@ export function ServicesTable() {
         minWidth="min-w-[720px]"
         loading={services.isPending}
         headings={['#', 'Nome', 'Tipo', 'Status']}
+        pinActions={false}
         pager={
           <Pagination page={list.page} perPage={defaultPerPage} total={services.data?.totalCount ?? 0} onPageChange={list.setPage} idPrefix="services-pager" />
         }
@@ -114,7 +115,7 @@ export function ServicesTable() {
             <td className={tdClass}>
               <ServiceStatus service={service} canReadQr={isAdmin} />
             </td>
-            <td className={`${tdClass} ${actionsCellClass} py-2`}>
+            <td className={`${tdClass} py-2`}>
               <RowActions service={service} isAdmin={isAdmin} />
             </td>
           </tr>
