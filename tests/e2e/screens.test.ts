@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, expectAccessible, newPage, strongPassword, uniqueEmail } from './browser.ts';
+import QRCode from 'qrcode';
+import { writeServiceStatus } from '../../shared/db/services.ts';
+import { sessionReport } from '../../shared/domain/channels/session-report.ts';
 import { eventually, newTeam, openAs, setPlan, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -130,6 +133,42 @@ describe('contacts, connections and users screens', () => {
     await expectAccessible(page, '/services/{id}/show');
     await page.keyboard.press('Escape');
     await view.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the QR modal shows each new QR live and closes itself once the connection is connected', async () => {
+    const team = await newTeam(world, 'Ótica Central');
+    const zap = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Ótica', type: 'whatsapp' }, team.owner.token)).body;
+    // The WhatsApp network has no local stand-in: the session's reports are made here, through the
+    // same calls a Baileys session makes (a run, then pairing codes, then connected).
+    const service = { accountId: team.owner.accountId, id: zap.id, channelType: 'whatsapp' as const };
+    await writeServiceStatus(world.ports.table, service, { status: 'starting', runId: 'run-qr', now: new Date().toISOString() });
+    const report = sessionReport(world.ports, { accountId: team.owner.accountId, serviceId: zap.id, type: 'whatsapp', token: null, runId: 'run-qr' });
+    const first = await QRCode.toDataURL('2@primeiro-codigo,abc', { width: 300, margin: 1 });
+    await report.pairing(first);
+
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, team.owner, '/services');
+    await page.getByText('Esperando leitura do código QR').waitFor();
+    await page.getByRole('link', { name: 'Ler código QR de Zap da Ótica' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Código QR para Zap da Ótica' });
+    await dialog.getByText('Escaneie o código QR abaixo com seu aplicativo WhatsApp/Telegram').waitFor();
+    const image = dialog.getByRole('img', { name: 'Código QR da conexão Zap da Ótica' });
+    expect(await image.getAttribute('src')).toBe(first);
+    expect(await image.getAttribute('width')).toBe('300');
+    await expectAccessible(page, '/services/{id}/qr-code');
+
+    // WhatsApp rotates the code: the open modal follows without a reload.
+    const second = await QRCode.toDataURL('2@segundo-codigo,def', { width: 300, margin: 1 });
+    await report.pairing(second);
+    await eventually(async () => (await image.getAttribute('src')) === second);
+
+    // The phone reads it: the modal closes by itself and the list shows the connection connected.
+    await report.connected();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Conectado').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/services');
     expect(errors).toEqual([]);
     await context.close();
   });

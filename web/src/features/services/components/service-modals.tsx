@@ -111,14 +111,13 @@ export function ServiceQrModal({ id, onClose }: { id: string; onClose: () => voi
     if (status === 'connected' && wasWaiting) onClose();
   }, [status, wasWaiting, onClose]);
   const qr = service.data?.data.qrCode;
-  const app = service.data ? serviceTypeLabels[service.data.type] : 'WhatsApp/Telegram';
   return (
     <Dialog open onClose={onClose} title={`Código QR para ${service.data?.name ?? ''}`}>
       {!service.data ? (
         <DialogLoading />
       ) : qr ? (
         <div className="flex flex-col items-center gap-3 text-center">
-          <p className="text-sm text-fg-muted">Escaneie o código QR abaixo com seu aplicativo {app}</p>
+          <p className="text-sm text-fg-muted">Escaneie o código QR abaixo com seu aplicativo WhatsApp/Telegram</p>
           <img src={qr} alt={`Código QR da conexão ${service.data.name}`} width={300} height={300} className="rounded-lg bg-white p-2" />
         </div>
       ) : (
