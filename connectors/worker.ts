@@ -2,15 +2,24 @@
  * The channel worker: hosts a session for every connection whose adapter holds sessions
  * (`ports.channels`, each adapter's `sessions`: Telegram long polling where no webhook reaches,
  * WhatsApp's socket). It reconciles: the desired state of each connection is in the table (its
- * status and run), learnt from the running index at start (so started connections resume after a
- * restart) and from the table's stream; the worker opens, replaces or closes the connection's
- * session until what runs matches it. Changes of one connection are applied one at a time, in order.
+ * status and run), learnt from the running index (at start and on a periodic scan) and from the
+ * table's stream; the worker opens, replaces or closes the connection's session until what runs
+ * matches it. Changes of one connection are applied one at a time, in order.
+ *
+ * Several workers may run: each session is owned by one worker at a time through the connection's
+ * lease in the table (`shared/db/leases.ts`). A worker opens a session only after acquiring the
+ * lease, renews its leases on a timer, stops a session at once when its lease is refused or could
+ * not be renewed before `expiresAt - margin`, and releases its leases on a graceful stop. The scan
+ * takes over connections whose lease is free or expired (a dead worker's). The timing argument,
+ * the takeover bound and how sessions spread are in docs/decisions.md "Leases: one worker per session".
  */
+import { randomUUID } from 'node:crypto';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { entityTypes } from '#db/keys.ts';
-import { isRunningStatus, runningServices, type ServiceItem } from '#db/services.ts';
+import { acquireLease, readLease, releaseLease, renewLease } from '#db/leases.ts';
+import { getServiceItem, isRunningStatus, runningServices, type ServiceItem } from '#db/services.ts';
 import { inboundSink } from '#domain/channels/inbound-sink.ts';
 import type { ChannelSession } from '#domain/channels/port.ts';
 import { sessionReport } from '#domain/channels/session-report.ts';
@@ -21,17 +30,54 @@ export interface ChannelWorker {
   onStreamEvent(event: DynamoDBStreamEvent): Promise<void>;
   /** How many sessions are held. */
   readonly sessions: number;
+  /** The id this worker holds leases under. */
+  readonly workerId: string;
+  /** Graceful stop (a deploy's SIGTERM): stops every session, then releases its lease so another worker takes it over at once. */
   stop(): Promise<void>;
 }
 
-interface Held {
-  runId: string;
-  session: ChannelSession;
+export interface ChannelWorkerOptions {
+  /** The owner id written on leases; a random id per process unless given (the local runtime, one process per data folder, gives a fixed one). */
+  workerId?: string;
+  /** How long a lease lasts without renewal. */
+  leaseSeconds?: number;
+  /** How often held leases are renewed (default a third of the lease). */
+  renewEverySeconds?: number;
+  /**
+   * How long before `expiresAt` (by this worker's clock) a lease that could not be renewed counts
+   * as lost and its session stops (default a third of the lease). It must cover the clock skew
+   * between workers, a late timer and the session's close.
+   */
+  marginSeconds?: number;
+  /** How often the running index is scanned for connections whose lease is free or expired (±20% jitter). */
+  scanEverySeconds?: number;
+  /** The most sessions this worker holds (default unlimited). */
+  capacity?: number;
 }
 
-export async function startChannelWorker(ports: Ports): Promise<ChannelWorker> {
+interface Held {
+  accountId: string;
+  runId: string;
+  session: ChannelSession;
+  /** Stops the session when the lease could not be renewed in time. */
+  deadline?: NodeJS.Timeout;
+  renewing: boolean;
+}
+
+export async function startChannelWorker(ports: Ports, options: ChannelWorkerOptions = {}): Promise<ChannelWorker> {
+  const workerId = options.workerId ?? `worker-${randomUUID()}`;
+  const leaseMs = (options.leaseSeconds ?? 30) * 1000;
+  const renewMs = (options.renewEverySeconds ?? leaseMs / 3000) * 1000;
+  const marginMs = (options.marginSeconds ?? leaseMs / 3000) * 1000;
+  const scanMs = (options.scanEverySeconds ?? 15) * 1000;
+  const capacity = options.capacity ?? Number.POSITIVE_INFINITY;
+  if (renewMs >= leaseMs - marginMs) throw new Error('the lease must be renewed more often than it is held (renewEverySeconds < leaseSeconds - marginSeconds)');
+
+  const { table } = ports;
   const holders = ports.channels.all().filter((adapter) => adapter.sessions);
   const held = new Map<string, Held>();
+  /** Sessions closing (replaced, or their lease lost): a new session of the connection opens only after. */
+  const closing = new Map<string, Promise<void>>();
   let stopped = false;
   // One change at a time, in order: a stop never overtakes the start before it.
   let queue: Promise<void> = Promise.resolve();
@@ -41,15 +87,47 @@ export async function startChannelWorker(ports: Ports): Promise<ChannelWorker> {
     return ports.channels.get(item.channelType)?.sessions?.wants(item) ? item : undefined;
   };
 
+  const close = (serviceId: string, entry: Held): Promise<void> => {
+    clearTimeout(entry.deadline);
+    if (held.get(serviceId) === entry) held.delete(serviceId);
+    const done = entry.session.stop().catch((error) => console.error(`[worker] connection ${serviceId}: closing the session`, error));
+    const waited = Promise.all([closing.get(serviceId), done]).then(() => undefined);
+    closing.set(serviceId, waited);
+    void waited.then(() => {
+      if (closing.get(serviceId) === waited) closing.delete(serviceId);
+    });
+    return done;
+  };
+
+  /** The lease is gone or may be: the session stops now, whatever else is under way. */
+  const lose = (serviceId: string, entry: Held, why: string) => {
+    if (held.get(serviceId) !== entry) return;
+    console.warn(`[worker] connection ${serviceId}: ${why}; its session stops`);
+    void close(serviceId, entry);
+  };
+
+  /** The lease counts as ours until `until` (this worker's clock): past it, the session stops. */
+  const armDeadline = (serviceId: string, entry: Held, until: number) => {
+    clearTimeout(entry.deadline);
+    entry.deadline = setTimeout(() => lose(serviceId, entry, 'its lease could not be renewed in time'), Math.max(0, until - Date.now()));
+    entry.deadline.unref();
+  };
+
   const reconcile = async (serviceId: string, item: ServiceItem | undefined) => {
     const current = held.get(serviceId);
     const want = wanted(item);
     if (current && want && current.runId === want.runId) return;
     if (current) {
-      held.delete(serviceId);
-      await current.session.stop();
+      await close(serviceId, current);
+      // Not wanted any more: give the lease up. A new run keeps it (renewed below for that run).
+      if (!want) await releaseLease(table, serviceId, workerId);
     }
     if (!want) return;
+    if (!current && held.size >= capacity) return;
+    const now = Date.now();
+    const claim = { serviceId, accountId: want.accountId, ownerId: workerId, runId: want.runId!, now, leaseMs };
+    const ours = current ? await renewLease(table, claim) : Boolean(await acquireLease(table, claim));
+    if (!ours) return; // another worker holds the session
     const sessions = ports.channels.get(want.channelType)!.sessions!;
     const run = {
       accountId: want.accountId,
@@ -58,18 +136,81 @@ export async function startChannelWorker(ports: Ports): Promise<ChannelWorker> {
       token: want.tokenSealed ? await ports.vault.open(want.tokenSealed) : null,
       runId: want.runId!,
     };
+    await closing.get(serviceId);
+    const until = now + leaseMs - marginMs;
+    if (Date.now() >= until) return; // too slow to trust the lease: the next scan tries again
     const session = sessions.open({ ports, run, report: sessionReport(ports, run), inbound: inboundSink(ports, run) });
-    held.set(serviceId, { runId: run.runId, session });
+    const entry: Held = { accountId: want.accountId, runId: run.runId, session, renewing: false };
+    held.set(serviceId, entry);
+    armDeadline(serviceId, entry, until);
   };
-  const enqueue = (serviceId: string, item: ServiceItem | undefined) => {
-    const next = queue.then(() => reconcile(serviceId, item));
+  const enqueue = (serviceId: string, job: () => Promise<void>) => {
+    const next = queue.then(job);
     queue = next.catch((error) => console.error(`[worker] connection ${serviceId}`, error));
     return next;
   };
 
-  for (const adapter of holders) {
-    for (const item of await runningServices(ports.table, adapter.type)) void enqueue(item.id, item);
-  }
+  const renewAll = () => {
+    for (const [serviceId, entry] of held) {
+      if (entry.renewing) continue;
+      entry.renewing = true;
+      const now = Date.now();
+      renewLease(table, { serviceId, ownerId: workerId, runId: entry.runId, now, leaseMs })
+        .then(
+          (ours) => {
+            if (!ours) lose(serviceId, entry, 'its lease is held by another worker');
+            else if (held.get(serviceId) === entry) armDeadline(serviceId, entry, now + leaseMs - marginMs);
+          },
+          // The deadline stops the session if renewals keep failing.
+          (error) => console.error(`[worker] connection ${serviceId}: renewing the lease`, error),
+        )
+        .finally(() => {
+          entry.renewing = false;
+        });
+    }
+  };
+
+  /** Connections that should run but that no live worker holds: tries each, in random order so workers scanning together split them. */
+  const scan = async () => {
+    const running = new Map<string, ServiceItem>();
+    for (const adapter of holders) {
+      for (const item of await runningServices(table, adapter.type)) if (wanted(item)) running.set(item.id, item);
+    }
+    for (const item of shuffled([...running.values()])) {
+      if (held.has(item.id)) continue;
+      void enqueue(item.id, async () => {
+        if (stopped || held.has(item.id) || held.size >= capacity) return;
+        const lease = await readLease(table, item.id);
+        if (lease && lease.ownerId !== workerId && lease.expiresAt >= Date.now()) return;
+        // The index lags behind the item: reconcile on the item as it is now.
+        await reconcile(item.id, await getServiceItem(table, item.accountId, item.id));
+      });
+    }
+    // Held sessions whose connection left the index (a missed stream record): reconcile on the item.
+    for (const [serviceId, entry] of held) {
+      if (!running.has(serviceId)) void enqueue(serviceId, async () => reconcile(serviceId, await getServiceItem(table, entry.accountId, serviceId)));
+    }
+  };
+
+  let scanTimer: NodeJS.Timeout | undefined;
+  const scheduleScan = () => {
+    scanTimer = setTimeout(
+      () => {
+        scan()
+          .catch((error) => console.error('[worker] scan', error))
+          .finally(() => {
+            if (!stopped) scheduleScan();
+          });
+      },
+      scanMs * (0.8 + Math.random() * 0.4),
+    );
+    scanTimer.unref();
+  };
+  const renewTimer = setInterval(renewAll, renewMs);
+  renewTimer.unref();
+
+  await scan();
+  scheduleScan();
 
   return {
     async onStreamEvent(event) {
@@ -78,17 +219,35 @@ export async function startChannelWorker(ports: Ports): Promise<ChannelWorker> {
         if (!image) continue;
         const item = unmarshall(image as Record<string, AttributeValue>) as ServiceItem;
         if (item.type !== entityTypes.service || !ports.channels.get(item.channelType)?.sessions) continue;
-        void enqueue(item.id, record.eventName === 'REMOVE' ? undefined : item);
+        void enqueue(item.id, () => reconcile(item.id, record.eventName === 'REMOVE' ? undefined : item));
       }
     },
     get sessions() {
       return held.size;
     },
+    workerId,
     async stop() {
       stopped = true;
+      clearTimeout(scanTimer);
+      clearInterval(renewTimer);
       await queue;
-      await Promise.all([...held.values()].map((h) => h.session.stop()));
-      held.clear();
+      const all = [...held];
+      await Promise.all(
+        all.map(async ([serviceId, entry]) => {
+          await close(serviceId, entry);
+          // Released only once the session is closed: the next holder never overlaps it.
+          await releaseLease(table, serviceId, workerId).catch((error) => console.error(`[worker] connection ${serviceId}: releasing the lease`, error));
+        }),
+      );
+      await Promise.all(closing.values());
     },
   };
+}
+
+function shuffled<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
 }

@@ -178,7 +178,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),
   // following connection changes on the stream.
-  const worker = await startChannelWorker(defaultPorts());
+  // One worker per data folder: a fixed owner id lets a restarted runtime take its leases back at once.
+  const worker = await startChannelWorker(defaultPorts(), { workerId: 'local-runtime' });
   streams.subscribe({ name: 'channel-worker', handler: (event: DynamoDBStreamEvent) => worker.onStreamEvent(event), batchSize: 100 });
 
   const gateway = new HttpGateway(join(root, 'functions/http'));

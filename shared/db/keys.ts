@@ -26,6 +26,7 @@ export const entityTypes = {
   channelRecord: 'ChannelRecord',
   channelClaim: 'ChannelClaim',
   outsideEvent: 'OutsideEvent',
+  sessionLease: 'SessionLease',
 } as const;
 
 export const keys = {
@@ -63,6 +64,11 @@ export const keys = {
     gsi1sk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
   }),
   runningServices: (type: string) => ({ gsi1pk: `RUNNING#${type}` }),
+  /**
+   * The lease of a connection's session in the channel worker: one worker at a time holds it (see
+   * shared/db/leases.ts). Found by the connection id alone: workers serve every account.
+   */
+  sessionLease: (serviceId: string): Key => ({ pk: `LEASE#${serviceId}`, sk: 'LEASE' }),
   /** Idempotency record of an event from outside (a Telegram update, a Stripe event), kept for a while. */
   outsideEvent: (source: string, id: string): Key => ({ pk: `EVENT#${source}#${id}`, sk: 'EVENT' }),
 

@@ -67,6 +67,7 @@ describe('ACCESS_PATTERNS.md', () => {
     channelRecord: [['<channel>', '<KIND>', '<id>']],
     channelClaim: [['<channel>', '<KIND>', '<id>']],
     outsideEvent: [['telegram', 'S:<update_id>']],
+    sessionLease: [['S']],
     contact: [['A', 'C']],
     accountContacts: [['A']],
     contactChange: [['A', '<updatedAt>', 'C']],
