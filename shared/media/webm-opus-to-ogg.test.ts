@@ -171,6 +171,18 @@ describe('webmOpusToOgg', () => {
     expect(a[0]!.serial).not.toBe(b[0]!.serial);
   });
 
+  it('keeps the whole blocks of a recording cut short and drops the cut one', () => {
+    const cut = webmOpusToOgg(fixture.subarray(0, Math.floor(fixture.length / 2)), { serial: 7 });
+    expect(cut).not.toBeNull();
+    const read = readPages(cut!.bytes);
+    expect(read.every((page) => page.crcOk)).toBe(true);
+    const packets = read.slice(2).flatMap((page) => page.packets);
+    expect(packets.length).toBeGreaterThan(5);
+    expect(packets.length).toBeLessThan(result.packetCount);
+    // Each packet is one whole packet of the full conversion.
+    expect(packets.map((p) => [...p])).toEqual(audioPackets.slice(0, packets.length).map((p) => [...p]));
+  });
+
   it('answers null for what is not WebM/Opus', () => {
     // The opening of an MP4 (ftyp box), as Safari records.
     const mp4 = Uint8Array.from([0, 0, 0, 0x1c, ...Buffer.from('ftypM4A '), 0, 0, 0, 0, ...Buffer.from('M4A isommp42'), 0, 0, 0, 8, ...Buffer.from('free')]);
@@ -185,7 +197,7 @@ describe('webmOpusToOgg', () => {
     expect(webmOpusToOgg(vorbis)).toBeNull();
   });
 
-  it('reads laced blocks: Xiph, fixed and EBML lacing give the same packets as separate blocks', () => {
+  it('reads laced blocks (Xiph, fixed and EBML lacing give the packets of separate blocks) and the DiscardPadding of a BlockGroup', () => {
     const el = (id: number[], data: number[]) => [...id, 0x80 | data.length, ...data];
     const ascii = (s: string) => [...Buffer.from(s)];
     const header = el([0x1a, 0x45, 0xdf, 0xa3], el([0x42, 0x82], ascii('webm')));
@@ -203,29 +215,12 @@ describe('webmOpusToOgg', () => {
       ebml: block(0x86, [2, 0x83, 0xc1], p), // sizes 3, then +2 (0xc1 is 65 − 63)
       fixed: [...block(0x80, [], [p[0]!]), ...block(0x84, [1], [p[1]!, p[2]!])],
     };
+    // An unknown-size Segment and an unknown-size Cluster, as a live recorder writes them.
+    const segment = [0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
+    const cluster = [0x1f, 0x43, 0xb6, 0x75, 0xff];
+    const webmOf = (blocks: number[]) => Uint8Array.from([...header, ...segment, ...track, ...cluster, ...blocks]);
     for (const [name, blocks] of Object.entries(cases)) {
-      const webm = Uint8Array.from([
-        ...header,
-        0x18,
-        0x53,
-        0x80,
-        0x67,
-        0x01,
-        0xff,
-        0xff,
-        0xff,
-        0xff,
-        0xff,
-        0xff,
-        0xff,
-        ...track,
-        0x1f,
-        0x43,
-        0xb6,
-        0x75,
-        0xff,
-        ...blocks,
-      ]);
+      const webm = webmOf(blocks);
       const out = webmOpusToOgg(webm, { serial: 1 });
       expect(out, name).not.toBeNull();
       const read = readPages(out!.bytes);
@@ -239,5 +234,13 @@ describe('webmOpusToOgg', () => {
       expect(read.at(-1)!.granule).toBe(2880n);
       expect(out!.durationSeconds).toBeCloseTo(0.06, 6);
     }
+
+    // A BlockGroup whose DiscardPadding (a signed integer) drops 10 ms (10,000,000 ns) from the end: the last granule is short by 480.
+    const group = el([0xa0], [...el([0xa1], [0x81, 0, 0, 0, ...p[2]!]), ...el([0x75, 0xa2], [0, 0x98, 0x96, 0x80])]);
+    const trimmed = webmOpusToOgg(webmOf([...block(0x80, [], [p[0]!]), ...block(0x80, [], [p[1]!]), ...group]), { serial: 1 });
+    const read = readPages(trimmed!.bytes);
+    expect(read.slice(2).flatMap((page) => page.packets.map((packet) => [...packet]))).toEqual(p);
+    expect(read.at(-1)!.granule).toBe(2400n);
+    expect(trimmed!.durationSeconds).toBeCloseTo(0.05, 6);
   });
 });

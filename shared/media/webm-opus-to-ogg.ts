@@ -58,6 +58,8 @@ interface Element {
   /** End of the data; the end of the input for an unknown size. */
   end: number;
   unknownSize: boolean;
+  /** The input ends before the data the size announces. */
+  truncated: boolean;
 }
 
 /** A variable-length integer at `pos`: its length and value (marker bit removed unless `keepMarker`). */
@@ -81,9 +83,8 @@ function elementAt(bytes: Uint8Array, pos: number, limit: number): Element {
   if (id.length > 4) throw new NotWebmOpus('bad element id');
   const size = vint(bytes, pos + id.length);
   const start = pos + id.length + size.length;
-  if (size.allOnes) return { id: id.value, start, end: limit, unknownSize: true };
-  // A recording cut short keeps what it holds up to the cut.
-  return { id: id.value, start, end: Math.min(start + size.value, limit), unknownSize: false };
+  if (size.allOnes) return { id: id.value, start, end: limit, unknownSize: true, truncated: false };
+  return { id: id.value, start, end: Math.min(start + size.value, limit), unknownSize: false, truncated: start + size.value > limit };
 }
 
 /** The direct children of a master element's data. */
@@ -256,7 +257,8 @@ function extract(bytes: Uint8Array): Extracted | null {
     if (element.id === ids.tracks && !track) {
       track = opusTrackOf(bytes, element);
       if (!track) return null;
-    } else if (track && (element.id === ids.simpleBlock || element.id === ids.blockGroup)) {
+    } else if (track && !element.truncated && (element.id === ids.simpleBlock || element.id === ids.blockGroup)) {
+      // A recording cut short keeps its whole blocks; the cut one is dropped.
       let block: Element | undefined = element;
       let discardNs = 0;
       if (element.id === ids.blockGroup) {
