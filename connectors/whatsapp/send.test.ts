@@ -66,10 +66,14 @@ describe('sending on WhatsApp', () => {
     ]);
   });
 
-  it('sends a voice note as push-to-talk, labelled OGG/Opus', async () => {
+  it('sends a voice note as push-to-talk with the label and length the dispatcher gave it', async () => {
     const { socket } = live();
-    await sendWhatsApp(connection, outbound({ type: 'voice', text: '', file: file('gravacao.webm', 'audio/webm;codecs=opus') }));
-    expect(socket.sent[0]!.content).toEqual({ audio: Buffer.from([1, 2, 3]), ptt: true, mimetype: 'audio/ogg; codecs=opus' });
+    await sendWhatsApp(connection, outbound({ type: 'voice', text: '', file: { ...file('gravacao.ogg', 'audio/ogg; codecs=opus'), durationSeconds: 1.98 } }));
+    await sendWhatsApp(connection, outbound({ type: 'voice', text: '', file: file('gravacao.mp4', 'audio/mp4') }));
+    expect(socket.sent.map((s) => s.content)).toEqual([
+      { audio: Buffer.from([1, 2, 3]), ptt: true, mimetype: 'audio/ogg; codecs=opus', seconds: 2 },
+      { audio: Buffer.from([1, 2, 3]), ptt: true, mimetype: 'audio/mp4' },
+    ]);
   });
 
   it('quotes the original of a reply: the message itself when seen recently, else a stand-in with its id', async () => {

@@ -12,12 +12,10 @@ import { isoTime } from './time.ts';
 export const notLiveText = 'A conexão do WhatsApp não está ativa neste servidor. Tente de novo.';
 
 /**
- * What WhatsApp plays as a voice note. Browsers record WebM/Opus; until it is repackaged as OGG
- * (a later step of the WhatsApp issue) the bytes go as they are, labelled as WhatsApp expects.
+ * Baileys' content for a message (audio has no caption on WhatsApp). Voice notes go as `ptt` with
+ * the label of their bytes: the dispatcher has already repackaged a WebM recording as OGG/Opus
+ * (what WhatsApp plays as a voice note), with its length; Safari's MP4/AAC goes as recorded.
  */
-export const voiceMimetype = 'audio/ogg; codecs=opus';
-
-/** Baileys' content for a message (audio has no caption on WhatsApp). */
 export async function contentOf(message: OutboundMessage): Promise<AnyMessageContent> {
   if (!message.file) return { text: message.text };
   const bytes = await message.file.read();
@@ -29,8 +27,10 @@ export async function contentOf(message: OutboundMessage): Promise<AnyMessageCon
       return { image: media, mimetype, jpegThumbnail: '', ...caption };
     case 'video':
       return { video: media, mimetype, jpegThumbnail: '', ...caption };
-    case 'voice':
-      return { audio: media, mimetype: voiceMimetype, ptt: true };
+    case 'voice': {
+      const seconds = message.file.durationSeconds;
+      return { audio: media, mimetype, ptt: true, ...(seconds ? { seconds: Math.max(1, Math.round(seconds)) } : {}) };
+    }
     case 'audio':
       return { audio: media, mimetype };
     default:

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { realtimeEvent } from '../../shared/contracts/realtime.ts';
@@ -244,6 +245,36 @@ describe('uploads', () => {
     expect(sent.body.type).toBe('voice');
     const out = await eventually(async () => (await sentTo(contact.idFromService))[0]);
     expect(out.message.type).toBe('voice');
+  });
+
+  it('a voice note recorded as WebM/Opus reaches the channel as OGG/Opus, while the stored file stays as recorded', async () => {
+    const { owner, contact } = await inboxTeam();
+    const webm = readFileSync(new URL('../fixtures/voice.webm', import.meta.url));
+    const request = await call('POST', '/files/generate-url-to-upload', {
+      token: owner.token,
+      body: {
+        name: 'gravacao.webm',
+        mimetype: 'audio/webm;codecs=opus',
+        serviceId: contact.serviceId,
+        length: webm.length,
+        isPtt: true,
+        base64: webm.toString('base64'),
+      },
+    });
+    expect(request.body.file.type).toBe('voice');
+    await call('POST', '/messages/send', {
+      token: owner.token,
+      body: { contactId: contact.id, serviceId: contact.serviceId, text: '', type: 'voice', fileId: request.body.file.id },
+    });
+    const out = await eventually(async () => (await sentTo(contact.idFromService))[0]);
+    const bytes = Buffer.from(out.message.file.base64, 'base64');
+    expect(out.message.type).toBe('voice');
+    expect(out.message.file).toMatchObject({ name: 'gravacao.ogg', mimetype: 'audio/ogg; codecs=opus', size: bytes.length });
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('OggS');
+    expect(bytes.includes('OpusHead')).toBe(true);
+    const listed = (await messagesOf(owner.token, contact.id)).body.data[0];
+    const download = await fetch(listed.file.url);
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(webm);
   });
 
   it('refuses types off the list, files too big, and sending a file never uploaded', async () => {

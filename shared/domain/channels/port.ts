@@ -36,10 +36,18 @@ export interface OutboundMessage {
   to: string;
   type: MessageType;
   text: string;
-  file: { name: string; mimetype: string; size: number; read: () => Promise<Uint8Array>; url: string } | null;
+  /**
+   * The file to send. A voice note recorded as WebM/Opus is handed over as OGG/Opus
+   * (`oggOpusMimetype`, a `.ogg` name, its length in `durationSeconds`); its name, mimetype and size
+   * describe the bytes `read()` answers, so read them after `read()`. `url` is the stored file's.
+   */
+  file: { name: string; mimetype: string; size: number; durationSeconds?: number; read: () => Promise<Uint8Array>; url: string } | null;
   /** The channel id of the message this one replies to. */
   replyTo: string | null;
 }
+
+/** The mimetype of an OGG/Opus voice note, as WhatsApp labels its own. */
+export const oggOpusMimetype = 'audio/ogg; codecs=opus';
 
 export interface SentMessage {
   channelMessageId: string;

@@ -20,8 +20,9 @@ import { getContactItem } from '#db/contacts.ts';
 import { getMessageItem, type MessageItem } from '#db/messages.ts';
 import { recordFailed, recordSent } from '#db/outbound-messages.ts';
 import { getServiceItem } from '#db/services.ts';
+import { webmOpusToOgg } from '#media/webm-opus-to-ogg.ts';
 import type { Ports } from '../ports.ts';
-import { ChannelSendError, type OutboundMessage, type SentMessage } from '../channels/port.ts';
+import { ChannelSendError, oggOpusMimetype, type OutboundMessage, type SentMessage } from '../channels/port.ts';
 import { refreshLastMessage } from './last-message.ts';
 import type { DispatchDelivery, DispatchRequest } from './outbound-queue.ts';
 
@@ -64,6 +65,51 @@ function mayWait(ports: Ports, delivery: DispatchDelivery, seconds: number): boo
   return seconds <= maxWaitSeconds && waited + seconds <= maxTotalWaitSeconds && delivery.receiveCount < maxHandOvers;
 }
 
+type OutboundFile = NonNullable<OutboundMessage['file']>;
+
+/** `gravacao.webm` → `gravacao.ogg`. */
+const oggName = (name: string) => `${name.replace(/\.[^./]*$/, '') || 'voice'}.ogg`;
+
+/**
+ * A voice note recorded as WebM/Opus (Chrome, Firefox) handed over as OGG/Opus, what WhatsApp plays
+ * as a voice note and Telegram's sendVoice expects: the Opus packets repackaged on the first
+ * `read()`, no re-encoding. Name, mimetype, size and duration describe what `read()` answered (the
+ * OGG label before it is called); when the bytes are not WebM/Opus after all they go as stored,
+ * with their own label. Other voice notes (MP4/AAC from Safari) are not Opus and go as they are.
+ */
+function asOggVoiceNote(file: OutboundFile): OutboundFile {
+  if (!file.mimetype.toLowerCase().startsWith('audio/webm')) return file;
+  let label: Pick<OutboundFile, 'name' | 'mimetype' | 'size' | 'durationSeconds'> = { name: oggName(file.name), mimetype: oggOpusMimetype, size: file.size };
+  let bytes: Promise<Uint8Array> | undefined;
+  const convert = async () => {
+    const original = await file.read();
+    const ogg = webmOpusToOgg(original);
+    label = ogg
+      ? { name: oggName(file.name), mimetype: oggOpusMimetype, size: ogg.bytes.length, durationSeconds: ogg.durationSeconds }
+      : { name: file.name, mimetype: file.mimetype, size: file.size };
+    return ogg?.bytes ?? original;
+  };
+  return {
+    get name() {
+      return label.name;
+    },
+    get mimetype() {
+      return label.mimetype;
+    },
+    get size() {
+      return label.size;
+    },
+    get durationSeconds() {
+      return label.durationSeconds;
+    },
+    url: file.url,
+    read: () => {
+      bytes ??= convert();
+      return bytes;
+    },
+  };
+}
+
 /** Sends the message a request names, if it still waits for that attempt, and records the answer. */
 export async function dispatchQueued(ports: Ports, request: DispatchRequest, delivery: DispatchDelivery): Promise<DispatchOutcome> {
   const message = await getMessageItem(ports.table, request.accountId, request.contactId, request.messageId);
@@ -81,20 +127,21 @@ export async function dispatchQueued(ports: Ports, request: DispatchRequest, del
   if (!channel) return failWith(ports, message, 'Este canal ainda não envia mensagens');
 
   const file = message.file;
+  const stored: OutboundFile | null = file
+    ? {
+        name: file.name,
+        mimetype: file.mimetype,
+        size: file.size,
+        read: () => ports.storage.get(file.objectKey),
+        url: await ports.storage.downloadUrl(file.objectKey, file.name),
+      }
+    : null;
   const outbound: OutboundMessage = {
     messageId: message.id,
     to: contact.idFromService,
     type: message.messageType,
     text: message.text,
-    file: file
-      ? {
-          name: file.name,
-          mimetype: file.mimetype,
-          size: file.size,
-          read: () => ports.storage.get(file.objectKey),
-          url: await ports.storage.downloadUrl(file.objectKey, file.name),
-        }
-      : null,
+    file: stored && message.messageType === 'voice' ? asOggVoiceNote(stored) : stored,
     replyTo: message.replyToChannelMessageId,
   };
   const connection = {
