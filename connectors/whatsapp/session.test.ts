@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DisconnectReason, proto, type WAMessage } from 'baileys';
 import type { Ports } from '#domain/ports.ts';
-import { closeError, memoryAuth, sessionContext, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
+import { closeError, memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
 import { whatsappLifecycle } from './lifecycle.ts';
 import { liveConnection } from './live.ts';
 import { sendWhatsApp } from './send.ts';
@@ -16,7 +16,7 @@ import { defaultSessionOptions, loggedOutText, qrExpiredText, WhatsAppSession, t
 const customer = '5511912345678@s.whatsapp.net';
 const sessions: WhatsAppSession[] = [];
 
-function harness(overrides: Partial<SessionOptions> = {}) {
+function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string } = {}) {
   const sockets: SocketDouble[] = [];
   const auth = memoryAuth();
   const options: SessionOptions = {
@@ -28,9 +28,10 @@ function harness(overrides: Partial<SessionOptions> = {}) {
     },
     loadAuth: async () => auth,
     backoff: { firstMs: 10, maxMs: 40 },
+    ledger: () => ledger,
     ...overrides,
   };
-  const { context, calls, report } = sessionContext();
+  const { context, calls, report } = sessionContext(run);
   const session = new WhatsAppSession(context, options);
   sessions.push(session);
   session.start();
@@ -43,12 +44,12 @@ function harness(overrides: Partial<SessionOptions> = {}) {
     s.emit('connection.update', { connection: 'open' });
     await until(() => report.said.includes('connected'));
   };
-  return { session, sockets, socket, open, auth, context, calls, report };
+  return { session, sockets, socket, open, auth, context, calls, report, ledger };
 }
 
 /** A session whose first socket has opened. */
-async function connected(overrides: Partial<SessionOptions> = {}) {
-  const h = harness(overrides);
+async function connected(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string } = {}) {
+  const h = harness(overrides, ledger, run);
   const socket = await h.socket(0);
   await h.open(socket);
   return { ...h, first: socket };
@@ -244,5 +245,137 @@ describe('the WhatsApp adapter lifecycle', () => {
     await whatsappLifecycle.stop(ports, h.context.run, { logout: false });
     expect(socket.logouts).toBe(0);
     expect(commands).toEqual([]);
+  });
+});
+
+const inbound = (id: string, text: string) =>
+  proto.WebMessageInfo.fromObject({
+    key: { remoteJid: customer, fromMe: false, id },
+    messageTimestamp: 1_767_225_600,
+    pushName: 'Maria',
+    message: { conversation: text },
+  }) as WAMessage;
+const texts = (calls: { kind: string; input: object }[]) => calls.map((c) => ('text' in c.input ? c.input.text : c.kind));
+
+describe('a WhatsApp session that says open but is dead', () => {
+  const fast = { liveness: { keepAliveIntervalMs: 30_000, checkEveryMs: 20, silentMs: 60, probeTimeoutMs: 40 } };
+
+  it('pings a silent socket, ends it when the ping gets no answer, reopens it with the backoff and reports connected again', async () => {
+    const { first, ...h } = await connected(fast);
+    const openedAt = Date.now();
+    first.answering = false;
+    await until(() => first.ended.length === 1, 1000);
+    // Found within silentMs + checkEveryMs + probeTimeoutMs (120 ms here), give or take the timers.
+    expect(Date.now() - openedAt).toBeLessThan(600);
+    expect(first.queries[0]).toMatchObject({ tag: 'iq', attrs: { type: 'get', xmlns: 'w:p' }, content: [{ tag: 'ping' }] });
+    expect((first.ended[0] as Error & { output: { statusCode: number } }).output.statusCode).toBe(DisconnectReason.connectionLost);
+    expect(liveConnection(h.context.run.serviceId)).toBeUndefined();
+
+    const second = await h.socket(1);
+    expect(h.report.said).toEqual(['connected']);
+    second.emit('connection.update', { connection: 'open' });
+    await until(() => h.report.said.length === 2);
+    expect(h.report.said).toEqual(['connected', 'connected']);
+    expect(liveConnection(h.context.run.serviceId)?.socket).toBe(second);
+    expect(h.auth.clears).toBe(0);
+  });
+
+  it('keeps a silent socket that answers the ping', async () => {
+    const { first, ...h } = await connected(fast);
+    await until(() => first.queries.length >= 3, 1000);
+    expect(first.ended).toEqual([]);
+    expect(h.sockets).toHaveLength(1);
+  });
+
+  it('never pings a socket that keeps receiving events, and never ends it', async () => {
+    // Events every 20 ms for 300 ms, well inside a silence of 150 ms even on a busy machine.
+    const { first, ...h } = await connected({ liveness: { ...fast.liveness, silentMs: 150 } });
+    first.answering = false;
+    for (let n = 0; n < 15; n++) {
+      first.emit('messages.upsert', { type: 'notify', messages: [inbound(`LIVE${n}`, `msg ${n}`)] });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(first.queries).toEqual([]);
+    expect(first.ended).toEqual([]);
+    expect(h.sockets).toHaveLength(1);
+    expect(h.calls).toHaveLength(15);
+  });
+
+  it('stops looking once the session stops', async () => {
+    const { first, ...h } = await connected(fast);
+    await h.session.stop();
+    const queries = first.queries.length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(first.queries).toHaveLength(queries);
+  });
+});
+
+describe('the ledger of raw inbound messages', () => {
+  it('writes each upserted message before the sink sees it and forgets it once the sink took it', async () => {
+    const ledger = memoryLedger();
+    let heldWhenHanded = false;
+    const { first, ...h } = await connected({}, ledger);
+    const message = h.context.inbound.message;
+    h.context.inbound.message = async (input) => {
+      heldWhenHanded = ledger.records.size === 1;
+      return message(input);
+    };
+    first.emit('messages.upsert', { type: 'notify', messages: [inbound('IN1', 'Oi')] });
+    await until(() => h.calls.length === 1);
+    expect(heldWhenHanded).toBe(true);
+    await until(() => ledger.records.size === 0);
+  });
+
+  it('hands over on the next open, in arrival order, what the sink failed to take, and nothing it took', async () => {
+    const ledger = memoryLedger();
+    const { first, ...h } = await connected({}, ledger);
+    const message = h.context.inbound.message;
+    // The process "crashes" between the ledger and the sink for the second message only.
+    h.context.inbound.message = async (input) => {
+      if (input.channelMessageId === 'IN2') throw new Error('crash');
+      return message(input);
+    };
+    first.emit('messages.upsert', { type: 'notify', messages: [inbound('IN1', 'Oi'), inbound('IN2', 'Tudo bem?'), inbound('IN3', 'Alô')] });
+    await until(() => h.calls.length === 2);
+    await until(() => ledger.records.size === 1);
+    expect([...ledger.records.keys()]).toEqual([`${h.context.run.serviceId}#IN2`]);
+    h.context.inbound.message = message;
+
+    // A new session of the same connection (a restart), live events right after the open.
+    await h.session.stop();
+    const again = harness({}, ledger, { serviceId: h.context.run.serviceId });
+    const socket = await again.socket(0);
+    socket.user = { id: '5511900000000:7@s.whatsapp.net' };
+    socket.emit('connection.update', { connection: 'open' });
+    socket.emit('messages.upsert', { type: 'notify', messages: [inbound('IN4', 'Depois')] });
+    await until(() => again.calls.length === 2);
+    expect(texts(again.calls)).toEqual(['Tudo bem?', 'Depois']);
+    await until(() => ledger.records.size === 0);
+
+    // Nothing is left to hand over at the following open.
+    socket.close(closeError(DisconnectReason.connectionLost));
+    const third = await again.socket(1);
+    third.emit('connection.update', { connection: 'open' });
+    await until(() => again.report.said.length === 2);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(texts(again.calls)).toEqual(['Tudo bem?', 'Depois']);
+  });
+
+  it('hands over raw messages written by an earlier process, with their Buffers and protobuf times', async () => {
+    const ledger = memoryLedger();
+    const serviceId = 'SVC-LEDGER';
+    const raw = proto.WebMessageInfo.fromObject({
+      key: { remoteJid: customer, fromMe: false, id: 'OLD1' },
+      messageTimestamp: 1_767_225_600,
+      pushName: 'Maria',
+      message: { imageMessage: { caption: 'foto', mimetype: 'image/jpeg', mediaKey: new Uint8Array([1, 2, 3]), fileLength: 3 } },
+    }) as WAMessage;
+    await ledger.put({ accountId: 'ACC1', serviceId }, raw);
+    await ledger.put({ accountId: 'ACC1', serviceId }, inbound('OLD2', 'texto'));
+    const h = await connected({}, ledger, { serviceId });
+    await until(() => h.calls.length === 2);
+    expect(texts(h.calls)).toEqual(['foto', 'texto']);
+    expect(h.calls[0]!.input).toMatchObject({ channelMessageId: 'OLD1', type: 'image', timestamp: '2026-01-01T00:00:00.999Z' });
+    await until(() => ledger.records.size === 0);
   });
 });

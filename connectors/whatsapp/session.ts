@@ -5,14 +5,22 @@
  * the auth state and stops with a pt-BR reason, and any other close opens a new socket after a
  * backoff (1 s doubling to 30 s; at once when WhatsApp asks for a restart right after pairing).
  * Messages, acks, edits, deletions and reactions go to the sink one at a time, in arrival order.
+ *
+ * Liveness: while a socket is open, besides Baileys' own keep-alive, a check every `checkEveryMs`
+ * pings WhatsApp (an IQ `ping`, as Baileys' keep-alive sends, but waiting for the answer) when
+ * nothing came from the socket for `silentMs`; no answer within `probeTimeoutMs` ends the socket
+ * as lost, and it is reopened with the backoff. Ledger: every upserted message is written to the
+ * ledger before the sink sees it and removed after; on each open, what is left there is handed
+ * over first, in the order it was received (see `ledger.ts`).
  */
-import { DisconnectReason, type BaileysEventMap, type ConnectionState, type WAMessage } from 'baileys';
+import { DisconnectReason, S_WHATSAPP_NET, type BaileysEventMap, type BinaryNode, type ConnectionState, type WAMessage } from 'baileys';
 import QRCode from 'qrcode';
 import type { ChannelSession, InboundAck, SessionContext } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
 import { acksOfReceipts, acksOfUpdates } from './acks.ts';
 import { loadAuthState, type ConnectionRef, type TableAuthState } from './auth-state.ts';
 import { handleMessage, ownJid, type InboundContext } from './inbound.ts';
+import { tableLedger, type InboundLedger } from './ledger.ts';
 import { holdLive, releaseLive, type LiveConnection } from './live.ts';
 import { Lru } from './lru.ts';
 import { socketDownload } from './media.ts';
@@ -31,6 +39,19 @@ export interface SessionOptions {
   qrDataUrl: (qr: string) => Promise<string>;
   /** How a socket fetches a message's medium (Baileys' `downloadMediaMessage`). */
   mediaDownload: (socket: WhatsAppSocket) => (message: WAMessage) => Promise<Uint8Array>;
+  /** The liveness check of an open socket (all in ms). */
+  liveness: {
+    /** Baileys' own keep-alive ping (its socket ends itself when nothing arrived for this plus 5 s). */
+    keepAliveIntervalMs: number;
+    /** How often the session looks at its open socket. */
+    checkEveryMs: number;
+    /** Silence (no event from the socket) after which a look sends a ping. */
+    silentMs: number;
+    /** How long the ping's answer may take before the socket is taken for dead. */
+    probeTimeoutMs: number;
+  };
+  /** Where raw inbound messages wait until the sink has taken them. */
+  ledger: (ports: Pick<Ports, 'table'>) => InboundLedger;
 }
 
 export const defaultSessionOptions: SessionOptions = {
@@ -41,7 +62,31 @@ export const defaultSessionOptions: SessionOptions = {
   maxUnreadQrRounds: 3,
   qrDataUrl: (qr) => QRCode.toDataURL(qr),
   mediaDownload: socketDownload,
+  // A dead socket is found at most silentMs + checkEveryMs + probeTimeoutMs (2 min 20 s) after its last sign of life.
+  liveness: { keepAliveIntervalMs: 30_000, checkEveryMs: 60_000, silentMs: 60_000, probeTimeoutMs: 20_000 },
+  ledger: (ports) => tableLedger(ports.table),
 };
+
+/** The error a socket found dead is ended with: a lost connection, reopened with the backoff. */
+export function deadSocketError(cause: string): Error {
+  const message = `Connection open but not answering (${cause})`;
+  return Object.assign(new Error(message), { output: { statusCode: DisconnectReason.connectionLost, payload: { message } } });
+}
+
+/** The ping Baileys' keep-alive sends; WhatsApp answers it with an IQ result. */
+const pingNode = (): BinaryNode => ({ tag: 'iq', attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'w:p' }, content: [{ tag: 'ping', attrs: {} }] });
+
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Messages kept for quotes and for Baileys' retries, and group names, per session. */
 const recentMessages = 500;
@@ -65,12 +110,22 @@ export class WhatsAppSession implements ChannelSession {
   private work: Promise<void> = Promise.resolve();
   private readonly recent = new Lru<WAMessage>(recentMessages);
   private readonly groups = new Lru<string>(groupNames);
+  private readonly ledger: InboundLedger;
+  /** Ids of upserted messages written to the ledger and queued, so a replay leaves them to their own task. */
+  private readonly inFlight = new Set<string>();
+  /** When the current socket last gave a sign of life (an event or an answered ping). */
+  private lastSeen = 0;
+  private livenessTimer: ReturnType<typeof setInterval> | undefined;
+  private probing = false;
+  /** Why the last open socket was ended as dead, until a socket opens again. */
+  private deadSince: { at: number; reason: string } | null = null;
 
   constructor(
     private readonly context: SessionContext,
     private readonly options: SessionOptions = defaultSessionOptions,
   ) {
     this.delayMs = options.backoff.firstMs;
+    this.ledger = options.ledger(context.ports);
   }
 
   private get name(): string {
@@ -106,6 +161,7 @@ export class WhatsAppSession implements ChannelSession {
       const socket = this.options.socketFactory({
         auth: this.auth.state,
         getMessage: async (key) => (key.id ? (this.recent.get(key.id)?.message ?? undefined) : undefined),
+        keepAliveIntervalMs: this.options.liveness.keepAliveIntervalMs,
       });
       this.socket = socket;
       this.follow(socket);
@@ -126,18 +182,68 @@ export class WhatsAppSession implements ChannelSession {
     const on = <T extends keyof BaileysEventMap>(event: T, handle: (arg: BaileysEventMap[T]) => Promise<void> | void) =>
       socket.ev.on(event, (arg) => {
         if (socket !== this.socket) return;
+        this.lastSeen = Date.now();
         void (async () => handle(arg))().catch((error) => console.error(`${this.name}: ${event} failed`, error));
       });
     on('creds.update', () => this.auth?.saveCreds());
     on('connection.update', (update) => this.onConnection(socket, update));
     on('messages.upsert', ({ messages }) => {
-      for (const message of messages) {
-        if (message.key.id) this.recent.set(message.key.id, message);
-        this.enqueue(() => handleMessage(this.inboundContext(socket), message));
-      }
+      for (const message of messages) this.receive(socket, message);
     });
     on('messages.update', (updates) => this.enqueueAcks(acksOfUpdates(updates)));
     on('message-receipt.update', (receipts) => this.enqueueAcks(acksOfReceipts(receipts)));
+  }
+
+  /** Writes a message to the ledger at once, then queues it for the sink, then forgets it there. */
+  private receive(socket: WhatsAppSocket, message: WAMessage): void {
+    const id = message.key.id;
+    if (!id) {
+      this.enqueue(() => handleMessage(this.inboundContext(socket), message));
+      return;
+    }
+    this.recent.set(id, message);
+    this.inFlight.add(id);
+    const stored = this.ledger.put(this.context.run, message).then(
+      () => true,
+      (error) => {
+        console.error(`${this.name}: could not write ${id} to the ledger`, error);
+        return false;
+      },
+    );
+    this.enqueue(async () => {
+      try {
+        const written = await stored;
+        // A failure leaves the message in the ledger: the next open hands it over again.
+        await handleMessage(this.inboundContext(socket), message);
+        if (written) await this.ledger.done(this.context.run, id);
+      } finally {
+        this.inFlight.delete(id);
+      }
+    });
+  }
+
+  /** Hands over what the ledger still holds (a crash or a failure before the sink took it), oldest first. */
+  private async replay(socket: WhatsAppSocket): Promise<void> {
+    let pending: WAMessage[];
+    try {
+      pending = await this.ledger.pending(this.context.run);
+    } catch (error) {
+      console.error(`${this.name}: could not read the ledger`, error);
+      return;
+    }
+    for (const message of pending) {
+      const id = message.key.id;
+      // A replaced socket leaves the rest to the next open; a message queued live is handed over by its own task.
+      if (socket !== this.socket) return;
+      if (!id || this.inFlight.has(id)) continue;
+      this.recent.set(id, message);
+      try {
+        await handleMessage(this.inboundContext(socket), message);
+        await this.ledger.done(this.context.run, id);
+      } catch (error) {
+        console.error(`${this.name}: replay of ${id} failed`, error);
+      }
+    }
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -177,10 +283,19 @@ export class WhatsAppSession implements ChannelSession {
       if (socket === this.socket) await report.pairing(image);
     }
     if (update.connection === 'open') {
+      // Before any live event of this socket: they are queued after it.
+      this.enqueue(() => this.replay(socket));
+      if (this.deadSince) {
+        console.warn(
+          `${this.name}: open again ${Math.round((Date.now() - this.deadSince.at) / 1000)} s after the socket was found dead (${this.deadSince.reason})`,
+        );
+        this.deadSince = null;
+      }
       this.delayMs = this.options.backoff.firstMs;
       this.qrShown = false;
       this.unreadQrRounds = 0;
       this.goLive(socket);
+      this.watch(socket);
       await report.connected();
     }
     if (update.connection === 'close') await this.onClose(update.lastDisconnect?.error);
@@ -228,7 +343,36 @@ export class WhatsAppSession implements ChannelSession {
     holdLive(this.context.run.serviceId, live);
   }
 
+  /** Looks at the open socket every `checkEveryMs`; pings it after a silence; ends it when the ping gets no answer. */
+  private watch(socket: WhatsAppSocket): void {
+    this.lastSeen = Date.now();
+    this.livenessTimer = setInterval(() => void this.check(socket), this.options.liveness.checkEveryMs);
+  }
+
+  private async check(socket: WhatsAppSocket): Promise<void> {
+    const { silentMs, probeTimeoutMs } = this.options.liveness;
+    if (socket !== this.socket || this.probing || Date.now() - this.lastSeen < silentMs) return;
+    this.probing = true;
+    try {
+      await withinMs(socket.query(pingNode(), probeTimeoutMs), probeTimeoutMs);
+      if (socket === this.socket) this.lastSeen = Date.now();
+    } catch (error) {
+      if (socket !== this.socket || this.stopped) return;
+      const reason = (error as Error).message;
+      console.warn(`${this.name}: socket open but silent ${Math.round((Date.now() - this.lastSeen) / 1000)} s and the ping failed (${reason}); ending it`);
+      this.deadSince = { at: Date.now(), reason };
+      const dead = deadSocketError(reason);
+      await Promise.resolve(socket.end(dead)).catch(() => undefined);
+      // Baileys' end reports the close; should it not (already closed), the session closes it itself.
+      if (socket === this.socket) await this.onClose(dead);
+    } finally {
+      this.probing = false;
+    }
+  }
+
   private dropLive(): void {
+    clearInterval(this.livenessTimer);
+    this.livenessTimer = undefined;
     if (this.live) releaseLive(this.context.run.serviceId, this.live);
     this.live = null;
   }

@@ -8,6 +8,7 @@ import {
   type AnyMessageContent,
   type AuthenticationState,
   type BaileysEventMap,
+  type BinaryNode,
   type SocketConfig,
   type MiscMessageGenerationOptions,
   type proto,
@@ -33,12 +34,16 @@ export interface WhatsAppSocket {
   /** Asks the sender's phone to upload an expired medium again (Baileys' re-upload request). */
   updateMediaMessage(message: WAMessage): Promise<WAMessage>;
   groupMetadata(jid: string): Promise<{ subject: string }>;
+  /** Sends a node and waits for WhatsApp's answer (the liveness probe's ping). */
+  query(node: BinaryNode, timeoutMs?: number): Promise<unknown>;
 }
 
 export interface SocketOptions {
   auth: AuthenticationState;
   /** Messages this socket sent recently, for Baileys to encrypt again when a recipient asks for a retry. */
   getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined>;
+  /** How often Baileys pings WhatsApp; it ends the socket when nothing arrived for this long plus 5 s. */
+  keepAliveIntervalMs: number;
 }
 
 export type SocketFactory = (options: SocketOptions) => WhatsAppSocket;
@@ -61,7 +66,7 @@ export const silentLogger: SocketConfig['logger'] = {
  * notifications (not marked online), and messages this socket sends are not echoed back as
  * upserts (`emitOwnEvents: false`): the outbound dispatcher records them itself.
  */
-export const makeSocket: SocketFactory = ({ auth, getMessage }) =>
+export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalMs }) =>
   makeWASocket({
     auth,
     logger: silentLogger,
@@ -73,4 +78,5 @@ export const makeSocket: SocketFactory = ({ auth, getMessage }) =>
     // The first part names the device in the phone's "Linked devices" list.
     browser: ['Conversa', 'Chrome', '1.0.0'],
     getMessage,
+    keepAliveIntervalMs,
   });

@@ -11,12 +11,14 @@ import {
   proto,
   type AnyMessageContent,
   type BaileysEventMap,
+  type BinaryNode,
   type MiscMessageGenerationOptions,
   type WAMessage,
 } from 'baileys';
 import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '../../shared/domain/channels/port.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import type { TableAuthState } from '../../connectors/whatsapp/auth-state.ts';
+import { ledgerRecord, messageOfRecord, replayOrder, type InboundLedger, type LedgerRecord } from '../../connectors/whatsapp/ledger.ts';
 import type { WhatsAppSocket } from '../../connectors/whatsapp/socket.ts';
 
 /** An error as Baileys closes with (a Boom: the reason is `output.statusCode`). */
@@ -30,6 +32,10 @@ export class SocketDouble implements WhatsAppSocket {
   readonly ended: (Error | undefined)[] = [];
   readonly sent: { jid: string; content: AnyMessageContent; options?: MiscMessageGenerationOptions }[] = [];
   logouts = 0;
+  /** Nodes sent with `query` (the session's liveness pings). */
+  readonly queries: BinaryNode[] = [];
+  /** False: WhatsApp no longer answers; a query waits forever (a socket that says open but is dead). */
+  answering = true;
   /** The next sendMessage throws this. */
   failNextSend: Error | null = null;
   private closed = false;
@@ -81,6 +87,12 @@ export class SocketDouble implements WhatsAppSocket {
   async groupMetadata(): Promise<{ subject: string }> {
     return { subject: 'Grupo da Loja' };
   }
+
+  query(node: BinaryNode): Promise<unknown> {
+    this.queries.push(node);
+    if (!this.answering) return new Promise(() => undefined);
+    return Promise.resolve({ tag: 'iq', attrs: { type: 'result', id: node.attrs.id ?? '', from: node.attrs.to ?? '' } });
+  }
 }
 
 export type SinkCall =
@@ -104,6 +116,18 @@ export function recordingSink(): { sink: InboundSink; calls: SinkCall[] } {
     reaction: async (input) => void calls.push({ kind: 'reaction', input }),
   };
   return { sink, calls };
+}
+
+/** The ledger in memory, serialising as the table's does; `records` by connection and WhatsApp id. */
+export function memoryLedger(): InboundLedger & { records: Map<string, LedgerRecord> } {
+  const records = new Map<string, LedgerRecord>();
+  const keyOf = (serviceId: string, id: string) => `${serviceId}#${id}`;
+  return {
+    records,
+    put: async (c, message) => void records.set(keyOf(c.serviceId, message.key.id!), ledgerRecord(message)),
+    done: async (c, id) => void records.delete(keyOf(c.serviceId, id)),
+    pending: async (c) => replayOrder([...records].filter(([key]) => key.startsWith(`${c.serviceId}#`)).map(([, record]) => record)).map(messageOfRecord),
+  };
 }
 
 /** The bucket in memory. */
