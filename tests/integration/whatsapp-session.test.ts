@@ -16,6 +16,7 @@ import { channelRegistry } from '../../shared/domain/channels/registry.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import { startChannelWorker } from '../../connectors/worker.ts';
 import { whatsappChannel } from '../../connectors/whatsapp/adapter.ts';
+import { tableLedger } from '../../connectors/whatsapp/ledger.ts';
 import { defaultSessionOptions, loggedOutText, WhatsAppSession } from '../../connectors/whatsapp/session.ts';
 import { closeError, SocketDouble } from '../support/whatsapp-double.ts';
 import { call, proTeam } from './api.ts';
@@ -167,6 +168,68 @@ describe('a WhatsApp connection held by the worker', () => {
         async () => (await connectionRecordsOf(ports.table, { accountId: owner.accountId, serviceId, channel: 'whatsapp', kind: '' })).length === 0,
       );
       expect(sockets).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('hands over, when the session opens again, what a crash left in the ledger, once, with the real table and sink', async () => {
+    const { owner } = await proTeam();
+    const created = await call('POST', '/services', { token: owner.token, body: { name: 'Zap do Ledger', type: 'whatsapp' } });
+    const serviceId = created.body.id as string;
+    const connection = { accountId: owner.accountId, serviceId };
+    const sockets: SocketDouble[] = [];
+    const ports = { ...workerPorts(), channels: channelRegistry([adapterOnDoubles(serviceId, sockets)]) };
+    const worker = await startChannelWorker(ports);
+    const service = { accountId: owner.accountId, id: serviceId, channelType: 'whatsapp' as const };
+    const ledger = tableLedger(ports.table);
+    const pending = async () => (await connectionRecordsOf(ports.table, { ...connection, channel: 'whatsapp', kind: 'LEDGER' })).length;
+    try {
+      await writeServiceStatus(ports.table, service, { status: 'starting', runId: 'run-wa-ledger', now: new Date().toISOString() });
+      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await eventually(async () => sockets.length === 1);
+      const first = sockets[0]!;
+      first.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
+      first.emit('connection.update', { connection: 'open' });
+
+      const customer = `55118${String(Date.now()).slice(-8)}@s.whatsapp.net`;
+      const handed = waMessage({
+        key: { remoteJid: customer, fromMe: false, id: `WA-L1-${at}` },
+        messageTimestamp: at - 2,
+        pushName: 'Cliente',
+        message: { conversation: 'Primeira' },
+      });
+      const lost = waMessage({
+        key: { remoteJid: customer, fromMe: false, id: `WA-L2-${at}` },
+        messageTimestamp: at - 1,
+        pushName: 'Cliente',
+        message: { conversation: 'Segunda' },
+      });
+      first.emit('messages.upsert', { type: 'notify', messages: [handed] });
+      const contact = await eventually(async () => {
+        const listed = await call('GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { idFromService: customer } }))}`, {
+          token: owner.token,
+        });
+        return listed.body.data?.[0] ?? null;
+      });
+      await eventually(async () => (await pending()) === 0);
+
+      // A worker that crashed: the first after the sink took it (before marking it done), the second before the sink saw it.
+      await ledger.put(connection, handed);
+      await ledger.put(connection, lost);
+      expect(await pending()).toBe(2);
+      first.close(closeError(DisconnectReason.connectionLost, 'Connection Lost'));
+      await eventually(async () => sockets.length === 2);
+      sockets[1]!.user = first.user;
+      sockets[1]!.emit('connection.update', { connection: 'open' });
+
+      const texts = async () =>
+        (
+          (await call('GET', `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: contact.id } }))}`, { token: owner.token })).body
+            .data as { text: string }[]
+        ).map((m) => m.text);
+      await eventually(async () => (await pending()) === 0);
+      expect(await texts()).toEqual(['Segunda', 'Primeira']);
     } finally {
       await worker.stop();
     }
