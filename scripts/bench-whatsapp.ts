@@ -31,9 +31,8 @@ import type { AuthenticationState, SignalDataSet, WAMessage } from 'baileys';
 import { createTableInput } from '../shared/db/table-definition.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { newAccountItem } from '../shared/db/accounts.ts';
-import { userItem } from '../shared/db/users.ts';
 import type { ServiceItem } from '../shared/db/services.ts';
-import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
+import { benchOwnerItems } from './bench-owner.ts';
 import type { ChannelAdapter } from '../shared/domain/channels/port.ts';
 import type { Ports } from '../shared/domain/ports.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
@@ -89,21 +88,7 @@ async function seedTable(dataDir: string, connections: number) {
       usersCount: 1,
       servicesCount: connections,
     },
-    userItem({
-      id: ulid(),
-      name: 'Dona Bench',
-      email,
-      accountId,
-      passwordHash: await scryptPasswords().hash(password),
-      isAdmin: true,
-      isOwner: true,
-      emailVerified: true,
-      avatarUrl: null,
-      archivedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    }) as unknown as Record<string, unknown>,
-    { ...keys.userEmail(accountId, email), type: entityTypes.userEmail },
+    ...(await benchOwnerItems(accountId, email, password, now)),
   ];
   const serviceIds: string[] = [];
   for (let i = 0; i < connections; i++) {

@@ -17,11 +17,10 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { createTableInput } from '../shared/db/table-definition.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { newAccountItem } from '../shared/db/accounts.ts';
-import { userItem } from '../shared/db/users.ts';
 import { contactItem, type ContactItem } from '../shared/db/contacts.ts';
 import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
 import type { ServiceItem } from '../shared/db/services.ts';
-import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
+import { benchOwnerItems } from './bench-owner.ts';
 import { containsPattern, listQueryString } from '../shared/contracts/list-query.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
@@ -137,23 +136,7 @@ async function seedTable(dataDir: string) {
     servicesCount: 1,
     contactsCount: CONTACTS,
   });
-  await put(
-    userItem({
-      id: ulid(),
-      name: 'Dona Bench',
-      email,
-      accountId,
-      passwordHash: await scryptPasswords().hash(password),
-      isAdmin: true,
-      isOwner: true,
-      emailVerified: true,
-      avatarUrl: null,
-      archivedAt: null,
-      createdAt: iso(now),
-      updatedAt: iso(now),
-    }) as unknown as Record<string, unknown>,
-  );
-  await put({ ...keys.userEmail(accountId, email), type: entityTypes.userEmail });
+  for (const item of await benchOwnerItems(accountId, email, password, iso(now))) await put(item);
   const serviceId = ulid();
   const service: ServiceItem = {
     ...keys.service(accountId, serviceId),
