@@ -17,22 +17,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
-import dynalite from 'dynalite';
 import WebSocket from 'ws';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type { AuthenticationState, SignalDataSet, WAMessage } from 'baileys';
-import { createTableInput } from '../shared/db/table-definition.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { newAccountItem } from '../shared/db/accounts.ts';
 import type { ServiceItem } from '../shared/db/services.ts';
-import { benchOwnerItems } from './bench-owner.ts';
+import { benchOwnerItems, openSeedTable, stats } from './bench-seed.ts';
 import type { ChannelAdapter } from '../shared/domain/channels/port.ts';
 import type { Ports } from '../shared/domain/ports.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
@@ -59,24 +55,9 @@ async function memory() {
   return { rssMb: +(m.rss / MB).toFixed(1), heapUsedMb: +(m.heapUsed / MB).toFixed(1), externalMb: +((m.external + m.arrayBuffers) / MB).toFixed(1) };
 }
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-  return { n: sorted.length, p50: +at(50).toFixed(2), p95: +at(95).toFixed(2), max: +sorted[sorted.length - 1]!.toFixed(2) };
-}
-
 /** Account, owner and 50 WhatsApp connections (stopped), straight into dynalite before the runtime starts. */
 async function seedTable(dataDir: string, connections: number) {
-  const db = dynalite({ path: join(dataDir, 'dynamo'), createTableMs: 0 });
-  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
-  const client = new DynamoDBClient({
-    endpoint: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-  });
-  await client.send(new CreateTableCommand(createTableInput(TABLE)));
-  await new Promise((r) => setTimeout(r, 100));
-  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const { doc, close } = await openSeedTable(dataDir, TABLE);
   const now = new Date().toISOString();
   const accountId = ulid();
   const email = 'bench-wa@example.com';
@@ -114,7 +95,7 @@ async function seedTable(dataDir: string, connections: number) {
   for (let i = 0; i < items.length; i += 25) {
     await doc.send(new BatchWriteCommand({ RequestItems: { [TABLE]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
   }
-  await new Promise<void>((r) => db.close(() => r()));
+  await close();
   return { accountId, email, password, serviceIds };
 }
 

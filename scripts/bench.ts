@@ -8,19 +8,15 @@
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { ulid } from 'ulid';
-import dynalite from 'dynalite';
 import WebSocket from 'ws';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createTableInput } from '../shared/db/table-definition.ts';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { newAccountItem } from '../shared/db/accounts.ts';
 import { contactItem, type ContactItem } from '../shared/db/contacts.ts';
 import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
 import type { ServiceItem } from '../shared/db/services.ts';
-import { benchOwnerItems } from './bench-owner.ts';
+import { benchOwnerItems, openSeedTable, stats } from './bench-seed.ts';
 import { containsPattern, listQueryString } from '../shared/contracts/list-query.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
@@ -92,23 +88,8 @@ const random = () => {
 };
 const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-  return { n: sorted.length, p50: +at(50).toFixed(2), p95: +at(95).toFixed(2), max: +sorted[sorted.length - 1]!.toFixed(2) };
-}
-
 async function seedTable(dataDir: string) {
-  const db = dynalite({ path: join(dataDir, 'dynamo'), createTableMs: 0 });
-  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
-  const client = new DynamoDBClient({
-    endpoint: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-  });
-  await client.send(new CreateTableCommand(createTableInput(TABLE)));
-  await new Promise((r) => setTimeout(r, 100));
-  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const { doc, close } = await openSeedTable(dataDir, TABLE);
   const pending: Promise<unknown>[] = [];
   const buffer: Record<string, unknown>[] = [];
   const flush = async (force = false) => {
@@ -224,7 +205,7 @@ async function seedTable(dataDir: string) {
     contacts.push({ id, name });
   }
   await flush(true);
-  await new Promise<void>((r) => db.close(() => r()));
+  await close();
   return { accountId, serviceId, email, password, contacts, bigContactId: contacts[0]!.id };
 }
 
