@@ -38,8 +38,7 @@ export interface OutboundMessage {
   text: string;
   /**
    * The file to send. A voice note recorded as WebM/Opus is handed over as OGG/Opus
-   * (`oggOpusMimetype`, a `.ogg` name, its length in `durationSeconds`); its name, mimetype and size
-   * describe the bytes `read()` answers, so read them after `read()`. `url` is the stored file's.
+   * (`oggOpusMimetype`, a `.ogg` name, its length in `durationSeconds`). `url` is the stored file's.
    */
   file: { name: string; mimetype: string; size: number; durationSeconds?: number; read: () => Promise<Uint8Array>; url: string } | null;
   /** The channel id of the message this one replies to. */

@@ -72,41 +72,23 @@ const oggName = (name: string) => `${name.replace(/\.[^./]*$/, '') || 'voice'}.o
 
 /**
  * A voice note recorded as WebM/Opus (Chrome, Firefox) handed over as OGG/Opus, what WhatsApp plays
- * as a voice note and Telegram's sendVoice expects: the Opus packets repackaged on the first
- * `read()`, no re-encoding. Name, mimetype, size and duration describe what `read()` answered (the
- * OGG label before it is called); when the bytes are not WebM/Opus after all they go as stored,
- * with their own label. Other voice notes (MP4/AAC from Safari) are not Opus and go as they are.
+ * as a voice note and Telegram's sendVoice expects: the Opus packets repackaged, no re-encoding.
+ * When the bytes are not WebM/Opus after all they go as stored. Other voice notes (MP4/AAC from
+ * Safari) are not Opus and go as they are. Voice notes are small, and every channel reads the bytes
+ * to send them, so they are read here, once.
  */
-function asOggVoiceNote(file: OutboundFile): OutboundFile {
+async function asOggVoiceNote(file: OutboundFile): Promise<OutboundFile> {
   if (!file.mimetype.toLowerCase().startsWith('audio/webm')) return file;
-  let label: Pick<OutboundFile, 'name' | 'mimetype' | 'size' | 'durationSeconds'> = { name: oggName(file.name), mimetype: oggOpusMimetype, size: file.size };
-  let bytes: Promise<Uint8Array> | undefined;
-  const convert = async () => {
-    const original = await file.read();
-    const ogg = webmOpusToOgg(original);
-    label = ogg
-      ? { name: oggName(file.name), mimetype: oggOpusMimetype, size: ogg.bytes.length, durationSeconds: ogg.durationSeconds }
-      : { name: file.name, mimetype: file.mimetype, size: file.size };
-    return ogg?.bytes ?? original;
-  };
+  const original = await file.read();
+  const ogg = webmOpusToOgg(original);
+  if (!ogg) return { ...file, read: async () => original };
   return {
-    get name() {
-      return label.name;
-    },
-    get mimetype() {
-      return label.mimetype;
-    },
-    get size() {
-      return label.size;
-    },
-    get durationSeconds() {
-      return label.durationSeconds;
-    },
+    name: oggName(file.name),
+    mimetype: oggOpusMimetype,
+    size: ogg.bytes.length,
+    durationSeconds: ogg.durationSeconds,
     url: file.url,
-    read: () => {
-      bytes ??= convert();
-      return bytes;
-    },
+    read: async () => ogg.bytes,
   };
 }
 
@@ -141,7 +123,7 @@ export async function dispatchQueued(ports: Ports, request: DispatchRequest, del
     to: contact.idFromService,
     type: message.messageType,
     text: message.text,
-    file: stored && message.messageType === 'voice' ? asOggVoiceNote(stored) : stored,
+    file: stored && message.messageType === 'voice' ? await asOggVoiceNote(stored) : stored,
     replyTo: message.replyToChannelMessageId,
   };
   const connection = {
