@@ -1,0 +1,26 @@
+/**
+ * The channel worker's queue (SQS FIFO, one message group per connection): what must reach the
+ * worker that holds a connection's session. Connection changes (so the worker converges on the
+ * desired state without waiting for its scan), sends of channels whose socket lives in the worker
+ * (WhatsApp) and logouts. Its consumer is the channel worker process (Fargate in the cloud, inside
+ * `npm start` locally), not a function; the stack and the local runtime both read this definition.
+ */
+export interface WorkerQueueDef {
+  name: string;
+  /** The environment variable that gives the queue's URL to the worker and the producers. */
+  urlVariable: string;
+  /** How long a received command stays out of sight before another worker may receive it. */
+  visibilityTimeoutSeconds: number;
+  /** Receives after which a command goes to the dead-letter queue. */
+  maxReceiveCount: number;
+  /** Stream consumers (functions/streams/consumers.ts) that send to this queue. */
+  producers: readonly string[];
+}
+
+export const workerQueue: WorkerQueueDef = {
+  name: 'channel-worker',
+  urlVariable: 'WORKER_QUEUE_URL',
+  visibilityTimeoutSeconds: 120,
+  maxReceiveCount: 50,
+  producers: ['dispatch-outbound'],
+};
