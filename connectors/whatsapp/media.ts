@@ -1,14 +1,16 @@
 /**
  * Media of inbound WhatsApp messages: what a message carries (type, name, type of file), and the
  * copy into the bucket under the account with Baileys' `downloadMediaMessage`, made only when the
- * domain asks (a message not stored before). A medium that cannot be had leaves 'mídia indisponível'.
+ * domain asks (a message not stored before), retried with a re-upload request to the sender's phone
+ * (`downloadWithRetry`). A medium that still cannot be had leaves 'mídia indisponível'.
  */
-import { downloadMediaMessage, type proto, type WAMessage } from 'baileys';
+import { createHash } from 'node:crypto';
+import { downloadMediaMessage, extractMessageContent, getContentType, type proto, type WAMessage } from 'baileys';
 import type { MessageType } from '#contracts/messages.ts';
 import { fileObjectKey } from '#db/keys.ts';
 import type { InboundMedia } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
-import { silentLogger, type WhatsAppSocket } from './socket.ts';
+import type { WhatsAppSocket } from './socket.ts';
 
 export const unavailableMediaText = 'mídia indisponível';
 
@@ -72,9 +74,114 @@ export function mediaOf(content: proto.IMessage, id: string): MediaDescription |
   return null;
 }
 
-/** Baileys' download, asking the sender's phone to upload again when WhatsApp's copy expired. */
-export function socketDownload(socket: WhatsAppSocket): (message: WAMessage) => Promise<Uint8Array> {
-  return (message) => downloadMediaMessage(message, 'buffer', {}, { reuploadRequest: (m) => socket.updateMediaMessage(m), logger: silentLogger });
+/** How patiently a medium is fetched before the message keeps 'mídia indisponível'. */
+export interface MediaRetryPolicy {
+  /** Downloads in all (a re-upload request comes between two of them, once). */
+  attempts: number;
+  /** The wait before the second download, doubled before each further one (none after a re-upload). */
+  firstDelayMs: number;
+  /** How long the sender's phone may take to upload again (Baileys waits for ever by itself). */
+  reuploadTimeoutMs: number;
+}
+
+/** At most 3 downloads, 1 s then 2 s apart, and 20 s for the phone's re-upload: a medium costs at most some 25 s. */
+export const mediaRetryPolicy: MediaRetryPolicy = { attempts: 3, firstDelayMs: 1000, reuploadTimeoutMs: 20_000 };
+
+/** What a download needs from the socket; tests give doubles. */
+export interface MediaFetcher {
+  /** One download and decryption of the message's medium. */
+  fetch(message: WAMessage): Promise<Uint8Array>;
+  /** Asks the sender's phone to upload the medium again; answers the message with its new path. */
+  reupload(message: WAMessage): Promise<WAMessage>;
+  sleep?(ms: number): Promise<void>;
+}
+
+function statusOf(error: unknown): number | undefined {
+  const e = error as { status?: unknown; output?: { statusCode?: unknown } } | undefined;
+  const status = e?.output?.statusCode ?? e?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * Failures a fresh copy from the phone can cure: WhatsApp's servers dropped the file (404, 410,
+ * 403 for an expired link) or the bytes do not decrypt (a damaged copy).
+ */
+export function wantsReupload(error: unknown): boolean {
+  const status = statusOf(error);
+  if (status === 403 || status === 404 || status === 410) return true;
+  return /bad decrypt|unable to authenticate data|unsupported state/i.test((error as Error)?.message ?? '');
+}
+
+/** Failures no retry cures (the message has no medium to fetch). */
+function isHopeless(error: unknown): boolean {
+  return statusOf(error) === 400 || /is not a media message|no message present/i.test((error as Error)?.message ?? '');
+}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the phone did not upload the medium again within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Downloads a medium with a bounded number of attempts: after a failure the phone can cure (see
+ * `wantsReupload`) it asks, once, for a re-upload and tries again at once; after any other failure
+ * it waits (backing off) and tries again. A failed re-upload (the phone no longer has the file, or
+ * is offline) or a hopeless failure ends it. Throws the last failure.
+ *
+ * Baileys' own `downloadMediaMessage(…, { reuploadRequest })` never asks: it looks for the HTTP
+ * status on `error.status`, while its download fails with a Boom carrying `output.statusCode`
+ * (WhiskeySockets/Baileys#2767, 7.0.0-rc14). So the re-upload is asked here, and Baileys'
+ * download is called without it (a fixed Baileys would otherwise ask twice).
+ */
+export async function downloadWithRetry(message: WAMessage, fetcher: MediaFetcher, policy: MediaRetryPolicy = mediaRetryPolicy): Promise<Uint8Array> {
+  const sleep = fetcher.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  let current = message;
+  let reuploaded = false;
+  let delayMs = policy.firstDelayMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetcher.fetch(current);
+    } catch (error) {
+      if (attempt >= policy.attempts || isHopeless(error)) throw error;
+      if (!reuploaded && wantsReupload(error)) {
+        reuploaded = true;
+        current = await within(fetcher.reupload(current), policy.reuploadTimeoutMs);
+        continue;
+      }
+      await sleep(delayMs);
+      delayMs *= 2;
+    }
+  }
+}
+
+/** The SHA-256 the sender gave of the medium's plain bytes, if any. */
+function checksumOf(message: WAMessage): Uint8Array | null {
+  const content = extractMessageContent(message.message);
+  const type = content ? getContentType(content) : undefined;
+  const media = type ? (content![type] as { fileSha256?: Uint8Array | null } | null | undefined) : null;
+  return media?.fileSha256?.length ? media.fileSha256 : null;
+}
+
+/**
+ * One download and decryption with Baileys, without its (unreachable) re-upload. Baileys checks
+ * neither the MAC nor the hash of what it decrypts, so a damaged copy would be stored as garbage:
+ * the bytes are checked against the sender's SHA-256, and a mismatch fails as a bad decrypt.
+ */
+export async function fetchMedia(message: WAMessage): Promise<Uint8Array> {
+  const bytes = await downloadMediaMessage(message, 'buffer', {});
+  const expected = checksumOf(message);
+  if (expected && !createHash('sha256').update(bytes).digest().equals(Buffer.from(expected))) {
+    throw new Error('bad decrypt: the medium does not match its checksum');
+  }
+  return bytes;
+}
+
+/** Baileys' download through a socket, with the retries and the re-upload request of `downloadWithRetry`. */
+export function socketDownload(socket: WhatsAppSocket, policy: MediaRetryPolicy = mediaRetryPolicy): (message: WAMessage) => Promise<Uint8Array> {
+  return (message) => downloadWithRetry(message, { fetch: fetchMedia, reupload: (m) => socket.updateMediaMessage(m) }, policy);
 }
 
 /** The medium as the port takes it: loaded into the bucket only when asked. */
@@ -83,15 +190,17 @@ export function inboundMedia(target: MediaTarget, message: WAMessage, media: Med
     unavailableText: unavailableMediaText,
     async load() {
       if (!target.download) return null;
+      let bytes: Uint8Array;
       try {
-        const bytes = await target.download(message);
-        const objectKey = fileObjectKey(target.accountId, target.ports.newId(), media.name);
-        await target.ports.storage.put(objectKey, bytes, media.mimetype);
-        return { objectKey, name: media.name, mimetype: media.mimetype, size: bytes.length };
+        bytes = await target.download(message);
       } catch (error) {
         console.warn(`[whatsapp] media of ${message.key.id} could not be downloaded:`, (error as Error).message);
         return null;
       }
+      // A failure of our own bucket is not the medium's: it throws, and the message is handed over again later.
+      const objectKey = fileObjectKey(target.accountId, target.ports.newId(), media.name);
+      await target.ports.storage.put(objectKey, bytes, media.mimetype);
+      return { objectKey, name: media.name, mimetype: media.mimetype, size: bytes.length };
     },
   };
 }
