@@ -44,6 +44,13 @@ export interface MessageSummary {
   file: { name: string; mimetype: string } | null;
 }
 
+/** A reaction shown under a message: one emoji, how many people chose it, and whether we did (from the phone). */
+export interface MessageReaction {
+  emoji: string;
+  count: number;
+  fromMe: boolean;
+}
+
 export interface Message {
   id: string;
   contactId: string;
@@ -62,6 +69,8 @@ export interface Message {
   replyMessageId: string | null;
   user: { id: string; name: string } | null;
   groupContact: { id: string; name: string } | null;
+  /** Reactions on the channel, one per person, grouped by emoji in the order they were first chosen. */
+  reactions: MessageReaction[];
   createdAt: string;
   updatedAt: string;
 }

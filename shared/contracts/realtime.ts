@@ -127,6 +127,8 @@ export const messageSchema = z.object({
   replyMessageId: nullable(z.string()),
   user: nullable(ref),
   groupContact: nullable(ref),
+  // Missing on items written before reactions were shown.
+  reactions: z.array(z.object({ emoji: z.string(), count: z.number(), fromMe: z.boolean() })).default([]),
   ...timestamps,
 });
 

@@ -1,6 +1,19 @@
 /** A message as the API answers it; file URLs are signed at read time. */
-import type { Message } from '#contracts/messages.ts';
-import type { MessageItem } from '#db/messages.ts';
+import type { Message, MessageReaction } from '#contracts/messages.ts';
+import type { MessageItem, Reactions } from '#db/messages.ts';
+
+/** Reactions grouped by emoji, in the order each emoji was first chosen. */
+export function reactionsOf(reactions: Reactions | undefined): MessageReaction[] {
+  const byEmoji = new Map<string, MessageReaction & { at: string }>();
+  for (const r of Object.values(reactions ?? {}).sort((a, b) => a.at.localeCompare(b.at))) {
+    const group = byEmoji.get(r.emoji);
+    if (group) {
+      group.count++;
+      group.fromMe ||= r.fromMe;
+    } else byEmoji.set(r.emoji, { emoji: r.emoji, count: 1, fromMe: r.fromMe, at: r.at });
+  }
+  return [...byEmoji.values()].map(({ emoji, count, fromMe }) => ({ emoji, count, fromMe }));
+}
 
 export async function toMessage(item: MessageItem, signUrl: (key: string, name: string) => Promise<string>): Promise<Message> {
   const file = item.file
@@ -32,6 +45,7 @@ export async function toMessage(item: MessageItem, signUrl: (key: string, name: 
     replyMessageId: item.replyMessageId,
     user: item.user,
     groupContact: item.groupContact,
+    reactions: reactionsOf(item.reactions),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

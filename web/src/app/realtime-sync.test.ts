@@ -27,6 +27,7 @@ function message(id: string, patch: Partial<Message> = {}): Message {
     replyMessageId: null,
     user: null,
     groupContact: null,
+    reactions: [],
     createdAt: at(0),
     updatedAt: at(0),
     ...patch,

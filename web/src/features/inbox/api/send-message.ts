@@ -87,6 +87,7 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
     replyMessageId: out.replyTo?.id ?? null,
     user: out.user ? { id: out.user.id, name: out.user.name } : null,
     groupContact: null,
+    reactions: [],
     createdAt: now,
     updatedAt: now,
     local: { state: 'sending', progress: out.file ? 0 : undefined },

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { FileText, Mic, Reply, RotateCcw } from 'lucide-react';
-import { ack, type MessageSummary } from '#contracts/messages.ts';
+import { ack, type MessageReaction, type MessageSummary } from '#contracts/messages.ts';
 import { cn } from '#web/lib/cn.ts';
 import { formatBytes, formatMessageTime } from '#web/lib/format.ts';
 import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
@@ -83,6 +83,35 @@ function Media({ message }: { message: ChatMessage }) {
   }
 }
 
+/** What a screen reader says for a message's reactions, e.g. 'Reações: 👍 2, ❤️ 1'. */
+export function reactionsLabel(reactions: MessageReaction[]): string {
+  return `Reações: ${reactions.map((r) => `${r.emoji} ${r.count}`).join(', ')}`;
+}
+
+/**
+ * Reactions as small chips under the bubble (never bubbles of their own); the count shows from
+ * two. Read as one image with its label (the chips themselves are decoration).
+ */
+function Reactions({ reactions, mine }: { reactions: MessageReaction[]; mine: boolean }) {
+  return (
+    <div role="img" aria-label={reactionsLabel(reactions)} className={cn('-mt-1.5 flex flex-wrap gap-1 px-2', mine ? 'justify-end' : 'justify-start')}>
+      {reactions.map((r) => (
+        <span
+          key={r.emoji}
+          data-testid="reaction"
+          className={cn(
+            'flex h-6 items-center gap-0.5 rounded-full border px-1.5 text-sm leading-none shadow-sm',
+            r.fromMe ? 'border-brand/50 bg-brand-soft text-brand-soft-fg' : 'border-border bg-surface text-fg',
+          )}
+        >
+          <span>{r.emoji}</span>
+          {r.count > 1 ? <span className="text-xs font-medium tabular-nums">{r.count}</span> : null}
+        </span>
+      ))}
+    </div>
+  );
+}
+
 export interface MessageBubbleProps {
   message: ChatMessage;
   onReply: (message: ChatMessage) => void;
@@ -99,56 +128,59 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
   return (
     <div className={cn('group flex px-3 sm:px-6', mine ? 'justify-end' : 'justify-start')}>
       <div className={cn('flex max-w-[85%] items-end gap-1 sm:max-w-[70%]', mine ? 'flex-row-reverse' : 'flex-row')}>
-        <div
-          className={cn(
-            'rounded-2xl px-3 py-2 text-sm shadow-sm',
-            mine ? 'rounded-br-md bg-brand text-brand-fg' : 'rounded-bl-md border border-border bg-surface text-fg',
-            failed && 'ring-2 ring-danger',
-          )}
-          data-testid="message"
-          data-message-id={message.id}
-        >
-          {message.groupContact && !mine ? <p className="mb-0.5 text-xs font-semibold text-brand">{message.groupContact.name}</p> : null}
-          {message.quotedMessage ? <Quote quoted={message.quotedMessage} fromMe={mine} /> : null}
-          {deleted ? (
-            <p className="italic opacity-80">Mensagem apagada</p>
-          ) : (
-            <>
-              <Media message={message} />
-              {message.text ? <p className="break-words whitespace-pre-wrap">{message.text}</p> : null}
-            </>
-          )}
-          {progress !== undefined && message.file ? (
-            <div
-              className="mt-1.5 h-1 overflow-hidden rounded-full bg-black/20"
-              role="progressbar"
-              aria-label="Enviando arquivo"
-              aria-valuenow={Math.round(progress * 100)}
-              aria-valuemin={0}
-              aria-valuemax={100}
-            >
-              <div className="h-full bg-current transition-[width]" style={{ width: `${Math.round(progress * 100)}%` }} />
-            </div>
-          ) : null}
-          <p className={cn('mt-1 flex items-center justify-end gap-1 text-[11px]', mine ? 'text-brand-fg/85' : 'text-fg-muted')}>
-            {mine && message.user ? <span className="mr-1 truncate">{message.user.name} ·</span> : null}
-            <time dateTime={message.timestamp}>{formatMessageTime(message.timestamp)}</time>
-            {mine ? <AckStatus ack={message.ack} /> : null}
-          </p>
-          {failed ? (
-            <div className={cn('mt-1.5 flex flex-wrap items-center gap-2 rounded-md px-2 py-1 text-xs', mine ? 'bg-black/20' : 'bg-danger-soft text-danger')}>
-              <span>{message.error || 'Não foi possível enviar a mensagem'}</span>
-              <button
-                type="button"
-                onClick={() => onRetry(message)}
-                disabled={retrying}
-                className="inline-flex items-center gap-1 font-semibold underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-ring"
+        <div className="flex min-w-0 flex-col">
+          <div
+            className={cn(
+              'rounded-2xl px-3 py-2 text-sm shadow-sm',
+              mine ? 'rounded-br-md bg-brand text-brand-fg' : 'rounded-bl-md border border-border bg-surface text-fg',
+              failed && 'ring-2 ring-danger',
+            )}
+            data-testid="message"
+            data-message-id={message.id}
+          >
+            {message.groupContact && !mine ? <p className="mb-0.5 text-xs font-semibold text-brand">{message.groupContact.name}</p> : null}
+            {message.quotedMessage ? <Quote quoted={message.quotedMessage} fromMe={mine} /> : null}
+            {deleted ? (
+              <p className="italic opacity-80">Mensagem apagada</p>
+            ) : (
+              <>
+                <Media message={message} />
+                {message.text ? <p className="break-words whitespace-pre-wrap">{message.text}</p> : null}
+              </>
+            )}
+            {progress !== undefined && message.file ? (
+              <div
+                className="mt-1.5 h-1 overflow-hidden rounded-full bg-black/20"
+                role="progressbar"
+                aria-label="Enviando arquivo"
+                aria-valuenow={Math.round(progress * 100)}
+                aria-valuemin={0}
+                aria-valuemax={100}
               >
-                <RotateCcw className="size-3" aria-hidden="true" />
-                Tentar novamente
-              </button>
-            </div>
-          ) : null}
+                <div className="h-full bg-current transition-[width]" style={{ width: `${Math.round(progress * 100)}%` }} />
+              </div>
+            ) : null}
+            <p className={cn('mt-1 flex items-center justify-end gap-1 text-[11px]', mine ? 'text-brand-fg/85' : 'text-fg-muted')}>
+              {mine && message.user ? <span className="mr-1 truncate">{message.user.name} ·</span> : null}
+              <time dateTime={message.timestamp}>{formatMessageTime(message.timestamp)}</time>
+              {mine ? <AckStatus ack={message.ack} /> : null}
+            </p>
+            {failed ? (
+              <div className={cn('mt-1.5 flex flex-wrap items-center gap-2 rounded-md px-2 py-1 text-xs', mine ? 'bg-black/20' : 'bg-danger-soft text-danger')}>
+                <span>{message.error || 'Não foi possível enviar a mensagem'}</span>
+                <button
+                  type="button"
+                  onClick={() => onRetry(message)}
+                  disabled={retrying}
+                  className="inline-flex items-center gap-1 font-semibold underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-ring"
+                >
+                  <RotateCcw className="size-3" aria-hidden="true" />
+                  Tentar novamente
+                </button>
+              </div>
+            ) : null}
+          </div>
+          {!deleted && message.reactions?.length ? <Reactions reactions={message.reactions} mine={mine} /> : null}
         </div>
         {!deleted && !message.local ? (
           <button
