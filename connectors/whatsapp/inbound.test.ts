@@ -8,10 +8,12 @@ import { memoryStorage, recordingSink } from '../../tests/support/whatsapp-doubl
 import type { Ports } from '#domain/ports.ts';
 import { ackOfStatus, acksOfReceipts, acksOfUpdates } from './acks.ts';
 import { handleMessage, type InboundContext } from './inbound.ts';
+import { aliasOfMapping } from './jids.ts';
 import { messageTime } from './time.ts';
 
 const customer = '5511912345678@s.whatsapp.net';
 const group = '120363025246125888@g.us';
+const lid = '123456789012345@lid';
 const at = 1_767_225_600; // 2026-01-01T00:00:00Z
 
 function waMessage(object: Record<string, unknown>): WAMessage {
@@ -20,7 +22,7 @@ function waMessage(object: Record<string, unknown>): WAMessage {
 
 const fromCustomer = (message: Record<string, unknown>, id = 'A1B2C3') => waMessage({ key: { remoteJid: customer, fromMe: false, id }, message });
 
-function setup(options: { download?: (m: WAMessage) => Promise<Uint8Array> } = {}) {
+function setup(options: { download?: (m: WAMessage) => Promise<Uint8Array>; pnForLid?: InboundContext['pnForLid'] } = {}) {
   const { sink, calls } = recordingSink();
   const { storage, objects } = memoryStorage();
   let n = 0;
@@ -33,6 +35,7 @@ function setup(options: { download?: (m: WAMessage) => Promise<Uint8Array> } = {
     },
     me: () => '5511900000000@s.whatsapp.net',
     groupName: async (jid) => (jid === group ? 'Grupo da Loja' : ''),
+    pnForLid: options.pnForLid,
   };
   const only = () => {
     expect(calls).toHaveLength(1);
@@ -176,12 +179,48 @@ describe('inbound messages', () => {
     expect(t.message()).toMatchObject({ isFromMe: true, chat: { idFromService: customer, name: '' }, author: null });
   });
 
-  it('a person addressed by a private @lid id is kept under the phone-number JID Baileys gives with it', async () => {
+  it('a person addressed by a private @lid id is kept under the phone-number JID Baileys gives with it, the @lid id as an alias', async () => {
     const t = setup();
-    const message = waMessage({ key: { remoteJid: '123456789012345@lid', fromMe: false, id: 'L1' }, message: { conversation: 'Oi' } });
+    const message = waMessage({ key: { remoteJid: lid, fromMe: false, id: 'L1' }, message: { conversation: 'Oi' } });
     Object.assign(message.key, { remoteJidAlt: '5511912345678:2@s.whatsapp.net' });
     await handleMessage(t.context, message);
-    expect(t.message().chat).toMatchObject({ idFromService: customer, phoneNumber: '5511912345678' });
+    expect(t.message().chat).toMatchObject({ idFromService: customer, aliases: [lid], phoneNumber: '5511912345678' });
+  });
+
+  it('a message by phone number that names the @lid id too carries it as an alias', async () => {
+    const t = setup();
+    const message = fromCustomer({ conversation: 'Oi de novo' }, 'P1');
+    Object.assign(message.key, { remoteJidAlt: '123456789012345:3@lid' });
+    await handleMessage(t.context, message);
+    expect(t.message().chat).toMatchObject({ idFromService: customer, aliases: [lid] });
+  });
+
+  it('an @lid id without its number is looked up in the LID store Baileys keeps; unknown there, it stays the id', async () => {
+    const known = setup({ pnForLid: async (id) => (id === lid ? '5511912345678:0@s.whatsapp.net' : null) });
+    await handleMessage(known.context, waMessage({ key: { remoteJid: lid, fromMe: false, id: 'L2' }, message: { conversation: 'Oi' } }));
+    expect(known.message().chat).toMatchObject({ idFromService: customer, aliases: [lid], phoneNumber: '5511912345678' });
+
+    const unknown = setup({ pnForLid: async () => null });
+    await handleMessage(unknown.context, waMessage({ key: { remoteJid: lid, fromMe: false, id: 'L3' }, message: { conversation: 'Oi' } }));
+    const chat = unknown.message().chat;
+    expect(chat).toMatchObject({ idFromService: lid, phoneNumber: null });
+    expect(chat.aliases).toBeUndefined();
+  });
+
+  it('in a group, a member addressed by @lid is named by the phone number when known; reactions by @lid are the same person', async () => {
+    const t = setup({ pnForLid: async (id) => (id === lid ? '5511912345678@s.whatsapp.net' : null) });
+    const inGroup = waMessage({
+      key: { remoteJid: group, fromMe: false, id: 'G2', participant: lid },
+      pushName: 'Maria',
+      message: { conversation: 'Oi grupo' },
+    });
+    await handleMessage(t.context, inGroup);
+    await handleMessage(
+      t.context,
+      waMessage({ key: { remoteJid: lid, fromMe: false, id: 'R9' }, message: { reactionMessage: { key: { id: 'M1' }, text: '👍' } } }),
+    );
+    expect(t.calls[0]!.input).toMatchObject({ author: { idFromService: customer, name: 'Maria' } });
+    expect(t.calls[1]!.input).toMatchObject({ reactorId: customer });
   });
 
   it('disappearing (ephemeral) messages are unwrapped', async () => {
@@ -264,6 +303,15 @@ describe('edits, deletions and reactions', () => {
       { channelMessageId: 'M1', reactorId: '5511988887777@s.whatsapp.net', fromMe: false, emoji: '❤️', timestamp: '2026-01-01T00:00:00.000Z' },
       { channelMessageId: 'M2', reactorId: '5511900000000@s.whatsapp.net', fromMe: true, emoji: '😂' },
     ]);
+  });
+});
+
+describe('links Baileys learns', () => {
+  it('a lid-mapping.update becomes a link of the @lid id to the phone-number JID, in either order of the pair', () => {
+    const link = { idFromService: customer, alias: lid, phoneNumber: '5511912345678' };
+    expect(aliasOfMapping({ lid: '123456789012345:4@lid', pn: '5511912345678:4@s.whatsapp.net' })).toEqual(link);
+    expect(aliasOfMapping({ lid: customer, pn: lid })).toEqual(link);
+    expect(aliasOfMapping({ lid: group, pn: customer })).toBeNull();
   });
 });
 

@@ -11,7 +11,7 @@
  */
 import { isJidGroup, normalizeMessageContent, proto, toNumber, type WAMessage } from 'baileys';
 import type { InboundMessage, InboundSink } from '#domain/channels/port.ts';
-import { chatJidOf, isIgnoredChat, participantJidOf, personJid, phoneOf } from './jids.ts';
+import { chatOf, isIgnoredChat, participantOf, personJid, phoneOf, type PnForLid } from './jids.ts';
 import { inboundMedia, mediaOf, type MediaTarget } from './media.ts';
 import { isoTime, messageTime } from './time.ts';
 
@@ -23,6 +23,8 @@ export interface InboundContext {
   me(): string | null;
   /** A group's name (its subject); empty when it cannot be had (the domain then names the contact by its id). */
   groupName(jid: string): Promise<string>;
+  /** The phone-number JID of a `@lid` id, from Baileys' LID store; absent where there is none. */
+  pnForLid?: PnForLid;
 }
 
 /** The text a content carries: the message itself, or a media caption. */
@@ -68,19 +70,21 @@ function contextInfoOf(content: proto.IMessage): proto.IContextInfo | null | und
 
 /** A message as the port's `InboundMessage`; null for what the inbox does not show. */
 export async function toInboundMessage(context: InboundContext, message: WAMessage, content: proto.IMessage): Promise<InboundMessage | null> {
-  const chatJid = chatJidOf(message.key);
+  const chat = await chatOf(message.key, context.pnForLid);
   const id = message.key.id;
-  if (!chatJid || !id) return null;
+  if (!chat || !id) return null;
+  const chatJid = chat.id;
   const media = mediaOf(content, id);
   const text = textOf(content) || (media ? '' : placeholderText(content));
   if (!text && !media) return null;
   const isGroup = Boolean(isJidGroup(chatJid));
   const isFromMe = Boolean(message.key.fromMe);
-  const author = isGroup && !isFromMe ? participantJidOf(message.key) : null;
+  const author = isGroup && !isFromMe ? ((await participantOf(message.key, context.pnForLid))?.id ?? null) : null;
   return {
     channelMessageId: id,
     chat: {
       idFromService: chatJid,
+      ...(chat.aliases.length ? { aliases: chat.aliases } : {}),
       // A private chat is named after the customer's own push name, never ours.
       name: isGroup ? await context.groupName(chatJid) : isFromMe ? '' : (message.pushName ?? ''),
       isGroup,
@@ -97,9 +101,10 @@ export async function toInboundMessage(context: InboundContext, message: WAMessa
 }
 
 /** Who reacted: ourselves (from the phone), the group member, or the person of a private chat. */
-function reactorOf(context: InboundContext, message: WAMessage): string | null {
+async function reactorOf(context: InboundContext, message: WAMessage): Promise<string | null> {
   if (message.key.fromMe) return context.me();
-  return isJidGroup(message.key.remoteJid ?? '') ? participantJidOf(message.key) : chatJidOf(message.key);
+  const person = isJidGroup(message.key.remoteJid ?? '') ? participantOf(message.key, context.pnForLid) : chatOf(message.key, context.pnForLid);
+  return (await person)?.id ?? null;
 }
 
 /** Hands one upserted message to the sink, whatever it is. */
@@ -124,7 +129,7 @@ export async function handleMessage(context: InboundContext, message: WAMessage)
   const reaction = content.reactionMessage;
   if (reaction) {
     const target = reaction.key?.id;
-    const reactorId = reactorOf(context, message);
+    const reactorId = await reactorOf(context, message);
     if (!target || !reactorId) return;
     const at = reaction.senderTimestampMs ? new Date(toNumber(reaction.senderTimestampMs)).toISOString() : isoTime(message.messageTimestamp);
     return context.sink.reaction({ channelMessageId: target, reactorId, fromMe: Boolean(message.key.fromMe), emoji: reaction.text ?? '', timestamp: at });

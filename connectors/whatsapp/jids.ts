@@ -1,27 +1,69 @@
 /**
  * WhatsApp ids (JIDs) as the product keeps them: a person is `<digits>@s.whatsapp.net` (what
  * contacts made by hand get, see `whatsappJid`), a group `<id>@g.us`. Device suffixes are dropped.
- * When WhatsApp addresses a person by a private `@lid` id and Baileys also gives the phone-number
- * JID (`remoteJidAlt` / `participantAlt`), the phone-number JID is kept; full `@lid` resolution is
- * a later step.
+ *
+ * WhatsApp also addresses people by a private `@lid` id. A person is kept under the phone-number
+ * JID whenever it can be had (it is also what sends go to): from the message itself (Baileys'
+ * `remoteJidAlt` / `participantAlt`), else from Baileys' LID store (`signalRepository.lidMapping`,
+ * filled from message envelopes, history and `lid-mapping.update`). The other id goes along as an
+ * alias, so the domain finds the same contact by either (see `InboundMessage.chat.aliases`).
+ * A person whose number is not known yet is kept under the `@lid` id until a link arrives.
  */
-import { isJidBroadcast, isJidNewsletter, isLidUser, isPnUser, jidDecode, jidNormalizedUser, type WAMessageKey } from 'baileys';
+import { isJidBroadcast, isJidNewsletter, isLidUser, isPnUser, jidDecode, jidNormalizedUser, type LIDMapping, type WAMessageKey } from 'baileys';
+import type { InboundAlias } from '#domain/channels/port.ts';
 
-/** The person's phone-number JID when Baileys knows it, else the JID as given; without device. */
-export function personJid(jid: string, alt?: string | null): string {
-  const chosen = isLidUser(jid) && alt && isPnUser(alt) ? alt : jid;
-  return jidNormalizedUser(chosen) || chosen;
+/** The phone-number JID of a `@lid` id, from what this session's Baileys store knows (no network); null when unknown. */
+export type PnForLid = (lid: string) => Promise<string | null>;
+
+/** A JID without its device. */
+export function personJid(jid: string): string {
+  return jidNormalizedUser(jid) || jid;
+}
+
+/** The ids of a person or chat: the one to keep (the phone-number JID when known) and its other ids. */
+export interface Person {
+  id: string;
+  aliases: string[];
+}
+
+/** A person's ids from a JID and Baileys' alternate JID of it, asking the LID store when the message has no number. */
+export async function personOf(jid: string, alt?: string | null, pnForLid?: PnForLid): Promise<Person> {
+  const own = personJid(jid);
+  const other = alt ? personJid(alt) : null;
+  if (isLidUser(own)) {
+    const pn = other && isPnUser(other) ? other : await lookUp(pnForLid, own);
+    return pn ? { id: pn, aliases: [own] } : { id: own, aliases: [] };
+  }
+  if (isPnUser(own) && other && isLidUser(other)) return { id: own, aliases: [other] };
+  return { id: own, aliases: [] };
+}
+
+async function lookUp(pnForLid: PnForLid | undefined, lid: string): Promise<string | null> {
+  if (!pnForLid) return null;
+  try {
+    const pn = await pnForLid(lid);
+    return pn && isPnUser(pn) ? personJid(pn) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The chat of a message key: the group, or the person. */
-export function chatJidOf(key: WAMessageKey): string | null {
-  if (!key.remoteJid) return null;
-  return personJid(key.remoteJid, key.remoteJidAlt);
+export function chatOf(key: WAMessageKey, pnForLid?: PnForLid): Promise<Person> | null {
+  return key.remoteJid ? personOf(key.remoteJid, key.remoteJidAlt, pnForLid) : null;
 }
 
 /** Who wrote a message in a group. */
-export function participantJidOf(key: WAMessageKey): string | null {
-  return key.participant ? personJid(key.participant, key.participantAlt) : null;
+export function participantOf(key: WAMessageKey, pnForLid?: PnForLid): Promise<Person> | null {
+  return key.participant ? personOf(key.participant, key.participantAlt, pnForLid) : null;
+}
+
+/** A mapping Baileys learnt (`lid-mapping.update`) as the link the domain takes; null for anything else. */
+export function aliasOfMapping(mapping: LIDMapping): InboundAlias | null {
+  // Baileys' store accepts the pair in either order.
+  const [lid, pn] = [mapping.lid, mapping.pn].map(personJid).sort((a, b) => Number(isPnUser(a)) - Number(isPnUser(b)));
+  if (!lid || !pn || !isLidUser(lid) || !isPnUser(pn)) return null;
+  return { idFromService: pn, alias: lid, phoneNumber: phoneOf(pn) };
 }
 
 /** The phone number (digits) of a person's JID; null for groups and `@lid` ids. */

@@ -149,7 +149,7 @@ describe('a WhatsApp session', () => {
       { key: { remoteJid: '120363025246125888@g.us', fromMe: true, id: 'OUT2' }, receipt: { userJid: customer, receiptTimestamp: 1 } },
     ]);
     await until(() => h.calls.length === 5);
-    expect(h.calls.map((c) => [c.kind, 'text' in c.input ? c.input.text : c.input.channelMessageId])).toEqual([
+    expect(h.calls.map((c) => [c.kind, 'text' in c.input ? c.input.text : 'alias' in c.input ? c.input.alias : c.input.channelMessageId])).toEqual([
       ['message', 'Oi'],
       ['message', 'Tudo bem?'],
       ['message', 'Enquanto estava fora'],
@@ -159,6 +159,29 @@ describe('a WhatsApp session', () => {
     // A reply to a message just received quotes the message itself.
     await sendWhatsApp(h.context.run, { messageId: 'M1', to: customer, type: 'text', text: 'Olá, Maria', file: null, replyTo: 'IN1' });
     expect(socket.sent[0]!.options?.quoted?.message?.conversation).toBe('Oi');
+  });
+
+  it('a person’s @lid id is resolved through Baileys’ LID store, and a link learnt later reaches the sink as an alias, in order', async () => {
+    const { first: socket, ...h } = await connected();
+    const lid = '123456789012345@lid';
+    Object.assign(socket, { signalRepository: { lidMapping: { getPNForLID: async (id: string) => (id === lid ? '5511912345678:0@s.whatsapp.net' : null) } } });
+    socket.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        proto.WebMessageInfo.fromObject({
+          key: { remoteJid: lid, fromMe: false, id: 'LID1' },
+          messageTimestamp: 1_767_225_600,
+          message: { conversation: 'Oi' },
+        }) as WAMessage,
+      ],
+    });
+    socket.emit('lid-mapping.update', { lid: '999888777666555@lid', pn: '5521987654321@s.whatsapp.net' });
+    await until(() => h.calls.length === 2);
+    expect(h.calls[0]).toMatchObject({ kind: 'message', input: { chat: { idFromService: customer, aliases: [lid] } } });
+    expect(h.calls[1]).toEqual({
+      kind: 'alias',
+      input: { idFromService: '5521987654321@s.whatsapp.net', alias: '999888777666555@lid', phoneNumber: '5521987654321' },
+    });
   });
 
   it('a socket replaced by a newer one changes nothing with its late events', async () => {

@@ -4,7 +4,8 @@
  * data URL on the connection (`isOnQrCode`), `open` reports `connected`, a logged-out close clears
  * the auth state and stops with a pt-BR reason, and any other close opens a new socket after a
  * backoff (1 s doubling to 30 s; at once when WhatsApp asks for a restart right after pairing).
- * Messages, acks, edits, deletions and reactions go to the sink one at a time, in arrival order.
+ * Messages, acks, edits, deletions, reactions and learnt @lid links go to the sink one at a time,
+ * in arrival order.
  *
  * Liveness: while a socket is open, besides Baileys' own keep-alive, a check every `checkEveryMs`
  * pings WhatsApp (an IQ `ping`, as Baileys' keep-alive sends, but waiting for the answer) when
@@ -20,6 +21,7 @@ import type { Ports } from '#domain/ports.ts';
 import { acksOfReceipts, acksOfUpdates } from './acks.ts';
 import { loadAuthState, type ConnectionRef, type TableAuthState } from './auth-state.ts';
 import { handleMessage, ownJid, type InboundContext } from './inbound.ts';
+import { aliasOfMapping } from './jids.ts';
 import { tableLedger, type InboundLedger } from './ledger.ts';
 import { holdLive, releaseLive, type LiveConnection } from './live.ts';
 import { Lru } from './lru.ts';
@@ -192,6 +194,11 @@ export class WhatsAppSession implements ChannelSession {
     });
     on('messages.update', (updates) => this.enqueueAcks(acksOfUpdates(updates)));
     on('message-receipt.update', (receipts) => this.enqueueAcks(acksOfReceipts(receipts)));
+    // A person's @lid id and phone number learnt later: one contact holds both (in order with messages).
+    on('lid-mapping.update', (mapping) => {
+      const alias = aliasOfMapping(mapping);
+      if (alias) this.enqueue(() => this.context.inbound.alias(alias));
+    });
   }
 
   /** Writes a message to the ledger at once, then queues it for the sink, then forgets it there. */
@@ -260,6 +267,7 @@ export class WhatsAppSession implements ChannelSession {
       media: { ports: this.context.ports, accountId: this.context.run.accountId, download: this.options.mediaDownload(socket) },
       me: () => ownJid(socket.user),
       groupName: (jid) => this.groupName(socket, jid),
+      pnForLid: async (lid) => (await socket.signalRepository?.lidMapping.getPNForLID(lid)) ?? null,
     };
   }
 

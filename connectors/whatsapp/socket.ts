@@ -34,6 +34,8 @@ export interface WhatsAppSocket {
   /** Asks the sender's phone to upload an expired medium again (Baileys' re-upload request). */
   updateMediaMessage(message: WAMessage): Promise<WAMessage>;
   groupMetadata(jid: string): Promise<{ subject: string }>;
+  /** Baileys' store of @lid ↔ phone-number links (`getPNForLID` reads only what it learnt: no network). */
+  readonly signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
   /** Sends a node and waits for WhatsApp's answer (the liveness probe's ping). */
   query(node: BinaryNode, timeoutMs?: number): Promise<unknown>;
 }

@@ -20,6 +20,11 @@ export interface ContactItem {
   name: string;
   contactType: 'user' | 'group';
   idFromService: string;
+  /**
+   * Other channel ids of the same chat (a WhatsApp `@lid` id beside the phone-number JID). Each has
+   * a guard item like `idFromService`'s, marked `alias`, pointing here.
+   */
+  channelAliases?: string[];
   email: string | null;
   phoneNumber: string | null;
   phoneCountry: string | null;
@@ -146,6 +151,42 @@ export function claimChannelIdStep(contact: ChannelId & Pick<ContactItem, 'id'>)
 /** Transaction member: frees a contact's (connection, channel id). */
 export function releaseChannelIdStep(contact: ChannelId): DeleteStep {
   return deleteStep(keys.channelContact(contact.accountId, contact.serviceId, contact.idFromService));
+}
+
+type ChannelAddress = Pick<ContactItem, 'accountId' | 'serviceId'>;
+
+/** Transaction member: claims another channel id of a contact (an alias), refused when any contact has it. */
+export function claimChannelAliasStep(contact: ChannelAddress & Pick<ContactItem, 'id'>, alias: string): PutStep {
+  return putNewStep({
+    ...keys.channelContact(contact.accountId, contact.serviceId, alias),
+    type: entityTypes.channelContact,
+    contactId: contact.id,
+    alias: true,
+  });
+}
+
+/** Transaction member: frees an alias of a contact. */
+export function releaseChannelAliasStep(contact: ChannelAddress, alias: string): DeleteStep {
+  return deleteStep(keys.channelContact(contact.accountId, contact.serviceId, alias));
+}
+
+/**
+ * Transaction member: hands a channel id one contact holds to another (a contact re-keyed to its
+ * phone number, two contacts merged), refused unless `fromContactId` still holds it.
+ */
+export function moveChannelIdStep(address: ChannelAddress, channelId: string, fromContactId: string, to: { contactId: string; alias: boolean }): PutStep {
+  return {
+    Put: {
+      Item: {
+        ...keys.channelContact(address.accountId, address.serviceId, channelId),
+        type: entityTypes.channelContact,
+        contactId: to.contactId,
+        alias: to.alias,
+      },
+      ConditionExpression: 'contactId = :from',
+      ExpressionAttributeValues: { ':from': fromContactId },
+    },
+  };
 }
 
 /** Transaction member: deletes a contact, refused when it changed since `updatedAt` was read (or is gone). */

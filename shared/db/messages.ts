@@ -4,7 +4,8 @@ import { ack, type MessageSummary, type MessageType } from '#contracts/messages.
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
-import { putNewStep, type PutStep } from './transaction.ts';
+import { queryAll } from './users.ts';
+import { putNewStep, type DeleteStep, type PutStep } from './transaction.ts';
 
 export interface StoredFile {
   id: string;
@@ -205,4 +206,40 @@ export async function writeReactions(table: Table, message: MessageItem, reactio
     ),
   );
   return answer?.Attributes as MessageItem | undefined;
+}
+
+/** Every message of a contact, oldest first (merging a contact into another moves them all). */
+export function allMessagesOf(table: Table, accountId: string, contactId: string): Promise<MessageItem[]> {
+  const { pk, skPrefix } = keys.contactMessages(accountId, contactId);
+  return queryAll<MessageItem>(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix },
+    ConsistentRead: true,
+  });
+}
+
+/**
+ * Transaction members that move a message into another contact's conversation, keeping its id
+ * (so its place in time and the replies that name it): the copy, its channel-id guard pointed at
+ * the copy, and the original's deletion, refused when the original changed since it was read.
+ */
+export function moveMessageSteps(message: MessageItem, contactId: string, now: string): { copy: PutStep; guard: PutStep | null; original: DeleteStep } {
+  const { pk, sk, type, ...fields } = message;
+  void pk;
+  void sk;
+  void type;
+  const copy = messageItem({ ...fields, contactId, updatedAt: now });
+  return {
+    copy: putNewStep(copy),
+    guard: message.channelMessageId
+      ? { Put: { Item: channelMessageGuard(message.accountId, message.serviceId, message.channelMessageId, contactId, message.id) } }
+      : null,
+    original: {
+      Delete: {
+        Key: keys.message(message.accountId, message.contactId, message.id),
+        ConditionExpression: 'updatedAt = :seen',
+        ExpressionAttributeValues: { ':seen': message.updatedAt },
+      },
+    },
+  };
 }

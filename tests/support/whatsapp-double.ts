@@ -100,7 +100,8 @@ export type SinkCall =
   | { kind: 'ack'; input: Parameters<InboundSink['ack']>[0] }
   | { kind: 'edit'; input: Parameters<InboundSink['edit']>[0] }
   | { kind: 'deletion'; input: Parameters<InboundSink['deletion']>[0] }
-  | { kind: 'reaction'; input: Parameters<InboundSink['reaction']>[0] };
+  | { kind: 'reaction'; input: Parameters<InboundSink['reaction']>[0] }
+  | { kind: 'alias'; input: Parameters<InboundSink['alias']>[0] };
 
 /** A sink that remembers what it was handed, in order. */
 export function recordingSink(): { sink: InboundSink; calls: SinkCall[] } {
@@ -114,6 +115,7 @@ export function recordingSink(): { sink: InboundSink; calls: SinkCall[] } {
     edit: async (input) => void calls.push({ kind: 'edit', input }),
     deletion: async (input) => void calls.push({ kind: 'deletion', input }),
     reaction: async (input) => void calls.push({ kind: 'reaction', input }),
+    alias: async (input) => void calls.push({ kind: 'alias', input }),
   };
   return { sink, calls };
 }

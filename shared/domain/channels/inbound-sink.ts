@@ -1,5 +1,5 @@
 /** The `InboundSink` an adapter hands its reports to, for one connection: the domain's inbound calls. */
-import { receiveAck, receiveDeletion, receiveEdit, receiveMessage, receiveReaction, type InboundConnection } from '../messages/inbound.ts';
+import { receiveAck, receiveAlias, receiveDeletion, receiveEdit, receiveMessage, receiveReaction, type InboundConnection } from '../messages/inbound.ts';
 import type { Ports } from '../ports.ts';
 import type { InboundSink } from './port.ts';
 
@@ -10,5 +10,6 @@ export function inboundSink(ports: Ports, from: InboundConnection): InboundSink 
     edit: async (input) => void (await receiveEdit(ports, from, input)),
     deletion: async (input) => void (await receiveDeletion(ports, from, input.channelMessageId)),
     reaction: async (input) => void (await receiveReaction(ports, from, input)),
+    alias: async (input) => void (await receiveAlias(ports, from, input)),
   };
 }

@@ -199,7 +199,14 @@ export interface InboundMessage {
   channelMessageId: string;
   /** The chat: the person, or the group for group messages. */
   chat: {
+    /** The id to keep the contact under and to send to (WhatsApp: the phone-number JID when known). */
     idFromService: string;
+    /**
+     * Other ids the channel gives the same chat (WhatsApp's private `@lid` id of a person whose
+     * phone-number JID is `idFromService`). They find the same contact; a contact known only by
+     * one of them takes `idFromService` as its id (see docs/decisions.md, "One person, one contact").
+     */
+    aliases?: string[];
     name: string;
     isGroup: boolean;
     phoneNumber?: string | null;
@@ -241,6 +248,17 @@ export interface InboundReaction {
   timestamp: string;
 }
 
+/**
+ * The channel learnt that two ids name one chat (WhatsApp: a person's `@lid` id and phone-number
+ * JID). `idFromService` is the one to keep and send to; `alias` then finds the same contact.
+ */
+export interface InboundAlias {
+  idFromService: string;
+  alias: string;
+  /** The phone number (digits) `idFromService` carries, when it is one. */
+  phoneNumber?: string | null;
+}
+
 /** Where an adapter hands over what it receives, for one connection. Built by the domain. */
 export interface InboundSink {
   /** Stores a message once per channel id; answers false for a redelivery (nothing changed). */
@@ -249,4 +267,6 @@ export interface InboundSink {
   edit(input: InboundEdit): Promise<void>;
   deletion(input: InboundDeletion): Promise<void>;
   reaction(input: InboundReaction): Promise<void>;
+  /** Two ids of one chat: links them to one contact, merging two contacts made before the link was known. */
+  alias(input: InboundAlias): Promise<void>;
 }

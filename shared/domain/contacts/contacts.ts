@@ -10,6 +10,7 @@ import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
 import {
+  claimChannelAliasStep,
   claimChannelIdStep,
   clearUnread,
   contactFields,
@@ -18,6 +19,7 @@ import {
   deleteContactIfUnchangedStep,
   getContactItem,
   nextUpdatedAt,
+  releaseChannelAliasStep,
   releaseChannelIdStep,
   saveContactIfUnchanged,
   type ContactFields,
@@ -97,7 +99,8 @@ export function whatsappJid(phoneDigits: string): string {
 export type NewContact = Pick<
   ContactFields,
   'accountId' | 'serviceId' | 'name' | 'contactType' | 'idFromService' | 'email' | 'phoneNumber' | 'phoneCountry' | 'gender' | 'avatarKey'
->;
+> &
+  Partial<Pick<ContactFields, 'channelAliases'>>;
 
 export async function insertContact(ports: Ports, contact: NewContact): Promise<ContactItem> {
   const now = ports.clock().toISOString();
@@ -125,11 +128,12 @@ export async function insertContact(ports: Ports, contact: NewContact): Promise<
     try {
       await writeTogether(ports.table, {
         channelId: claimChannelIdStep(item),
+        ...Object.fromEntries((item.channelAliases ?? []).map((alias, i) => [`channelAlias${i}`, claimChannelAliasStep(item, alias)])),
         contact: putNewStep(item),
         seat: !archived && takeSeatStep(fields.accountId, 'contactsCount', limit),
       });
     } catch (error) {
-      if (refusedBy(error, 'channelId')) {
+      if (refusedBy(error, 'channelId', ...(item.channelAliases ?? []).map((_, i) => `channelAlias${i}`))) {
         throw fail.invalid(errorTexts.invalidParams, [{ path: 'idFromService', message: 'Já existe um contato com este número nesta conexão' }]);
       }
       throw error;
@@ -231,6 +235,7 @@ export async function deleteContact(ports: Ports, session: AccountSession, id: s
   await writeTogether(ports.table, {
     contact: deleteContactIfUnchangedStep(current),
     channelId: releaseChannelIdStep(current),
+    ...Object.fromEntries((current.channelAliases ?? []).map((alias, i) => [`channelAlias${i}`, releaseChannelAliasStep(current, alias)])),
     tombstone: contactTombstoneStep(session.accountId, id, deletedAt, Math.floor(now.getTime() / 1000) + tombstoneLifetimeSeconds),
     seat: !current.archivedAt && releaseSeatStep(session.accountId, 'contactsCount'),
   });

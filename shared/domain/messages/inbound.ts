@@ -13,7 +13,8 @@ import { contactIdByChannel, getContactItem, type ContactItem } from '#db/contac
 import { putFile } from '#db/files.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { channelMessageExists, editMessageText, messageByChannelId, moveAck, summaryOf, writeReactions, type MessageItem } from '#db/messages.ts';
-import type { InboundAck, InboundEdit, InboundMessage, InboundReaction } from '../channels/port.ts';
+import type { InboundAck, InboundAlias, InboundEdit, InboundMessage, InboundReaction } from '../channels/port.ts';
+import { linkChannelIds } from '../contacts/channel-aliases.ts';
 import { insertContact } from '../contacts/contacts.ts';
 import type { Ports } from '../ports.ts';
 import { refreshLastMessage } from './last-message.ts';
@@ -31,15 +32,31 @@ async function knownContact(ports: Ports, from: InboundConnection, idFromService
 }
 
 async function contactFor(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<ContactItem> {
-  const known = await knownContact(ports, from, input.chat.idFromService);
-  if (known) return known;
+  const { idFromService } = input.chat;
+  const aliases = (input.chat.aliases ?? []).filter((a) => a !== idFromService);
+  const link = (alias: string) => linkChannelIds(ports, { ...from, idFromService, alias, phoneNumber: input.chat.phoneNumber ?? null });
+  const known = await knownContact(ports, from, idFromService);
+  if (known) {
+    // Ids the contact already has cost nothing more; a new one is linked (merging a contact made under it).
+    let contact = known;
+    for (const alias of aliases) if (!(contact.channelAliases ?? []).includes(alias)) contact = (await link(alias)) ?? contact;
+    return contact;
+  }
+  // A contact made under another id of this chat (a WhatsApp @lid id before the number was known) takes this one.
+  for (const alias of aliases) {
+    if (await contactIdByChannel(ports.table, from.accountId, from.serviceId, alias)) {
+      const linked = await link(alias);
+      if (linked) return linked;
+    }
+  }
   try {
     return await insertContact(ports, {
       accountId: from.accountId,
       serviceId: from.serviceId,
-      name: input.chat.name || input.chat.phoneNumber || input.chat.idFromService,
+      name: input.chat.name || input.chat.phoneNumber || idFromService,
       contactType: input.chat.isGroup ? 'group' : 'user',
-      idFromService: input.chat.idFromService,
+      idFromService,
+      channelAliases: aliases,
       email: null,
       phoneNumber: input.chat.phoneNumber ?? null,
       phoneCountry: null,
@@ -48,7 +65,7 @@ async function contactFor(ports: Ports, from: InboundConnection, input: InboundM
     });
   } catch (error) {
     // Two messages of a new contact at once: the other one created it.
-    const again = await knownContact(ports, from, input.chat.idFromService);
+    const again = await knownContact(ports, from, idFromService);
     if (again) return again;
     throw error;
   }
@@ -157,4 +174,9 @@ export async function receiveReaction(ports: Ports, from: InboundConnection, inp
 /** A message deleted for everyone on the channel: its ack becomes deleted (-1). */
 export function receiveDeletion(ports: Ports, from: InboundConnection, channelMessageId: string): Promise<MessageItem | null> {
   return receiveAck(ports, from, { channelMessageId, ack: acks.deleted });
+}
+
+/** Two ids of one chat (a WhatsApp @lid id and the phone-number JID): one contact holds both. */
+export async function receiveAlias(ports: Ports, from: InboundConnection, input: InboundAlias): Promise<ContactItem | undefined> {
+  return linkChannelIds(ports, { ...from, ...input });
 }
