@@ -195,6 +195,21 @@ describe('inbound messages', () => {
     expect(t.message().chat).toMatchObject({ idFromService: customer, aliases: [lid] });
   });
 
+  it('on a message sent from our phone, an alternate JID that is our own number is not taken for the customer’s', async () => {
+    const t = setup();
+    const ours = waMessage({ key: { remoteJid: lid, fromMe: true, id: 'ME2' }, message: { conversation: 'Respondi' } });
+    Object.assign(ours.key, { remoteJidAlt: '5511900000000:5@s.whatsapp.net' });
+    await handleMessage(t.context, ours);
+    const pnChat = waMessage({ key: { remoteJid: customer, fromMe: true, id: 'ME3' }, message: { conversation: 'De novo' } });
+    Object.assign(pnChat.key, { remoteJidAlt: '987654321098765@lid' });
+    await handleMessage(t.context, pnChat);
+    expect(t.calls.map((c) => (c.kind === 'message' ? c.input.chat : null))).toEqual([
+      expect.objectContaining({ idFromService: lid, phoneNumber: null }),
+      expect.objectContaining({ idFromService: customer }),
+    ]);
+    expect(t.calls.every((c) => c.kind === 'message' && c.input.chat.aliases === undefined)).toBe(true);
+  });
+
   it('an @lid id without its number is looked up in the LID store Baileys keeps; unknown there, it stays the id', async () => {
     const known = setup({ pnForLid: async (id) => (id === lid ? '5511912345678:0@s.whatsapp.net' : null) });
     await handleMessage(known.context, waMessage({ key: { remoteJid: lid, fromMe: false, id: 'L2' }, message: { conversation: 'Oi' } }));

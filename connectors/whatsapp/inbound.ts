@@ -70,7 +70,7 @@ function contextInfoOf(content: proto.IMessage): proto.IContextInfo | null | und
 
 /** A message as the port's `InboundMessage`; null for what the inbox does not show. */
 export async function toInboundMessage(context: InboundContext, message: WAMessage, content: proto.IMessage): Promise<InboundMessage | null> {
-  const chat = await chatOf(message.key, context.pnForLid);
+  const chat = await chatOf(message.key, context.pnForLid, context.me());
   const id = message.key.id;
   if (!chat || !id) return null;
   const chatJid = chat.id;
@@ -103,7 +103,7 @@ export async function toInboundMessage(context: InboundContext, message: WAMessa
 /** Who reacted: ourselves (from the phone), the group member, or the person of a private chat. */
 async function reactorOf(context: InboundContext, message: WAMessage): Promise<string | null> {
   if (message.key.fromMe) return context.me();
-  const person = isJidGroup(message.key.remoteJid ?? '') ? participantOf(message.key, context.pnForLid) : chatOf(message.key, context.pnForLid);
+  const person = isJidGroup(message.key.remoteJid ?? '') ? participantOf(message.key, context.pnForLid) : chatOf(message.key, context.pnForLid, context.me());
   return (await person)?.id ?? null;
 }
 

@@ -48,9 +48,20 @@ async function lookUp(pnForLid: PnForLid | undefined, lid: string): Promise<stri
   }
 }
 
-/** The chat of a message key: the group, or the person. */
-export function chatOf(key: WAMessageKey, pnForLid?: PnForLid): Promise<Person> | null {
-  return key.remoteJid ? personOf(key.remoteJid, key.remoteJidAlt, pnForLid) : null;
+/**
+ * The alternate JID of a message's chat, when it is the chat's. Baileys takes it from the
+ * sender's attributes, so on a message sent from our own phone it may be our own: there only a
+ * phone number other than ours is taken (our own @lid id cannot be told apart).
+ */
+function chatAlt(key: WAMessageKey, me: string | null): string | null | undefined {
+  if (!key.fromMe) return key.remoteJidAlt;
+  const alt = key.remoteJidAlt ? personJid(key.remoteJidAlt) : null;
+  return alt && isPnUser(alt) && alt !== me ? alt : null;
+}
+
+/** The chat of a message key: the group, or the person (`me`: our own phone-number JID). */
+export function chatOf(key: WAMessageKey, pnForLid?: PnForLid, me: string | null = null): Promise<Person> | null {
+  return key.remoteJid ? personOf(key.remoteJid, chatAlt(key, me), pnForLid) : null;
 }
 
 /** Who wrote a message in a group. */
