@@ -94,7 +94,7 @@ export function reactionsLabel(reactions: MessageReaction[]): string {
  */
 function Reactions({ reactions, mine }: { reactions: MessageReaction[]; mine: boolean }) {
   return (
-    <div role="img" aria-label={reactionsLabel(reactions)} className={cn('-mt-1.5 flex flex-wrap gap-1 px-2', mine ? 'justify-end' : 'justify-start')}>
+    <div role="img" aria-label={reactionsLabel(reactions)} className={cn('mt-0.5 flex flex-wrap gap-1 px-2', mine ? 'justify-end' : 'justify-start')}>
       {reactions.map((r) => (
         <span
           key={r.emoji}
@@ -160,7 +160,7 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
                 <div className="h-full bg-current transition-[width]" style={{ width: `${Math.round(progress * 100)}%` }} />
               </div>
             ) : null}
-            <p className={cn('mt-1 flex items-center justify-end gap-1 text-[11px]', mine ? 'text-brand-fg/85' : 'text-fg-muted')}>
+            <p className={cn('mt-1 flex items-center justify-end gap-1 text-[11px]', mine ? 'text-brand-fg' : 'text-fg-muted')}>
               {mine && message.user ? <span className="mr-1 truncate">{message.user.name} ·</span> : null}
               <time dateTime={message.timestamp}>{formatMessageTime(message.timestamp)}</time>
               {mine ? <AckStatus ack={message.ack} /> : null}
