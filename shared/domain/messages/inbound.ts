@@ -33,11 +33,12 @@ async function knownContact(ports: Ports, from: InboundConnection, idFromService
 async function contactFor(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<ContactItem> {
   const known = await knownContact(ports, from, input.chat.idFromService);
   if (known) return known;
+  const name = input.chat.name || (input.chat.lookupName ? await input.chat.lookupName() : '');
   try {
     return await insertContact(ports, {
       accountId: from.accountId,
       serviceId: from.serviceId,
-      name: input.chat.name || input.chat.phoneNumber || input.chat.idFromService,
+      name: name || input.chat.phoneNumber || input.chat.idFromService,
       contactType: input.chat.isGroup ? 'group' : 'user',
       idFromService: input.chat.idFromService,
       email: null,
