@@ -135,6 +135,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
       type: want.channelType,
       token: want.tokenSealed ? await ports.vault.open(want.tokenSealed) : null,
       runId: want.runId!,
+      pairingPhone: want.pairingPhone ?? null,
     };
     await closing.get(serviceId);
     const until = now + leaseMs - marginMs;

@@ -10,6 +10,8 @@ import { sendWhatsApp } from './send.ts';
 /** WhatsApp always needs a worker-held socket: every connection that should run, with a run, gets one. */
 const whatsappSessions: SessionHolding = {
   wants: (connection) => Boolean(connection.runId),
+  // 'Conectar com número de telefone': Baileys' requestPairingCode.
+  pairsByPhoneNumber: true,
   open(context) {
     const opened = import('./session.ts').then(({ WhatsAppSession }) => {
       const session = new WhatsAppSession(context);

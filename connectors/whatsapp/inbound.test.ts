@@ -153,8 +153,14 @@ describe('inbound messages', () => {
     expect(cards.message().text).toBe('[contato] Ana +55 11 4000-0000\n[contato] Bia');
   });
 
-  it('in a group the group is the chat (named by its subject) and the member who wrote is the author', async () => {
+  it('in a group the group is the chat (its subject looked up only when asked) and the member who wrote is the author', async () => {
     const t = setup();
+    let lookups = 0;
+    const groupName = t.context.groupName;
+    t.context.groupName = (jid) => {
+      lookups++;
+      return groupName(jid);
+    };
     await handleMessage(
       t.context,
       waMessage({
@@ -164,10 +170,27 @@ describe('inbound messages', () => {
       }),
     );
     expect(t.message()).toMatchObject({
-      chat: { idFromService: group, name: 'Grupo da Loja', isGroup: true, phoneNumber: null },
+      chat: { idFromService: group, name: '', isGroup: true, phoneNumber: null },
       author: { idFromService: '5511988887777@s.whatsapp.net', name: 'Carlos' },
       text: 'Bom dia, grupo',
     });
+    // The domain asks for the subject only when the group becomes a new contact.
+    expect(lookups).toBe(0);
+    expect(await t.message().chat.lookupName?.()).toBe('Grupo da Loja');
+    expect(lookups).toBe(1);
+  });
+
+  it('the chat’s profile picture is copied only when the domain asks (a new contact), for the person or the group', async () => {
+    const t = setup();
+    const asked: string[] = [];
+    t.context.avatar = async (jid) => {
+      asked.push(jid);
+      return `accounts/ACC1/avatars/SVC1/${jid}.jpg`;
+    };
+    await handleMessage(t.context, fromCustomer({ conversation: 'Oi' }));
+    expect(asked).toEqual([]);
+    expect(await t.message().chat.avatar?.()).toBe(`accounts/ACC1/avatars/SVC1/${customer}.jpg`);
+    expect(asked).toEqual([customer]);
   });
 
   it('a message sent from the phone itself is ours, and the chat is not named after us', async () => {

@@ -21,10 +21,12 @@ export interface InboundContext {
   media: MediaTarget;
   /** Our own JID (the paired number), once known: the reactor of reactions made on the phone. */
   me(): string | null;
-  /** A group's name (its subject); empty when it cannot be had (the domain then names the contact by its id). */
+  /** A group's name (its subject); empty when it cannot be had (the domain then names the contact by its id). Asked only for a new contact. */
   groupName(jid: string): Promise<string>;
   /** The phone-number JID of a `@lid` id, from Baileys' LID store; absent where there is none. */
   pnForLid?: PnForLid;
+  /** Copies a chat's profile picture into the bucket (its key, or null); asked only for a new contact. */
+  avatar?(jid: string): Promise<string | null>;
 }
 
 /** The text a content carries: the message itself, or a media caption. */
@@ -80,15 +82,18 @@ export async function toInboundMessage(context: InboundContext, message: WAMessa
   const isGroup = Boolean(isJidGroup(chatJid));
   const isFromMe = Boolean(message.key.fromMe);
   const author = isGroup && !isFromMe ? ((await participantOf(message.key, context.pnForLid))?.id ?? null) : null;
+  const avatar = context.avatar;
   return {
     channelMessageId: id,
     chat: {
       idFromService: chatJid,
       ...(chat.aliases.length ? { aliases: chat.aliases } : {}),
-      // A private chat is named after the customer's own push name, never ours.
-      name: isGroup ? await context.groupName(chatJid) : isFromMe ? '' : (message.pushName ?? ''),
+      // A private chat is named after the customer's own push name, never ours; a group after its subject, looked up only for a new contact.
+      name: isGroup || isFromMe ? '' : (message.pushName ?? ''),
       isGroup,
       phoneNumber: isGroup ? null : phoneOf(chatJid),
+      ...(isGroup ? { lookupName: () => context.groupName(chatJid) } : {}),
+      ...(avatar ? { avatar: () => avatar(chatJid) } : {}),
     },
     author: author ? { idFromService: author, name: message.pushName || phoneOf(author) || author } : null,
     isFromMe,

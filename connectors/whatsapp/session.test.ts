@@ -11,12 +11,21 @@ import { whatsappLifecycle } from './lifecycle.ts';
 import { liveConnection } from './live.ts';
 import { sendWhatsApp } from './send.ts';
 import { whatsappChannel } from './adapter.ts';
-import { defaultSessionOptions, loggedOutText, qrExpiredText, WhatsAppSession, type SessionOptions } from './session.ts';
+import {
+  defaultSessionOptions,
+  loggedOutText,
+  pairingCodeExpiredText,
+  pairingCodeFailedText,
+  qrExpiredText,
+  reconnectingText,
+  WhatsAppSession,
+  type SessionOptions,
+} from './session.ts';
 
 const customer = '5511912345678@s.whatsapp.net';
 const sessions: WhatsAppSession[] = [];
 
-function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string } = {}) {
+function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string; pairingPhone?: string } = {}) {
   const sockets: SocketDouble[] = [];
   const auth = memoryAuth();
   const options: SessionOptions = {
@@ -31,7 +40,7 @@ function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(
     ledger: () => ledger,
     ...overrides,
   };
-  const { context, calls, report } = sessionContext(run);
+  const { context, calls, report, missing } = sessionContext(run);
   const session = new WhatsAppSession(context, options);
   sessions.push(session);
   session.start();
@@ -44,11 +53,11 @@ function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(
     s.emit('connection.update', { connection: 'open' });
     await until(() => report.said.includes('connected'));
   };
-  return { session, sockets, socket, open, auth, context, calls, report, ledger };
+  return { session, sockets, socket, open, auth, context, calls, report, ledger, missing };
 }
 
 /** A session whose first socket has opened. */
-async function connected(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string } = {}) {
+async function connected(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string; pairingPhone?: string } = {}) {
   const h = harness(overrides, ledger, run);
   const socket = await h.socket(0);
   await h.open(socket);
@@ -83,7 +92,7 @@ describe('a WhatsApp session', () => {
     await until(() => h.auth.saves === 2);
   });
 
-  it('after a transient close opens a new socket once the backoff has passed, doubling the wait', async () => {
+  it('after a transient close shows the connection reconnecting (once) and opens a new socket once the backoff has passed, doubling the wait', async () => {
     const { first, ...h } = await connected({ backoff: { firstMs: 30, maxMs: 1000 } });
     const closedAt = Date.now();
     first.close(closeError(DisconnectReason.connectionLost, 'Connection Lost'));
@@ -93,10 +102,18 @@ describe('a WhatsApp session', () => {
 
     const again = Date.now();
     second.close(closeError(DisconnectReason.timedOut, 'Timed Out'));
-    await h.socket(2);
+    const third = await h.socket(2);
     expect(Date.now() - again).toBeGreaterThanOrEqual(55);
-    expect(h.report.said).toEqual(['connected']);
+    expect(h.report.said).toEqual(['connected', `reconnecting ${reconnectingText}`]);
+    expect(reconnectingText).toBe('Reconectando ao WhatsApp…');
     expect(h.auth.clears).toBe(0);
+
+    // Back: connected again; the next outage is reported again.
+    third.emit('connection.update', { connection: 'open' });
+    await until(() => h.report.said.length === 3);
+    third.close(closeError(DisconnectReason.connectionClosed, 'Connection Closed'));
+    await until(() => h.report.said.length === 4);
+    expect(h.report.said.slice(2)).toEqual(['connected', `reconnecting ${reconnectingText}`]);
   });
 
   it('reconnects at once when WhatsApp asks for a restart right after the QR is read', async () => {
@@ -195,7 +212,7 @@ describe('a WhatsApp session', () => {
       messages: [proto.WebMessageInfo.fromObject({ key: { remoteJid: customer, id: 'LATE' }, message: { conversation: 'x' } }) as WAMessage],
     });
     await new Promise((r) => setTimeout(r, 30));
-    expect(h.report.said).toEqual([]);
+    expect(h.report.said).toEqual([`reconnecting ${reconnectingText}`]);
     expect(h.calls).toEqual([]);
     await h.open(second);
   });
@@ -295,10 +312,12 @@ describe('a WhatsApp session that says open but is dead', () => {
     expect(liveConnection(h.context.run.serviceId)).toBeUndefined();
 
     const second = await h.socket(1);
-    expect(h.report.said).toEqual(['connected']);
-    second.emit('connection.update', { connection: 'open' });
+    // Meanwhile the connection shows it is reconnecting ('Iniciando...' with the reason).
     await until(() => h.report.said.length === 2);
-    expect(h.report.said).toEqual(['connected', 'connected']);
+    expect(h.report.said).toEqual(['connected', `reconnecting ${reconnectingText}`]);
+    second.emit('connection.update', { connection: 'open' });
+    await until(() => h.report.said.length === 3);
+    expect(h.report.said).toEqual(['connected', `reconnecting ${reconnectingText}`, 'connected']);
     expect(liveConnection(h.context.run.serviceId)?.socket).toBe(second);
     expect(h.auth.clears).toBe(0);
   });
@@ -379,7 +398,7 @@ describe('the ledger of raw inbound messages', () => {
     socket.close(closeError(DisconnectReason.connectionLost));
     const third = await again.socket(1);
     third.emit('connection.update', { connection: 'open' });
-    await until(() => again.report.said.length === 2);
+    await until(() => again.report.said.length === 3);
     await new Promise((r) => setTimeout(r, 30));
     expect(texts(again.calls)).toEqual(['Tudo bem?', 'Depois']);
   });
@@ -400,5 +419,224 @@ describe('the ledger of raw inbound messages', () => {
     expect(texts(h.calls)).toEqual(['foto', 'texto']);
     expect(h.calls[0]!.input).toMatchObject({ channelMessageId: 'OLD1', type: 'image', timestamp: '2026-01-01T00:00:00.999Z' });
     await until(() => ledger.records.size === 0);
+  });
+});
+
+describe('pairing by phone number code', () => {
+  it('asks WhatsApp for a code for the run’s phone at the socket’s first QR and shows it instead of the QR, once per socket', async () => {
+    const h = harness({}, memoryLedger(), { pairingPhone: '5511912345678' });
+    const first = await h.socket(0);
+    first.emit('connection.update', { qr: '2@qr-1' });
+    await until(() => h.report.said.length === 1);
+    expect(first.pairingCodeAsks).toEqual(['5511912345678']);
+    expect(h.report.said).toEqual(['pairingCode ABCD1234']);
+
+    // WhatsApp rotates the QR refs; the code typed on the phone stays the same.
+    first.emit('connection.update', { qr: '2@qr-2' });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(first.pairingCodeAsks).toHaveLength(1);
+    expect(h.report.said).toHaveLength(1);
+
+    // The code was typed: WhatsApp asks for a restart, and the new socket opens.
+    first.close(closeError(DisconnectReason.restartRequired, 'Stream Errored (restart required)'));
+    await h.open(await h.socket(1));
+    expect(h.report.said).toEqual(['pairingCode ABCD1234', 'connected']);
+  });
+
+  it('stops with a pt-BR reason when WhatsApp gives no code for the number', async () => {
+    const h = harness({}, memoryLedger(), { pairingPhone: '5511912345678' });
+    const first = await h.socket(0);
+    first.pairingCodeError = new Error('bad-request');
+    first.emit('connection.update', { qr: '2@qr-1' });
+    await until(() => h.report.said.length === 1);
+    expect(h.report.said).toEqual([`stopped ${pairingCodeFailedText}`]);
+    expect(first.ended).toEqual([undefined]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.sockets).toHaveLength(1);
+  });
+
+  it('stops with the code’s own reason after several sockets showed codes nobody typed', async () => {
+    const h = harness({ maxUnreadQrRounds: 2 }, memoryLedger(), { pairingPhone: '5511912345678' });
+    for (const n of [0, 1]) {
+      const socket = await h.socket(n);
+      socket.emit('connection.update', { qr: `qr-${n}` });
+      await until(() => h.report.said.length === n + 1);
+      socket.close(closeError(DisconnectReason.timedOut, 'QR refs attempts ended'));
+    }
+    await until(() => h.report.said.length === 3);
+    expect(h.report.said).toEqual(['pairingCode ABCD1234', 'pairingCode ABCD1234', `stopped ${pairingCodeExpiredText}`]);
+  });
+});
+
+describe('acks that arrive before their message is stored', () => {
+  const fast = { earlyAcks: { keepMs: 500, firstRetryMs: 20, max: 100 } };
+  const delivered = (id: string) => [{ key: { remoteJid: customer, fromMe: true, id }, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } }];
+  const acksOf = (calls: { kind: string; input: object }[], id: string) =>
+    calls.filter((c) => c.kind === 'ack' && 'channelMessageId' in c.input && c.input.channelMessageId === id);
+
+  it('keeps an ack whose message is not stored yet and applies it once the send’s own write lands', async () => {
+    const h = await connected(fast);
+    h.missing.add('OUT1');
+    h.first.emit('messages.update', delivered('OUT1'));
+    await until(() => acksOf(h.calls, 'OUT1').length === 1);
+    await new Promise((r) => setTimeout(r, 30));
+    h.missing.delete('OUT1');
+    const tries = acksOf(h.calls, 'OUT1').length;
+    await until(() => acksOf(h.calls, 'OUT1').length === tries + 1, 1000);
+    // Applied: not tried again.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(acksOf(h.calls, 'OUT1')).toHaveLength(tries + 1);
+  });
+
+  it('applies a kept ack at once when the session hands over the message itself (sent from the phone)', async () => {
+    const h = await connected({ earlyAcks: { keepMs: 60_000, firstRetryMs: 10_000, max: 100 } });
+    h.missing.add('PH1');
+    h.first.emit('messages.update', delivered('PH1'));
+    await until(() => acksOf(h.calls, 'PH1').length === 1);
+    const message = h.context.inbound.message;
+    h.context.inbound.message = async (input) => {
+      h.missing.delete(input.channelMessageId);
+      return message(input);
+    };
+    h.first.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        proto.WebMessageInfo.fromObject({
+          key: { remoteJid: customer, fromMe: true, id: 'PH1' },
+          messageTimestamp: 1_767_225_600,
+          message: { conversation: 'Pelo celular' },
+        }) as WAMessage,
+      ],
+    });
+    await until(() => acksOf(h.calls, 'PH1').length === 2);
+    expect(h.calls.map((c) => c.kind)).toEqual(['ack', 'message', 'ack']);
+    expect(acksOf(h.calls, 'PH1')[1]!.input).toEqual({ channelMessageId: 'PH1', ack: 2 });
+  });
+
+  it('gives an ack up after a while when its message never appears', async () => {
+    const h = await connected({ earlyAcks: { keepMs: 100, firstRetryMs: 20, max: 100 } });
+    h.missing.add('GONE');
+    h.first.emit('messages.update', delivered('GONE'));
+    await new Promise((r) => setTimeout(r, 300));
+    const tries = acksOf(h.calls, 'GONE').length;
+    expect(tries).toBeGreaterThan(1);
+    expect(tries).toBeLessThan(6);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(acksOf(h.calls, 'GONE')).toHaveLength(tries);
+  });
+});
+
+describe('gaps after an outage', () => {
+  const other = '5511977776666@s.whatsapp.net';
+  const now = () => Math.floor(Date.now() / 1000);
+  const message = (jid: string, id: string, seconds: number, text: string, fromMe = false) =>
+    proto.WebMessageInfo.fromObject({
+      key: { remoteJid: jid, fromMe, id },
+      messageTimestamp: seconds,
+      pushName: 'Maria',
+      message: { conversation: text },
+    }) as WAMessage;
+  const onDemand = (messages: WAMessage[], syncType = proto.HistorySync.HistorySyncType.ON_DEMAND) => ({
+    chats: [],
+    contacts: [],
+    messages,
+    syncType,
+    peerDataRequestSessionId: 'PDO1',
+  });
+
+  it('asks for the recent history of each chat of the offline batch and stores only the outage’s messages it did not have', async () => {
+    const h = await connected();
+    h.first.emit('messages.upsert', { type: 'notify', messages: [message(customer, 'BEFORE', now() - 5, 'Antes da queda')] });
+    await until(() => h.calls.length === 1);
+    h.first.close(closeError(DisconnectReason.connectionLost, 'Connection Lost'));
+    const second = await h.socket(1);
+    second.emit('connection.update', { connection: 'open' });
+
+    // The offline delivery: two messages of one chat ('append' and 'notify'), one of another.
+    const t = now();
+    second.emit('messages.upsert', { type: 'append', messages: [message(customer, 'OFF1', t - 2, 'Está aí?')] });
+    second.emit('messages.upsert', { type: 'notify', messages: [message(customer, 'OFF2', t - 1, 'Alô?'), message(other, 'OFF3', t - 1, 'Oi')] });
+    second.emit('connection.update', { receivedPendingNotifications: true });
+    await until(() => second.historyAsks.length === 2);
+    expect(second.historyAsks).toEqual([
+      { count: 50, key: expect.objectContaining({ remoteJid: customer, id: 'OFF1' }), timestampMs: (t - 2) * 1000 },
+      { count: 50, key: expect.objectContaining({ remoteJid: other, id: 'OFF3' }), timestampMs: (t - 1) * 1000 },
+    ]);
+
+    // The phone answers: one message offline delivery missed, plus what the inbox already has and older history.
+    second.emit(
+      'messaging-history.set',
+      onDemand([
+        message(customer, 'OLD', t - 3 * 3600, 'Mensagem de outro dia'),
+        message(customer, 'BEFORE', t - 5, 'Antes da queda'),
+        message(customer, 'MISSED', t - 3, 'Preciso de ajuda', false),
+        message(customer, 'OFF1', t - 2, 'Está aí?'),
+      ]),
+    );
+    // Other history syncs are not ours (the socket asks for none).
+    second.emit('messaging-history.set', onDemand([message(customer, 'RECENT', t - 4, 'x')], proto.HistorySync.HistorySyncType.RECENT));
+    await until(() => texts(h.calls).includes('Preciso de ajuda'));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(texts(h.calls)).toEqual(['Antes da queda', 'Está aí?', 'Alô?', 'Oi', 'Preciso de ajuda']);
+    // Asked once per reopening.
+    second.emit('connection.update', { receivedPendingNotifications: true });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(second.historyAsks).toHaveLength(2);
+  });
+
+  it('asks for nothing after a fresh pairing', async () => {
+    const h = harness();
+    const first = await h.socket(0);
+    first.emit('connection.update', { qr: 'qr-1' });
+    await until(() => h.report.said.length === 1);
+    first.close(closeError(DisconnectReason.restartRequired, 'restart required'));
+    const second = await h.socket(1);
+    await h.open(second);
+    second.emit('messages.upsert', { type: 'notify', messages: [message(customer, 'NEW1', now(), 'Primeira')] });
+    second.emit('connection.update', { receivedPendingNotifications: true });
+    await until(() => h.calls.length === 1);
+    expect(second.historyAsks).toEqual([]);
+  });
+});
+
+describe('new contacts: profile pictures and group names', () => {
+  const group = '120363025246125888@g.us';
+  it('copies the chat’s picture into the bucket when asked; none set answers null; group subjects are asked once per session', async () => {
+    const fetched: string[] = [];
+    const h = await connected({
+      pictureFetch: async (url) => {
+        fetched.push(url);
+        return { bytes: new Uint8Array([0xff, 0xd8, 0xff]), mimetype: 'image/jpeg' };
+      },
+    });
+    h.first.pictures.set(customer, 'https://pps.whatsapp.net/v/t61/maria.jpg');
+    h.first.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        inbound('P1', 'Oi'),
+        proto.WebMessageInfo.fromObject({
+          key: { remoteJid: group, participant: customer, id: 'G1' },
+          messageTimestamp: 1_767_225_600,
+          message: { conversation: 'No grupo' },
+        }) as WAMessage,
+        proto.WebMessageInfo.fromObject({
+          key: { remoteJid: group, participant: customer, id: 'G2' },
+          messageTimestamp: 1_767_225_601,
+          message: { conversation: 'De novo' },
+        }) as WAMessage,
+      ],
+    });
+    await until(() => h.calls.length === 3);
+    const [person, first, second] = h.calls.map((c) => (c.kind === 'message' ? c.input : null));
+    expect(h.first.pictureAsks).toEqual([]);
+    expect(await person!.chat.avatar?.()).toBe(`accounts/ACC1/avatars/${h.context.run.serviceId}/${customer}.jpg`);
+    expect(fetched).toEqual(['https://pps.whatsapp.net/v/t61/maria.jpg']);
+    expect(await first!.chat.avatar?.()).toBeNull();
+    expect(h.first.pictureAsks).toEqual([customer, group]);
+
+    expect(h.first.groupAsks).toEqual([]);
+    expect(await first!.chat.lookupName?.()).toBe('Grupo da Loja');
+    expect(await second!.chat.lookupName?.()).toBe('Grupo da Loja');
+    expect(h.first.groupAsks).toEqual([group]);
   });
 });

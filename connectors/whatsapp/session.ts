@@ -13,13 +13,22 @@
  * as lost, and it is reopened with the backoff. Ledger: every upserted message is written to the
  * ledger before the sink sees it and removed after; on each open, what is left there is handed
  * over first, in the order it was received (see `ledger.ts`).
+ *
+ * While it reconnects (a transient close, a socket found dead) the connection shows `starting` with
+ * a pt-BR reason, once per outage. A run with a `pairingPhone` pairs by a code typed on that phone:
+ * at each socket's first QR the session asks WhatsApp for the code and shows it instead. Acks of
+ * messages not stored yet wait briefly (`early-acks.ts`); after a reopening, chats that had offline
+ * activity get their recent history asked for and the outage's part stored (`gaps.ts`).
  */
-import { DisconnectReason, S_WHATSAPP_NET, type BaileysEventMap, type BinaryNode, type ConnectionState, type WAMessage } from 'baileys';
+import { DisconnectReason, proto, S_WHATSAPP_NET, type BaileysEventMap, type BinaryNode, type ConnectionState, type WAMessage } from 'baileys';
 import QRCode from 'qrcode';
 import type { ChannelSession, InboundAck, SessionContext } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
 import { acksOfReceipts, acksOfUpdates } from './acks.ts';
 import { loadAuthState, type ConnectionRef, type TableAuthState } from './auth-state.ts';
+import { copyProfilePicture, fetchPicture, type PictureFetch } from './avatar.ts';
+import { defaultEarlyAckOptions, EarlyAcks, type EarlyAckOptions } from './early-acks.ts';
+import { defaultGapOptions, GapWatch, type GapOptions } from './gaps.ts';
 import { handleMessage, ownJid, type InboundContext } from './inbound.ts';
 import { aliasOfMapping } from './jids.ts';
 import { tableLedger, type InboundLedger } from './ledger.ts';
@@ -27,9 +36,15 @@ import { holdLive, releaseLive, type LiveConnection } from './live.ts';
 import { Lru } from './lru.ts';
 import { socketDownload } from './media.ts';
 import { makeSocket, type SocketFactory, type WhatsAppSocket } from './socket.ts';
+import { secondsOf } from './time.ts';
 
 export const loggedOutText = 'O WhatsApp encerrou a sessão deste aparelho. Inicie a conexão e leia o código QR de novo.';
 export const qrExpiredText = 'O código QR não foi lido a tempo. Inicie a conexão de novo para ver um novo código.';
+export const pairingCodeExpiredText = 'O código de pareamento não foi digitado a tempo no celular. Inicie a conexão de novo para gerar outro código.';
+export const pairingCodeFailedText =
+  'O WhatsApp não gerou o código de pareamento para este número. Confira se o número tem WhatsApp e tente de novo, ou leia o código QR.';
+/** The reason shown beside 'Iniciando...' while the session gets its socket back. */
+export const reconnectingText = 'Reconectando ao WhatsApp…';
 
 export interface SessionOptions {
   socketFactory: SocketFactory;
@@ -54,6 +69,12 @@ export interface SessionOptions {
   };
   /** Where raw inbound messages wait until the sink has taken them. */
   ledger: (ports: Pick<Ports, 'table'>) => InboundLedger;
+  /** How a chat's profile picture is fetched from WhatsApp's CDN. */
+  pictureFetch: PictureFetch;
+  /** Acks that arrive before their message is stored. */
+  earlyAcks: EarlyAckOptions;
+  /** Filling gaps after an outage. */
+  gaps: GapOptions;
 }
 
 export const defaultSessionOptions: SessionOptions = {
@@ -67,6 +88,9 @@ export const defaultSessionOptions: SessionOptions = {
   // A dead socket is found at most silentMs + checkEveryMs + probeTimeoutMs (2 min 20 s) after its last sign of life.
   liveness: { keepAliveIntervalMs: 30_000, checkEveryMs: 60_000, silentMs: 60_000, probeTimeoutMs: 20_000 },
   ledger: (ports) => tableLedger(ports.table),
+  pictureFetch: fetchPicture,
+  earlyAcks: defaultEarlyAckOptions,
+  gaps: defaultGapOptions,
 };
 
 /** The error a socket found dead is ended with: a lost connection, reopened with the backoff. */
@@ -121,6 +145,19 @@ export class WhatsAppSession implements ChannelSession {
   private probing = false;
   /** Why the last open socket was ended as dead, until a socket opens again. */
   private deadSince: { at: number; reason: string } | null = null;
+  /** Whether the current outage was reported (`reconnecting`); reset when a socket opens. */
+  private reconnectReported = false;
+  /** The socket that was asked for a pairing code (once per socket: later QRs of it change nothing). */
+  private codeAskedOf: WhatsAppSocket | null = null;
+  /** The open that follows a pairing: a fresh device has no gap to fill. */
+  private justPaired = false;
+  /** When the session was last known alive before the current outage (the last sign of life of its last open socket). */
+  private aliveUntil: number | null = null;
+  private readonly startedAt = Date.now();
+  private gap: GapWatch | null = null;
+  private gapTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly earlyAcks: EarlyAcks;
+  private earlyAckTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly context: SessionContext,
@@ -128,6 +165,7 @@ export class WhatsAppSession implements ChannelSession {
   ) {
     this.delayMs = options.backoff.firstMs;
     this.ledger = options.ledger(context.ports);
+    this.earlyAcks = new EarlyAcks(options.earlyAcks);
   }
 
   private get name(): string {
@@ -141,6 +179,8 @@ export class WhatsAppSession implements ChannelSession {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.gapTimer);
+    clearTimeout(this.earlyAckTimer);
     const socket = this.socket;
     this.socket = null;
     this.dropLive();
@@ -184,14 +224,20 @@ export class WhatsAppSession implements ChannelSession {
     const on = <T extends keyof BaileysEventMap>(event: T, handle: (arg: BaileysEventMap[T]) => Promise<void> | void) =>
       socket.ev.on(event, (arg) => {
         if (socket !== this.socket) return;
-        this.lastSeen = Date.now();
+        // A close is no sign of life (an outage starts at the last one before it).
+        if (event !== 'connection.update') this.lastSeen = Date.now();
         void (async () => handle(arg))().catch((error) => console.error(`${this.name}: ${event} failed`, error));
       });
     on('creds.update', () => this.auth?.saveCreds());
     on('connection.update', (update) => this.onConnection(socket, update));
+    // 'notify' (live, and most of the offline delivery) and 'append' (offline messages Baileys does not notify) alike.
     on('messages.upsert', ({ messages }) => {
-      for (const message of messages) this.receive(socket, message);
+      for (const message of messages) {
+        this.gap?.saw(message);
+        this.receive(socket, message);
+      }
     });
+    on('messaging-history.set', (history) => this.onHistory(socket, history));
     on('messages.update', (updates) => this.enqueueAcks(acksOfUpdates(updates)));
     on('message-receipt.update', (receipts) => this.enqueueAcks(acksOfReceipts(receipts)));
     // A person's @lid id and phone number learnt later: one contact holds both (in order with messages).
@@ -226,6 +272,7 @@ export class WhatsAppSession implements ChannelSession {
       } finally {
         this.inFlight.delete(id);
       }
+      await this.applyEarlyAck(id);
     });
   }
 
@@ -258,7 +305,36 @@ export class WhatsAppSession implements ChannelSession {
   }
 
   private enqueueAcks(acks: InboundAck[]): void {
-    for (const ack of acks) this.enqueue(() => this.context.inbound.ack(ack));
+    for (const ack of acks) this.enqueue(() => this.applyAck(ack));
+  }
+
+  /** An ack whose message is not stored yet (a receipt racing the send's own write) waits and is tried again. */
+  private async applyAck(ack: InboundAck, retry = false): Promise<void> {
+    let found = false;
+    try {
+      found = await this.context.inbound.ack(ack);
+    } finally {
+      if (found) this.earlyAcks.forget(ack.channelMessageId);
+      else if (retry) this.earlyAcks.again(ack, Date.now());
+      else this.earlyAcks.keep(ack, Date.now());
+      this.scheduleEarlyAcks();
+    }
+  }
+
+  /** The message of a kept ack was just handed over: the ack applies now. */
+  private async applyEarlyAck(id: string): Promise<void> {
+    const kept = this.earlyAcks.take(id);
+    if (kept) await this.applyAck(kept, true);
+  }
+
+  private scheduleEarlyAcks(): void {
+    if (this.earlyAckTimer || this.stopped || this.earlyAcks.size === 0) return;
+    this.earlyAckTimer = setTimeout(() => {
+      this.earlyAckTimer = undefined;
+      for (const ack of this.earlyAcks.due(Date.now())) this.enqueue(() => this.applyAck(ack, true));
+      this.scheduleEarlyAcks();
+    }, this.options.earlyAcks.firstRetryMs);
+    this.earlyAckTimer.unref?.();
   }
 
   private inboundContext(socket: WhatsAppSocket): InboundContext {
@@ -268,7 +344,12 @@ export class WhatsAppSession implements ChannelSession {
       me: () => ownJid(socket.user),
       groupName: (jid) => this.groupName(socket, jid),
       pnForLid: async (lid) => (await socket.signalRepository?.lidMapping.getPNForLID(lid)) ?? null,
+      avatar: (jid) => copyProfilePicture(this.avatarTarget(), socket, jid, this.options.pictureFetch),
     };
+  }
+
+  private avatarTarget() {
+    return { ports: this.context.ports, accountId: this.context.run.accountId, serviceId: this.context.run.serviceId };
   }
 
   private async groupName(socket: WhatsAppSocket, jid: string): Promise<string> {
@@ -287,8 +368,11 @@ export class WhatsAppSession implements ChannelSession {
     const { report } = this.context;
     if (update.qr) {
       this.qrShown = true;
-      const image = await this.options.qrDataUrl(update.qr);
-      if (socket === this.socket) await report.pairing(image);
+      if (this.context.run.pairingPhone) await this.askPairingCode(socket, this.context.run.pairingPhone);
+      else {
+        const image = await this.options.qrDataUrl(update.qr);
+        if (socket === this.socket) await report.pairing(image);
+      }
     }
     if (update.connection === 'open') {
       // Before any live event of this socket: they are queued after it.
@@ -302,16 +386,79 @@ export class WhatsAppSession implements ChannelSession {
       this.delayMs = this.options.backoff.firstMs;
       this.qrShown = false;
       this.unreadQrRounds = 0;
+      this.reconnectReported = false;
+      this.watchGaps(socket);
       this.goLive(socket);
       this.watch(socket);
       await report.connected();
     }
+    if (update.receivedPendingNotifications) await this.fillGaps(socket);
     if (update.connection === 'close') await this.onClose(update.lastDisconnect?.error);
   }
 
+  /** 'Conectar com número de telefone': the code replaces the QR; asked once per socket (its later QRs change nothing). */
+  private async askPairingCode(socket: WhatsAppSocket, phone: string): Promise<void> {
+    if (this.codeAskedOf === socket || this.auth?.state.creds.registered) return;
+    this.codeAskedOf = socket;
+    let code: string;
+    try {
+      code = await socket.requestPairingCode(phone);
+    } catch (error) {
+      if (socket !== this.socket || this.stopped) return;
+      console.warn(`${this.name}: WhatsApp gave no pairing code:`, (error as Error).message);
+      await this.context.report.stopped(pairingCodeFailedText);
+      await this.stop();
+      return;
+    }
+    if (socket === this.socket) await this.context.report.pairingCode(code);
+  }
+
+  /** After a reopening (not a fresh pairing), collects the chats of the offline batch until Baileys says it is over, or `settleMs`. */
+  private watchGaps(socket: WhatsAppSocket): void {
+    clearTimeout(this.gapTimer);
+    const resumed = !this.justPaired;
+    this.justPaired = false;
+    const down = this.aliveUntil ?? this.startedAt - this.options.gaps.firstOpenLookbackMs;
+    this.aliveUntil = null;
+    this.gap = resumed ? new GapWatch(down - this.options.gaps.clockSlackMs) : null;
+    if (!this.gap) return;
+    this.gapTimer = setTimeout(() => void this.fillGaps(socket), this.options.gaps.settleMs);
+    this.gapTimer.unref?.();
+  }
+
+  /** Asks the phone for the recent history of each chat that had activity during the outage. */
+  private async fillGaps(socket: WhatsAppSocket): Promise<void> {
+    const gap = this.gap;
+    if (!gap?.isCollecting || socket !== this.socket) return;
+    clearTimeout(this.gapTimer);
+    const { historyCount, maxChats } = this.options.gaps;
+    for (const { key, timestampMs } of gap.requests(maxChats)) {
+      if (socket !== this.socket) return;
+      try {
+        await socket.fetchMessageHistory(historyCount, key, timestampMs);
+      } catch (error) {
+        console.warn(`${this.name}: could not ask for the history of ${key.remoteJid}:`, (error as Error).message);
+      }
+    }
+  }
+
+  /** An on-demand history answer: its messages of the outage are handed over like live ones (stored once per id). */
+  private onHistory(socket: WhatsAppSocket, history: BaileysEventMap['messaging-history.set']): void {
+    const gap = this.gap;
+    if (history.syncType !== proto.HistorySync.HistorySyncType.ON_DEMAND || !gap) return;
+    const fresh = history.messages
+      .filter((message) => gap.inGap(message) && message.key.id && !this.inFlight.has(message.key.id) && !this.recent.get(message.key.id))
+      .sort((a, b) => secondsOf(a.messageTimestamp) - secondsOf(b.messageTimestamp));
+    if (fresh.length) console.info(`${this.name}: ${fresh.length} message(s) of the outage came with the history of ${history.chats.length} chat(s)`);
+    for (const message of fresh) this.receive(socket, message);
+  }
+
   private async onClose(error: Error | undefined): Promise<void> {
+    const wasOpen = this.live !== null;
     this.socket = null;
     this.dropLive();
+    clearTimeout(this.gapTimer);
+    if (wasOpen) this.aliveUntil = this.lastSeen || Date.now();
     if (this.stopped) return;
     const code = statusCodeOf(error);
     if (code === DisconnectReason.loggedOut) {
@@ -323,20 +470,27 @@ export class WhatsAppSession implements ChannelSession {
     }
     // Right after a QR is read WhatsApp closes once and asks for a new socket with the new creds.
     if (code === DisconnectReason.restartRequired) {
+      this.justPaired = this.qrShown;
       this.qrShown = false;
       this.unreadQrRounds = 0;
       return this.connect();
     }
     if (this.qrShown && ++this.unreadQrRounds >= this.options.maxUnreadQrRounds) {
       this.stopped = true;
-      await this.context.report.stopped(qrExpiredText);
+      await this.context.report.stopped(this.context.run.pairingPhone ? pairingCodeExpiredText : qrExpiredText);
       return;
     }
+    const waitingForPairing = this.qrShown;
     this.qrShown = false;
     console.warn(
       `${this.name}: connection closed (${[code, error?.message].filter(Boolean).join(' ') || 'no reason'}), reconnecting in ${this.delayMs / 1000} s`,
     );
     this.retryLater();
+    // Once per outage; a connection waiting for its QR to be read simply gets a new one.
+    if (!waitingForPairing && !this.reconnectReported) {
+      this.reconnectReported = true;
+      await this.context.report.reconnecting(reconnectingText);
+    }
   }
 
   private goLive(socket: WhatsAppSocket): void {

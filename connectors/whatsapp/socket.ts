@@ -11,7 +11,7 @@ import {
   type BinaryNode,
   type SocketConfig,
   type MiscMessageGenerationOptions,
-  type proto,
+  proto,
   type WAMessage,
   type WAMessageKey,
 } from 'baileys';
@@ -36,6 +36,13 @@ export interface WhatsAppSocket {
   groupMetadata(jid: string): Promise<{ subject: string }>;
   /** Baileys' store of @lid ↔ phone-number links (`getPNForLID` reads only what it learnt: no network). */
   readonly signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
+  /** The URL of a person's or group's profile picture (WhatsApp's CDN); throws when none is set or it is hidden. */
+  profilePictureUrl(jid: string, type?: 'preview' | 'image', timeoutMs?: number): Promise<string | undefined>;
+  /**
+   * Asks the phone for up to `count` messages of the chat older than the given one (an on-demand
+   * history sync); they arrive as `messaging-history.set` with sync type ON_DEMAND.
+   */
+  fetchMessageHistory(count: number, oldestMsgKey: WAMessageKey, oldestMsgTimestamp: number): Promise<string>;
   /** Sends a node and waits for WhatsApp's answer (the liveness probe's ping). */
   query(node: BinaryNode, timeoutMs?: number): Promise<unknown>;
 }
@@ -64,7 +71,13 @@ export const silentLogger: SocketConfig['logger'] = {
 };
 
 /**
- * A real socket. History sync is off (only what arrives from now on), the phone keeps its
+ * History sync: only what the session asks for (on demand, to fill gaps after an outage). The
+ * initial and recent syncs a new device gets are left out: the inbox starts from the pairing.
+ */
+export const shouldSyncHistoryMessage = ({ syncType }: proto.Message.IHistorySyncNotification): boolean => syncType === proto.Message.HistorySyncType.ON_DEMAND;
+
+/**
+ * A real socket. History sync is on demand only (see above), the phone keeps its
  * notifications (not marked online), and messages this socket sends are not echoed back as
  * upserts (`emitOwnEvents: false`): the outbound dispatcher records them itself.
  */
@@ -74,7 +87,7 @@ export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalM
     logger: silentLogger,
     printQRInTerminal: false,
     syncFullHistory: false,
-    shouldSyncHistoryMessage: () => false,
+    shouldSyncHistoryMessage,
     markOnlineOnConnect: false,
     emitOwnEvents: false,
     // The first part names the device in the phone's "Linked devices" list.

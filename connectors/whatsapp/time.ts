@@ -1,7 +1,8 @@
 /** WhatsApp times are whole seconds since the epoch, as a number or a protobuf Long. */
 export type WhatsAppSeconds = number | { toNumber(): number } | null | undefined;
 
-function secondsOf(seconds: WhatsAppSeconds): number {
+/** Seconds since the epoch as a plain number (0 when there is none). */
+export function secondsOf(seconds: WhatsAppSeconds): number {
   return typeof seconds === 'object' && seconds !== null ? seconds.toNumber() : Number(seconds ?? 0);
 }
 

@@ -45,6 +45,7 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/services/{id}/restart', handler: 'services/restart-service' },
   { method: 'POST', path: '/services/{id}/shutdown', handler: 'services/shutdown-service' },
   { method: 'POST', path: '/services/{id}/logout', handler: 'services/logout-service' },
+  { method: 'POST', path: '/services/{id}/pairing-code', handler: 'services/pair-service-by-phone' },
 
   { method: 'GET', path: '/contacts', handler: 'contacts/list-contacts' },
   { method: 'POST', path: '/contacts', handler: 'contacts/create-contact' },

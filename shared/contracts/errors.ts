@@ -45,6 +45,8 @@ export const errorTexts = {
   telegramTokenInvalid: 'Invalid Telegram token',
   channelUnreachable: 'The channel could not be reached',
   channelNotStartable: 'This connection type cannot be started yet',
+  cannotPairByPhone: 'This connection cannot be paired by phone number',
+  notWaitingForPairing: 'The connection is not waiting to be paired',
 } as const;
 
 export type ErrorText = (typeof errorTexts)[keyof typeof errorTexts];
@@ -98,6 +100,8 @@ export const shownMessages: Record<string, string> = {
   'Invalid Telegram token': 'Token do Telegram inválido. Confira o token que o BotFather entregou e tente novamente.',
   'The channel could not be reached': 'Não foi possível falar com o canal agora. Tente novamente em instantes.',
   'This connection type cannot be started yet': 'Este tipo de conexão ainda não pode ser iniciado.',
+  'This connection cannot be paired by phone number': 'Somente conexões do WhatsApp podem ser conectadas com o número de telefone.',
+  'The connection is not waiting to be paired': 'Esta conexão não está esperando a leitura do código. Inicie a conexão e tente de novo.',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',
   'Not found': 'Registro não encontrado',

@@ -57,7 +57,7 @@ export const serviceSchema = z.object({
   // Anything else shows as disconnected (services.ts).
   status: z.enum(serviceStatuses).catch('disconnected'),
   connected: z.boolean(),
-  data: z.object({ qrCode: nullable(z.string()) }),
+  data: z.object({ qrCode: nullable(z.string()), pairingCode: nullable(z.string()) }),
   internalData: z.object({ token: z.string().optional() }),
   statusReason: nullable(z.string()),
   ...timestamps,

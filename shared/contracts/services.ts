@@ -24,10 +24,11 @@ export interface Service {
   type: ServiceType;
   status: ServiceStatus;
   connected: boolean;
-  data: { qrCode: string | null };
+  /** What to show while pairing: a QR as an image data URL, or WhatsApp's 8-character code to type on the phone. */
+  data: { qrCode: string | null; pairingCode: string | null };
   /** The Telegram token, masked: only its last 4 characters are ever sent to a browser. */
   internalData: { token?: string };
-  /** Why the connection stopped, in pt-BR, when it did not stop by request. */
+  /** Why the connection stopped (when it did not stop by request), or why it is starting again (reconnecting), in pt-BR. */
   statusReason: string | null;
   createdAt: string;
   updatedAt: string;

@@ -17,6 +17,10 @@ export interface ServiceItem {
   status: ServiceStatus;
   statusReason: string | null;
   qrCode: string | null;
+  /** A WhatsApp pairing code to type on the phone (8 characters), shown instead of the QR. */
+  pairingCode?: string | null;
+  /** The phone number (digits with country code) the current run pairs by code; absent or null: by QR. */
+  pairingPhone?: string | null;
   /** The Telegram bot token, sealed by the vault. */
   tokenSealed: string | null;
   /** The token's last four characters, to show which token is set. */
@@ -59,6 +63,9 @@ export async function writeServiceStatus(
     status: ServiceStatus;
     statusReason?: string | null;
     qrCode?: string | null;
+    pairingCode?: string | null;
+    /** Written with a new run: the phone that run pairs by code (null: by QR). */
+    pairingPhone?: string | null;
     runId?: string;
     onlyRun?: string;
     onlyFrom?: ServiceStatus[];
@@ -72,6 +79,14 @@ export async function writeServiceStatus(
   if (change.qrCode !== undefined) {
     sets.push('qrCode = :qr');
     values[':qr'] = change.qrCode;
+  }
+  if (change.pairingCode !== undefined) {
+    sets.push('pairingCode = :code');
+    values[':code'] = change.pairingCode;
+  }
+  if (change.pairingPhone !== undefined) {
+    sets.push('pairingPhone = :phone');
+    values[':phone'] = change.pairingPhone;
   }
   if (change.runId) {
     sets.push('runId = :run');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, expectAccessible, newPage, strongPassword, uniqueEmail } from './browser.ts';
 import QRCode from 'qrcode';
-import { writeServiceStatus } from '../../shared/db/services.ts';
+import { getServiceItem, writeServiceStatus } from '../../shared/db/services.ts';
 import { sessionReport } from '../../shared/domain/channels/session-report.ts';
 import { eventually, newTeam, openAs, setPlan, startWorld, type World } from './world.ts';
 
@@ -169,6 +169,61 @@ describe('contacts, connections and users screens', () => {
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('Conectado').first().waitFor();
     expect(new URL(page.url()).pathname).toBe('/services');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a WhatsApp connection pairs by phone number: the form, then the code live, then the modal closes once connected; a reconnecting connection shows why', async () => {
+    const team = await newTeam(world, 'Padaria Pão Quente');
+    const zap = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Padaria', type: 'whatsapp' }, team.owner.token)).body;
+    const other = (await callApi(world.base, 'POST', '/services', { name: 'Zap do Balcão', type: 'whatsapp' }, team.owner.token)).body;
+    const ref = (id: string) => ({ accountId: team.owner.accountId, id, channelType: 'whatsapp' as const });
+    const reportOf = (id: string, runId: string) =>
+      sessionReport(world.ports, { accountId: team.owner.accountId, serviceId: id, type: 'whatsapp', token: null, runId });
+    // The other connection lost its socket and is getting it back.
+    await writeServiceStatus(world.ports.table, ref(other.id), { status: 'connected', runId: 'run-other', now: new Date().toISOString() });
+    await reportOf(other.id, 'run-other').reconnecting('Reconectando ao WhatsApp…');
+    await writeServiceStatus(world.ports.table, ref(zap.id), { status: 'starting', runId: 'run-pair-qr', now: new Date().toISOString() });
+    await reportOf(zap.id, 'run-pair-qr').pairing(await QRCode.toDataURL('2@codigo,abc', { width: 300, margin: 1 }));
+
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, team.owner, '/services');
+    const otherRow = page.getByRole('row').filter({ hasText: 'Zap do Balcão' });
+    await otherRow.getByText('Iniciando...').waitFor();
+    await otherRow.getByText('Reconectando ao WhatsApp…').waitFor();
+
+    await page.getByRole('link', { name: 'Ler código QR de Zap da Padaria' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Código QR para Zap da Padaria' });
+    await dialog.getByRole('img', { name: 'Código QR da conexão Zap da Padaria' }).waitFor();
+    await dialog.getByRole('button', { name: 'Conectar com número de telefone' }).click();
+    await dialog.getByRole('heading', { name: 'Conectar com número de telefone' }).waitFor();
+    const phone = dialog.getByLabel('Número de telefone do WhatsApp');
+    await expectAccessible(page, '/services/{id}/qr-code, phone form');
+
+    // The shared schema's messages, on submit, with the keyboard.
+    await phone.press('Enter');
+    await dialog.getByText('Campo obrigatório').waitFor();
+    await phone.fill('abc');
+    await phone.press('Enter');
+    await dialog.getByText('Não tem formato de número').waitFor();
+    await phone.fill('(11) 91234-5678');
+    await phone.press('Enter');
+    await dialog.getByText('Gerando o código…').waitFor();
+
+    // The worker's session asks WhatsApp for the code; it reaches the open modal without a reload.
+    const asked = await eventually(async () => {
+      const item = await getServiceItem(world.ports.table, team.owner.accountId, zap.id);
+      return item?.pairingPhone === '5511912345678' ? item : undefined;
+    });
+    await reportOf(zap.id, asked.runId!).pairingCode('K7PQ2MXA');
+    await dialog.getByText('K7PQ-2MXA').waitFor();
+    await dialog.getByText('Conectar com número de telefone', { exact: true }).first().waitFor();
+    await dialog.getByText('Aparelhos conectados').waitFor();
+    await expectAccessible(page, '/services/{id}/qr-code, pairing code');
+
+    // Typed on the phone: connected, the modal closes by itself.
+    await reportOf(zap.id, asked.runId!).connected();
+    await dialog.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -5,6 +5,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import QRCode from 'qrcode';
+import type { Page } from 'playwright-core';
+import { writeServiceStatus } from '../../shared/db/services.ts';
+import { sessionReport } from '../../shared/domain/channels/session-report.ts';
 import { callApi, newPage, root } from './browser.ts';
 import { eventually, newTeam, startWorld } from './world.ts';
 
@@ -74,6 +78,22 @@ try {
   await callApi(base, 'POST', `/contacts/${joana.id}/read`, {}, owner.token);
 
   const zapId = zap.id as string;
+  // WhatsApp connections as a session reports them: waiting for its QR, showing a pairing code, reconnecting.
+  const reportAs = async (name: string, status: 'starting' | 'connected', report: (r: ReturnType<typeof sessionReport>) => Promise<unknown>) => {
+    const made = (await callApi(base, 'POST', '/services', { name, type: 'whatsapp' }, owner.token)).body;
+    const runId = `run-${made.id}`;
+    await writeServiceStatus(
+      world.ports.table,
+      { accountId: owner.accountId, id: made.id, channelType: 'whatsapp' },
+      { status, runId, now: new Date().toISOString() },
+    );
+    await report(sessionReport(world.ports, { accountId: owner.accountId, serviceId: made.id, type: 'whatsapp', token: null, runId }));
+    return made.id as string;
+  };
+  const loja = await reportAs('WhatsApp Loja', 'starting', async (r) => r.pairing(await QRCode.toDataURL('2@loja,abc,def', { width: 300, margin: 1 })));
+  const entregas = await reportAs('WhatsApp Entregas', 'starting', (r) => r.pairingCode('K7PQ2MXA'));
+  await reportAs('WhatsApp Balcão', 'connected', (r) => r.reconnecting('Reconectando ao WhatsApp…'));
+  const pairByPhone = (page: Page) => page.getByRole('button', { name: 'Conectar com número de telefone' }).click();
   const marina = (await callApi(base, 'GET', `/users?query=${encodeURIComponent(JSON.stringify({ where: { name: 'Marina Costa' } }))}`, undefined, owner.token))
     .body.data[0];
   const modes = {
@@ -88,7 +108,15 @@ try {
       [390, true],
     ],
   } as const;
-  const shots: { name: string; path: string; ready: string; dialog?: boolean; modes?: readonly (readonly [number, boolean])[] }[] = [
+  const shots: {
+    name: string;
+    path: string;
+    ready: string;
+    dialog?: boolean;
+    modes?: readonly (readonly [number, boolean])[];
+    /** What the person does before the picture. */
+    act?: (page: Page) => Promise<void>;
+  }[] = [
     { name: 'app-inbox', path: `/inbox/${joana.id}`, ready: 'Carregar mais mensagens, Umas 30 pessoas' },
     { name: 'app-contacts', path: '/contacts', ready: 'Mercado Central' },
     { name: 'app-services', path: '/services', ready: 'Bot da Doceria' },
@@ -98,6 +126,16 @@ try {
     { name: 'modal-contact-edit', path: `/contacts/${joana.id}/edit`, ready: 'Editar contato', dialog: true, modes: modes.modal },
     { name: 'modal-service-create', path: '/services/create', ready: 'Nova conexão', dialog: true, modes: modes.modal },
     { name: 'modal-service-qr', path: `/services/${zapId}/qr-code`, ready: 'Código QR', dialog: true, modes: modes.modal },
+    { name: 'modal-service-pairing-qr', path: `/services/${loja}/qr-code`, ready: 'Conectar com número de telefone', dialog: true, modes: modes.modal },
+    {
+      name: 'modal-service-pairing-form',
+      path: `/services/${loja}/qr-code`,
+      ready: 'Gerar código',
+      dialog: true,
+      act: pairByPhone,
+      modes: modes.all,
+    },
+    { name: 'modal-service-pairing-code', path: `/services/${entregas}/qr-code`, ready: 'K7PQ-2MXA', dialog: true, modes: modes.all },
     { name: 'modal-user-create', path: '/users/create', ready: 'Criar usuário', dialog: true, modes: modes.modal },
     { name: 'modal-user-show', path: `/users/${marina.id}/show`, ready: 'Visualização de usuário', dialog: true, modes: modes.modal },
     { name: 'modal-account-edit', path: `/my-account/${owner.accountId}/edit`, ready: 'Editar conta', dialog: true, modes: modes.modal },
@@ -109,6 +147,7 @@ try {
         const { page, context } = await newPage(world.browser, { width, height: width === 390 ? 844 : 800, dark });
         await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), { accessToken: owner.token, user: owner.user });
         await page.goto(`${base}${shot.path}`, { waitUntil: 'networkidle' });
+        if (shot.act) await shot.act(page);
         const wanted = shot.ready.split(', ').at(-1)!;
         const scope = shot.dialog ? page.getByRole('dialog') : page.locator('main');
         await scope

@@ -17,7 +17,11 @@ import type { Ports } from '../../shared/domain/ports.ts';
 import { startChannelWorker } from '../../connectors/worker.ts';
 import { whatsappChannel } from '../../connectors/whatsapp/adapter.ts';
 import { tableLedger } from '../../connectors/whatsapp/ledger.ts';
-import { defaultSessionOptions, loggedOutText, WhatsAppSession } from '../../connectors/whatsapp/session.ts';
+import { defaultSessionOptions, loggedOutText, reconnectingText, WhatsAppSession } from '../../connectors/whatsapp/session.ts';
+import { errorTexts } from '../../shared/contracts/errors.ts';
+import { servicePairingPayload } from '../../shared/contracts/pairing.ts';
+import type { AccountSession } from '../../shared/domain/session.ts';
+import { pairByPhoneNumber } from '../../shared/domain/services/services.ts';
 import { closeError, SocketDouble } from '../support/whatsapp-double.ts';
 import { call, proTeam } from './api.ts';
 import { eventually, workerPorts } from './worker.ts';
@@ -30,6 +34,7 @@ function adapterOnDoubles(serviceId: string, sockets: SocketDouble[]): ChannelAd
   return {
     ...whatsappChannel,
     sessions: {
+      pairsByPhoneNumber: true,
       wants: (connection) => (connection as { id?: string }).id === serviceId && whatsappChannel.sessions!.wants(connection),
       open(context) {
         const session = new WhatsAppSession(context, {
@@ -42,6 +47,8 @@ function adapterOnDoubles(serviceId: string, sockets: SocketDouble[]): ChannelAd
           },
           // Media as WhatsApp's servers would hand them over, decrypted.
           mediaDownload: () => async () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]),
+          // Profile pictures as WhatsApp's CDN would hand them over.
+          pictureFetch: async () => ({ bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xdb, 9]), mimetype: 'image/jpeg' }),
         });
         session.start();
         return session;
@@ -233,5 +240,200 @@ describe('a WhatsApp connection held by the worker', () => {
     } finally {
       await worker.stop();
     }
+  });
+
+  it('shows reconnecting while the socket comes back, stores the outage’s gap from the phone’s history once, applies an early receipt, names new groups and copies pictures', async () => {
+    const { owner } = await proTeam();
+    const created = await call('POST', '/services', { token: owner.token, body: { name: 'Zap da Queda', type: 'whatsapp' } });
+    const serviceId = created.body.id as string;
+    const sockets: SocketDouble[] = [];
+    const ports = { ...workerPorts(), channels: channelRegistry([adapterOnDoubles(serviceId, sockets)]) };
+    const worker = await startChannelWorker(ports);
+    const service = { accountId: owner.accountId, id: serviceId, channelType: 'whatsapp' as const };
+    const get = async () => (await call('GET', `/services/${serviceId}`, { token: owner.token })).body;
+    const now = Math.floor(Date.now() / 1000);
+    const customer = `55117${String(Date.now()).slice(-8)}@s.whatsapp.net`;
+    const group = `1203630${String(Date.now()).slice(-8)}@g.us`;
+    const contactOf = (jid: string) =>
+      eventually(async () => {
+        const listed = await call('GET', `/contacts?query=${encodeURIComponent(JSON.stringify({ where: { idFromService: jid } }))}`, { token: owner.token });
+        return listed.body.data?.[0] ?? null;
+      });
+    const messagesOf = async (contactId: string) =>
+      (await call('GET', `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId } }))}`, { token: owner.token })).body.data as {
+        text: string;
+        ack: number;
+      }[];
+    try {
+      await writeServiceStatus(ports.table, service, { status: 'starting', runId: 'run-wa-gap', now: new Date().toISOString() });
+      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await eventually(async () => sockets.length === 1);
+      const first = sockets[0]!;
+      first.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
+      first.pictures.set(customer, 'https://pps.whatsapp.net/v/t61/cliente.jpg');
+      first.emit('connection.update', { connection: 'open' });
+      await eventually(async () => (await get()).status === 'connected');
+
+      // A new customer: the contact gets their picture, copied into the bucket.
+      first.emit('messages.upsert', {
+        type: 'notify',
+        messages: [
+          waMessage({
+            key: { remoteJid: customer, fromMe: false, id: `WA-BEFORE-${now}` },
+            messageTimestamp: now - 30,
+            pushName: 'Cliente',
+            message: { conversation: 'Antes' },
+          }),
+        ],
+      });
+      const contact = await contactOf(customer);
+      expect(contact.avatar?.url).toBeTruthy();
+      expect(new Uint8Array(await (await fetch(contact.avatar.url)).arrayBuffer())).toEqual(new Uint8Array([0xff, 0xd8, 0xff, 0xdb, 9]));
+
+      // A receipt that races its message: WhatsApp says delivered before the message is stored.
+      first.emit('messages.update', [
+        { key: { remoteJid: customer, fromMe: true, id: `WA-EARLY-${now}` }, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } },
+      ]);
+      await new Promise((r) => setTimeout(r, 100));
+      first.emit('messages.upsert', {
+        type: 'notify',
+        messages: [
+          waMessage({
+            key: { remoteJid: customer, fromMe: true, id: `WA-EARLY-${now}` },
+            messageTimestamp: now - 25,
+            message: { conversation: 'Pelo celular' },
+          }),
+        ],
+      });
+      await eventually(async () => (await messagesOf(contact.id))[0]?.ack === 2);
+
+      // A group seen for the first time is named after its subject (asked once); no picture, none stored.
+      first.emit('messages.upsert', {
+        type: 'notify',
+        messages: [
+          waMessage({ key: { remoteJid: group, participant: customer, id: `WA-G-${now}` }, pushName: 'Cliente', message: { conversation: 'Bom dia, grupo' } }),
+        ],
+      });
+      const groupContact = await contactOf(group);
+      expect(groupContact).toMatchObject({ name: 'Grupo da Loja', type: 'group', avatar: null });
+      expect(first.groupAsks).toEqual([group]);
+
+      // The socket drops: 'Iniciando...' with the reason, until the new socket opens.
+      first.close(closeError(DisconnectReason.connectionLost, 'Connection Lost'));
+      const reconnecting = await eventually(async () => ((await get()).status === 'starting' ? await get() : null));
+      expect(reconnecting.statusReason).toBe(reconnectingText);
+      await eventually(async () => sockets.length === 2);
+      const second = sockets[1]!;
+      second.user = first.user;
+      second.emit('connection.update', { connection: 'open' });
+      const back = await eventually(async () => ((await get()).status === 'connected' ? await get() : null));
+      expect(back.statusReason).toBeNull();
+
+      // Offline delivery brings one message; the phone's history has one more it missed, and what the inbox has.
+      const offline = waMessage({
+        key: { remoteJid: customer, fromMe: false, id: `WA-OFF-${now}` },
+        messageTimestamp: now - 5,
+        pushName: 'Cliente',
+        message: { conversation: 'Está aí?' },
+      });
+      second.emit('messages.upsert', { type: 'append', messages: [offline] });
+      second.emit('connection.update', { receivedPendingNotifications: true });
+      await eventually(async () => second.historyAsks.length === 1);
+      expect(second.historyAsks[0]).toMatchObject({ count: 50, key: { remoteJid: customer, id: `WA-OFF-${now}` }, timestampMs: (now - 5) * 1000 });
+      second.emit('messaging-history.set', {
+        chats: [],
+        contacts: [],
+        syncType: proto.HistorySync.HistorySyncType.ON_DEMAND,
+        messages: [
+          waMessage({ key: { remoteJid: customer, fromMe: false, id: `WA-BEFORE-${now}` }, messageTimestamp: now - 30, message: { conversation: 'Antes' } }),
+          waMessage({
+            key: { remoteJid: customer, fromMe: false, id: `WA-MISSED-${now}` },
+            messageTimestamp: now - 10,
+            message: { conversation: 'Preciso de ajuda' },
+          }),
+          offline,
+        ],
+      });
+      await eventually(async () => (await messagesOf(contact.id)).length === 4);
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await messagesOf(contact.id)).map((m) => m.text)).toEqual(['Está aí?', 'Preciso de ajuda', 'Pelo celular', 'Antes']);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('pairs by phone number code: a new run reaches the worker’s session, whose code reaches the connection', async () => {
+    const { owner } = await proTeam();
+    const created = await call('POST', '/services', { token: owner.token, body: { name: 'Zap do Código', type: 'whatsapp' } });
+    const serviceId = created.body.id as string;
+    const sockets: SocketDouble[] = [];
+    const ports = { ...workerPorts(), channels: channelRegistry([adapterOnDoubles(serviceId, sockets)]) };
+    const worker = await startChannelWorker(ports);
+    const session = { accountId: owner.accountId } as AccountSession;
+    const get = async () => (await call('GET', `/services/${serviceId}`, { token: owner.token })).body;
+    try {
+      // Not started yet: nothing is waiting to be paired.
+      await expect(pairByPhoneNumber(ports, session, serviceId, servicePairingPayload.parse({ phoneNumber: '11 91234-5678' }))).rejects.toMatchObject({
+        kind: 'invalid',
+        text: errorTexts.notWaitingForPairing,
+      });
+
+      await writeServiceStatus(
+        ports.table,
+        { accountId: owner.accountId, id: serviceId, channelType: 'whatsapp' },
+        {
+          status: 'starting',
+          runId: 'run-wa-qr',
+          now: new Date().toISOString(),
+        },
+      );
+      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await eventually(async () => sockets.length === 1);
+      sockets[0]!.emit('connection.update', { qr: '2@ref,noise,identity,adv' });
+      await eventually(async () => (await get()).status === 'isOnQrCode');
+
+      // 'Conectar com número de telefone': a new run with the phone; the worker replaces the session.
+      const asked = await pairByPhoneNumber(ports, session, serviceId, servicePairingPayload.parse({ phoneNumber: '(11) 91234-5678' }));
+      expect(asked).toMatchObject({ status: 'starting', data: { qrCode: null, pairingCode: null } });
+      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await eventually(async () => sockets.length === 2);
+      sockets[1]!.emit('connection.update', { qr: '2@ref2,noise,identity,adv' });
+      const onCode = await eventually(async () => ((await get()).data.pairingCode ? await get() : null));
+      expect(onCode).toMatchObject({ status: 'isOnQrCode', data: { qrCode: null, pairingCode: 'ABCD1234' } });
+      expect(sockets[1]!.pairingCodeAsks).toEqual(['5511912345678']);
+      expect(sockets[0]!.ended).toHaveLength(1);
+
+      // The code was typed on the phone: connected, the code gone.
+      sockets[1]!.close(closeError(DisconnectReason.restartRequired, 'restart required'));
+      await eventually(async () => sockets.length === 3);
+      sockets[2]!.user = { id: '5511912345678:3@s.whatsapp.net', name: 'Loja' };
+      sockets[2]!.emit('connection.update', { connection: 'open' });
+      const connected = await eventually(async () => ((await get()).status === 'connected' ? await get() : null));
+      expect(connected.data).toEqual({ qrCode: null, pairingCode: null });
+      await expect(pairByPhoneNumber(ports, session, serviceId, servicePairingPayload.parse({ phoneNumber: '11 91234-5678' }))).rejects.toMatchObject({
+        text: errorTexts.notWaitingForPairing,
+      });
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('POST /services/{id}/pairing-code is for admins, with the phone checked by the shared schema', async () => {
+    const { owner, member } = await proTeam();
+    const created = await call('POST', '/services', { token: owner.token, body: { name: 'Zap', type: 'whatsapp' } });
+    const path = `/services/${created.body.id}/pairing-code`;
+    expect((await call('POST', path, { token: member.token, body: { phoneNumber: '11 91234-5678' } })).status).toBe(403);
+    const bad = await call('POST', path, { token: owner.token, body: { phoneNumber: 'abc' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({
+      error: 'Bad Request',
+      message: 'Invalid params',
+      details: [{ path: 'phoneNumber', message: 'Não tem formato de número' }],
+    });
+    const short = await call('POST', path, { token: owner.token, body: { phoneNumber: '1234' } });
+    expect(short.body.details).toEqual([{ path: 'phoneNumber', message: 'Número muito pequeno inválido' }]);
+    const missing = await call('POST', path, { token: owner.token, body: {} });
+    expect(missing.body.details).toEqual([{ path: 'phoneNumber', message: 'Campo obrigatório' }]);
+    expect((await call('POST', '/services/NOPE/pairing-code', { token: owner.token, body: { phoneNumber: '11 91234-5678' } })).status).toBe(404);
   });
 });

@@ -14,6 +14,7 @@ import {
   type BinaryNode,
   type MiscMessageGenerationOptions,
   type WAMessage,
+  type WAMessageKey,
 } from 'baileys';
 import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '../../shared/domain/channels/port.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
@@ -76,15 +77,44 @@ export class SocketDouble implements WhatsAppSocket {
     }) as WAMessage;
   }
 
-  async requestPairingCode(): Promise<string> {
+  /** Phone numbers asked for a pairing code; `pairingCodeError` makes the next ask fail. */
+  readonly pairingCodeAsks: string[] = [];
+  pairingCodeError: Error | null = null;
+
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    this.pairingCodeAsks.push(phoneNumber);
+    if (this.pairingCodeError) throw this.pairingCodeError;
     return 'ABCD1234';
+  }
+
+  /** Profile pictures by JID; any other JID answers as WhatsApp does for none (a Boom 404 'item-not-found'). */
+  readonly pictures = new Map<string, string>();
+  readonly pictureAsks: string[] = [];
+
+  async profilePictureUrl(jid: string): Promise<string | undefined> {
+    this.pictureAsks.push(jid);
+    const url = this.pictures.get(jid);
+    if (!url)
+      throw Object.assign(new Error('item-not-found'), { isBoom: true, output: { statusCode: 404, payload: { statusCode: 404, message: 'item-not-found' } } });
+    return url;
+  }
+
+  /** On-demand history requests, as Baileys' `fetchMessageHistory` was called. */
+  readonly historyAsks: { count: number; key: WAMessageKey; timestampMs: number }[] = [];
+
+  async fetchMessageHistory(count: number, key: WAMessageKey, timestampMs: number): Promise<string> {
+    this.historyAsks.push({ count, key, timestampMs });
+    return `PDO${this.historyAsks.length}`;
   }
 
   async updateMediaMessage(message: WAMessage): Promise<WAMessage> {
     return message;
   }
 
-  async groupMetadata(): Promise<{ subject: string }> {
+  readonly groupAsks: string[] = [];
+
+  async groupMetadata(jid: string): Promise<{ subject: string }> {
+    this.groupAsks.push(jid);
     return { subject: 'Grupo da Loja' };
   }
 
@@ -103,21 +133,25 @@ export type SinkCall =
   | { kind: 'reaction'; input: Parameters<InboundSink['reaction']>[0] }
   | { kind: 'alias'; input: Parameters<InboundSink['alias']>[0] };
 
-/** A sink that remembers what it was handed, in order. */
-export function recordingSink(): { sink: InboundSink; calls: SinkCall[] } {
+/** A sink that remembers what it was handed, in order; acks of the ids in `missing` find no message. */
+export function recordingSink(): { sink: InboundSink; calls: SinkCall[]; missing: Set<string> } {
   const calls: SinkCall[] = [];
+  const missing = new Set<string>();
   const sink: InboundSink = {
     message: async (input) => {
       calls.push({ kind: 'message', input });
       return true;
     },
-    ack: async (input) => void calls.push({ kind: 'ack', input }),
+    ack: async (input) => {
+      calls.push({ kind: 'ack', input });
+      return !missing.has(input.channelMessageId);
+    },
     edit: async (input) => void calls.push({ kind: 'edit', input }),
     deletion: async (input) => void calls.push({ kind: 'deletion', input }),
     reaction: async (input) => void calls.push({ kind: 'reaction', input }),
     alias: async (input) => void calls.push({ kind: 'alias', input }),
   };
-  return { sink, calls };
+  return { sink, calls, missing };
 }
 
 /** The ledger in memory, serialising as the table's does; `records` by connection and WhatsApp id. */
@@ -174,6 +208,14 @@ export function recordingReport(): SessionReport & { said: string[] } {
       said.push(`pairing ${qr}`);
       return true;
     },
+    pairingCode: async (code) => {
+      said.push(`pairingCode ${code}`);
+      return true;
+    },
+    reconnecting: async (reason) => {
+      said.push(`reconnecting ${reason}`);
+      return true;
+    },
     stopped: async (reason) => void said.push(`stopped ${reason}`),
   };
 }
@@ -188,7 +230,7 @@ export function sessionPorts(): { ports: Ports; objects: Map<string, { bytes: Ui
 }
 
 export function sessionContext(run: Partial<ChannelRun> = {}) {
-  const { sink, calls } = recordingSink();
+  const { sink, calls, missing } = recordingSink();
   const report = recordingReport();
   const { ports, objects } = sessionPorts();
   const context: SessionContext = {
@@ -197,7 +239,7 @@ export function sessionContext(run: Partial<ChannelRun> = {}) {
     report,
     inbound: sink,
   };
-  return { context, calls, report, objects };
+  return { context, calls, report, objects, missing };
 }
 
 /** Waits until `check` holds (polling), or fails after `ms`. */

@@ -6,7 +6,7 @@ import type { InboundSink } from './port.ts';
 export function inboundSink(ports: Ports, from: InboundConnection): InboundSink {
   return {
     message: async (input) => (await receiveMessage(ports, from, input)) !== null,
-    ack: async (input) => void (await receiveAck(ports, from, input)),
+    ack: async (input) => (await receiveAck(ports, from, input)) !== null,
     edit: async (input) => void (await receiveEdit(ports, from, input)),
     deletion: async (input) => void (await receiveDeletion(ports, from, input.channelMessageId)),
     reaction: async (input) => void (await receiveReaction(ports, from, input)),

@@ -26,6 +26,11 @@ export interface ChannelConnection {
 /** A connection being started: a new run id at every start, so late reports of an older run change nothing. */
 export interface ChannelRun extends ChannelConnection {
   runId: string;
+  /**
+   * The phone number (digits with the country code, no '+') this run pairs by code instead of a
+   * QR (WhatsApp's "Conectar com número de telefone"); null or absent: pair by QR.
+   */
+  pairingPhone?: string | null;
 }
 
 // ─── Outbound ──────────────────────────────────────────────────────────────────────────────────
@@ -119,6 +124,14 @@ export interface SessionReport {
   connected(): Promise<boolean>;
   /** A pairing code to show (a QR as an image data URL): status `isOnQrCode`. */
   pairing(qrCode: string): Promise<boolean>;
+  /** A code to type on the phone instead of reading a QR (WhatsApp's 8 characters): status `isOnQrCode`. */
+  pairingCode(code: string): Promise<boolean>;
+  /**
+   * The session lost its channel and is getting it back (a transient close, a dead socket): status
+   * `starting` with a pt-BR reason, until `connected` (which clears the reason). Answers false when
+   * the run was replaced or stopped meanwhile, or the connection is waiting for a pairing.
+   */
+  reconnecting(reason: string): Promise<boolean>;
   /** The session ended by itself (token revoked, logged out on the phone), with a pt-BR reason. */
   stopped(reason: string): Promise<void>;
 }
@@ -146,6 +159,8 @@ export interface SessionHolding {
   /** Whether a connection that should run (starting, on QR code, connected) needs a session held by a worker now. */
   wants(connection: { status: ServiceStatus; runId?: string | null; tokenSealed: string | null }): boolean;
   open(context: SessionContext): ChannelSession;
+  /** The channel can pair a run by a code typed on the phone (`ChannelRun.pairingPhone`) instead of a QR. */
+  readonly pairsByPhoneNumber?: boolean;
 }
 
 // ─── Webhooks ──────────────────────────────────────────────────────────────────────────────────
@@ -212,6 +227,8 @@ export interface InboundMessage {
     phoneNumber?: string | null;
     /** Copies the chat's picture into the bucket; asked only when the chat becomes a new contact. */
     avatar?: () => Promise<string | null>;
+    /** Looks the chat's name up on the channel (a WhatsApp group's subject) when `name` is empty; asked only when the chat becomes a new contact. */
+    lookupName?: () => Promise<string>;
   };
   /** In groups, who wrote it. */
   author?: { idFromService: string; name: string } | null;
@@ -263,7 +280,8 @@ export interface InboundAlias {
 export interface InboundSink {
   /** Stores a message once per channel id; answers false for a redelivery (nothing changed). */
   message(input: InboundMessage): Promise<boolean>;
-  ack(input: InboundAck): Promise<void>;
+  /** Moves a message's ack; answers false when no message has that channel id (yet: a receipt may race the send's own write). */
+  ack(input: InboundAck): Promise<boolean>;
   edit(input: InboundEdit): Promise<void>;
   deletion(input: InboundDeletion): Promise<void>;
   reaction(input: InboundReaction): Promise<void>;

@@ -14,6 +14,7 @@ export function sessionReport(ports: Ports, run: ChannelRun): SessionReport {
       const written = await writeServiceStatus(ports.table, service, {
         status: 'connected',
         qrCode: null,
+        pairingCode: null,
         onlyRun: run.runId,
         onlyFrom: ['starting', 'isOnQrCode', 'connected'],
         now: now(),
@@ -24,14 +25,44 @@ export function sessionReport(ports: Ports, run: ChannelRun): SessionReport {
       const written = await writeServiceStatus(ports.table, service, {
         status: 'isOnQrCode',
         qrCode,
+        pairingCode: null,
         onlyRun: run.runId,
         onlyFrom: ['starting', 'isOnQrCode', 'connected'],
         now: now(),
       });
       return Boolean(written);
     },
+    async pairingCode(code) {
+      const written = await writeServiceStatus(ports.table, service, {
+        status: 'isOnQrCode',
+        qrCode: null,
+        pairingCode: code,
+        onlyRun: run.runId,
+        onlyFrom: ['starting', 'isOnQrCode'],
+        now: now(),
+      });
+      return Boolean(written);
+    },
+    async reconnecting(reason) {
+      // Only a connection that was receiving (or already reconnecting): one waiting for a pairing keeps its code on screen.
+      const written = await writeServiceStatus(ports.table, service, {
+        status: 'starting',
+        statusReason: reason,
+        onlyRun: run.runId,
+        onlyFrom: ['connected', 'starting'],
+        now: now(),
+      });
+      return Boolean(written);
+    },
     async stopped(reason) {
-      await writeServiceStatus(ports.table, service, { status: 'disconnected', statusReason: reason, qrCode: null, onlyRun: run.runId, now: now() });
+      await writeServiceStatus(ports.table, service, {
+        status: 'disconnected',
+        statusReason: reason,
+        qrCode: null,
+        pairingCode: null,
+        onlyRun: run.runId,
+        now: now(),
+      });
     },
   };
 }

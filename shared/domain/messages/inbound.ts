@@ -49,11 +49,12 @@ async function contactFor(ports: Ports, from: InboundConnection, input: InboundM
       if (linked) return linked;
     }
   }
+  const name = input.chat.name || (input.chat.lookupName ? await input.chat.lookupName() : '');
   try {
     return await insertContact(ports, {
       accountId: from.accountId,
       serviceId: from.serviceId,
-      name: input.chat.name || input.chat.phoneNumber || idFromService,
+      name: name || input.chat.phoneNumber || idFromService,
       contactType: input.chat.isGroup ? 'group' : 'user',
       idFromService,
       channelAliases: aliases,

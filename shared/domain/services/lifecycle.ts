@@ -41,13 +41,30 @@ function lifecycleOf(ports: Ports, item: ServiceItem): ChannelLifecycle {
 
 const now = (ports: Ports) => ports.clock().toISOString();
 
-/** Starts a connection: a new run, `starting`, then what the adapter reports. */
-export async function startConnection(ports: Ports, item: ServiceItem): Promise<ServiceItem> {
+/** The statuses from which a run may pair by phone number: the connection is waiting to be paired. */
+const pairable: ServiceStatus[] = ['starting', 'isOnQrCode'];
+
+/**
+ * Starts a connection: a new run, `starting`, then what the adapter reports. With `pairingPhone`
+ * the run pairs by a code typed on that phone instead of a QR; only a connection waiting to be
+ * paired (starting, or showing a QR) may, and only on a channel that pairs so.
+ */
+export async function startConnection(ports: Ports, item: ServiceItem, options: { pairingPhone?: string } = {}): Promise<ServiceItem> {
   const lifecycle = lifecycleOf(ports, item);
+  const pairingPhone = options.pairingPhone ?? null;
+  if (pairingPhone && !ports.channels.get(item.channelType)?.sessions?.pairsByPhoneNumber) throw fail.invalid(errorTexts.cannotPairByPhone);
   const runId = ports.newId();
-  const run = { ...(await connectionOf(ports, item)), runId };
-  const starting = await writeServiceStatus(ports.table, item, { status: 'starting', runId, now: now(ports) });
-  if (!starting) throw fail.notFound();
+  const run = { ...(await connectionOf(ports, item)), runId, pairingPhone };
+  const starting = await writeServiceStatus(ports.table, item, {
+    status: 'starting',
+    runId,
+    pairingPhone,
+    qrCode: null,
+    pairingCode: null,
+    ...(pairingPhone ? { onlyFrom: pairable } : {}),
+    now: now(ports),
+  });
+  if (!starting) throw pairingPhone ? fail.invalid(errorTexts.notWaitingForPairing) : fail.notFound();
   let status: ServiceStatus;
   try {
     status = await lifecycle.start(ports, run);

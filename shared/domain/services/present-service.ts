@@ -9,7 +9,7 @@ export function toService(item: ServiceItem): Service {
     type: item.channelType,
     status: item.status,
     connected: item.status === 'connected',
-    data: { qrCode: item.qrCode ?? null },
+    data: { qrCode: item.qrCode ?? null, pairingCode: item.pairingCode ?? null },
     internalData: item.tokenHint ? { token: maskToken(item.tokenHint) } : {},
     statusReason: item.statusReason ?? null,
     createdAt: item.createdAt,

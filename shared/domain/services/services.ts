@@ -4,6 +4,7 @@ import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import type { Service, ServiceCreatePayload, ServiceType, ServiceUpdatePayload } from '#contracts/services.ts';
+import type { ServicePairing } from '#contracts/pairing.ts';
 import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
 import { claimStep, releaseClaimStep } from '#db/channel-records.ts';
 import { deleteExistingStep, putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
@@ -128,6 +129,12 @@ export async function deleteService(ports: Ports, session: AccountSession, id: s
     seat: releaseSeatStep(session.accountId, 'servicesCount'),
     claim: claim && releaseClaimStep(claim, { serviceId: id }),
   });
+}
+
+/** 'Conectar com número de telefone': a new run of a connection waiting to be paired, paired by a code typed on that phone. */
+export async function pairByPhoneNumber(ports: Ports, session: AccountSession, id: string, payload: ServicePairing): Promise<Service> {
+  const item = await loadService(ports, session, id);
+  return toService(await startConnection(ports, item, { pairingPhone: payload.phoneNumber }));
 }
 
 export type ServiceAction = 'start' | 'restart' | 'shutdown' | 'logout';

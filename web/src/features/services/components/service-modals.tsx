@@ -20,6 +20,7 @@ import { formatDateTime } from '#web/lib/format.ts';
 import { useSchemaForm } from '#web/lib/form.ts';
 import { useService } from '#web/features/services/api/get-service.ts';
 import { useSaveService } from '#web/features/services/api/save-service.ts';
+import { canPairByPhone, PairByPhone, PairByPhoneSwitch } from './pairing-code.tsx';
 import { ServiceType } from './service-type.tsx';
 
 type Values = { name: string; type: string; token: string };
@@ -101,29 +102,48 @@ export function ServiceFormModal({ id, onClose, onSaved }: { id?: string; onClos
   );
 }
 
-/** 'Código QR para {name}': live through realtime, closes once the connection is connected. */
+/**
+ * 'Código QR para {name}': live through realtime, closes once the connection is connected. A
+ * WhatsApp connection waiting to be paired can switch to 'Conectar com número de telefone' (a code
+ * typed on the phone instead of the QR).
+ */
 export function ServiceQrModal({ id, onClose }: { id: string; onClose: () => void }) {
   const service = useService(id);
   const [wasWaiting, setWasWaiting] = useState(false);
+  const [mode, setMode] = useState<'qr' | 'phone'>();
   const status = service.data?.status;
   useEffect(() => {
     if (status && status !== 'connected') setWasWaiting(true);
     if (status === 'connected' && wasWaiting) onClose();
   }, [status, wasWaiting, onClose]);
   const qr = service.data?.data.qrCode;
+  // A run that pairs by code opens on its code.
+  const showing = mode ?? (service.data?.data.pairingCode ? 'phone' : 'qr');
   return (
     <Dialog open onClose={onClose} title={`Código QR para ${service.data?.name ?? ''}`}>
       {!service.data ? (
         <DialogLoading />
-      ) : qr ? (
-        <div className="flex flex-col items-center gap-3 text-center">
-          <p className="text-sm text-fg-muted">Escaneie o código QR abaixo com seu aplicativo WhatsApp/Telegram</p>
-          <img src={qr} alt={`Código QR da conexão ${service.data.name}`} width={300} height={300} className="rounded-lg bg-white p-2" />
-        </div>
+      ) : showing === 'phone' ? (
+        <PairByPhone service={service.data} onBackToQr={() => setMode('qr')} />
       ) : (
-        <div className="space-y-1 py-4 text-center">
-          <p className="text-sm font-medium text-fg">Nenhum código QR disponível no momento.</p>
-          <p className="text-sm text-fg-muted">Tente reiniciar o serviço para gerar um novo código QR.</p>
+        <div className="space-y-4">
+          {qr ? (
+            <div className="flex flex-col items-center gap-3 text-center">
+              <p className="text-sm text-fg-muted">Escaneie o código QR abaixo com seu aplicativo WhatsApp/Telegram</p>
+              <img src={qr} alt={`Código QR da conexão ${service.data.name}`} width={300} height={300} className="rounded-lg bg-white p-2" />
+            </div>
+          ) : (
+            <div className="space-y-1 py-4 text-center">
+              <p className="text-sm font-medium text-fg">Nenhum código QR disponível no momento.</p>
+              <p className="text-sm text-fg-muted">Tente reiniciar o serviço para gerar um novo código QR.</p>
+            </div>
+          )}
+          {canPairByPhone(service.data) ? (
+            <div className="flex flex-col items-center gap-1 border-t border-border pt-4 text-center">
+              <p className="text-xs text-fg-muted">O WhatsApp da empresa está neste mesmo celular?</p>
+              <PairByPhoneSwitch onClick={() => setMode('phone')} />
+            </div>
+          ) : null}
         </div>
       )}
     </Dialog>

@@ -7,7 +7,13 @@ import { Badge } from '#web/components/ui/misc.tsx';
 export function ServiceStatus({ service, canReadQr = true }: { service: Service; canReadQr?: boolean }) {
   switch (service.status) {
     case 'starting':
-      return <Badge className="bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300">{serviceStatusLabels.starting}</Badge>;
+      // While a session reconnects, the reason ('Reconectando ao WhatsApp…') sits under the badge, as a stop's does.
+      return (
+        <span className="space-y-0.5">
+          <Badge className="bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300">{serviceStatusLabels.starting}</Badge>
+          {service.statusReason ? <span className="block text-xs text-fg-muted">{service.statusReason}</span> : null}
+        </span>
+      );
     case 'connected':
       return <Badge tone="success">{serviceStatusLabels.connected}</Badge>;
     case 'isOnQrCode':
