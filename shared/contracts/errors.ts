@@ -13,6 +13,7 @@ export const errorTitles = {
   conflict: 'Conflict',
   tooManyRequests: 'Too Many Requests',
   internal: 'Internal Server Error',
+  unavailable: 'Service Unavailable',
 } as const;
 
 /** Server error texts (the API's `message`). Anything not listed here is a bug to add. */
@@ -45,6 +46,11 @@ export const errorTexts = {
   telegramTokenInvalid: 'Invalid Telegram token',
   channelUnreachable: 'The channel could not be reached',
   channelNotStartable: 'This connection type cannot be started yet',
+  paymentsNotConfigured: 'Payments are not configured',
+  paymentProviderFailed: 'The payment provider could not be reached',
+  alreadySubscribed: 'The account already has an active subscription',
+  noSubscription: 'The account has no subscription to manage',
+  invalidSignature: 'Invalid webhook signature',
 } as const;
 
 export type ErrorText = (typeof errorTexts)[keyof typeof errorTexts];
@@ -98,6 +104,10 @@ export const shownMessages: Record<string, string> = {
   'Invalid Telegram token': 'Token do Telegram inválido. Confira o token que o BotFather entregou e tente novamente.',
   'The channel could not be reached': 'Não foi possível falar com o canal agora. Tente novamente em instantes.',
   'This connection type cannot be started yet': 'Este tipo de conexão ainda não pode ser iniciado.',
+  'Payments are not configured': 'Pagamentos não configurados neste servidor. Fale com o administrador do sistema.',
+  'The payment provider could not be reached': 'Não foi possível falar com o provedor de pagamentos agora. Tente novamente em instantes.',
+  'The account already has an active subscription': 'Sua conta já tem uma assinatura ativa. Use Gerenciar assinatura para alterá-la.',
+  'The account has no subscription to manage': 'Sua conta ainda não tem assinatura. Faça o upgrade para o Plano Pro primeiro.',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',
   'Not found': 'Registro não encontrado',
