@@ -108,6 +108,7 @@ export const shownMessages: Record<string, string> = {
   'The payment provider could not be reached': 'Não foi possível falar com o provedor de pagamentos agora. Tente novamente em instantes.',
   'The account already has an active subscription': 'Sua conta já tem uma assinatura ativa. Use Gerenciar assinatura para alterá-la.',
   'The account has no subscription to manage': 'Sua conta ainda não tem assinatura. Faça o upgrade para o Plano Pro primeiro.',
+  'Invalid webhook signature': 'Assinatura do webhook inválida',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',
   'Not found': 'Registro não encontrado',
