@@ -1,12 +1,13 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { httpRoutes, type HttpRoute } from '#functions/http/routes.ts';
 import { queueConsumers, type QueueConsumerDef } from '#functions/queues/consumers.ts';
 import { streamConsumers, type StreamConsumerDef } from '#functions/streams/consumers.ts';
+import { unsetSecretValue } from '#functions/lib/signing-secret.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
 import { MediaBucket, originOf } from './constructs/media-bucket.ts';
@@ -16,6 +17,11 @@ import { ConversaWebSocketApi } from './constructs/websocket-api.ts';
 
 /** Repository root (this file is `infra/stack.ts`). */
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The HTTP handler modules that talk to Stripe: the payment routes and Stripe's webhook. */
+export function isPaymentHandler(handler: string): boolean {
+  return handler.startsWith('payments/') || handler === '../webhooks/stripe';
+}
 
 export const DEFAULT_MAIL_FROM = 'nao-responda@example.com';
 export const DEFAULT_APP_URL = 'https://app.example.com';
@@ -62,6 +68,8 @@ export class ConversaStack extends Stack {
   readonly table: DataTable;
   readonly jwtSecret: secretsmanager.Secret;
   readonly dataKey: secretsmanager.Secret;
+  readonly stripeSecretKey: secretsmanager.Secret;
+  readonly stripeWebhookSecret: secretsmanager.Secret;
   readonly media: MediaBucket;
   readonly httpApi: ConversaHttpApi;
   readonly webSocketApi: ConversaWebSocketApi;
@@ -95,6 +103,18 @@ export class ConversaStack extends Stack {
     this.dataKey = new secretsmanager.Secret(this, 'DataKey', {
       description: 'Key material that encrypts Conversa channel credentials at rest',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+    });
+
+    // Stripe's API key and the webhook endpoint's signing secret come from Stripe, not from us: the
+    // stack creates them holding 'unset' (payments answer 'not configured') and operators put the
+    // real values in after deploying. Only the payment functions may read them.
+    this.stripeSecretKey = new secretsmanager.Secret(this, 'StripeSecretKey', {
+      description: 'Stripe secret API key (sk_...) for Conversa payments; set after deploy',
+      secretStringValue: SecretValue.unsafePlainText(unsetSecretValue),
+    });
+    this.stripeWebhookSecret = new secretsmanager.Secret(this, 'StripeWebhookSecret', {
+      description: 'Signing secret (whsec_...) of the Stripe webhook endpoint /api/webhooks/stripe; set after deploy',
+      secretStringValue: SecretValue.unsafePlainText(unsetSecretValue),
     });
 
     this.media = new MediaBucket(this, 'Media', { appOrigin: originOf(appUrl) });
@@ -154,6 +174,28 @@ export class ConversaStack extends Stack {
     // register it with a per-connection secret token that the webhook function checks.
     const webhookBase = props.publicApiUrl ?? context('publicApiUrl') ?? this.httpApi.api.apiEndpoint;
     for (const fn of this.httpApi.functions.values()) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
+
+    // Payments: the Stripe secrets and which price checkout sells (context `stripePriceId` or
+    // `stripePriceLookupKey`; `stripeApiUrl` for a Stripe-compatible server other than Stripe's).
+    const stripeEnvironment = {
+      STRIPE_SECRET_KEY_ARN: this.stripeSecretKey.secretArn,
+      STRIPE_WEBHOOK_SECRET_ARN: this.stripeWebhookSecret.secretArn,
+      ...Object.fromEntries(
+        (
+          [
+            ['STRIPE_PRICE_ID', context('stripePriceId')],
+            ['STRIPE_PRICE_LOOKUP_KEY', context('stripePriceLookupKey')],
+            ['STRIPE_API_URL', context('stripeApiUrl')],
+          ] as const
+        ).filter(([, value]) => value),
+      ),
+    };
+    for (const [handler, fn] of this.httpApi.functions) {
+      if (!isPaymentHandler(handler)) continue;
+      for (const [name, value] of Object.entries(stripeEnvironment)) fn.addEnvironment(name, value);
+      this.stripeSecretKey.grantRead(fn);
+      this.stripeWebhookSecret.grantRead(fn);
+    }
 
     const sendEmail = new iam.PolicyStatement({
       actions: ['ses:SendEmail', 'ses:SendRawEmail'],

@@ -61,6 +61,14 @@ export const httpRoutes: HttpRoute[] = [
 
   { method: 'POST', path: '/files/generate-url-to-upload', handler: 'files/generate-url-to-upload' },
 
+  { method: 'GET', path: '/payments/products', handler: 'payments/list-products' },
+  { method: 'POST', path: '/payments/create-checkout-session', handler: 'payments/create-checkout-session' },
+  { method: 'GET', path: '/payments/checkout-session', handler: 'payments/get-checkout-session' },
+  { method: 'POST', path: '/payments/portal-session', handler: 'payments/create-portal-session' },
+
+  // Called by Stripe: public, checked with the signature of the raw body.
+  { method: 'POST', path: '/webhooks/stripe', handler: '../webhooks/stripe' },
+
   // Called by Telegram, not by browsers: public, checked with the connection's secret token.
   // The handler lives in functions/webhooks (paths are relative to functions/http).
   { method: 'POST', path: '/webhooks/telegram/{serviceId}', handler: '../webhooks/telegram', timeoutSeconds: 30 },

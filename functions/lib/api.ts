@@ -24,18 +24,21 @@ export type AuthMode = 'public' | 'signedIn' | 'member' | 'admin';
 
 type SessionFor<A extends AuthMode> = A extends 'public' ? undefined : A extends 'signedIn' ? Session : AccountSession;
 
-export interface ApiOptions<A extends AuthMode, B extends z.ZodType | undefined, P extends z.ZodType | undefined> {
+export interface ApiOptions<A extends AuthMode, B extends z.ZodType | undefined, P extends z.ZodType | undefined, Q extends z.ZodType | undefined = undefined> {
   auth: A;
   body?: B;
   params?: P;
+  /** Schema of the URL query parameters (other than a list route's `query`). */
+  query?: Q;
   /** Rules for the `query` URL parameter of a list route. */
   list?: ListRules;
   ports?: () => Ports;
 }
 
-export interface ApiInput<A extends AuthMode, B, P> {
+export interface ApiInput<A extends AuthMode, B, P, Q = undefined> {
   body: B extends z.ZodType ? z.output<B> : undefined;
   params: P extends z.ZodType ? z.output<P> : Record<string, string>;
+  query: Q extends z.ZodType ? z.output<Q> : undefined;
   list: ListQuery;
   session: SessionFor<A>;
   ports: Ports;
@@ -64,11 +67,14 @@ function bearer(event: APIGatewayProxyEventV2): string | undefined {
   return match?.[1];
 }
 
-export function api<A extends AuthMode, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
-  options: ApiOptions<A, B, P>,
-) {
+export function api<
+  A extends AuthMode,
+  B extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+>(options: ApiOptions<A, B, P, Q>) {
   return {
-    handler(fn: (input: ApiInput<A, B, P>) => Promise<HttpResult>) {
+    handler(fn: (input: ApiInput<A, B, P, Q>) => Promise<HttpResult>) {
       const run = async (event: APIGatewayProxyEventV2, _context: Context): Promise<HttpResult> => {
         const ports = (options.ports ?? defaultPorts)();
         let session: Session | undefined;
@@ -86,16 +92,18 @@ export function api<A extends AuthMode, B extends z.ZodType | undefined = undefi
         };
         const body = parse(options.body, raw);
         const params = parse(options.params, event.pathParameters ?? {});
+        const query = options.query ? parse(options.query, event.queryStringParameters ?? {}) : undefined;
         const list = options.list ? parseListQuery(event.queryStringParameters?.query, options.list) : (undefined as unknown as ListQuery);
         return fn({
           body,
           params,
+          query,
           list,
           session,
           ports,
           address: event.requestContext?.http?.sourceIp ?? 'unknown',
           event,
-        } as ApiInput<A, B, P>);
+        } as ApiInput<A, B, P, Q>);
       };
       return middy<APIGatewayProxyEventV2, HttpResult>().use(renderError()).handler(run);
     },

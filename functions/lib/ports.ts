@@ -18,6 +18,7 @@ import { s3Storage } from './s3-storage.ts';
 import { channelRegistry } from '#domain/channels/registry.ts';
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { productChannels } from './channels.ts';
+import { stripeBilling } from './stripe-billing.ts';
 
 let ports: Ports | undefined;
 let channels: readonly ChannelAdapter[] = productChannels;
@@ -37,6 +38,7 @@ export function defaultPorts(): Ports {
     vault: aesVault(() => secretBytes('DATA_KEY')),
     storage: s3Storage(process.env.BUCKET_NAME ?? 'conversa-media'),
     channels: channelRegistry(channels),
+    billing: stripeBilling(),
     clock: () => new Date(),
     newId: (at) => sortableId(at),
     appUrl: process.env.APP_URL ?? 'http://localhost:3000',

@@ -16,6 +16,7 @@ const statusOf: Record<FailureKind, [number, string]> = {
   forbidden: [403, errorTitles.forbidden],
   notFound: [404, errorTitles.notFound],
   tooMany: [429, errorTitles.tooManyRequests],
+  unavailable: [503, errorTitles.unavailable],
 };
 
 /** A zod failure as 'Invalid params', unless the catalogue has a more precise text for it. */

@@ -27,3 +27,32 @@ export function secretBytes(name: string): Promise<Uint8Array> {
 
 /** The access-token signing secret. */
 export const signingSecret = () => secretBytes('JWT_SECRET');
+
+/** The value a secret of the stack holds until an operator sets it (`aws secretsmanager put-secret-value`). */
+export const unsetSecretValue = 'unset';
+
+const optionalCache = new Map<string, Promise<string | null>>();
+
+/**
+ * A secret that may be absent: the environment variable of its name, else `<NAME>_ARN` read once
+ * from Secrets Manager. Null when neither is set, or the stored value is empty or still 'unset'
+ * (a null is not remembered).
+ */
+export function optionalSecret(name: string): Promise<string | null> {
+  let secret = optionalCache.get(name);
+  if (!secret) {
+    secret = (async () => {
+      const fromEnv = process.env[name]?.trim();
+      if (fromEnv) return fromEnv === unsetSecretValue ? null : fromEnv;
+      const arn = process.env[`${name}_ARN`];
+      if (!arn) return null;
+      const answer = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+      const value = answer.SecretString?.trim();
+      return value && value !== unsetSecretValue ? value : null;
+    })();
+    // Absent or failed values are asked again next time: an operator may set the secret meanwhile.
+    secret.then((value) => value ?? optionalCache.delete(name)).catch(() => optionalCache.delete(name));
+    optionalCache.set(name, secret);
+  }
+  return secret;
+}

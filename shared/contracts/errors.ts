@@ -13,6 +13,7 @@ export const errorTitles = {
   conflict: 'Conflict',
   tooManyRequests: 'Too Many Requests',
   internal: 'Internal Server Error',
+  unavailable: 'Service Unavailable',
 } as const;
 
 /** Server error texts (the API's `message`). Anything not listed here is a bug to add. */
@@ -47,6 +48,11 @@ export const errorTexts = {
   channelNotStartable: 'This connection type cannot be started yet',
   cannotPairByPhone: 'This connection cannot be paired by phone number',
   notWaitingForPairing: 'The connection is not waiting to be paired',
+  paymentsNotConfigured: 'Payments are not configured',
+  paymentProviderFailed: 'The payment provider could not be reached',
+  alreadySubscribed: 'The account already has an active subscription',
+  noSubscription: 'The account has no subscription to manage',
+  invalidSignature: 'Invalid webhook signature',
 } as const;
 
 export type ErrorText = (typeof errorTexts)[keyof typeof errorTexts];
@@ -102,6 +108,11 @@ export const shownMessages: Record<string, string> = {
   'This connection type cannot be started yet': 'Este tipo de conexão ainda não pode ser iniciado.',
   'This connection cannot be paired by phone number': 'Somente conexões do WhatsApp podem ser conectadas com o número de telefone.',
   'The connection is not waiting to be paired': 'Esta conexão não está esperando a leitura do código. Inicie a conexão e tente de novo.',
+  'Payments are not configured': 'Pagamentos não configurados neste servidor. Fale com o administrador do sistema.',
+  'The payment provider could not be reached': 'Não foi possível falar com o provedor de pagamentos agora. Tente novamente em instantes.',
+  'The account already has an active subscription': 'Sua conta já tem uma assinatura ativa. Use Gerenciar assinatura para alterá-la.',
+  'The account has no subscription to manage': 'Sua conta ainda não tem assinatura. Faça o upgrade para o Plano Pro primeiro.',
+  'Invalid webhook signature': 'Assinatura do webhook inválida',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',
   'Not found': 'Registro não encontrado',

@@ -28,3 +28,22 @@ export function effectiveLimits(plan: Partial<PlanLimits> | null | undefined): P
 export function formatBRL(cents: number): string {
   return new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100);
 }
+
+/** Subscription statuses that keep the paid plan: active, in trial, or in Stripe's payment retries. */
+const statusesWithPlan = new Set(['active', 'trialing', 'past_due']);
+
+export function statusGrantsPlan(status: string): boolean {
+  return statusesWithPlan.has(status);
+}
+
+/**
+ * The plan a paid product gives: its name, and limits from the metadata (`users`, `connections`,
+ * `contacts`, whole positive numbers; the price's over the product's), else the Pro defaults.
+ */
+export function paidPlan(productName: string, metadata: Record<string, string | undefined>): PlanLimits {
+  const limit = (key: 'users' | 'connections' | 'contacts') => {
+    const value = Number(metadata[key]);
+    return Number.isInteger(value) && value > 0 ? value : proPlanDefaults[key];
+  };
+  return { productName: productName || proPlanDefaults.productName, users: limit('users'), connections: limit('connections'), contacts: limit('contacts') };
+}

@@ -1,10 +1,11 @@
 /** Account items: the account itself and its usage counters (plan seats). */
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unlessConditionFails } from './conditions.ts';
 import type { Subscription } from '#contracts/entities.ts';
 import type { PlanLimits } from '#contracts/plans.ts';
 import type { Table } from './client.ts';
 import { entityTypes, keys } from './keys.ts';
-import type { UpdateStep } from './transaction.ts';
+import type { PutStep, UpdateStep } from './transaction.ts';
 
 export interface AccountItem {
   pk: string;
@@ -19,6 +20,13 @@ export interface AccountItem {
   usersCount: number;
   servicesCount: number;
   contactsCount: number;
+  /** The account's customer at the payment provider, set once (first checkout). */
+  stripeCustomerId?: string | null;
+  /** The subscription the plan and `subscription` were last taken from, and its creation (epoch s). */
+  stripeSubscriptionId?: string | null;
+  stripeSubscriptionCreated?: number | null;
+  /** When the provider was read for the state written here (ISO); older reads never overwrite it. */
+  billingSyncedAt?: string | null;
 }
 
 export type CounterName = 'usersCount' | 'servicesCount' | 'contactsCount';
@@ -87,4 +95,67 @@ export function releaseSeatStep(accountId: string, counter: CounterName): Update
       ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
     },
   };
+}
+
+/**
+ * Transaction members that remember an account's payment customer: on the account (only if it has
+ * none yet) and in the customer's own item, which webhooks use to find the account.
+ */
+export function setBillingCustomerSteps(accountId: string, customerId: string): { account: UpdateStep; customer: PutStep } {
+  return {
+    account: {
+      Update: {
+        Key: keys.account(accountId),
+        UpdateExpression: 'SET stripeCustomerId = :customer',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(stripeCustomerId) OR stripeCustomerId = :null)',
+        ExpressionAttributeValues: { ':customer': customerId, ':null': null },
+      },
+    },
+    customer: { Put: { Item: { ...keys.billingCustomer(customerId), type: entityTypes.billingCustomer, accountId, customerId } } },
+  };
+}
+
+export async function accountOfBillingCustomer(table: Table, customerId: string): Promise<string | null> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.billingCustomer(customerId) }));
+  return (Item?.accountId as string | undefined) ?? null;
+}
+
+export interface BillingState {
+  plan: PlanLimits | null;
+  subscription: Subscription | null;
+  subscriptionId: string;
+  subscriptionCreated: number;
+  /** When the provider was read (ISO). */
+  syncedAt: string;
+  now: string;
+}
+
+/**
+ * Writes the plan and subscription read from the provider, unless a newer read was written
+ * already. Answers the account as written, or undefined when it was not (older read, no account).
+ */
+export async function writeBillingState(table: Table, accountId: string, state: BillingState): Promise<AccountItem | undefined> {
+  const answer = await unlessConditionFails(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.account(accountId),
+        UpdateExpression:
+          'SET #plan = :plan, subscription = :subscription, stripeSubscriptionId = :sub, stripeSubscriptionCreated = :created, billingSyncedAt = :at, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(billingSyncedAt) OR billingSyncedAt = :null OR billingSyncedAt <= :at)',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: {
+          ':plan': state.plan,
+          ':subscription': state.subscription,
+          ':sub': state.subscriptionId,
+          ':created': state.subscriptionCreated,
+          ':at': state.syncedAt,
+          ':now': state.now,
+          ':null': null,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return answer?.Attributes as AccountItem | undefined;
 }

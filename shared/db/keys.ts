@@ -27,6 +27,7 @@ export const entityTypes = {
   channelClaim: 'ChannelClaim',
   outsideEvent: 'OutsideEvent',
   sessionLease: 'SessionLease',
+  billingCustomer: 'BillingCustomer',
 } as const;
 
 export const keys = {
@@ -69,6 +70,8 @@ export const keys = {
    * shared/db/leases.ts). Found by the connection id alone: workers serve every account.
    */
   sessionLease: (serviceId: string): Key => ({ pk: `LEASE#${serviceId}`, sk: 'LEASE' }),
+  /** The account of a payment provider's customer (Stripe webhooks name the customer, not the account). */
+  billingCustomer: (customerId: string): Key => ({ pk: `BILLING-CUSTOMER#${customerId}`, sk: 'ACCOUNT' }),
   /** Idempotency record of an event from outside (a Telegram update, a Stripe event), kept for a while. */
   outsideEvent: (source: string, id: string): Key => ({ pk: `EVENT#${source}#${id}`, sk: 'EVENT' }),
 

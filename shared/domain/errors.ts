@@ -4,7 +4,7 @@
  */
 import { errorTexts, type ErrorText } from '#contracts/errors.ts';
 
-export type FailureKind = 'invalid' | 'unauthorized' | 'limit' | 'forbidden' | 'notFound' | 'tooMany';
+export type FailureKind = 'invalid' | 'unauthorized' | 'limit' | 'forbidden' | 'notFound' | 'tooMany' | 'unavailable';
 
 export class DomainError extends Error {
   constructor(
@@ -24,4 +24,6 @@ export const fail = {
   forbidden: (text: ErrorText = errorTexts.forbidden) => new DomainError('forbidden', text),
   notFound: () => new DomainError('notFound', errorTexts.notFound),
   tooMany: () => new DomainError('tooMany', errorTexts.tooManyAttempts),
+  /** An outside service we depend on is not configured or not answering (503). */
+  unavailable: (text: ErrorText) => new DomainError('unavailable', text),
 };

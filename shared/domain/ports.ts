@@ -1,5 +1,6 @@
 /** The outside world as the business rules see it. Handlers pass real ones; tests pass local ones. */
 import type { Table } from '#db/client.ts';
+import type { PaymentProduct } from '#contracts/payments.ts';
 import type { Channels } from './channels/registry.ts';
 
 export interface Mail {
@@ -51,6 +52,70 @@ export interface Storage {
   get(key: string): Promise<Uint8Array>;
 }
 
+/** A subscription as the payment provider holds it now (the source of truth for the account's plan). */
+export interface BillingSubscription {
+  id: string;
+  customerId: string;
+  /** The account named in the subscription's metadata, if any. */
+  accountId: string | null;
+  status: string;
+  /** Epoch seconds (when the provider created it). */
+  created: number;
+  currentPeriodStart: number;
+  currentPeriodEnd: number;
+  cancelAtPeriodEnd: boolean;
+  /** Cents per interval. */
+  amount: number;
+  interval: 'month' | 'year';
+  productName: string;
+  /** The product's metadata overlaid with the price's (plan limits). */
+  metadata: Record<string, string>;
+}
+
+/** A verified event of the payment provider, reduced to what the account's plan depends on. */
+export interface BillingEvent {
+  id: string;
+  type: string;
+  /** The subscription the event is about (directly, through a checkout or through an invoice). */
+  subscriptionId: string | null;
+  customerId: string | null;
+  /** The account the checkout was started for (its client reference), if the event says. */
+  accountId: string | null;
+}
+
+export interface BillingCheckout {
+  id: string;
+  customerId: string | null;
+  status: string;
+  paymentStatus: string;
+  subscriptionId: string | null;
+}
+
+/**
+ * The payment provider (Stripe, through functions/lib/stripe-billing.ts). Every call fails with
+ * 'Payments are not configured' when no key is set.
+ */
+export interface Billing {
+  /** Fails with 'Payments are not configured' unless a key is set. */
+  assertConfigured(): Promise<void>;
+  /** The paid product and its prices (the configured price first), cached briefly. */
+  products(): Promise<PaymentProduct[]>;
+  /** A new customer for an account (idempotent per account for a day). */
+  createCustomer(input: { accountId: string; name: string; email: string }): Promise<string>;
+  createCheckout(input: {
+    customerId: string;
+    accountId: string;
+    priceId: string;
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<{ id: string; url: string }>;
+  checkout(id: string): Promise<BillingCheckout | null>;
+  portal(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  subscription(id: string): Promise<BillingSubscription | null>;
+  /** Checks the signature on the raw body; throws 'Invalid webhook signature' when it does not hold. */
+  verifyEvent(rawBody: string, signature: string | undefined): Promise<BillingEvent>;
+}
+
 export interface Ports {
   table: Table;
   mailer: Mailer;
@@ -63,6 +128,8 @@ export interface Ports {
   clock: () => Date;
   /** A new ULID; `at` (epoch ms) stamps it with another moment than now. */
   newId: (at?: number) => string;
+  /** The payment provider. */
+  billing: Billing;
   /** Where the web app lives, for links in e-mails. */
   appUrl: string;
 }

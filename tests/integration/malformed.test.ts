@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpRoutes } from '../../functions/http/routes.ts';
-import { call, proTeam, signIn } from './api.ts';
+import { errorTexts } from '../../shared/contracts/errors.ts';
+import { call, proTeam, signIn, type Answer } from './api.ts';
+
+/** Below 500, or the deliberate 503 of a server without a Stripe key (this runtime has none). */
+function expectNoFailure(answer: Answer, label: string) {
+  if (answer.status === 503) expect(answer.body.message, label).toBe(errorTexts.paymentsNotConfigured);
+  else expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
+}
 
 const bodies: { label: string; raw: string }[] = [
   { label: 'broken JSON', raw: '{"name": ' },
@@ -35,19 +42,19 @@ describe('malformed input never gets a 500', () => {
       const path = route.path.replace('{id}', own?.accountId ?? (route.path.startsWith('/accounts') ? accountId : userId));
       for (const { label, raw } of route.method === 'GET' ? [] : bodies) {
         const answer = await call(route.method, path, { token, raw });
-        expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
-        if (label === 'broken JSON') expect(answer.body.message).toBe('Invalid params');
+        expectNoFailure(answer, label);
+        if (label === 'broken JSON' && answer.status !== 503) expect(answer.body.message).toBe('Invalid params');
         if (answer.status >= 400) {
           expect(answer.body, label).toMatchObject({ statusCode: answer.status, error: expect.any(String), message: expect.any(String) });
         }
       }
       const weirdQuery = await call(route.method, `${path}?query=${encodeURIComponent('{"where":{"or":"x"}}')}`, { token });
-      expect(weirdQuery.status).toBeLessThan(500);
+      expectNoFailure(weirdQuery, 'odd query');
       const weirdId = await call(route.method, route.path.replace('{id}', encodeURIComponent('%%%/../x')), {
         token,
         raw: route.method === 'GET' ? undefined : '{}',
       });
-      expect(weirdId.status).toBeLessThan(500);
+      expectNoFailure(weirdId, 'odd id');
     });
   }
 });

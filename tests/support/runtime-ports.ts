@@ -16,6 +16,7 @@ import { jwtTokens } from '../../functions/lib/jwt-tokens.ts';
 import { outboxMailer } from '../../functions/lib/outbox-mailer.ts';
 import { s3Storage } from '../../functions/lib/s3-storage.ts';
 import { scryptPasswords } from '../../functions/lib/scrypt-passwords.ts';
+import { stripeBilling } from '../../functions/lib/stripe-billing.ts';
 
 export interface RuntimeAddress {
   url: string;
@@ -53,6 +54,8 @@ export function runtimePorts(runtime: RuntimeAddress): Ports {
     passwords: scryptPasswords(),
     mailer: outboxMailer(runtime.outboxDir),
     channels: channelRegistry([]),
+    // Tests acting from outside the runtime make no payment calls.
+    billing: stripeBilling(),
     clock: () => new Date(),
     newId: (at) => ulid(at),
     appUrl: runtime.url,

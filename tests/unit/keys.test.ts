@@ -66,7 +66,11 @@ describe('ACCESS_PATTERNS.md', () => {
     connectionRecords: [['A', 'S', '<channel>', '<KIND>']],
     channelRecord: [['<channel>', '<KIND>', '<id>']],
     channelClaim: [['<channel>', '<KIND>', '<id>']],
-    outsideEvent: [['telegram', 'S:<update_id>']],
+    outsideEvent: [
+      ['telegram', 'S:<update_id>'],
+      ['stripe', '<event id>'],
+    ],
+    billingCustomer: [['<customer id>']],
     sessionLease: [['S']],
     contact: [['A', 'C']],
     accountContacts: [['A']],

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { Pencil } from 'lucide-react';
-import { ButtonLink } from '#web/components/ui/button.tsx';
-import { Card } from '#web/components/ui/misc.tsx';
+import { Button, ButtonLink } from '#web/components/ui/button.tsx';
+import { Alert, Card } from '#web/components/ui/misc.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useAccount } from '#web/features/account/api/get-account.ts';
+import { useCreatePortalSession } from '#web/features/account/api/create-portal-session.ts';
 import { AccountModal } from '#web/features/account/components/account-modal.tsx';
 import { ActivePlan, UpgradePlan } from '#web/features/account/components/subscription.tsx';
 import { useSession } from '#web/lib/auth.ts';
@@ -26,6 +27,9 @@ export default function MyAccountPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const account = useAccount(user?.accountId);
+  const portal = useCreatePortalSession();
+  // Back from Stripe Checkout: the plan changes when the webhook lands (account.UPDATED).
+  const checkoutReturn = new URLSearchParams(location.search).get('checkout');
 
   const refresh = (location.state as { refresh?: boolean } | null)?.refresh;
   useEffect(() => {
@@ -59,12 +63,19 @@ export default function MyAccountPage() {
           <p className="mt-1 text-xl font-semibold text-fg">{a.name}</p>
           <p className="mt-1 text-sm text-fg-muted">Ativo desde {formatDate(a.createdAt)}</p>
         </div>
-        {subscription ? (
-          <span className="text-sm text-fg-muted" title="O portal de cobrança chega com a integração de pagamentos">
+        {a.subscription && user.isAdmin ? (
+          <Button variant="link" loading={portal.isPending} onClick={() => portal.mutate()}>
             Gerenciar assinatura
-          </span>
+          </Button>
         ) : null}
       </Card>
+      {checkoutReturn === 'success' && !subscription ? (
+        <Alert tone="info" title="Confirmando o seu pagamento...">
+          <span className="flex items-center gap-2">
+            <Spinner className="size-4 text-brand" /> O Plano Pro aparece aqui assim que o pagamento for confirmado.
+          </span>
+        </Alert>
+      ) : null}
       {subscription ? <ActivePlan account={a} subscription={subscription} /> : <UpgradePlan account={a} />}
       <Routes>
         <Route

@@ -1,5 +1,6 @@
 import { AlertTriangle, Check, Crown, Sparkles, Users, Cable, Contact } from 'lucide-react';
 import type { Account, Subscription, Usage } from '#contracts/entities.ts';
+import { errorTexts, shownMessage } from '#contracts/errors.ts';
 import { effectiveLimits, formatBRL, freePlan, proFallbackPriceCents, proPlanDefaults } from '#contracts/plans.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Alert, Badge, Card } from '#web/components/ui/misc.tsx';
@@ -194,7 +195,10 @@ export function UpgradePlan({ account }: { account: Account }) {
       </Card>
       {products.isError ? (
         <p className="flex items-center gap-2 text-xs text-fg-muted">
-          <AlertTriangle className="size-3.5" aria-hidden="true" /> Preço de referência; o valor final aparece no pagamento.
+          <AlertTriangle className="size-3.5" aria-hidden="true" />
+          {products.error.message === errorTexts.paymentsNotConfigured
+            ? shownMessage(errorTexts.paymentsNotConfigured)
+            : 'Preço de referência; o valor final aparece no pagamento.'}
         </p>
       ) : null}
     </div>

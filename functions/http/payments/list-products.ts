@@ -1,0 +1,6 @@
+/** GET /api/payments/products: the Pro product and its price, read from Stripe (cached for minutes). */
+import { listProducts } from '#domain/billing/billing.ts';
+import { api } from '#lib/api.ts';
+import { ok } from '#lib/responses.ts';
+
+export const handler = api({ auth: 'member' }).handler(async ({ ports }) => ok(await listProducts(ports)));
