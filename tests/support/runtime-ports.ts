@@ -53,6 +53,11 @@ export function runtimePorts(runtime: RuntimeAddress): Ports {
     passwords: scryptPasswords(),
     mailer: outboxMailer(runtime.outboxDir),
     channels: channelRegistry([]),
+    workerQueue: {
+      enqueue: async () => {
+        throw new Error('these ports have no worker queue');
+      },
+    },
     clock: () => new Date(),
     newId: (at) => ulid(at),
     appUrl: runtime.url,
