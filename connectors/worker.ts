@@ -98,10 +98,11 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     return ports.channels.get(item.channelType)?.sessions?.wants(item) ? item : undefined;
   };
 
-  const close = (serviceId: string, entry: Held): Promise<void> => {
+  /** Ends a session (`end`: how; a plain stop unless told), so that a new session of the connection opens only after. */
+  const close = (serviceId: string, entry: Held, end = () => entry.session.stop()): Promise<void> => {
     clearTimeout(entry.deadline);
     if (held.get(serviceId) === entry) held.delete(serviceId);
-    const done = entry.session.stop().catch((error) => console.error(`[worker] connection ${serviceId}: closing the session`, error));
+    const done = end().catch((error) => console.error(`[worker] connection ${serviceId}: closing the session`, error));
     const waited = Promise.all([closing.get(serviceId), done]).then(() => undefined);
     closing.set(serviceId, waited);
     void waited.then(() => {
@@ -155,9 +156,12 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     held.set(serviceId, entry);
     armDeadline(serviceId, entry, until);
   };
-  const enqueue = (serviceId: string, job: () => Promise<void>) => {
+  const enqueue = <T>(serviceId: string, job: () => Promise<T>): Promise<T> => {
     const next = queue.then(job);
-    queue = next.catch((error) => console.error(`[worker] connection ${serviceId}`, error));
+    queue = next.then(
+      () => undefined,
+      (error) => console.error(`[worker] connection ${serviceId}`, error),
+    );
     return next;
   };
 
@@ -212,29 +216,30 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
 
   const logout = async ({ accountId, serviceId, channelType }: Extract<WorkerCommand, { kind: 'logout' }>): Promise<CommandOutcome> => {
     if (await forAnother(serviceId)) return elsewhere;
-    let outcome: CommandOutcome = done;
-    await enqueue(serviceId, async () => {
+    // In the order of the connection's changes; the unpairing itself (up to the session's timeout) runs outside that order.
+    const heldHere = await enqueue(serviceId, async () => {
       const entry = held.get(serviceId);
-      if (entry) {
-        // Through the live session; it ends, and the lease goes with it (a connection still running gets a new session at the next scan).
-        await entry.session.logout?.();
-        await close(serviceId, entry);
-        await releaseLease(table, serviceId, workerId);
-        return;
-      }
-      // Nobody holds a session: take the lease for the time of the logout, so none opens meanwhile.
-      const now = Date.now();
-      if (!(await acquireLease(table, { serviceId, accountId, ownerId: workerId, runId: 'logout', now, leaseMs }))) {
-        outcome = elsewhere;
-        return;
-      }
-      try {
-        await ports.channels.get(channelType)?.sessions?.logoutWithoutSession?.(ports, { accountId, serviceId, type: channelType, token: null });
-      } finally {
-        await releaseLease(table, serviceId, workerId);
-      }
+      const end = async () => {
+        await entry?.session.logout?.();
+        await entry?.session.stop();
+      };
+      return entry ? { closed: close(serviceId, entry, end) } : null;
     });
-    return outcome;
+    if (heldHere) {
+      // Through the live session; it ends, and the lease goes with it (a connection still running gets a new session at the next scan).
+      await heldHere.closed;
+      await releaseLease(table, serviceId, workerId);
+      return done;
+    }
+    // Nobody holds a session: take the lease for the time of the logout, so none opens meanwhile.
+    const claim = { serviceId, accountId, ownerId: workerId, runId: 'logout', now: Date.now(), leaseMs: Math.max(leaseMs, logoutLeaseMs) };
+    if (held.has(serviceId) || !(await acquireLease(table, claim))) return elsewhere;
+    try {
+      await ports.channels.get(channelType)?.sessions?.logoutWithoutSession?.(ports, { accountId, serviceId, type: channelType, token: null });
+    } finally {
+      await releaseLease(table, serviceId, workerId);
+    }
+    return done;
   };
 
   /** Connections that should run but that no live worker holds: tries each, in random order so workers scanning together split them. */
@@ -308,6 +313,9 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     },
   };
 }
+
+/** How long a worker holds the lease of a connection it logs out with no session: past the adapter's bounds (WhatsApp: 15 s to open, 10 s to unpair). */
+const logoutLeaseMs = 60_000;
 
 function shuffled<T>(items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {

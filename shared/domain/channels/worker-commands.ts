@@ -69,7 +69,16 @@ export interface WorkerQueue {
 }
 
 /** What a connection's session depends on: a change to anything else (its name, its QR code) leaves the session as it is. */
-type SessionInputs = { type?: string; id?: unknown; accountId?: unknown; channelType?: unknown; status?: unknown; runId?: unknown; tokenSealed?: unknown };
+type SessionInputs = {
+  [field: string]: unknown;
+  type?: string;
+  id?: unknown;
+  accountId?: unknown;
+  channelType?: unknown;
+  status?: unknown;
+  runId?: unknown;
+  tokenSealed?: unknown;
+};
 
 /**
  * The `changed` command for a changed item, or null: only connections of channels that hold
