@@ -14,20 +14,27 @@
  * the takeover bound and how sessions spread are in docs/decisions.md "Leases: one worker per session".
  */
 import { randomUUID } from 'node:crypto';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { entityTypes } from '#db/keys.ts';
-import { acquireLease, readLease, releaseLease, renewLease } from '#db/leases.ts';
+import { acquireLease, type LeaseItem, readLease, releaseLease, renewLease } from '#db/leases.ts';
 import { getServiceItem, isRunningStatus, runningServices, type ServiceItem } from '#db/services.ts';
 import { inboundSink } from '#domain/channels/inbound-sink.ts';
 import type { ChannelSession } from '#domain/channels/port.ts';
 import { sessionReport } from '#domain/channels/session-report.ts';
+import type { WorkerCommand } from '#domain/channels/worker-commands.ts';
+import { dispatchQueued } from '#domain/messages/dispatch.ts';
+import type { DispatchDelivery } from '#domain/messages/outbound-queue.ts';
 import type { Ports } from '#domain/ports.ts';
+import { defaultPace, type PaceOptions, sendPacer } from './send-pace.ts';
+
+/**
+ * What became of a command: done (delete it), `later` (the connection's group waits that long: the
+ * channel asked, as on the send queue), or `elsewhere` (another live worker holds the session:
+ * give the command back at once so the holder receives it).
+ */
+export type CommandOutcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'elsewhere' };
 
 export interface ChannelWorker {
-  /** Stream consumer: follows changes of connection items. */
-  onStreamEvent(event: DynamoDBStreamEvent): Promise<void>;
+  /** Runs a command of the worker queue; `delivery` says how often it was received and since when it waits. */
+  run(command: WorkerCommand, delivery: DispatchDelivery): Promise<CommandOutcome>;
   /** How many sessions are held. */
   readonly sessions: number;
   /** The id this worker holds leases under. */
@@ -53,6 +60,8 @@ export interface ChannelWorkerOptions {
   scanEverySeconds?: number;
   /** The most sessions this worker holds (default unlimited). */
   capacity?: number;
+  /** Pacing of sends per connection (default about one a second). */
+  pace?: PaceOptions;
 }
 
 interface Held {
@@ -74,6 +83,8 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   if (renewMs >= leaseMs - marginMs) throw new Error('the lease must be renewed more often than it is held (renewEverySeconds < leaseSeconds - marginSeconds)');
 
   const { table } = ports;
+  const consistent = true;
+  const pacer = sendPacer(options.pace ?? defaultPace);
   const holders = ports.channels.all().filter((adapter) => adapter.sessions);
   const held = new Map<string, Held>();
   /** Sessions closing (replaced, or their lease lost): a new session of the connection opens only after. */
@@ -87,10 +98,11 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     return ports.channels.get(item.channelType)?.sessions?.wants(item) ? item : undefined;
   };
 
-  const close = (serviceId: string, entry: Held): Promise<void> => {
+  /** Ends a session (`end`: how; a plain stop unless told), so that a new session of the connection opens only after. */
+  const close = (serviceId: string, entry: Held, end = () => entry.session.stop()): Promise<void> => {
     clearTimeout(entry.deadline);
     if (held.get(serviceId) === entry) held.delete(serviceId);
-    const done = entry.session.stop().catch((error) => console.error(`[worker] connection ${serviceId}: closing the session`, error));
+    const done = end().catch((error) => console.error(`[worker] connection ${serviceId}: closing the session`, error));
     const waited = Promise.all([closing.get(serviceId), done]).then(() => undefined);
     closing.set(serviceId, waited);
     void waited.then(() => {
@@ -145,9 +157,12 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     held.set(serviceId, entry);
     armDeadline(serviceId, entry, until);
   };
-  const enqueue = (serviceId: string, job: () => Promise<void>) => {
+  const enqueue = <T>(serviceId: string, job: () => Promise<T>): Promise<T> => {
     const next = queue.then(job);
-    queue = next.catch((error) => console.error(`[worker] connection ${serviceId}`, error));
+    queue = next.then(
+      () => undefined,
+      (error) => console.error(`[worker] connection ${serviceId}`, error),
+    );
     return next;
   };
 
@@ -171,6 +186,63 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     }
   };
 
+  /** Whether another worker holds the lease and it has not expired. */
+  const heldElsewhere = (lease: LeaseItem | undefined) => Boolean(lease && lease.ownerId !== workerId && lease.expiresAt >= Date.now());
+
+  const done: CommandOutcome = { kind: 'done' };
+  const elsewhere: CommandOutcome = { kind: 'elsewhere' };
+
+  /** Another live worker holds the connection's session (this one does not): the command is for it. */
+  const forAnother = async (serviceId: string) => !held.has(serviceId) && heldElsewhere(await readLease(table, serviceId));
+
+  const run = async (command: WorkerCommand, delivery: DispatchDelivery): Promise<CommandOutcome> => {
+    switch (command.kind) {
+      case 'changed': {
+        const { accountId, serviceId } = command;
+        if (await forAnother(serviceId)) return elsewhere;
+        await enqueue(serviceId, async () => reconcile(serviceId, await getServiceItem(table, accountId, serviceId, { consistent })));
+        return done;
+      }
+      case 'send': {
+        const { request } = command;
+        if (await forAnother(request.serviceId)) return elsewhere;
+        // Held here, or by nobody (then the channel asks to come back, until dispatch's bounds fail the message).
+        const outcome = await dispatchQueued(ports, request, delivery, { pace: () => pacer.turn(request.serviceId) });
+        return outcome.kind === 'later' ? outcome : done;
+      }
+      case 'logout':
+        return logout(command);
+    }
+  };
+
+  const logout = async ({ accountId, serviceId, channelType }: Extract<WorkerCommand, { kind: 'logout' }>): Promise<CommandOutcome> => {
+    if (await forAnother(serviceId)) return elsewhere;
+    // In the order of the connection's changes; the unpairing itself (up to the session's timeout) runs outside that order.
+    const heldHere = await enqueue(serviceId, async () => {
+      const entry = held.get(serviceId);
+      const end = async () => {
+        await entry?.session.logout?.();
+        await entry?.session.stop();
+      };
+      return entry ? { closed: close(serviceId, entry, end) } : null;
+    });
+    if (heldHere) {
+      // Through the live session; it ends, and the lease goes with it (a connection still running gets a new session at the next scan).
+      await heldHere.closed;
+      await releaseLease(table, serviceId, workerId);
+      return done;
+    }
+    // Nobody holds a session: take the lease for the time of the logout, so none opens meanwhile.
+    const claim = { serviceId, accountId, ownerId: workerId, runId: 'logout', now: Date.now(), leaseMs: Math.max(leaseMs, logoutLeaseMs) };
+    if (held.has(serviceId) || !(await acquireLease(table, claim))) return elsewhere;
+    try {
+      await ports.channels.get(channelType)?.sessions?.logoutWithoutSession?.(ports, { accountId, serviceId, type: channelType, token: null });
+    } finally {
+      await releaseLease(table, serviceId, workerId);
+    }
+    return done;
+  };
+
   /** Connections that should run but that no live worker holds: tries each, in random order so workers scanning together split them. */
   const scan = async () => {
     const running = new Map<string, ServiceItem>();
@@ -178,18 +250,24 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
       for (const item of await runningServices(table, adapter.type)) if (wanted(item)) running.set(item.id, item);
     }
     for (const item of shuffled([...running.values()])) {
-      if (held.has(item.id)) continue;
+      const entry = held.get(item.id);
+      if (entry) {
+        // A new run while the status stayed running (a restart whose change this worker missed): reconcile on the item.
+        if (entry.runId !== item.runId)
+          void enqueue(item.id, async () => reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent })));
+        continue;
+      }
       void enqueue(item.id, async () => {
         if (stopped || held.has(item.id) || held.size >= capacity) return;
-        const lease = await readLease(table, item.id);
-        if (lease && lease.ownerId !== workerId && lease.expiresAt >= Date.now()) return;
+        if (heldElsewhere(await readLease(table, item.id))) return;
         // The index lags behind the item: reconcile on the item as it is now.
-        await reconcile(item.id, await getServiceItem(table, item.accountId, item.id));
+        await reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent }));
       });
     }
     // Held sessions whose connection left the index (a missed stream record): reconcile on the item.
     for (const [serviceId, entry] of held) {
-      if (!running.has(serviceId)) void enqueue(serviceId, async () => reconcile(serviceId, await getServiceItem(table, entry.accountId, serviceId)));
+      if (!running.has(serviceId))
+        void enqueue(serviceId, async () => reconcile(serviceId, await getServiceItem(table, entry.accountId, serviceId, { consistent })));
     }
   };
 
@@ -214,15 +292,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   scheduleScan();
 
   return {
-    async onStreamEvent(event) {
-      for (const record of event.Records) {
-        const image = record.dynamodb?.NewImage ?? record.dynamodb?.OldImage;
-        if (!image) continue;
-        const item = unmarshall(image as Record<string, AttributeValue>) as ServiceItem;
-        if (item.type !== entityTypes.service || !ports.channels.get(item.channelType)?.sessions) continue;
-        void enqueue(item.id, () => reconcile(item.id, record.eventName === 'REMOVE' ? undefined : item));
-      }
-    },
+    run,
     get sessions() {
       return held.size;
     },
@@ -244,6 +314,9 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     },
   };
 }
+
+/** How long a worker holds the lease of a connection it logs out with no session: past the adapter's bounds (WhatsApp: 15 s to open, 10 s to unpair). */
+const logoutLeaseMs = 60_000;
 
 function shuffled<T>(items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {

@@ -22,8 +22,6 @@ import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
 import WebSocket from 'ws';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type { AuthenticationState, SignalDataSet, WAMessage } from 'baileys';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { newAccountItem } from '../shared/db/accounts.ts';
@@ -31,6 +29,7 @@ import type { ServiceItem } from '../shared/db/services.ts';
 import { benchOwnerItems, openSeedTable, stats } from './bench-seed.ts';
 import type { ChannelAdapter } from '../shared/domain/channels/port.ts';
 import type { Ports } from '../shared/domain/ports.ts';
+import type { SocketFactory } from '../connectors/whatsapp/socket.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
 import { runtimePorts, type RuntimeAddress } from '../tests/support/runtime-ports.ts';
@@ -175,8 +174,8 @@ async function main() {
   // Before Baileys and the worker are loaded: what the process costs without them.
   const bare = await memory();
   const baileys = await import('baileys');
-  const { WhatsAppSession, defaultSessionOptions } = await import('../connectors/whatsapp/session.ts');
-  const { whatsappChannel } = await import('../connectors/whatsapp/adapter.ts');
+  const { whatsappWorkerChannel } = await import('../connectors/whatsapp/worker-adapter.ts');
+  const { liveConnections } = await import('../connectors/whatsapp/live.ts');
   const { SocketDouble } = await import('../tests/support/whatsapp-double.ts');
   const { startChannelWorker } = await import('../connectors/worker.ts');
   const { channelRegistry } = await import('../shared/domain/channels/registry.ts');
@@ -201,21 +200,21 @@ async function main() {
   try {
     const sockets = new Map<string, BenchSocket>();
     const enabled = new Set<string>();
+    // One registry of open sockets for every session and the sends; each session's socket is kept by connection.
+    const live = liveConnections();
+    const whatsapp = whatsappWorkerChannel({ live });
     const adapter: ChannelAdapter = {
-      ...whatsappChannel,
+      ...whatsapp,
       sessions: {
-        wants: (connection) => enabled.has((connection as { id?: string }).id ?? '') && whatsappChannel.sessions!.wants(connection),
+        ...whatsapp.sessions!,
+        wants: (connection) => enabled.has((connection as { id?: string }).id ?? '') && whatsapp.sessions!.wants(connection),
         open(context) {
-          const session = new WhatsAppSession(context, {
-            ...defaultSessionOptions,
-            socketFactory: ({ auth }) => {
-              const socket = new BenchSocket(auth);
-              sockets.set(context.run.serviceId, socket);
-              return socket;
-            },
-          });
-          session.start();
-          return session;
+          const socketFactory: SocketFactory = ({ auth }) => {
+            const socket = new BenchSocket(auth);
+            sockets.set(context.run.serviceId, socket);
+            return socket;
+          };
+          return whatsappWorkerChannel({ live, socketFactory }).sessions!.open(context);
         },
       },
     };
@@ -238,10 +237,6 @@ async function main() {
     console.log(`auth state of ${connections} connections written (${keysPerConnection} keys each) in ${authSeedSeconds} s`);
 
     const statusOf = async (serviceId: string) => (await getServiceItem(ports.table, accountId, serviceId))?.status;
-    const changeOf = async (serviceId: string): Promise<DynamoDBStreamEvent> => {
-      const item = await getServiceItem(ports.table, accountId, serviceId);
-      return { Records: [{ eventName: 'MODIFY', dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as never } }] } as DynamoDBStreamEvent;
-    };
     const eventually = async (check: () => Promise<boolean> | boolean, ms = 15_000) => {
       const end = Date.now() + ms;
       while (!(await check())) {
@@ -258,7 +253,7 @@ async function main() {
         { accountId, id: serviceId, channelType: 'whatsapp' },
         { status: 'starting', runId: `bench-${index}`, now: new Date().toISOString() },
       );
-      await worker!.onStreamEvent(await changeOf(serviceId));
+      await worker!.run({ kind: 'changed', accountId, serviceId, change: `bench-${index}` }, { receiveCount: 1, enqueuedAt: new Date() });
       await eventually(() => sockets.has(serviceId));
       const socket = sockets.get(serviceId)!;
       const me = socket.auth.creds.me!;
@@ -341,7 +336,7 @@ async function main() {
       const socket = sockets.get(serviceId)!;
       const before = socket.handedAt.length;
       const start = performance.now();
-      await whatsappChannel.send(
+      await adapter.send(
         { accountId, serviceId, type: 'whatsapp', token: null },
         {
           messageId: ulid(),

@@ -1,31 +1,32 @@
 /**
- * The WhatsApp channel: Baileys sockets held by the channel worker, auth state in the table.
- * Baileys (some 200 ms to load) is imported only where a session opens, so the functions that
- * register this adapter to send or stop connections do not load it.
+ * The WhatsApp channel as the functions register it (`functions/lib/channels.ts`): everything but
+ * the socket. Sessions, and every send, run in the channel worker that holds the connection's
+ * socket (`worker-adapter.ts`, which adds them); this module imports no Baileys code at all, so
+ * the functions' bundles carry none (`adapter.test.ts` checks the bundle).
  */
-import type { ChannelAdapter, SessionHolding } from '#domain/channels/port.ts';
+import { ChannelSendError, type ChannelAdapter, type SessionHolding } from '#domain/channels/port.ts';
 import { whatsappLifecycle } from './lifecycle.ts';
-import { sendWhatsApp } from './send.ts';
 
-/** WhatsApp always needs a worker-held socket: every connection that should run, with a run, gets one. */
+export const notLiveText = 'A conexão do WhatsApp não está ativa neste servidor. Tente de novo.';
+
+/** WhatsApp always needs a worker-held socket: every connection that should run, with a run, gets one; its sends run there. */
 const whatsappSessions: SessionHolding = {
   wants: (connection) => Boolean(connection.runId),
   // 'Conectar com número de telefone': Baileys' requestPairingCode.
   pairsByPhoneNumber: true,
-  open(context) {
-    const opened = import('./session.ts').then(({ WhatsAppSession }) => {
-      const session = new WhatsAppSession(context);
-      session.start();
-      return session;
-    });
-    opened.catch((error) => console.error(`[whatsapp] ${context.run.serviceId}: the session could not open`, error));
-    return { stop: async () => (await opened).stop() };
+  sendsInSession: true,
+  open() {
+    throw new Error('WhatsApp sessions open only in the channel worker (whatsappWorkerChannel)');
   },
 };
 
 export const whatsappChannel: ChannelAdapter = {
   type: 'whatsapp',
-  send: sendWhatsApp,
+  // Sends are queued for the worker (`sendsInSession`); one that reaches a function anyway (a
+  // request queued before a deploy) is asked to come back, and fails past dispatch's bounds.
+  send: async () => {
+    throw new ChannelSendError(notLiveText, { retryAfterSeconds: 5 });
+  },
   lifecycle: whatsappLifecycle,
   sessions: whatsappSessions,
 };

@@ -1,8 +1,8 @@
 /**
- * The WhatsApp sockets that are open in this process, by connection id. The worker's session holds
- * the socket, so a send (or a logout) must reach it here; a process that holds no session of the
- * connection has none. Reaching the worker that holds a session from another process (the cloud's
- * Lambda functions) is a later step of the WhatsApp issue.
+ * The WhatsApp sockets that are open, by connection id: a session puts its socket here when it
+ * opens, and sends and logouts of that connection reach it here. Each worker adapter
+ * (`whatsappWorkerChannel`) has its own registry; a worker that does not hold a connection's
+ * session has no socket for it (the worker queue brings its sends to the worker that does).
  */
 import type { WAMessage } from 'baileys';
 import type { WhatsAppSocket } from './socket.ts';
@@ -13,21 +13,22 @@ export interface LiveConnection {
   recent(id: string): WAMessage | undefined;
   /** Keeps a message this socket sent, for quotes and for Baileys' retries. */
   remember(message: WAMessage): void;
-  /** Unpairs on WhatsApp and ends the session without reporting it as a logout from the phone. */
-  logout(): Promise<void>;
 }
 
-const live = new Map<string, LiveConnection>();
-
-export function liveConnection(serviceId: string): LiveConnection | undefined {
-  return live.get(serviceId);
+export interface LiveConnections {
+  get(serviceId: string): LiveConnection | undefined;
+  hold(serviceId: string, connection: LiveConnection): void;
+  /** Forgets a connection's socket, if it is still this one (a newer run may have replaced it). */
+  release(serviceId: string, connection: LiveConnection): void;
 }
 
-export function holdLive(serviceId: string, connection: LiveConnection): void {
-  live.set(serviceId, connection);
-}
-
-/** Forgets a connection's socket, if it is still this one (a newer run may have replaced it). */
-export function releaseLive(serviceId: string, connection: LiveConnection): void {
-  if (live.get(serviceId) === connection) live.delete(serviceId);
+export function liveConnections(): LiveConnections {
+  const live = new Map<string, LiveConnection>();
+  return {
+    get: (serviceId) => live.get(serviceId),
+    hold: (serviceId, connection) => void live.set(serviceId, connection),
+    release(serviceId, connection) {
+      if (live.get(serviceId) === connection) live.delete(serviceId);
+    },
+  };
 }

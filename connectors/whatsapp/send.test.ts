@@ -1,10 +1,10 @@
 /** Outbound WhatsApp through the live socket of the connection (a socket double). */
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DisconnectReason, proto, type WAMessage } from 'baileys';
 import { ChannelSendError, type ChannelConnection, type OutboundMessage } from '#domain/channels/port.ts';
 import { closeError, SocketDouble } from '../../tests/support/whatsapp-double.ts';
-import { holdLive, releaseLive, type LiveConnection } from './live.ts';
-import { sendWhatsApp } from './send.ts';
+import { liveConnections } from './live.ts';
+import { sendThrough } from './send.ts';
 
 const customer = '5511912345678@s.whatsapp.net';
 const connection: ChannelConnection = { accountId: 'ACC1', serviceId: 'SVC-SEND', type: 'whatsapp', token: null };
@@ -21,23 +21,23 @@ const file = (name: string, mimetype: string, bytes = new Uint8Array([1, 2, 3]))
   url: 'http://bucket/x',
 });
 
-let held: LiveConnection | null = null;
+let sockets = liveConnections();
+let sendWhatsApp = sendThrough(sockets);
 
 function live(recent: Record<string, WAMessage> = {}) {
   const socket = new SocketDouble();
   const remembered: WAMessage[] = [];
-  held = { socket, recent: (id) => recent[id], remember: (m) => void remembered.push(m), logout: async () => undefined };
-  holdLive(connection.serviceId, held);
+  sockets.hold(connection.serviceId, { socket, recent: (id) => recent[id], remember: (m) => void remembered.push(m) });
   return { socket, remembered };
 }
 
-afterEach(() => {
-  if (held) releaseLive(connection.serviceId, held);
-  held = null;
+beforeEach(() => {
+  sockets = liveConnections();
+  sendWhatsApp = sendThrough(sockets);
 });
 
 describe('sending on WhatsApp', () => {
-  it('with no live socket in this process, asks the dispatcher to come back in 5 s', async () => {
+  it('with no live socket in this worker, asks the dispatcher to come back in 5 s', async () => {
     const error = await sendWhatsApp(connection, outbound()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChannelSendError);
     expect(error).toMatchObject({ reason: 'A conexão do WhatsApp não está ativa neste servidor. Tente de novo.', options: { retryAfterSeconds: 5 } });

@@ -1,15 +1,14 @@
 /**
  * Outbound WhatsApp: text, images, videos and documents with their captions (documents with their
  * file names), audio, voice notes (`ptt`), and replies quoting the original. The socket is the live
- * one this process holds for the connection; without one the dispatcher is asked to come back.
+ * one this worker holds for the connection; without one the dispatcher is asked to come back.
  * Thumbnails are not made (Baileys would need sharp, jimp or ffmpeg).
  */
 import type { AnyMessageContent, WAMessage } from 'baileys';
 import { ChannelSendError, type ChannelAdapter, type OutboundMessage } from '#domain/channels/port.ts';
-import { liveConnection, type LiveConnection } from './live.ts';
+import { notLiveText } from './adapter.ts';
+import type { LiveConnection, LiveConnections } from './live.ts';
 import { isoTime } from './time.ts';
-
-export const notLiveText = 'A conexão do WhatsApp não está ativa neste servidor. Tente de novo.';
 
 /**
  * Baileys' content for a message (audio has no caption on WhatsApp). Voice notes go as `ptt` with
@@ -57,23 +56,26 @@ export function sendError(error: unknown): ChannelSendError {
   return new ChannelSendError('Falha ao enviar a mensagem pelo WhatsApp. Tente de novo.');
 }
 
-export const sendWhatsApp: ChannelAdapter['send'] = async (connection, message) => {
-  const live = liveConnection(connection.serviceId);
-  if (!live) throw new ChannelSendError(notLiveText, { retryAfterSeconds: 5 });
-  let content: AnyMessageContent;
-  try {
-    content = await contentOf(message);
-  } catch (error) {
-    console.warn(`[whatsapp] file of message ${message.messageId} could not be read:`, (error as Error).message);
-    throw new ChannelSendError('Não foi possível ler o arquivo da mensagem. Tente de novo.');
-  }
-  let sent: WAMessage | undefined;
-  try {
-    sent = await live.socket.sendMessage(message.to, content, message.replyTo ? { quoted: quotedOf(live, message.to, message.replyTo) } : undefined);
-  } catch (error) {
-    throw sendError(error);
-  }
-  if (!sent?.key.id) throw new ChannelSendError('O WhatsApp não confirmou o envio. Tente de novo.');
-  live.remember(sent);
-  return { channelMessageId: sent.key.id, timestamp: isoTime(sent.messageTimestamp) };
-};
+/** Sends through the sockets of a registry (the worker adapter's). */
+export const sendThrough =
+  (sockets: LiveConnections): ChannelAdapter['send'] =>
+  async (connection, message) => {
+    const live = sockets.get(connection.serviceId);
+    if (!live) throw new ChannelSendError(notLiveText, { retryAfterSeconds: 5 });
+    let content: AnyMessageContent;
+    try {
+      content = await contentOf(message);
+    } catch (error) {
+      console.warn(`[whatsapp] file of message ${message.messageId} could not be read:`, (error as Error).message);
+      throw new ChannelSendError('Não foi possível ler o arquivo da mensagem. Tente de novo.');
+    }
+    let sent: WAMessage | undefined;
+    try {
+      sent = await live.socket.sendMessage(message.to, content, message.replyTo ? { quoted: quotedOf(live, message.to, message.replyTo) } : undefined);
+    } catch (error) {
+      throw sendError(error);
+    }
+    if (!sent?.key.id) throw new ChannelSendError('O WhatsApp não confirmou o envio. Tente de novo.');
+    live.remember(sent);
+    return { channelMessageId: sent.key.id, timestamp: isoTime(sent.messageTimestamp) };
+  };

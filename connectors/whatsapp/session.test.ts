@@ -8,8 +8,8 @@ import { DisconnectReason, proto, type WAMessage } from 'baileys';
 import type { Ports } from '#domain/ports.ts';
 import { closeError, memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
 import { whatsappLifecycle } from './lifecycle.ts';
-import { liveConnection } from './live.ts';
-import { sendWhatsApp } from './send.ts';
+import { liveConnections } from './live.ts';
+import { sendThrough } from './send.ts';
 import { whatsappChannel } from './adapter.ts';
 import {
   defaultSessionOptions,
@@ -28,8 +28,10 @@ const sessions: WhatsAppSession[] = [];
 function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string; pairingPhone?: string } = {}) {
   const sockets: SocketDouble[] = [];
   const auth = memoryAuth();
+  const live = liveConnections();
   const options: SessionOptions = {
     ...defaultSessionOptions,
+    live,
     socketFactory: () => {
       const socket = new SocketDouble();
       sockets.push(socket);
@@ -53,7 +55,7 @@ function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(
     s.emit('connection.update', { connection: 'open' });
     await until(() => report.said.includes('connected'));
   };
-  return { session, sockets, socket, open, auth, context, calls, report, ledger, missing };
+  return { session, sockets, socket, open, auth, context, calls, report, ledger, missing, live };
 }
 
 /** A session whose first socket has opened. */
@@ -81,7 +83,7 @@ describe('a WhatsApp session', () => {
 
     await h.open(first);
     expect(h.report.said).toHaveLength(3);
-    expect(liveConnection(h.context.run.serviceId)?.socket).toBe(first);
+    expect(h.live.get(h.context.run.serviceId)?.socket).toBe(first);
   });
 
   it('saves the creds whenever Baileys changes them', async () => {
@@ -96,7 +98,7 @@ describe('a WhatsApp session', () => {
     const { first, ...h } = await connected({ backoff: { firstMs: 30, maxMs: 1000 } });
     const closedAt = Date.now();
     first.close(closeError(DisconnectReason.connectionLost, 'Connection Lost'));
-    expect(liveConnection(h.context.run.serviceId)).toBeUndefined();
+    expect(h.live.get(h.context.run.serviceId)).toBeUndefined();
     const second = await h.socket(1);
     expect(Date.now() - closedAt).toBeGreaterThanOrEqual(25);
 
@@ -174,7 +176,7 @@ describe('a WhatsApp session', () => {
       ['ack', 'OUT2'],
     ]);
     // A reply to a message just received quotes the message itself.
-    await sendWhatsApp(h.context.run, { messageId: 'M1', to: customer, type: 'text', text: 'Olá, Maria', file: null, replyTo: 'IN1' });
+    await sendThrough(h.live)(h.context.run, { messageId: 'M1', to: customer, type: 'text', text: 'Olá, Maria', file: null, replyTo: 'IN1' });
     expect(socket.sent[0]!.options?.quoted?.message?.conversation).toBe('Oi');
   });
 
@@ -222,7 +224,7 @@ describe('a WhatsApp session', () => {
     await h.session.stop();
     expect(socket.ended).toEqual([undefined]);
     expect(socket.logouts).toBe(0);
-    expect(liveConnection(h.context.run.serviceId)).toBeUndefined();
+    expect(h.live.get(h.context.run.serviceId)).toBeUndefined();
     await new Promise((r) => setTimeout(r, 50));
     expect(h.sockets).toHaveLength(1);
     expect(h.report.said).toEqual(['connected']);
@@ -267,15 +269,30 @@ describe('the WhatsApp adapter lifecycle', () => {
     expect(holding.wants({ status: 'connected', runId: null, tokenSealed: null })).toBe(false);
   });
 
-  it('logout unpairs through the live socket, quietly, and removes the auth state from the table', async () => {
+  it('logout is queued for the worker that holds the session, as a logout command', async () => {
+    const queued: unknown[] = [];
+    const ports = { workerQueue: { enqueue: async (commands: unknown[]) => void queued.push(...commands) }, newId: () => 'REQ1' } as unknown as Ports;
+    await whatsappLifecycle.stop(ports, { accountId: 'A', serviceId: 'S', type: 'whatsapp', token: null }, { logout: true });
+    expect(queued).toEqual([{ kind: 'logout', accountId: 'A', serviceId: 'S', channelType: 'whatsapp', requestId: 'REQ1' }]);
+  });
+
+  it("the session's logout unpairs through the live socket, quietly, ends the session and removes the auth state", async () => {
     const { first: socket, ...h } = await connected();
-    const { ports, commands } = emptyTable();
-    await whatsappLifecycle.stop(ports, h.context.run, { logout: true });
+    await h.session.logout();
     expect(socket.logouts).toBe(1);
-    await until(() => h.auth.clears === 1);
-    expect(commands).toEqual(['QueryCommand', 'DeleteCommand']);
+    expect(h.auth.clears).toBeGreaterThanOrEqual(1);
+    expect(h.live.get(h.context.run.serviceId)).toBeUndefined();
     await new Promise((r) => setTimeout(r, 50));
     expect(h.report.said).toEqual(['connected']);
+    expect(h.sockets).toHaveLength(1);
+  });
+
+  it("the session's logout with WhatsApp not answering gives up after its timeout and still removes the auth state", async () => {
+    const { first: socket, ...h } = await connected({ logoutTimeoutMs: 30 });
+    socket.logout = async () => new Promise<void>(() => undefined);
+    await h.session.logout();
+    expect(h.auth.clears).toBe(1);
+    expect(socket.ended).toHaveLength(1);
     expect(h.sockets).toHaveLength(1);
   });
 
@@ -285,6 +302,7 @@ describe('the WhatsApp adapter lifecycle', () => {
     await whatsappLifecycle.stop(ports, h.context.run, { logout: false });
     expect(socket.logouts).toBe(0);
     expect(commands).toEqual([]);
+    expect(h.live.get(h.context.run.serviceId)?.socket).toBe(socket);
   });
 });
 
@@ -309,7 +327,7 @@ describe('a WhatsApp session that says open but is dead', () => {
     expect(Date.now() - openedAt).toBeLessThan(600);
     expect(first.queries[0]).toMatchObject({ tag: 'iq', attrs: { type: 'get', xmlns: 'w:p' }, content: [{ tag: 'ping' }] });
     expect((first.ended[0] as Error & { output: { statusCode: number } }).output.statusCode).toBe(DisconnectReason.connectionLost);
-    expect(liveConnection(h.context.run.serviceId)).toBeUndefined();
+    expect(h.live.get(h.context.run.serviceId)).toBeUndefined();
 
     const second = await h.socket(1);
     // Meanwhile the connection shows it is reconnecting ('Iniciando...' with the reason).
@@ -318,7 +336,7 @@ describe('a WhatsApp session that says open but is dead', () => {
     second.emit('connection.update', { connection: 'open' });
     await until(() => h.report.said.length === 3);
     expect(h.report.said).toEqual(['connected', `reconnecting ${reconnectingText}`, 'connected']);
-    expect(liveConnection(h.context.run.serviceId)?.socket).toBe(second);
+    expect(h.live.get(h.context.run.serviceId)?.socket).toBe(second);
     expect(h.auth.clears).toBe(0);
   });
 

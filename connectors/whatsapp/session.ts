@@ -25,14 +25,14 @@ import QRCode from 'qrcode';
 import type { ChannelSession, InboundAck, SessionContext } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
 import { acksOfReceipts, acksOfUpdates } from './acks.ts';
-import { loadAuthState, type ConnectionRef, type TableAuthState } from './auth-state.ts';
+import { clearAuthState, loadAuthState, type ConnectionRef, type TableAuthState } from './auth-state.ts';
 import { copyProfilePicture, fetchPicture, type PictureFetch } from './avatar.ts';
 import { defaultEarlyAckOptions, EarlyAcks, type EarlyAckOptions } from './early-acks.ts';
 import { defaultGapOptions, GapWatch, type GapOptions } from './gaps.ts';
 import { handleMessage, ownJid, type InboundContext } from './inbound.ts';
 import { aliasOfMapping } from './jids.ts';
 import { tableLedger, type InboundLedger } from './ledger.ts';
-import { holdLive, releaseLive, type LiveConnection } from './live.ts';
+import { liveConnections, type LiveConnection, type LiveConnections } from './live.ts';
 import { Lru } from './lru.ts';
 import { socketDownload } from './media.ts';
 import { makeSocket, type SocketFactory, type WhatsAppSocket } from './socket.ts';
@@ -75,6 +75,10 @@ export interface SessionOptions {
   earlyAcks: EarlyAckOptions;
   /** Filling gaps after an outage. */
   gaps: GapOptions;
+  /** Where the open socket is put for sends (the worker adapter's registry). */
+  live: LiveConnections;
+  /** How long a logout waits for WhatsApp to confirm the unpairing. */
+  logoutTimeoutMs: number;
 }
 
 export const defaultSessionOptions: SessionOptions = {
@@ -91,6 +95,8 @@ export const defaultSessionOptions: SessionOptions = {
   pictureFetch: fetchPicture,
   earlyAcks: defaultEarlyAckOptions,
   gaps: defaultGapOptions,
+  live: liveConnections(),
+  logoutTimeoutMs: 10_000,
 };
 
 /** The error a socket found dead is ended with: a lost connection, reopened with the backoff. */
@@ -102,7 +108,7 @@ export function deadSocketError(cause: string): Error {
 /** The ping Baileys' keep-alive sends; WhatsApp answers it with an IQ result. */
 const pingNode = (): BinaryNode => ({ tag: 'iq', attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'w:p' }, content: [{ tag: 'ping', attrs: {} }] });
 
-async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+export async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
@@ -189,10 +195,24 @@ export class WhatsAppSession implements ChannelSession {
     await this.work;
   }
 
-  /** Unpairs this device on WhatsApp; the logged-out close that follows ends the session quietly. */
+  /**
+   * Logs out (a logout command reached the worker that holds this session): unpairs this device on
+   * WhatsApp through the open socket, waiting at most `logoutTimeoutMs` (an unreachable WhatsApp
+   * leaves the device listed on the phone until it is removed there), ends the session without
+   * reporting the logged-out close as news, and deletes the auth state either way.
+   */
   async logout(): Promise<void> {
     this.loggingOut = true;
-    await this.socket?.logout();
+    const socket = this.live ? this.socket : null;
+    if (socket) {
+      try {
+        await withinMs(socket.logout(), this.options.logoutTimeoutMs);
+      } catch (error) {
+        console.warn(`${this.name}: logout on WhatsApp failed:`, (error as Error).message);
+      }
+    }
+    await this.stop();
+    await (this.auth ? this.auth.clear() : clearAuthState(this.context.ports, this.context.run));
   }
 
   private async connect(): Promise<void> {
@@ -499,10 +519,9 @@ export class WhatsAppSession implements ChannelSession {
       socket,
       recent: (id) => this.recent.get(id),
       remember: (message) => void (message.key.id && this.recent.set(message.key.id, message)),
-      logout: () => this.logout(),
     };
     this.live = live;
-    holdLive(this.context.run.serviceId, live);
+    this.options.live.hold(this.context.run.serviceId, live);
   }
 
   /** Looks at the open socket every `checkEveryMs`; pings it after a silence; ends it when the ping gets no answer. */
@@ -535,7 +554,7 @@ export class WhatsAppSession implements ChannelSession {
   private dropLive(): void {
     clearInterval(this.livenessTimer);
     this.livenessTimer = undefined;
-    if (this.live) releaseLive(this.context.run.serviceId, this.live);
+    if (this.live) this.options.live.release(this.context.run.serviceId, this.live);
     this.live = null;
   }
 }

@@ -3,7 +3,8 @@
  * functions. The mail port depends on configuration (an outbox folder where MAIL_OUTBOX_DIR is
  * set, the local runtime; SES otherwise). The channel adapters are the product's own
  * (`./channels.ts`) unless the process that hosts the functions chose others first
- * (`installChannels`, called by the local runtime when a test hands it doubles).
+ * (`installChannels`: the channel worker's process and the local runtime install the worker's
+ * adapters, which hold sessions; tests hand doubles).
  */
 import { sortableId } from './sortable-ids.ts';
 import { defaultTable } from '#db/client.ts';
@@ -19,6 +20,7 @@ import { channelRegistry } from '#domain/channels/registry.ts';
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { productChannels } from './channels.ts';
 import { stripeBilling } from './stripe-billing.ts';
+import { sqsWorkerQueue } from './sqs-worker-queue.ts';
 
 let ports: Ports | undefined;
 let channels: readonly ChannelAdapter[] = productChannels;
@@ -39,6 +41,7 @@ export function defaultPorts(): Ports {
     storage: s3Storage(process.env.BUCKET_NAME ?? 'conversa-media'),
     channels: channelRegistry(channels),
     billing: stripeBilling(),
+    workerQueue: sqsWorkerQueue(),
     clock: () => new Date(),
     newId: (at) => sortableId(at),
     appUrl: process.env.APP_URL ?? 'http://localhost:3000',

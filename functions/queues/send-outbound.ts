@@ -12,17 +12,12 @@
  */
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { dispatchQueued } from '#domain/messages/dispatch.ts';
+import { backoffSeconds, dispatchQueued } from '#domain/messages/dispatch.ts';
 import type { DispatchRequest } from '#domain/messages/outbound-queue.ts';
 import { defaultPorts } from '#lib/ports.ts';
 import { sqsOutboundQueue } from '#lib/sqs-outbound-queue.ts';
 
 const queue = sqsOutboundQueue();
-
-/** The wait after an unexpected failure: 2, 4, 8 ... seconds by receive count, at most 5 minutes. */
-export function backoffSeconds(receiveCount: number): number {
-  return Math.min(2 ** Math.max(1, receiveCount), 300);
-}
 
 /** The channel asked the lane to wait. */
 class SendLater extends Error {

@@ -4,6 +4,7 @@
  * desired state without waiting for its scan), sends of channels whose socket lives in the worker
  * (WhatsApp) and logouts. Its consumer is the channel worker process (Fargate in the cloud, inside
  * `npm start` locally), not a function; the stack and the local runtime both read this definition.
+ * The commands are `shared/domain/channels/worker-commands.ts`.
  */
 export interface WorkerQueueDef {
   name: string;
@@ -15,12 +16,21 @@ export interface WorkerQueueDef {
   maxReceiveCount: number;
   /** Stream consumers (functions/streams/consumers.ts) that send to this queue. */
   producers: readonly string[];
+  /**
+   * HTTP handler modules (under functions/http, without extension) that send to this queue: a
+   * logout of a channel whose session is held by the worker is queued for it (the lifecycle's
+   * `stop` with `logout`, reached by the logout and delete routes).
+   */
+  routeProducers: readonly string[];
 }
 
 export const workerQueue: WorkerQueueDef = {
   name: 'channel-worker',
   urlVariable: 'WORKER_QUEUE_URL',
   visibilityTimeoutSeconds: 120,
+  // Receives count every worker that gave a command back to the holder (about one per other live
+  // worker before the holder gets it), so this sits well above dispatch's maxHandOvers.
   maxReceiveCount: 50,
-  producers: ['dispatch-outbound'],
+  producers: ['dispatch-outbound', 'notify-worker'],
+  routeProducers: ['services/logout-service', 'services/delete-service'],
 };

@@ -40,4 +40,14 @@ export const streamConsumers: StreamConsumerDef[] = [
     // Our own messages at ack 0 (sending): stored by a send, or put back by a retry.
     filters: [{ dynamodb: { NewImage: { type: { S: [entityTypes.message] }, isFromMe: { BOOL: [true] }, ack: { N: ['0'] } } } }],
   },
+  {
+    name: 'notify-worker',
+    handler: 'notify-worker',
+    batchSize: 100,
+    // Connections created or changed, and connections removed (a removal has only the old image).
+    filters: [
+      { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.service] } } } },
+      { eventName: ['REMOVE'], dynamodb: { OldImage: { type: { S: [entityTypes.service] } } } },
+    ],
+  },
 ];

@@ -12,7 +12,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Worker } from 'node:worker_threads';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
 import S3rver from 's3rver';
 import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
 import type { StreamRecord } from './dynamo-front.ts';
@@ -24,7 +23,9 @@ import { SqsEmulator, type QueueSubscription } from './sqs-emulator.ts';
 import { queueConsumers, visibilityTimeoutSeconds } from '../../functions/queues/consumers.ts';
 import { WsGateway, type WsRoutes } from './ws-gateway.ts';
 import { webSocketRoutes } from '../../functions/ws/routes.ts';
-import { startChannelWorker } from '../../connectors/worker.ts';
+import { workerQueue } from '../../functions/queues/worker-queue.ts';
+import { runWorkerProcess, type WorkerProcessOptions } from '../../connectors/worker-queue.ts';
+import { workerChannels } from '../../connectors/worker-channels.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,8 +38,10 @@ export interface RuntimeOptions {
   tableName?: string;
   bucketName?: string;
   quiet?: boolean;
-  /** The channel adapters; the product's own unless a test hands doubles. */
+  /** The channel adapters; the worker's own (`workerChannels()`, sessions included) unless a test hands doubles. */
   channels?: readonly ChannelAdapter[];
+  /** Settings of the channel worker (tests: a shorter send pace, shorter leases). */
+  worker?: Omit<WorkerProcessOptions, 'queueUrl' | 'workerId'>;
 }
 
 export interface LocalRuntime {
@@ -126,8 +129,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const ws = new WsGateway(Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, join(root, 'functions/ws', `${r.handler}.ts`)])) as unknown as WsRoutes);
   const managementUrl = await ws.listenManagement();
 
-  // SQS: the emulator's queues, named after their consumers. Not persisted: a restart loses queued
-  // sends (see docs/decisions.md).
+  // SQS: the emulator's queues, named after their consumers, and the channel worker's queue. Not
+  // persisted: a restart loses queued sends (see docs/decisions.md).
   const queues = new SqsEmulator();
   const sqsUrl = await queues.listen();
   const queueUrls = Object.fromEntries(
@@ -136,6 +139,11 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       queues.createQueue(`${c.name}.fifo`, { visibilityTimeoutSeconds: visibilityTimeoutSeconds(c), maxReceiveCount: c.maxReceiveCount }),
     ]),
   );
+  const workerQueueUrl = queues.createQueue(`${workerQueue.name}.fifo`, {
+    visibilityTimeoutSeconds: workerQueue.visibilityTimeoutSeconds,
+    maxReceiveCount: workerQueue.maxReceiveCount,
+  });
+  queueUrls[workerQueue.urlVariable] = workerQueueUrl;
 
   // What Lambda's environment would hold; the SDK reads the endpoints itself.
   Object.assign(process.env, {
@@ -158,9 +166,10 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     TELEGRAM_MODE: process.env.TELEGRAM_MODE || 'polling',
   });
 
-  // The composition root of this process: the functions' ports, with the adapters asked for.
+  // The composition root of this process: the functions' ports, with the worker's adapters (this
+  // process hosts the worker too) or the ones a test asked for.
   const { defaultPorts, installChannels } = await import('../../functions/lib/ports.ts');
-  if (options.channels) installChannels(options.channels);
+  installChannels(options.channels ?? workerChannels());
 
   for (const consumer of streamConsumers) {
     const module = (await import(pathToFileURL(join(root, 'functions/streams', `${consumer.handler}.ts`)).href)) as { handler: StreamConsumer['handler'] };
@@ -177,10 +186,10 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   }
 
   // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),
-  // following connection changes on the stream.
-  // One worker per data folder: a fixed owner id lets a restarted runtime take its leases back at once.
-  const worker = await startChannelWorker(defaultPorts(), { workerId: 'local-runtime' });
-  streams.subscribe({ name: 'channel-worker', handler: (event: DynamoDBStreamEvent) => worker.onStreamEvent(event), batchSize: 100 });
+  // reading its queue as the Fargate task does: connection changes (from `notify-worker`), sends
+  // of WhatsApp and logouts. One worker per data folder: a fixed owner id lets a restarted runtime
+  // take its leases back at once.
+  const worker = await runWorkerProcess(defaultPorts(), { ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
 
   const gateway = new HttpGateway(join(root, 'functions/http'));
   const server: Server = createServer(async (req, res) => {

@@ -9,7 +9,9 @@ export async function serve(options: Omit<RuntimeOptions, 'port' | 'host' | 'dat
   console.log(`Conversa rodando em ${runtime.url.replace('127.0.0.1', 'localhost')}  (API em /api, tempo real em /ws, dados em ${runtime.dataDir})`);
   console.log(`DynamoDB local em ${process.env.AWS_ENDPOINT_URL_DYNAMODB} (tabela ${process.env.TABLE_NAME})`);
   console.log(`S3 local em ${process.env.AWS_ENDPOINT_URL_S3} (bucket ${process.env.BUCKET_NAME})`);
-  console.log(`SQS local em ${process.env.AWS_ENDPOINT_URL_SQS} (fila de envios ${process.env.OUTBOUND_QUEUE_URL})`);
+  console.log(
+    `SQS local em ${process.env.AWS_ENDPOINT_URL_SQS} (fila de envios ${process.env.OUTBOUND_QUEUE_URL}, fila do worker ${process.env.WORKER_QUEUE_URL})`,
+  );
   console.log(`Gerenciamento do WebSocket em ${process.env.WS_MANAGEMENT_URL}`);
   console.log(`E-mails (códigos de verificação e de senha) ficam em ${runtime.outboxDir} e aparecem aqui no console.`);
 

@@ -1,9 +1,15 @@
 /**
- * An SQS FIFO emulator: the producer side of the SQS API as SDK v3 speaks it (the JSON protocol,
+ * An SQS FIFO emulator: the SQS API as SDK v3 speaks it (the JSON protocol,
  * `X-Amz-Target: AmazonSQS.<Action>`) on a loopback port, and Lambda's SQS event source mapping
  * on the consumer side, calling the same handler modules Lambda runs with the same event shape.
  *
  * - SendMessage, SendMessageBatch, ChangeMessageVisibility, GetQueueUrl.
+ * - Clients that consume a queue themselves (the channel worker): ReceiveMessage (up to 10
+ *   messages under the same FIFO rules, the system attributes asked for, `VisibilityTimeout`, and
+ *   long polling with `WaitTimeSeconds`: the call is answered as soon as a message can be received,
+ *   or empty when the wait ends) and DeleteMessage. A receipt handle of an earlier receive deletes
+ *   nothing and is not an error (as SQS answers); one this emulator never issued is
+ *   `ReceiptHandleIsInvalid`.
  * - FIFO: messages of a group are delivered in the order they were sent; while any message of a
  *   group is in flight (received, not deleted, visibility not expired) no other message of that
  *   group is delivered, while other groups go on; a deduplication id seen in the last five minutes
@@ -16,7 +22,7 @@
  * - Redrive: a message received `maxReceiveCount` times goes to the dead-letter list (logged)
  *   instead of being delivered again.
  *
- * Not emulated: standard queues, ReceiveMessage/DeleteMessage by clients, message attributes,
+ * Not emulated: standard queues, DeleteMessageBatch, ReceiveRequestAttemptId, message attributes,
  * delays, high-throughput deduplication scope (per group; our deduplication ids are unique per
  * message, so the scope changes nothing here).
  */
@@ -72,13 +78,19 @@ interface Queue {
   messages: Stored[];
   deduplication: Map<string, { id: string; sequenceNumber: string; at: number }>;
   deadLetters: Stored[];
+  /** Messages accepted since the queue was created (a deduplicated repeat is not counted). */
+  accepted: number;
   subscription?: Required<QueueSubscription>;
   running: Set<Promise<void>>;
   wake?: NodeJS.Timeout;
   pumpQueued: boolean;
+  /** Long polls waiting for a message to receive: called on every change that may make one available. */
+  waiters: Set<() => void>;
 }
 
 const deduplicationWindowMs = 5 * 60 * 1000;
+/** The shape of the receipt handles this emulator issues: `<message id>:<random>`. */
+const receiptPattern = /^[0-9a-f-]{36}:[A-Za-z0-9_-]{32}$/;
 const region = 'us-east-1';
 const accountId = '000000000000';
 
@@ -119,8 +131,10 @@ export class SqsEmulator {
         messages: [],
         deduplication: new Map(),
         deadLetters: [],
+        accepted: 0,
         running: new Set(),
         pumpQueued: false,
+        waiters: new Set(),
       });
     }
     return this.queueUrl(name);
@@ -141,6 +155,11 @@ export class SqsEmulator {
   /** Messages not yet deleted (visible or in flight). */
   depth(queueName: string): number {
     return this.queue(queueName).messages.length;
+  }
+
+  /** Messages the queue accepted since it was created (deduplicated repeats not counted). */
+  accepted(queueName: string): number {
+    return this.queue(queueName).accepted;
   }
 
   /** Messages that went to the dead-letter list, bodies only. */
@@ -165,7 +184,10 @@ export class SqsEmulator {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const queue of this.queues.values()) clearTimeout(queue.wake);
+    for (const queue of this.queues.values()) {
+      clearTimeout(queue.wake);
+      this.wakeWaiters(queue);
+    }
     await Promise.allSettled([...this.queues.values()].flatMap((q) => [...q.running]));
     if (this.server) {
       this.server.closeAllConnections();
@@ -183,11 +205,17 @@ export class SqsEmulator {
       res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(text), 'x-amzn-requestid': randomUUID() });
       res.end(text);
     };
+    let gone = false;
+    res.on('close', () => {
+      gone = true;
+    });
     try {
       const target = String(req.headers['x-amz-target'] ?? '');
       if (req.method !== 'POST' || !target.startsWith('AmazonSQS.')) throw new SqsError('InvalidAction', `Unsupported request ${req.method} ${target}`);
       const input = (chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {}) as WireInput;
-      reply(200, this.act(target.slice('AmazonSQS.'.length), input));
+      const action = target.slice('AmazonSQS.'.length);
+      const answer = action === 'ReceiveMessage' ? await this.clientReceive(this.queueOfUrl(input.QueueUrl), input, () => gone) : this.act(action, input);
+      if (!gone) reply(200, answer);
     } catch (error) {
       if (error instanceof SqsError) reply(400, { __type: `com.amazonaws.sqs#${error.code}`, message: error.message });
       else reply(500, { __type: 'com.amazonaws.sqs#InternalError', message: String(error) });
@@ -229,6 +257,21 @@ export class SqsEmulator {
         if (message.inFlightUntil <= now) throw new SqsError('MessageNotInflight', 'The message is not in flight.');
         message.inFlightUntil = now + seconds * 1000;
         this.schedulePump(queue);
+        this.wakeWaiters(queue);
+        return {};
+      }
+      case 'DeleteMessage': {
+        const queue = this.queueOfUrl(input.QueueUrl);
+        const handle = input.ReceiptHandle;
+        if (typeof handle !== 'string' || !handle) throw new SqsError('MissingParameter', 'The request must contain the parameter ReceiptHandle.');
+        if (!receiptPattern.test(handle)) throw new SqsError('ReceiptHandleIsInvalid', `The input receipt handle "${handle}" is not a valid receipt handle.`);
+        // A handle of an earlier receive (the message was received again since) deletes nothing, without an error.
+        const index = queue.messages.findIndex((m) => m.receipt === handle);
+        if (index >= 0) {
+          queue.messages.splice(index, 1);
+          this.schedulePump(queue);
+          this.wakeWaiters(queue);
+        }
         return {};
       }
       case 'GetQueueUrl': {
@@ -271,8 +314,10 @@ export class SqsEmulator {
       receipt: null,
     };
     queue.messages.push(message);
+    queue.accepted++;
     queue.deduplication.set(deduplicationId, { id: message.id, sequenceNumber: message.sequenceNumber, at: now });
     this.schedulePump(queue);
+    this.wakeWaiters(queue);
     return { MessageId: message.id, MD5OfMessageBody: message.md5, SequenceNumber: message.sequenceNumber };
   }
 
@@ -328,7 +373,77 @@ export class SqsEmulator {
     }
   }
 
-  private receive(queue: Queue, max: number, now: number): Stored[] {
+  // ─── Clients that receive themselves ──────────────────────────────────────────────────────────
+
+  /** ReceiveMessage: what can be received now, or, with `WaitTimeSeconds`, as soon as something can (or nothing when the wait ends). */
+  private async clientReceive(queue: Queue, input: WireInput, gone: () => boolean): Promise<unknown> {
+    const max = input.MaxNumberOfMessages ?? 1;
+    if (!Number.isInteger(max) || max < 1 || max > 10)
+      throw new SqsError('InvalidParameterValue', `Value ${max} for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.`);
+    const waitSeconds = input.WaitTimeSeconds ?? 0;
+    if (!Number.isInteger(waitSeconds) || waitSeconds < 0 || waitSeconds > 20)
+      throw new SqsError(
+        'InvalidParameterValue',
+        `Value ${waitSeconds} for parameter WaitTimeSeconds is invalid. Reason: Must be >= 0 and <= 20, if provided.`,
+      );
+    const visibility = input.VisibilityTimeout ?? queue.options.visibilityTimeoutSeconds;
+    if (!Number.isInteger(visibility) || visibility < 0 || visibility > 43_200)
+      throw new SqsError(
+        'InvalidParameterValue',
+        `Value ${visibility} for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided.`,
+      );
+    const names = new Set<string>([...(input.AttributeNames ?? []), ...(input.MessageSystemAttributeNames ?? [])]);
+    const deadline = Date.now() + waitSeconds * 1000;
+    for (;;) {
+      // A client that went away (an aborted long poll) receives nothing: its messages would stay in flight unseen.
+      if (this.closed || gone()) return { Messages: [] };
+      const batch = this.receive(queue, max, Date.now(), visibility);
+      if (batch.length || Date.now() >= deadline) return { Messages: batch.map((message) => this.wireMessage(message, names)) };
+      await this.changeOf(queue, deadline - Date.now());
+    }
+  }
+
+  /** Resolves on the next change that may make a message receivable (a send, a delete, a visibility change or end), or after `ms`. */
+  private changeOf(queue: Queue, ms: number): Promise<void> {
+    const now = Date.now();
+    const visibilityEnds = Math.min(...queue.messages.filter((m) => m.inFlightUntil > now).map((m) => m.inFlightUntil - now + 1));
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        queue.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, Math.min(ms, visibilityEnds)));
+      queue.waiters.add(done);
+    });
+  }
+
+  private wakeWaiters(queue: Queue): void {
+    for (const waiter of [...queue.waiters]) waiter();
+  }
+
+  /** A received message as ReceiveMessage answers it, with the system attributes asked for (`All` for every one). */
+  private wireMessage(message: Stored, names: Set<string>) {
+    const all: Record<string, string> = {
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: String(message.sentAt),
+      SenderId: 'AIDALOCALSENDER',
+      ApproximateFirstReceiveTimestamp: String(message.firstReceiveAt),
+      SequenceNumber: message.sequenceNumber,
+      MessageGroupId: message.group,
+      MessageDeduplicationId: message.deduplicationId,
+    };
+    const attributes = Object.fromEntries(Object.entries(all).filter(([name]) => names.has('All') || names.has(name)));
+    return {
+      MessageId: message.id,
+      ReceiptHandle: message.receipt!,
+      MD5OfBody: message.md5,
+      Body: message.body,
+      ...(Object.keys(attributes).length ? { Attributes: attributes } : {}),
+    };
+  }
+
+  private receive(queue: Queue, max: number, now: number, visibilitySeconds = queue.options.visibilityTimeoutSeconds): Stored[] {
     const batch: Stored[] = [];
     for (const message of this.available(queue, now)) {
       if (batch.length >= max) break;
@@ -342,8 +457,8 @@ export class SqsEmulator {
       }
       message.receiveCount++;
       message.firstReceiveAt ??= now;
-      message.receipt = randomBytes(24).toString('base64url');
-      message.inFlightUntil = now + queue.options.visibilityTimeoutSeconds * 1000;
+      message.receipt = `${message.id}:${randomBytes(24).toString('base64url')}`;
+      message.inFlightUntil = now + visibilitySeconds * 1000;
       batch.push(message);
     }
     return batch;

@@ -34,8 +34,16 @@ export interface ServiceItem {
   updatedAt: string;
 }
 
-export async function getServiceItem(table: Table, accountId: string, serviceId: string): Promise<ServiceItem | undefined> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.service(accountId, serviceId) }));
+/** `consistent`: a strongly consistent read (the channel worker reconciling on a change it was told about). */
+export async function getServiceItem(
+  table: Table,
+  accountId: string,
+  serviceId: string,
+  options: { consistent?: boolean } = {},
+): Promise<ServiceItem | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.service(accountId, serviceId), ...(options.consistent ? { ConsistentRead: true } : {}) }),
+  );
   return Item as ServiceItem | undefined;
 }
 

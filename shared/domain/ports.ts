@@ -2,6 +2,7 @@
 import type { Table } from '#db/client.ts';
 import type { PaymentProduct } from '#contracts/payments.ts';
 import type { Channels } from './channels/registry.ts';
+import type { WorkerQueue } from './channels/worker-commands.ts';
 
 export interface Mail {
   to: string;
@@ -125,6 +126,8 @@ export interface Ports {
   storage: Storage;
   /** The channel adapters (Telegram, WhatsApp), registered at the composition root. */
   channels: Channels;
+  /** The channel worker's queue: what must run where a connection's session is (sends of some channels, logouts). */
+  workerQueue: WorkerQueue;
   clock: () => Date;
   /** A new ULID; `at` (epoch ms) stamps it with another moment than now. */
   newId: (at?: number) => string;

@@ -4,9 +4,7 @@
  * message reads each item of the table once.
  */
 import { describe, expect, it } from 'vitest';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { getServiceItem, writeServiceStatus } from '../../shared/db/services.ts';
+import { writeServiceStatus } from '../../shared/db/services.ts';
 import type { ChannelAdapter, SessionContext } from '../../shared/domain/channels/port.ts';
 import { channelRegistry } from '../../shared/domain/channels/registry.ts';
 import { inboundSink } from '../../shared/domain/channels/inbound-sink.ts';
@@ -14,7 +12,7 @@ import type { Ports } from '../../shared/domain/ports.ts';
 import { startChannelWorker } from '../../connectors/worker.ts';
 import { call, proTeam } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
-import { eventually, workerPorts } from './worker.ts';
+import { eventually, workerPorts, tellChanged } from './worker.ts';
 
 /** A socket-like adapter: opens a session per run and remembers what it was asked. */
 function socketAdapter(mine: Set<string>) {
@@ -35,11 +33,6 @@ function socketAdapter(mine: Set<string>) {
 }
 
 /** The stream record of a connection item as it is now in the table. */
-async function changeOf(ports: Ports, accountId: string, serviceId: string): Promise<DynamoDBStreamEvent> {
-  const item = await getServiceItem(ports.table, accountId, serviceId);
-  return { Records: [{ eventName: 'MODIFY', dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as never } }] } as DynamoDBStreamEvent;
-}
-
 describe('the channel worker', () => {
   it('opens a session for a connection that should run, replaces it on a new run and closes it on stop; the session reports through the port', async () => {
     const { owner } = await proTeam();
@@ -51,7 +44,7 @@ describe('the channel worker', () => {
     try {
       const service = { accountId: owner.accountId, id: serviceId, channelType: 'whatsapp' as const };
       await writeServiceStatus(ports.table, service, { status: 'starting', runId: 'run-1', now: new Date().toISOString() });
-      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await tellChanged(worker, owner.accountId, serviceId);
       await eventually(async () => fake.opened.length === 1);
       const session = fake.opened[0]!;
       expect(session.run).toMatchObject({ accountId: owner.accountId, serviceId, type: 'whatsapp', runId: 'run-1', token: null });
@@ -82,7 +75,7 @@ describe('the channel worker', () => {
 
       // A restart is a new run: the old session closes, a new one opens; the old run's reports change nothing.
       await writeServiceStatus(ports.table, service, { status: 'starting', runId: 'run-2', now: new Date().toISOString() });
-      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await tellChanged(worker, owner.accountId, serviceId);
       await eventually(async () => fake.opened.length === 2);
       expect(fake.closed).toEqual(['run-1']);
       expect(await session.report.connected()).toBe(false);
@@ -90,7 +83,7 @@ describe('the channel worker', () => {
 
       // 'Desligar' writes disconnected: the session closes.
       await writeServiceStatus(ports.table, service, { status: 'disconnected', now: new Date().toISOString() });
-      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await tellChanged(worker, owner.accountId, serviceId);
       await eventually(async () => fake.closed.length === 2);
       expect(worker.sessions).toBe(0);
     } finally {

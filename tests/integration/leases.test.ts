@@ -7,18 +7,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { ulid } from 'ulid';
 import { keys } from '../../shared/db/keys.ts';
 import { acquireLease, readLease, releaseLease, renewLease } from '../../shared/db/leases.ts';
-import { getServiceItem, writeServiceStatus } from '../../shared/db/services.ts';
+import { writeServiceStatus } from '../../shared/db/services.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 import { channelRegistry } from '../../shared/domain/channels/registry.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import { type ChannelWorker, type ChannelWorkerOptions, startChannelWorker } from '../../connectors/worker.ts';
 import { call, proTeam } from './api.ts';
-import { eventually, workerPorts } from './worker.ts';
+import { eventually, workerPorts, tellChanged } from './worker.ts';
 
 type Event = { worker: string; kind: 'open' | 'close'; runId: string; at: number };
 
@@ -87,11 +85,6 @@ async function runningConnection(runId: string) {
   return service;
 }
 
-async function changeOf(ports: Ports, accountId: string, serviceId: string): Promise<DynamoDBStreamEvent> {
-  const item = await getServiceItem(ports.table, accountId, serviceId);
-  return { Records: [{ eventName: 'MODIFY', dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as never } }] } as DynamoDBStreamEvent;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function stopAll(workers: ChannelWorker[]) {
@@ -132,7 +125,7 @@ describe('workers sharing a connection', () => {
     );
     try {
       await eventually(async () => log.opened().length === 1);
-      for (const worker of workers) await worker.onStreamEvent(await changeOf(base, service.accountId, service.id));
+      for (const worker of workers) await tellChanged(worker, service.accountId, service.id);
       await sleep(1500); // several scans and renewals
       expect(log.opened()).toHaveLength(1);
       expect(log.closed()).toHaveLength(0);
@@ -230,8 +223,7 @@ describe('workers sharing a connection', () => {
     const b = await startChannelWorker({ ...base, channels: channelRegistry([log.adapter('b', service.id)]) }, { ...quick, workerId: 'b' });
     try {
       await writeServiceStatus(base.table, service, { status: 'starting', runId: 'run-2', now: new Date().toISOString() });
-      const change = await changeOf(base, service.accountId, service.id);
-      await Promise.all([a.onStreamEvent(change), b.onStreamEvent(change)]);
+      await Promise.all([tellChanged(a, service.accountId, service.id), tellChanged(b, service.accountId, service.id)]);
       await eventually(async () => log.opened().length === 2);
       await sleep(800);
       expect(log.events.map((e) => `${e.worker} ${e.kind} ${e.runId}`)).toEqual(['a open run-1', 'a close run-1', 'a open run-2']);

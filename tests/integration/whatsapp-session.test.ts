@@ -7,59 +7,43 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DisconnectReason, proto, type WAMessage } from 'baileys';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { connectionRecordsOf } from '../../shared/db/channel-records.ts';
-import { getServiceItem, writeServiceStatus } from '../../shared/db/services.ts';
+import { writeServiceStatus } from '../../shared/db/services.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
 import { startChannelWorker } from '../../connectors/worker.ts';
-import { whatsappChannel } from '../../connectors/whatsapp/adapter.ts';
+import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
 import { tableLedger } from '../../connectors/whatsapp/ledger.ts';
-import { defaultSessionOptions, loggedOutText, reconnectingText, WhatsAppSession } from '../../connectors/whatsapp/session.ts';
+import { loggedOutText, reconnectingText } from '../../connectors/whatsapp/session.ts';
 import { errorTexts } from '../../shared/contracts/errors.ts';
 import { servicePairingPayload } from '../../shared/contracts/pairing.ts';
 import type { AccountSession } from '../../shared/domain/session.ts';
 import { pairByPhoneNumber } from '../../shared/domain/services/services.ts';
 import { closeError, SocketDouble } from '../support/whatsapp-double.ts';
 import { call, proTeam } from './api.ts';
-import { eventually, workerPorts } from './worker.ts';
+import { eventually, workerPorts, tellChanged } from './worker.ts';
 
 /**
- * The product's WhatsApp adapter, its sessions on socket doubles; only for the test's own
+ * The worker's WhatsApp adapter, its sessions on socket doubles; only for the test's own
  * connection (the table holds other tests' running connections, which a worker would resume).
  */
 function adapterOnDoubles(serviceId: string, sockets: SocketDouble[]): ChannelAdapter {
-  return {
-    ...whatsappChannel,
-    sessions: {
-      pairsByPhoneNumber: true,
-      wants: (connection) => (connection as { id?: string }).id === serviceId && whatsappChannel.sessions!.wants(connection),
-      open(context) {
-        const session = new WhatsAppSession(context, {
-          ...defaultSessionOptions,
-          backoff: { firstMs: 20, maxMs: 100 },
-          socketFactory: () => {
-            const socket = new SocketDouble();
-            sockets.push(socket);
-            return socket;
-          },
-          // Media as WhatsApp's servers would hand them over, decrypted.
-          mediaDownload: () => async () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]),
-          // Profile pictures as WhatsApp's CDN would hand them over.
-          pictureFetch: async () => ({ bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xdb, 9]), mimetype: 'image/jpeg' }),
-        });
-        session.start();
-        return session;
-      },
+  const adapter = whatsappWorkerChannel({
+    backoff: { firstMs: 20, maxMs: 100 },
+    socketFactory: () => {
+      const socket = new SocketDouble();
+      sockets.push(socket);
+      return socket;
     },
+    // Media as WhatsApp's servers would hand them over, decrypted.
+    mediaDownload: () => async () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]),
+    // Profile pictures as WhatsApp's CDN would hand them over.
+    pictureFetch: async () => ({ bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xdb, 9]), mimetype: 'image/jpeg' }),
+  });
+  return {
+    ...adapter,
+    sessions: { ...adapter.sessions!, wants: (connection) => (connection as { id?: string }).id === serviceId && adapter.sessions!.wants(connection) },
   };
-}
-
-async function changeOf(ports: Ports, accountId: string, serviceId: string): Promise<DynamoDBStreamEvent> {
-  const item = await getServiceItem(ports.table, accountId, serviceId);
-  return { Records: [{ eventName: 'MODIFY', dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as never } }] } as DynamoDBStreamEvent;
 }
 
 const at = Math.floor(Date.now() / 1000);
@@ -71,13 +55,14 @@ describe('a WhatsApp connection held by the worker', () => {
     const created = await call('POST', '/services', { token: owner.token, body: { name: 'Zap da Loja', type: 'whatsapp' } });
     const serviceId = created.body.id as string;
     const sockets: SocketDouble[] = [];
-    const ports = { ...workerPorts(), channels: channelRegistry([adapterOnDoubles(serviceId, sockets)]) };
+    const adapter = adapterOnDoubles(serviceId, sockets);
+    const ports = { ...workerPorts(), channels: channelRegistry([adapter]) };
     const worker = await startChannelWorker(ports);
     const service = { accountId: owner.accountId, id: serviceId, channelType: 'whatsapp' as const };
     const get = async () => (await call('GET', `/services/${serviceId}`, { token: owner.token })).body;
     try {
       await writeServiceStatus(ports.table, service, { status: 'starting', runId: 'run-wa-1', now: new Date().toISOString() });
-      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await tellChanged(worker, owner.accountId, serviceId);
       await eventually(async () => sockets.length === 1);
       const socket = sockets[0]!;
 
@@ -152,7 +137,7 @@ describe('a WhatsApp connection held by the worker', () => {
       await eventually(async () => (await messages())[0]!.ack === 3);
 
       // A reply from the inbox goes out through the live socket, quoting the customer's message.
-      const sent = await whatsappChannel.send(
+      const sent = await adapter.send(
         { accountId: owner.accountId, serviceId, type: 'whatsapp', token: null },
         {
           messageId: 'M-OUT',
@@ -193,7 +178,7 @@ describe('a WhatsApp connection held by the worker', () => {
     const pending = async () => (await connectionRecordsOf(ports.table, { ...connection, channel: 'whatsapp', kind: 'LEDGER' })).length;
     try {
       await writeServiceStatus(ports.table, service, { status: 'starting', runId: 'run-wa-ledger', now: new Date().toISOString() });
-      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await tellChanged(worker, owner.accountId, serviceId);
       await eventually(async () => sockets.length === 1);
       const first = sockets[0]!;
       first.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
@@ -266,7 +251,7 @@ describe('a WhatsApp connection held by the worker', () => {
       }[];
     try {
       await writeServiceStatus(ports.table, service, { status: 'starting', runId: 'run-wa-gap', now: new Date().toISOString() });
-      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await tellChanged(worker, owner.accountId, serviceId);
       await eventually(async () => sockets.length === 1);
       const first = sockets[0]!;
       first.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
@@ -387,7 +372,7 @@ describe('a WhatsApp connection held by the worker', () => {
           now: new Date().toISOString(),
         },
       );
-      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await tellChanged(worker, owner.accountId, serviceId);
       await eventually(async () => sockets.length === 1);
       sockets[0]!.emit('connection.update', { qr: '2@ref,noise,identity,adv' });
       await eventually(async () => (await get()).status === 'isOnQrCode');
@@ -395,7 +380,7 @@ describe('a WhatsApp connection held by the worker', () => {
       // 'Conectar com número de telefone': a new run with the phone; the worker replaces the session.
       const asked = await pairByPhoneNumber(ports, session, serviceId, servicePairingPayload.parse({ phoneNumber: '(11) 91234-5678' }));
       expect(asked).toMatchObject({ status: 'starting', data: { qrCode: null, pairingCode: null } });
-      await worker.onStreamEvent(await changeOf(ports, owner.accountId, serviceId));
+      await tellChanged(worker, owner.accountId, serviceId);
       await eventually(async () => sockets.length === 2);
       sockets[1]!.emit('connection.update', { qr: '2@ref2,noise,identity,adv' });
       const onCode = await eventually(async () => ((await get()).data.pairingCode ? await get() : null));

@@ -6,6 +6,7 @@
 import { inject } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ports } from '../../shared/domain/ports.ts';
+import type { ChannelWorker, CommandOutcome } from '../../connectors/worker.ts';
 import { keys } from '../../shared/db/keys.ts';
 import type { ServiceStatus } from '../../shared/contracts/services.ts';
 import { runtimePorts } from '../support/runtime-ports.ts';
@@ -59,4 +60,9 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** Tells a worker that a connection changed, as the `changed` command `notify-worker` queues would. */
+export function tellChanged(worker: ChannelWorker, accountId: string, serviceId: string): Promise<CommandOutcome> {
+  return worker.run({ kind: 'changed', accountId, serviceId, change: `test-${Date.now()}` }, { receiveCount: 1, enqueuedAt: new Date() });
 }

@@ -56,6 +56,11 @@ export function runtimePorts(runtime: RuntimeAddress): Ports {
     channels: channelRegistry([]),
     // Tests acting from outside the runtime make no payment calls.
     billing: stripeBilling(),
+    workerQueue: {
+      enqueue: async () => {
+        throw new Error('these ports have no worker queue');
+      },
+    },
     clock: () => new Date(),
     newId: (at) => ulid(at),
     appUrl: runtime.url,

@@ -105,6 +105,16 @@ describe('the stream consumers’ filters', () => {
     expect(passesFilters(dispatch, streamRecord('REMOVE', undefined, message()))).toBe(false);
   });
 
+  it('give notify-worker connections created, changed and removed, and nothing else', () => {
+    const notify = filtersOf('notify-worker');
+    const service = { pk: 'ACCOUNT#A', sk: 'SERVICE#S', type: entityTypes.service, status: 'starting' };
+    expect(passesFilters(notify, streamRecord('INSERT', service))).toBe(true);
+    expect(passesFilters(notify, streamRecord('MODIFY', { ...service, status: 'connected' }, service))).toBe(true);
+    expect(passesFilters(notify, streamRecord('REMOVE', undefined, service))).toBe(true);
+    expect(passesFilters(notify, streamRecord('INSERT', message()))).toBe(false);
+    expect(passesFilters(notify, streamRecord('INSERT', { pk: 'LEASE#S', sk: 'LEASE', type: entityTypes.sessionLease }))).toBe(false);
+  });
+
   it('give fanout the created and changed items of the kinds browsers follow, and no removals', () => {
     const fanout = filtersOf('fanout');
     for (const type of realtimeItemTypes) {

@@ -1,4 +1,12 @@
-import { ChangeMessageVisibilityCommand, GetQueueUrlCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqsEmulator, type QueueOptions } from '../../infra/local/sqs-emulator.ts';
@@ -209,5 +217,97 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
     expect(sqs.depth('q.fifo')).toBe(0);
     expect(log.mock.calls.some((call) => String(call[0]).includes('dead-letter'))).toBe(true);
     log.mockRestore();
+  });
+});
+
+describe('SQS FIFO emulator: clients that receive themselves', () => {
+  const receive = (url: string, extra: Partial<ConstructorParameters<typeof ReceiveMessageCommand>[0]> = {}, signal?: AbortSignal) =>
+    client
+      .send(
+        new ReceiveMessageCommand({
+          QueueUrl: url,
+          MaxNumberOfMessages: 10,
+          MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'MessageGroupId'],
+          ...extra,
+        }),
+        { abortSignal: signal },
+      )
+      .then((answer) => answer.Messages ?? []);
+
+  it('answers ReceiveMessage as SQS does (the SDK checks the body checksum), with the system attributes asked for', async () => {
+    const url = queue();
+    await send(url, 'a:1', 'b:1');
+    const messages = await receive(url);
+    expect(messages.map((m) => m.Body)).toEqual(['a:1', 'b:1']);
+    expect(messages[0]).toMatchObject({ MessageId: expect.any(String), ReceiptHandle: expect.any(String), MD5OfBody: expect.any(String) });
+    expect(messages[0]!.Attributes).toEqual({ ApproximateReceiveCount: '1', SentTimestamp: expect.stringMatching(/^\d+$/), MessageGroupId: 'a' });
+    const bare = await (async () => {
+      await send(url, 'c:1');
+      return receive(url, { MessageSystemAttributeNames: undefined });
+    })();
+    expect(bare[0]!.Attributes).toBeUndefined();
+  });
+
+  it('keeps FIFO order: nothing more of a group while one of its messages is in flight; a delete lets the next one out', async () => {
+    const url = queue();
+    await send(url, 'a:1', 'a:2', 'b:1');
+    const first = await receive(url, { MaxNumberOfMessages: 1 });
+    expect(first.map((m) => m.Body)).toEqual(['a:1']);
+    expect((await receive(url)).map((m) => m.Body)).toEqual(['b:1']);
+    expect(await receive(url)).toEqual([]);
+    await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: first[0]!.ReceiptHandle }));
+    expect((await receive(url)).map((m) => m.Body)).toEqual(['a:2']);
+  });
+
+  it('a long poll is answered as soon as a message arrives, and empty when its wait ends', async () => {
+    const url = queue();
+    const waiting = receive(url, { WaitTimeSeconds: 10 });
+    await new Promise((r) => setTimeout(r, 50));
+    await send(url, 'a:1');
+    expect((await waiting).map((m) => m.Body)).toEqual(['a:1']);
+    expect(await receive(url, { WaitTimeSeconds: 1 })).toEqual([]);
+  });
+
+  it('a long poll is answered when a message of a busy group becomes visible again, with its receive count', async () => {
+    const url = queue();
+    await send(url, 'a:1');
+    const [first] = await receive(url);
+    const waiting = receive(url, { WaitTimeSeconds: 10 });
+    await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: first!.ReceiptHandle, VisibilityTimeout: 0 }));
+    const [again] = await waiting;
+    expect(again).toMatchObject({ Body: 'a:1', Attributes: { ApproximateReceiveCount: '2' } });
+    expect(again!.ReceiptHandle).not.toBe(first!.ReceiptHandle);
+  });
+
+  it('a handle of an earlier receive deletes nothing and is no error; a handle never issued is ReceiptHandleIsInvalid', async () => {
+    const url = queue();
+    await send(url, 'a:1');
+    const [first] = await receive(url, { VisibilityTimeout: 0 });
+    const [second] = await receive(url);
+    await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: first!.ReceiptHandle }));
+    expect(sqs.depth('q.fifo')).toBe(1);
+    await expect(client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: 'not-a-handle' }))).rejects.toMatchObject({
+      name: 'ReceiptHandleIsInvalid',
+    });
+    await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: second!.ReceiptHandle }));
+    expect(sqs.depth('q.fifo')).toBe(0);
+  });
+
+  it('an aborted long poll receives nothing: a message sent after it goes to the next receive', async () => {
+    const url = queue();
+    const abort = new AbortController();
+    const gone = receive(url, { WaitTimeSeconds: 10 }, abort.signal).catch((error: Error) => error.name);
+    await new Promise((r) => setTimeout(r, 50));
+    abort.abort();
+    expect(await gone).toBe('AbortError');
+    await new Promise((r) => setTimeout(r, 50));
+    await send(url, 'a:1');
+    expect((await receive(url)).map((m) => m.Body)).toEqual(['a:1']);
+  });
+
+  it('refuses what SQS refuses: more than 10 messages, a wait over 20 s', async () => {
+    const url = queue();
+    await expect(receive(url, { MaxNumberOfMessages: 11 })).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+    await expect(receive(url, { WaitTimeSeconds: 21 })).rejects.toMatchObject({ name: 'InvalidParameterValue' });
   });
 });

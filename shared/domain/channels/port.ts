@@ -147,6 +147,12 @@ export interface SessionContext {
 /** A running session; it runs until `stop` resolves. */
 export interface ChannelSession {
   stop(): Promise<void>;
+  /**
+   * Unpairs on the channel through the session (WhatsApp's socket) and forgets what the session
+   * kept (its auth state); the session ends. Asked by the worker that holds the session when a
+   * logout command reaches it.
+   */
+  logout?(): Promise<void>;
 }
 
 /**
@@ -161,6 +167,20 @@ export interface SessionHolding {
   open(context: SessionContext): ChannelSession;
   /** The channel can pair a run by a code typed on the phone (`ChannelRun.pairingPhone`) instead of a QR. */
   readonly pairsByPhoneNumber?: boolean;
+  /**
+   * The channel is reached only through the session (WhatsApp's socket lives in the worker that
+   * holds it): sends must run in that worker, so the dispatcher queues them on the worker queue
+   * instead of the send queue, and a logout (which the adapter's lifecycle queues for the worker)
+   * is queued before the connection's status changes. Absent or false: any process may send
+   * (Telegram's Bot API).
+   */
+  readonly sendsInSession?: boolean;
+  /**
+   * A logout while no worker holds a session of the connection: forgets what the sessions kept
+   * (auth state) and unpairs on the channel if it can. Called by a worker that holds the lease for
+   * the time of the call, so no session opens meanwhile.
+   */
+  logoutWithoutSession?(ports: Ports, connection: ChannelConnection): Promise<void>;
 }
 
 // ─── Webhooks ──────────────────────────────────────────────────────────────────────────────────

@@ -33,6 +33,14 @@ export const maxTotalWaitSeconds = 900;
 /** How often a message may be handed over before a further wait fails it instead. */
 export const maxHandOvers = 10;
 
+/**
+ * The wait after an unexpected failure (the table unreachable, a bug): 2, 4, 8 ... seconds by
+ * receive count, at most 5 minutes. Both queues' consumers hold the lane this long.
+ */
+export function backoffSeconds(receiveCount: number): number {
+  return Math.min(2 ** Math.max(1, receiveCount), 300);
+}
+
 /** What became of a request: done (answered, or nothing left to do), or the lane must wait. */
 export type DispatchOutcome = { kind: 'done' } | { kind: 'later'; seconds: number };
 
@@ -46,6 +54,31 @@ export function needsDispatch(next: MessageItem | undefined, previous: MessageIt
 
 export function dispatchRequestOf(message: MessageItem): DispatchRequest {
   return { accountId: message.accountId, contactId: message.contactId, messageId: message.id, serviceId: message.serviceId, sendAttempt: message.sendAttempt };
+}
+
+/**
+ * Splits requests by where they must be sent: in the channel worker that holds the connection's
+ * session (its adapter `sendsInSession`: WhatsApp's socket lives there), or by the send queue's
+ * consumer (any process: Telegram's Bot API). A connection's requests all go one way, in order.
+ * A connection that is gone goes to the send queue, whose consumer fails its messages.
+ */
+export async function routeDispatchRequests(
+  ports: Ports,
+  requests: readonly DispatchRequest[],
+): Promise<{ inSession: DispatchRequest[]; anywhere: DispatchRequest[] }> {
+  const inSession = new Map<string, Promise<boolean>>();
+  const sendsInSession = (request: DispatchRequest) => {
+    let known = inSession.get(request.serviceId);
+    if (!known) {
+      known = getServiceItem(ports.table, request.accountId, request.serviceId).then((service) =>
+        Boolean(service && ports.channels.get(service.channelType)?.sessions?.sendsInSession),
+      );
+      inSession.set(request.serviceId, known);
+    }
+    return known;
+  };
+  const routes = await Promise.all(requests.map(sendsInSession));
+  return { inSession: requests.filter((_, i) => routes[i]), anywhere: requests.filter((_, i) => !routes[i]) };
 }
 
 async function answered(ports: Ports, message: MessageItem, recorded: boolean): Promise<DispatchOutcome> {
@@ -92,8 +125,17 @@ async function asOggVoiceNote(file: OutboundFile): Promise<OutboundFile> {
   };
 }
 
-/** Sends the message a request names, if it still waits for that attempt, and records the answer. */
-export async function dispatchQueued(ports: Ports, request: DispatchRequest, delivery: DispatchDelivery): Promise<DispatchOutcome> {
+/**
+ * Sends the message a request names, if it still waits for that attempt, and records the answer.
+ * `pace` (the channel worker's per-connection pace) is awaited right before the channel is called,
+ * so only real sends take a turn.
+ */
+export async function dispatchQueued(
+  ports: Ports,
+  request: DispatchRequest,
+  delivery: DispatchDelivery,
+  options: { pace?: () => Promise<void> } = {},
+): Promise<DispatchOutcome> {
   const message = await getMessageItem(ports.table, request.accountId, request.contactId, request.messageId);
   // Answered already (a redelivery), replaced by a retry, or deleted.
   if (!message || message.ack !== ack.sending || message.sendAttempt !== request.sendAttempt) return done;
@@ -135,6 +177,7 @@ export async function dispatchQueued(ports: Ports, request: DispatchRequest, del
 
   let sent: SentMessage;
   try {
+    await options.pace?.();
     sent = await channel.send(connection, outbound);
   } catch (error) {
     if (error instanceof ChannelSendError) {

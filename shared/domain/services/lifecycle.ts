@@ -80,15 +80,23 @@ export async function startConnection(ports: Ports, item: ServiceItem, options: 
 /** Stops a connection ('Desligar', or 'Logout' with `logout`): delivery ends and the status is disconnected. */
 export async function stopConnection(ports: Ports, item: ServiceItem, logout: boolean): Promise<ServiceItem> {
   const lifecycle = lifecycleOf(ports, item);
-  // The status first: a worker-held session stops as soon as it sees it.
+  const stop = async () => {
+    try {
+      await lifecycle.stop(ports, await connectionOf(ports, item), { logout });
+    } catch (error) {
+      // A revoked token cannot delete its webhook, and Telegram stops delivering to it anyway.
+      if (!(error instanceof CredentialsRejected)) translate(error);
+    }
+  };
+  // A channel reached only through its session (WhatsApp) logs out there: the logout is queued for
+  // the worker before the status changes, so the worker holding the session unpairs through it
+  // before it sees the stop (commands of one connection run in the order they were queued).
+  const throughSession = logout && Boolean(ports.channels.get(item.channelType)?.sessions?.sendsInSession);
+  if (throughSession) await stop();
+  // Otherwise the status first: a worker-held session stops as soon as it sees it.
   const stopped = await writeServiceStatus(ports.table, item, { status: 'disconnected', now: now(ports) });
   if (!stopped) throw fail.notFound();
-  try {
-    await lifecycle.stop(ports, await connectionOf(ports, item), { logout });
-  } catch (error) {
-    // A revoked token cannot delete its webhook, and Telegram stops delivering to it anyway.
-    if (!(error instanceof CredentialsRejected)) translate(error);
-  }
+  if (!throughSession) await stop();
   return stopped;
 }
 

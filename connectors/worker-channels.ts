@@ -1,0 +1,12 @@
+/**
+ * The channel adapters of the channel worker's process (and of the local runtime, which hosts the
+ * worker): the functions' list (`functions/lib/channels.ts`) with WhatsApp's sessions and sends,
+ * which only run where the socket is. Installed with `installChannels` before the ports are built.
+ */
+import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { telegramChannel } from '#connectors/telegram/adapter.ts';
+import { whatsappWorkerChannel } from '#connectors/whatsapp/worker-adapter.ts';
+
+export function workerChannels(): readonly ChannelAdapter[] {
+  return [telegramChannel, whatsappWorkerChannel()];
+}

@@ -1,0 +1,272 @@
+/**
+ * WhatsApp through the channel worker's queue, on a local runtime of this file's own (in this
+ * process, so its worker's sessions run on socket doubles the test drives): the API stores a send,
+ * `dispatch-outbound` queues it on the worker queue (never the send queue), the worker that holds
+ * the session sends it through its socket, paced, and acks advance; a second worker holding a
+ * session gets that session's sends; a logout reaches the live session and clears the auth state.
+ * Everything is real (dynalite, the SQS emulator over HTTP, the stream emulator, the handlers)
+ * except the WhatsApp network.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proto, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
+import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { connectionRecordsOf } from '../../shared/db/channel-records.ts';
+import { readLease } from '../../shared/db/leases.ts';
+import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
+import { channelRegistry } from '../../shared/domain/channels/registry.ts';
+import type { Ports } from '../../shared/domain/ports.ts';
+import { liveConnections } from '../../connectors/whatsapp/live.ts';
+import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
+import { startChannelWorker } from '../../connectors/worker.ts';
+import { runWorkerProcess, type WorkerProcess } from '../../connectors/worker-queue.ts';
+import { workerQueue } from '../../functions/queues/worker-queue.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.ts';
+import { SocketDouble } from '../support/whatsapp-double.ts';
+
+/** The socket double, remembering when each send reached it. */
+class TimedSocket extends SocketDouble {
+  readonly sentAt: number[] = [];
+  override async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined> {
+    this.sentAt.push(Date.now());
+    return super.sendMessage(jid, content, options);
+  }
+}
+
+/**
+ * The worker's WhatsApp adapter with its sockets made by the test: `sockets` by connection, the
+ * messages its `send` was asked for, and only the connections `wanted` says.
+ */
+function whatsappOnDoubles(wanted: (serviceId: string) => boolean) {
+  const live = liveConnections();
+  const sockets = new Map<string, TimedSocket[]>();
+  const asked: string[] = [];
+  // Sockets the logout of a connection no worker holds would open (none in these tests).
+  const unpairing: SocketDouble[] = [];
+  const base = whatsappWorkerChannel({
+    live,
+    socketFactory: () => {
+      const socket = new SocketDouble();
+      unpairing.push(socket);
+      return socket;
+    },
+  });
+  const adapter: ChannelAdapter = {
+    ...base,
+    async send(connection, message) {
+      asked.push(message.messageId);
+      return base.send(connection, message);
+    },
+    sessions: {
+      ...base.sessions!,
+      wants: (connection) => wanted((connection as { id?: string }).id ?? '') && base.sessions!.wants(connection),
+      open(context) {
+        const { serviceId } = context.run;
+        const socketFactory = () => {
+          const socket = new TimedSocket();
+          sockets.set(serviceId, [...(sockets.get(serviceId) ?? []), socket]);
+          return socket;
+        };
+        return whatsappWorkerChannel({ live, socketFactory, backoff: { firstMs: 20, maxMs: 100 } }).sessions!.open(context);
+      },
+    },
+  };
+  return { adapter, sockets, asked, unpairing };
+}
+
+const paceMs = 500;
+/** Connections the runtime's own worker leaves to the second worker. */
+const heldByB = new Set<string>();
+const a = whatsappOnDoubles((serviceId) => !heldByB.has(serviceId));
+
+let runtime: LocalRuntime;
+let dataDir: string;
+let ports: Ports;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'conversa-wa-queue-'));
+  runtime = await startLocalRuntime({
+    port: 0,
+    dataDir,
+    channels: [a.adapter],
+    worker: { pace: { intervalMs: paceMs, jitterMs: 0 }, scanEverySeconds: 1, waitTimeSeconds: 1 },
+  });
+  // The runtime's own ports (this process is its composition root).
+  const { defaultPorts } = await import('../../functions/lib/ports.ts');
+  ports = defaultPorts();
+}, 60_000);
+
+afterAll(async () => {
+  await runtime?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.env = savedEnv;
+}, 60_000);
+
+async function call<T = any>(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${runtime.url}/api${path}`, {
+    method,
+    headers: {
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+let people = 0;
+/** A new owner with an account (the free plan's one connection) and a WhatsApp connection, not started. */
+async function whatsappTeam() {
+  const email = `zap.${Date.now().toString(36)}.${++people}@example.com`;
+  const registered = await call('POST', '/auth/register', { body: { name: 'Dona Zap', email, password: 'Senha#Forte123' } });
+  const account = await call('POST', '/accounts', { token: registered.body.accessToken, body: { name: 'Loja Zap' } });
+  const token = account.body.accessToken as string;
+  const service = await call('POST', '/services', { token, body: { name: 'WhatsApp da loja', type: 'whatsapp' } });
+  expect(service.status).toBe(201);
+  const contact = await call('POST', '/contacts', {
+    token,
+    body: {
+      name: 'Cliente Zap',
+      serviceId: service.body.id,
+      data: { phoneNumber: `55119${String(Date.now() % 100000000).padStart(8, '0')}`, phoneCountry: 'BR' },
+    },
+  });
+  expect(contact.status).toBe(201);
+  return { token, accountId: account.body.id as string, serviceId: service.body.id as string, contact: contact.body as { id: string; idFromService: string } };
+}
+type Team = Awaited<ReturnType<typeof whatsappTeam>>;
+
+/** Starts the connection through the API and pairs the socket the holding worker opens for it. */
+async function connect(team: Team, sockets: Map<string, TimedSocket[]>): Promise<TimedSocket> {
+  expect((await call('POST', `/services/${team.serviceId}/start`, { token: team.token })).status).toBe(200);
+  const socket = await eventually(async () => sockets.get(team.serviceId)?.[0]);
+  socket.emit('creds.update', { me: { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' } });
+  socket.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
+  socket.emit('connection.update', { connection: 'open' });
+  await eventually(async () => (await call('GET', `/services/${team.serviceId}`, { token: team.token })).body.status === 'connected');
+  return socket;
+}
+
+const send = async (team: Team, text: string) => {
+  const answer = await call('POST', '/messages/send', { token: team.token, body: { contactId: team.contact.id, serviceId: team.serviceId, text } });
+  expect(answer.status).toBe(201);
+  return answer.body as { id: string };
+};
+
+const messagesOf = async (team: Team) =>
+  (await call('GET', `/messages${listQueryString({ where: { contactId: team.contact.id } })}`, { token: team.token })).body.data as {
+    id: string;
+    text: string;
+    ack: number;
+  }[];
+
+const textsOf = (socket: SocketDouble) => socket.sent.map((s) => ('text' in s.content ? s.content.text : null));
+
+describe('WhatsApp through the worker queue', () => {
+  it('a send stored through the API reaches the session’s socket by the worker queue, and its ack advances', async () => {
+    const team = await whatsappTeam();
+    const socket = await connect(team, a.sockets);
+    const sendQueueBefore = runtime.queues.accepted('send-outbound.fifo');
+    const workerQueueBefore = runtime.queues.accepted(`${workerQueue.name}.fifo`);
+
+    const stored = await send(team, 'Seu pedido saiu para entrega');
+    const sent = await eventually(async () => (await messagesOf(team)).find((m) => m.id === stored.id && m.ack === 1));
+    expect(textsOf(socket)).toEqual(['Seu pedido saiu para entrega']);
+    expect(a.asked).toContain(stored.id);
+    // It went by the worker queue, never the send queue.
+    expect(runtime.queues.accepted('send-outbound.fifo')).toBe(sendQueueBefore);
+    expect(runtime.queues.accepted(`${workerQueue.name}.fifo`)).toBeGreaterThan(workerQueueBefore);
+
+    // The customer's phone reads it: the ack advances (the double numbers its messages 3EB0…1, 3EB0…2, …).
+    const channelId = `3EB0${'1'.padStart(16, '0')}`;
+    socket.emit('messages.update', [
+      { key: { remoteJid: team.contact.idFromService, fromMe: true, id: channelId }, update: { status: proto.WebMessageInfo.Status.READ } },
+    ]);
+    await eventually(async () => (await messagesOf(team)).find((m) => m.id === sent.id)?.ack === 3);
+  });
+
+  it('sends of one connection leave the socket spaced by the pace, in order', async () => {
+    const team = await whatsappTeam();
+    const socket = await connect(team, a.sockets);
+    for (const text of ['um', 'dois', 'três']) await send(team, text);
+
+    await eventually(async () => {
+      const messages = await messagesOf(team);
+      return messages.length === 3 && messages.every((m) => m.ack === 1);
+    });
+    expect(textsOf(socket)).toEqual(['um', 'dois', 'três']);
+    const gaps = socket.sentAt.slice(1).map((at, i) => at - socket.sentAt[i]!);
+    // The pace is counted from the moment a send's turn came, a hair before its socket call: a few ms of slack.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(paceMs - 50);
+  });
+
+  it('with two workers, the send reaches the one that holds the session; the other gives such commands back', async () => {
+    const team = await whatsappTeam();
+    heldByB.add(team.serviceId);
+    const b = whatsappOnDoubles((serviceId) => serviceId === team.serviceId);
+    let workerB: WorkerProcess | undefined;
+    const c = whatsappOnDoubles(() => false);
+    const workerC = await startChannelWorker({ ...ports, channels: channelRegistry([c.adapter]) }, { workerId: 'worker-c' });
+    try {
+      workerB = await runWorkerProcess(
+        { ...ports, channels: channelRegistry([b.adapter]) },
+        {
+          queueUrl: process.env[workerQueue.urlVariable]!,
+          workerId: 'worker-b',
+          pace: { intervalMs: paceMs, jitterMs: 0 },
+          scanEverySeconds: 1,
+          waitTimeSeconds: 1,
+        },
+      );
+      const socket = await connect(team, b.sockets);
+      expect((await readLease(ports.table, team.serviceId))?.ownerId).toBe('worker-b');
+
+      // A worker that does not hold the session gives a command for it back, without sending.
+      const request = { accountId: team.accountId, contactId: team.contact.id, messageId: 'M-NOT-MINE', serviceId: team.serviceId, sendAttempt: 1 };
+      expect(await workerC.run({ kind: 'send', request }, { receiveCount: 1, enqueuedAt: new Date() })).toEqual({ kind: 'elsewhere' });
+      expect(c.asked).toEqual([]);
+
+      const stored = await send(team, 'Chegou no seu bairro');
+      await eventually(async () => (await messagesOf(team)).find((m) => m.id === stored.id && m.ack === 1));
+      expect(textsOf(socket)).toEqual(['Chegou no seu bairro']);
+      expect(b.asked).toContain(stored.id);
+      // The runtime's worker, which reads the same queue, neither opened a socket for it nor tried to send it.
+      expect(a.sockets.get(team.serviceId)).toBeUndefined();
+      expect(a.asked).not.toContain(stored.id);
+    } finally {
+      await workerC.stop();
+      await workerB?.stop();
+    }
+  });
+
+  it('a logout reaches the live session: it unpairs through the socket, quietly, and the auth state is gone', async () => {
+    const team = await whatsappTeam();
+    const socket = await connect(team, a.sockets);
+    const authRecords = () => connectionRecordsOf(ports.table, { accountId: team.accountId, serviceId: team.serviceId, channel: 'whatsapp', kind: '' });
+    await eventually(async () => (await authRecords()).length > 0);
+
+    const answer = await call('POST', `/services/${team.serviceId}/logout`, { token: team.token });
+    expect(answer.status).toBe(200);
+    await eventually(async () => socket.logouts === 1);
+    await eventually(async () => (await authRecords()).length === 0);
+    const service = (await call('GET', `/services/${team.serviceId}`, { token: team.token })).body;
+    expect(service).toMatchObject({ status: 'disconnected', statusReason: null });
+    expect(a.unpairing).toEqual([]);
+    // The session ended and its lease is given up.
+    await eventually(async () => !(await readLease(ports.table, team.serviceId)));
+  });
+});
