@@ -13,6 +13,8 @@ const config: KnipConfig = {
     'functions/queues/*.ts',
     'functions/webhooks/*.ts',
     'infra/app.ts',
+    // The channel worker's container entry (connectors/Dockerfile bundles it).
+    'connectors/main.ts',
     'infra/local/dynamo-worker-entry.mjs',
     'scripts/*.{ts,mjs}',
     'tests/support/runtime-with-double.ts',

@@ -39,8 +39,23 @@ export interface ChannelWorker {
   readonly sessions: number;
   /** The id this worker holds leases under. */
   readonly workerId: string;
+  /** When its loops last turned, for a liveness check (`connectors/liveness.ts`). */
+  readonly heartbeat: WorkerHeartbeat;
   /** Graceful stop (a deploy's SIGTERM): stops every session, then releases its lease so another worker takes it over at once. */
   stop(): Promise<void>;
+}
+
+/** Times in epoch ms (this process's clock). */
+export interface WorkerHeartbeat {
+  /** When the last scan of the running index ended, whether it succeeded or failed. */
+  readonly scannedAt: number;
+  /** The scan's period (each scan is due within 1.2 times it, with jitter). */
+  readonly scanEveryMs: number;
+  /** When the renewal timer last fired. */
+  readonly renewedAt: number;
+  readonly renewEveryMs: number;
+  /** When the change being applied now started (changes of connections are applied one at a time), if one is. */
+  readonly changeSince: number | undefined;
 }
 
 export interface ChannelWorkerOptions {
@@ -92,6 +107,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   let stopped = false;
   // One change at a time, in order: a stop never overtakes the start before it.
   let queue: Promise<void> = Promise.resolve();
+  const beat = { scannedAt: 0, renewedAt: Date.now(), changeSince: undefined as number | undefined };
 
   const wanted = (item: ServiceItem | undefined): ServiceItem | undefined => {
     if (stopped || !item || !item.runId || !isRunningStatus(item.status)) return undefined;
@@ -158,7 +174,14 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     armDeadline(serviceId, entry, until);
   };
   const enqueue = <T>(serviceId: string, job: () => Promise<T>): Promise<T> => {
-    const next = queue.then(job);
+    const next = queue.then(async () => {
+      beat.changeSince = Date.now();
+      try {
+        return await job();
+      } finally {
+        beat.changeSince = undefined;
+      }
+    });
     queue = next.then(
       () => undefined,
       (error) => console.error(`[worker] connection ${serviceId}`, error),
@@ -167,6 +190,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   };
 
   const renewAll = () => {
+    beat.renewedAt = Date.now();
     for (const [serviceId, entry] of held) {
       if (entry.renewing) continue;
       entry.renewing = true;
@@ -278,6 +302,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
         scan()
           .catch((error) => console.error('[worker] scan', error))
           .finally(() => {
+            beat.scannedAt = Date.now();
             if (!stopped) scheduleScan();
           });
       },
@@ -289,6 +314,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   renewTimer.unref();
 
   await scan();
+  beat.scannedAt = Date.now();
   scheduleScan();
 
   return {
@@ -297,6 +323,9 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
       return held.size;
     },
     workerId,
+    get heartbeat() {
+      return { ...beat, scanEveryMs: scanMs, renewEveryMs: renewMs };
+    },
     async stop() {
       stopped = true;
       clearTimeout(scanTimer);

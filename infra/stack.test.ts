@@ -5,6 +5,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tableShape } from '#db/table-definition.ts';
 import { httpRoutes } from '#functions/http/routes.ts';
+import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { queueConsumers, visibilityTimeoutSeconds } from '#functions/queues/consumers.ts';
 import { streamConsumers } from '#functions/streams/consumers.ts';
 import { handlerConstructId } from './constructs/http-api.ts';
@@ -35,9 +36,12 @@ function resourcesOf(template: Template, type: string): Record<string, Resource>
 const handlerModules = [...new Set(httpRoutes.map((route) => route.handler))];
 const wsHandlerModules = [...new Set(webSocketRoutes.map((route) => route.handler))];
 
-/** Lambda functions whose description starts with `prefix` (`http/`, `ws/`, `streams/`, `queues/`, or '' for all). */
+/** Our Lambda functions whose description starts with `prefix` (`http/`, `ws/`, `streams/`, `queues/`, or '' for all of ours). */
 function functionsOf(template: Template, prefix = ''): [string, Resource][] {
-  return Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => String(fn.Properties.Description).startsWith(prefix));
+  return Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => {
+    const description = String(fn.Properties.Description);
+    return /^(http|ws|streams|queues)\//.test(description) && description.startsWith(prefix);
+  });
 }
 
 function onlyId(template: Template, type: string): string {
@@ -68,6 +72,13 @@ function allows(statements: Statement[], action: string, resource: (r: unknown) 
 }
 
 const same = (expected: unknown) => (r: unknown) => JSON.stringify(r) === JSON.stringify(expected);
+
+/** The logical id of the worker queue: the queue whose URL the worker's container gets. */
+function workerQueueOf(template: Template): string {
+  const [task] = Object.values(resourcesOf(template, 'AWS::ECS::TaskDefinition'));
+  const variables = task!.Properties.ContainerDefinitions[0].Environment as { Name: string; Value: { Ref: string } }[];
+  return variables.find((v) => v.Name === 'WORKER_QUEUE_URL')!.Value.Ref;
+}
 
 let template: Template;
 beforeAll(() => {
@@ -149,7 +160,11 @@ describe('the Lambda functions', () => {
     expect(handlerModules.length).toBeGreaterThan(0);
     expect(streamConsumers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
-    template.resourceCountIs('AWS::Lambda::Function', handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length);
+    const ours = handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length;
+    // Plus CDK's own: the custom resource that strips the worker VPC's default security group of its rules.
+    template.resourceCountIs('AWS::Lambda::Function', ours + 1);
+    template.resourceCountIs('Custom::VpcRestrictDefaultSG', 1);
+    expect(functionsOf(template)).toHaveLength(ours);
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
     expect(descriptions.sort()).toEqual(
       [
@@ -194,11 +209,12 @@ describe('the Lambda functions', () => {
     }
   });
 
-  it('HTTP functions also get the mail settings and the Telegram webhook origin, and nothing else', () => {
+  it("HTTP functions also get the mail settings, the Telegram webhook origin and (the worker queue's producers) its URL, and nothing else", () => {
     const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
     const bucketId = onlyId(template, 'AWS::S3::Bucket');
     const apiId = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.ProtocolType === 'HTTP')![0];
     const { jwt, dataKey } = secretIds(template);
+    const workerQueueId = workerQueueOf(template);
     const http = functionsOf(template, 'http/');
     expect(http).toHaveLength(handlerModules.length);
     for (const [, fn] of http.filter(([, f]) => !isPaymentHandler(String(f.Properties.Description).slice('http/'.length)))) {
@@ -209,6 +225,7 @@ describe('the Lambda functions', () => {
         BUCKET_NAME: { Ref: bucketId },
         TELEGRAM_MODE: 'webhook',
         TELEGRAM_WEBHOOK_BASE_URL: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
+        ...(workerQueue.routeProducers.includes(String(fn.Properties.Description).slice('http/'.length)) ? { WORKER_QUEUE_URL: { Ref: workerQueueId } } : {}),
         MAIL_FROM: 'nao-responda@example.com',
         APP_URL: 'https://app.example.com',
         NODE_OPTIONS: '--enable-source-maps',
@@ -480,8 +497,8 @@ describe('the stream consumers', () => {
 
   it('send records that keep failing to their own SQS dead-letter queue', () => {
     const queues = resourcesOf(template, 'AWS::SQS::Queue');
-    // Theirs, plus each queue consumer's queue and dead-letter queue.
-    template.resourceCountIs('AWS::SQS::Queue', streamConsumers.length + 2 * queueConsumers.length);
+    // Theirs, plus each queue consumer's queue and dead-letter queue, and the worker queue and its dead-letter queue.
+    template.resourceCountIs('AWS::SQS::Queue', streamConsumers.length + 2 * queueConsumers.length + 2);
     const destinations = new Set<string>();
     for (const { name } of streamConsumers) {
       const { fn, mapping } = consumer(name);

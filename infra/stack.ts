@@ -8,6 +8,8 @@ import { httpRoutes, type HttpRoute } from '#functions/http/routes.ts';
 import { queueConsumers, type QueueConsumerDef } from '#functions/queues/consumers.ts';
 import { streamConsumers, type StreamConsumerDef } from '#functions/streams/consumers.ts';
 import { unsetSecretValue } from '#functions/lib/signing-secret.ts';
+import { workerQueue, type WorkerQueueDef } from '#functions/queues/worker-queue.ts';
+import { ChannelWorker } from './constructs/channel-worker.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
 import { MediaBucket, originOf } from './constructs/media-bucket.ts';
@@ -56,13 +58,18 @@ export interface ConversaStackProps extends StackProps {
   readonly streamConsumers?: readonly StreamConsumerDef[];
   /** @default queueConsumers from functions/queues/consumers.ts */
   readonly queueConsumers?: readonly QueueConsumerDef[];
+  /** @default workerQueue from functions/queues/worker-queue.ts */
+  readonly workerQueue?: WorkerQueueDef;
+  /** Channel worker tasks (Fargate). @default context `workerDesiredCount`, else 1 */
+  readonly workerDesiredCount?: number;
 }
 
 /**
  * The serverless core in the cloud: the table and its stream, the secrets, the media bucket, the
  * REST API with one function per handler module, the WebSocket API, one function per table
- * stream consumer, and one SQS FIFO queue and function per queue consumer (the send queue). The
- * static site and the channel worker come in later slices.
+ * stream consumer, one SQS FIFO queue and function per queue consumer (the send queue), and the
+ * channel worker (a Fargate service holding WhatsApp sockets) with its queue. The static site
+ * comes in a later slice.
  */
 export class ConversaStack extends Stack {
   readonly table: DataTable;
@@ -75,6 +82,7 @@ export class ConversaStack extends Stack {
   readonly webSocketApi: ConversaWebSocketApi;
   readonly streamConsumers: StreamConsumers;
   readonly queueConsumers: QueueConsumers;
+  readonly channelWorker: ChannelWorker;
 
   constructor(scope: Construct, id: string, props: ConversaStackProps = {}) {
     super(scope, id, props);
@@ -82,6 +90,13 @@ export class ConversaStack extends Stack {
     const context = (key: string): string | undefined => {
       const value: unknown = this.node.tryGetContext(key);
       return typeof value === 'string' && value.length > 0 ? value : undefined;
+    };
+    const wholeContext = (key: string): number | undefined => {
+      const value: unknown = this.node.tryGetContext(key);
+      if (value === undefined) return undefined;
+      const number = Number(value);
+      if (!Number.isInteger(number) || number < 0) throw new Error(`Context ${key} must be a whole number, not ${JSON.stringify(value)}`);
+      return number;
     };
     const mailFrom = props.mailFrom ?? context('mailFrom') ?? DEFAULT_MAIL_FROM;
     const appUrl = props.appUrl ?? context('appUrl') ?? DEFAULT_APP_URL;
@@ -131,6 +146,16 @@ export class ConversaStack extends Stack {
       ...(telegramApiRoot ? { TELEGRAM_API_ROOT: telegramApiRoot } : {}),
     };
 
+    // First of the function groups: a missing queue consumer module fails synthesis before the
+    // other groups spend a minute bundling.
+    const queueList = props.queueConsumers ?? queueConsumers;
+    this.queueConsumers = new QueueConsumers(this, 'Queues', {
+      consumers: queueList,
+      handlersDir: join(projectRoot, 'functions', 'queues'),
+      projectRoot,
+      environment: common,
+    });
+
     this.httpApi = new ConversaHttpApi(this, 'Http', {
       routes: props.routes ?? httpRoutes,
       handlersDir: join(projectRoot, 'functions', 'http'),
@@ -152,13 +177,6 @@ export class ConversaStack extends Stack {
       environment: { ...common, WS_MANAGEMENT_URL: this.webSocketApi.callbackUrl },
     });
 
-    const queueList = props.queueConsumers ?? queueConsumers;
-    this.queueConsumers = new QueueConsumers(this, 'Queues', {
-      consumers: queueList,
-      handlersDir: join(projectRoot, 'functions', 'queues'),
-      projectRoot,
-      environment: common,
-    });
     // Producers: the stream consumers that fill a queue get its URL and may send to it, nothing more.
     for (const consumer of queueList) {
       const queue = this.queueConsumers.queues.get(consumer.name)!;
@@ -168,6 +186,34 @@ export class ConversaStack extends Stack {
         fn.addEnvironment(consumer.urlVariable, queue.queueUrl);
         queue.grantSendMessages(fn);
       }
+    }
+
+    // The channel worker and its queue. Producers: the stream consumers and the HTTP handlers the
+    // queue's definition names (a logout goes through the worker that holds the session). The
+    // worker never long-polls Telegram: bots have webhooks here.
+    const workerQueueDef = props.workerQueue ?? workerQueue;
+    this.channelWorker = new ChannelWorker(this, 'Worker', {
+      projectRoot,
+      queue: workerQueueDef,
+      table: this.table.table,
+      dataKey: this.dataKey,
+      bucket,
+      desiredCount: props.workerDesiredCount ?? wholeContext('workerDesiredCount') ?? 1,
+      environment: { TELEGRAM_MODE: 'webhook' },
+    });
+    const workerProducers = workerQueueDef.producers.map((producer) => {
+      const fn = this.streamConsumers.functions.get(producer);
+      if (!fn) throw new Error(`The worker queue "${workerQueueDef.name}" names producer "${producer}", which is not a stream consumer`);
+      return fn;
+    });
+    const workerRouteProducers = workerQueueDef.routeProducers.map((handler) => {
+      const fn = this.httpApi.functions.get(handler);
+      if (!fn) throw new Error(`The worker queue "${workerQueueDef.name}" names route producer "${handler}", which is not an HTTP handler`);
+      return fn;
+    });
+    for (const fn of [...workerProducers, ...workerRouteProducers]) {
+      fn.addEnvironment(workerQueueDef.urlVariable, this.channelWorker.queue.queueUrl);
+      this.channelWorker.queue.grantSendMessages(fn);
     }
 
     // Where Telegram posts updates: `${base}/api/webhooks/telegram/{serviceId}`. Start and restart
@@ -232,5 +278,7 @@ export class ConversaStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
     new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketApi.url, description: 'wss:// URL of the realtime API stage' });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName, description: 'The media bucket' });
+    new CfnOutput(this, 'WorkerService', { value: this.channelWorker.service.serviceName, description: 'The channel worker ECS service' });
+    new CfnOutput(this, 'WorkerLogGroup', { value: this.channelWorker.logGroup.logGroupName, description: "The channel worker's logs" });
   }
 }

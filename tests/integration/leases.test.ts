@@ -250,4 +250,42 @@ describe('workers sharing a connection', () => {
       await stopAll([a, b]);
     }
   });
+
+  it('beats while its loops turn, and shows a change that does not finish (what the liveness check reads)', async () => {
+    const service = await runningConnection('run-1');
+    const base = workerPorts();
+    // Sessions do not finish closing until the test lets them.
+    let closeSession: () => void = () => undefined;
+    const closable = new Promise<void>((resolve) => (closeSession = resolve));
+    const hanging: ChannelAdapter = {
+      type: 'whatsapp',
+      send: async () => ({ channelMessageId: 'never' }),
+      sessions: {
+        wants: (connection) => (connection as { id?: string }).id === service.id,
+        open: () => ({ stop: () => closable }),
+      },
+    };
+    const started = Date.now();
+    const worker = await startChannelWorker({ ...base, channels: channelRegistry([hanging]) }, { ...quick, workerId: 'beating' });
+    try {
+      await eventually(async () => worker.sessions === 1, 4000);
+      const first = worker.heartbeat;
+      expect(first).toMatchObject({ scanEveryMs: 500, renewEveryMs: 300 });
+      expect(first.scannedAt).toBeGreaterThanOrEqual(started);
+      await eventually(async () => worker.heartbeat.scannedAt > first.scannedAt && worker.heartbeat.renewedAt > first.renewedAt, 4000);
+      // A new run replaces the session; its close never ends, so the change stays under way.
+      await writeServiceStatus(base.table, service, { status: 'connected', runId: 'run-2', now: new Date().toISOString() });
+      const before = Date.now();
+      // Not awaited: the change runs until the session's close ends.
+      const told = tellChanged(worker, service.accountId, service.id);
+      await eventually(async () => worker.heartbeat.changeSince !== undefined, 4000);
+      expect(worker.heartbeat.changeSince).toBeGreaterThanOrEqual(before);
+      closeSession();
+      await told;
+      await eventually(async () => worker.heartbeat.changeSince === undefined, 4000);
+    } finally {
+      closeSession();
+      await worker.stop();
+    }
+  });
 });

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { defaultLivenessPort } from './liveness.ts';
+import { defaultStopGraceSeconds, mainConfig } from './main-config.ts';
+
+const cloud = { TABLE_NAME: 't', BUCKET_NAME: 'b', DATA_KEY_ARN: 'arn:aws:secretsmanager:us-east-1:1:secret:k' };
+
+describe('mainConfig', () => {
+  it('reads capacity, the queue URL, the liveness port and the stop grace', () => {
+    expect(mainConfig({ ...cloud, WORKER_CAPACITY: '34', WORKER_QUEUE_URL: 'https://sqs/q.fifo', LIVENESS_PORT: '9000', STOP_GRACE_SECONDS: '20' })).toEqual({
+      capacity: 34,
+      queueUrl: 'https://sqs/q.fifo',
+      livenessPort: 9000,
+      stopGraceSeconds: 20,
+    });
+  });
+
+  it('defaults to unlimited capacity, no queue, the default port and grace', () => {
+    expect(mainConfig(cloud)).toEqual({
+      capacity: undefined,
+      queueUrl: undefined,
+      livenessPort: defaultLivenessPort,
+      stopGraceSeconds: defaultStopGraceSeconds,
+    });
+  });
+
+  it('takes the data key itself where no ARN is given (a run outside AWS)', () => {
+    expect(() => mainConfig({ TABLE_NAME: 't', BUCKET_NAME: 'b', DATA_KEY: 'k' })).not.toThrow();
+  });
+
+  it('names every problem at once', () => {
+    expect(() => mainConfig({ WORKER_CAPACITY: '0', LIVENESS_PORT: 'x' })).toThrow(
+      /TABLE_NAME is not set\n {2}BUCKET_NAME is not set\n {2}neither DATA_KEY_ARN nor DATA_KEY is set.*\n {2}WORKER_CAPACITY must be a whole number from 1.*"0"\n {2}LIVENESS_PORT must be a whole number from 1 to 65535, not "x"/,
+    );
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * The channel worker's process in the cloud: the entry of the Fargate service's container
+ * (`connectors/Dockerfile` bundles this file). Locally `npm start` hosts its own worker instead
+ * (`infra/local/runtime.ts`); nothing here runs there.
+ *
+ * It builds the production ports (`defaultPorts()`, as the Lambda functions do: TABLE_NAME,
+ * BUCKET_NAME, the data key through DATA_KEY_ARN), starts the generic channel worker (leases in
+ * the table, so several tasks never hold one session twice), answers liveness on loopback for the
+ * container health check, and on SIGTERM (ECS stopping the task: a deploy, a scale-in, a failed
+ * health check) or SIGINT stops gracefully: the queue loop first, then every session, then their
+ * leases, so the next task takes them over at its next scan. See docs/decisions.md "How a deploy rolls".
+ */
+import { randomUUID } from 'node:crypto';
+import { defaultPorts, installChannels } from '#lib/ports.ts';
+import { secretBytes } from '#lib/signing-secret.ts';
+import { livenessOf, serveLiveness } from './liveness.ts';
+import { mainConfig } from './main-config.ts';
+import { type ChannelWorker, startChannelWorker } from './worker.ts';
+import { workerChannels } from './worker-channels.ts';
+import { startWorkerQueue } from './worker-queue.ts';
+
+interface Stoppable {
+  stop(): Promise<void>;
+}
+
+/**
+ * The queue loop: this process consumes the worker queue (`functions/queues/worker-queue.ts`, URL
+ * in WORKER_QUEUE_URL): connection changes, WhatsApp sends and logouts for the sessions it holds
+ * (`startWorkerQueue`; commands for sessions another task holds are handed back to the queue).
+ * Without a URL (a process started by hand) it follows the table through its scan only, and says so.
+ */
+function startQueueLoop(worker: ChannelWorker, queueUrl: string | undefined): Stoppable {
+  if (queueUrl) return startWorkerQueue(worker, { queueUrl });
+  console.warn('[main] WORKER_QUEUE_URL is not set: no commands will reach this worker, only its scan');
+  return { stop: async () => {} };
+}
+
+/** The ECS task id (from the task metadata endpoint), so a lease names the task that holds it; a random id elsewhere. */
+async function taskWorkerId(): Promise<string> {
+  const endpoint = process.env.ECS_CONTAINER_METADATA_URI_V4;
+  if (endpoint) {
+    try {
+      const task = (await (await fetch(`${endpoint}/task`, { signal: AbortSignal.timeout(2000) })).json()) as { TaskARN?: string };
+      const taskId = task.TaskARN?.split('/').pop();
+      if (taskId) return `task-${taskId}`;
+    } catch (error) {
+      console.warn('[main] the task metadata endpoint did not answer; using a random worker id', error);
+    }
+  }
+  return `worker-${randomUUID()}`;
+}
+
+async function main(): Promise<void> {
+  const config = mainConfig(process.env);
+  // The worker's adapters: WhatsApp with its sessions and the sends through their sockets.
+  installChannels(workerChannels());
+  const ports = defaultPorts();
+  // Read the data key now: a task that may not read it fails its start, not its first session.
+  await secretBytes('DATA_KEY');
+
+  const workerId = await taskWorkerId();
+  const worker = await startChannelWorker(ports, { workerId, capacity: config.capacity });
+  const liveness = await serveLiveness(() => livenessOf(worker.heartbeat, Date.now()), config.livenessPort);
+  const queueLoop = startQueueLoop(worker, config.queueUrl);
+  console.log(
+    `[main] channel worker ${workerId} started: ${worker.sessions} sessions, capacity ${config.capacity ?? 'unlimited'}, liveness on 127.0.0.1:${config.livenessPort}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    const started = Date.now();
+    console.log(`[main] ${signal}: stopping ${worker.sessions} sessions`);
+    const giveUp = setTimeout(() => {
+      console.error(`[main] the graceful stop took over ${config.stopGraceSeconds} s; exiting with the leases left to expire`);
+      process.exit(1);
+    }, config.stopGraceSeconds * 1000);
+    giveUp.unref();
+    try {
+      // Nothing new for this process once it is leaving; then the sessions close and their leases go.
+      await queueLoop.stop();
+      await worker.stop();
+      liveness.close();
+      console.log(`[main] stopped in ${Date.now() - started} ms`);
+      process.exit(0);
+    } catch (error) {
+      console.error('[main] the graceful stop failed', error);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
+  // A stray rejection inside one session (Baileys ends sockets noisily) must not drop every other
+  // session: log it and go on. The liveness check catches a worker that stalls.
+  process.on('unhandledRejection', (reason) => console.error('[main] unhandled rejection', reason));
+}
+
+main().catch((error: unknown) => {
+  console.error('[main]', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,190 @@
+import { Duration, RemovalPolicy, Size, Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { defaultLivenessPort, livenessProbeCommand } from '#connectors/liveness.ts';
+import type { WorkerQueueDef } from '#functions/queues/worker-queue.ts';
+
+/** The worker image's Dockerfile, relative to the repository root (the build context). */
+export const workerDockerfile = 'connectors/Dockerfile';
+
+/**
+ * The task's size. Half a vCPU: the steady state waits on sockets and the table (bench/whatsapp.md:
+ * a send takes 0.05 ms of this process at p95), and the bursts are a start (about 0.4 s of one core
+ * to load the bundle) and a rolling deploy's takeover, when every session of the old task opens
+ * its socket here within one scan. 2 GiB: see `workerCapacity`.
+ */
+export const workerTaskSize = { cpu: 512, memoryMiB: 2048 } as const;
+
+/**
+ * Sessions one task may hold for a task of `memoryMiB`: three quarters of the memory (the rest for
+ * garbage-collection headroom and media passing through), less the process's own 200 MiB (the
+ * bundled process measured 121 MB RSS holding one session; the bench, under tsx, 168 MB with none
+ * and 198 MB after its messages), divided by 40 MiB a session,
+ * the budget the design set (docs/decisions.md, leases), not the 0.5 MB the bench measured: that is
+ * the adapter's floor with a double in place of Baileys' real socket, which it cannot see.
+ */
+export function workerCapacity(memoryMiB: number): number {
+  return Math.floor((memoryMiB * 0.75 - 200) / 40);
+}
+
+/**
+ * How long ECS waits after SIGTERM before it kills the container (Fargate allows up to 120 s). The
+ * graceful stop closes every socket at once and then deletes their leases: seconds. The process
+ * gives up on its own 10 s earlier (`STOP_GRACE_SECONDS`), and a killed task's leases still
+ * expire within 30 s, so a longer wait would only slow every deploy down.
+ */
+export const workerStopTimeoutSeconds = 60;
+
+export interface ChannelWorkerProps {
+  /** Repository root: the image's build context (`.dockerignore` says what goes in). */
+  readonly projectRoot: string;
+  /** The worker queue's definition (`workerQueue`). */
+  readonly queue: WorkerQueueDef;
+  readonly table: dynamodb.ITableV2;
+  /** The data key (channel credentials are sealed with it). */
+  readonly dataKey: secretsmanager.ISecret;
+  /** The media bucket (inbound media are downloaded into it, outbound read from it). */
+  readonly bucket: s3.IBucket;
+  /** Tasks to run. */
+  readonly desiredCount: number;
+  /** More environment for the container (e.g. TELEGRAM_MODE). */
+  readonly environment?: Record<string, string>;
+}
+
+/**
+ * The channel worker in the cloud: the long-running process that holds WhatsApp sockets
+ * (`connectors/main.ts`), as an ECS Fargate service on arm64, and the SQS FIFO queue that carries
+ * commands to it. The tasks sit in public subnets with a public IP and a security group with no
+ * inbound rule at all (they only dial out: WhatsApp, AWS APIs), so no NAT gateway is paid for;
+ * DynamoDB and S3 traffic takes free gateway endpoints. docs/decisions.md "The channel worker on
+ * Fargate" has the reasons, and "How a deploy rolls" the deployment settings.
+ */
+export class ChannelWorker extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly vpc: ec2.Vpc;
+  readonly securityGroup: ec2.SecurityGroup;
+  readonly cluster: ecs.Cluster;
+  readonly taskDefinition: ecs.FargateTaskDefinition;
+  readonly container: ecs.ContainerDefinition;
+  readonly service: ecs.FargateService;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ChannelWorkerProps) {
+    super(scope, id);
+
+    const secured = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
+    // Commands that kept failing; the connections' desired state is still in the table, so the
+    // worker's scan converges on it anyway.
+    this.deadLetterQueue = new sqs.Queue(this, 'Dlq', { ...secured, fifo: true, contentBasedDeduplication: false, retentionPeriod: Duration.days(14) });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      ...secured,
+      fifo: true,
+      // Producers give exact ids (the local queue emulator refuses a message without one, as SQS does).
+      contentBasedDeduplication: false,
+      // One message group per connection: deduplication and throughput per group.
+      deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      visibilityTimeout: Duration.seconds(props.queue.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.queue.maxReceiveCount },
+    });
+
+    this.vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
+      // The default security group keeps no rule (cdk.json's flag says so too; explicit here).
+      restrictDefaultSecurityGroup: true,
+      gatewayEndpoints: {
+        DynamoDb: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB, subnets: [{ subnetType: ec2.SubnetType.PUBLIC }] },
+        S3: { service: ec2.GatewayVpcEndpointAwsService.S3, subnets: [{ subnetType: ec2.SubnetType.PUBLIC }] },
+      },
+    });
+
+    this.securityGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Channel worker tasks: no inbound rule; outbound HTTPS only (WhatsApp, AWS APIs)',
+      allowAllOutbound: false,
+    });
+    this.securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS and WSS: WhatsApp, AWS APIs, ECR');
+
+    this.cluster = new ecs.Cluster(this, 'Cluster', {
+      vpc: this.vpc,
+      // The service's CPU and memory metrics come free with ECS; Container Insights would bill
+      // per-task metrics for one or two tasks.
+      containerInsightsV2: ecs.ContainerInsights.DISABLED,
+    });
+
+    this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
+      cpu: workerTaskSize.cpu,
+      memoryLimitMiB: workerTaskSize.memoryMiB,
+      runtimePlatform: { cpuArchitecture: ecs.CpuArchitecture.ARM64, operatingSystemFamily: ecs.OperatingSystemFamily.LINUX },
+    });
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+
+    this.container = this.taskDefinition.addContainer('Worker', {
+      image: ecs.ContainerImage.fromAsset(props.projectRoot, { file: workerDockerfile, platform: Platform.LINUX_ARM64 }),
+      essential: true,
+      logging: ecs.LogDrivers.awsLogs({
+        streamPrefix: 'worker',
+        logGroup: this.logGroup,
+        // A slow CloudWatch Logs must never block the process's writes (and with them its sockets).
+        mode: ecs.AwsLogDriverMode.NON_BLOCKING,
+        maxBufferSize: Size.mebibytes(25),
+      }),
+      environment: {
+        ...props.environment,
+        AWS_REGION: Stack.of(this).region,
+        TABLE_NAME: props.table.tableName,
+        BUCKET_NAME: props.bucket.bucketName,
+        DATA_KEY_ARN: props.dataKey.secretArn,
+        [props.queue.urlVariable]: this.queue.queueUrl,
+        WORKER_CAPACITY: String(workerCapacity(workerTaskSize.memoryMiB)),
+        LIVENESS_PORT: String(defaultLivenessPort),
+        STOP_GRACE_SECONDS: String(workerStopTimeoutSeconds - 10),
+      },
+      healthCheck: {
+        command: livenessProbeCommand(defaultLivenessPort),
+        interval: Duration.seconds(30),
+        timeout: Duration.seconds(5),
+        retries: 3,
+        // Start, read the data key, first scan: a few seconds; the period forgives a slow first scan.
+        startPeriod: Duration.seconds(60),
+      },
+      stopTimeout: Duration.seconds(workerStopTimeoutSeconds),
+    });
+
+    // The task role: exactly what the worker touches.
+    const role = this.taskDefinition.taskRole;
+    props.table.grantReadWriteData(role);
+    props.dataKey.grantRead(role);
+    props.bucket.grantReadWrite(role);
+    this.queue.grantConsumeMessages(role);
+    // It may put commands back (a send to retry later, a command for a session another task holds).
+    this.queue.grantSendMessages(role);
+
+    this.service = new ecs.FargateService(this, 'Service', {
+      cluster: this.cluster,
+      taskDefinition: this.taskDefinition,
+      desiredCount: props.desiredCount,
+      assignPublicIp: true,
+      vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
+      securityGroups: [this.securityGroup],
+      // A new task starts and turns healthy before the old one is stopped; the leases, not these
+      // numbers, keep one socket per number (docs/decisions.md "How a deploy rolls").
+      minHealthyPercent: 100,
+      maxHealthyPercent: 200,
+      circuitBreaker: { enable: true, rollback: true },
+      enableExecuteCommand: false,
+      propagateTags: ecs.PropagatedTagSource.SERVICE,
+    });
+  }
+}
