@@ -18,6 +18,7 @@ const config: KnipConfig = {
     'infra/local/dynamo-worker-entry.mjs',
     'scripts/*.{ts,mjs}',
     'tests/support/runtime-with-double.ts',
+    'tests/support/runtime-with-whatsapp-double.ts',
     'tests/e2e/take-*.ts',
     'tests/e2e/measure-*.ts',
   ],

@@ -43,3 +43,19 @@ export function stats(samples: number[]) {
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
   return { n: sorted.length, p50: +at(50).toFixed(2), p95: +at(95).toFixed(2), max: +sorted[sorted.length - 1]!.toFixed(2) };
 }
+
+/** A benchmark's own section of bench/results.md, between `<!-- bench:<name> -->` and `<!-- /bench:<name> -->`. */
+const sections = /<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/bench:\1 -->\n?/g;
+
+/** The marked sections of a results page (what another benchmark wrote there), to keep when rewriting it. */
+export function keptSections(page: string): string {
+  const kept = [...page.matchAll(sections)].map(([section]) => section.trimEnd());
+  return kept.length ? `\n${kept.join('\n\n')}\n` : '';
+}
+
+/** The page with the named section replaced by `body` (or added at the end). */
+export function withSection(page: string, name: string, body: string): string {
+  const section = `<!-- bench:${name} -->\n${body.trim()}\n<!-- /bench:${name} -->\n`;
+  const own = new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->\\n?`);
+  return own.test(page) ? page.replace(own, section) : `${page.trimEnd()}\n\n${section}`;
+}

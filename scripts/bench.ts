@@ -5,7 +5,7 @@
  *   contact list page, contact search by name, message page, send, send → message.CREATED delay.
  * Writes bench/results.json and bench/results.md.
  */
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
@@ -16,7 +16,7 @@ import { newAccountItem } from '../shared/db/accounts.ts';
 import { contactItem, type ContactItem } from '../shared/db/contacts.ts';
 import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
 import type { ServiceItem } from '../shared/db/services.ts';
-import { benchOwnerItems, openSeedTable, stats } from './bench-seed.ts';
+import { benchOwnerItems, keptSections, openSeedTable, stats } from './bench-seed.ts';
 import { containsPattern, listQueryString } from '../shared/contracts/list-query.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
@@ -353,7 +353,9 @@ async function main() {
       `Cold contact directory load (first list after start): ${results.coldDirectoryLoadMs} ms. Message page 400 of the 5,000-message conversation (skips 4,000): ${results.messagePage400Ms} ms. Runtime RSS after the run: ${results.runtimeRssMb ?? 'n/a'} MB. Seeding (not measured): ${results.seedSeconds} s.`,
       '',
     ].join('\n');
-    writeFileSync('bench/results.md', md);
+    // Other benchmarks' sections (bench:whatsapp) stay.
+    const previous = existsSync('bench/results.md') ? readFileSync('bench/results.md', 'utf8') : '';
+    writeFileSync('bench/results.md', md + keptSections(previous));
     console.log(md);
   } finally {
     await runtime.stop();

@@ -7,6 +7,7 @@ import type { Ports } from '../../shared/domain/ports.ts';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { runtimePorts } from '../support/runtime-ports.ts';
+import { WhatsAppControl } from '../support/whatsapp-control.ts';
 import { chromium } from 'playwright-core';
 import { callApi, chromiumArgs, ensureWebBuild, strongPassword, uniqueEmail } from './browser.ts';
 
@@ -16,13 +17,24 @@ export interface World {
   base: string;
   ports: Ports;
   telegram: FakeTelegram;
+  /** The WhatsApp socket double's control, when the world was started with `whatsappDouble`. */
+  whatsapp: WhatsAppControl | null;
   stop(): Promise<void>;
 }
 
-export async function startWorld(): Promise<World> {
+export interface WorldOptions {
+  /** Runs WhatsApp on the socket double (tests/support/runtime-with-whatsapp-double.ts), its sends paced this far apart. */
+  whatsappDouble?: { paceMs: number };
+}
+
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
   ensureWebBuild();
   const telegram = await startFakeTelegram();
-  const runtime = await spawnLocalRuntime({ TELEGRAM_API_ROOT: telegram.url, TELEGRAM_MODE: 'polling' });
+  const runtime = await spawnLocalRuntime({
+    TELEGRAM_API_ROOT: telegram.url,
+    TELEGRAM_MODE: 'polling',
+    ...(options.whatsappDouble ? { WHATSAPP_DOUBLE: '1', WHATSAPP_DOUBLE_PACE_MS: String(options.whatsappDouble.paceMs) } : {}),
+  });
   // Chromium's fake microphone answers getUserMedia without a prompt (the voice-note test).
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -35,6 +47,7 @@ export async function startWorld(): Promise<World> {
     base: runtime.url,
     ports,
     telegram,
+    whatsapp: runtime.whatsappControlUrl ? new WhatsAppControl(runtime.whatsappControlUrl) : null,
     async stop() {
       await browser.close();
       await runtime.stop();

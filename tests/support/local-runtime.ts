@@ -16,6 +16,8 @@ export interface RunningRuntime {
   bucketName: string;
   outboxDir: string;
   dataDir: string;
+  /** The WhatsApp socket double's control server, when the runtime runs on it (`env.WHATSAPP_DOUBLE`). */
+  whatsappControlUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -23,11 +25,17 @@ const root = resolve(import.meta.dirname, '../..');
 
 /**
  * `env.FAKE_CHANNEL_URL` starts the runtime with the HTTP channel double in place of every channel
- * adapter (tests/support/runtime-with-double.ts); otherwise it is `npm start`'s own entry.
+ * adapter (tests/support/runtime-with-double.ts); `env.WHATSAPP_DOUBLE` (any value) with WhatsApp's
+ * sockets on the socket double and its control server (tests/support/runtime-with-whatsapp-double.ts);
+ * otherwise it is `npm start`'s own entry.
  */
 export async function spawnLocalRuntime(env: Record<string, string> = {}, existingDataDir?: string): Promise<RunningRuntime> {
   const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'conversa-test-'));
-  const entry = env.FAKE_CHANNEL_URL ? 'tests/support/runtime-with-double.ts' : 'infra/local/main.ts';
+  const entry = env.FAKE_CHANNEL_URL
+    ? 'tests/support/runtime-with-double.ts'
+    : env.WHATSAPP_DOUBLE
+      ? 'tests/support/runtime-with-whatsapp-double.ts'
+      : 'infra/local/main.ts';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', ...env },
@@ -53,8 +61,11 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
     },
   );
   if (process.env.RUNTIME_LOG) child.stdout!.pipe(process.stdout);
+  // Announced before the runtime's own lines, so it is in the log by now.
+  const control = /Controle do WhatsApp de teste em (http:\/\/\S+)/.exec(log);
   return {
     ...ready,
+    ...(control ? { whatsappControlUrl: control[1]! } : {}),
     outboxDir: join(dataDir, 'outbox'),
     dataDir,
     async stop() {

@@ -1,0 +1,120 @@
+/**
+ * The local runtime as `npm start` runs it (the product's Telegram adapter, the worker reading its
+ * queue), but with every WhatsApp socket a `SocketDouble` that a test drives from outside through a
+ * small control server: loopback only, on a free port, announced on stdout before the runtime's own
+ * lines (`Controle do WhatsApp de teste em http://127.0.0.1:<port>`), and gone with the process.
+ * Everything past the socket is the product's code: `whatsappWorkerChannel`'s sessions and sends,
+ * the table-backed auth state, the worker queue, the pacer. Test-only.
+ *
+ * The control server speaks JSON (see ./whatsapp-control.ts for the client):
+ * - `GET /sockets/<serviceId>`: 404 until the worker opened a socket for the connection; then the
+ *   latest socket's `{ sockets, user, sent: [{ jid, text, id, at }] }` (`at`: epoch ms with
+ *   fractions, when `sendMessage` was called; `id`: the WhatsApp id the double answered).
+ * - `POST /sockets/<serviceId>/emit` `{ event, arg }`: the latest socket emits that Baileys event.
+ *   `messages.upsert` messages become real `proto.WebMessageInfo`s; a `creds.update` is merged into
+ *   the socket's creds as Baileys' socket does, and `user` follows `creds.me` as in Baileys.
+ *
+ * `WHATSAPP_DOUBLE_PACE_MS` sets the worker's send pace (no jitter), default 300.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { proto, type AnyMessageContent, type AuthenticationState, type BaileysEventMap, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
+import { serve } from '../../infra/local/serve.ts';
+import { telegramChannel } from '../../connectors/telegram/adapter.ts';
+import { liveConnections } from '../../connectors/whatsapp/live.ts';
+import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
+import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
+import type { SentToDouble } from './whatsapp-control.ts';
+import { SocketDouble } from './whatsapp-double.ts';
+
+/** The double as a Baileys socket behaves around its auth state: creds follow `creds.update`, `user` is `creds.me`. */
+class ControlledSocket extends SocketDouble {
+  readonly sentAt: SentToDouble[] = [];
+
+  constructor(auth: AuthenticationState) {
+    super();
+    const follow = () => {
+      const me = auth.creds.me;
+      this.user = me ? { id: me.id, name: me.name } : undefined;
+    };
+    follow();
+    this.ev.on('creds.update', (update) => {
+      Object.assign(auth.creds, update);
+      follow();
+    });
+  }
+
+  override async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined> {
+    const at = performance.timeOrigin + performance.now();
+    const answer = await super.sendMessage(jid, content, options);
+    this.sentAt.push({ jid, text: 'text' in content ? content.text : null, id: answer?.key.id ?? null, at });
+    return answer;
+  }
+}
+
+const sockets = new Map<string, ControlledSocket[]>();
+const live = liveConnections();
+const worker = whatsappWorkerChannel({
+  live,
+  // Only a logout of a connection no worker holds opens a socket here; it never opens.
+  socketFactory: ({ auth }) => new ControlledSocket(auth),
+});
+const whatsapp: ChannelAdapter = {
+  ...worker,
+  sessions: {
+    ...worker.sessions!,
+    // Each session's sockets are kept under its connection, so the test can address them.
+    open(context) {
+      const { serviceId } = context.run;
+      return whatsappWorkerChannel({
+        live,
+        socketFactory: ({ auth }) => {
+          const socket = new ControlledSocket(auth);
+          sockets.set(serviceId, [...(sockets.get(serviceId) ?? []), socket]);
+          return socket;
+        },
+      }).sessions!.open(context);
+    },
+  },
+};
+
+function reviveArg(event: string, arg: unknown): unknown {
+  if (event !== 'messages.upsert') return arg;
+  const upsert = arg as { type: string; messages: object[] };
+  return { ...upsert, messages: upsert.messages.map((m) => proto.WebMessageInfo.fromObject(m)) };
+}
+
+async function control(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const answer = (status: number, body?: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body === undefined ? '' : JSON.stringify(body));
+  };
+  const [, route, serviceId, action] = (req.url ?? '').split('?')[0]!.split('/');
+  const of = serviceId ? sockets.get(serviceId) : undefined;
+  const socket = of?.[of.length - 1];
+  if (route !== 'sockets' || !socket) return answer(404, { message: 'no socket for that connection (yet)' });
+  if (req.method === 'GET' && !action) return answer(200, { sockets: of!.length, user: socket.user ?? null, sent: socket.sentAt });
+  if (req.method === 'POST' && action === 'emit') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const { event, arg } = JSON.parse(Buffer.concat(chunks).toString()) as { event: keyof BaileysEventMap; arg: unknown };
+    socket.emit(event, reviveArg(event, arg) as never);
+    return answer(204);
+  }
+  return answer(404, { message: 'unknown control call' });
+}
+
+const server = createServer((req, res) => {
+  control(req, res).catch((error) => {
+    console.error('[whatsapp-double control]', error);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  });
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+// The process exits when the runtime stops (serve's signal handlers); the server keeps it up no longer than that.
+server.unref();
+console.log(`Controle do WhatsApp de teste em http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+
+const paceMs = Number(process.env.WHATSAPP_DOUBLE_PACE_MS ?? 300);
+await serve({ channels: [telegramChannel, whatsapp], worker: { pace: { intervalMs: paceMs, jitterMs: 0 } } });

@@ -1,0 +1,70 @@
+/**
+ * The client of the WhatsApp socket double's control server (./runtime-with-whatsapp-double.ts):
+ * makes a connection's socket emit Baileys events and reads what it was asked to send.
+ */
+import type { BaileysEventMap, proto } from 'baileys';
+
+/** A `sendMessage` the double received: to whom, the text (null for media), the id it answered, and when (epoch ms). */
+export interface SentToDouble {
+  jid: string;
+  text: string | null;
+  id: string | null;
+  at: number;
+}
+
+export interface DoubleSocketState {
+  /** Sockets the connection's session has opened so far. */
+  sockets: number;
+  user: { id: string; name?: string } | null;
+  sent: SentToDouble[];
+}
+
+/** Events as JSON: an upserted message is a plain object the server turns into a `proto.WebMessageInfo`. */
+type EmittedArg<T extends keyof BaileysEventMap> = T extends 'messages.upsert'
+  ? { type: 'notify' | 'append'; messages: proto.IWebMessageInfo[] }
+  : BaileysEventMap[T];
+
+export class WhatsAppControl {
+  constructor(readonly url: string) {}
+
+  /** The connection's latest socket, or null while its session has opened none. */
+  async socket(serviceId: string): Promise<DoubleSocketState | null> {
+    const res = await fetch(`${this.url}/sockets/${serviceId}`);
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`control server answered ${res.status}`);
+    return (await res.json()) as DoubleSocketState;
+  }
+
+  async emit<T extends keyof BaileysEventMap>(serviceId: string, event: T, arg: EmittedArg<T>): Promise<void> {
+    const res = await fetch(`${this.url}/sockets/${serviceId}/emit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event, arg }),
+    });
+    if (res.status !== 204) throw new Error(`emit ${event} on ${serviceId}: control server answered ${res.status} ${await res.text()}`);
+  }
+
+  /**
+   * Pairs the connection's socket as WhatsApp does once its QR is read: the creds get the account,
+   * WhatsApp closes the socket asking for a restart (515), and the session's new socket opens.
+   */
+  async pair(serviceId: string, phone = '5511900000000', name = 'Loja'): Promise<void> {
+    const before = (await this.socket(serviceId))?.sockets ?? 0;
+    await this.emit(serviceId, 'creds.update', { me: { id: `${phone}:7@s.whatsapp.net`, name }, registered: true });
+    const restartRequired = { message: 'Stream Errored (restart required)', output: { statusCode: 515 } } as unknown as Error;
+    await this.emit(serviceId, 'connection.update', { connection: 'close', lastDisconnect: { error: restartRequired, date: new Date() } });
+    await this.waitFor(serviceId, (state) => state.sockets > before);
+    await this.emit(serviceId, 'connection.update', { connection: 'open' });
+  }
+
+  /** Polls the connection's latest socket until `check` holds (generous deadline, short steps). */
+  async waitFor(serviceId: string, check: (state: DoubleSocketState) => boolean, ms = 30_000): Promise<DoubleSocketState> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const state = await this.socket(serviceId);
+      if (state && check(state)) return state;
+      if (Date.now() > until) throw new Error(`the socket double of ${serviceId} never got there: ${JSON.stringify(state)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
