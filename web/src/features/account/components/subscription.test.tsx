@@ -177,7 +177,7 @@ describe('the upgrade page', () => {
   it('"Fazer Upgrade Agora" asks for a checkout of the shown price', async () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign });
-    fetchMock.mockImplementation(async (input) =>
+    fetchMock.mockImplementation(async (input: unknown) =>
       String(input).endsWith('/payments/products')
         ? json([{ id: 'prod', name: 'Pro', prices: [{ id: 'price_1', unit_amount: 12990 }] }])
         : json({ url: 'https://checkout.example/pay' }),
