@@ -96,7 +96,7 @@ export function ActivePlan({ account, subscription, now = new Date() }: { accoun
         </Alert>
       ) : null}
       {days > 0 && days <= 7 && !ending ? (
-        <Alert tone="info" title="Renovação em breve">
+        <Alert tone="warning" title="Renovação em breve">
           Faltam {dayWord(days)} para a cobrança de {formatBRL(subscription.plan.amount)}.
         </Alert>
       ) : null}
