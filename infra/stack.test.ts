@@ -11,7 +11,7 @@ import { streamConsumers } from '#functions/streams/consumers.ts';
 import { handlerConstructId } from './constructs/http-api.ts';
 import { StreamConsumers } from './constructs/stream-consumers.ts';
 import { webSocketRoutes } from './constructs/websocket-api.ts';
-import { CONSUMERS_THAT_MANAGE_CONNECTIONS, ConversaStack, isPaymentHandler } from './stack.ts';
+import { CONSUMERS_THAT_MANAGE_CONNECTIONS, CONSUMERS_THAT_START_CONNECTIONS, ConversaStack, isPaymentHandler } from './stack.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 
@@ -176,8 +176,9 @@ describe('the Lambda functions', () => {
     );
   });
 
-  it('run Node.js 22 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), 30 s for stream batches, what the queue list says for queue batches', () => {
+  it('run Node.js 22 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), 30 s for stream batches (or what the consumer asks), what the queue list says for queue batches', () => {
     const routeTimeout = (description: string) => httpRoutes.find((r) => `http/${r.handler}` === description)?.timeoutSeconds;
+    const streamTimeout = (description: string) => streamConsumers.find((c) => `streams/${c.name}` === description)?.timeoutSeconds ?? 30;
     const queueTimeout = (description: string) => queueConsumers.find((c) => `queues/${c.name}` === description)?.timeoutSeconds;
     for (const [, fn] of functionsOf(template)) {
       const description = String(fn.Properties.Description);
@@ -185,11 +186,13 @@ describe('the Lambda functions', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         MemorySize: 512,
-        Timeout: description.startsWith('streams/') ? 30 : (queueTimeout(description) ?? routeTimeout(description) ?? 10),
+        Timeout: description.startsWith('streams/') ? streamTimeout(description) : (queueTimeout(description) ?? routeTimeout(description) ?? 10),
         TracingConfig: { Mode: 'Active' },
       });
     }
-    expect(functionsOf(template, 'streams/').every(([, fn]) => fn.Properties.Timeout === 30)).toBe(true);
+    expect(functionsOf(template, 'streams/').every(([, fn]) => fn.Properties.Timeout === streamTimeout(String(fn.Properties.Description)))).toBe(true);
+    // The plan-limit consumer archives a Pro account's contacts in one invocation where it can.
+    expect(functionsOf(template, 'streams/plan-limits')[0]![1].Properties.Timeout).toBe(300);
   });
 
   it('all get the table, both secret ARNs and the bucket name in their environment', () => {
@@ -654,6 +657,16 @@ describe('Telegram', () => {
     // Tokens and webhook secrets live sealed in the table; no plaintext secret is in any environment.
     for (const [, f] of functionsOf(template)) {
       expect(JSON.stringify(f.Properties.Environment.Variables)).not.toMatch(/bot\d+:|secret_token/i);
+    }
+  });
+
+  it('the consumers that start connections (plan limits, after an upgrade) get the Telegram webhook origin; the other consumers do not', () => {
+    const apiId = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.ProtocolType === 'HTTP')![0];
+    expect([...CONSUMERS_THAT_START_CONNECTIONS]).toEqual(['plan-limits']);
+    for (const { name } of streamConsumers) {
+      const [[, fn]] = functionsOf(template, `streams/${name}`).filter(([, f]) => f.Properties.Description === `streams/${name}`) as [[string, any]];
+      const base = fn.Properties.Environment.Variables.TELEGRAM_WEBHOOK_BASE_URL;
+      expect(base, name).toEqual(CONSUMERS_THAT_START_CONNECTIONS.has(name) ? { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] } : undefined);
     }
   });
 

@@ -35,6 +35,12 @@ export const DEFAULT_APP_URL = 'https://app.example.com';
  */
 export const CONSUMERS_THAT_MANAGE_CONNECTIONS: ReadonlySet<string> = new Set(['fanout']);
 
+/**
+ * Stream consumers that start connections (the plan-limit consumer, after an upgrade) and so need
+ * the Telegram webhook base URL that a start registers.
+ */
+export const CONSUMERS_THAT_START_CONNECTIONS: ReadonlySet<string> = new Set(['plan-limits']);
+
 export interface ConversaStackProps extends StackProps {
   /** Sender of verification and reset e-mails. @default context `mailFrom`, else DEFAULT_MAIL_FROM */
   readonly mailFrom?: string;
@@ -220,6 +226,9 @@ export class ConversaStack extends Stack {
     // register it with a per-connection secret token that the webhook function checks.
     const webhookBase = props.publicApiUrl ?? context('publicApiUrl') ?? this.httpApi.api.apiEndpoint;
     for (const fn of this.httpApi.functions.values()) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
+    for (const [name, fn] of this.streamConsumers.functions) {
+      if (CONSUMERS_THAT_START_CONNECTIONS.has(name)) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
+    }
 
     // Payments: the Stripe secrets and which price checkout sells (context `stripePriceId` or
     // `stripePriceLookupKey`; `stripeApiUrl` for a Stripe-compatible server other than Stripe's).

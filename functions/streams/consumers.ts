@@ -20,6 +20,8 @@ export interface StreamConsumerDef {
    * compares old and new images still checks in code. Absent: every record.
    */
   filters?: readonly EventPattern[];
+  /** Handler timeout. @default 30 */
+  timeoutSeconds?: number;
 }
 
 /** The item types that become realtime events (shared/domain/realtime/events.ts). */
@@ -49,5 +51,15 @@ export const streamConsumers: StreamConsumerDef[] = [
       { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.service] } } } },
       { eventName: ['REMOVE'], dynamodb: { OldImage: { type: { S: [entityTypes.service] } } } },
     ],
+  },
+  {
+    name: 'plan-limits',
+    handler: 'plan-limits',
+    batchSize: 10,
+    // Changed accounts that have been through billing (only the billing write sets billingSyncedAt);
+    // whether the limits moved is checked in code against the old image.
+    filters: [{ eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.account] }, billingSyncedAt: { S: [{ exists: true }] } } } }],
+    // A Pro account's 25,000 contacts are archived in transactions of 50; a retry resumes.
+    timeoutSeconds: 300,
   },
 ];

@@ -22,7 +22,10 @@ export interface StreamConsumersProps {
   readonly environment: Record<string, string>;
   /** Retries of a failing batch (halved each time by bisection) before it goes to the DLQ. @default 5 */
   readonly retryAttempts?: number;
-  /** @default 30 seconds (no consumer waits for a channel: sends go through the send queue) */
+  /**
+   * @default 30 seconds (no consumer waits for a channel: sends go through the send queue); a
+   * consumer's own `timeoutSeconds` wins
+   */
   readonly timeout?: Duration;
 }
 
@@ -59,7 +62,7 @@ export class StreamConsumers extends Construct {
         projectRoot: props.projectRoot,
         description: `streams/${consumer.name}`,
         environment: props.environment,
-        timeout: props.timeout ?? Duration.seconds(30),
+        timeout: consumer.timeoutSeconds ? Duration.seconds(consumer.timeoutSeconds) : (props.timeout ?? Duration.seconds(30)),
       });
 
       // Failure records (shard, sequence numbers, not the data) of batches that exhausted their

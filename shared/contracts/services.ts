@@ -72,4 +72,5 @@ export const telegramTokenInvalidText = 'Token do Telegram inválido';
 export const serviceStopReasons = {
   tokenRejected: 'O Telegram recusou o token do bot. Atualize o token e inicie a conexão de novo.',
   unreachable: 'Não foi possível falar com o canal. Tente iniciar a conexão de novo.',
+  planLimit: 'Desligada porque o plano da conta permite menos conexões. Ela volta a funcionar quando o plano tiver espaço.',
 } as const;

@@ -98,6 +98,35 @@ export function releaseSeatStep(accountId: string, counter: CounterName): Update
 }
 
 /**
+ * Transaction member: takes `count` seats at once (the plan-limit consumer bringing items back),
+ * refused unless all of them fit under the limit.
+ */
+export function takeSeatsStep(accountId: string, counter: CounterName, count: number, limit: number): UpdateStep {
+  return {
+    Update: {
+      Key: keys.account(accountId),
+      UpdateExpression: 'SET #c = if_not_exists(#c, :zero) + :n',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#c) OR #c <= :max)',
+      ExpressionAttributeNames: { '#c': counter },
+      ExpressionAttributeValues: { ':zero': 0, ':n': count, ':max': limit - count },
+    },
+  };
+}
+
+/** Transaction member: gives `count` seats back at once, refused when fewer are taken. */
+export function releaseSeatsStep(accountId: string, counter: CounterName, count: number): UpdateStep {
+  return {
+    Update: {
+      Key: keys.account(accountId),
+      UpdateExpression: 'SET #c = #c - :n',
+      ConditionExpression: 'attribute_exists(pk) AND #c >= :n',
+      ExpressionAttributeNames: { '#c': counter },
+      ExpressionAttributeValues: { ':n': count },
+    },
+  };
+}
+
+/**
  * Transaction members that remember an account's payment customer: on the account (only if it has
  * none yet) and in the customer's own item, which webhooks use to find the account.
  */

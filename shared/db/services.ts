@@ -27,6 +27,11 @@ export interface ServiceItem {
   tokenHint: string | null;
   /** A new id at every start: a worker running an older run stops. Absent until first started. */
   runId?: string | null;
+  /**
+   * Set when the plan-limit consumer stopped the connection because the plan allows fewer
+   * connections; such connections start again when the plan has room. Cleared by every start.
+   */
+  stoppedByLimit?: boolean;
   /** Index keys present while the connection should run (`keys.runningService`). */
   gsi1pk?: string;
   gsi1sk?: string;
@@ -75,6 +80,8 @@ export async function writeServiceStatus(
     /** Written with a new run: the phone that run pairs by code (null: by QR). */
     pairingPhone?: string | null;
     runId?: string;
+    /** true: stopped by the plan's limit; false: that mark is cleared (a start); absent: unchanged. */
+    stoppedByLimit?: boolean;
     onlyRun?: string;
     onlyFrom?: ServiceStatus[];
     now: string;
@@ -100,6 +107,11 @@ export async function writeServiceStatus(
     sets.push('runId = :run');
     values[':run'] = change.runId;
   }
+  const removes = running ? [] : ['gsi1pk', 'gsi1sk'];
+  if (change.stoppedByLimit === true) {
+    sets.push('stoppedByLimit = :byLimit');
+    values[':byLimit'] = true;
+  } else if (change.stoppedByLimit === false) removes.push('stoppedByLimit');
   if (running) {
     sets.push('gsi1pk = :g1pk', 'gsi1sk = :g1sk');
     values[':g1pk'] = index.gsi1pk;
@@ -121,7 +133,7 @@ export async function writeServiceStatus(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.service(service.accountId, service.id),
-        UpdateExpression: `SET ${sets.join(', ')}${running ? '' : ' REMOVE gsi1pk, gsi1sk'}`,
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: condition,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: values,

@@ -1,6 +1,7 @@
 /** User items, the per-account e-mail guard, and the e-mail index across accounts. */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
+import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
 import { deleteExistingStep, deleteStep, maxTransactionMembers, putNewStep, writeTogether, type DeleteStep, type PutStep } from './transaction.ts';
 
@@ -22,6 +23,12 @@ export interface UserItem {
   emailVerified: boolean;
   avatarUrl: string | null;
   archivedAt: string | null;
+  /**
+   * Why the user is archived: by an admin ('manual'), or by the plan-limit consumer after the plan
+   * lowered the users limit ('limit'; such users come back when the plan has room again). Absent on
+   * users archived before the reason existed: they count as archived by hand.
+   */
+  archivedReason?: 'limit' | 'manual' | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -129,9 +136,36 @@ export async function markEmailVerified(table: Table, user: UserRef, now: string
   await updateUser(table, user, 'emailVerified = :yes', { ':yes': true, ':now': now });
 }
 
-/** Archives (with the moment given) or unarchives (null) a user. */
+/** Archives (with the moment given) or unarchives (null) a user by hand. */
 export function setUserArchivedAt(table: Table, user: UserRef, archivedAt: string | null, now: string): Promise<UserItem> {
-  return updateUser(table, user, 'archivedAt = :at', { ':at': archivedAt, ':now': now });
+  return updateUser(table, user, 'archivedAt = :at, archivedReason = :why', { ':at': archivedAt, ':why': archivedAt ? 'manual' : null, ':now': now });
+}
+
+/**
+ * The plan's limit archives an active user, or brings back a user it archived. Conditional, so a
+ * user an admin archived or brought back meanwhile is left alone: answers whether it was written.
+ */
+export async function setUserArchivedByLimit(table: Table, user: UserRef, archivedAt: string | null, now: string): Promise<boolean> {
+  const archiving = archivedAt !== null;
+  const answer = await unlessConditionFails(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.user(user.accountId, user.id),
+        UpdateExpression: 'SET archivedAt = :at, archivedReason = :why, updatedAt = :now',
+        ConditionExpression: archiving
+          ? 'attribute_exists(pk) AND (attribute_not_exists(archivedAt) OR archivedAt = :null)'
+          : 'attribute_exists(pk) AND archivedReason = :limit',
+        ExpressionAttributeValues: {
+          ':at': archivedAt,
+          ':why': archiving ? 'limit' : null,
+          ':now': now,
+          ...(archiving ? { ':null': null } : { ':limit': 'limit' }),
+        },
+      }),
+    ),
+  );
+  return answer !== undefined;
 }
 
 /** Transaction member: claims an e-mail inside an account, refused when another user has it. */

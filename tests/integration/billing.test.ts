@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { errorTexts } from '../../shared/contracts/errors.ts';
 import { freePlan, proPlanDefaults } from '../../shared/contracts/plans.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../shared/db/keys.ts';
+import { channelRegistry } from '../../shared/domain/channels/registry.ts';
+import { applyPlanLimits } from '../../shared/domain/billing/plan-limits.ts';
 import { startFakeChannel } from '../support/fake-channel.ts';
+import { httpDoubleChannel } from '../support/http-double-channel.ts';
+import { runtimePorts } from '../support/runtime-ports.ts';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { call as callShared, newOwner as newSharedOwner } from './api.ts';
@@ -24,6 +30,7 @@ beforeAll(async () => {
   channel = await startFakeChannel();
   runtime = await spawnLocalRuntime({
     FAKE_CHANNEL_URL: channel.url,
+    FAKE_CHANNEL_STARTS: '1',
     STRIPE_SECRET_KEY: stripe.secretKey,
     STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
     STRIPE_PRICE_ID: stripe.price.id,
@@ -354,4 +361,200 @@ describe('webhook deliveries', () => {
     const answer = await stripe.deliver(webhookUrl(), stripe.event('customer.created', { id: 'cus_x', object: 'customer' }));
     expect(answer).toEqual({ status: 200, body: { received: true } });
   });
+});
+
+describe('over the limit after a downgrade or a cancellation', () => {
+  /** Polls until `check` passes: the plan-limit consumer works from the table's stream, after the webhook answered. */
+  async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 10_000): Promise<T> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const value = await read();
+      if (check(value)) return value;
+      if (Date.now() > until) throw new Error(`still not there: ${JSON.stringify(value)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  const byCreation = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+    a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+
+  it('archives and stops what no longer fits, newest first, keeps counters true, refuses creates, and brings it all back on an upgrade', async () => {
+    // A small Pro: 3 users, 3 connections, 4 contacts (from the price's metadata).
+    stripe.price.metadata = { users: '3', connections: '3', contacts: '4' };
+    let subscribed: Awaited<ReturnType<typeof subscribedOwner>>;
+    try {
+      subscribed = await subscribedOwner();
+    } finally {
+      stripe.price.metadata = {};
+    }
+    const { owner, subscriptionId } = subscribed;
+    const get = async (path: string) => (await call('GET', path, { token: owner.token })).body;
+    const all = async (kind: 'users' | 'services' | 'contacts') =>
+      ((await get(`/${kind}?query=${encodeURIComponent(JSON.stringify({ perPage: 100 }))}`)).data as any[]).sort(byCreation);
+    const usage = () => get(`/accounts/${owner.accountId}/usage`);
+    const active = (items: any[]) => items.filter((i) => !i.archivedAt).map((i) => i.id);
+    const running = (items: any[]) => items.filter((s) => s.status !== 'disconnected').map((s) => s.id);
+
+    // Three users, three running connections; four active contacts, one archived by hand, and one
+    // stored archived by the limit at creation (the plan was full).
+    for (let i = 0; i < 2; i++) expect((await addMember(owner)).created.status).toBe(201);
+    const services: string[] = [];
+    for (let i = 0; i < 3; i++) services.push((await newConnection(owner)).body.id);
+    for (const id of services) expect((await call('POST', `/services/${id}/start`, { token: owner.token })).status).toBe(200);
+    const contacts: string[] = [];
+    const newContact = async () => {
+      const i = contacts.length;
+      const created = await call('POST', '/contacts', {
+        token: owner.token,
+        body: { name: `Cliente ${i}`, serviceId: services[0], data: { phoneNumber: `+55 11 9${String(8000_0000 + i)}`, phoneCountry: 'BR' } },
+      });
+      expect(created.status).toBe(201);
+      contacts.push(created.body.id);
+      return created.body;
+    };
+    for (let i = 0; i < 4; i++) await newContact();
+    expect((await call('POST', `/contacts/${contacts[3]}/archive`, { token: owner.token, body: { archive: true } })).status).toBe(200);
+    await newContact();
+    expect((await newContact()).archivedReason).toBe('limit');
+    const [c0, c1, c2, c3, c4, c5] = contacts as [string, string, string, string, string, string];
+    const users = await all('users');
+    const ownerId = users.find((u) => u.isOwner).id;
+    expect(await usage()).toEqual({ users: 3, connections: 3, contacts: 4 });
+
+    // The plan changes to 2 contacts: the two least recently active (never written to: the oldest) are archived.
+    stripe.subscriptions.get(subscriptionId)!.items.data[0].price.metadata = { users: '3', connections: '3', contacts: '2' };
+    await stripe.deliver(webhookUrl(), stripe.event('customer.subscription.updated', stripe.update(subscriptionId, {})));
+    await eventually(usage, (u) => u.contacts === 2);
+    const smaller = await all('contacts');
+    expect(active(smaller).sort()).toEqual([c2, c4].sort());
+    const reasons = Object.fromEntries(smaller.map((c) => [c.id, c.archivedReason]));
+    expect([reasons[c0], reasons[c1], reasons[c3], reasons[c5]]).toEqual(['limit', 'limit', 'manual', 'limit']);
+    const refusedUnarchive = await call('POST', `/contacts/${c0}/archive`, { token: owner.token, body: { archive: false } });
+    expect(refusedUnarchive.status).toBe(402);
+    expect(refusedUnarchive.body.message).toBe('The maximum number of contacts or users allowed on the account has been reached');
+
+    // Cancellation: Free (1 user, 1 connection, 1,000 contacts).
+    await stripe.deliver(webhookUrl(), stripe.event('customer.subscription.deleted', stripe.cancel(subscriptionId)));
+    await eventually(
+      async () => ({ users: await all('users'), services: await all('services') }),
+      ({ users: u, services: s }) => active(u).length === 1 && running(s).length === 1,
+    );
+    const freeUsers = await all('users');
+    expect(active(freeUsers)).toEqual([ownerId]);
+    expect(freeUsers.every((u) => u.isOwner || u.archivedAt)).toBe(true);
+    const freeServices = await all('services');
+    expect(running(freeServices)).toEqual([services[0]]);
+    for (const s of freeServices.slice(1)) {
+      expect(s.status).toBe('disconnected');
+      expect(s.statusReason).toMatch(/plano da conta permite menos conexões/);
+    }
+    // Free has room for 1,000 contacts: those the limit archived are back; the one archived by hand is not.
+    await eventually(usage, (u) => u.contacts === 5);
+    expect(active(await all('contacts')).sort()).toEqual([c0, c1, c2, c4, c5].sort());
+    // Nothing was deleted, and the counters are what is stored.
+    expect(await usage()).toEqual({ users: 3, connections: 3, contacts: 5 });
+
+    // Creates are refused with the catalogue's texts; what is beyond the limit stays put.
+    const user = await addMember(owner);
+    expect(user.created.status).toBe(402);
+    expect(user.created.body).toMatchObject({
+      error: 'Payment Required',
+      message: 'The maximum number of contacts or users allowed on the account has been reached',
+    });
+    const connection = await newConnection(owner);
+    expect(connection.status).toBe(402);
+    expect(connection.body).toMatchObject({ error: 'Payment Required', message: 'The maximum number of services allowed on the account has been reached' });
+    const start = await call('POST', `/services/${services[2]}/start`, { token: owner.token });
+    expect(start.status).toBe(402);
+    expect(start.body.message).toBe('The maximum number of services allowed on the account has been reached');
+    const archivedMember = freeUsers.find((u) => !u.isOwner)!;
+    const unarchive = await call('POST', `/users/${archivedMember.id}/archive`, { token: owner.token, body: { archive: false } });
+    expect(unarchive.status).toBe(402);
+    expect(unarchive.body.message).toBe('The maximum number of contacts or users allowed on the account has been reached');
+
+    // Upgrade again (Pro defaults): the members and connections come back.
+    const checkout = await call('POST', '/payments/create-checkout-session', { token: owner.token, body: {} });
+    const { session } = stripe.completeCheckout(/\/pay\/(\w+)$/.exec(checkout.body.url)![1]!);
+    await stripe.deliver(webhookUrl(), stripe.event('checkout.session.completed', session));
+    await eventually(
+      async () => ({ users: await all('users'), services: await all('services') }),
+      ({ users: u, services: s }) => active(u).length === 3 && running(s).length === 3,
+    );
+    expect((await all('services')).every((s) => s.statusReason === null)).toBe(true);
+    expect(active(await all('contacts')).sort()).toEqual([c0, c1, c2, c4, c5].sort());
+    expect(await usage()).toEqual({ users: 3, connections: 3, contacts: 5 });
+    expect((await newConnection(owner)).status).toBe(201);
+  }, 60_000);
+  it('resumes after a crash half-way: a second run finishes the work, counters equal what is stored, a third changes nothing', async () => {
+    const owner = await newOwner();
+    const ports = { ...runtimePorts(runtime), channels: channelRegistry([httpDoubleChannel(channel.url, 'whatsapp', { starts: true })]) };
+    // The plan is written straight to the table (no billing write, so the runtime's consumer stays out of it).
+    const setLimits = (users: number, connections: number, contacts: number) =>
+      ports.table.doc.send(
+        new UpdateCommand({
+          TableName: ports.table.name,
+          Key: keys.account(owner.accountId),
+          UpdateExpression: 'SET #plan = :plan',
+          ExpressionAttributeNames: { '#plan': 'plan' },
+          ExpressionAttributeValues: { ':plan': { productName: 'Pro', users, connections, contacts } },
+        }),
+      );
+    await setLimits(3, 3, 4);
+    for (let i = 0; i < 2; i++) await addMember(owner);
+    for (let i = 0; i < 3; i++) {
+      const { body } = await newConnection(owner);
+      await call('POST', `/services/${body.id}/start`, { token: owner.token });
+    }
+    const service = (await call('GET', '/services', { token: owner.token })).body.data[0].id;
+    for (let i = 0; i < 4; i++) {
+      const body = { name: `Cliente ${i}`, serviceId: service, data: { phoneNumber: `+55 21 9${String(7000_0000 + i)}`, phoneCountry: 'BR' } };
+      expect((await call('POST', '/contacts', { token: owner.token, body })).status).toBe(201);
+    }
+    await setLimits(1, 1, 1);
+
+    // The process dies at its fourth write (after two users and one connection).
+    let writes = 0;
+    const send = ports.table.doc.send.bind(ports.table.doc);
+    const dying = {
+      ...ports,
+      table: {
+        ...ports.table,
+        doc: {
+          send: (command: any) => {
+            if (command.constructor.name !== 'GetCommand' && command.constructor.name !== 'QueryCommand' && ++writes === 4) {
+              return Promise.reject(new Error('the process died'));
+            }
+            return send(command);
+          },
+        } as any,
+      },
+    };
+    await expect(applyPlanLimits(dying, owner.accountId)).rejects.toThrow('the process died');
+    const stored = async () => {
+      const get = async (path: string) => (await call('GET', path, { token: owner.token })).body;
+      const list = (kind: string) => get(`/${kind}?query=${encodeURIComponent(JSON.stringify({ perPage: 100 }))}`);
+      const [users, services, contacts, usage] = await Promise.all([
+        list('users'),
+        list('services'),
+        list('contacts'),
+        get(`/accounts/${owner.accountId}/usage`),
+      ]);
+      return {
+        usage,
+        counted: { users: users.totalCount, connections: services.totalCount, contacts: contacts.data.filter((c: any) => !c.archivedAt).length },
+        activeUsers: users.data.filter((u: any) => !u.archivedAt).length,
+        running: services.data.filter((x: any) => x.status !== 'disconnected').length,
+      };
+    };
+    const halfWay = await stored();
+    expect(halfWay.usage).toEqual(halfWay.counted);
+    expect(halfWay.activeUsers).toBe(1);
+
+    const second = await applyPlanLimits(ports, owner.accountId);
+    expect(second.usersArchived).toBe(0);
+    expect(second.contactsArchived).toBe(3);
+    const done = await stored();
+    expect(done).toEqual({ usage: { users: 3, connections: 3, contacts: 1 }, counted: { users: 3, connections: 3, contacts: 1 }, activeUsers: 1, running: 1 });
+    expect(Object.values(await applyPlanLimits(ports, owner.accountId)).every((n) => n === 0)).toBe(true);
+  }, 60_000);
 });

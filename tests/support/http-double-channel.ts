@@ -1,17 +1,19 @@
 /**
  * Channel adapters that hand messages to an HTTP endpoint instead of a real network: the tests'
  * double of the channel port. Its peer (./fake-channel.ts) answers like a channel would: a message
- * id, or a refusal with a reason and maybe a wait. The double only sends: it checks no credentials
- * and cannot start, so connections under it are made `connected` by the tests themselves. It keeps
+ * id, or a refusal with a reason and maybe a wait. The double sends: it checks no credentials and
+ * cannot start, so connections under it are made `connected` by the tests themselves; with
+ * `starts` it also starts (connected at once) and stops, touching nothing outside. It keeps
  * the real adapter's pure rules (Telegram's one-connection-per-bot claim), which need no network.
  */
 import type { ServiceType } from '../../shared/contracts/services.ts';
 import { ChannelSendError, type ChannelAdapter } from '../../shared/domain/channels/port.ts';
 import { telegramCredentials } from '../../connectors/telegram/lifecycle.ts';
 
-export function httpDoubleChannel(baseUrl: string, type: ServiceType): ChannelAdapter {
+export function httpDoubleChannel(baseUrl: string, type: ServiceType, options: { starts?: boolean } = {}): ChannelAdapter {
   return {
     type,
+    ...(options.starts ? { lifecycle: { start: async () => 'connected' as const, stop: async () => {} } } : {}),
     ...(type === 'telegram' ? { credentials: { verify: async () => {}, exclusive: telegramCredentials.exclusive } } : {}),
     async send(connection, message) {
       const bytes = message.file ? Buffer.from(await message.file.read()).toString('base64') : null;

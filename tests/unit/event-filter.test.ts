@@ -115,6 +115,18 @@ describe('the stream consumers’ filters', () => {
     expect(passesFilters(notify, streamRecord('INSERT', { pk: 'LEASE#S', sk: 'LEASE', type: entityTypes.sessionLease }))).toBe(false);
   });
 
+  it('give plan-limits changed accounts that have been through billing, and nothing else', () => {
+    const limits = filtersOf('plan-limits');
+    const account = { pk: 'ACCOUNT#A', sk: 'ACCOUNT', type: entityTypes.account, id: 'A', plan: null, contactsCount: 3 };
+    const billed = { ...account, billingSyncedAt: '2026-11-01T00:00:00.000Z', plan: { productName: 'Pro', users: 10, connections: 5, contacts: 25000 } };
+    expect(passesFilters(limits, streamRecord('MODIFY', billed, account))).toBe(true);
+    expect(passesFilters(limits, streamRecord('MODIFY', { ...billed, billingSyncedAt: null }, account))).toBe(false);
+    expect(passesFilters(limits, streamRecord('MODIFY', { ...account, contactsCount: 4 }, account))).toBe(false);
+    expect(passesFilters(limits, streamRecord('INSERT', account))).toBe(false);
+    expect(passesFilters(limits, streamRecord('REMOVE', undefined, billed))).toBe(false);
+    expect(passesFilters(limits, streamRecord('MODIFY', { pk: 'ACCOUNT#A', sk: 'USER#U', type: entityTypes.user, billingSyncedAt: 'x' }))).toBe(false);
+  });
+
   it('give fanout the created and changed items of the kinds browsers follow, and no removals', () => {
     const fanout = filtersOf('fanout');
     for (const type of realtimeItemTypes) {

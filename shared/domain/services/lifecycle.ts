@@ -61,6 +61,7 @@ export async function startConnection(ports: Ports, item: ServiceItem, options: 
     pairingPhone,
     qrCode: null,
     pairingCode: null,
+    stoppedByLimit: false,
     ...(pairingPhone ? { onlyFrom: pairable } : {}),
     now: now(ports),
   });
@@ -77,8 +78,12 @@ export async function startConnection(ports: Ports, item: ServiceItem, options: 
   return (await writeServiceStatus(ports.table, item, { status, onlyRun: runId, onlyFrom: ['starting'], now: now(ports) })) ?? starting;
 }
 
-/** Stops a connection ('Desligar', or 'Logout' with `logout`): delivery ends and the status is disconnected. */
-export async function stopConnection(ports: Ports, item: ServiceItem, logout: boolean): Promise<ServiceItem> {
+/**
+ * Stops a connection ('Desligar', or 'Logout' with `logout`): delivery ends and the status is
+ * disconnected. `byLimit`: the plan's limit stops it (marked so it starts again on an upgrade, with
+ * a reason the connections screen shows).
+ */
+export async function stopConnection(ports: Ports, item: ServiceItem, logout: boolean, options: { byLimit?: boolean } = {}): Promise<ServiceItem> {
   const lifecycle = lifecycleOf(ports, item);
   const stop = async () => {
     try {
@@ -94,7 +99,11 @@ export async function stopConnection(ports: Ports, item: ServiceItem, logout: bo
   const throughSession = logout && Boolean(ports.channels.get(item.channelType)?.sessions?.sendsInSession);
   if (throughSession) await stop();
   // Otherwise the status first: a worker-held session stops as soon as it sees it.
-  const stopped = await writeServiceStatus(ports.table, item, { status: 'disconnected', now: now(ports) });
+  const stopped = await writeServiceStatus(ports.table, item, {
+    status: 'disconnected',
+    now: now(ports),
+    ...(options.byLimit ? { stoppedByLimit: true, statusReason: serviceStopReasons.planLimit } : {}),
+  });
   if (!stopped) throw fail.notFound();
   if (!throughSession) await stop();
   return stopped;

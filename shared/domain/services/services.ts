@@ -10,6 +10,7 @@ import { claimStep, releaseClaimStep } from '#db/channel-records.ts';
 import { deleteExistingStep, putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { accountServices, getServiceItem, isRunningStatus, type ServiceItem } from '#db/services.ts';
+import { isBeyondLimit } from '../billing/plan-limits.ts';
 import { fail } from '../errors.ts';
 import { forgetConnection, startConnection, stopConnection, verifyCredentials } from './lifecycle.ts';
 import { toService } from './present-service.ts';
@@ -131,9 +132,21 @@ export async function deleteService(ports: Ports, session: AccountSession, id: s
   });
 }
 
+/**
+ * A connection beyond the plan's limit in creation order may not be started (an account over its
+ * limit after a downgrade keeps its oldest connections running).
+ */
+async function assertWithinPlan(ports: Ports, item: ServiceItem): Promise<void> {
+  const account = await getAccountItem(ports.table, item.accountId);
+  const limit = effectiveLimits(account?.plan).connections;
+  if ((account?.servicesCount ?? 0) <= limit) return;
+  if (isBeyondLimit(await accountServices(ports.table, item.accountId), item.id, limit)) throw fail.limit(errorTexts.serviceLimit);
+}
+
 /** 'Conectar com número de telefone': a new run of a connection waiting to be paired, paired by a code typed on that phone. */
 export async function pairByPhoneNumber(ports: Ports, session: AccountSession, id: string, payload: ServicePairing): Promise<Service> {
   const item = await loadService(ports, session, id);
+  await assertWithinPlan(ports, item);
   return toService(await startConnection(ports, item, { pairingPhone: payload.phoneNumber }));
 }
 
@@ -142,6 +155,7 @@ export type ServiceAction = 'start' | 'restart' | 'shutdown' | 'logout';
 /** The admin actions of the connections screen: 'Iniciar', 'Reiniciar', 'Desligar' and 'Logout'. */
 export async function runServiceAction(ports: Ports, session: AccountSession, id: string, action: ServiceAction): Promise<Service> {
   const item = await loadService(ports, session, id);
+  if (action === 'start' || action === 'restart') await assertWithinPlan(ports, item);
   switch (action) {
     case 'start':
       return toService(await startConnection(ports, item));

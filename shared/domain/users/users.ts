@@ -132,6 +132,11 @@ function guardTarget(session: AccountSession, target: UserItem, action: 'archive
 export async function archiveUser(ports: Ports, session: AccountSession, id: string, archive: boolean): Promise<User> {
   const [account, target] = await Promise.all([accountRef(ports, session), loadUser(ports, session, id)]);
   guardTarget(session, target, 'archive');
+  if (!archive && target.archivedAt) {
+    // Back among the active users only while the plan has room (an account over its limit after a downgrade).
+    const active = (await accountUsers(ports.table, session.accountId)).filter((u) => !u.archivedAt).length;
+    if (active >= effectiveLimits(account.plan).users) throw fail.limit(errorTexts.contactOrUserLimit);
+  }
   const now = ports.clock().toISOString();
   const archived = await setUserArchivedAt(ports.table, target, archive ? (target.archivedAt ?? now) : null, now);
   return toUser(archived, account);

@@ -85,6 +85,8 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
     case 'account.UPDATED': {
       replaceCached(client, accountKeys.all, event.data, created);
       const account = event.data;
+      // The usage counters live on the account: any change of it may have moved them.
+      void client.invalidateQueries({ queryKey: accountKeys.usage(account.id) });
       const user = sessionStore.get().user;
       if (user?.account && user.accountId === account.id && user.account.name !== account.name) {
         updateSessionUser({ ...user, account: { id: account.id, name: account.name } });

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { Pencil } from 'lucide-react';
 import { Button, ButtonLink } from '#web/components/ui/button.tsx';
@@ -7,7 +7,7 @@ import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useAccount } from '#web/features/account/api/get-account.ts';
 import { useCreatePortalSession } from '#web/features/account/api/create-portal-session.ts';
 import { AccountModal } from '#web/features/account/components/account-modal.tsx';
-import { ActivePlan, UpgradePlan } from '#web/features/account/components/subscription.tsx';
+import { ActivePlan, CheckoutPending, liveSubscription, UpgradePlan } from '#web/features/account/components/subscription.tsx';
 import { useSession } from '#web/lib/auth.ts';
 import { formatDate } from '#web/lib/format.ts';
 import { usePageMeta } from '#web/lib/seo.ts';
@@ -26,10 +26,24 @@ export default function MyAccountPage() {
   const { user } = useSession();
   const location = useLocation();
   const navigate = useNavigate();
-  const account = useAccount(user?.accountId);
   const portal = useCreatePortalSession();
   // Back from Stripe Checkout: the plan changes when the webhook lands (account.UPDATED).
-  const checkoutReturn = new URLSearchParams(location.search).get('checkout');
+  const params = new URLSearchParams(location.search);
+  const checkoutReturn = params.get('checkout');
+  const waitingFrom = useState(() => Date.now())[0];
+  const [now, setNow] = useState(() => new Date());
+  const account = useAccount(user?.accountId);
+  const subscription = account.data ? liveSubscription(account.data) : null;
+  const waiting = checkoutReturn === 'success' && params.has('session_id') && Boolean(account.data) && !subscription;
+  useEffect(() => {
+    if (!waiting) return;
+    // Also read the account again now and then, in case the realtime event was missed.
+    const timer = setInterval(() => {
+      setNow(new Date());
+      void account.refetch();
+    }, 3000);
+    return () => clearInterval(timer);
+  }, [waiting, account]);
 
   const refresh = (location.state as { refresh?: boolean } | null)?.refresh;
   useEffect(() => {
@@ -42,7 +56,6 @@ export default function MyAccountPage() {
   if (!user) return <Loading text="Autenticando..." />;
   if (!account.data) return <Loading text="Carregando informações da conta..." />;
   const a = account.data;
-  const subscription = a.plan?.productName === 'Pro' ? a.subscription : null;
 
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:px-8">
@@ -69,14 +82,23 @@ export default function MyAccountPage() {
           </Button>
         ) : null}
       </Card>
-      {checkoutReturn === 'success' && !subscription ? (
-        <Alert tone="info" title="Confirmando o seu pagamento...">
-          <span className="flex items-center gap-2">
-            <Spinner className="size-4 text-brand" /> O Plano Pro aparece aqui assim que o pagamento for confirmado.
-          </span>
+      {checkoutReturn === 'success' && subscription ? (
+        <Alert tone="success" title="Pagamento confirmado">
+          Bem-vindo ao Plano Pro! Os novos limites já valem para a sua conta.
         </Alert>
       ) : null}
-      {subscription ? <ActivePlan account={a} subscription={subscription} /> : <UpgradePlan account={a} />}
+      {checkoutReturn === 'canceled' && !subscription ? (
+        <Alert tone="info" title="Pagamento cancelado">
+          Nenhuma cobrança foi feita. Você pode fazer o upgrade quando quiser.
+        </Alert>
+      ) : null}
+      {subscription ? (
+        <ActivePlan account={a} subscription={subscription} />
+      ) : waiting ? (
+        <CheckoutPending startedAt={waitingFrom} now={now} />
+      ) : (
+        <UpgradePlan account={a} canUpgrade={user.isAdmin} />
+      )}
       <Routes>
         <Route
           path=":id/edit"

@@ -1,9 +1,10 @@
 import { AlertTriangle, Check, Crown, Sparkles, Users, Cable, Contact } from 'lucide-react';
 import type { Account, Subscription, Usage } from '#contracts/entities.ts';
 import { errorTexts, shownMessage } from '#contracts/errors.ts';
-import { effectiveLimits, formatBRL, freePlan, proFallbackPriceCents, proPlanDefaults } from '#contracts/plans.ts';
+import { effectiveLimits, formatBRL, freePlan, proFallbackPriceCents, proPlanDefaults, statusGrantsPlan } from '#contracts/plans.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Alert, Badge, Card } from '#web/components/ui/misc.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
 import { formatDate } from '#web/lib/format.ts';
 import { proProduct, useProducts } from '#web/features/account/api/get-products.ts';
 import { useCreateCheckoutSession } from '#web/features/account/api/create-checkout-session.ts';
@@ -58,11 +59,22 @@ function UsageBar({ label, used, limit, icon }: { label: string; used: number; l
   );
 }
 
-/** 'Plano Pro Ativo': status, price, next charge, period and usage. */
-export function ActivePlan({ account, subscription }: { account: Account; subscription: Subscription }) {
+/** The subscription the panel shows: one that still gives the paid plan (active, in trial, or in payment retries). */
+export function liveSubscription(account: Account): Subscription | null {
+  const sub = account.subscription;
+  return sub && account.plan.productName !== freePlan.productName && statusGrantsPlan(sub.status) ? sub : null;
+}
+
+const dayWord = (days: number) => `${days} ${days === 1 ? 'dia' : 'dias'}`;
+
+/** 'Plano Pro Ativo': status, price, next charge, period and usage. `now`: the clock (tests fix it). */
+export function ActivePlan({ account, subscription, now = new Date() }: { account: Account; subscription: Subscription; now?: Date }) {
   const limits = effectiveLimits(account.plan);
-  const usage = useUsage(account.id, subscription.status === 'active');
-  const days = daysUntil(subscription.current_period_end);
+  // Usage is read while the subscription gives the plan (SPEC section 7 says "active"; trial and
+  // payment retries keep the plan too, and their bars would otherwise read 0).
+  const usage = useUsage(account.id, statusGrantsPlan(subscription.status));
+  const days = daysUntil(subscription.current_period_end, now);
+  const ending = subscription.cancel_at_period_end;
   const price = `${formatBRL(subscription.plan.amount)} / ${subscription.plan.interval === 'year' ? 'ano' : 'mês'}`;
   const u: Usage | undefined = usage.data;
   return (
@@ -73,14 +85,19 @@ export function ActivePlan({ account, subscription }: { account: Account; subscr
         </h2>
         <div className="flex items-center gap-2 text-sm text-fg-muted">Status da Assinatura {statusBadge(subscription.status)}</div>
       </div>
-      {subscription.cancel_at_period_end ? (
+      {ending ? (
         <Alert tone="warning" title="Cancelamento programado">
-          A assinatura termina em {formatDate(subscription.current_period_end * 1000)}.
+          A assinatura termina em {formatDate(subscription.current_period_end * 1000)}. Até lá, o Plano Pro continua valendo.
         </Alert>
       ) : null}
-      {days > 0 && days <= 7 && !subscription.cancel_at_period_end ? (
-        <Alert tone="info" title="Renovação em breve">
-          Faltam {days} {days === 1 ? 'dia' : 'dias'} para a cobrança de {formatBRL(subscription.plan.amount)}.
+      {subscription.status === 'past_due' ? (
+        <Alert tone="danger" title="Pagamento em atraso">
+          Não conseguimos cobrar a última fatura. Atualize a forma de pagamento em 'Gerenciar assinatura' para manter o Plano Pro.
+        </Alert>
+      ) : null}
+      {days > 0 && days <= 7 && !ending ? (
+        <Alert tone="warning" title="Renovação em breve">
+          Faltam {dayWord(days)} para a cobrança de {formatBRL(subscription.plan.amount)}.
         </Alert>
       ) : null}
       <dl className="grid gap-4 sm:grid-cols-3">
@@ -89,8 +106,8 @@ export function ActivePlan({ account, subscription }: { account: Account; subscr
           <dd className="mt-1 text-lg font-semibold text-fg">{price}</dd>
         </div>
         <div className="rounded-xl bg-surface-2 p-4">
-          <dt className="text-xs text-fg-muted">Próxima cobrança</dt>
-          <dd className="mt-1 text-lg font-semibold text-fg">{days === 0 ? 'Hoje' : `${days} ${days === 1 ? 'dia' : 'dias'}`}</dd>
+          <dt className="text-xs text-fg-muted">{ending ? 'Termina em' : 'Próxima cobrança'}</dt>
+          <dd className="mt-1 text-lg font-semibold text-fg">{days === 0 ? 'Hoje' : dayWord(days)}</dd>
           <dd className="text-xs text-fg-muted">{formatDate(subscription.current_period_end * 1000)}</dd>
         </div>
         <div className="rounded-xl bg-surface-2 p-4">
@@ -119,16 +136,27 @@ function PlanFeature({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** The upgrade page: the current plan against Pro ('Recomendado'), and 'Fazer Upgrade Agora'. */
-export function UpgradePlan({ account }: { account: Account }) {
+/**
+ * The upgrade page: the current plan against Pro ('Recomendado'), and 'Fazer Upgrade Agora' (for
+ * admins: checkout is theirs). Without payments configured on the server it says so and offers no
+ * checkout; the Pro price falls back to R$ 99,90 while the provider's has not loaded.
+ */
+export function UpgradePlan({ account, canUpgrade }: { account: Account; canUpgrade: boolean }) {
   const current = effectiveLimits(account.plan);
   const products = useProducts(true);
   const pro = proProduct(products.data);
   const price = pro?.prices[0];
   const checkout = useCreateCheckoutSession();
+  const notConfigured = products.isError && products.error.message === errorTexts.paymentsNotConfigured;
+  const ended = account.subscription && !statusGrantsPlan(account.subscription.status) ? account.subscription : null;
   const n = (v: number) => v.toLocaleString('pt-BR');
   return (
     <div className="space-y-6">
+      {notConfigured ? (
+        <Alert tone="warning" title="Pagamentos não configurados">
+          {shownMessage(errorTexts.paymentsNotConfigured)}
+        </Alert>
+      ) : null}
       <div className="grid gap-4 md:grid-cols-2">
         <Card className="p-6">
           <p className="text-xs font-semibold tracking-wide text-fg-muted uppercase">Plano atual</p>
@@ -141,6 +169,7 @@ export function UpgradePlan({ account }: { account: Account }) {
           ) : (
             <p className="mt-1 text-sm text-fg-muted">Sem assinatura ativa</p>
           )}
+          {ended ? <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-fg-muted">Status da Assinatura {statusBadge(ended.status)}</div> : null}
           <ul className="mt-5 space-y-2">
             <PlanFeature>
               {n(current.users ?? freePlan.users)} {current.users === 1 ? 'usuário' : 'usuários'}
@@ -168,9 +197,16 @@ export function UpgradePlan({ account }: { account: Account }) {
             <PlanFeature>{n(proPlanDefaults.connections)} conexões de WhatsApp e Telegram</PlanFeature>
             <PlanFeature>{n(proPlanDefaults.contacts)} contatos</PlanFeature>
           </ul>
-          <Button size="lg" className="mt-6 w-full" loading={checkout.isPending} onClick={() => checkout.mutate(price?.id)}>
+          <Button
+            size="lg"
+            className="mt-6 w-full"
+            loading={checkout.isPending}
+            disabled={!canUpgrade || notConfigured}
+            onClick={() => checkout.mutate(price?.id)}
+          >
             Fazer Upgrade Agora
           </Button>
+          {!canUpgrade ? <p className="mt-2 text-center text-xs text-fg-muted">Peça a um administrador da conta para fazer o upgrade.</p> : null}
         </Card>
       </div>
       <Card className="p-6">
@@ -193,14 +229,38 @@ export function UpgradePlan({ account }: { account: Account }) {
           </div>
         </div>
       </Card>
-      {products.isError ? (
+      {products.isError && !notConfigured ? (
         <p className="flex items-center gap-2 text-xs text-fg-muted">
           <AlertTriangle className="size-3.5" aria-hidden="true" />
-          {products.error.message === errorTexts.paymentsNotConfigured
-            ? shownMessage(errorTexts.paymentsNotConfigured)
-            : 'Preço de referência; o valor final aparece no pagamento.'}
+          Preço de referência; o valor final aparece no pagamento.
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** Seconds after which the wait for the payment's confirmation says it is taking long. */
+const slowConfirmationSeconds = 60;
+
+/**
+ * Back from Checkout (`?checkout=success&session_id=`) before the webhook has brought the plan:
+ * a clear wait. The page keeps the account live through `account.UPDATED`, and reads it again every
+ * few seconds as well in case the event was missed.
+ */
+export function CheckoutPending({ startedAt, now = new Date() }: { startedAt: number; now?: Date }) {
+  const slow = now.getTime() - startedAt > slowConfirmationSeconds * 1000;
+  return (
+    <Card className="flex flex-col items-center gap-3 p-10 text-center" role="status" aria-live="polite">
+      <Spinner className="size-8 text-brand" />
+      <h2 className="text-lg font-semibold text-fg">Confirmando o seu pagamento...</h2>
+      <p className="max-w-md text-sm text-fg-muted">
+        O pagamento foi recebido pela plataforma de cobrança. O Plano Pro aparece aqui assim que a confirmação chegar, em geral em poucos segundos.
+      </p>
+      {slow ? (
+        <p className="max-w-md text-sm text-fg-muted">
+          Está demorando mais que o normal. Você pode continuar usando o sistema: o plano muda sozinho quando a confirmação chegar.
+        </p>
+      ) : null}
+    </Card>
   );
 }
