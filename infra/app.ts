@@ -1,15 +1,10 @@
 import { App } from 'aws-cdk-lib';
-import { ConversaStack } from './stack.ts';
+import { ensureWebBuild } from '../scripts/ensure-deps.mjs';
+import { defineConversa } from './conversa-app.ts';
+
+// The stack uploads web/dist: build it first when it is missing or older than its sources.
+ensureWebBuild();
 
 const app = new App();
-
-const account = process.env.CDK_DEFAULT_ACCOUNT;
-const region = process.env.CDK_DEFAULT_REGION;
-
-new ConversaStack(app, 'ConversaStack', {
-  description: 'Conversa: multi-tenant WhatsApp and Telegram inbox',
-  // Environment-agnostic when the CLI has no credentials (offline synth); pinned when it has.
-  ...(account || region ? { env: { account, region } } : {}),
-});
-
+defineConversa(app);
 app.synth();

@@ -9,13 +9,15 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { livenessProbeCommand } from '#connectors/liveness.ts';
 import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { streamConsumers } from '#functions/streams/consumers.ts';
 import { workerCapacity, workerDockerfile, workerStopTimeoutSeconds, workerTaskSize } from './constructs/channel-worker.ts';
 import { ConversaStack } from './stack.ts';
+import { siteFixture } from './test-support/site-fixture.ts';
+import { wholeTemplate } from './test-support/whole-template.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };
@@ -25,8 +27,8 @@ const cdkContext = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')).cont
 
 function synth(context: Record<string, unknown> = {}, props: ConstructorParameters<typeof ConversaStack>[2] = {}) {
   const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new ConversaStack(app, 'ConversaStack', props);
-  return { template: Template.fromStack(stack), assembly: app.synth() };
+  const stack = new ConversaStack(app, 'ConversaStack', { siteAssetPath: siteFixture, ...props });
+  return { template: wholeTemplate(stack), assembly: app.synth() };
 }
 
 const resourcesOf = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
@@ -35,6 +37,13 @@ function only(template: Template, type: string): [string, Resource] {
   const entries = Object.entries(resourcesOf(template, type));
   expect(entries, type).toHaveLength(1);
   return entries[0]!;
+}
+
+/** The media bucket (the one with CORS; the other holds the web app). */
+function mediaBucketOf(template: Template): string {
+  const ids = Object.entries(resourcesOf(template, 'AWS::S3::Bucket')).filter(([, b]) => b.Properties.CorsConfiguration);
+  expect(ids).toHaveLength(1);
+  return ids[0]![0];
 }
 
 function statementsOfRole(template: Template, roleId: string): Statement[] {
@@ -138,17 +147,17 @@ describe('the channel worker task', () => {
     expect(container.Environment).toContainEqual({ Name: 'STOP_GRACE_SECONDS', Value: '50' });
   });
 
-  it('logs to its own log group, kept for a month, without blocking the process', () => {
+  it('logs to its own log group, kept as long as the stage keeps logs (a week in dev), without blocking the process', () => {
     const logs = container.LogConfiguration;
     expect(logs.LogDriver).toBe('awslogs');
     expect(logs.Options).toMatchObject({ 'awslogs-stream-prefix': 'worker', mode: 'non-blocking', 'max-buffer-size': '26214400b' });
     const logGroup = resourcesOf(template, 'AWS::Logs::LogGroup')[logs.Options['awslogs-group'].Ref]!;
-    expect(logGroup.Properties.RetentionInDays).toBe(30);
+    expect(logGroup.Properties.RetentionInDays).toBe(7);
   });
 
   it('gets the table, the bucket, the data key ARN, the queue URL, its capacity and webhook mode, and no JWT secret', () => {
     const table = only(template, 'AWS::DynamoDB::GlobalTable')[0];
-    const bucket = only(template, 'AWS::S3::Bucket')[0];
+    const bucket = mediaBucketOf(template);
     const dataKey = Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) => /at rest/.test(s.Properties.Description))![0];
     const environment = Object.fromEntries(container.Environment.map((v: { Name: string; Value: unknown }) => [v.Name, v.Value]));
     expect(environment).toEqual({
@@ -343,7 +352,7 @@ describe('the worker task role', () => {
   it('may use the table, the data key, the bucket and the worker queue, and nothing else', () => {
     const roleId = task.Properties.TaskRoleArn['Fn::GetAtt'][0] as string;
     const table = only(template, 'AWS::DynamoDB::GlobalTable')[0];
-    const bucket = only(template, 'AWS::S3::Bucket')[0];
+    const bucket = mediaBucketOf(template);
     const dataKey = Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) => /at rest/.test(s.Properties.Description))![0];
     const tableArn = { 'Fn::GetAtt': [table, 'Arn'] };
     const bucketArn = { 'Fn::GetAtt': [bucket, 'Arn'] };

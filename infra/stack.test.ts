@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tableShape } from '#db/table-definition.ts';
@@ -12,6 +12,8 @@ import { handlerConstructId } from './constructs/http-api.ts';
 import { StreamConsumers } from './constructs/stream-consumers.ts';
 import { webSocketRoutes } from './constructs/websocket-api.ts';
 import { CONSUMERS_THAT_MANAGE_CONNECTIONS, CONSUMERS_THAT_START_CONNECTIONS, ConversaStack, isPaymentHandler } from './stack.ts';
+import { siteFixture } from './test-support/site-fixture.ts';
+import { wholeTemplate } from './test-support/whole-template.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 
@@ -21,12 +23,12 @@ const cdkContext = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.ur
 function synth(context: Record<string, unknown> = {}) {
   // Skipping bundling keeps the tests fast and lets them run before every handler file exists.
   const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
-  return Template.fromStack(new ConversaStack(app, 'ConversaStack'));
+  return wholeTemplate(new ConversaStack(app, 'ConversaStack', { siteAssetPath: siteFixture }));
 }
 
 function synthStack(props: ConstructorParameters<typeof ConversaStack>[2]) {
   const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
-  return new ConversaStack(app, 'ConversaStack', props);
+  return new ConversaStack(app, 'ConversaStack', { siteAssetPath: siteFixture, ...props });
 }
 
 function resourcesOf(template: Template, type: string): Record<string, Resource> {
@@ -48,6 +50,20 @@ function onlyId(template: Template, type: string): string {
   const ids = Object.keys(resourcesOf(template, type));
   expect(ids, type).toHaveLength(1);
   return ids[0]!;
+}
+
+/** The media bucket: the one browsers may reach (it has CORS); the other holds the web app. */
+function mediaBucketId(template: Template): string {
+  const ids = Object.entries(resourcesOf(template, 'AWS::S3::Bucket'))
+    .filter(([, bucket]) => bucket.Properties.CorsConfiguration)
+    .map(([id]) => id);
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+/** `https://<distribution domain>`, as the template writes it. */
+function siteUrlOf(template: Template): unknown {
+  return { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [onlyId(template, 'AWS::CloudFront::Distribution'), 'DomainName'] }]] };
 }
 
 /** The logical ids of the JWT secret and the data key, told apart by their description. */
@@ -118,8 +134,8 @@ describe('the table', () => {
     });
   });
 
-  it('has point-in-time recovery and deletion protection, and is retained on stack deletion', () => {
-    template.hasResource('AWS::DynamoDB::GlobalTable', {
+  it('in prod, has point-in-time recovery and deletion protection, and is retained on stack deletion', () => {
+    synth({ stage: 'prod' }).hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({
@@ -161,8 +177,9 @@ describe('the Lambda functions', () => {
     expect(streamConsumers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
     const ours = handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length;
-    // Plus CDK's own: the custom resource that strips the worker VPC's default security group of its rules.
-    template.resourceCountIs('AWS::Lambda::Function', ours + 1);
+    // Plus CDK's own: the custom resources that strip the worker VPC's default security group of its
+    // rules, upload the web app, and (in dev) empty the buckets on deletion.
+    template.resourceCountIs('AWS::Lambda::Function', ours + 3);
     template.resourceCountIs('Custom::VpcRestrictDefaultSG', 1);
     expect(functionsOf(template)).toHaveLength(ours);
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
@@ -197,7 +214,7 @@ describe('the Lambda functions', () => {
 
   it('all get the table, both secret ARNs and the bucket name in their environment', () => {
     const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
-    const bucketId = onlyId(template, 'AWS::S3::Bucket');
+    const bucketId = mediaBucketId(template);
     const { jwt, dataKey } = secretIds(template);
     const all = functionsOf(template);
     expect(all.length).toBe(handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length);
@@ -214,7 +231,7 @@ describe('the Lambda functions', () => {
 
   it("HTTP functions also get the mail settings, the Telegram webhook origin and (the worker queue's producers) its URL, and nothing else", () => {
     const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
-    const bucketId = onlyId(template, 'AWS::S3::Bucket');
+    const bucketId = mediaBucketId(template);
     const apiId = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.ProtocolType === 'HTTP')![0];
     const { jwt, dataKey } = secretIds(template);
     const workerQueueId = workerQueueOf(template);
@@ -230,17 +247,22 @@ describe('the Lambda functions', () => {
         TELEGRAM_WEBHOOK_BASE_URL: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
         ...(workerQueue.routeProducers.includes(String(fn.Properties.Description).slice('http/'.length)) ? { WORKER_QUEUE_URL: { Ref: workerQueueId } } : {}),
         MAIL_FROM: 'nao-responda@example.com',
-        APP_URL: 'https://app.example.com',
+        APP_URL: siteUrlOf(template),
         NODE_OPTIONS: '--enable-source-maps',
       });
     }
   });
 
-  it('log to their own log group kept for one month', () => {
-    const logGroups = resourcesOf(template, 'AWS::Logs::LogGroup');
-    for (const [, fn] of functionsOf(template)) {
-      const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
-      expect(logGroups[logGroupId]?.Properties.RetentionInDays).toBe(30);
+  it('log to their own log group, kept for a week in dev and three months in prod', () => {
+    for (const [stage, days] of [
+      [template, 7],
+      [synth({ stage: 'prod' }), 90],
+    ] as const) {
+      const logGroups = resourcesOf(stage, 'AWS::Logs::LogGroup');
+      for (const [, fn] of functionsOf(stage)) {
+        const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
+        expect(logGroups[logGroupId]?.Properties.RetentionInDays).toBe(days);
+      }
     }
   });
 
@@ -259,7 +281,7 @@ describe('the Lambda functions', () => {
   });
 
   it('HTTP functions may send e-mail; HTTP, stream and queue functions may read and write the bucket; WebSocket functions may do neither', () => {
-    const bucketId = onlyId(template, 'AWS::S3::Bucket');
+    const bucketId = mediaBucketId(template);
     const objects = same({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] });
     for (const [, fn] of functionsOf(template)) {
       const description = String(fn.Properties.Description);
@@ -309,9 +331,9 @@ describe('configuration from context', () => {
     }
   });
 
-  it("lets browsers reach the bucket from the app URL's origin only", () => {
+  it("lets browsers reach the bucket from the site's origin and the app URL's origin only", () => {
     configured.hasResourceProperties('AWS::S3::Bucket', {
-      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: ['https://conversa.example'] })] },
+      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: [siteUrlOf(configured), 'https://conversa.example'] })] },
     });
   });
 });
@@ -392,10 +414,10 @@ describe('the WebSocket API', () => {
     }
   });
 
-  it('has an auto-deployed, throttled prod stage', () => {
+  it('has an auto-deployed, throttled stage named ws (the path browsers use on the site)', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       ApiId: { Ref: wsApiId() },
-      StageName: 'prod',
+      StageName: 'ws',
       AutoDeploy: true,
       DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
     });
@@ -404,7 +426,8 @@ describe('the WebSocket API', () => {
 
 describe('the media bucket', () => {
   it('is one bucket that blocks all public access and owns its objects', () => {
-    template.resourceCountIs('AWS::S3::Bucket', 1);
+    template.resourceCountIs('AWS::S3::Bucket', 2);
+    mediaBucketId(template);
     template.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,
@@ -422,7 +445,7 @@ describe('the media bucket', () => {
         ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: Match.stringLikeRegexp('^(AES256|aws:kms)$') } }],
       },
     });
-    const bucketId = onlyId(template, 'AWS::S3::Bucket');
+    const bucketId = mediaBucketId(template);
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucketId },
       PolicyDocument: {
@@ -436,7 +459,7 @@ describe('the media bucket', () => {
       CorsConfiguration: {
         CorsRules: [
           Match.objectLike({
-            AllowedOrigins: ['https://app.example.com'],
+            AllowedOrigins: [siteUrlOf(template)],
             AllowedMethods: Match.arrayWith(['PUT', 'GET', 'HEAD']),
             AllowedHeaders: ['*'],
           }),
@@ -445,8 +468,8 @@ describe('the media bucket', () => {
     });
   });
 
-  it('aborts incomplete multipart uploads after a day and is retained on stack deletion', () => {
-    template.hasResource('AWS::S3::Bucket', {
+  it('aborts incomplete multipart uploads after a day and, in prod, is retained on stack deletion', () => {
+    synth({ stage: 'prod' }).hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({
@@ -528,18 +551,18 @@ describe('the stream consumers', () => {
     const wsApi = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, api]) => api.Properties.ProtocolType === 'WEBSOCKET')![0];
     for (const { name } of streamConsumers) {
       expect(consumer(name).fn.Properties.Environment.Variables.WS_MANAGEMENT_URL, name).toEqual({
-        'Fn::Join': ['', ['https://', { Ref: wsApi }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod']],
+        'Fn::Join': ['', ['https://', { Ref: wsApi }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/ws']],
       });
     }
   });
 
-  it('may manage WebSocket connections of the prod stage only where they post to browsers (fanout)', () => {
+  it('may manage WebSocket connections of the ws stage only where they post to browsers (fanout)', () => {
     expect(streamConsumers.map((c) => c.name)).toContain('fanout');
     expect([...CONSUMERS_THAT_MANAGE_CONNECTIONS].every((n) => streamConsumers.some((c) => c.name === n))).toBe(true);
     const wsApi = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, api]) => api.Properties.ProtocolType === 'WEBSOCKET')![0];
     const connections = (r: unknown) => {
       const text = JSON.stringify(r);
-      return text.includes(`{"Ref":"${wsApi}"}`) && text.endsWith('"/prod/*/@connections/*"]]}');
+      return text.includes(`{"Ref":"${wsApi}"}`) && text.endsWith('"/ws/*/@connections/*"]]}');
     };
     for (const { name } of streamConsumers) {
       const statements = statementsOf(template, consumer(name).fn);
@@ -770,9 +793,9 @@ describe('the outputs', () => {
     template.hasOutput('ApiUrl', {});
     template.hasOutput('TableName', { Value: { Ref: onlyId(template, 'AWS::DynamoDB::GlobalTable') } });
     template.hasOutput('WebSocketUrl', {
-      Value: { 'Fn::Join': ['', Match.arrayWith(['wss://', Match.stringLikeRegexp('^/prod$')])] },
+      Value: { 'Fn::Join': ['', Match.arrayWith(['wss://', Match.stringLikeRegexp('^/ws$')])] },
     });
-    template.hasOutput('BucketName', { Value: { Ref: onlyId(template, 'AWS::S3::Bucket') } });
+    template.hasOutput('BucketName', { Value: { Ref: mediaBucketId(template) } });
   });
 });
 

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aspects, CfnOutput, SecretValue, Stack, type StackProps, Tags, Token } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -12,10 +13,13 @@ import { workerQueue, type WorkerQueueDef } from '#functions/queues/worker-queue
 import { ChannelWorker } from './constructs/channel-worker.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
-import { MediaBucket, originOf } from './constructs/media-bucket.ts';
+import { bucketOrigin, MediaBucket, mediaBucketName, originOf } from './constructs/media-bucket.ts';
 import { QueueConsumers } from './constructs/queue-consumers.ts';
 import { StreamConsumers } from './constructs/stream-consumers.ts';
+import { WebSite } from './constructs/web-site.ts';
 import { ConversaWebSocketApi } from './constructs/websocket-api.ts';
+import { EDGE_REGION } from './edge-stack.ts';
+import { type StageName, type StageSettings, StageLogPolicy, stageSettings } from './stage.ts';
 
 /** Repository root (this file is `infra/stack.ts`). */
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,7 +30,6 @@ export function isPaymentHandler(handler: string): boolean {
 }
 
 export const DEFAULT_MAIL_FROM = 'nao-responda@example.com';
-export const DEFAULT_APP_URL = 'https://app.example.com';
 
 /**
  * Stream consumers that post to browsers through the WebSocket Management API and so get
@@ -44,8 +47,26 @@ export const CONSUMERS_THAT_START_CONNECTIONS: ReadonlySet<string> = new Set(['p
 export interface ConversaStackProps extends StackProps {
   /** Sender of verification and reset e-mails. @default context `mailFrom`, else DEFAULT_MAIL_FROM */
   readonly mailFrom?: string;
-  /** Public URL of the web app, used in e-mail links. @default context `appUrl`, else DEFAULT_APP_URL */
+  /**
+   * Public URL of the web app, used in e-mail links and allowed by the media bucket's CORS.
+   * @default context `appUrl`, else the site's own URL (custom domain or CloudFront's)
+   */
   readonly appUrl?: string;
+  /** `dev` or `prod` (docs/decisions.md "Stages"). @default context `stage`, else dev */
+  readonly stage?: StageName;
+  /** The built web app to upload. @default context `siteAssetPath`, else web/dist */
+  readonly siteAssetPath?: string;
+  /**
+   * ARN of the WAF web ACL (scope CLOUDFRONT, in us-east-1) for the distribution; the app wires the
+   * edge stack's. @default context `webAclArn`, else none
+   */
+  readonly webAclArn?: string;
+  /**
+   * Custom domain of the site and its ACM certificate in us-east-1; both or neither.
+   * @default context `domainName` and `certificateArn`, else CloudFront's domain
+   */
+  readonly domainName?: string;
+  readonly certificateArn?: string;
   /**
    * Verified SES identity (domain or address) the functions may send as.
    * @default context `sesIdentity`, else any identity of the account
@@ -74,8 +95,9 @@ export interface ConversaStackProps extends StackProps {
  * The serverless core in the cloud: the table and its stream, the secrets, the media bucket, the
  * REST API with one function per handler module, the WebSocket API, one function per table
  * stream consumer, one SQS FIFO queue and function per queue consumer (the send queue), and the
- * channel worker (a Fargate service holding WhatsApp sockets) with its queue. The static site
- * comes in a later slice.
+ * channel worker (a Fargate service holding WhatsApp sockets) with its queue, and the web app on
+ * CloudFront with `/api` and `/ws` on the same origin. The HTTP routes and their functions are a
+ * nested stack (see `ConversaHttpApi`).
  */
 export class ConversaStack extends Stack {
   readonly table: DataTable;
@@ -89,6 +111,8 @@ export class ConversaStack extends Stack {
   readonly streamConsumers: StreamConsumers;
   readonly queueConsumers: QueueConsumers;
   readonly channelWorker: ChannelWorker;
+  readonly stage: StageSettings;
+  readonly site: WebSite;
 
   constructor(scope: Construct, id: string, props: ConversaStackProps = {}) {
     super(scope, id, props);
@@ -105,11 +129,18 @@ export class ConversaStack extends Stack {
       return number;
     };
     const mailFrom = props.mailFrom ?? context('mailFrom') ?? DEFAULT_MAIL_FROM;
-    const appUrl = props.appUrl ?? context('appUrl') ?? DEFAULT_APP_URL;
     const sesIdentity = props.sesIdentity ?? context('sesIdentity');
     const telegramApiRoot = props.telegramApiRoot ?? context('telegramApiRoot');
 
-    this.table = new DataTable(this, 'Data');
+    this.stage = stageSettings(props.stage ?? this.node.tryGetContext('stage'));
+    Tags.of(this).add('conversa:stage', this.stage.name);
+    Aspects.of(this).add(new StageLogPolicy(this.stage));
+
+    this.table = new DataTable(this, 'Data', {
+      removalPolicy: this.stage.dataRemovalPolicy,
+      deletionProtection: this.stage.tableDeletionProtection,
+      pointInTimeRecovery: this.stage.pointInTimeRecovery,
+    });
 
     // Handlers fetch the value at cold start through JWT_SECRET_ARN: it never appears in the
     // template, the environment or the logs. Alphanumeric, 64 characters (~380 bits).
@@ -138,7 +169,12 @@ export class ConversaStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText(unsetSecretValue),
     });
 
-    this.media = new MediaBucket(this, 'Media', { appOrigin: originOf(appUrl) });
+    const mediaName = mediaBucketName(this.stage.name);
+    this.media = new MediaBucket(this, 'Media', {
+      bucketName: mediaName,
+      removalPolicy: this.stage.dataRemovalPolicy,
+      autoDeleteObjects: this.stage.autoDeleteMedia,
+    });
     const bucket = this.media.bucket;
 
     /** What every function gets, whatever its trigger. */
@@ -166,7 +202,8 @@ export class ConversaStack extends Stack {
       routes: props.routes ?? httpRoutes,
       handlersDir: join(projectRoot, 'functions', 'http'),
       projectRoot,
-      environment: { ...common, MAIL_FROM: mailFrom, APP_URL: appUrl },
+      // APP_URL comes with the site, below.
+      environment: { ...common, MAIL_FROM: mailFrom },
     });
 
     this.webSocketApi = new ConversaWebSocketApi(this, 'Ws', {
@@ -282,6 +319,35 @@ export class ConversaStack extends Stack {
     }
     // The send queue's consumer reads files to send them and presigns their download URLs.
     for (const fn of queueFunctions) bucket.grantReadWrite(fn);
+
+    // ---- The web app: S3 and CloudFront, with /api and /ws on the same origin ----
+    // (docs/decisions.md "Web app hosting"). One build serves every stage: the app calls `/api` and
+    // `/ws` on whatever origin served it.
+    const domainName = props.domainName ?? context('domainName');
+    const certificateArn = props.certificateArn ?? context('certificateArn');
+    if (!domainName !== !certificateArn) throw new Error('Give both domainName and certificateArn (an ACM certificate in us-east-1), or neither');
+    if (certificateArn && !Token.isUnresolved(certificateArn) && certificateArn.split(':')[3] !== EDGE_REGION) {
+      throw new Error(`CloudFront needs a certificate in ${EDGE_REGION}, not ${certificateArn}`);
+    }
+    this.site = new WebSite(this, 'Site', {
+      assetPath: props.siteAssetPath ?? context('siteAssetPath') ?? join(projectRoot, 'web', 'dist'),
+      httpApiId: this.httpApi.api.apiId,
+      webSocketApiId: this.webSocketApi.api.apiId,
+      mediaOrigin: bucketOrigin(mediaName),
+      webAclArn: props.webAclArn ?? context('webAclArn'),
+      ...(domainName && certificateArn
+        ? { domain: { name: domainName, certificate: acm.Certificate.fromCertificateArn(this, 'SiteCertificate', certificateArn) } }
+        : {}),
+    });
+    const givenAppUrl = props.appUrl ?? context('appUrl');
+    const appUrl = givenAppUrl ?? this.site.url;
+    this.media.allowBrowsersFrom([this.site.url, ...(givenAppUrl && originOf(givenAppUrl) !== this.site.url ? [originOf(givenAppUrl)] : [])]);
+    for (const fn of this.httpApi.functions.values()) fn.addEnvironment('APP_URL', appUrl);
+    new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The web app (and /api, /ws on the same origin)' });
+    new CfnOutput(this, 'DistributionDomain', {
+      value: this.site.distribution.distributionDomainName,
+      description: 'Point the custom domain here (CNAME or alias)',
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the REST API stage' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });

@@ -1,9 +1,16 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { tableShape } from '#db/table-definition.ts';
 
 const stringKey = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+
+export interface DataTableProps {
+  /** RETAIN keeps the table (and its data) when the stack is deleted. */
+  readonly removalPolicy: RemovalPolicy;
+  readonly deletionProtection: boolean;
+  readonly pointInTimeRecovery: boolean;
+}
 
 /**
  * The single DynamoDB table, built from `tableShape` (the same object the local runtime creates
@@ -13,7 +20,7 @@ const stringKey = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.
 export class DataTable extends Construct {
   readonly table: dynamodb.TableV2;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: DataTableProps) {
     super(scope, id);
 
     this.table = new dynamodb.TableV2(this, 'Table', {
@@ -28,9 +35,9 @@ export class DataTable extends Construct {
       billing: dynamodb.Billing.onDemand(),
       timeToLiveAttribute: tableShape.ttlAttribute,
       dynamoStream: dynamodb.StreamViewType[tableShape.streamView],
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.pointInTimeRecovery },
+      deletionProtection: props.deletionProtection,
+      removalPolicy: props.removalPolicy,
     });
   }
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -39,10 +39,17 @@ export function handlerConstructId(handler: string): string {
  * The HTTP API (API Gateway v2, payload format 2.0) with one Lambda function per handler module
  * of the route list, mounted under `/api`. Everything is derived from the list: adding a route
  * there adds its function and route here.
+ *
+ * The API, its stage and access logs belong to the enclosing stack; the functions (with their
+ * roles, policies and log groups), integrations, permissions and routes, about seven resources a
+ * route, live in a nested stack of their own (`routes`), so the route list can grow without
+ * pushing the main template past CloudFormation's 500 resources (docs/decisions.md, "Resource count").
  */
 export class ConversaHttpApi extends Construct {
   readonly api: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
+  /** The nested stack holding every route's function, integration and route. */
+  readonly routes: NestedStack;
   /** One function per handler module, keyed by the module path (`auth/login`). */
   readonly functions = new Map<string, NodeFunction>();
 
@@ -87,11 +94,12 @@ export class ConversaHttpApi extends Construct {
       },
     });
 
+    this.routes = new NestedStack(this, 'Routes', { description: 'Conversa REST API: one function per handler module, and the routes' });
     const integrations = new Map<string, HttpLambdaIntegration>();
     for (const handler of handlers) {
       const constructId = handlerConstructId(handler);
       const timeouts = props.routes.filter((r) => r.handler === handler && r.timeoutSeconds).map((r) => r.timeoutSeconds!);
-      const fn = new NodeFunction(this, `${constructId}Fn`, {
+      const fn = new NodeFunction(this.routes, `${constructId}Fn`, {
         entry: entryOf(handler),
         projectRoot: props.projectRoot,
         description: `http/${handler}`,
@@ -108,9 +116,10 @@ export class ConversaHttpApi extends Construct {
     }
 
     for (const route of props.routes) {
-      this.api.addRoutes({
-        path: `${API_PREFIX}${route.path}`,
-        methods: [apigw.HttpMethod[route.method]],
+      const path = `${API_PREFIX}${route.path}`;
+      new apigw.HttpRoute(this.routes, `${route.method}${handlerConstructId(path)}Route`, {
+        httpApi: this.api,
+        routeKey: apigw.HttpRouteKey.with(path, apigw.HttpMethod[route.method]),
         integration: integrations.get(route.handler)!,
       });
     }

@@ -10,6 +10,13 @@ import { webSocketRoutes } from '../../functions/ws/routes.ts';
 /** The WebSocket routes and their handler modules (functions/ws/routes.ts, shared with the local gateway). */
 export { webSocketRoutes };
 
+/**
+ * The stage's name, which is also the path browsers connect to on the site's origin
+ * (`wss://<site>/ws`): CloudFront forwards `/ws` to the API as it is, and API Gateway takes the
+ * first path segment as the stage.
+ */
+export const WEBSOCKET_STAGE = 'ws';
+
 export interface WebSocketApiProps {
   /** Absolute path of `functions/ws`. */
   readonly handlersDir: string;
@@ -17,7 +24,7 @@ export interface WebSocketApiProps {
   readonly projectRoot: string;
   /** Environment every handler gets. */
   readonly environment: Record<string, string>;
-  /** @default 'prod' */
+  /** @default WEBSOCKET_STAGE */
   readonly stageName?: string;
   /** Steady-state messages per second for the stage. @default 50 */
   readonly rateLimit?: number;
@@ -66,7 +73,7 @@ export class ConversaWebSocketApi extends Construct {
 
     this.stage = new apigw.WebSocketStage(this, 'Stage', {
       webSocketApi: this.api,
-      stageName: props.stageName ?? 'prod',
+      stageName: props.stageName ?? WEBSOCKET_STAGE,
       autoDeploy: true,
       throttle: { rateLimit: props.rateLimit ?? 50, burstLimit: props.burstLimit ?? 100 },
     });

@@ -1,0 +1,77 @@
+/**
+ * The security headers of the web app, in one place: the CloudFront response headers policy
+ * (`infra/constructs/web-site.ts`) sets exactly these, and the browser test
+ * (`tests/e2e/site-headers.test.ts`) serves the built app with them and fails on any CSP violation.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/** `web/index.html`, the source of the app shell (Vite copies its inline scripts as they are). */
+const shellSource = new URL('../web/index.html', import.meta.url);
+
+/** The bodies of the inline `<script>` elements (no `src`) of an HTML page. */
+export function inlineScriptsOf(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+}
+
+/** A CSP hash source for an inline script body: `'sha256-…'`. */
+export function scriptHash(body: string): string {
+  return `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;
+}
+
+export interface SiteHeaderOptions {
+  /**
+   * Origin of the media bucket's presigned URLs (`https://<bucket>.s3.<region>.amazonaws.com`):
+   * browsers PUT uploads to it and show images, audio and video from it.
+   */
+  readonly mediaOrigin: string;
+  /** The app shell's HTML. @default web/index.html */
+  readonly shellHtml?: string;
+}
+
+/**
+ * The Content-Security-Policy the app passes. Scripts: our own files plus the hash of the inline
+ * theme script in the shell (no 'unsafe-inline', no eval). Styles: our own files only (React sets
+ * `style` through the CSSOM, which CSP does not restrict). Images and media: ours, `data:` (the
+ * QR code PNG, the notification chime), `blob:` (previews of files and voice notes being sent) and
+ * the media bucket. Connections: the same origin (`/api`, and `/ws`, since CSP 3's 'self' covers
+ * `wss:` to the same host) and the bucket (presigned uploads).
+ */
+export function contentSecurityPolicy(options: SiteHeaderOptions): string {
+  const html = options.shellHtml ?? readFileSync(shellSource, 'utf8');
+  const media = options.mediaOrigin;
+  const directives: [string, ...string[]][] = [
+    ['default-src', "'self'"],
+    ['script-src', "'self'", ...inlineScriptsOf(html).map(scriptHash)],
+    ['style-src', "'self'"],
+    ['img-src', "'self'", 'data:', 'blob:', media],
+    ['media-src', "'self'", 'data:', 'blob:', media],
+    ['font-src', "'self'"],
+    ['connect-src', "'self'", media],
+    ['object-src', "'none'"],
+    ['base-uri', "'self'"],
+    ['form-action', "'self'"],
+    ['frame-ancestors', "'none'"],
+  ];
+  return directives.map((directive) => directive.join(' ')).join('; ');
+}
+
+/** HSTS: two years, subdomains included; not preloaded (preloading is a commitment for the whole domain). */
+export const strictTransportSecurity = { maxAgeSeconds: 2 * 365 * 24 * 60 * 60, includeSubdomains: true } as const;
+
+/** Microphone for voice notes from our own pages; nothing else the app does not use. */
+export const permissionsPolicy = 'camera=(), geolocation=(), microphone=(self), payment=(), usb=()';
+
+export const referrerPolicy = 'strict-origin-when-cross-origin';
+
+/** Every header the site answers with, as HTTP header names and values (what the loopback test server sends). */
+export function siteHeaders(options: SiteHeaderOptions): Record<string, string> {
+  return {
+    'content-security-policy': contentSecurityPolicy(options),
+    'strict-transport-security': `max-age=${strictTransportSecurity.maxAgeSeconds}${strictTransportSecurity.includeSubdomains ? '; includeSubDomains' : ''}`,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': referrerPolicy,
+    'permissions-policy': permissionsPolicy,
+  };
+}
