@@ -155,7 +155,11 @@ describe('metrics', () => {
 
     expect(emf()).toHaveLength(2);
     expect(emf()[0]).toMatchObject({
-      _aws: { CloudWatchMetrics: [{ Namespace: 'Conversa', Dimensions: [expect.arrayContaining(['service', 'channel'])], Metrics: [{ Name: 'MessagesSent', Unit: 'Count' }] }] },
+      _aws: {
+        CloudWatchMetrics: [
+          { Namespace: 'Conversa', Dimensions: [expect.arrayContaining(['service', 'channel'])], Metrics: [{ Name: 'MessagesSent', Unit: 'Count' }] },
+        ],
+      },
       service: 'conversa',
       channel: 'telegram',
       MessagesSent: 1,

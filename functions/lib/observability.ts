@@ -19,7 +19,6 @@
  * The service name and namespace come from the environment (set by the stack), with defaults so
  * the local runtime and tests log the same shape.
  */
-import type { GenericLogger } from '@aws-lambda-powertools/commons/types';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { search } from '@aws-lambda-powertools/logger/correlationId';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -41,6 +40,7 @@ export const logger = new Logger({ serviceName, correlationIdSearchFn: search })
  * Powertools warns on every invocation that publishes no metric, which is most of them (a route
  * that only reads); that warning is demoted to debug, every other one stays a warning.
  */
+type GenericLogger = NonNullable<NonNullable<ConstructorParameters<typeof Metrics>[0]>['logger']>;
 const metricsLog: GenericLogger = {
   trace: (...args) => logger.trace(...(args as [string])),
   debug: (...args) => logger.debug(...(args as [string])),
