@@ -13,7 +13,8 @@ vi.stubEnv('POWERTOOLS_DEV', 'true');
 vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
 vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'INFO');
 const { api } = await import('./api.ts');
-const { count, logger, observed } = await import('./observability.ts');
+const { count, logger, metrics, observed } = await import('./observability.ts');
+const { MetricUnit } = await import('@aws-lambda-powertools/metrics');
 const { ok } = await import('./responses.ts');
 const { fail } = await import('#domain/errors.ts');
 
@@ -145,7 +146,24 @@ describe('the HTTP middleware stack', () => {
 });
 
 describe('metrics', () => {
-  it('are flushed once at the end of the invocation, as EMF with a low-cardinality dimension and the service', async () => {
+  it('stored during an invocation are flushed by the middleware when it ends, failed or not', async () => {
+    // EMF lines already written while each invocation runs: none of its own yet.
+    const duringInvocation: number[] = [];
+    const handler = observed(async (event: { fail: boolean }) => {
+      metrics.addMetric('Probe', MetricUnit.Count, 1);
+      duringInvocation.push(emf().length);
+      if (event.fail) throw new Error('boom');
+      return 'ok';
+    });
+    await handler({ fail: false }, context('lambda-10'));
+    await expect(handler({ fail: true }, context('lambda-11'))).rejects.toThrow('boom');
+
+    expect(duringInvocation).toEqual([0, 1]);
+    expect(emf()).toHaveLength(2);
+    for (const line of emf()) expect(line).toMatchObject({ Probe: 1, service: 'conversa' });
+  });
+
+  it('counted by channel are EMF lines with the service and that one low-cardinality dimension, never a tenant', async () => {
     const handler = observed(async () => {
       count('MessagesSent', { channel: 'telegram' });
       count('MessagesFailed', { channel: 'telegram' });
