@@ -229,7 +229,7 @@ describe('the Lambda functions', () => {
     }
   });
 
-  it("HTTP functions also get the mail settings, the Telegram webhook origin and (the worker queue's producers) its URL, and nothing else", () => {
+  it("HTTP functions also get the mail settings, the Telegram webhook origin, (the worker queue's producers) its URL and the Powertools settings, and nothing else", () => {
     const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
     const bucketId = mediaBucketId(template);
     const apiId = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.ProtocolType === 'HTTP')![0];
@@ -249,6 +249,10 @@ describe('the Lambda functions', () => {
         MAIL_FROM: 'nao-responda@example.com',
         APP_URL: siteUrlOf(template),
         NODE_OPTIONS: '--enable-source-maps',
+        // Powertools (the operations block of the stack).
+        POWERTOOLS_SERVICE_NAME: 'conversa',
+        POWERTOOLS_METRICS_NAMESPACE: 'Conversa',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
       });
     }
   });

@@ -14,6 +14,7 @@ import { ChannelWorker } from './constructs/channel-worker.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
 import { bucketOrigin, MediaBucket, mediaBucketName, originOf } from './constructs/media-bucket.ts';
+import { Operations } from './constructs/operations.ts';
 import { QueueConsumers } from './constructs/queue-consumers.ts';
 import { StreamConsumers } from './constructs/stream-consumers.ts';
 import { WebSite } from './constructs/web-site.ts';
@@ -30,6 +31,10 @@ export function isPaymentHandler(handler: string): boolean {
 }
 
 export const DEFAULT_MAIL_FROM = 'nao-responda@example.com';
+/** Powertools' service name and metrics namespace in the cloud (functions/lib/observability.ts has the same defaults). */
+export const SERVICE_NAME = 'conversa';
+export const METRICS_NAMESPACE = 'Conversa';
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 
 /**
  * Stream consumers that post to browsers through the WebSocket Management API and so get
@@ -89,6 +94,10 @@ export interface ConversaStackProps extends StackProps {
   readonly workerQueue?: WorkerQueueDef;
   /** Channel worker tasks (Fargate). @default context `workerDesiredCount`, else 1 */
   readonly workerDesiredCount?: number;
+  /** Where alarms are mailed. @default context `alarmEmail`, else no subscription */
+  readonly alarmEmail?: string;
+  /** The functions' log level (POWERTOOLS_LOG_LEVEL). @default context `logLevel`, else INFO */
+  readonly logLevel?: (typeof LOG_LEVELS)[number];
 }
 
 /**
@@ -113,6 +122,7 @@ export class ConversaStack extends Stack {
   readonly channelWorker: ChannelWorker;
   readonly stage: StageSettings;
   readonly site: WebSite;
+  readonly operations: Operations;
 
   constructor(scope: Construct, id: string, props: ConversaStackProps = {}) {
     super(scope, id, props);
@@ -349,11 +359,41 @@ export class ConversaStack extends Stack {
       description: 'Point the custom domain here (CNAME or alias)',
     });
 
+    // ---- Operations: Powertools settings of every function, the alarm topic, the alarms and the
+    // dashboard (infra/constructs/operations.ts). X-Ray active tracing is a NodeFunction default.
+    const logLevel = props.logLevel ?? context('logLevel')?.toUpperCase() ?? 'INFO';
+    if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`Context logLevel must be one of ${LOG_LEVELS.join(', ')}, not ${logLevel}`);
+    const allFunctions = [...httpFunctions, ...wsFunctions, ...streamFunctions, ...queueFunctions];
+    for (const fn of allFunctions) {
+      fn.addEnvironment('POWERTOOLS_SERVICE_NAME', SERVICE_NAME);
+      fn.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', METRICS_NAMESPACE);
+      fn.addEnvironment('POWERTOOLS_LOG_LEVEL', logLevel);
+    }
+    this.operations = new Operations(this, 'Operations', {
+      alarmEmail: props.alarmEmail ?? context('alarmEmail'),
+      httpApi: this.httpApi.api,
+      functionGroups: new Map([
+        ['http', httpFunctions],
+        ['ws', wsFunctions],
+        ['consumers', [...streamFunctions, ...queueFunctions]],
+      ]),
+      streamConsumers: this.streamConsumers.functions,
+      deadLetterQueues: new Map([
+        ...[...this.streamConsumers.deadLetterQueues].map(([name, queue]) => [`stream consumer ${name}`, queue] as const),
+        ...[...this.queueConsumers.deadLetterQueues].map(([name, queue]) => [`queue ${name}`, queue] as const),
+        [`worker queue ${workerQueueDef.name}`, this.channelWorker.deadLetterQueue],
+      ]),
+      worker: { service: this.channelWorker.service, queue: this.channelWorker.queue },
+      metricsNamespace: METRICS_NAMESPACE,
+    });
+    // ---- End of operations.
+
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the REST API stage' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
     new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketApi.url, description: 'wss:// URL of the realtime API stage' });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName, description: 'The media bucket' });
     new CfnOutput(this, 'WorkerService', { value: this.channelWorker.service.serviceName, description: 'The channel worker ECS service' });
     new CfnOutput(this, 'WorkerLogGroup', { value: this.channelWorker.logGroup.logGroupName, description: "The channel worker's logs" });
+    new CfnOutput(this, 'AlarmTopic', { value: this.operations.topic.topicArn, description: 'SNS topic every alarm notifies' });
   }
 }

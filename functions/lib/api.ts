@@ -1,5 +1,6 @@
 /**
- * The HTTP handler builder: a middy chain that reads the caller's session, parses and validates the
+ * The HTTP handler builder: a middy chain that logs, measures and traces the invocation
+ * (`observability()`), reads the caller's session (and adds its account and user ids to the logs), parses and validates the
  * JSON body, path parameters and the list query with zod, calls the business glue, and renders any
  * failure from the catalogue. A handler file is then a few lines:
  *
@@ -15,6 +16,7 @@ import { parseListQuery, type ListRules } from '#domain/list-query.ts';
 import type { Ports } from '#domain/ports.ts';
 import type { AccountSession, Session } from '#domain/session.ts';
 import { resolveSession } from '#domain/auth/resolve-session.ts';
+import { logTenant, observability } from './observability.ts';
 import { defaultPorts } from './ports.ts';
 import { renderError, validationError } from './render-error.ts';
 import type { HttpResult } from './responses.ts';
@@ -80,6 +82,7 @@ export function api<
         let session: Session | undefined;
         if (options.auth !== 'public') {
           session = await resolveSession(ports, bearer(event));
+          logTenant({ accountId: session.accountId, userId: session.user.id });
           if (options.auth !== 'signedIn' && !session.accountId) throw fail.forbidden();
           if (options.auth === 'admin' && !session.user.isAdmin) throw fail.forbidden();
         }
@@ -105,7 +108,8 @@ export function api<
           event,
         } as ApiInput<A, B, P, Q>);
       };
-      return middy<APIGatewayProxyEventV2, HttpResult>().use(renderError()).handler(run);
+      // renderError is last, so its onError runs first and the others see the rendered response.
+      return middy<APIGatewayProxyEventV2, HttpResult>().use(observability()).use(renderError()).handler(run);
     },
   };
 }

@@ -21,6 +21,7 @@ import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { productChannels } from './channels.ts';
 import { stripeBilling } from './stripe-billing.ts';
 import { sqsWorkerQueue } from './sqs-worker-queue.ts';
+import { traced } from './observability.ts';
 
 let ports: Ports | undefined;
 let channels: readonly ChannelAdapter[] = productChannels;
@@ -33,7 +34,7 @@ export function installChannels(adapters: readonly ChannelAdapter[]): void {
 
 export function defaultPorts(): Ports {
   ports ??= {
-    table: defaultTable(),
+    table: defaultTable(traced),
     mailer: process.env.MAIL_OUTBOX_DIR ? outboxMailer(process.env.MAIL_OUTBOX_DIR) : sesMailer(process.env.MAIL_FROM ?? 'nao-responda@example.com'),
     tokens: jwtTokens(signingSecret),
     passwords: scryptPasswords(),

@@ -1,12 +1,14 @@
 /**
  * Renders every failure as the catalogue's JSON error body, last in the middleware chain. Details
- * of unexpected errors are logged, never sent: the client gets 'Internal server error'.
+ * of unexpected errors are logged (JSON, with the request's ids), never sent: the client gets
+ * 'Internal server error'.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ZodError } from 'zod';
 import { errorTexts, errorTitles, type ApiErrorBody } from '#contracts/errors.ts';
 import { DomainError, type FailureKind } from '#domain/errors.ts';
+import { logger } from './observability.ts';
 import { json, type HttpResult } from './responses.ts';
 
 const statusOf: Record<FailureKind, [number, string]> = {
@@ -33,7 +35,7 @@ export function errorResponse(error: unknown): HttpResult {
     const body: ApiErrorBody = { statusCode, error: title, message: failure.text, ...(failure.details ? { details: failure.details } : {}) };
     return json(statusCode, body);
   }
-  console.error('Unhandled error', error);
+  logger.error('Unhandled error', error as Error);
   const body: ApiErrorBody = { statusCode: 500, error: errorTitles.internal, message: errorTexts.internal };
   return json(500, body);
 }

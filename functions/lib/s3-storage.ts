@@ -2,17 +2,20 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Storage } from '#domain/ports.ts';
+import { traced } from './observability.ts';
 
 export const uploadUrlLifetimeSeconds = 15 * 60;
 export const downloadUrlLifetimeSeconds = 60 * 60;
 
 export function s3Storage(
   bucket: string,
-  client = new S3Client({
-    forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  }),
+  client = traced(
+    new S3Client({
+      forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    }),
+  ),
 ): Storage {
   return {
     uploadUrl(key, mimetype, length) {

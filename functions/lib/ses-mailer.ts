@@ -1,8 +1,9 @@
 /** The cloud mailer: Amazon SES v2. */
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { Mailer } from '#domain/ports.ts';
+import { traced } from './observability.ts';
 
-export function sesMailer(from: string, client = new SESv2Client({})): Mailer {
+export function sesMailer(from: string, client = traced(new SESv2Client({}))): Mailer {
   return {
     async send(mail) {
       await client.send(

@@ -4,6 +4,11 @@
  * stack).
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { traced } from './observability.ts';
+
+let client: SecretsManagerClient | undefined;
+/** One Secrets Manager client per process, made when a secret is first read from it. */
+const secretsManager = () => (client ??= traced(new SecretsManagerClient({})));
 
 const cache = new Map<string, Promise<Uint8Array>>();
 
@@ -15,7 +20,7 @@ export function secretBytes(name: string): Promise<Uint8Array> {
       if (fromEnv) return new TextEncoder().encode(fromEnv);
       const arn = process.env[`${name}_ARN`];
       if (!arn) throw new Error(`Neither ${name} nor ${name}_ARN is set`);
-      const answer = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+      const answer = await secretsManager().send(new GetSecretValueCommand({ SecretId: arn }));
       if (!answer.SecretString) throw new Error(`The secret ${name} is empty`);
       return new TextEncoder().encode(answer.SecretString);
     })();
@@ -46,7 +51,7 @@ export function optionalSecret(name: string): Promise<string | null> {
       if (fromEnv) return fromEnv === unsetSecretValue ? null : fromEnv;
       const arn = process.env[`${name}_ARN`];
       if (!arn) return null;
-      const answer = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+      const answer = await secretsManager().send(new GetSecretValueCommand({ SecretId: arn }));
       const value = answer.SecretString?.trim();
       return value && value !== unsetSecretValue ? value : null;
     })();

@@ -1,11 +1,12 @@
 /** Sending to an SQS FIFO queue in order: SendMessageBatch in chunks of 10, one chunk after the other. */
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { traced } from './observability.ts';
 
 let shared: SQSClient | undefined;
 
 /** One SQS client per process, made when first needed (the endpoint comes from the environment: AWS_ENDPOINT_URL_SQS locally). */
 export function sharedSqsClient(): SQSClient {
-  shared ??= new SQSClient({});
+  shared ??= traced(new SQSClient({}));
   return shared;
 }
 

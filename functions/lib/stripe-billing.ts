@@ -12,6 +12,7 @@ import { errorTexts } from '#contracts/errors.ts';
 import type { PaymentProduct } from '#contracts/payments.ts';
 import { fail } from '#domain/errors.ts';
 import type { Billing, BillingEvent, BillingSubscription } from '#domain/ports.ts';
+import { logger } from './observability.ts';
 import { optionalSecret } from './signing-secret.ts';
 
 /** How long the product and its price are kept in memory. */
@@ -106,11 +107,11 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if (error instanceof Stripe.errors.StripeAuthenticationError) {
-      console.error('Stripe refused the API key', error.message);
+      logger.error('Stripe refused the API key', { stripeMessage: error.message });
       throw notConfigured();
     }
     if (error instanceof Stripe.errors.StripeError) {
-      console.error('Stripe call failed', error.type, error.statusCode, error.message);
+      logger.error('Stripe call failed', { stripeType: error.type, stripeStatus: error.statusCode, stripeMessage: error.message });
       throw fail.unavailable(errorTexts.paymentProviderFailed);
     }
     throw error;
@@ -153,7 +154,7 @@ export function stripeBilling(options: StripeBillingOptions = {}): Billing {
       const { data } = await call(() => stripe.prices.list({ lookup_keys: [lookupKey], active: true, expand: ['data.product'] }));
       if (data[0]) return [toProduct(data[0])];
     }
-    console.error('Neither STRIPE_PRICE_ID nor a price with STRIPE_PRICE_LOOKUP_KEY is available');
+    logger.error('Neither STRIPE_PRICE_ID nor a price with STRIPE_PRICE_LOOKUP_KEY is available');
     throw notConfigured();
   };
 

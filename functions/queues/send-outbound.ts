@@ -9,11 +9,14 @@
  * unexpectedly, the failed records of that lane are kept out of sight for N seconds (or a growing
  * back-off) with ChangeMessageVisibility; SQS FIFO holds a group back while any of its messages is
  * in flight, so only that connection waits.
+ *
+ * Each answer counts as `MessagesSent` or `MessagesFailed` by channel.
  */
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { backoffSeconds, dispatchQueued } from '#domain/messages/dispatch.ts';
 import type { DispatchRequest } from '#domain/messages/outbound-queue.ts';
+import { count, logger, observed } from '#lib/observability.ts';
 import { defaultPorts } from '#lib/ports.ts';
 import { sqsOutboundQueue } from '#lib/sqs-outbound-queue.ts';
 
@@ -30,7 +33,7 @@ class SendLater extends Error {
 const groupOf = (record: SQSRecord) => record.attributes.MessageGroupId ?? '';
 const receiveCountOf = (record: SQSRecord) => Number(record.attributes.ApproximateReceiveCount) || 1;
 
-export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+export const handler = observed(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   const ports = defaultPorts();
   // How long each lane that failed in this batch must wait, set by its first failure.
   const waits = new Map<string, number>();
@@ -42,8 +45,9 @@ export async function handler(event: SQSEvent, context: Context): Promise<SQSBat
         enqueuedAt: new Date(Number(record.attributes.SentTimestamp)),
       });
       if (outcome.kind === 'later') throw new SendLater(outcome.seconds);
+      if (outcome.answer) count(outcome.answer.sent ? 'MessagesSent' : 'MessagesFailed', { channel: outcome.answer.channel ?? 'none' });
     } catch (error) {
-      if (!(error instanceof SendLater)) console.error(`[send-outbound] record ${record.messageId} failed`, error);
+      if (!(error instanceof SendLater)) logger.error('A queued send failed', { sqsMessageId: record.messageId, error: error as Error });
       waits.set(groupOf(record), error instanceof SendLater ? error.seconds : backoffSeconds(receiveCountOf(record)));
       throw error;
     }
@@ -66,6 +70,6 @@ export async function handler(event: SQSEvent, context: Context): Promise<SQSBat
     }),
   );
   // Not fatal: a record whose visibility could not be changed comes back after the queue's timeout.
-  for (const result of held) if (result.status === 'rejected') console.error('[send-outbound] could not postpone a record', result.reason);
+  for (const result of held) if (result.status === 'rejected') logger.error('Could not postpone a record', { error: result.reason as Error });
   return response;
-}
+});

@@ -9,13 +9,14 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type { MessageItem } from '#db/messages.ts';
 import { sendCommand } from '#domain/channels/worker-commands.ts';
 import { dispatchRequestOf, needsDispatch, routeDispatchRequests } from '#domain/messages/dispatch.ts';
+import { observed } from '#lib/observability.ts';
 import { defaultPorts } from '#lib/ports.ts';
 import { sqsOutboundQueue } from '#lib/sqs-outbound-queue.ts';
 import { imagesOf } from './stream-images.ts';
 
 const queue = sqsOutboundQueue();
 
-export async function handler(event: DynamoDBStreamEvent): Promise<void> {
+export const handler = observed(async (event: DynamoDBStreamEvent): Promise<void> => {
   // The event source's filter lets through messages at ack 0 only; whether the attempt is new
   // needs the old image too, which filters cannot compare.
   const due = event.Records.map(imagesOf)
@@ -27,4 +28,4 @@ export async function handler(event: DynamoDBStreamEvent): Promise<void> {
   // A failure retries the whole batch; the deduplication ids keep requests already queued from being queued twice.
   await queue.enqueue(anywhere);
   await ports.workerQueue.enqueue(inSession.map(sendCommand));
-}
+});

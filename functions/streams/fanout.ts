@@ -2,13 +2,14 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { realtimeEventFor } from '#domain/realtime/events.ts';
 import { fanOut } from '#domain/realtime/fan-out.ts';
+import { observed } from '#lib/observability.ts';
 import { defaultPorts } from '#lib/ports.ts';
 import { managementBroadcaster } from '#lib/ws-broadcaster.ts';
 import { imagesOf } from './stream-images.ts';
 
 const broadcaster = managementBroadcaster();
 
-export async function handler(event: DynamoDBStreamEvent): Promise<void> {
+export const handler = observed(async (event: DynamoDBStreamEvent): Promise<void> => {
   const ports = defaultPorts();
   // Built in parallel, posted in the stream's order.
   const built = await Promise.all(
@@ -19,4 +20,4 @@ export async function handler(event: DynamoDBStreamEvent): Promise<void> {
   );
   const events = built.filter((e) => e !== null);
   if (events.length) await fanOut(ports, broadcaster, events);
-}
+});

@@ -6,10 +6,11 @@
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { changedCommandOf, type WorkerCommand } from '#domain/channels/worker-commands.ts';
+import { observed } from '#lib/observability.ts';
 import { defaultPorts } from '#lib/ports.ts';
 import { imagesOf } from './stream-images.ts';
 
-export async function handler(event: DynamoDBStreamEvent): Promise<void> {
+export const handler = observed(async (event: DynamoDBStreamEvent): Promise<void> => {
   const ports = defaultPorts();
   const commands = event.Records.map((record) => {
     const { next, previous } = imagesOf(record);
@@ -17,4 +18,4 @@ export async function handler(event: DynamoDBStreamEvent): Promise<void> {
   }).filter((command): command is WorkerCommand => command !== null);
   // A failure retries the whole batch; the deduplication ids (the records' sequence numbers) keep commands already queued from being queued twice.
   await ports.workerQueue.enqueue(commands);
-}
+});

@@ -3,6 +3,7 @@ import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { recordConnection } from '#db/ws-connections.ts';
 import { DomainError } from '#domain/errors.ts';
 import { resolveSession } from '#domain/auth/resolve-session.ts';
+import { logTenant, observed } from '#lib/observability.ts';
 import { defaultPorts } from '#lib/ports.ts';
 
 interface ConnectEvent {
@@ -10,10 +11,11 @@ interface ConnectEvent {
   requestContext: { connectionId: string };
 }
 
-export async function handler(event: ConnectEvent): Promise<APIGatewayProxyResultV2> {
+export const handler = observed(async (event: ConnectEvent): Promise<APIGatewayProxyResultV2> => {
   const ports = defaultPorts();
   try {
     const session = await resolveSession(ports, event.queryStringParameters?.token);
+    logTenant({ accountId: session.accountId, userId: session.user.id });
     if (!session.accountId) return { statusCode: 403 };
     const now = ports.clock();
     await recordConnection(
@@ -26,4 +28,4 @@ export async function handler(event: ConnectEvent): Promise<APIGatewayProxyResul
     if (error instanceof DomainError) return { statusCode: 401 };
     throw error;
   }
-}
+});

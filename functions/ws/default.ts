@@ -1,4 +1,4 @@
 /** $default: the realtime channel is server-to-client only; client messages (keep-alive pings) are accepted and ignored. */
-export async function handler() {
-  return { statusCode: 200 };
-}
+import { observed } from '#lib/observability.ts';
+
+export const handler = observed(async () => ({ statusCode: 200 }));

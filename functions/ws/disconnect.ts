@@ -1,8 +1,9 @@
 /** $disconnect: forgets the connection. */
 import { forgetConnection } from '#db/ws-connections.ts';
+import { observed } from '#lib/observability.ts';
 import { defaultPorts } from '#lib/ports.ts';
 
-export async function handler(event: { requestContext: { connectionId: string } }) {
+export const handler = observed(async (event: { requestContext: { connectionId: string } }) => {
   await forgetConnection(defaultPorts().table, event.requestContext.connectionId);
   return { statusCode: 200 };
-}
+});

@@ -3,6 +3,8 @@
  * TTL), a local S3 (s3rver), the SQS FIFO emulator, the HTTP API and WebSocket gateways calling
  * the same handler modules Lambda runs, and the built web app, all on one origin.
  */
+// First: Powertools reads its settings when the handler modules' observability is first loaded.
+import './telemetry-env.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

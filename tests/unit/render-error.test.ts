@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { logger } from '../../functions/lib/observability.ts';
 import { errorResponse } from '../../functions/lib/render-error.ts';
 import { fail } from '../../shared/domain/errors.ts';
 import { shownMessage, shownTitle } from '../../shared/contracts/errors.ts';
@@ -18,9 +19,10 @@ describe('error rendering', () => {
   });
 
   it('hides the details of unexpected errors', () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const log = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const answer = body(errorResponse(new Error('secret stack detail')));
     expect(answer).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' });
+    expect(log).toHaveBeenCalledWith('Unhandled error', expect.objectContaining({ message: 'secret stack detail' }));
     log.mockRestore();
   });
 

@@ -16,6 +16,7 @@
  * answer was written sends it again on redelivery.
  */
 import { ack } from '#contracts/messages.ts';
+import type { ServiceType } from '#contracts/services.ts';
 import { getContactItem } from '#db/contacts.ts';
 import { getMessageItem, type MessageItem } from '#db/messages.ts';
 import { recordFailed, recordSent } from '#db/outbound-messages.ts';
@@ -41,8 +42,11 @@ export function backoffSeconds(receiveCount: number): number {
   return Math.min(2 ** Math.max(1, receiveCount), 300);
 }
 
-/** What became of a request: done (answered, or nothing left to do), or the lane must wait. */
-export type DispatchOutcome = { kind: 'done' } | { kind: 'later'; seconds: number };
+/**
+ * What became of a request: done (`answer`: the message was recorded as sent or failed, on its
+ * channel when one was known; absent when nothing was left to do), or the lane must wait.
+ */
+export type DispatchOutcome = { kind: 'done'; answer?: { sent: boolean; channel: ServiceType | null } } | { kind: 'later'; seconds: number };
 
 const done: DispatchOutcome = { kind: 'done' };
 
@@ -81,15 +85,22 @@ export async function routeDispatchRequests(
   return { inSession: requests.filter((_, i) => routes[i]), anywhere: requests.filter((_, i) => !routes[i]) };
 }
 
-async function answered(ports: Ports, message: MessageItem, recorded: boolean): Promise<DispatchOutcome> {
+async function answered(
+  ports: Ports,
+  message: MessageItem,
+  recorded: boolean,
+  answer: { sent: boolean; channel: ServiceType | null },
+): Promise<DispatchOutcome> {
   if (!recorded) return done;
   const updated = await getMessageItem(ports.table, message.accountId, message.contactId, message.id);
   if (updated) await refreshLastMessage(ports, updated);
-  return done;
+  return { kind: 'done', answer };
 }
 
-function failWith(ports: Ports, message: MessageItem, reason: string): Promise<DispatchOutcome> {
-  return recordFailed(ports.table, message, reason, ports.clock().toISOString()).then((recorded) => answered(ports, message, recorded));
+function failWith(ports: Ports, message: MessageItem, reason: string, channel: ServiceType | null = null): Promise<DispatchOutcome> {
+  return recordFailed(ports.table, message, reason, ports.clock().toISOString()).then((recorded) =>
+    answered(ports, message, recorded, { sent: false, channel }),
+  );
 }
 
 /** Whether the lane may wait `seconds` more for this message, or it has waited enough. */
@@ -146,9 +157,10 @@ export async function dispatchQueued(
   ]);
   if (!service) return failWith(ports, message, 'A conexão foi removida');
   if (!contact) return failWith(ports, message, 'O contato foi removido');
-  if (service.status !== 'connected') return failWith(ports, message, 'A conexão está desconectada');
-  const channel = ports.channels.get(service.channelType);
-  if (!channel) return failWith(ports, message, 'Este canal ainda não envia mensagens');
+  const channelType = service.channelType;
+  if (service.status !== 'connected') return failWith(ports, message, 'A conexão está desconectada', channelType);
+  const channel = ports.channels.get(channelType);
+  if (!channel) return failWith(ports, message, 'Este canal ainda não envia mensagens', channelType);
 
   const file = message.file;
   const stored: OutboundFile | null = file
@@ -183,10 +195,13 @@ export async function dispatchQueued(
     if (error instanceof ChannelSendError) {
       const wait = error.options.retryAfterSeconds;
       if (!error.options.permanent && wait !== undefined && mayWait(ports, delivery, wait)) return { kind: 'later', seconds: wait };
-      return failWith(ports, message, error.reason);
+      return failWith(ports, message, error.reason, channelType);
     }
     console.error(`Sending message ${message.id} failed`, error);
-    return failWith(ports, message, 'Falha ao enviar a mensagem. Tente de novo.');
+    return failWith(ports, message, 'Falha ao enviar a mensagem. Tente de novo.', channelType);
   }
-  return answered(ports, message, await recordSent(ports.table, message, sent.channelMessageId, ports.clock().toISOString()));
+  return answered(ports, message, await recordSent(ports.table, message, sent.channelMessageId, ports.clock().toISOString()), {
+    sent: true,
+    channel: channelType,
+  });
 }

@@ -1,0 +1,313 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/**
+ * Every alarm's threshold and window, in one place (docs/decisions.md "Operations" has the
+ * reasons). Periods are in seconds.
+ */
+export const alarmSettings = {
+  /** 5xx responses of the HTTP API, as a percentage of its requests, over 5 minutes, twice in a row. */
+  http5xxRate: { thresholdPercent: 5, minimumRequests: 20, period: 300, evaluationPeriods: 2 },
+  /** Lambda errors (crashes, timeouts, failed batches; handled HTTP failures are responses) of a group of functions. */
+  lambdaErrors: { threshold: 3, period: 300, evaluationPeriods: 1 },
+  /** Any throttled invocation of a group of functions. */
+  lambdaThrottles: { threshold: 1, period: 300, evaluationPeriods: 1 },
+  /** Any message in a dead-letter queue. */
+  deadLetters: { threshold: 1, period: 300, evaluationPeriods: 1 },
+  /** A stream consumer one minute behind the table, for five minutes. */
+  iteratorAge: { thresholdMs: 60_000, period: 60, evaluationPeriods: 5 },
+  /** No worker task reporting metrics (none running) for three minutes. */
+  workerDown: { period: 60, evaluationPeriods: 3 },
+  /** The busiest worker task above 80% CPU for 15 minutes. */
+  workerCpu: { thresholdPercent: 80, period: 300, evaluationPeriods: 3 },
+  /** The fullest worker task above 80% of its memory for 10 minutes (sessions are budgeted for 75%). */
+  workerMemory: { thresholdPercent: 80, period: 300, evaluationPeriods: 2 },
+} as const;
+
+/** A metric math expression takes at most 10 metrics in an alarm. */
+export const maxMetricsPerAlarm = 10;
+
+export interface OperationsProps {
+  /** Where alarms are mailed (context `alarmEmail`); none: the topic has no subscription. */
+  readonly alarmEmail?: string;
+  readonly httpApi: apigw.IHttpApi;
+  /**
+   * Our functions by area (`http`, `ws`, `consumers`): each area's errors and throttles are alarmed
+   * in groups of up to 10 functions (metric math), not one alarm per function.
+   */
+  readonly functionGroups: ReadonlyMap<string, readonly lambda.IFunction[]>;
+  /** The table stream's consumers, by name: their iterator age. */
+  readonly streamConsumers: ReadonlyMap<string, lambda.IFunction>;
+  /** Every dead-letter queue, by a readable name. */
+  readonly deadLetterQueues: ReadonlyMap<string, sqs.IQueue>;
+  /** The channel worker's service and queue. */
+  readonly worker?: { readonly service: ecs.BaseService; readonly queue: sqs.IQueue };
+  /** Where the functions' business metrics are (POWERTOOLS_METRICS_NAMESPACE). */
+  readonly metricsNamespace: string;
+}
+
+/** `auth/switch-account` and `send-outbound` -> `SendOutbound`: a construct id part from a name. */
+const idPart = (name: string) =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * What operators watch: an SNS topic for alarms (KMS-encrypted, TLS only, an e-mail subscription
+ * when one is given), the alarms, and one CloudWatch dashboard with the same signals. Every alarm
+ * notifies the topic when it fires and when it recovers.
+ */
+export class Operations extends Construct {
+  readonly topic: sns.Topic;
+  readonly key: kms.Key;
+  readonly dashboard: cloudwatch.Dashboard;
+  readonly alarms: cloudwatch.Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: OperationsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+
+    // CloudWatch cannot publish to a topic encrypted with the AWS-managed SNS key (its policy cannot
+    // be changed), so the topic has its own key, which CloudWatch may use.
+    this.key = new kms.Key(this, 'TopicKey', { description: 'Encrypts the Conversa alarm topic', enableKeyRotation: true });
+    const cloudWatch = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
+    this.key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        principals: [cloudWatch],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+    );
+    this.topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Conversa alarms', masterKey: this.key, enforceSSL: true });
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        actions: ['sns:Publish'],
+        principals: [cloudWatch],
+        resources: [this.topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+    );
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    const action = new SnsAction(this.topic);
+
+    const alarm = (alarmId: string, metric: cloudwatch.IMetric, options: Omit<cloudwatch.AlarmProps, 'metric'>) => {
+      const created = new cloudwatch.Alarm(this, alarmId, { metric, ...options });
+      created.addAlarmAction(action);
+      created.addOkAction(action);
+      this.alarms.push(created);
+      return created;
+    };
+
+    // The HTTP API's 5xx rate; quiet minutes (fewer than `minimumRequests`) count as 0% so that one
+    // failure among three requests at night pages nobody.
+    const http = alarmSettings.http5xxRate;
+    const fiveXxRate = new cloudwatch.MathExpression({
+      label: 'HTTP 5xx rate (%)',
+      expression: `IF(requests >= ${http.minimumRequests}, 100 * errors / requests, 0)`,
+      usingMetrics: {
+        errors: props.httpApi.metricServerError({ statistic: 'Sum', period: Duration.seconds(http.period) }),
+        requests: props.httpApi.metricCount({ statistic: 'Sum', period: Duration.seconds(http.period) }),
+      },
+      period: Duration.seconds(http.period),
+    });
+    alarm('Http5xxRate', fiveXxRate, {
+      alarmDescription: `More than ${http.thresholdPercent}% of the REST API's responses were 5xx (with at least ${http.minimumRequests} requests) in two 5-minute periods in a row`,
+      threshold: http.thresholdPercent,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: http.evaluationPeriods,
+      // No requests: nothing failed.
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    // Lambda errors and throttles, one alarm per group of up to 10 functions of an area.
+    const errorGroups: cloudwatch.IMetric[] = [];
+    const throttleGroups: cloudwatch.IMetric[] = [];
+    for (const [area, functions] of props.functionGroups) {
+      const groups = chunks(functions, maxMetricsPerAlarm);
+      groups.forEach((group, index) => {
+        const suffix = groups.length > 1 ? `${index + 1}` : '';
+        const label = `${area}${suffix ? ` ${suffix}/${groups.length}` : ''}`;
+        const key = `${area.toLowerCase().replace(/[^a-z0-9]/g, '')}${suffix}`;
+        const sum = (metricName: 'Errors' | 'Throttles', period: number) =>
+          new cloudwatch.MathExpression({
+            label: `${metricName}: ${label}`,
+            // Ids unique across groups: one dashboard graph shows every group.
+            expression: `SUM([${group.map((_, i) => `${key}_${i}`).join(',')}])`,
+            usingMetrics: Object.fromEntries(
+              group.map((fn, i) => [`${key}_${i}`, fn.metric(metricName, { statistic: 'Sum', period: Duration.seconds(period) })] as const),
+            ),
+            period: Duration.seconds(period),
+          });
+        const names = group.map((fn) => fn.node.id.replace(/Fn$/, '')).join(', ');
+        const errors = sum('Errors', alarmSettings.lambdaErrors.period);
+        const throttles = sum('Throttles', alarmSettings.lambdaThrottles.period);
+        errorGroups.push(errors);
+        throttleGroups.push(throttles);
+        alarm(`LambdaErrors${idPart(area)}${suffix}`, errors, {
+          alarmDescription: `${alarmSettings.lambdaErrors.threshold} or more Lambda errors in 5 minutes among the ${area} functions ${names}`,
+          threshold: alarmSettings.lambdaErrors.threshold,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: alarmSettings.lambdaErrors.evaluationPeriods,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        });
+        alarm(`LambdaThrottles${idPart(area)}${suffix}`, throttles, {
+          alarmDescription: `Throttled Lambda invocations among the ${area} functions ${names} (the account's concurrency is exhausted)`,
+          threshold: alarmSettings.lambdaThrottles.threshold,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: alarmSettings.lambdaThrottles.evaluationPeriods,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        });
+      });
+    }
+
+    // Dead-letter queues: anything in one is work that was given up on and waits for an operator.
+    const depths: cloudwatch.IMetric[] = [];
+    for (const [name, queue] of props.deadLetterQueues) {
+      // Labels only on the graphs: a labelled metric makes the alarm a metric-math one.
+      const depth = queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: Duration.seconds(alarmSettings.deadLetters.period) });
+      depths.push(depth.with({ label: name }));
+      alarm(`DeadLetters${idPart(name)}`, depth, {
+        alarmDescription: `The dead-letter queue of ${name} holds messages: see docs/decisions.md for how to replay them`,
+        threshold: alarmSettings.deadLetters.threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: alarmSettings.deadLetters.evaluationPeriods,
+        // SQS stops publishing for a queue idle for hours: an idle dead-letter queue is an empty one.
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    }
+
+    // Stream consumers falling behind the table (realtime events and sends arrive late).
+    const ages: cloudwatch.IMetric[] = [];
+    for (const [name, fn] of props.streamConsumers) {
+      const age = fn.metric('IteratorAge', { statistic: 'Maximum', period: Duration.seconds(alarmSettings.iteratorAge.period) });
+      ages.push(age.with({ label: name }));
+      alarm(`IteratorAge${idPart(name)}`, age, {
+        alarmDescription: `The stream consumer ${name} has been more than ${alarmSettings.iteratorAge.thresholdMs / 1000} s behind the table for ${alarmSettings.iteratorAge.evaluationPeriods} minutes`,
+        threshold: alarmSettings.iteratorAge.thresholdMs,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: alarmSettings.iteratorAge.evaluationPeriods,
+        // Reported only when the consumer is invoked (filters let few records through): no data is no lag.
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    }
+
+    // The channel worker. Without Container Insights, AWS/ECS publishes the service's CPU and memory
+    // utilisation only while a task runs, and no running-task count: no data means no task.
+    const workerWidgets: cloudwatch.IWidget[] = [];
+    if (props.worker) {
+      const { service, queue } = props.worker;
+      const reporting = service.metricCpuUtilization({ statistic: 'SampleCount', period: Duration.seconds(alarmSettings.workerDown.period) });
+      alarm('WorkerDown', reporting, {
+        alarmDescription: `No channel worker task has reported for ${alarmSettings.workerDown.evaluationPeriods} minutes: WhatsApp sessions are down`,
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+        evaluationPeriods: alarmSettings.workerDown.evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      });
+      const cpu = service.metricCpuUtilization({ statistic: 'Maximum', period: Duration.seconds(alarmSettings.workerCpu.period) });
+      alarm('WorkerCpuHigh', cpu, {
+        alarmDescription: `A channel worker task has used more than ${alarmSettings.workerCpu.thresholdPercent}% of its CPU for 15 minutes`,
+        threshold: alarmSettings.workerCpu.thresholdPercent,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: alarmSettings.workerCpu.evaluationPeriods,
+        // No task is WorkerDown's to report.
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      const memory = service.metricMemoryUtilization({ statistic: 'Maximum', period: Duration.seconds(alarmSettings.workerMemory.period) });
+      alarm('WorkerMemoryHigh', memory, {
+        alarmDescription: `A channel worker task has used more than ${alarmSettings.workerMemory.thresholdPercent}% of its memory for 10 minutes (sessions are budgeted for 75%)`,
+        threshold: alarmSettings.workerMemory.thresholdPercent,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: alarmSettings.workerMemory.evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      workerWidgets.push(
+        new cloudwatch.GraphWidget({
+          title: 'Channel worker: CPU and memory (%)',
+          left: [cpu.with({ label: 'CPU (busiest task)' }), memory.with({ label: 'memory (fullest task)' })],
+          leftYAxis: { min: 0, max: 100 },
+          width: 8,
+        }),
+        new cloudwatch.GraphWidget({ title: 'Channel worker: samples reported (0: no task)', left: [reporting], width: 8 }),
+        new cloudwatch.GraphWidget({
+          title: 'Channel worker queue',
+          left: [queue.metricApproximateNumberOfMessagesVisible({ label: 'waiting' })],
+          right: [queue.metricApproximateAgeOfOldestMessage({ label: 'oldest (s)' })],
+          width: 8,
+        }),
+      );
+    }
+
+    // The functions' own metrics (EMF from Powertools), by channel or source, whatever values occur.
+    const business = (metricName: string, dimension: 'channel' | 'source') =>
+      new cloudwatch.MathExpression({
+        label: metricName,
+        expression: `SEARCH('{${props.metricsNamespace},${dimension},service} MetricName="${metricName}"', 'Sum', 300)`,
+        period: Duration.minutes(5),
+      });
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      // A name with the stack's, so two stages in one account do not collide.
+      dashboardName: `${stack.stackName}-operations`,
+      defaultInterval: Duration.hours(6),
+      widgets: [
+        [new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 })],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'REST API: requests and 5xx',
+            left: [props.httpApi.metricCount({ statistic: 'Sum', label: 'requests' })],
+            right: [props.httpApi.metricServerError({ statistic: 'Sum', label: '5xx' }), props.httpApi.metricClientError({ statistic: 'Sum', label: '4xx' })],
+            width: 8,
+          }),
+          new cloudwatch.GraphWidget({ title: 'REST API: 5xx rate (%)', left: [fiveXxRate], width: 8 }),
+          new cloudwatch.GraphWidget({
+            title: 'REST API: latency (ms)',
+            left: [props.httpApi.metricLatency({ statistic: 'p50', label: 'p50' }), props.httpApi.metricLatency({ statistic: 'p99', label: 'p99' })],
+            width: 8,
+          }),
+        ],
+        [
+          new cloudwatch.GraphWidget({ title: 'Lambda errors by group', left: errorGroups, width: 12 }),
+          new cloudwatch.GraphWidget({ title: 'Lambda throttles by group', left: throttleGroups, width: 12 }),
+        ],
+        [
+          new cloudwatch.GraphWidget({ title: 'Stream iterator age (ms)', left: ages, width: 12 }),
+          new cloudwatch.GraphWidget({ title: 'Dead-letter queue depth', left: depths, width: 12 }),
+        ],
+        workerWidgets,
+        [
+          new cloudwatch.GraphWidget({
+            title: 'Messages sent and failed, by channel',
+            left: [business('MessagesSent', 'channel'), business('MessagesFailed', 'channel')],
+            width: 12,
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'Inbound messages and refused webhooks',
+            left: [business('InboundMessages', 'channel')],
+            right: [business('WebhookRejected', 'source')],
+            width: 12,
+          }),
+        ],
+      ],
+    });
+  }
+}
