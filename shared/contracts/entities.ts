@@ -12,6 +12,8 @@ export interface User {
   isOwner: boolean;
   emailVerified: boolean;
   archivedAt: string | null;
+  /** Why the user is archived: by the plan's limit after a downgrade, or by an administrator. */
+  archivedReason: 'limit' | 'manual' | null;
   createdAt: string;
   updatedAt: string;
 }

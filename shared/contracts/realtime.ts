@@ -47,6 +47,7 @@ export const userSchema = z.object({
   isOwner: z.boolean(),
   emailVerified: z.boolean(),
   archivedAt: nullable(z.string()),
+  archivedReason: nullable(z.enum(['limit', 'manual'])),
   ...timestamps,
 });
 

@@ -41,3 +41,6 @@ export function userForm(mode: 'create' | 'edit') {
     })
     .refine((v) => v.password === v.confirmPassword, { error: passwordsDoNotMatchText, path: ['confirmPassword'] });
 }
+
+/** Why a user is archived when the plan's limit archived it (a downgrade or a cancellation). */
+export const archivedUserByLimitText = 'Usuário arquivado automaticamente porque o limite de usuários do plano foi atingido';

@@ -442,6 +442,9 @@ describe('over the limit after a downgrade or a cancellation', () => {
     const freeUsers = await all('users');
     expect(active(freeUsers)).toEqual([ownerId]);
     expect(freeUsers.every((u) => u.isOwner || u.archivedAt)).toBe(true);
+    // The API says why: the plan's limit, not an administrator.
+    for (const u of freeUsers.filter((u) => !u.isOwner)) expect(u.archivedReason).toBe('limit');
+    expect(freeUsers.find((u) => u.isOwner).archivedReason).toBeNull();
     const freeServices = await all('services');
     expect(running(freeServices)).toEqual([services[0]]);
     for (const s of freeServices.slice(1)) {

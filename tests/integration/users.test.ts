@@ -119,6 +119,7 @@ describe('users', () => {
     const archived = await call('POST', `/users/${member.id}/archive`, { token: admin.token, body: { id: member.id, archive: true } });
     expect(archived.status).toBe(200);
     expect(archived.body.archivedAt).toBeTruthy();
+    expect(archived.body.archivedReason).toBe('manual');
     expect((await call('GET', '/auth/me', { token: member.token })).status).toBe(401);
     expect((await call('POST', '/auth/login', { body: { email: member.email, password: strongPassword } })).status).toBe(401);
 

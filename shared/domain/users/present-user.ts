@@ -14,6 +14,8 @@ export function toUser(item: UserItem, account: { id: string; name: string } | n
     isOwner: item.isOwner,
     emailVerified: item.emailVerified,
     archivedAt: item.archivedAt,
+    // Users archived before reasons were kept were archived by hand.
+    archivedReason: item.archivedAt ? (item.archivedReason ?? 'manual') : null,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

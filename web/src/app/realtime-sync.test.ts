@@ -196,6 +196,7 @@ describe('realtime events in the cache', () => {
       isOwner: true,
       emailVerified: true,
       archivedAt: null,
+      archivedReason: null,
       createdAt: at(0),
       updatedAt: at(0),
     };
