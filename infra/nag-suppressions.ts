@@ -125,7 +125,7 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
       : { CFR4: "CloudFront's default *.cloudfront.net certificate has a fixed policy; with a custom domain the floor is TLSv1.2_2021" }),
   });
   acknowledge(site.bucket, { S1: 'Build output read only by CloudFront through origin access control; requests are seen at the distribution' });
-  acknowledge(media, { S1: 'Not yet: server access logs for the media bucket come next' });
+  acknowledge(stack.media.accessLogs, { S1: "The media bucket's access-log bucket: logging it would log its own log deliveries" });
   // CDK's BucketDeployment provider: one singleton function per stack and memory size.
   for (const provider of stack.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
     acknowledge(provider, {
