@@ -9,6 +9,7 @@ import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { queueConsumers, visibilityTimeoutSeconds } from '#functions/queues/consumers.ts';
 import { streamConsumers } from '#functions/streams/consumers.ts';
 import { handlerConstructId } from './constructs/http-api.ts';
+import { ACCESS_LOG_DAYS } from './constructs/media-bucket.ts';
 import { StreamConsumers } from './constructs/stream-consumers.ts';
 import { webSocketRoutes } from './constructs/websocket-api.ts';
 import { CONSUMERS_THAT_MANAGE_CONNECTIONS, CONSUMERS_THAT_START_CONNECTIONS, ConversaStack, isPaymentHandler } from './stack.ts';
@@ -430,7 +431,8 @@ describe('the WebSocket API', () => {
 
 describe('the media bucket', () => {
   it('is one bucket that blocks all public access and owns its objects', () => {
-    template.resourceCountIs('AWS::S3::Bucket', 2);
+    // The site's bucket, the media bucket and the media bucket's access logs.
+    template.resourceCountIs('AWS::S3::Bucket', 3);
     mediaBucketId(template);
     template.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: {
@@ -440,6 +442,38 @@ describe('the media bucket', () => {
         RestrictPublicBuckets: true,
       },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+    });
+  });
+
+  it('writes server access logs to a private, TLS-only bucket of its own that keeps them 90 days', () => {
+    const media = resourcesOf(template, 'AWS::S3::Bucket')[mediaBucketId(template)]!;
+    const logsId = (media.Properties.LoggingConfiguration as { DestinationBucketName: { Ref: string } }).DestinationBucketName.Ref;
+    expect(media.Properties.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logsId }, LogFilePrefix: 'media/' });
+    const logs = resourcesOf(template, 'AWS::S3::Bucket')[logsId]!;
+    expect(logs.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LifecycleConfiguration: { Rules: [{ Id: 'expire-access-logs', ExpirationInDays: ACCESS_LOG_DAYS, Status: 'Enabled' }] },
+    });
+    expect(logs.Properties.LoggingConfiguration).toBeUndefined();
+    // S3's log delivery may write there, from this account and the media bucket only; nobody without TLS.
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: logsId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Action: 's3:PutObject',
+            Principal: { Service: 'logging.s3.amazonaws.com' },
+            Condition: {
+              ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [mediaBucketId(template), 'Arn'] } },
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+            },
+          }),
+        ]),
+      },
     });
   });
 

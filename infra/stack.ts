@@ -20,6 +20,7 @@ import { StreamConsumers } from './constructs/stream-consumers.ts';
 import { WebSite } from './constructs/web-site.ts';
 import { ConversaWebSocketApi } from './constructs/websocket-api.ts';
 import { EDGE_REGION } from './edge-stack.ts';
+import { acknowledgeNagFindings } from './nag-suppressions.ts';
 import { type StageName, type StageSettings, StageLogPolicy, stageSettings } from './stage.ts';
 
 /** Repository root (this file is `infra/stack.ts`). */
@@ -395,5 +396,8 @@ export class ConversaStack extends Stack {
     new CfnOutput(this, 'WorkerService', { value: this.channelWorker.service.serviceName, description: 'The channel worker ECS service' });
     new CfnOutput(this, 'WorkerLogGroup', { value: this.channelWorker.logGroup.logGroupName, description: "The channel worker's logs" });
     new CfnOutput(this, 'AlarmTopic', { value: this.operations.topic.topicArn, description: 'SNS topic every alarm notifies' });
+
+    // cdk-nag (AwsSolutions): what this stack accepts and why, on the resources concerned.
+    acknowledgeNagFindings(this, { customDomain: Boolean(domainName && certificateArn), sesIdentity: Boolean(sesIdentity) });
   }
 }

@@ -53,7 +53,10 @@ const originOf = (behaviour: { TargetOriginId: string }) =>
 
 describe('the distribution', () => {
   it('serves the site bucket by default through origin access control, HTTPS only, with the SPA fallback on viewer requests', () => {
-    const [bucketId] = Object.entries(resourcesOf(template, 'AWS::S3::Bucket')).find(([, b]) => !b.Properties.CorsConfiguration)!;
+    // The site bucket: not the media bucket (CORS) nor its access-log bucket (a lifecycle expiry).
+    const [bucketId] = Object.entries(resourcesOf(template, 'AWS::S3::Bucket')).find(
+      ([, b]) => !b.Properties.CorsConfiguration && !b.Properties.LifecycleConfiguration?.Rules?.some((r: { ExpirationInDays?: number }) => r.ExpirationInDays),
+    )!;
     const origin = originOf(distribution.DefaultCacheBehavior);
     expect(origin.DomainName).toEqual({ 'Fn::GetAtt': [bucketId, 'RegionalDomainName'] });
     expect(origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [only(template, 'AWS::CloudFront::OriginAccessControl')[0], 'Id'] });
@@ -285,10 +288,14 @@ describe('stages', () => {
     const [mediaId, media] = Object.entries(resourcesOf(prod, 'AWS::S3::Bucket')).find(([, b]) => b.Properties.CorsConfiguration)!;
     expect(media.DeletionPolicy).toBe('Retain');
     expect(JSON.stringify(media.Properties.BucketName)).toContain('conversa-prod-media-');
+    // The media bucket's access logs live as long as the files they describe.
+    const logsId = (media.Properties.LoggingConfiguration as { DestinationBucketName: { Ref: string } }).DestinationBucketName.Ref;
+    expect(resourcesOf(prod, 'AWS::S3::Bucket')[logsId]!.DeletionPolicy).toBe('Retain');
     // Only the site bucket (a build artefact) is emptied on deletion.
     const autoDeleted = Object.values(resourcesOf(prod, 'Custom::S3AutoDeleteObjects')).map((r) => r.Properties.BucketName.Ref);
     expect(autoDeleted).toHaveLength(1);
     expect(autoDeleted).not.toContain(mediaId);
+    expect(autoDeleted).not.toContain(logsId);
     for (const [, group] of Object.entries(resourcesOf(prod, 'AWS::Logs::LogGroup'))) {
       expect(group.DeletionPolicy).toBe('Retain');
       expect(group.Properties.RetentionInDays).toBe(90);

@@ -2,6 +2,9 @@ import { Aws, Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
+/** How long the media bucket's server access logs are kept. */
+export const ACCESS_LOG_DAYS = 90;
+
 export interface MediaBucketProps {
   /**
    * The bucket's physical name. Given (not generated) so that the site's Content-Security-Policy
@@ -23,9 +26,24 @@ export interface MediaBucketProps {
  */
 export class MediaBucket extends Construct {
   readonly bucket: s3.Bucket;
+  /** S3 server access logs of the media bucket (who fetched or stored which file, presigned or not), kept `ACCESS_LOG_DAYS`. */
+  readonly accessLogs: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: MediaBucketProps) {
     super(scope, id);
+
+    // Same lifetime as the files it describes: retained with them in prod, emptied and deleted in dev.
+    this.accessLogs = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // Server access logs can only be delivered to SSE-S3 buckets.
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: false,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(ACCESS_LOG_DAYS) }],
+      removalPolicy: props.removalPolicy,
+      autoDeleteObjects: props.autoDeleteObjects,
+    });
 
     this.bucket = new s3.Bucket(this, 'Bucket', {
       bucketName: props.bucketName,
@@ -37,6 +55,8 @@ export class MediaBucket extends Construct {
       lifecycleRules: [{ id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       removalPolicy: props.removalPolicy,
       autoDeleteObjects: props.autoDeleteObjects,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'media/',
     });
   }
 
