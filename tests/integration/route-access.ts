@@ -1,0 +1,306 @@
+/**
+ * The route matrix's table: for every route of functions/http/routes.ts, who may call it (its access
+ * class), the status a valid request answers and how to build that request from a team's fixtures.
+ * routes.ts carries no access metadata, so this table is the single place that states it; the test
+ * fails for a route without an entry and for an entry without a route, and checks each class against
+ * the gate its handler declares (`api({ auth })`).
+ */
+import { call, proTeam, setPlan, signIn, strongPassword, uniqueBotToken, uniqueEmail } from './api.ts';
+import { setServiceStatus } from './worker.ts';
+
+/**
+ * public: anyone, no token. signedIn: any valid session. member: a member of the session's account.
+ * selfOrAdmin: a member on themselves, an admin on others. admin: the account's admins (the owner is
+ * one). owner: the account's owner only. webhook: no bearer token; the provider's signature decides.
+ */
+export type AccessClass = 'public' | 'signedIn' | 'member' | 'selfOrAdmin' | 'admin' | 'owner' | 'webhook';
+
+/** The gates (`api({ auth })`) a handler of each class may declare; finer checks live in the domain. */
+export const gatesOf: Record<AccessClass, (string | undefined)[]> = {
+  public: ['public'],
+  webhook: [undefined, 'public'],
+  signedIn: ['signedIn'],
+  member: ['member'],
+  selfOrAdmin: ['member'],
+  admin: ['admin', 'member'],
+  owner: ['admin', 'member'],
+};
+
+export interface Person {
+  id: string;
+  email: string;
+  token: string;
+}
+
+/** One account with its people and items. `spare*` give a target a destructive row may consume. */
+export interface Team {
+  accountId: string;
+  owner: Person;
+  admin: Person;
+  member: Person;
+  /** A connected WhatsApp connection. */
+  serviceId: string;
+  /** A Telegram connection, never started (so its webhook is not registered). */
+  telegramServiceId: string;
+  contactId: string;
+  contactPhone: string;
+  messageId: string;
+  spareUser(): Promise<string>;
+  spareContact(): Promise<string>;
+  spareService(): Promise<string>;
+  /** Every id of the team's account, for checking that nobody else's answers carry them. */
+  ids(): string[];
+}
+
+let phones = 0;
+const newPhone = () => `55119${String(Date.now() % 10_000).padStart(4, '0')}${String(++phones).padStart(4, '0')}`;
+
+async function must(answer: Promise<{ status: number; body: any }>, status: number, what: string): Promise<any> {
+  const got = await answer;
+  if (got.status !== status) throw new Error(`${what}: ${got.status} ${JSON.stringify(got.body)}`);
+  return got.body;
+}
+
+/**
+ * A Pro team with a connection, a contact and a message. With `disposable`, each spare is made on
+ * demand (rows of the team's own callers may delete it); without, each spare is made once up front
+ * and stays (the victim account, whose items only strangers touch).
+ */
+export async function matrixTeam(disposable: boolean): Promise<Team> {
+  const t = await proTeam();
+  await setPlan(t.owner.accountId, { productName: 'Pro', users: 50, connections: 30, contacts: 1000 });
+  const token = t.owner.token;
+  const made: string[] = [];
+  const newUser = async () => {
+    const body = await must(
+      call('POST', '/users', { token, body: { name: 'Alvo', email: uniqueEmail('alvo'), password: strongPassword, isAdmin: false } }),
+      201,
+      'spare user',
+    );
+    made.push(body.id);
+    return body.id as string;
+  };
+  const newService = async () => {
+    const body = await must(call('POST', '/services', { token, body: { name: 'Zap', type: 'whatsapp' } }), 201, 'service');
+    made.push(body.id);
+    return body.id as string;
+  };
+  const serviceId = await newService();
+  await setServiceStatus(t.owner.accountId, serviceId, 'connected');
+  const telegram = await must(call('POST', '/services', { token, body: { name: 'Bot', type: 'telegram', token: uniqueBotToken() } }), 201, 'telegram');
+  made.push(telegram.id);
+  const contactPhone = newPhone();
+  const newContact = async (phoneNumber = newPhone()) => {
+    const body = await must(
+      call('POST', '/contacts', { token, body: { name: 'Cliente', serviceId, data: { phoneNumber, phoneCountry: 'BR' } } }),
+      201,
+      'contact',
+    );
+    made.push(body.id);
+    return body.id as string;
+  };
+  const contactId = await newContact(contactPhone);
+  const message = await must(call('POST', '/messages/send', { token, body: { contactId, serviceId, text: 'Oi' } }), 201, 'message');
+  made.push(message.id);
+  const once = async (make: () => Promise<string>) => {
+    const id = await make();
+    return async () => id;
+  };
+  return {
+    accountId: t.owner.accountId,
+    owner: { id: t.owner.user.id, email: t.owner.email, token },
+    admin: t.admin,
+    member: t.member,
+    serviceId,
+    telegramServiceId: telegram.id,
+    contactId,
+    contactPhone,
+    messageId: message.id,
+    spareUser: disposable ? newUser : await once(newUser),
+    spareContact: disposable ? () => newContact() : await once(() => newContact()),
+    spareService: disposable ? newService : await once(newService),
+    ids: () => [t.owner.accountId, t.owner.user.id, t.admin.id, t.member.id, ...made],
+  };
+}
+
+/** The team as rows that must change nothing see it: targets are the shared items, no spares are made. */
+export const withoutSpares = (t: Team): Team => ({
+  ...t,
+  spareUser: async () => t.member.id,
+  spareContact: async () => t.contactId,
+  spareService: async () => t.serviceId,
+});
+
+/** A new token for one of the team's people (for rows that revoke the caller's own). */
+export const freshToken = (team: Team, who: Person) => signIn(who.email, strongPassword, team.accountId);
+
+export interface Request {
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string | undefined>;
+}
+
+/** `caller` is the person making the call (undefined for unauthenticated and stranger rows). */
+type Build = (team: Team, caller: Person | undefined) => Request | Promise<Request>;
+
+export interface MatrixEntry {
+  access: AccessClass;
+  /** Status of a valid request by an allowed caller. */
+  ok: number;
+  /** Status when the owner of another account sends this request with the team's ids; default 404. */
+  stranger?: number;
+  build: Build;
+  /** The row consumes the caller's token (logout): each caller gets a fresh one. */
+  revokesToken?: boolean;
+  /** The row ends the team (deleting the account): it runs on a team of its own. */
+  ownTeam?: boolean;
+}
+
+const path =
+  (p: string): Build =>
+  () => ({ path: p });
+const listQuery = (query: unknown) => `?query=${encodeURIComponent(JSON.stringify(query))}`;
+
+export const routeAccess: Record<string, MatrixEntry> = {
+  'POST /auth/register': {
+    access: 'public',
+    ok: 201,
+    build: () => ({ path: '/auth/register', body: { name: 'Nova', email: uniqueEmail('matrix'), password: strongPassword } }),
+  },
+  'POST /auth/login': {
+    access: 'public',
+    ok: 200,
+    build: (t) => ({ path: '/auth/login', body: { email: t.member.email, password: strongPassword, accountId: t.accountId } }),
+  },
+  'POST /auth/logout': { access: 'signedIn', ok: 204, stranger: 204, revokesToken: true, build: path('/auth/logout') },
+  'GET /auth/me': { access: 'signedIn', ok: 200, stranger: 200, build: path('/auth/me') },
+  'POST /auth/switch-account': {
+    access: 'signedIn',
+    ok: 200,
+    build: (t) => ({ path: '/auth/switch-account', body: { accountId: t.accountId } }),
+  },
+  'POST /auth/forgot-password': { access: 'public', ok: 204, build: (t) => ({ path: '/auth/forgot-password', body: { email: t.member.email } }) },
+  // A wrong code: the valid request of someone who does not hold the mailbox.
+  'POST /auth/reset-password': {
+    access: 'public',
+    ok: 400,
+    build: (t) => ({ path: '/auth/reset-password', body: { email: t.member.email, verifyCode: '000000', password: strongPassword } }),
+  },
+  'POST /auth/verify-email': { access: 'public', ok: 400, build: (t) => ({ path: '/auth/verify-email', body: { userId: t.member.id, verifyCode: '000000' } }) },
+  'POST /auth/resend-verification': { access: 'public', ok: 204, build: (t) => ({ path: '/auth/resend-verification', body: { userId: t.member.id } }) },
+
+  'GET /accounts': { access: 'signedIn', ok: 200, stranger: 200, build: path('/accounts') },
+  'POST /accounts': { access: 'signedIn', ok: 201, stranger: 201, build: () => ({ path: '/accounts', body: { name: 'Outra loja' } }) },
+  'GET /accounts/{id}': { access: 'member', ok: 200, build: (t) => ({ path: `/accounts/${t.accountId}` }) },
+  'PUT /accounts/{id}': { access: 'admin', ok: 200, build: (t) => ({ path: `/accounts/${t.accountId}`, body: { name: 'Equipe Pro' } }) },
+  'DELETE /accounts/{id}': { access: 'owner', ok: 204, ownTeam: true, build: (t) => ({ path: `/accounts/${t.accountId}` }) },
+  'GET /accounts/{id}/usage': { access: 'member', ok: 200, build: (t) => ({ path: `/accounts/${t.accountId}/usage` }) },
+
+  // Lists answer the stranger 200 with their own account's items (no victim id, checked on every stranger row).
+  'GET /users': { access: 'member', ok: 200, stranger: 200, build: path('/users') },
+  'POST /users': {
+    access: 'admin',
+    ok: 201,
+    // The account comes from the session: a stranger's user lands in their own account.
+    stranger: 201,
+    build: (t) => ({ path: '/users', body: { name: 'Nova', email: uniqueEmail('novo'), password: strongPassword, isAdmin: false, accountId: t.accountId } }),
+  },
+  'GET /users/{id}': { access: 'member', ok: 200, build: (t) => ({ path: `/users/${t.member.id}` }) },
+  'PUT /users/{id}': {
+    access: 'selfOrAdmin',
+    ok: 200,
+    build: (t) => ({ path: `/users/${t.member.id}`, body: { name: 'Membro', email: t.member.email } }),
+  },
+  'DELETE /users/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/users/${await t.spareUser()}` }) },
+  'POST /users/{id}/archive': { access: 'admin', ok: 200, build: async (t) => ({ path: `/users/${await t.spareUser()}/archive`, body: { archive: true } }) },
+
+  'GET /services': { access: 'member', ok: 200, stranger: 200, build: path('/services') },
+  'POST /services': { access: 'admin', ok: 201, stranger: 201, build: () => ({ path: '/services', body: { name: 'Zap', type: 'whatsapp' } }) },
+  'GET /services/{id}': { access: 'member', ok: 200, build: (t) => ({ path: `/services/${t.serviceId}` }) },
+  'PUT /services/{id}': { access: 'admin', ok: 200, build: (t) => ({ path: `/services/${t.serviceId}`, body: { name: 'Zap' } }) },
+  'DELETE /services/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/services/${await t.spareService()}` }) },
+  // The shared runtime's channel double does not run connections: every action on one answers 400
+  // 'This connection type cannot be started yet' (services.test.ts and telegram.test.ts cover the 200s).
+  'POST /services/{id}/start': { access: 'admin', ok: 400, build: async (t) => ({ path: `/services/${await t.spareService()}/start` }) },
+  'POST /services/{id}/restart': { access: 'admin', ok: 400, build: async (t) => ({ path: `/services/${await t.spareService()}/restart` }) },
+  'POST /services/{id}/shutdown': { access: 'admin', ok: 400, build: async (t) => ({ path: `/services/${await t.spareService()}/shutdown` }) },
+  'POST /services/{id}/logout': { access: 'admin', ok: 400, build: async (t) => ({ path: `/services/${await t.spareService()}/logout` }) },
+  'POST /services/{id}/pairing-code': {
+    access: 'admin',
+    ok: 400,
+    build: async (t) => ({ path: `/services/${await t.spareService()}/pairing-code`, body: { phoneNumber: '+5511987654321' } }),
+  },
+
+  'GET /contacts': { access: 'member', ok: 200, stranger: 200, build: (t) => ({ path: `/contacts${listQuery({ where: { serviceId: t.serviceId } })}` }) },
+  // A stranger naming the victim's connection: 400, 'Conexão não encontrada' on serviceId.
+  'POST /contacts': {
+    access: 'member',
+    ok: 201,
+    stranger: 400,
+    build: (t) => ({ path: '/contacts', body: { name: 'Nova', serviceId: t.serviceId, data: { phoneNumber: newPhone(), phoneCountry: 'BR' } } }),
+  },
+  'GET /contacts/{id}': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}` }) },
+  'PUT /contacts/{id}': {
+    access: 'member',
+    ok: 200,
+    build: (t) => ({
+      path: `/contacts/${t.contactId}`,
+      body: { name: 'Cliente', serviceId: t.serviceId, data: { phoneNumber: t.contactPhone, phoneCountry: 'BR' } },
+    }),
+  },
+  'DELETE /contacts/{id}': { access: 'member', ok: 204, build: async (t) => ({ path: `/contacts/${await t.spareContact()}` }) },
+  'POST /contacts/{id}/archive': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/contacts/${await t.spareContact()}/archive`, body: { archive: true } }),
+  },
+  'POST /contacts/{id}/read': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/read` }) },
+
+  // where.contactId names a contact the stranger's account does not have: 404.
+  'GET /messages': { access: 'member', ok: 200, build: (t) => ({ path: `/messages${listQuery({ where: { contactId: t.contactId } })}` }) },
+  'POST /messages/send': {
+    access: 'member',
+    ok: 201,
+    build: (t) => ({ path: '/messages/send', body: { contactId: t.contactId, serviceId: t.serviceId, text: 'Oi' } }),
+  },
+  // The message was not refused by the channel, so there is nothing to retry.
+  'POST /messages/{id}/retry': { access: 'member', ok: 400, build: (t) => ({ path: `/messages/${t.messageId}/retry`, body: { contactId: t.contactId } }) },
+
+  'POST /files/generate-url-to-upload': {
+    access: 'member',
+    ok: 200,
+    stranger: 400,
+    build: (t) => ({
+      path: '/files/generate-url-to-upload',
+      body: { name: 'a.pdf', mimetype: 'application/pdf', serviceId: t.serviceId, length: 10, isPtt: false },
+    }),
+  },
+
+  // The shared runtime has no Stripe key: every payment call an allowed caller makes answers 503.
+  'GET /payments/products': { access: 'member', ok: 503, stranger: 503, build: path('/payments/products') },
+  'POST /payments/create-checkout-session': { access: 'admin', ok: 503, stranger: 503, build: () => ({ path: '/payments/create-checkout-session', body: {} }) },
+  'GET /payments/checkout-session': { access: 'member', ok: 503, stranger: 503, build: path('/payments/checkout-session?sessionId=cs_test_matrix') },
+  'POST /payments/portal-session': { access: 'admin', ok: 503, stranger: 503, build: path('/payments/portal-session') },
+
+  // Unconfigured here (503 before the signature); with Stripe, a bad signature is 400 (billing.test.ts).
+  'POST /webhooks/stripe': {
+    access: 'webhook',
+    ok: 503,
+    build: (_t, caller) => ({
+      path: '/webhooks/stripe',
+      body: { id: 'evt_matrix', type: 'invoice.paid' },
+      headers: caller ? { 'stripe-signature': 't=1,v1=forged' } : {},
+    }),
+  },
+  // The shared runtime's channel double stands in for every adapter and has no webhook: 404 before
+  // any secret is read. telegram.test.ts runs the real adapter and asserts 401 for a missing or wrong one.
+  'POST /webhooks/telegram/{serviceId}': {
+    access: 'webhook',
+    ok: 404,
+    build: (t, caller) => ({
+      path: `/webhooks/telegram/${t.telegramServiceId}`,
+      body: { update_id: 1, message: { message_id: 1, date: 1, chat: { id: 1, type: 'private' }, text: 'Oi' } },
+      headers: caller ? { 'x-telegram-bot-api-secret-token': 'forged' } : {},
+    }),
+  },
+};

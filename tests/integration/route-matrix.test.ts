@@ -1,0 +1,192 @@
+/**
+ * The route matrix (issue 12): every route of functions/http/routes.ts × every kind of caller, with
+ * the status its access class (tests/integration/route-access.ts) expects. Callers: no token, a
+ * malformed one, an expired one (signed with the runtime's own secret), a revoked one, a member, an
+ * admin and the owner of the team's account, and the owner of another account sending the same
+ * requests with the victim account's ids in path, body and list query. The stranger's answers must
+ * carry none of the victim's ids, and the victim's items must read the same after the matrix.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SignJWT } from 'jose';
+import { ulid } from 'ulid';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { httpRoutes } from '../../functions/http/routes.ts';
+import { type Answer, call, newOwner, setPlan } from './api.ts';
+import { freshToken, gatesOf, withoutSpares, matrixTeam, type MatrixEntry, type Person, routeAccess, type Team } from './route-access.ts';
+
+const keyOf = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
+const routeKeys = httpRoutes.map(keyOf);
+
+type Caller = 'no token' | 'malformed token' | 'expired token' | 'revoked token' | 'member' | 'admin' | 'owner' | 'owner of another account';
+const anonymous: Caller[] = ['no token', 'malformed token', 'expired token', 'revoked token'];
+
+/** The status a caller of a class gets for a valid request. */
+function expected(entry: MatrixEntry, caller: Caller): number {
+  if (anonymous.includes(caller)) return 401;
+  if (caller === 'owner of another account') return entry.stranger ?? 404;
+  if (caller === 'member' && (entry.access === 'admin' || entry.access === 'owner')) return 403;
+  if (caller === 'admin' && entry.access === 'owner') return 403;
+  return entry.ok;
+}
+
+let victim: Team;
+let team: Team;
+let stranger: Person & { accountId: string };
+let expiredToken: string;
+let revokedToken: string;
+let before: unknown;
+
+/** What the victim account's owner reads of it: everything a stranger's write could have changed. */
+async function snapshot(t: Team) {
+  const token = t.owner.token;
+  const read = async (path: string) => {
+    const answer = await call('GET', path, { token });
+    expect(answer.status, `victim reads ${path}`).toBe(200);
+    return answer.body;
+  };
+  const everything = `?query=${encodeURIComponent(JSON.stringify({ perPage: 100 }))}`;
+  const account = await read(`/accounts/${t.accountId}`);
+  const users = await read(`/users${everything}`);
+  const services = await read(`/services${everything}`);
+  const contactIds = [t.contactId, await t.spareContact()];
+  const contacts = await Promise.all(contactIds.map((id) => read(`/contacts/${id}`)));
+  const messages = await read(`/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: t.contactId } }))}`);
+  return {
+    account: { name: account.name, updatedAt: account.updatedAt, plan: account.plan },
+    users: users.data.map((u: any) => ({ id: u.id, name: u.name, email: u.email, isAdmin: u.isAdmin, archivedAt: u.archivedAt, updatedAt: u.updatedAt })),
+    services: services.data.map((s: any) => ({ id: s.id, name: s.name, type: s.type, status: s.status, updatedAt: s.updatedAt })),
+    contacts: contacts.map((c: any) => ({ id: c.id, name: c.name, data: c.data, archivedAt: c.archivedAt, unread: c.unread })),
+    messages: messages.data.map((m: any) => ({ id: m.id, body: m.body ?? m.text, fromMe: m.fromMe })),
+  };
+}
+
+async function expiredTokenOf(t: Team): Promise<string> {
+  const secret = readFileSync(join(inject('dataDir'), 'jwt-secret'), 'utf8').trim();
+  const past = Math.floor(Date.now() / 1000) - 3600;
+  return new SignJWT({ acc: t.accountId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(t.member.id)
+    .setJti(ulid())
+    .setIssuer('conversa')
+    .setIssuedAt(past - 60)
+    .setExpirationTime(past)
+    .sign(new TextEncoder().encode(secret));
+}
+
+beforeAll(async () => {
+  [victim, team] = await Promise.all([matrixTeam(false), matrixTeam(true)]);
+  const other = await newOwner('Outra Equipe', 'Estranha');
+  await setPlan(other.accountId, { productName: 'Pro', users: 50, connections: 30, contacts: 1000 });
+  stranger = { id: other.user.id, email: other.email, token: other.token, accountId: other.accountId };
+  expiredToken = await expiredTokenOf(team);
+  revokedToken = await freshToken(team, team.member);
+  expect((await call('POST', '/auth/logout', { token: revokedToken })).status).toBe(204);
+  before = await snapshot(victim);
+}, 60_000);
+
+describe('route matrix: the table', () => {
+  it('has an entry for every route and a route for every entry', () => {
+    expect(
+      routeKeys.filter((key) => !routeAccess[key]),
+      'routes without a matrix entry',
+    ).toEqual([]);
+    expect(
+      Object.keys(routeAccess).filter((key) => !routeKeys.includes(key)),
+      'entries without a route',
+    ).toEqual([]);
+  });
+
+  it("states classes its handlers' gates allow", () => {
+    const httpDir = fileURLToPath(new URL('../../functions/http/', import.meta.url));
+    const wrong = httpRoutes.flatMap((route) => {
+      const entry = routeAccess[keyOf(route)];
+      if (!entry) return [];
+      const source = readFileSync(join(httpDir, `${route.handler}.ts`), 'utf8');
+      const gate = source.match(/\bapi\(\{\s*auth:\s*'(\w+)'/)?.[1];
+      return gatesOf[entry.access].includes(gate) ? [] : [`${keyOf(route)}: ${entry.access} behind gate ${gate ?? 'none'}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+});
+
+/** A row's request, its answer and what the matrix expected. */
+interface Row {
+  caller: Caller;
+  status: number;
+  expected: number;
+  body: unknown;
+}
+
+async function send(route: { method: string }, entry: MatrixEntry, t: Team, caller: Person | undefined, token: string | undefined): Promise<Answer> {
+  const request = await entry.build(t, caller);
+  const headers = Object.fromEntries(Object.entries(request.headers ?? {}).filter((pair): pair is [string, string] => pair[1] !== undefined));
+  return call(route.method, request.path, { token, body: request.body ?? (route.method === 'GET' ? undefined : {}), headers });
+}
+
+async function rowsOf(route: { method: string; path: string }, entry: MatrixEntry): Promise<Row[]> {
+  const rows: Row[] = [];
+  const t = entry.ownTeam ? await matrixTeam(true) : team;
+  const record = (caller: Caller, answer: Answer, want = expected(entry, caller)) =>
+    rows.push({ caller, status: answer.status, expected: want, body: answer.body });
+
+  if (entry.access === 'public') {
+    record('no token', await send(route, entry, t, undefined, undefined), entry.ok);
+    return rows;
+  }
+  if (entry.access === 'webhook') {
+    // Without a signature, and with a forged one.
+    record('no token', await send(route, entry, t, undefined, undefined), entry.ok);
+    record('malformed token', await send(route, entry, t, t.member, undefined), entry.ok);
+    return rows;
+  }
+  const anonymousTokens: [Caller, string | undefined][] = [
+    ['no token', undefined],
+    ['malformed token', 'not.a.jwt'],
+    ['expired token', expiredToken],
+    ['revoked token', revokedToken],
+  ];
+  const answers = await Promise.all(anonymousTokens.map(([, token]) => send(route, entry, withoutSpares(t), undefined, token)));
+  for (const [i, [caller]] of anonymousTokens.entries()) record(caller, answers[i]!);
+
+  for (const caller of ['member', 'admin', 'owner'] as const) {
+    const person = t[caller];
+    const token = entry.revokesToken ? await freshToken(t, person) : person.token;
+    record(caller, await send(route, entry, t, person, token));
+  }
+
+  // The stranger sends the request built from the victim's ids.
+  const strangerToken = entry.revokesToken ? await freshToken({ accountId: stranger.accountId } as Team, stranger) : stranger.token;
+  const answer = await send(route, entry, victim, stranger, strangerToken);
+  record('owner of another account', answer);
+  const leaked = victim.ids().filter((id) => JSON.stringify(answer.body ?? '').includes(id));
+  if (leaked.length) rows.push({ caller: 'owner of another account', status: -1, expected: 0, body: { leaked } });
+  return rows;
+}
+
+// Rows of one route run in order; routes run side by side (Vitest's maxConcurrency, 5). Rows that
+// delete take their targets from `spare*`, and deleting the account runs on a team of its own.
+describe.concurrent('route matrix: every route × every caller', () => {
+  for (const route of httpRoutes) {
+    const key = keyOf(route);
+    it(key, async () => {
+      const entry = routeAccess[key];
+      if (!entry) return; // reported by the table test
+      const rows = await rowsOf(route, entry);
+      const wrong = rows.filter((row) => row.status !== row.expected || row.status === 500 || row.status < 0);
+      expect(wrong, `${key} (${entry.access})`).toEqual([]);
+    });
+  }
+});
+
+describe('route matrix: the victim account', () => {
+  it('reads the same after every stranger row, and its owner is still signed in', async () => {
+    expect(await snapshot(victim)).toEqual(before);
+    expect((await call('GET', '/auth/me', { token: victim.owner.token })).status).toBe(200);
+    expect((await call('GET', '/auth/me', { token: victim.member.token })).status).toBe(200);
+    // The stranger's body ids did not move anything into the victim account either.
+    const users = await call('GET', `/users?query=${encodeURIComponent(JSON.stringify({ perPage: 100 }))}`, { token: victim.owner.token });
+    expect(users.body.data.every((u: any) => u.accountId === victim.accountId)).toBe(true);
+  });
+});
