@@ -424,15 +424,7 @@ export class SqsEmulator {
 
   /** A received message as ReceiveMessage answers it, with the system attributes asked for (`All` for every one). */
   private wireMessage(message: Stored, names: Set<string>) {
-    const all: Record<string, string> = {
-      ApproximateReceiveCount: String(message.receiveCount),
-      SentTimestamp: String(message.sentAt),
-      SenderId: 'AIDALOCALSENDER',
-      ApproximateFirstReceiveTimestamp: String(message.firstReceiveAt),
-      SequenceNumber: message.sequenceNumber,
-      MessageGroupId: message.group,
-      MessageDeduplicationId: message.deduplicationId,
-    };
+    const all = systemAttributes(message);
     const attributes = Object.fromEntries(Object.entries(all).filter(([name]) => names.has('All') || names.has(name)));
     return {
       MessageId: message.id,
@@ -469,15 +461,7 @@ export class SqsEmulator {
       messageId: message.id,
       receiptHandle: message.receipt!,
       body: message.body,
-      attributes: {
-        ApproximateReceiveCount: String(message.receiveCount),
-        SentTimestamp: String(message.sentAt),
-        SenderId: 'AIDALOCALSENDER',
-        ApproximateFirstReceiveTimestamp: String(message.firstReceiveAt),
-        SequenceNumber: message.sequenceNumber,
-        MessageGroupId: message.group,
-        MessageDeduplicationId: message.deduplicationId,
-      },
+      attributes: systemAttributes(message),
       messageAttributes: {},
       md5OfBody: message.md5,
       eventSource: 'aws:sqs',
@@ -504,4 +488,17 @@ export class SqsEmulator {
     // Delete what succeeded, unless it was received again meanwhile (its visibility ran out).
     queue.messages = queue.messages.filter((m) => failed.has(m.id) || !receipts.has(m.id) || m.receipt !== receipts.get(m.id));
   }
+}
+
+/** A received message's system attributes, as SQS names them (ReceiveMessage and Lambda's event alike). */
+function systemAttributes(message: Stored) {
+  return {
+    ApproximateReceiveCount: String(message.receiveCount),
+    SentTimestamp: String(message.sentAt),
+    SenderId: 'AIDALOCALSENDER',
+    ApproximateFirstReceiveTimestamp: String(message.firstReceiveAt),
+    SequenceNumber: message.sequenceNumber,
+    MessageGroupId: message.group,
+    MessageDeduplicationId: message.deduplicationId,
+  };
 }

@@ -12,29 +12,37 @@ export interface Answer<T = any> {
   body: T;
 }
 
-export async function call<T = any>(
+export type Call = <T = any>(
   method: string,
   path: string,
-  options: { body?: unknown; raw?: string; token?: string; headers?: Record<string, string> } = {},
-): Promise<Answer<T>> {
-  const res = await fetch(`${inject('baseUrl')}/api${path}`, {
-    method,
-    headers: {
-      ...(options.body !== undefined || options.raw !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      ...options.headers,
-    },
-    body: options.raw ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
-  });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON: keep the text */
-  }
-  return { status: res.status, body };
-}
+  options?: { body?: unknown; raw?: string; token?: string; headers?: Record<string, string> },
+) => Promise<Answer<T>>;
+
+/** The shared runtime's API. */
+export const call: Call = (method, path, options) => callAt(() => inject('baseUrl'))(method, path, options);
+
+/** A client of the API of a runtime at `baseUrl` (a test's own runtime). */
+export const callAt =
+  (baseUrl: () => string): Call =>
+  async (method, path, options = {}) => {
+    const res = await fetch(`${baseUrl()}/api${path}`, {
+      method,
+      headers: {
+        ...(options.body !== undefined || options.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...options.headers,
+      },
+      body: options.raw ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+    });
+    const text = await res.text();
+    let body: any = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body };
+  };
 
 let counter = 0;
 export const uniqueEmail = (tag = 'user') => `${tag}.${Date.now().toString(36)}.${process.pid}.${++counter}@example.com`;

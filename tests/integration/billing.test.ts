@@ -17,7 +17,7 @@ import { httpDoubleChannel } from '../support/http-double-channel.ts';
 import { runtimePorts } from '../support/runtime-ports.ts';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
-import { call as callShared, newOwner as newSharedOwner } from './api.ts';
+import { callAt, call as callShared, newOwner as newSharedOwner } from './api.ts';
 
 const strongPassword = 'Senha#Forte123';
 let counter = 0;
@@ -44,18 +44,7 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-async function call(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-  const res = await fetch(`${runtime.url}/api${path}`, {
-    method,
-    headers: {
-      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-    },
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined } as { status: number; body: any };
-}
+const call = callAt(() => runtime.url);
 
 async function newOwner() {
   const email = `billing.${Date.now().toString(36)}.${process.pid}.${++counter}@example.com`;

@@ -25,6 +25,8 @@ import { runWorkerProcess, type WorkerProcess } from '../../connectors/worker-qu
 import { workerQueue } from '../../functions/queues/worker-queue.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
+import { callAt } from './api.ts';
+import { eventually } from './worker.ts';
 
 /** The socket double, remembering when each send reached it. */
 class TimedSocket extends SocketDouble {
@@ -105,28 +107,7 @@ afterAll(async () => {
   process.env = savedEnv;
 }, 60_000);
 
-async function call<T = any>(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${runtime.url}/api${path}`, {
-    method,
-    headers: {
-      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-    },
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const call = callAt(() => runtime.url);
 
 let people = 0;
 /** A new owner with an account (the free plan's one connection) and a WhatsApp connection, not started. */

@@ -52,7 +52,7 @@ export const fakeChannel = {
 };
 
 /** Waits until `check` answers something truthy (polling), or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 5000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

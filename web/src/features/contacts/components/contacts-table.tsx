@@ -6,26 +6,16 @@ import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
 import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
-import { Badge } from '#web/components/ui/misc.tsx';
 import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
-import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
 import { initials } from '#web/lib/format.ts';
 import { contactsQuery, useContacts, type ContactFilters } from '#web/features/contacts/api/get-contacts.ts';
 import { ServiceTypeIcon } from './service-type-icon.tsx';
 import { useListFilters } from '#web/lib/use-list-filters.ts';
 import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
 
-function ArchivedBadge({ contact }: { contact: Contact }) {
-  const text = contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText;
-  return (
-    <Tooltip content={text}>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so keyboard users can open the tooltip that explains the archiving */}
-      <span tabIndex={0} className="rounded-full focus-visible:outline-2 focus-visible:outline-ring">
-        <Badge tone="warning">Arquivado</Badge>
-      </span>
-    </Tooltip>
-  );
-}
+/** Why a contact is archived, as its badge's tooltip says. */
+const archivedWhy = (contact: Contact) => (contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText);
 
 const emptyFilters: ContactFilters = { name: '', email: '' };
 
@@ -101,7 +91,7 @@ export function ContactsTable() {
                   </span>
                 )}
                 <span className="font-medium whitespace-nowrap">{contact.name}</span>
-                {contact.archivedAt ? <ArchivedBadge contact={contact} /> : null}
+                {contact.archivedAt ? <ArchivedBadge why={archivedWhy(contact)} /> : null}
               </span>
             </td>
             <td className={`${tdClass} text-fg-muted`}>{contact.data.email ?? '—'}</td>

@@ -6,9 +6,8 @@ import { archivedUserByLimitText } from '#contracts/users.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
 import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
-import { Badge } from '#web/components/ui/misc.tsx';
 import { Pagination } from '#web/components/ui/pagination.tsx';
-import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
 import { useSession } from '#web/lib/auth.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useArchiveUser } from '#web/features/users/api/archive-user.ts';
@@ -20,18 +19,8 @@ import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
 const iconLink =
   'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
 
-/** The archived badge, with why (the plan's limit after a downgrade, or an administrator) in a tooltip that keyboards reach too. */
-function ArchivedBadge({ user }: { user: User }) {
-  const text = user.archivedReason === 'limit' ? archivedUserByLimitText : 'Usuário arquivado por um administrador';
-  return (
-    <Tooltip content={text}>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so keyboard users can open the tooltip that explains the archiving */}
-      <span tabIndex={0} className="rounded-full focus-visible:outline-2 focus-visible:outline-ring">
-        <Badge tone="warning">Arquivado</Badge>
-      </span>
-    </Tooltip>
-  );
-}
+/** Why a user is archived, as its badge's tooltip says. */
+const archivedWhy = (user: User) => (user.archivedReason === 'limit' ? archivedUserByLimitText : 'Usuário arquivado por um administrador');
 
 function RoleIcon({ user }: { user: User }) {
   if (user.isOwner)
@@ -104,7 +93,7 @@ export function UsersTable() {
               <span className="flex items-center gap-2">
                 <span className="font-medium">{user.name}</span>
                 <RoleIcon user={user} />
-                {user.archivedAt ? <ArchivedBadge user={user} /> : null}
+                {user.archivedAt ? <ArchivedBadge why={archivedWhy(user)} /> : null}
               </span>
             </td>
             <td className={`${tdClass} text-fg-muted`}>{user.email}</td>
