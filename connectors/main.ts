@@ -11,11 +11,12 @@
  * leases, so the next task takes them over at its next scan. See docs/decisions.md "How a deploy rolls".
  */
 import { randomUUID } from 'node:crypto';
+import { count } from '#lib/observability.ts';
 import { defaultPorts, installChannels } from '#lib/ports.ts';
 import { secretBytes } from '#lib/signing-secret.ts';
 import { livenessOf, serveLiveness } from './liveness.ts';
 import { mainConfig } from './main-config.ts';
-import { type ChannelWorker, startChannelWorker } from './worker.ts';
+import { type ChannelWorker, startChannelWorker, type WorkerEvents } from './worker.ts';
 import { workerChannels } from './worker-channels.ts';
 import { startWorkerQueue } from './worker-queue.ts';
 
@@ -50,6 +51,16 @@ async function taskWorkerId(): Promise<string> {
   return `worker-${randomUUID()}`;
 }
 
+/**
+ * The functions' business metrics, counted here too: Powertools prints each as an EMF line on
+ * stdout, and the worker's log group turns those lines into the same metrics with metric filters
+ * (CloudWatch extracts EMF by itself only from Lambda; infra/constructs/channel-worker.ts).
+ */
+const countedEvents: WorkerEvents = {
+  sendAnswered: (answer) => count(answer.sent ? 'MessagesSent' : 'MessagesFailed', { channel: answer.channel ?? 'none' }),
+  messageStored: (channel) => count('InboundMessages', { channel }),
+};
+
 async function main(): Promise<void> {
   const config = mainConfig(process.env);
   // The worker's adapters: WhatsApp with its sessions and the sends through their sockets.
@@ -59,7 +70,7 @@ async function main(): Promise<void> {
   await secretBytes('DATA_KEY');
 
   const workerId = await taskWorkerId();
-  const worker = await startChannelWorker(ports, { workerId, capacity: config.capacity });
+  const worker = await startChannelWorker(ports, { workerId, capacity: config.capacity, events: countedEvents });
   const liveness = await serveLiveness(() => livenessOf(worker.heartbeat, Date.now()), config.livenessPort);
   const queueLoop = startQueueLoop(worker, config.queueUrl);
   console.log(

@@ -14,10 +14,11 @@
  * the takeover bound and how sessions spread are in docs/decisions.md "Leases: one worker per session".
  */
 import { randomUUID } from 'node:crypto';
+import type { ServiceType } from '#contracts/services.ts';
 import { acquireLease, type LeaseItem, readLease, releaseLease, renewLease } from '#db/leases.ts';
 import { getServiceItem, isRunningStatus, runningServices, type ServiceItem } from '#db/services.ts';
 import { inboundSink } from '#domain/channels/inbound-sink.ts';
-import type { ChannelSession } from '#domain/channels/port.ts';
+import type { ChannelSession, InboundSink } from '#domain/channels/port.ts';
 import { sessionReport } from '#domain/channels/session-report.ts';
 import type { WorkerCommand } from '#domain/channels/worker-commands.ts';
 import { dispatchQueued } from '#domain/messages/dispatch.ts';
@@ -77,6 +78,16 @@ export interface ChannelWorkerOptions {
   capacity?: number;
   /** Pacing of sends per connection (default about one a second). */
   pace?: PaceOptions;
+  /** Told of what the worker did, for metrics (the Fargate entry counts them; the local runtime does not). */
+  events?: WorkerEvents;
+}
+
+/** What the worker reports as it works: the same events the Lambda functions count. */
+export interface WorkerEvents {
+  /** A send was answered by its channel (recorded as sent, or as failed with its reason). */
+  sendAnswered?(answer: { sent: boolean; channel: ServiceType | null }): void;
+  /** An inbound message was stored (a new one, not a repeat). */
+  messageStored?(channel: ServiceType): void;
 }
 
 interface Held {
@@ -168,7 +179,19 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     await closing.get(serviceId);
     const until = now + leaseMs - marginMs;
     if (Date.now() >= until) return; // too slow to trust the lease: the next scan tries again
-    const session = sessions.open({ ports, run, report: sessionReport(ports, run), inbound: inboundSink(ports, run) });
+    const sink = inboundSink(ports, run);
+    const stored = options.events?.messageStored;
+    const inbound: InboundSink = stored
+      ? {
+          ...sink,
+          message: async (input) => {
+            const isNew = await sink.message(input);
+            if (isNew) stored(run.type);
+            return isNew;
+          },
+        }
+      : sink;
+    const session = sessions.open({ ports, run, report: sessionReport(ports, run), inbound });
     const entry: Held = { accountId: want.accountId, runId: run.runId, session, renewing: false };
     held.set(serviceId, entry);
     armDeadline(serviceId, entry, until);
@@ -232,6 +255,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
         if (await forAnother(request.serviceId)) return elsewhere;
         // Held here, or by nobody (then the channel asks to come back, until dispatch's bounds fail the message).
         const outcome = await dispatchQueued(ports, request, delivery, { pace: () => pacer.turn(request.serviceId) });
+        if (outcome.kind === 'done' && outcome.answer) options.events?.sendAnswered?.(outcome.answer);
         return outcome.kind === 'later' ? outcome : done;
       }
       case 'logout':

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { livenessProbeCommand } from '#connectors/liveness.ts';
 import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { streamConsumers } from '#functions/streams/consumers.ts';
-import { workerCapacity, workerDockerfile, workerStopTimeoutSeconds, workerTaskSize } from './constructs/channel-worker.ts';
+import { WORKER_METRICS, workerCapacity, workerDockerfile, workerStopTimeoutSeconds, workerTaskSize } from './constructs/channel-worker.ts';
 import { ConversaStack } from './stack.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
 import { wholeTemplate } from './test-support/whole-template.ts';
@@ -170,7 +170,30 @@ describe('the channel worker task', () => {
       LIVENESS_PORT: '8081',
       STOP_GRACE_SECONDS: '50',
       TELEGRAM_MODE: 'webhook',
+      POWERTOOLS_SERVICE_NAME: 'conversa',
+      POWERTOOLS_METRICS_NAMESPACE: 'Conversa',
     });
+  });
+
+  it("turns the EMF lines it prints into the functions' business metrics, with metric filters on its log group", () => {
+    const logGroupId = container.LogConfiguration.Options['awslogs-group'].Ref;
+    const filters = Object.values(resourcesOf(template, 'AWS::Logs::MetricFilter'));
+    expect(filters.map((f) => f.Properties.MetricTransformations[0].MetricName).sort()).toEqual([...WORKER_METRICS].sort());
+    for (const filter of filters) {
+      const [transformation] = filter.Properties.MetricTransformations;
+      const name = transformation.MetricName;
+      expect(filter.Properties.LogGroupName).toEqual({ Ref: logGroupId });
+      expect(filter.Properties.FilterPattern).toBe(`{ $.${name} >= 1 }`);
+      expect(transformation).toEqual({
+        MetricName: name,
+        MetricNamespace: 'Conversa',
+        MetricValue: `$.${name}`,
+        Dimensions: [
+          { Key: 'channel', Value: '$.channel' },
+          { Key: 'service', Value: '$.service' },
+        ],
+      });
+    }
   });
 
   it('sizes its capacity from its memory: 40 MiB a session over a 200 MiB process, in three quarters of the task', () => {

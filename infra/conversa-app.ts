@@ -24,7 +24,7 @@ export function defineConversa(app: App, props: Omit<ConversaStackProps, 'stage'
   // (offline synth with no credentials).
   const region = typeof contextRegion === 'string' && contextRegion ? contextRegion : (process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION);
   const edge = new EdgeStack(app, stackName('ConversaEdge', stage.name), {
-    stage: stage.name,
+    stage,
     description: `Conversa (${stage.name}): the WAF web ACL of the CloudFront distribution`,
     env: { account },
     ...(rateLimitOf(app) ? { rateLimit: rateLimitOf(app) } : {}),

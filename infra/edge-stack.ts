@@ -1,6 +1,8 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Aspects, Stack, type StackProps } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { StageLogPolicy, type StageSettings } from './stage.ts';
 
 /** CloudFront's web ACLs, and its certificates, must be created in us-east-1. */
 export const EDGE_REGION = 'us-east-1';
@@ -20,9 +22,20 @@ export const managedRuleGroups = [
   { name: 'AWSManagedRulesKnownBadInputsRuleSet', countOnly: [] },
 ] as const;
 
+/**
+ * Paths the per-address rate rule leaves alone: channel and payment webhooks. Telegram and Stripe
+ * post from a few shared addresses on behalf of every tenant, so one busy hour of a big customer
+ * would look like a flood from one address; each delivery is authenticated in its handler (a
+ * per-connection secret token, Stripe's signature) and refused cheaply when it is not.
+ */
+export const RATE_EXEMPT_PATH_PREFIX = '/api/webhooks/';
+
+/** The request headers WAF logs never hold: session tokens and Stripe's signature. */
+export const redactedHeaders = ['authorization', 'stripe-signature', 'x-telegram-bot-api-secret-token'] as const;
+
 export interface EdgeStackProps extends StackProps {
-  /** Stage, for names and metrics (`dev`, `prod`). */
-  readonly stage: string;
+  /** Stage settings: names, metrics and how long the WAF's logs are kept. */
+  readonly stage: StageSettings;
   /** @default DEFAULT_RATE_LIMIT */
   readonly rateLimit?: number;
 }
@@ -35,13 +48,17 @@ export interface EdgeStackProps extends StackProps {
  */
 export class EdgeStack extends Stack {
   readonly webAcl: wafv2.CfnWebACL;
+  /** Every request the web ACL inspected, with its verdict (WAF requires the `aws-waf-logs-` prefix). */
+  readonly wafLogs: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, { ...props, env: { ...props.env, region: EDGE_REGION } });
+    const stage = props.stage.name;
+    Aspects.of(this).add(new StageLogPolicy(props.stage));
 
     const metric = (name: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
-      metricName: `conversa-${props.stage}-${name}`,
+      metricName: `conversa-${stage}-${name}`,
       sampledRequestsEnabled: true,
     });
 
@@ -60,7 +77,7 @@ export class EdgeStack extends Stack {
     }));
 
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
-      name: `conversa-${props.stage}-site`,
+      name: `conversa-${stage}-site`,
       description: 'Conversa: managed rules and a per-address rate limit in front of the web app and its APIs',
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
@@ -72,12 +89,44 @@ export class EdgeStack extends Stack {
           priority: 0,
           action: { block: {} },
           statement: {
-            rateBasedStatement: { limit: props.rateLimit ?? DEFAULT_RATE_LIMIT, evaluationWindowSec: 300, aggregateKeyType: 'IP' },
+            rateBasedStatement: {
+              limit: props.rateLimit ?? DEFAULT_RATE_LIMIT,
+              evaluationWindowSec: 300,
+              aggregateKeyType: 'IP',
+              scopeDownStatement: {
+                notStatement: {
+                  statement: {
+                    byteMatchStatement: {
+                      fieldToMatch: { uriPath: {} },
+                      positionalConstraint: 'STARTS_WITH',
+                      searchString: RATE_EXEMPT_PATH_PREFIX,
+                      textTransformations: [{ priority: 0, type: 'NONE' }],
+                    },
+                  },
+                },
+              },
+            },
           },
           visibilityConfig: metric('rate-per-address'),
         },
         ...managed,
       ],
     });
+
+    // Logs of every inspected request, tokens redacted, kept as long as the stage keeps logs.
+    this.wafLogs = new logs.LogGroup(this, 'WafLogs', { logGroupName: `aws-waf-logs-conversa-${stage}` });
+    // WAF wants the log group's ARN without the `:*` that `logGroupArn` ends with.
+    const wafLogsArn = this.formatArn({
+      service: 'logs',
+      resource: 'log-group',
+      resourceName: this.wafLogs.logGroupName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const logging = new wafv2.CfnLoggingConfiguration(this, 'WafLogging', {
+      resourceArn: this.webAcl.attrArn,
+      logDestinationConfigs: [wafLogsArn],
+      redactedFields: redactedHeaders.map((name) => ({ singleHeader: { Name: name } })),
+    });
+    logging.node.addDependency(this.wafLogs);
   }
 }

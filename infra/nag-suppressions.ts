@@ -119,13 +119,13 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
   const site = stack.site;
   acknowledge(site.distribution, {
     CFR1: 'A multi-tenant inbox sold to customers anywhere: no country to block',
-    CFR3: 'CloudFront standard logs need an ACL-enabled log bucket; deferred with WAF logging, and /api has API Gateway access logs',
     ...(options.customDomain
       ? {}
       : { CFR4: "CloudFront's default *.cloudfront.net certificate has a fixed policy; with a custom domain the floor is TLSv1.2_2021" }),
   });
   acknowledge(site.bucket, { S1: 'Build output read only by CloudFront through origin access control; requests are seen at the distribution' });
   acknowledge(stack.media.accessLogs, { S1: "The media bucket's access-log bucket: logging it would log its own log deliveries" });
+  acknowledge(site.accessLogs, { S1: "CloudFront's access-log bucket: logging it would log its own log deliveries" });
   // CDK's BucketDeployment provider: one singleton function per stack and memory size.
   for (const provider of stack.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
     acknowledge(provider, {

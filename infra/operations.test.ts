@@ -292,8 +292,107 @@ describe('the alarms', () => {
     });
   });
 
+  it('watch the worker queue: a command waiting over 5 minutes, for 5 minutes (sends not going out)', () => {
+    const [[, alarm]] = alarmsNamed(template, 'WorkerQueueStuck') as [[string, Resource]];
+    const queueId = Object.entries(resourcesOf(template, 'AWS::SQS::Queue')).find(
+      ([id, q]) => q.Properties.FifoQueue && /Worker/.test(id) && !/DeadLetter/.test(id) && q.Properties.RedrivePolicy,
+    )![0];
+    expect(alarm.Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: alarmSettings.workerQueueAge.thresholdSeconds,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 5,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it("watch the WebSocket API's stage: 10 integration or execution errors in 5 minutes (refused tokens are client errors)", () => {
+    const [[, alarm]] = alarmsNamed(template, 'WebSocketErrors') as [[string, Resource]];
+    const wsApi = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.ProtocolType === 'WEBSOCKET')![0];
+    const metrics = alarm.Properties.Metrics as MetricQuery[];
+    expect(metrics.find((q) => q.Expression)).toMatchObject({ Expression: 'integration + execution' });
+    const stats = metrics.filter((q) => q.MetricStat).map((q) => q.MetricStat!);
+    expect(stats.map((m) => m.Metric.MetricName).sort()).toEqual(['ExecutionError', 'IntegrationError']);
+    for (const stat of stats) {
+      expect(stat).toMatchObject({ Period: 300, Stat: 'Sum' });
+      expect(stat.Metric.Namespace).toBe('AWS/ApiGateway');
+      expect(stat.Metric.Dimensions).toEqual([
+        { Name: 'ApiId', Value: { Ref: wsApi } },
+        { Name: 'Stage', Value: expect.anything() },
+      ]);
+    }
+    expect(alarm.Properties).toMatchObject({
+      Threshold: 10,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('watch each channel’s sends: over 20% failed in 15 minutes, with at least 20 sends', () => {
+    const alarms = alarmsNamed(template, 'SendFailures');
+    expect(alarms.map(([id]) => id.replace(/^OperationsSendFailures/, '').replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['Telegram', 'Whatsapp']);
+    for (const [id, alarm] of alarms) {
+      const channel = id.includes('Telegram') ? 'telegram' : 'whatsapp';
+      const metrics = alarm.Properties.Metrics as MetricQuery[];
+      expect(metrics.find((q) => q.Expression)!.Expression).toBe('IF(sent + failed >= 20, 100 * failed / (sent + failed), 0)');
+      const byId = Object.fromEntries(metrics.filter((q) => q.MetricStat).map((q) => [q.Id, q.MetricStat!]));
+      expect(byId.sent!.Metric).toMatchObject({ Namespace: 'Conversa', MetricName: 'MessagesSent' });
+      expect(byId.failed!.Metric).toMatchObject({ Namespace: 'Conversa', MetricName: 'MessagesFailed' });
+      for (const stat of Object.values(byId)) {
+        expect(stat).toMatchObject({ Period: 900, Stat: 'Sum' });
+        expect(stat.Metric.Dimensions).toEqual(
+          expect.arrayContaining([
+            { Name: 'service', Value: 'conversa' },
+            { Name: 'channel', Value: channel },
+          ]),
+        );
+      }
+      expect(alarm.Properties).toMatchObject({ Threshold: 20, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+    }
+  });
+
+  it('watch refused webhooks of each source that has a webhook route: 50 in 5 minutes', () => {
+    const sources = [...new Set(httpRoutes.filter((r) => r.path.startsWith('/webhooks/')).map((r) => r.path.split('/')[2]))].sort();
+    expect(sources).toEqual(['stripe', 'telegram']);
+    const alarms = alarmsNamed(template, 'WebhooksRejected');
+    expect(alarms).toHaveLength(sources.length);
+    for (const [, alarm] of alarms) {
+      expect(alarm.Properties).toMatchObject({
+        Namespace: 'Conversa',
+        MetricName: 'WebhookRejected',
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 50,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+      expect(alarm.Properties.Dimensions).toEqual(expect.arrayContaining([{ Name: 'service', Value: 'conversa' }]));
+    }
+    expect(alarms.map(([, a]) => (a.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'source')!.Value).sort()).toEqual(
+      sources,
+    );
+  });
+
   it('are all accounted for by the checks above', () => {
-    const groups = ['Http5xxRate', 'LambdaErrors', 'LambdaThrottles', 'DeadLetters', 'IteratorAge', 'WorkerDown', 'WorkerCpuHigh', 'WorkerMemoryHigh'];
+    const groups = [
+      'Http5xxRate',
+      'LambdaErrors',
+      'LambdaThrottles',
+      'DeadLetters',
+      'IteratorAge',
+      'WorkerDown',
+      'WorkerCpuHigh',
+      'WorkerMemoryHigh',
+      'WorkerQueueStuck',
+      'WebSocketErrors',
+      'SendFailures',
+      'WebhooksRejected',
+    ];
     const alarms = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
     expect(alarms.filter((id) => !groups.some((g) => id.startsWith(`Operations${g}`)))).toEqual([]);
   });
@@ -315,6 +414,8 @@ describe('the dashboard', () => {
       'MessagesSent',
       'InboundMessages',
       'WebhookRejected',
+      'ConnectCount',
+      'IntegrationError',
     ]) {
       expect(body).toContain(signal);
     }

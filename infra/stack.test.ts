@@ -233,7 +233,6 @@ describe('the Lambda functions', () => {
   it("HTTP functions also get the mail settings, the Telegram webhook origin, (the worker queue's producers) its URL and the Powertools settings, and nothing else", () => {
     const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
     const bucketId = mediaBucketId(template);
-    const apiId = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.ProtocolType === 'HTTP')![0];
     const { jwt, dataKey } = secretIds(template);
     const workerQueueId = workerQueueOf(template);
     const http = functionsOf(template, 'http/');
@@ -245,7 +244,8 @@ describe('the Lambda functions', () => {
         DATA_KEY_ARN: { Ref: dataKey },
         BUCKET_NAME: { Ref: bucketId },
         TELEGRAM_MODE: 'webhook',
-        TELEGRAM_WEBHOOK_BASE_URL: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
+        // Through CloudFront and the WAF (the site's URL), not the API's own endpoint.
+        TELEGRAM_WEBHOOK_BASE_URL: siteUrlOf(template),
         ...(workerQueue.routeProducers.includes(String(fn.Properties.Description).slice('http/'.length)) ? { WORKER_QUEUE_URL: { Ref: workerQueueId } } : {}),
         MAIL_FROM: 'nao-responda@example.com',
         APP_URL: siteUrlOf(template),
@@ -431,8 +431,8 @@ describe('the WebSocket API', () => {
 
 describe('the media bucket', () => {
   it('is one bucket that blocks all public access and owns its objects', () => {
-    // The site's bucket, the media bucket and the media bucket's access logs.
-    template.resourceCountIs('AWS::S3::Bucket', 3);
+    // The site's bucket and its CloudFront access logs, the media bucket and its access logs.
+    template.resourceCountIs('AWS::S3::Bucket', 4);
     mediaBucketId(template);
     template.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: {
@@ -722,12 +722,11 @@ describe('Telegram', () => {
   });
 
   it('the consumers that start connections (plan limits, after an upgrade) get the Telegram webhook origin; the other consumers do not', () => {
-    const apiId = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.ProtocolType === 'HTTP')![0];
     expect([...CONSUMERS_THAT_START_CONNECTIONS]).toEqual(['plan-limits']);
     for (const { name } of streamConsumers) {
       const [[, fn]] = functionsOf(template, `streams/${name}`).filter(([, f]) => f.Properties.Description === `streams/${name}`) as [[string, any]];
       const base = fn.Properties.Environment.Variables.TELEGRAM_WEBHOOK_BASE_URL;
-      expect(base, name).toEqual(CONSUMERS_THAT_START_CONNECTIONS.has(name) ? { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] } : undefined);
+      expect(base, name).toEqual(CONSUMERS_THAT_START_CONNECTIONS.has(name) ? siteUrlOf(template) : undefined);
     }
   });
 

@@ -10,6 +10,7 @@ import { queueConsumers, type QueueConsumerDef } from '#functions/queues/consume
 import { streamConsumers, type StreamConsumerDef } from '#functions/streams/consumers.ts';
 import { unsetSecretValue } from '#functions/lib/signing-secret.ts';
 import { workerQueue, type WorkerQueueDef } from '#functions/queues/worker-queue.ts';
+import { serviceTypes } from '#contracts/services.ts';
 import { ChannelWorker } from './constructs/channel-worker.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
@@ -79,8 +80,8 @@ export interface ConversaStackProps extends StackProps {
    */
   readonly sesIdentity?: string;
   /**
-   * Public origin of the API that Telegram posts webhooks to (a custom domain or CloudFront).
-   * @default context `publicApiUrl`, else the HTTP API's own endpoint
+   * Public origin Telegram posts webhooks to (`<origin>/api/webhooks/telegram/…`).
+   * @default context `publicApiUrl`, else the site's URL (CloudFront and the WAF in front)
    */
   readonly publicApiUrl?: string;
   /** Bot API server. @default context `telegramApiRoot`, else Telegram's own */
@@ -253,7 +254,8 @@ export class ConversaStack extends Stack {
       dataKey: this.dataKey,
       bucket,
       desiredCount: props.workerDesiredCount ?? wholeContext('workerDesiredCount') ?? 1,
-      environment: { TELEGRAM_MODE: 'webhook' },
+      environment: { TELEGRAM_MODE: 'webhook', POWERTOOLS_SERVICE_NAME: SERVICE_NAME, POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE },
+      metricsNamespace: METRICS_NAMESPACE,
     });
     const workerProducers = workerQueueDef.producers.map((producer) => {
       const fn = this.streamConsumers.functions.get(producer);
@@ -268,14 +270,6 @@ export class ConversaStack extends Stack {
     for (const fn of [...workerProducers, ...workerRouteProducers]) {
       fn.addEnvironment(workerQueueDef.urlVariable, this.channelWorker.queue.queueUrl);
       this.channelWorker.queue.grantSendMessages(fn);
-    }
-
-    // Where Telegram posts updates: `${base}/api/webhooks/telegram/{serviceId}`. Start and restart
-    // register it with a per-connection secret token that the webhook function checks.
-    const webhookBase = props.publicApiUrl ?? context('publicApiUrl') ?? this.httpApi.api.apiEndpoint;
-    for (const fn of this.httpApi.functions.values()) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
-    for (const [name, fn] of this.streamConsumers.functions) {
-      if (CONSUMERS_THAT_START_CONNECTIONS.has(name)) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
     }
 
     // Payments: the Stripe secrets and which price checkout sells (context `stripePriceId` or
@@ -346,6 +340,7 @@ export class ConversaStack extends Stack {
       webSocketApiId: this.webSocketApi.api.apiId,
       mediaOrigin: bucketOrigin(mediaName),
       webAclArn: props.webAclArn ?? context('webAclArn'),
+      logRemovalPolicy: this.stage.logRemovalPolicy,
       ...(domainName && certificateArn
         ? { domain: { name: domainName, certificate: acm.Certificate.fromCertificateArn(this, 'SiteCertificate', certificateArn) } }
         : {}),
@@ -354,6 +349,15 @@ export class ConversaStack extends Stack {
     const appUrl = givenAppUrl ?? this.site.url;
     this.media.allowBrowsersFrom([this.site.url, ...(givenAppUrl && originOf(givenAppUrl) !== this.site.url ? [originOf(givenAppUrl)] : [])]);
     for (const fn of this.httpApi.functions.values()) fn.addEnvironment('APP_URL', appUrl);
+
+    // Where Telegram posts updates: `${base}/api/webhooks/telegram/{serviceId}`, through CloudFront
+    // and the WAF unless told otherwise (the rate rule leaves webhook paths alone). Start and restart
+    // register it with a per-connection secret token that the webhook function checks.
+    const webhookBase = props.publicApiUrl ?? context('publicApiUrl') ?? this.site.url;
+    for (const fn of this.httpApi.functions.values()) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
+    for (const [name, fn] of this.streamConsumers.functions) {
+      if (CONSUMERS_THAT_START_CONNECTIONS.has(name)) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
+    }
     new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The web app (and /api, /ws on the same origin)' });
     new CfnOutput(this, 'DistributionDomain', {
       value: this.site.distribution.distributionDomainName,
@@ -373,6 +377,7 @@ export class ConversaStack extends Stack {
     this.operations = new Operations(this, 'Operations', {
       alarmEmail: props.alarmEmail ?? context('alarmEmail'),
       httpApi: this.httpApi.api,
+      webSocketStage: this.webSocketApi.stage,
       functionGroups: new Map([
         ['http', httpFunctions],
         ['ws', wsFunctions],
@@ -386,6 +391,10 @@ export class ConversaStack extends Stack {
       ]),
       worker: { service: this.channelWorker.service, queue: this.channelWorker.queue },
       metricsNamespace: METRICS_NAMESPACE,
+      serviceName: SERVICE_NAME,
+      channels: serviceTypes,
+      // `/webhooks/stripe`, `/webhooks/telegram/{serviceId}`: the sources their handlers count refusals of.
+      webhookSources: [...new Set((props.routes ?? httpRoutes).filter((r) => r.path.startsWith('/webhooks/')).map((r) => r.path.split('/')[2]!))],
     });
     // ---- End of operations.
 

@@ -6,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HASHED_ASSETS_DIR, immutableCacheControl, shellCacheControl, spaFallbackSource } from './constructs/web-site.ts';
+import { HASHED_ASSETS_DIR, immutableCacheControl, SITE_LOG_DAYS, SITE_LOG_PREFIX, shellCacheControl, spaFallbackSource } from './constructs/web-site.ts';
 import { DEFAULT_REGION, defineConversa } from './conversa-app.ts';
-import { DEFAULT_RATE_LIMIT, EDGE_REGION, managedRuleGroups } from './edge-stack.ts';
+import { DEFAULT_RATE_LIMIT, EDGE_REGION, managedRuleGroups, RATE_EXEMPT_PATH_PREFIX, redactedHeaders } from './edge-stack.ts';
+import { httpRoutes } from '#functions/http/routes.ts';
 import { contentSecurityPolicy, inlineScriptsOf, permissionsPolicy, scriptHash } from './site-headers.ts';
 import { ConversaStack } from './stack.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
@@ -113,6 +114,27 @@ describe('the distribution', () => {
     for (const behaviour of [distribution.DefaultCacheBehavior, ...Object.values(behaviours)]) {
       expect(behaviour.ResponseHeadersPolicyId, behaviour.PathPattern ?? 'default').toEqual({ Ref: policyId });
     }
+  });
+
+  it('writes standard access logs, without cookies, to a bucket of their own that keeps them 90 days', () => {
+    expect(distribution.Logging).toMatchObject({ Prefix: SITE_LOG_PREFIX, IncludeCookies: false });
+    const bucketId = distribution.Logging.Bucket['Fn::GetAtt'][0] as string;
+    const bucket = resourcesOf(template, 'AWS::S3::Bucket')[bucketId]!;
+    // CloudFront delivers these logs with an ACL grant: the only bucket with ACLs on, none public.
+    expect(bucket.Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'ObjectWriter' }] });
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([expect.objectContaining({ ExpirationInDays: SITE_LOG_DAYS, Status: 'Enabled' })]);
+    expect(SITE_LOG_DAYS).toBe(90);
+    // Dev lets them go with the stack; prod keeps them, as it keeps log groups.
+    expect(bucket.DeletionPolicy).toBe('Delete');
+    const prod = wholeTemplate(appWith({ stage: 'prod' }).main);
+    const prodDistribution = only(prod, 'AWS::CloudFront::Distribution')[1].Properties.DistributionConfig;
+    expect(resourcesOf(prod, 'AWS::S3::Bucket')[prodDistribution.Logging.Bucket['Fn::GetAtt'][0]]!.DeletionPolicy).toBe('Retain');
   });
 
   it('is associated with the edge stack’s web ACL, read across regions', () => {
@@ -243,6 +265,45 @@ describe('the WAF', () => {
     });
     expect(rules.slice(1).map((r) => r.Statement.ManagedRuleGroupStatement.Name)).toEqual(managedRuleGroups.map((g) => g.name));
     for (const rule of rules) expect(rule.VisibilityConfig).toMatchObject({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true });
+  });
+
+  it('leaves webhook paths out of the rate rule (Telegram and Stripe post for every tenant from a few addresses)', () => {
+    const [rate] = only(edge, 'AWS::WAFv2::WebACL')[1].Properties.Rules as Record<string, any>[];
+    expect(rate!.Statement.RateBasedStatement.ScopeDownStatement).toEqual({
+      NotStatement: {
+        Statement: {
+          ByteMatchStatement: {
+            FieldToMatch: { UriPath: {} },
+            PositionalConstraint: 'STARTS_WITH',
+            SearchString: '/api/webhooks/',
+            TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+          },
+        },
+      },
+    });
+    expect(RATE_EXEMPT_PATH_PREFIX).toBe('/api/webhooks/');
+    // Every webhook route is under that prefix.
+    for (const route of httpRoutes.filter((r) => r.path.includes('webhook'))) expect(`/api${route.path}`.startsWith(RATE_EXEMPT_PATH_PREFIX)).toBe(true);
+  });
+
+  it('logs every request it inspects to aws-waf-logs-conversa-<stage>, tokens and signatures redacted, kept as the stage keeps logs', () => {
+    const [logGroupId, logGroup] = only(edge, 'AWS::Logs::LogGroup');
+    expect(logGroup.Properties.LogGroupName).toBe('aws-waf-logs-conversa-dev');
+    expect(logGroup.Properties.RetentionInDays).toBe(7);
+    const [, logging] = only(edge, 'AWS::WAFv2::LoggingConfiguration');
+    expect(logging.Properties.ResourceArn).toEqual({ 'Fn::GetAtt': [only(edge, 'AWS::WAFv2::WebACL')[0], 'Arn'] });
+    // WAF wants the group's ARN without CloudWatch's `:*` suffix.
+    const destination = JSON.stringify(logging.Properties.LogDestinationConfigs);
+    expect(destination).toContain(':log-group:');
+    expect(destination).toContain(logGroupId);
+    expect(destination).not.toContain(':*');
+    expect(logging.Properties.RedactedFields).toEqual(redactedHeaders.map((name) => ({ SingleHeader: { Name: name } })));
+    expect(redactedHeaders).toContain('authorization');
+    const prodEdge = Template.fromStack(appWith({ stage: 'prod' }).edge);
+    expect(only(prodEdge, 'AWS::Logs::LogGroup')[1]).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { LogGroupName: 'aws-waf-logs-conversa-prod', RetentionInDays: 90 },
+    });
   });
 
   it('only counts the common rules that read message bodies, and takes the rate limit from context', () => {

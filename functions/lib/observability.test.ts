@@ -185,6 +185,13 @@ describe('metrics', () => {
     expect(JSON.stringify(emf())).not.toContain(accountA);
   });
 
+  it('counted outside any invocation (the channel worker) are printed at once, with the fields its metric filters read', () => {
+    count('InboundMessages', { channel: 'whatsapp' });
+    expect(emf()).toHaveLength(1);
+    // infra/constructs/channel-worker.ts: `{ $.InboundMessages >= 1 }`, value `$.InboundMessages`, dimensions `$.channel`, `$.service`.
+    expect(emf()[0]).toMatchObject({ service: 'conversa', channel: 'whatsapp', InboundMessages: 1 });
+  });
+
   it('an invocation that publishes none writes no warning', async () => {
     await observed(async () => 'ok')({}, context('lambda-9'));
     expect(lines).toEqual([]);

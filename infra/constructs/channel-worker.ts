@@ -42,7 +42,12 @@ export function workerCapacity(memoryMiB: number): number {
  */
 export const workerStopTimeoutSeconds = 60;
 
+/** What the worker counts (connectors/main.ts), as metric names. */
+export const WORKER_METRICS = ['MessagesSent', 'MessagesFailed', 'InboundMessages'] as const;
+
 export interface ChannelWorkerProps {
+  /** Where the worker's business metrics go (the functions' POWERTOOLS_METRICS_NAMESPACE). */
+  readonly metricsNamespace: string;
   /** Repository root: the image's build context (`.dockerignore` says what goes in). */
   readonly projectRoot: string;
   /** The worker queue's definition (`workerQueue`). */
@@ -161,6 +166,20 @@ export class ChannelWorker extends Construct {
       },
       stopTimeout: Duration.seconds(workerStopTimeoutSeconds),
     });
+
+    // The business metrics the worker counts (sends answered, inbound stored): Powertools prints
+    // them as EMF lines, which CloudWatch extracts by itself only from Lambda, so these filters turn
+    // the same lines into the same metrics (namespace and dimensions as the functions' EMF).
+    for (const metricName of WORKER_METRICS) {
+      new logs.MetricFilter(this, `Metric${metricName}`, {
+        logGroup: this.logGroup,
+        metricNamespace: props.metricsNamespace,
+        metricName,
+        filterPattern: logs.FilterPattern.numberValue(`$.${metricName}`, '>=', 1),
+        metricValue: `$.${metricName}`,
+        dimensions: { channel: '$.channel', service: '$.service' },
+      });
+    }
 
     // The task role: exactly what the worker touches.
     const role = this.taskDefinition.taskRole;

@@ -32,6 +32,14 @@ export const alarmSettings = {
   workerCpu: { thresholdPercent: 80, period: 300, evaluationPeriods: 3 },
   /** The fullest worker task above 80% of its memory for 10 minutes (sessions are budgeted for 75%). */
   workerMemory: { thresholdPercent: 80, period: 300, evaluationPeriods: 2 },
+  /** A command (a send, a pairing change) waiting in the worker queue over 5 minutes, for 5 minutes. */
+  workerQueueAge: { thresholdSeconds: 300, period: 60, evaluationPeriods: 5 },
+  /** WebSocket API integration and execution errors ($connect, $disconnect, $default failing). */
+  webSocketErrors: { threshold: 10, period: 300, evaluationPeriods: 1 },
+  /** More than 20% of a channel's sends failed in 15 minutes (with at least 20 sends). */
+  sendFailureRate: { thresholdPercent: 20, minimumSends: 20, period: 900, evaluationPeriods: 1 },
+  /** Webhook deliveries of one source refused (wrong secret, not an update): a probe or a broken secret. */
+  webhookRejected: { threshold: 50, period: 300, evaluationPeriods: 1 },
 } as const;
 
 /** A metric math expression takes at most 10 metrics in an alarm. */
@@ -41,6 +49,8 @@ export interface OperationsProps {
   /** Where alarms are mailed (context `alarmEmail`); none: the topic has no subscription. */
   readonly alarmEmail?: string;
   readonly httpApi: apigw.IHttpApi;
+  /** The WebSocket API's stage: its connects, messages and errors. */
+  readonly webSocketStage: apigw.IWebSocketStage;
   /**
    * Our functions by area (`http`, `ws`, `consumers`): each area's errors and throttles are alarmed
    * in groups of up to 10 functions (metric math), not one alarm per function.
@@ -54,6 +64,12 @@ export interface OperationsProps {
   readonly worker?: { readonly service: ecs.BaseService; readonly queue: sqs.IQueue };
   /** Where the functions' business metrics are (POWERTOOLS_METRICS_NAMESPACE). */
   readonly metricsNamespace: string;
+  /** The `service` dimension of those metrics (POWERTOOLS_SERVICE_NAME). */
+  readonly serviceName: string;
+  /** The channels whose sends are alarmed on (their `channel` dimension). */
+  readonly channels: readonly string[];
+  /** The webhook sources whose refusals are alarmed on (their `source` dimension). */
+  readonly webhookSources: readonly string[];
 }
 
 /** `auth/switch-account` and `send-outbound` -> `SendOutbound`: a construct id part from a name. */
@@ -240,6 +256,15 @@ export class Operations extends Construct {
         evaluationPeriods: alarmSettings.workerMemory.evaluationPeriods,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
+      const oldest = queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: Duration.seconds(alarmSettings.workerQueueAge.period) });
+      alarm('WorkerQueueStuck', oldest, {
+        alarmDescription: `A command has waited in the channel worker's queue for more than ${alarmSettings.workerQueueAge.thresholdSeconds / 60} minutes, for ${alarmSettings.workerQueueAge.evaluationPeriods} minutes: WhatsApp sends are not going out`,
+        threshold: alarmSettings.workerQueueAge.thresholdSeconds,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: alarmSettings.workerQueueAge.evaluationPeriods,
+        // An idle queue stops reporting: nothing waits.
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
       workerWidgets.push(
         new cloudwatch.GraphWidget({
           title: 'Channel worker: CPU and memory (%)',
@@ -255,6 +280,65 @@ export class Operations extends Construct {
           width: 8,
         }),
       );
+    }
+
+    // The WebSocket API: a failing $connect or $default (the browser's live updates) is an integration
+    // or execution error; refused tokens are client errors and page nobody.
+    const ws = alarmSettings.webSocketErrors;
+    const wsMetric = (metricName: string, label: string) =>
+      props.webSocketStage.metric(metricName, { statistic: 'Sum', period: Duration.seconds(ws.period), label });
+    const wsErrors = new cloudwatch.MathExpression({
+      label: 'WebSocket errors',
+      expression: 'integration + execution',
+      usingMetrics: { integration: wsMetric('IntegrationError', 'integration'), execution: wsMetric('ExecutionError', 'execution') },
+      period: Duration.seconds(ws.period),
+    });
+    alarm('WebSocketErrors', wsErrors, {
+      alarmDescription: `${ws.threshold} or more WebSocket integration or execution errors in 5 minutes: live updates are failing`,
+      threshold: ws.threshold,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: ws.evaluationPeriods,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    // Business metrics (Powertools EMF from the functions, metric filters on the worker's logs): the
+    // share of a channel's sends that failed, and webhook deliveries refused, by source.
+    const businessMetric = (metricName: string, dimensions: Record<string, string>, period: number) =>
+      new cloudwatch.Metric({
+        namespace: props.metricsNamespace,
+        metricName,
+        dimensionsMap: { service: props.serviceName, ...dimensions },
+        statistic: 'Sum',
+        period: Duration.seconds(period),
+      });
+    const failure = alarmSettings.sendFailureRate;
+    for (const channel of props.channels) {
+      const rate = new cloudwatch.MathExpression({
+        label: `${channel}: failed sends (%)`,
+        expression: `IF(sent + failed >= ${failure.minimumSends}, 100 * failed / (sent + failed), 0)`,
+        usingMetrics: {
+          sent: businessMetric('MessagesSent', { channel }, failure.period),
+          failed: businessMetric('MessagesFailed', { channel }, failure.period),
+        },
+        period: Duration.seconds(failure.period),
+      });
+      alarm(`SendFailures${idPart(channel)}`, rate, {
+        alarmDescription: `More than ${failure.thresholdPercent}% of ${channel} sends failed in 15 minutes (with at least ${failure.minimumSends} sends): a channel outage, a ban or revoked credentials`,
+        threshold: failure.thresholdPercent,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: failure.evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    }
+    const rejected = alarmSettings.webhookRejected;
+    for (const source of props.webhookSources) {
+      alarm(`WebhooksRejected${idPart(source)}`, businessMetric('WebhookRejected', { source }, rejected.period), {
+        alarmDescription: `${rejected.threshold} or more ${source} webhook deliveries refused in 5 minutes: someone is probing, or a webhook secret no longer matches`,
+        threshold: rejected.threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: rejected.evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
     }
 
     // The functions' own metrics (EMF from Powertools), by channel or source, whatever values occur.
@@ -292,6 +376,17 @@ export class Operations extends Construct {
         [
           new cloudwatch.GraphWidget({ title: 'Stream iterator age (ms)', left: ages, width: 12 }),
           new cloudwatch.GraphWidget({ title: 'Dead-letter queue depth', left: depths, width: 12 }),
+        ],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'WebSocket: connects and messages',
+            left: [
+              props.webSocketStage.metric('ConnectCount', { statistic: 'Sum', label: 'connects' }),
+              props.webSocketStage.metric('MessageCount', { statistic: 'Sum', label: 'messages' }),
+            ],
+            width: 12,
+          }),
+          new cloudwatch.GraphWidget({ title: 'WebSocket: errors', left: [wsErrors], width: 12 }),
         ],
         workerWidgets,
         [

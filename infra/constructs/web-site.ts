@@ -48,7 +48,14 @@ export interface WebSiteProps {
   readonly webAclArn?: string;
   /** A custom domain for the site and its certificate (ACM, us-east-1). */
   readonly domain?: { readonly name: string; readonly certificate: acm.ICertificate };
+  /** What becomes of the distribution's access logs when the stack is deleted (the stage's log policy). */
+  readonly logRemovalPolicy: RemovalPolicy;
 }
+
+/** How long CloudFront's access logs are kept. */
+export const SITE_LOG_DAYS = 90;
+/** Where in the log bucket CloudFront writes. */
+export const SITE_LOG_PREFIX = 'cloudfront/';
 
 /**
  * The web app on one origin: a private S3 bucket behind CloudFront (origin access control), with
@@ -59,6 +66,8 @@ export interface WebSiteProps {
  */
 export class WebSite extends Construct {
   readonly bucket: s3.Bucket;
+  /** CloudFront's standard access logs (every request: address, path, status, edge), kept `SITE_LOG_DAYS`. */
+  readonly accessLogs: s3.Bucket;
   readonly distribution: cloudfront.Distribution;
   readonly responseHeaders: cloudfront.ResponseHeadersPolicy;
   readonly shellCachePolicy: cloudfront.CachePolicy;
@@ -83,6 +92,18 @@ export class WebSite extends Construct {
       enforceSSL: true,
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
+    });
+
+    // CloudFront's standard logs are delivered with an ACL grant, so this bucket, unlike the others,
+    // keeps ACLs enabled (object writer); nothing in it is public.
+    this.accessLogs = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.OBJECT_WRITER,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(SITE_LOG_DAYS) }],
+      removalPolicy: props.logRemovalPolicy,
+      autoDeleteObjects: props.logRemovalPolicy === RemovalPolicy.DESTROY,
     });
 
     this.responseHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
@@ -138,6 +159,10 @@ export class WebSite extends Construct {
       // South America's edge locations are only in the "all" class.
       priceClass: cloudfront.PriceClass.PRICE_CLASS_ALL,
       ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
+      enableLogging: true,
+      logBucket: this.accessLogs,
+      logFilePrefix: SITE_LOG_PREFIX,
+      logIncludesCookies: false,
       // The TLS floor applies to a custom certificate only (CloudFront's own domain has a fixed policy).
       ...(props.domain
         ? {

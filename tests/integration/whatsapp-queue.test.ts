@@ -88,13 +88,22 @@ let dataDir: string;
 let ports: Ports;
 const savedEnv = { ...process.env };
 
+/** The worker's reports of answered sends, in order. */
+const answered: { sent: boolean; channel: string | null }[] = [];
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'conversa-wa-queue-'));
   runtime = await startLocalRuntime({
     port: 0,
     dataDir,
     channels: [a.adapter],
-    worker: { pace: { intervalMs: paceMs, jitterMs: 0 }, scanEverySeconds: 1, waitTimeSeconds: 1 },
+    worker: {
+      pace: { intervalMs: paceMs, jitterMs: 0 },
+      scanEverySeconds: 1,
+      waitTimeSeconds: 1,
+      // What the Fargate entry counts as metrics (connectors/main.ts).
+      events: { sendAnswered: (answer) => answered.push(answer) },
+    },
   });
   // The runtime's own ports (this process is its composition root).
   const { defaultPorts } = await import('../../functions/lib/ports.ts');
@@ -168,6 +177,8 @@ describe('WhatsApp through the worker queue', () => {
     const sent = await eventually(async () => (await messagesOf(team)).find((m) => m.id === stored.id && m.ack === 1));
     expect(textsOf(socket)).toEqual(['Seu pedido saiu para entrega']);
     expect(a.asked).toContain(stored.id);
+    // The worker reported the answer (the Fargate entry counts it as MessagesSent by channel), just after recording it.
+    await eventually(async () => answered.some((a) => a.sent && a.channel === 'whatsapp'));
     // It went by the worker queue, never the send queue.
     expect(runtime.queues.accepted('send-outbound.fifo')).toBe(sendQueueBefore);
     expect(runtime.queues.accepted(`${workerQueue.name}.fifo`)).toBeGreaterThan(workerQueueBefore);
