@@ -1,0 +1,79 @@
+/**
+ * AWS's CloudFormation linter (cfn-lint, a Python tool) over the templates of the whole app, both
+ * stages: the edge stack, the main stack and its nested routes stack, synthesised as `cdk synth`
+ * writes them (bundling skipped: assets do not change the templates' checks). Any error or warning
+ * fails the test, but W3005 (a `DependsOn` that a `GetAtt` or `Ref` already implies), which CDK
+ * writes on purpose for every function's role policy.
+ *
+ * cfn-lint is not an npm or Debian package; where it is not on PATH (`pip install cfn-lint`,
+ * README), this test is skipped and says so. docs/decisions.md "cfn-lint".
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defineConversa } from './conversa-app.ts';
+import { stages } from './stage.ts';
+import { siteFixture } from './test-support/site-fixture.ts';
+
+const cdkContext = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+
+/** The checks left out, each with its reason. */
+export const ignoredChecks = { W3005: "CDK writes DependsOn on every function's role policy, which a GetAtt also implies" } as const;
+
+/** `cfn-lint` on PATH, or where `pip install --user` puts it (scripts/test.mjs). */
+const cfnLint = ['cfn-lint', join(homedir(), '.local', 'bin', 'cfn-lint')].find(
+  (command) => spawnSync(command, ['--version'], { encoding: 'utf8' }).status === 0,
+);
+const version = cfnLint ? spawnSync(cfnLint, ['--version'], { encoding: 'utf8' }).stdout.trim() : null;
+if (!version) console.warn('[cfn-lint] not on PATH: the templates are not linted on this machine (pip install cfn-lint)');
+
+const outdir = mkdtempSync(join(tmpdir(), 'conversa-cfn-lint-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+/** Synthesises a stage's stacks into their own folder and answers the templates' paths. */
+function synthesise(stage: string): string[] {
+  const dir = join(outdir, stage);
+  const app = new App({ outdir: dir, context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], stage } });
+  defineConversa(app, { siteAssetPath: siteFixture });
+  app.synth();
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.template.json'))
+    .map((file) => join(dir, file));
+}
+
+/** cfn-lint's findings, one `path:line:col: [rule] message` a line; none is an empty list. */
+function lint(templates: string[]): string[] {
+  try {
+    execFileSync(cfnLint!, ['--format', 'parseable', '--ignore-checks', ...Object.keys(ignoredChecks), '--', ...templates], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return [];
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    return `${stdout ?? ''}${stderr ?? ''}`.split('\n').filter(Boolean);
+  }
+}
+
+describe.skipIf(!version)(`cfn-lint (${version ?? 'not installed'})`, () => {
+  for (const stage of stages) {
+    it(`finds nothing in the ${stage} stage's templates (edge, main, nested routes)`, () => {
+      const templates = synthesise(stage);
+      expect(templates.map((t) => t.split('/').pop()).sort()).toEqual([
+        `Conversa-${stage}.template.json`,
+        `ConversaEdge-${stage}.template.json`,
+        expect.stringMatching(new RegExp(`^Conversa${stage}HttpRoutes.*\\.nested\\.template\\.json$`)),
+      ]);
+      expect(lint(templates).join('\n')).toBe('');
+    }, 300_000);
+  }
+
+  it('does report a broken template (the check is not a no-op)', () => {
+    const broken = join(outdir, 'broken.template.json');
+    writeFileSync(broken, JSON.stringify({ Resources: { Queue: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: 'soon' } } } }));
+    expect(lint([broken]).join('\n')).toMatch(/E3012:'soon' is not of type 'integer'/);
+  });
+});
