@@ -264,6 +264,19 @@ describe('the worker image', () => {
 });
 
 describe('the worker VPC', () => {
+  it('logs every flow, accepted or rejected, to a log group kept as the stage keeps logs', () => {
+    const [[, flowLog]] = Object.entries(resourcesOf(template, 'AWS::EC2::FlowLog')) as [[string, Resource]];
+    expect(flowLog.Properties).toMatchObject({
+      ResourceType: 'VPC',
+      ResourceId: { Ref: only(template, 'AWS::EC2::VPC')[0] },
+      TrafficType: 'ALL',
+      LogDestinationType: 'cloud-watch-logs',
+      MaxAggregationInterval: 600,
+    });
+    const group = resourcesOf(template, 'AWS::Logs::LogGroup')[flowLog.Properties.LogGroupName.Ref]!;
+    expect(group.Properties.RetentionInDays).toBe(7);
+  });
+
   it('has two public subnets and no NAT gateway', () => {
     template.resourceCountIs('AWS::EC2::VPC', 1);
     template.resourceCountIs('AWS::EC2::NatGateway', 0);

@@ -103,9 +103,6 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
 
   // ---- The channel worker (docs/decisions.md "The channel worker on Fargate").
   const worker = stack.channelWorker;
-  acknowledge(worker.vpc, {
-    VPC7: 'The VPC holds only the worker tasks, whose security group admits no inbound traffic; flow logs (billed per GB) are not worth it yet',
-  });
   acknowledge(worker.cluster, { ECS4: 'Container Insights off on purpose: per-task metrics are billed, and the service CPU/memory metrics come free' });
   acknowledge(worker.taskDefinition, {
     ECS2: 'Only non-secret settings (names, URLs, ARNs, sizes) are plain environment; the data key is read from Secrets Manager by ARN',

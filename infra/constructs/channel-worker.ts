@@ -107,6 +107,15 @@ export class ChannelWorker extends Construct {
       subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
       // The default security group keeps no rule (cdk.json's flag says so too; explicit here).
       restrictDefaultSecurityGroup: true,
+      // Every flow in and out of the worker's network interfaces (accepted and rejected), aggregated
+      // over 10 minutes: a few records an hour per task, kept as long as the stage keeps logs.
+      flowLogs: {
+        All: {
+          destination: ec2.FlowLogDestination.toCloudWatchLogs(new logs.LogGroup(this, 'FlowLogs', { removalPolicy: RemovalPolicy.DESTROY })),
+          trafficType: ec2.FlowLogTrafficType.ALL,
+          maxAggregationInterval: ec2.FlowLogMaxAggregationInterval.TEN_MINUTES,
+        },
+      },
       gatewayEndpoints: {
         DynamoDb: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB, subnets: [{ subnetType: ec2.SubnetType.PUBLIC }] },
         S3: { service: ec2.GatewayVpcEndpointAwsService.S3, subnets: [{ subnetType: ec2.SubnetType.PUBLIC }] },
