@@ -29,6 +29,11 @@ export interface UserItem {
    * users archived before the reason existed: they count as archived by hand.
    */
   archivedReason?: 'limit' | 'manual' | null;
+  /**
+   * Tokens carry the generation they were issued in and are refused once it moves on (a password
+   * reset moves it). Absent: 0.
+   */
+  sessionGeneration?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -127,9 +132,18 @@ async function updateUser(table: Table, user: UserRef, set: string, values: Reco
   return Attributes as UserItem;
 }
 
-/** A new password hash; the e-mail counts as confirmed too (a reset code proves it is the user's). */
+/**
+ * A new password hash after a reset: the e-mail counts as confirmed too (a reset code proves it is
+ * the user's), and the session generation moves on, so every token issued before is refused.
+ */
 export function setUserPassword(table: Table, user: UserRef, passwordHash: string, now: string): Promise<UserItem> {
-  return updateUser(table, user, 'passwordHash = :hash, emailVerified = :yes', { ':hash': passwordHash, ':yes': true, ':now': now });
+  return updateUser(table, user, 'passwordHash = :hash, emailVerified = :yes, sessionGeneration = if_not_exists(sessionGeneration, :zero) + :one', {
+    ':hash': passwordHash,
+    ':yes': true,
+    ':zero': 0,
+    ':one': 1,
+    ':now': now,
+  });
 }
 
 export async function markEmailVerified(table: Table, user: UserRef, now: string): Promise<void> {
