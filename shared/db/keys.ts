@@ -131,10 +131,10 @@ export const keys = {
   accountConnections: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}#WS`, skPrefix: 'CONN#' }),
   connection: (connectionId: string): Key => ({ pk: `WSCONN#${connectionId}`, sk: 'CONN' }),
 
-  /** Fixed-window rate counters. */
-  rate: (scope: string, subject: string, windowStart: number): Key => ({
+  /** Sliding-window rate logs: the recent hits of a scope and subject. */
+  rate: (scope: string, subject: string): Key => ({
     pk: `RATE#${scope}#${subject}`,
-    sk: `W#${windowStart}`,
+    sk: 'LOG',
   }),
 } as const;
 
