@@ -14,6 +14,7 @@ export const entityTypes = {
   userEmail: 'UserEmail',
   code: 'Code',
   revokedToken: 'RevokedToken',
+  signupClaim: 'SignupClaim',
   rate: 'RateCounter',
   wsConnection: 'WsConnection',
   service: 'Service',
@@ -45,6 +46,9 @@ export const keys = {
   usersByEmail: (email: string) => ({ gsi1pk: `EMAIL#${email}` }),
   /** gsi2: a user by id, wherever it lives. */
   userById: (userId: string) => ({ gsi2pk: `${USER}${userId}`, gsi2sk: 'USER' }),
+
+  /** Uniqueness guard: one sign-up per e-mail, across accounts (names the user that holds it). */
+  signupEmail: (email: string): Key => ({ pk: `SIGNUP#${email}`, sk: 'CLAIM' }),
 
   /** Uniqueness guard: one user per e-mail inside an account. */
   userEmail: (accountId: string, email: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `USEREMAIL#${email}` }),

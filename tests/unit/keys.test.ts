@@ -87,6 +87,7 @@ describe('ACCESS_PATTERNS.md', () => {
     accountConnections: [['A']],
     connection: [['<connectionId>']],
     rate: [['<scope>', '<subject>']],
+    signupEmail: [['<email>']],
   };
 
   it('shows every key that keys.ts writes, as keys.ts writes it', () => {
