@@ -29,14 +29,25 @@ export async function readCounter(table: Table, scope: string, subject: string, 
 const maxTries = 20;
 
 /**
- * Records a hit now. With `max`, only while fewer than `max` hits are in the window (answers false,
- * recording nothing, otherwise); without, always. Concurrent writers retry on the version.
+ * Records a hit now. With `onlyWithRoom`, only while fewer than `max` hits are in the window
+ * (answers false, recording nothing, otherwise); without, always, keeping the newest `max` hits (as
+ * many as any decision reads, so a flood of failures cannot grow the item). Concurrent writers
+ * retry on the version.
  */
-export async function recordHit(table: Table, scope: string, subject: string, windowSeconds: number, nowMs: number, max?: number): Promise<boolean> {
+export async function recordHit(
+  table: Table,
+  scope: string,
+  subject: string,
+  limit: { max: number; windowSeconds: number },
+  nowMs: number,
+  onlyWithRoom: boolean,
+): Promise<boolean> {
+  const { max, windowSeconds } = limit;
   for (let attempt = 0; ; attempt++) {
     const log = await readLog(table, scope, subject);
     const hits = inWindow(log?.hits ?? [], windowSeconds, nowMs);
-    if (max !== undefined && hits.length >= max) return false;
+    if (onlyWithRoom && hits.length >= max) return false;
+    const kept = [...hits, nowMs].sort((a, b) => a - b).slice(-max);
     try {
       await table.doc.send(
         new PutCommand({
@@ -44,9 +55,9 @@ export async function recordHit(table: Table, scope: string, subject: string, wi
           Item: {
             ...keys.rate(scope, subject),
             type: entityTypes.rate,
-            hits: [...hits, nowMs],
+            hits: kept,
             version: (log?.version ?? 0) + 1,
-            ttl: Math.ceil(nowMs / 1000) + windowSeconds,
+            ttl: Math.ceil(kept.at(-1)! / 1000) + windowSeconds,
           },
           ConditionExpression: log ? 'version = :v' : 'attribute_not_exists(pk)',
           ...(log ? { ExpressionAttributeValues: { ':v': log.version } } : {}),

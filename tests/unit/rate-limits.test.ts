@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoFront } from '../../infra/local/dynamo-front.ts';
 import { errorTexts } from '../../shared/contracts/errors.ts';
 import type { Table } from '../../shared/db/client.ts';
+import { readCounter } from '../../shared/db/rate-counters.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
 import { consume, ensureBudget, type Limit, spend } from '../../shared/domain/auth/rate-limits.ts';
 import { DomainError } from '../../shared/domain/errors.ts';
@@ -124,9 +125,17 @@ describe('sliding-window rate limits', () => {
     const clock = { now: 80 * windowMs + 30_000 };
     const ports = portsAt(clock);
     const subject = `fail-${++subjects}`;
-    for (let i = 0; i < 7; i++) await spend(ports, [[limit, subject]]);
+    for (let i = 0; i < 7; i++) {
+      await spend(ports, [[limit, subject]]);
+      clock.now += 1000;
+    }
     expect(await refused(ensureBudget(ports, [[limit, subject]]))).toBe(true);
-    clock.now += windowMs;
+    // The item keeps only the newest `max` hits, which is all any decision reads.
+    expect(await readCounter(table, limit.scope, subject, limit.windowSeconds, clock.now)).toBe(limit.max);
+    clock.now += windowMs - 5000; // the third hit, the oldest kept, is now one window old
     expect(await refused(ensureBudget(ports, [[limit, subject]]))).toBe(false);
+    clock.now -= 1;
+    expect(await refused(ensureBudget(ports, [[limit, subject]]))).toBe(true);
+    clock.now += 1;
   });
 });

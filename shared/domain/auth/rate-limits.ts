@@ -35,7 +35,7 @@ export async function ensureBudget(ports: Ports, checks: [Limit, string][]): Pro
 /** Spends one unit of each budget (a failure that happened counts even past the budget). */
 export async function spend(ports: Ports, checks: [Limit, string][]): Promise<void> {
   const now = ports.clock().getTime();
-  await Promise.all(checks.map(([l, subject]) => recordHit(ports.table, l.scope, subject, l.windowSeconds, now)));
+  await Promise.all(checks.map(([l, subject]) => recordHit(ports.table, l.scope, subject, l, now, false)));
 }
 
 /**
@@ -46,6 +46,6 @@ export async function spend(ports: Ports, checks: [Limit, string][]): Promise<vo
 export async function consume(ports: Ports, checks: [Limit, string][]): Promise<void> {
   await ensureBudget(ports, checks);
   const now = ports.clock().getTime();
-  const taken = await Promise.all(checks.map(([l, subject]) => recordHit(ports.table, l.scope, subject, l.windowSeconds, now, l.max)));
+  const taken = await Promise.all(checks.map(([l, subject]) => recordHit(ports.table, l.scope, subject, l, now, true)));
   if (taken.includes(false)) throw fail.tooMany();
 }
