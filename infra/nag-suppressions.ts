@@ -8,7 +8,7 @@
 import { type CfnElement, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IConstruct } from 'constructs';
-import type { ConversaStack } from './stack.ts';
+import { CONSUMERS_THAT_MANAGE_CONNECTIONS, type ConversaStack } from './stack.ts';
 
 /** Rule (without the pack's prefix) -> reason. */
 type Reasons = Readonly<Record<string, string>>;
@@ -64,9 +64,10 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
   for (const fn of [...stack.streamConsumers.functions.values(), ...stack.queueConsumers.functions.values()]) {
     acknowledge(fn, { ...everyFunction, ...xrayOnly, ...mediaGrant });
   }
-  const fanout = stack.streamConsumers.functions.get('fanout');
-  if (fanout) {
-    acknowledge(fanout, {
+  for (const name of CONSUMERS_THAT_MANAGE_CONNECTIONS) {
+    const fn = stack.streamConsumers.functions.get(name);
+    if (!fn) continue;
+    acknowledge(fn, {
       [`IAM5[Resource::arn:${literal(stack.partition, 'Partition')}:execute-api:${literal(stack.region, 'Region')}:<AWS::AccountId>:${ref(stack.webSocketApi.api)}/ws/*/@connections/*]`]:
         "CDK's grantManagementApiAccess: any connection of the ws stage, since connection ids are made at runtime",
     });

@@ -594,7 +594,7 @@ describe('the stream consumers', () => {
     }
   });
 
-  it('may manage WebSocket connections of the ws stage only where they post to browsers (fanout)', () => {
+  it('may manage WebSocket connections of the ws stage only where they post to or close them (fanout, close-sessions)', () => {
     expect(streamConsumers.map((c) => c.name)).toContain('fanout');
     expect([...CONSUMERS_THAT_MANAGE_CONNECTIONS].every((n) => streamConsumers.some((c) => c.name === n))).toBe(true);
     const wsApi = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, api]) => api.Properties.ProtocolType === 'WEBSOCKET')![0];

@@ -39,11 +39,12 @@ export const METRICS_NAMESPACE = 'Conversa';
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 
 /**
- * Stream consumers that post to browsers through the WebSocket Management API and so get
+ * Stream consumers that post to browsers (fanout) or close their connections (close-sessions)
+ * through the WebSocket Management API and so get
  * `execute-api:ManageConnections`; the others get the endpoint in their environment but no right
  * to use it.
  */
-export const CONSUMERS_THAT_MANAGE_CONNECTIONS: ReadonlySet<string> = new Set(['fanout']);
+export const CONSUMERS_THAT_MANAGE_CONNECTIONS: ReadonlySet<string> = new Set(['fanout', 'close-sessions']);
 
 /**
  * Stream consumers that start connections (the plan-limit consumer, after an upgrade) and so need

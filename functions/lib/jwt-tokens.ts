@@ -1,4 +1,4 @@
-/** Access tokens: HS256 JWTs with the user (sub), the account (acc) and a revocable id (jti). */
+/** Access tokens: HS256 JWTs with the user (sub), the account (acc), a revocable id (jti) and the user's session generation (gen). */
 import { jwtVerify, SignJWT } from 'jose';
 import { ulid } from 'ulid';
 import type { TokenClaims, TokenService } from '#domain/ports.ts';
@@ -8,10 +8,10 @@ const issuer = 'conversa';
 
 export function jwtTokens(secret: () => Promise<Uint8Array>, now: () => Date = () => new Date()): TokenService {
   return {
-    async issue(userId, accountId) {
+    async issue(userId, accountId, generation = 0) {
       const iat = Math.floor(now().getTime() / 1000);
-      const claims: TokenClaims = { sub: userId, acc: accountId, jti: ulid(), exp: iat + tokenLifetimeSeconds };
-      const token = await new SignJWT({ acc: accountId })
+      const claims: TokenClaims = { sub: userId, acc: accountId, jti: ulid(), exp: iat + tokenLifetimeSeconds, gen: generation };
+      const token = await new SignJWT({ acc: accountId, gen: generation })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)
         .setJti(claims.jti)
@@ -31,7 +31,9 @@ export function jwtTokens(secret: () => Promise<Uint8Array>, now: () => Date = (
         if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return null;
         const acc = payload.acc;
         if (acc !== null && typeof acc !== 'string') return null;
-        return { sub: payload.sub, acc, jti: payload.jti, exp: payload.exp };
+        const gen = payload.gen ?? 0;
+        if (typeof gen !== 'number' || !Number.isSafeInteger(gen) || gen < 0) return null;
+        return { sub: payload.sub, acc, jti: payload.jti, exp: payload.exp, gen };
       } catch {
         return null;
       }

@@ -29,7 +29,7 @@ function sessionPorts(): Ports {
   };
   return {
     table: { name: 'test', doc },
-    tokens: { verify: async (token: string) => (token === 'good' ? { sub: userA, acc: accountA, jti: 'jti-1' } : null) },
+    tokens: { verify: async (token: string) => (token === 'good' ? { sub: userA, acc: accountA, jti: 'jti-1', gen: 0 } : null) },
   } as unknown as Ports;
 }
 

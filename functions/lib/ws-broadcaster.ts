@@ -1,21 +1,34 @@
-/** Posting to WebSocket connections through the API Gateway Management API (the local emulator serves the same API). */
-import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+/** Posting to and closing WebSocket connections through the API Gateway Management API (the local emulator serves the same API). */
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { Broadcaster } from '#domain/realtime/fan-out.ts';
 import { traced } from './observability.ts';
 
 let client: ApiGatewayManagementApiClient | undefined;
 
+const isGone = (error: unknown) => (error as { name?: string }).name === 'GoneException';
+
 export function managementBroadcaster(endpoint = process.env.WS_MANAGEMENT_URL): Broadcaster {
+  const api = () => {
+    if (!endpoint) throw new Error('WS_MANAGEMENT_URL is not set');
+    client ??= traced(new ApiGatewayManagementApiClient({ endpoint }));
+    return client;
+  };
   return {
     async post(connectionId, data) {
-      if (!endpoint) throw new Error('WS_MANAGEMENT_URL is not set');
-      client ??= traced(new ApiGatewayManagementApiClient({ endpoint }));
       try {
-        await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
+        await api().send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
         return 'sent';
       } catch (error) {
-        if ((error as { name?: string }).name === 'GoneException') return 'gone';
+        if (isGone(error)) return 'gone';
         throw error;
+      }
+    },
+    async close(connectionId) {
+      try {
+        await api().send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+      } catch (error) {
+        // Already gone is what closing wants.
+        if (!isGone(error)) throw error;
       }
     },
   };

@@ -36,6 +36,20 @@ export const streamConsumers: StreamConsumerDef[] = [
     filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: realtimeItemTypes } } } }],
   },
   {
+    name: 'close-sessions',
+    handler: 'close-sessions',
+    batchSize: 100,
+    // Changes that end sessions: a revoked token (logout), a user archived or moved to a new session
+    // generation (password reset), a user removed. Whether a user's change ended anything is
+    // checked in code against the old image.
+    filters: [
+      { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: [entityTypes.revokedToken] } } } },
+      { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.user] }, archivedAt: { S: [{ exists: true }] } } } },
+      { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.user] }, sessionGeneration: { N: [{ exists: true }] } } } },
+      { eventName: ['REMOVE'], dynamodb: { OldImage: { type: { S: [entityTypes.user] } } } },
+    ],
+  },
+  {
     name: 'dispatch-outbound',
     handler: 'dispatch-outbound',
     batchSize: 10,

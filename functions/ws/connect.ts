@@ -1,4 +1,9 @@
-/** $connect: authenticates the access token given as the `token` query parameter and records the connection under its account. */
+/**
+ * $connect: authenticates the access token given as the `token` query parameter (refused when
+ * malformed, expired, revoked, of an older session generation, or of an archived or removed user)
+ * and records the connection under its account with the session it was opened with, so ending
+ * that session closes it (functions/streams/close-sessions.ts).
+ */
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { recordConnection } from '#db/ws-connections.ts';
 import { DomainError } from '#domain/errors.ts';
@@ -20,7 +25,15 @@ export const handler = observed(async (event: ConnectEvent): Promise<APIGatewayP
     const now = ports.clock();
     await recordConnection(
       ports.table,
-      { connectionId: event.requestContext.connectionId, accountId: session.accountId, userId: session.user.id, connectedAt: now.toISOString() },
+      {
+        connectionId: event.requestContext.connectionId,
+        accountId: session.accountId,
+        userId: session.user.id,
+        connectedAt: now.toISOString(),
+        jti: session.claims.jti,
+        generation: session.claims.gen,
+        tokenExpiresAt: session.claims.exp,
+      },
       Math.floor(now.getTime() / 1000),
     );
     return { statusCode: 200 };

@@ -2,7 +2,8 @@
  * The API Gateway WebSocket API emulator: `$connect`, `$disconnect` and `$default` events with the
  * shape API Gateway delivers, to the same handler modules Lambda runs, and the `@connections`
  * management endpoint (POST to send, GET to describe, DELETE to close; 410 Gone for unknown ids) on
- * a loopback port, so code written against the API Gateway Management API works unchanged.
+ * a loopback port, so code written against the API Gateway Management API works unchanged. Like API
+ * Gateway, it closes every connection after its maximum duration (2 hours; code 1001, Going away).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -39,6 +40,8 @@ export class WsGateway {
   constructor(
     private readonly routes: WsRoutes,
     private readonly stage = 'local',
+    /** API Gateway's maximum connection duration. */
+    private readonly maxConnectionMs = 2 * 60 * 60 * 1000,
   ) {}
 
   private handler(route: keyof WsRoutes): Promise<WsHandler> {
@@ -113,7 +116,10 @@ export class WsGateway {
           .then((h) => h(this.event('$default', connectionId, undefined, { body: data.toString() }), lambdaContext('ws-default')))
           .catch((error) => console.error('[ws] $default failed', error));
       });
+      const cap = setTimeout(() => ws.close(1001, 'Going away'), this.maxConnectionMs);
+      cap.unref();
       ws.on('close', () => {
+        clearTimeout(cap);
         this.connections.delete(connectionId);
         void this.handler('$disconnect')
           .then((h) => h(this.event('$disconnect', connectionId, undefined), lambdaContext('ws-disconnect')))

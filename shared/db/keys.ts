@@ -14,6 +14,7 @@ export const entityTypes = {
   userEmail: 'UserEmail',
   code: 'Code',
   revokedToken: 'RevokedToken',
+  signupClaim: 'SignupClaim',
   rate: 'RateCounter',
   wsConnection: 'WsConnection',
   service: 'Service',
@@ -45,6 +46,9 @@ export const keys = {
   usersByEmail: (email: string) => ({ gsi1pk: `EMAIL#${email}` }),
   /** gsi2: a user by id, wherever it lives. */
   userById: (userId: string) => ({ gsi2pk: `${USER}${userId}`, gsi2sk: 'USER' }),
+
+  /** Uniqueness guard: one sign-up per e-mail, across accounts (names the user that holds it). */
+  signupEmail: (email: string): Key => ({ pk: `SIGNUP#${email}`, sk: 'CLAIM' }),
 
   /** Uniqueness guard: one user per e-mail inside an account. */
   userEmail: (accountId: string, email: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `USEREMAIL#${email}` }),
@@ -131,10 +135,10 @@ export const keys = {
   accountConnections: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}#WS`, skPrefix: 'CONN#' }),
   connection: (connectionId: string): Key => ({ pk: `WSCONN#${connectionId}`, sk: 'CONN' }),
 
-  /** Fixed-window rate counters. */
-  rate: (scope: string, subject: string, windowStart: number): Key => ({
+  /** Sliding-window rate logs: the recent hits of a scope and subject. */
+  rate: (scope: string, subject: string): Key => ({
     pk: `RATE#${scope}#${subject}`,
-    sk: `W#${windowStart}`,
+    sk: 'LOG',
   }),
 } as const;
 

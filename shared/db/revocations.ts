@@ -3,9 +3,14 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
 import { entityTypes, keys } from './keys.ts';
 
-export async function revokeToken(table: Table, jti: string, expiresAt: number): Promise<void> {
+/** The token's account and user ride along, so the stream can close that session's realtime connections. */
+export async function revokeToken(table: Table, token: { jti: string; expiresAt: number; accountId: string | null; userId: string }): Promise<void> {
+  const { jti, expiresAt, accountId, userId } = token;
   await table.doc.send(
-    new PutCommand({ TableName: table.name, Item: { ...keys.revokedToken(jti), type: entityTypes.revokedToken, expiresAt, ttl: expiresAt } }),
+    new PutCommand({
+      TableName: table.name,
+      Item: { ...keys.revokedToken(jti), type: entityTypes.revokedToken, jti, accountId, userId, expiresAt, ttl: expiresAt },
+    }),
   );
 }
 

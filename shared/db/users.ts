@@ -1,5 +1,5 @@
 /** User items, the per-account e-mail guard, and the e-mail index across accounts. */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
@@ -29,6 +29,11 @@ export interface UserItem {
    * users archived before the reason existed: they count as archived by hand.
    */
   archivedReason?: 'limit' | 'manual' | null;
+  /**
+   * Tokens carry the generation they were issued in and are refused once it moves on (a password
+   * reset moves it). Absent: 0.
+   */
+  sessionGeneration?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -106,11 +111,6 @@ export function accountUsers(table: Table, accountId: string): Promise<UserItem[
   });
 }
 
-/** Stores a user that has no account yet (sign-up). */
-export async function putNewUser(table: Table, item: UserItem): Promise<void> {
-  await table.doc.send(new PutCommand({ TableName: table.name, ...putNewStep(item).Put }));
-}
-
 type UserRef = Pick<UserItem, 'accountId' | 'id'>;
 
 async function updateUser(table: Table, user: UserRef, set: string, values: Record<string, unknown>): Promise<UserItem> {
@@ -127,9 +127,18 @@ async function updateUser(table: Table, user: UserRef, set: string, values: Reco
   return Attributes as UserItem;
 }
 
-/** A new password hash; the e-mail counts as confirmed too (a reset code proves it is the user's). */
+/**
+ * A new password hash after a reset: the e-mail counts as confirmed too (a reset code proves it is
+ * the user's), and the session generation moves on, so every token issued before is refused.
+ */
 export function setUserPassword(table: Table, user: UserRef, passwordHash: string, now: string): Promise<UserItem> {
-  return updateUser(table, user, 'passwordHash = :hash, emailVerified = :yes', { ':hash': passwordHash, ':yes': true, ':now': now });
+  return updateUser(table, user, 'passwordHash = :hash, emailVerified = :yes, sessionGeneration = if_not_exists(sessionGeneration, :zero) + :one', {
+    ':hash': passwordHash,
+    ':yes': true,
+    ':zero': 0,
+    ':one': 1,
+    ':now': now,
+  });
 }
 
 export async function markEmailVerified(table: Table, user: UserRef, now: string): Promise<void> {
@@ -168,6 +177,27 @@ export async function setUserArchivedByLimit(table: Table, user: UserRef, archiv
   return answer !== undefined;
 }
 
+/**
+ * A new signed-up user together with the sign-up claim on its e-mail: refused (member `claim`) when
+ * another sign-up holds the e-mail, so concurrent sign-ups with one e-mail make one user. A claim
+ * whose user is gone (deleted since) is taken over by naming that user in `staleUserId`.
+ */
+export async function putSignedUpUser(table: Table, item: UserItem, staleUserId?: string): Promise<void> {
+  const claim = { ...keys.signupEmail(item.email), type: entityTypes.signupClaim, userId: item.id, createdAt: item.createdAt };
+  await writeTogether(table, {
+    user: putNewStep(item),
+    claim: staleUserId
+      ? { Put: { Item: claim, ConditionExpression: 'userId = :stale', ExpressionAttributeValues: { ':stale': staleUserId } } }
+      : putNewStep(claim),
+  });
+}
+
+/** The user that holds the sign-up claim on an e-mail, if any. */
+export async function signupClaimHolder(table: Table, email: string): Promise<string | undefined> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.signupEmail(email), ConsistentRead: true }));
+  return Item?.userId as string | undefined;
+}
+
 /** Transaction member: claims an e-mail inside an account, refused when another user has it. */
 export function claimUserEmailStep(accountId: string, email: string, userId: string): PutStep {
   return putNewStep({ ...keys.userEmail(accountId, email), type: entityTypes.userEmail, userId });
@@ -192,5 +222,23 @@ export async function deleteAccountUsers(table: Table, accountId: string, users:
       [`email ${u.id}`, releaseUserEmailStep(accountId, u.email)],
     ]);
     await writeTogether(table, Object.fromEntries(steps));
+    await Promise.all(users.slice(i, i + perTransaction).map((u) => releaseSignupClaim(table, u.email, u.id)));
   }
+}
+
+/**
+ * Frees an e-mail's sign-up claim if this user holds it (deleting the user). A claim left behind by
+ * a crash in between is taken over by the next sign-up anyway (`putSignedUpUser`).
+ */
+export async function releaseSignupClaim(table: Table, email: string, userId: string): Promise<void> {
+  await unlessConditionFails(
+    table.doc.send(
+      new DeleteCommand({
+        TableName: table.name,
+        Key: keys.signupEmail(email),
+        ConditionExpression: 'userId = :id',
+        ExpressionAttributeValues: { ':id': userId },
+      }),
+    ),
+  );
 }

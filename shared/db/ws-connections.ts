@@ -12,6 +12,10 @@ export interface ConnectionItem {
   accountId: string;
   userId: string;
   connectedAt: string;
+  /** The session the connection was opened with: its token's id, generation and expiry (epoch seconds). */
+  jti?: string;
+  generation?: number;
+  tokenExpiresAt?: number;
 }
 
 export async function recordConnection(table: Table, c: ConnectionItem, nowSeconds: number): Promise<void> {
@@ -28,7 +32,7 @@ export async function forgetConnection(table: Table, connectionId: string): Prom
   await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.connection(connectionId) }));
 }
 
-/** The live connections of an account (expired ones are left out even before TTL removes them). */
+/** The connections of an account (those past the gateway's 2-hour cap are left out even before TTL removes them). */
 export async function accountConnections(table: Table, accountId: string, nowSeconds: number): Promise<ConnectionItem[]> {
   const { pk, skPrefix } = keys.accountConnections(accountId);
   const items = await queryAll<ConnectionItem & { ttl: number }>(table, {

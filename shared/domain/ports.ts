@@ -22,10 +22,15 @@ export interface TokenClaims {
   acc: string | null;
   jti: string;
   exp: number;
+  /**
+   * The user's session generation when the token was issued (absent in a token: 0). A password
+   * reset moves the user to the next generation, which ends every token issued before it.
+   */
+  gen: number;
 }
 
 export interface TokenService {
-  issue(userId: string, accountId: string | null): Promise<{ token: string; claims: TokenClaims }>;
+  issue(userId: string, accountId: string | null, generation?: number): Promise<{ token: string; claims: TokenClaims }>;
   /** The claims of a well-signed, unexpired token, or null. */
   verify(token: string): Promise<TokenClaims | null>;
 }

@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { jwtTokens, tokenLifetimeSeconds } from '../../functions/lib/jwt-tokens.ts';
 import { scryptPasswords } from '../../functions/lib/scrypt-passwords.ts';
@@ -27,6 +28,26 @@ describe('jwt tokens', () => {
     expect(await tokens.verify(token)).toEqual(claims);
     expect(claims.exp - Math.floor(Date.now() / 1000)).toBeGreaterThan(tokenLifetimeSeconds - 5);
     expect((await tokens.issue('u1', 'a1')).claims.jti).not.toBe(claims.jti);
+  });
+
+  it('carries the session generation: 0 unless given, and 0 for tokens issued without one', async () => {
+    const tokens = jwtTokens(secret);
+    expect((await tokens.issue('u1', 'a1')).claims.gen).toBe(0);
+    const { token, claims } = await tokens.issue('u1', 'a1', 3);
+    expect(claims.gen).toBe(3);
+    expect(await tokens.verify(token)).toMatchObject({ gen: 3 });
+    const sign = (extra: Record<string, unknown>) =>
+      new SignJWT({ acc: 'a1', ...extra })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject('u1')
+        .setJti('j1')
+        .setIssuer('conversa')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode('x'.repeat(48)));
+    expect(await tokens.verify(await sign({}))).toMatchObject({ gen: 0 });
+    expect(await tokens.verify(await sign({ gen: -1 }))).toBeNull();
+    expect(await tokens.verify(await sign({ gen: '2' }))).toBeNull();
   });
 
   it('refuses expired tokens and tokens signed with another secret', async () => {

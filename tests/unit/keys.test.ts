@@ -22,8 +22,9 @@ describe('key formats', () => {
     expect(keys.userByEmail('a@b.c', 'u1').gsi1pk).toBe(keys.usersByEmail('a@b.c').gsi1pk);
   });
 
-  it('rate windows are separate items per window', () => {
-    expect(keys.rate('login', 'a@b.c', 0)).not.toEqual(keys.rate('login', 'a@b.c', 900));
+  it('rate logs are one item per scope and subject', () => {
+    expect(keys.rate('login', 'a@b.c')).not.toEqual(keys.rate('login', 'b@b.c'));
+    expect(keys.rate('login', 'a@b.c')).not.toEqual(keys.rate('mail', 'a@b.c'));
   });
 });
 
@@ -85,7 +86,8 @@ describe('ACCESS_PATTERNS.md', () => {
     accountConnection: [['A', '<connectionId>']],
     accountConnections: [['A']],
     connection: [['<connectionId>']],
-    rate: [['<scope>', '<subject>', '<windowStart>']],
+    rate: [['<scope>', '<subject>']],
+    signupEmail: [['<email>']],
   };
 
   it('shows every key that keys.ts writes, as keys.ts writes it', () => {

@@ -1,9 +1,12 @@
 /**
- * Brute-force limits for the sign-in and code endpoints. Failures are counted per subject
- * (e-mail or user) and per caller address in fixed windows; once a budget is spent the endpoint
- * answers 'Too many attempts' until the window ends, whether the next try is right or not.
+ * Brute-force limits for the sign-in and code endpoints. Failures (or, for e-mails and sign-ups,
+ * uses) are counted per subject (e-mail or user) and per caller address in a sliding window: a hit
+ * counts for exactly one window length after it, so no interval of that length ever holds more than
+ * `max` hits, at a window's edge or anywhere else (fixed windows allowed twice the budget across an
+ * edge). Once a budget is spent the endpoint answers 'Too many attempts' until its oldest hit leaves
+ * the window, whether the next try is right or not.
  */
-import { bumpCounter, readCounter } from '#db/rate-counters.ts';
+import { readCounter, recordHit } from '#db/rate-counters.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 
@@ -29,14 +32,20 @@ export async function ensureBudget(ports: Ports, checks: [Limit, string][]): Pro
   if (counts.some((count, i) => count >= checks[i]![0].max)) throw fail.tooMany();
 }
 
-/** Spends one unit of each budget. */
+/** Spends one unit of each budget (a failure that happened counts even past the budget). */
 export async function spend(ports: Ports, checks: [Limit, string][]): Promise<void> {
   const now = ports.clock().getTime();
-  await Promise.all(checks.map(([l, subject]) => bumpCounter(ports.table, l.scope, subject, l.windowSeconds, now)));
+  await Promise.all(checks.map(([l, subject]) => recordHit(ports.table, l.scope, subject, l, now, false)));
 }
 
-/** Checks and spends in one go: for actions limited by count, not by failure (sending e-mails). */
+/**
+ * Checks and spends in one go: for actions limited by count, not by failure (sending e-mails,
+ * sign-ups). Each unit is taken only while the budget has room, so concurrent callers cannot
+ * overdraw it.
+ */
 export async function consume(ports: Ports, checks: [Limit, string][]): Promise<void> {
   await ensureBudget(ports, checks);
-  await spend(ports, checks);
+  const now = ports.clock().getTime();
+  const taken = await Promise.all(checks.map(([l, subject]) => recordHit(ports.table, l.scope, subject, l, now, true)));
+  if (taken.includes(false)) throw fail.tooMany();
 }

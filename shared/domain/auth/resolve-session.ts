@@ -4,12 +4,15 @@ import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { Session } from '../session.ts';
 
-/** The session behind a bearer token: well signed, unexpired, not revoked, its user present and active. */
+/**
+ * The session behind a bearer token: well signed, unexpired, not revoked, its user present and
+ * active, and issued in the user's current session generation (a password reset ends the older ones).
+ */
 export async function resolveSession(ports: Ports, token: string | undefined): Promise<Session> {
   if (!token) throw fail.unauthorized();
   const claims = await ports.tokens.verify(token);
   if (!claims) throw fail.unauthorized();
   const [revoked, user] = await Promise.all([isTokenRevoked(ports.table, claims.jti), getUserItem(ports.table, claims.acc, claims.sub)]);
-  if (revoked || !user || user.archivedAt) throw fail.unauthorized();
+  if (revoked || !user || user.archivedAt || (user.sessionGeneration ?? 0) !== claims.gen) throw fail.unauthorized();
   return { claims, user, accountId: claims.acc };
 }

@@ -16,7 +16,7 @@ export async function presentUser(ports: Ports, item: UserItem) {
 }
 
 export async function startSession(ports: Ports, item: UserItem): Promise<SessionAnswer> {
-  const [{ token }, user] = await Promise.all([ports.tokens.issue(item.id, item.accountId), presentUser(ports, item)]);
+  const [{ token }, user] = await Promise.all([ports.tokens.issue(item.id, item.accountId, item.sessionGeneration ?? 0), presentUser(ports, item)]);
   return { accessToken: token, user };
 }
 

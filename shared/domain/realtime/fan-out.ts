@@ -1,4 +1,7 @@
-/** Posting events to every live connection of their account, forgetting connections that are gone. */
+/**
+ * Posting events to every live connection of their account, forgetting connections that are gone.
+ * A connection whose token has expired gets nothing more: it is closed and forgotten instead.
+ */
 import { accountConnections, forgetConnection } from '#db/ws-connections.ts';
 import type { Ports } from '../ports.ts';
 import type { AddressedEvent } from './events.ts';
@@ -6,6 +9,8 @@ import type { AddressedEvent } from './events.ts';
 export interface Broadcaster {
   /** Sends to one connection; answers 'gone' when the connection no longer exists. */
   post(connectionId: string, data: string): Promise<'sent' | 'gone'>;
+  /** Closes a connection (API Gateway's DeleteConnection); a connection already gone is fine. */
+  close(connectionId: string): Promise<void>;
 }
 
 export async function fanOut(ports: Ports, broadcaster: Broadcaster, events: AddressedEvent[]): Promise<{ sent: number; pruned: number }> {
@@ -19,6 +24,12 @@ export async function fanOut(ports: Ports, broadcaster: Broadcaster, events: Add
       const connections = await accountConnections(ports.table, accountId, nowSeconds);
       await Promise.all(
         connections.map(async (connection) => {
+          if (connection.tokenExpiresAt !== undefined && connection.tokenExpiresAt <= nowSeconds) {
+            await forgetConnection(ports.table, connection.connectionId);
+            await broadcaster.close(connection.connectionId);
+            pruned++;
+            return;
+          }
           for (const e of list) {
             const outcome = await broadcaster.post(connection.connectionId, JSON.stringify(e.payload));
             if (outcome === 'gone') {

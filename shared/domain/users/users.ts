@@ -15,6 +15,7 @@ import {
   releaseUserEmailStep,
   removeUserStep,
   setUserArchivedAt,
+  releaseSignupClaim,
   userFields,
   userItem,
   type UserItem,
@@ -150,4 +151,5 @@ export async function deleteUser(ports: Ports, session: AccountSession, id: stri
     email: releaseUserEmailStep(session.accountId, target.email),
     seat: releaseSeatStep(session.accountId, 'usersCount'),
   });
+  await releaseSignupClaim(ports.table, target.email, target.id);
 }

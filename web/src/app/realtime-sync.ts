@@ -14,7 +14,8 @@ import { sessionStore, updateSessionUser } from '#web/lib/auth.ts';
 import { replaceEverywhere, type Identified } from '#web/lib/list-cache.ts';
 import { playNotificationSound, showNewMessageNotification } from '#web/lib/notifications.ts';
 import { queryClient } from '#web/lib/query-client.ts';
-import { onRealtimeMessage, onRealtimeReconnect } from '#web/lib/realtime.ts';
+import { onRealtimeDrop, onRealtimeMessage, onRealtimeReconnect } from '#web/lib/realtime.ts';
+import { getMe } from '#web/features/auth/api/get-me.ts';
 
 /** One socket message read with the shared contract; anything else answers null and is ignored. */
 export function parseRealtimeEvent(raw: string): RealtimeEvent | null {
@@ -104,9 +105,12 @@ export function useRealtimeSync(client: QueryClient = queryClient): void {
       if (event) applyRealtimeEvent(client, event);
     });
     const offReconnect = onRealtimeReconnect(() => void client.invalidateQueries({ refetchType: 'active' }));
+    // A dropped socket may mean the session ended: one check, whose 401 signs out (the API client does that).
+    const offDrop = onRealtimeDrop(() => void getMe().catch(() => undefined));
     return () => {
       offEvent();
       offReconnect();
+      offDrop();
     };
   }, [client]);
 }

@@ -4,7 +4,8 @@
  * JSON `{ event, data }`); the signed-in app parses it with the shared contract
  * (`app/realtime-sync.ts`), which keeps zod out of this module: the session code imports it, and
  * the landing page's entry chunk must stay free of zod. Reconnect listeners run when a socket
- * opens (events sent meanwhile are not replayed, so they refetch what is shown).
+ * opens (events sent meanwhile are not replayed, so they refetch what is shown). Drop listeners run
+ * when an open socket is closed by the server, which is what ending the session does.
  */
 type Listener = (message: string) => void;
 
@@ -14,6 +15,7 @@ let attempts = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<Listener>();
 const reconnectListeners = new Set<() => void>();
+const dropListeners = new Set<() => void>();
 
 const maxDelayMs = 30_000;
 
@@ -37,7 +39,9 @@ function open(): void {
   if (!token || typeof WebSocket === 'undefined') return;
   const ws = new WebSocket(realtimeUrl(token));
   socket = ws;
+  let opened = false;
   ws.onopen = () => {
+    opened = true;
     attempts = 0;
     markState('open');
     // Events sent before this socket was accepted are not replayed: refetch what is shown, also on
@@ -52,6 +56,9 @@ function open(): void {
     markState('closed');
     socket = null;
     retryTimer = setTimeout(open, backoffDelay(attempts++));
+    // The server closes an open socket when its session ends (logout elsewhere, password reset, the
+    // user archived): drop listeners check the session once, and a 401 signs out.
+    if (opened) for (const listener of [...dropListeners]) listener();
   };
 }
 
@@ -76,6 +83,12 @@ export function closeRealtime(): void {
 export function onRealtimeMessage(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** Runs when an open socket is closed by the other side (not by `closeRealtime`). */
+export function onRealtimeDrop(listener: () => void): () => void {
+  dropListeners.add(listener);
+  return () => dropListeners.delete(listener);
 }
 
 /** Runs whenever a socket opens (first connection and every reconnection). */

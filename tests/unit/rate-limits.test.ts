@@ -1,0 +1,141 @@
+/**
+ * The rate limits slide: for request times drawn around window edges (seeded, so a failure
+ * reproduces), no interval of one window length ever holds more allowed requests than the limit,
+ * and a request is refused only when that many were allowed in the window before it. Against
+ * dynalite behind the local DynamoDB front, as the runtime stores them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import dynalite from 'dynalite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoFront } from '../../infra/local/dynamo-front.ts';
+import { errorTexts } from '../../shared/contracts/errors.ts';
+import type { Table } from '../../shared/db/client.ts';
+import { readCounter } from '../../shared/db/rate-counters.ts';
+import { createTableInput } from '../../shared/db/table-definition.ts';
+import { consume, ensureBudget, type Limit, spend } from '../../shared/domain/auth/rate-limits.ts';
+import { DomainError } from '../../shared/domain/errors.ts';
+import type { Ports } from '../../shared/domain/ports.ts';
+
+let dir: string;
+let db: Server;
+let front: DynamoFront;
+let table: Table;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rate-limits-'));
+  db = dynalite({ path: dir, createTableMs: 0 });
+  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
+  front = new DynamoFront({ backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`, onRecord: () => {}, sweepEveryMs: 3_600_000 });
+  const client = new DynamoDBClient({ endpoint: await front.listen(), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  await client.send(new CreateTableCommand(createTableInput('rate-limits-test')));
+  await new Promise((r) => setTimeout(r, 50));
+  table = { name: 'rate-limits-test', doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) };
+});
+
+afterAll(async () => {
+  await front.close();
+  await new Promise<void>((r) => db.close(() => r()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Ports with a clock the test moves; the rate limits use nothing else. */
+function portsAt(clock: { now: number }): Ports {
+  return { table, clock: () => new Date(clock.now) } as unknown as Ports;
+}
+
+/** A small seeded generator (mulberry32). */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const refused = (promise: Promise<unknown>) =>
+  promise.then(
+    () => false,
+    (error: unknown) => {
+      if (error instanceof DomainError && error.kind === 'tooMany' && error.message === errorTexts.tooManyAttempts) return true;
+      throw error;
+    },
+  );
+
+/** Most allowed requests in any half-open interval of one window length (one starting at each allowed request suffices). */
+function busiestWindow(allowed: number[], windowMs: number): number {
+  return Math.max(0, ...allowed.map((start) => allowed.filter((at) => at >= start && at < start + windowMs).length));
+}
+
+let subjects = 0;
+
+describe('sliding-window rate limits', () => {
+  const limit: Limit = { scope: 'test', max: 5, windowSeconds: 60 };
+  const windowMs = limit.windowSeconds * 1000;
+
+  it('gives no second budget at a window edge', async () => {
+    const clock = { now: 10 * windowMs - 100 };
+    const ports = portsAt(clock);
+    const subject = `edge-${++subjects}`;
+    for (let i = 0; i < 5; i++) await consume(ports, [[limit, subject]]);
+    clock.now += 200; // a fixed window would start afresh here
+    expect(await refused(consume(ports, [[limit, subject]]))).toBe(true);
+    clock.now += windowMs - 200 - 1; // 1 ms before the first hit leaves the window
+    expect(await refused(consume(ports, [[limit, subject]]))).toBe(true);
+    clock.now += 1;
+    expect(await refused(consume(ports, [[limit, subject]]))).toBe(false);
+  });
+
+  it('never lets more than the limit into any window-length interval, and refuses only a full window (seeded runs)', async () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const next = random(seed);
+      const subject = `prop-${seed}-${++subjects}`;
+      // Times bunched around the edges of fixed windows (k × window ± a few seconds), in order.
+      const times = Array.from({ length: 24 }, () => Math.floor(1 + next() * 3) * windowMs + Math.round((next() - 0.5) * 10_000)).sort((a, b) => a - b);
+      const clock = { now: 0 };
+      const ports = portsAt(clock);
+      const allowed: number[] = [];
+      for (const at of times) {
+        clock.now = at;
+        const before = allowed.filter((t) => t > at - windowMs).length;
+        const wasRefused = await refused(consume(ports, [[limit, subject]]));
+        expect(wasRefused, `seed ${seed}: at ${at} with ${before} in the window`).toBe(before >= limit.max);
+        if (!wasRefused) allowed.push(at);
+      }
+      expect(busiestWindow(allowed, windowMs), `seed ${seed}`).toBeLessThanOrEqual(limit.max);
+    }
+  }, 120_000);
+
+  it('lets concurrent callers take no more than the budget', async () => {
+    const ports = portsAt({ now: 50 * windowMs });
+    const subject = `race-${++subjects}`;
+    const outcomes = await Promise.all(Array.from({ length: 12 }, () => refused(consume(ports, [[limit, subject]]))));
+    expect(outcomes.filter((r) => !r)).toHaveLength(limit.max);
+  }, 30_000);
+
+  it('counts failures past the budget (spend) and refuses while the window holds the limit (ensureBudget)', async () => {
+    const clock = { now: 80 * windowMs + 30_000 };
+    const ports = portsAt(clock);
+    const subject = `fail-${++subjects}`;
+    for (let i = 0; i < 7; i++) {
+      await spend(ports, [[limit, subject]]);
+      clock.now += 1000;
+    }
+    expect(await refused(ensureBudget(ports, [[limit, subject]]))).toBe(true);
+    // The item keeps only the newest `max` hits, which is all any decision reads.
+    expect(await readCounter(table, limit.scope, subject, limit.windowSeconds, clock.now)).toBe(limit.max);
+    clock.now += windowMs - 5000; // the third hit, the oldest kept, is now one window old
+    expect(await refused(ensureBudget(ports, [[limit, subject]]))).toBe(false);
+    clock.now -= 1;
+    expect(await refused(ensureBudget(ports, [[limit, subject]]))).toBe(true);
+    clock.now += 1;
+  });
+});
