@@ -152,7 +152,10 @@ function requestArbitrary(route: HttpRoute, contract: ApiContract, f: Fixtures):
       if (list !== null) search.set('query', list);
       const qs = search.toString();
       return { path: qs ? `${path}?${qs}` : path, body: body?.text ?? (route.method === 'GET' ? undefined : ''), value: [body?.v, query, list] };
-    });
+    })
+    // CloudFront refuses URLs over 8,192 bytes before the API sees them (Node's server, 16 KB of
+    // headers, answers 431 without a body): such requests never reach a handler.
+    .filter((generated) => generated.path.length < 8000);
 }
 
 let own: Team;
