@@ -134,28 +134,30 @@ function requestArbitrary(route: HttpRoute, contract: ApiContract, f: Fixtures):
   const queryOf = contract.query && queryArbitraries.get(contract.query);
   if (!names.length && !bodyOf && !queryOf && !contract.list) return undefined;
   const raw = fc.constantFrom('{"name": ', '[1,2', 'null', '', 'true', '"\\ud800"', '{"a":1}{"b":2}');
-  return fc
-    .record({
-      segments: fc.tuple(...names.map(() => pathSegment(f, ownIds(route, f)))),
-      body: bodyOf
-        ? fc.oneof(
-            { weight: 15, arbitrary: bodyOf(f).map((v) => ({ v, text: JSON.stringify(v) })) },
-            raw.map((text) => ({ v: text, text })),
-          )
-        : fc.constant(undefined),
-      query: queryOf ? queryOf(f) : fc.constant(undefined),
-      list: contract.list ? fc.option(listQueryArbitrary(contract.list), { freq: 10 }) : fc.constant(null),
-    })
-    .map(({ segments, body, query, list }) => {
-      const path = names.reduce((p, name, i) => p.replace(`{${name}}`, encodeURIComponent(segments[i]!)), route.path);
-      const search = new URLSearchParams(query as Record<string, string> | undefined);
-      if (list !== null) search.set('query', list);
-      const qs = search.toString();
-      return { path: qs ? `${path}?${qs}` : path, body: body?.text ?? (route.method === 'GET' ? undefined : ''), value: [body?.v, query, list] };
-    })
-    // CloudFront refuses URLs over 8,192 bytes before the API sees them (Node's server, 16 KB of
-    // headers, answers 431 without a body): such requests never reach a handler.
-    .filter((generated) => generated.path.length < 8000);
+  return (
+    fc
+      .record({
+        segments: fc.tuple(...names.map(() => pathSegment(f, ownIds(route, f)))),
+        body: bodyOf
+          ? fc.oneof(
+              { weight: 15, arbitrary: bodyOf(f).map((v) => ({ v, text: JSON.stringify(v) })) },
+              raw.map((text) => ({ v: text, text })),
+            )
+          : fc.constant(undefined),
+        query: queryOf ? queryOf(f) : fc.constant(undefined),
+        list: contract.list ? fc.option(listQueryArbitrary(contract.list), { freq: 10 }) : fc.constant(null),
+      })
+      .map(({ segments, body, query, list }) => {
+        const path = names.reduce((p, name, i) => p.replace(`{${name}}`, encodeURIComponent(segments[i]!)), route.path);
+        const search = new URLSearchParams(query as Record<string, string> | undefined);
+        if (list !== null) search.set('query', list);
+        const qs = search.toString();
+        return { path: qs ? `${path}?${qs}` : path, body: body?.text ?? (route.method === 'GET' ? undefined : ''), value: [body?.v, query, list] };
+      })
+      // CloudFront refuses URLs over 8,192 bytes before the API sees them (Node's server, 16 KB of
+      // headers, answers 431 without a body): such requests never reach a handler.
+      .filter((generated) => generated.path.length < 8000)
+  );
 }
 
 let own: Team;
