@@ -27,6 +27,11 @@ export interface SiteHeaderOptions {
   readonly mediaOrigin: string;
   /** The app shell's HTML. @default web/index.html */
   readonly shellHtml?: string;
+  /**
+   * Whether the site is served over HTTPS. HSTS is sent only then: over plain HTTP (the local
+   * runtime) browsers ignore it. @default true
+   */
+  readonly https?: boolean;
 }
 
 /**
@@ -64,11 +69,15 @@ export const permissionsPolicy = 'camera=(), geolocation=(), microphone=(self), 
 
 export const referrerPolicy = 'strict-origin-when-cross-origin';
 
-/** Every header the site answers with, as HTTP header names and values (what the loopback test server sends). */
+/**
+ * Every header the site answers with, as HTTP header names and values: what the local runtime
+ * sends on every answer (infra/local/runtime.ts) and the browser test's loopback server sends.
+ */
 export function siteHeaders(options: SiteHeaderOptions): Record<string, string> {
+  const hsts = `max-age=${strictTransportSecurity.maxAgeSeconds}${strictTransportSecurity.includeSubdomains ? '; includeSubDomains' : ''}`;
   return {
     'content-security-policy': contentSecurityPolicy(options),
-    'strict-transport-security': `max-age=${strictTransportSecurity.maxAgeSeconds}${strictTransportSecurity.includeSubdomains ? '; includeSubDomains' : ''}`,
+    ...(options.https === false ? {} : { 'strict-transport-security': hsts }),
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
     'referrer-policy': referrerPolicy,

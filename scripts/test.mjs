@@ -1,6 +1,6 @@
 // `npm test`: installs what is missing (npm packages, Debian's chromium for the browser tests),
 // type-checks, lints and checks formatting and unused code, builds the web app, runs every test
-// project, then checks the bundle budget.
+// project, checks the bundle budget, then audits the production dependencies (scripts/audit.mjs).
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ensureDependencies, ensureWebBuild } from './ensure-deps.mjs';
@@ -31,3 +31,4 @@ run('npx knip');
 ensureWebBuild();
 run('npx vitest run');
 if (existsSync('scripts/check-bundle-size.mjs')) run('node scripts/check-bundle-size.mjs');
+run('node scripts/audit.mjs');

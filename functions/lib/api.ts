@@ -49,6 +49,18 @@ export interface ApiInput<A extends AuthMode, B, P, Q = undefined> {
   event: APIGatewayProxyEventV2;
 }
 
+/**
+ * What a handler accepts, readable from outside (the property tests generate inputs for every
+ * route from it, so a new route with a schema is covered or the tests fail).
+ */
+export interface ApiContract {
+  auth: AuthMode;
+  body?: z.ZodType;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  list?: ListRules;
+}
+
 /** Inline voice notes (base64) are the largest bodies. */
 const maxBodyBytes = 6_000_000;
 
@@ -109,7 +121,9 @@ export function api<
         } as ApiInput<A, B, P, Q>);
       };
       // renderError is last, so its onError runs first and the others see the rendered response.
-      return middy<APIGatewayProxyEventV2, HttpResult>().use(observability()).use(renderError()).handler(run);
+      const handler = middy<APIGatewayProxyEventV2, HttpResult>().use(observability()).use(renderError()).handler(run);
+      const contract: ApiContract = { auth: options.auth, body: options.body, params: options.params, query: options.query, list: options.list };
+      return Object.assign(handler, { contract });
     },
   };
 }

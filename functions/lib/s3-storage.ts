@@ -1,6 +1,7 @@
 /** The media bucket on S3 (s3rver locally), read and written through presigned URLs. */
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { downloadHeadersOf } from '#contracts/downloads.ts';
 import type { Storage } from '#domain/ports.ts';
 import { traced } from './observability.ts';
 
@@ -24,10 +25,11 @@ export function s3Storage(
         signableHeaders: new Set(['content-type', 'content-length']),
       });
     },
-    downloadUrl(key, filename) {
+    downloadUrl(key, filename, mimetype) {
+      const { contentType, contentDisposition } = downloadHeadersOf(filename, mimetype);
       return getSignedUrl(
         client,
-        new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: `inline; filename*=UTF-8''${encodeURIComponent(filename)}` }),
+        new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentType: contentType, ResponseContentDisposition: contentDisposition }),
         { expiresIn: downloadUrlLifetimeSeconds },
       );
     },

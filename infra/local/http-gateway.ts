@@ -58,12 +58,10 @@ export class HttpGateway {
     if (body.length > maxPayloadBytes) return send(res, 413, { message: 'Request Entity Too Large' });
 
     let matched: { route: CompiledRoute; params: Record<string, string> } | undefined;
-    let pathExists = false;
     for (const route of this.routes) {
+      if (route.method !== method) continue;
       const m = route.pattern.exec(path);
       if (!m) continue;
-      pathExists = true;
-      if (route.method !== method) continue;
       let params: Record<string, string>;
       try {
         params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
@@ -73,9 +71,9 @@ export class HttpGateway {
       matched = { route, params };
       break;
     }
-    if (!matched) {
-      return send(res, pathExists ? 405 : 404, { statusCode: pathExists ? 405 : 404, error: 'Not Found', message: 'Not found' });
-    }
+    // An HTTP API answers 404 to any request no route matches, a known path with another method
+    // included; the body is the catalogue's, as every other error.
+    if (!matched) return send(res, 404, { statusCode: 404, error: 'Not Found', message: 'Not found' });
 
     const event = toEvent(req, url, matched.route, matched.params, body, this.basePath);
     const handler = await this.load(matched.route);

@@ -6,7 +6,7 @@
 // First: Powertools reads its settings when the handler modules' observability is first loaded.
 import './telemetry-env.ts';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +19,7 @@ import { createTableInput, tableShape } from '../../shared/db/table-definition.t
 import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
 import { serveStatic } from './static-site.ts';
+import { siteHeaders } from '../site-headers.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
 import { streamConsumers } from '../../functions/streams/consumers.ts';
 import { SqsEmulator, type QueueSubscription } from './sqs-emulator.ts';
@@ -194,7 +195,16 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const worker = await runWorkerProcess(defaultPorts(), { ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
 
   const gateway = new HttpGateway(join(root, 'functions/http'));
+  // The headers CloudFront adds to every answer (infra/site-headers.ts), on every answer here too;
+  // the CSP allows this machine's S3 and hashes the served shell's inline scripts.
+  const shell = join(webDir, 'index.html');
+  const securityHeaders = siteHeaders({
+    mediaOrigin: `http://127.0.0.1:${s3Address.port}`,
+    shellHtml: existsSync(shell) ? readFileSync(shell, 'utf8') : '',
+    https: false,
+  });
   const server: Server = createServer(async (req, res) => {
+    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     try {
       const path = (req.url ?? '/').split('?')[0]!;
       if (path === '/api' || path.startsWith('/api/')) {

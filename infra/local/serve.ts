@@ -5,7 +5,13 @@ import { startLocalRuntime, type RuntimeOptions } from './runtime.ts';
 
 export async function serve(options: Omit<RuntimeOptions, 'port' | 'host' | 'dataDir'> = {}): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
-  const runtime = await startLocalRuntime({ ...options, port, host: process.env.HOST ?? '127.0.0.1', dataDir: process.env.DATA_DIR });
+  const runtime = await startLocalRuntime({
+    webDir: process.env.WEB_DIR,
+    ...options,
+    port,
+    host: process.env.HOST ?? '127.0.0.1',
+    dataDir: process.env.DATA_DIR,
+  });
   console.log(`Conversa rodando em ${runtime.url.replace('127.0.0.1', 'localhost')}  (API em /api, tempo real em /ws, dados em ${runtime.dataDir})`);
   console.log(`DynamoDB local em ${process.env.AWS_ENDPOINT_URL_DYNAMODB} (tabela ${process.env.TABLE_NAME})`);
   console.log(`S3 local em ${process.env.AWS_ENDPOINT_URL_S3} (bucket ${process.env.BUCKET_NAME})`);

@@ -24,7 +24,7 @@ const types: Record<string, string> = {
 
 const placeholder = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Conversa</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">
+<body>
 <h1>Conversa</h1><p>O aplicativo web ainda não foi compilado. Rode <code>npm start</code> para compilá-lo.</p></body></html>`;
 
 async function fileAt(path: string) {

@@ -43,6 +43,8 @@ export type VerifyEmailPayload = z.infer<typeof verifyEmailPayload>;
 
 export const verifyEmailForm = z.object({ verifyCode: verifyCodeField });
 
+export const resendVerificationPayload = z.object({ userId: idField });
+
 export const switchAccountPayload = z.object({ accountId: idField });
 export type SwitchAccountPayload = z.infer<typeof switchAccountPayload>;
 

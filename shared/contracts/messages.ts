@@ -1,6 +1,6 @@
 /** Messages (SPEC section 3): entity, ack codes and the send payload. */
 import { z } from 'zod';
-import { requiredText } from './fields.ts';
+import { idField, requiredText } from './fields.ts';
 
 export const messageTypes = ['text', 'image', 'video', 'audio', 'voice', 'document'] as const;
 export type MessageType = (typeof messageTypes)[number];
@@ -93,3 +93,6 @@ export const sendMessagePayload = z
     if (!v.fileId && !v.text.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: 'A mensagem está vazia' });
   });
 export type SendMessagePayload = z.infer<typeof sendMessagePayload>;
+
+/** `POST /messages/{id}/retry`: the contact the failed message belongs to. */
+export const retryMessagePayload = z.object({ contactId: idField });

@@ -59,7 +59,7 @@ export function fold(text: string): string {
 
 /**
  * A tester for a LIKE pattern over folded text: plain string search for the common shapes
- * (`%text%`, `text%`, `%text`, `text`), a regular expression otherwise.
+ * (`%text%`, `text%`, `%text`, `text`), a wildcard matcher otherwise.
  */
 export function likeMatcher(pattern: string): { test(text: string): boolean } {
   const folded = fold(pattern);
@@ -71,28 +71,61 @@ export function likeMatcher(pattern: string): { test(text: string): boolean } {
     if (lead) return { test: (t) => t.endsWith(text) };
     return { test: (t) => t === text };
   }
-  return likeToRegExp(pattern);
+  return likeToMatcher(pattern);
 }
 
-const likeCache = new Map<string, RegExp>();
-/** SQL LIKE as a regular expression: `%` any run, `_` one character, `\` escapes. */
-export function likeToRegExp(pattern: string): RegExp {
-  let re = likeCache.get(pattern);
-  if (!re) {
-    let source = '';
+/** A pattern's parts: a literal character, `_` (any one character) or `%` (any run). */
+type LikeToken = { literal: string } | 'one' | 'run';
+
+const likeCache = new Map<string, LikeToken[]>();
+
+/**
+ * SQL LIKE over folded text (`%` any run, `_` one character, `\` escapes), matched in time
+ * proportional to text length × pattern length at worst. Never a regular expression: a
+ * backtracking engine takes exponential time on patterns like `%a%a%a…%b` against a long run of
+ * `a`s, and any member can send one in a list query.
+ */
+export function likeToMatcher(pattern: string): { test(text: string): boolean } {
+  let tokens = likeCache.get(pattern);
+  if (!tokens) {
+    tokens = [];
     const folded = fold(pattern);
     for (let i = 0; i < folded.length; i++) {
       const c = folded[i]!;
-      if (c === '\\' && i + 1 < folded.length) source += folded[++i]!.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-      else if (c === '%') source += '.*';
-      else if (c === '_') source += '.';
-      else source += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      if (c === '\\' && i + 1 < folded.length) tokens.push({ literal: folded[++i]! });
+      else if (c === '%') {
+        if (tokens[tokens.length - 1] !== 'run') tokens.push('run');
+      } else if (c === '_') tokens.push('one');
+      else tokens.push({ literal: c });
     }
-    re = new RegExp(`^${source}$`, 's');
     if (likeCache.size > 1000) likeCache.clear();
-    likeCache.set(pattern, re);
+    likeCache.set(pattern, tokens);
   }
-  return re;
+  const parts = tokens;
+  return {
+    test(text: string): boolean {
+      // Greedy matching that, on a mismatch, lets the last `%` take one more character.
+      let t = 0;
+      let p = 0;
+      let runAt = -1;
+      let runFrom = 0;
+      while (t < text.length) {
+        const part = parts[p];
+        if (part === 'run') {
+          runAt = p++;
+          runFrom = t;
+        } else if (part !== undefined && (part === 'one' || part.literal === text[t])) {
+          t++;
+          p++;
+        } else if (runAt >= 0) {
+          p = runAt + 1;
+          t = ++runFrom;
+        } else return false;
+      }
+      while (parts[p] === 'run') p++;
+      return p === parts.length;
+    },
+  };
 }
 
 const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });

@@ -50,8 +50,11 @@ export interface Vault {
 export interface Storage {
   /** A URL the browser PUTs the bytes to, bound to the content type and length. */
   uploadUrl(key: string, mimetype: string, length: number): Promise<string>;
-  /** A short-lived URL to read an object. */
-  downloadUrl(key: string, filename: string): Promise<string>;
+  /**
+   * A short-lived URL to read an object, served with a safe type and disposition for what the
+   * file claims to be (`downloadHeadersOf` in shared/contracts/downloads.ts).
+   */
+  downloadUrl(key: string, filename: string, mimetype: string): Promise<string>;
   put(key: string, bytes: Uint8Array, mimetype: string): Promise<void>;
   /** Size and type of a stored object, or null when there is none. */
   head(key: string): Promise<{ size: number; mimetype: string | null } | null>;

@@ -138,7 +138,7 @@ export class ContactDirectory {
     accountId: string,
     loadServices: () => Promise<ServiceItem[]>,
     q: ListQuery,
-    sign: (key: string, name: string) => Promise<string>,
+    sign: (key: string, name: string, mimetype: string) => Promise<string>,
   ): Promise<ListAnswer<Contact>> {
     const view = await this.current(table, accountId, loadServices);
     const orderKey = JSON.stringify(q.order);
@@ -152,7 +152,7 @@ export class ContactDirectory {
     const data = await Promise.all(
       page.data.map(async (e) => {
         if (!e.item.avatarKey) return e.contact;
-        const url = await sign(e.item.avatarKey, 'avatar.jpg');
+        const url = await sign(e.item.avatarKey, 'avatar.jpg', 'image/jpeg');
         return { ...e.contact, avatar: { url }, avatarUrl: url };
       }),
     );

@@ -38,7 +38,7 @@ export function toContact(item: ContactItem, service: ServiceRef | undefined, av
 export async function presentContact(
   item: ContactItem,
   service: ServiceRef | undefined,
-  sign: (key: string, name: string) => Promise<string>,
+  sign: (key: string, name: string, mimetype: string) => Promise<string>,
 ): Promise<Contact> {
-  return toContact(item, service, item.avatarKey ? await sign(item.avatarKey, 'avatar.jpg') : null);
+  return toContact(item, service, item.avatarKey ? await sign(item.avatarKey, 'avatar.jpg', 'image/jpeg') : null);
 }

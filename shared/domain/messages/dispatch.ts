@@ -169,7 +169,7 @@ export async function dispatchQueued(
         mimetype: file.mimetype,
         size: file.size,
         read: () => ports.storage.get(file.objectKey),
-        url: await ports.storage.downloadUrl(file.objectKey, file.name),
+        url: await ports.storage.downloadUrl(file.objectKey, file.name, file.mimetype),
       }
     : null;
   const outbound: OutboundMessage = {

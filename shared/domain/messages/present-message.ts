@@ -15,11 +15,11 @@ export function reactionsOf(reactions: Reactions | undefined): MessageReaction[]
   return [...byEmoji.values()].map(({ emoji, count, fromMe }) => ({ emoji, count, fromMe }));
 }
 
-export async function toMessage(item: MessageItem, signUrl: (key: string, name: string) => Promise<string>): Promise<Message> {
+export async function toMessage(item: MessageItem, signUrl: (key: string, name: string, mimetype: string) => Promise<string>): Promise<Message> {
   const file = item.file
     ? {
         id: item.file.id,
-        url: await signUrl(item.file.objectKey, item.file.name),
+        url: await signUrl(item.file.objectKey, item.file.name, item.file.mimetype),
         mimetype: item.file.mimetype,
         name: item.file.name,
         filename: item.file.name,

@@ -1,0 +1,292 @@
+/**
+ * Generators of requests for the property tests (request-properties.test.ts): one per request
+ * schema of shared/contracts, keyed by the schema object a handler declares (`api({ body, query })`),
+ * one for the list query language built from a route's list rules, and one for path segments.
+ * Each mixes values a form would send (the team's own ids, valid e-mails and phones, boundary
+ * lengths) with values nobody should send (other accounts' ids, wrong types, huge or odd strings,
+ * prototype keys, broken JSON), so most runs reach the domain and the rest test the edges.
+ */
+import fc from 'fast-check';
+import type { z } from 'zod';
+import { checkoutPayload, checkoutSessionQuery } from '../../shared/contracts/payments.ts';
+import { accountPayload } from '../../shared/contracts/accounts.ts';
+import {
+  forgotPasswordPayload,
+  loginPayload,
+  registerPayload,
+  resendVerificationPayload,
+  resetPasswordPayload,
+  switchAccountPayload,
+  verifyEmailPayload,
+} from '../../shared/contracts/auth.ts';
+import { contactArchivePayload, contactPayload } from '../../shared/contracts/contacts.ts';
+import { uploadRequestPayload } from '../../shared/contracts/files.ts';
+import { retryMessagePayload, sendMessagePayload } from '../../shared/contracts/messages.ts';
+import { servicePairingPayload } from '../../shared/contracts/pairing.ts';
+import { serviceCreatePayload, serviceUpdatePayload } from '../../shared/contracts/services.ts';
+import { userArchivePayload, userCreatePayload, userUpdatePayload } from '../../shared/contracts/users.ts';
+import type { ListRules } from '../../shared/domain/list-query.ts';
+import { strongPassword } from './api.ts';
+
+/** The ids and addresses a generator may name: the caller's team, and another account. */
+export interface Fixtures {
+  accountId: string;
+  ownerId: string;
+  userIds: string[];
+  emails: string[];
+  serviceId: string;
+  telegramServiceId: string;
+  contactId: string;
+  contactPhone: string;
+  messageId: string;
+  /** Ids of another account (account, users, connections, contacts, messages). */
+  foreignIds: string[];
+  foreignEmail: string;
+}
+
+const MB = 1024 * 1024;
+
+/** Strings no form sends: empty, blank, control characters, lone surrogates, path tricks, huge. */
+const oddString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.constantFrom('', ' ', '\t\n', '\u0000', '__proto__', 'constructor', '../../x', '%00', '<svg onload=alert(1)>', '😀'.repeat(70), 'x'.repeat(65)),
+  fc.integer({ min: 100, max: 20_000 }).map((n) => 'a'.repeat(n)),
+);
+
+/** Any JSON value, with a bias to the odd strings. */
+const hostile: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: oddString },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+  fc.constantFrom(null, true, false, 0, -1, 1.5, 1e308, [], {}),
+);
+
+const absent = Symbol('absent');
+
+/**
+ * An object with these fields, each one usually a good value, sometimes a hostile one and
+ * sometimes missing; now and then with keys the schema does not know (prototype keys included).
+ */
+function shaped(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
+  const names = Object.keys(fields);
+  const values = names.map((name) =>
+    fc.option(fc.oneof({ weight: 6, arbitrary: fields[name]! }, { weight: 1, arbitrary: hostile }), { freq: 8, nil: absent as unknown }),
+  );
+  const extras = fc.option(
+    fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'accountId', 'isAdmin', 'id', 'ownerId', 'plan'), hostile, { maxKeys: 2 }),
+    {
+      freq: 5,
+      nil: {},
+    },
+  );
+  const object = fc.tuple(fc.tuple(...values), extras).map(([chosen, extra]) => {
+    const out: Record<string, unknown> = {};
+    // defineProperty: a `__proto__` key stays an own key, as JSON.parse makes it on the server.
+    for (const [key, value] of Object.entries(extra)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    chosen.forEach((value, i) => {
+      if (value !== absent) Object.defineProperty(out, names[i]!, { value, enumerable: true, writable: true, configurable: true });
+    });
+    return out;
+  });
+  return fc.oneof({ weight: 12, arbitrary: object }, { weight: 1, arbitrary: hostile });
+}
+
+const idOf = (f: Fixtures, own: string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...own) }, fc.constantFrom(...f.foreignIds), oddString);
+const email = (f: Fixtures) =>
+  fc.oneof(
+    fc.constantFrom(...f.emails, f.foreignEmail),
+    fc.constantFrom(...f.emails).map((e) => `  ${e.toUpperCase()} `),
+    fc.emailAddress(),
+    fc.constantFrom('a@b', '@example.com', 'a@@example.com', `${'a'.repeat(250)}@example.com`),
+    oddString,
+  );
+const name = fc.oneof(fc.string({ minLength: 1, maxLength: 130 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }), oddString);
+const password = fc.oneof(fc.constant(strongPassword), fc.string({ maxLength: 140 }), fc.constantFrom('abc', 'x'.repeat(129), 'Aa1!aaaa'));
+const code = fc.oneof(fc.stringMatching(/^\d{6}$/), fc.constantFrom(' 123456 ', '12345', '1234567', '١٢٣٤٥٦'), oddString);
+const phone = (f: Fixtures) =>
+  fc.oneof(
+    fc.constant(f.contactPhone),
+    fc.stringMatching(/^\+?55 ?\(?1[1-9]\)? ?9\d{4}-?\d{4}$/),
+    fc.stringMatching(/^\+?\d{1,20}$/),
+    fc.constantFrom('+1 202 555 0143', '5511', '0', 'abc', '++55', '(11) 91234-5678'),
+    oddString,
+  );
+const mimetype = fc.oneof(
+  fc.constantFrom('image/png', 'image/jpeg', 'video/mp4', 'audio/ogg', 'audio/ogg; codecs=opus', 'application/pdf', ' IMAGE/PNG '),
+  fc.constantFrom('text/html', 'image/svg+xml', 'application/javascript', `audio/ogg;${'x'.repeat(200)}`, 'image/png\r\nx-evil: 1'),
+  oddString,
+);
+const length = fc.oneof(
+  fc.integer({ min: 1, max: 60 * MB }),
+  fc.constantFrom(0, -1, 1, 5 * MB, 5 * MB + 1, 50 * MB + 1, 2 ** 53, 1.5),
+  fc.double({ noNaN: true }),
+);
+
+type BodyArbitrary = (f: Fixtures) => fc.Arbitrary<unknown>;
+
+/** A generator for every body and query schema a handler declares. A schema missing here fails the tests. */
+export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
+  [registerPayload, (f) => shaped({ name, email: email(f), password })],
+  [loginPayload, (f) => shaped({ email: email(f), password, accountId: idOf(f, [f.accountId]) })],
+  [forgotPasswordPayload, (f) => shaped({ email: email(f) })],
+  [resetPasswordPayload, (f) => shaped({ email: email(f), verifyCode: code, password, accountId: idOf(f, [f.accountId]) })],
+  [verifyEmailPayload, (f) => shaped({ userId: idOf(f, f.userIds), verifyCode: code })],
+  [resendVerificationPayload, (f) => shaped({ userId: idOf(f, f.userIds) })],
+  [switchAccountPayload, (f) => shaped({ accountId: idOf(f, [f.accountId]) })],
+  [accountPayload, () => shaped({ name })],
+  [userCreatePayload, (f) => shaped({ name, email: email(f), password, isAdmin: fc.boolean(), id: idOf(f, f.userIds) })],
+  [userUpdatePayload, (f) => shaped({ name, email: email(f), password: fc.oneof(fc.constant(''), password), isAdmin: fc.boolean(), id: idOf(f, f.userIds) })],
+  [userArchivePayload, (f) => shaped({ archive: fc.boolean(), id: idOf(f, f.userIds) })],
+  [
+    serviceCreatePayload,
+    () =>
+      shaped({
+        name,
+        type: fc.constantFrom('whatsapp', 'telegram', 'WHATSAPP', 'email'),
+        token: fc.oneof(fc.stringMatching(/^\d{6,10}:[\w-]{10,35}$/), oddString),
+      }),
+  ],
+  [
+    serviceUpdatePayload,
+    () => shaped({ name, type: fc.constantFrom('whatsapp', 'telegram', 'sms'), token: fc.oneof(fc.stringMatching(/^\d{6,10}:[\w-]{10,35}$/), oddString) }),
+  ],
+  [servicePairingPayload, (f) => shaped({ phoneNumber: phone(f) })],
+  [
+    contactPayload,
+    (f) =>
+      shaped({
+        name,
+        serviceId: idOf(f, [f.serviceId, f.telegramServiceId]),
+        gender: fc.constantFrom('male', 'female', null, 'other'),
+        idFromService: fc.oneof(fc.stringMatching(/^\d{1,12}$/), oddString, fc.constant(null)),
+        data: shaped({
+          email: fc.oneof(email(f), fc.constant(null)),
+          phoneNumber: fc.oneof(phone(f), fc.constant(null)),
+          phoneCountry: fc.oneof(fc.constantFrom('BR', 'br', 'US', 'PT', 'XX', 'BRA', ''), fc.constant(null)),
+        }),
+      }),
+  ],
+  [contactArchivePayload, () => shaped({ archive: fc.boolean() })],
+  [
+    sendMessagePayload,
+    (f) =>
+      shaped({
+        contactId: idOf(f, [f.contactId]),
+        serviceId: idOf(f, [f.serviceId, f.telegramServiceId]),
+        text: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('', '   ', 'x'.repeat(4096), 'x'.repeat(4097))),
+        type: fc.constantFrom('text', 'image', 'document', 'voice', 'sticker'),
+        fileId: fc.oneof(fc.constant(null), idOf(f, [f.messageId])),
+        replyMessageId: fc.oneof(fc.constant(null), idOf(f, [f.messageId])),
+      }),
+  ],
+  [retryMessagePayload, (f) => shaped({ contactId: idOf(f, [f.contactId]) })],
+  [
+    uploadRequestPayload,
+    (f) =>
+      shaped({
+        name: fc.oneof(name, fc.constantFrom('a.pdf', '../../etc/passwd', 'index.html', 'x'.repeat(201))),
+        mimetype,
+        serviceId: idOf(f, [f.serviceId]),
+        length,
+        isPtt: fc.boolean(),
+        base64: fc.oneof(fc.base64String({ maxLength: 40 }), oddString),
+      }),
+  ],
+  [checkoutPayload, () => shaped({ priceId: fc.oneof(fc.stringMatching(/^price_\w{4,20}$/), oddString) })],
+]);
+
+/** URL query parameters (strings only) for a schema of `api({ query })`. */
+export const queryArbitraries = new Map<z.ZodType, BodyArbitrary>([
+  [
+    checkoutSessionQuery,
+    () => fc.record({ sessionId: fc.oneof(fc.stringMatching(/^cs_test_\w{4,20}$/), oddString), session_id: oddString, other: oddString }, { requiredKeys: [] }),
+  ],
+]);
+
+/** A path segment: the team's own ids, another account's, or odd strings (valid UTF-16 only: it is URL-encoded). */
+export const pathSegment = (f: Fixtures, own: string[]) =>
+  fc.oneof(
+    ...(own.length ? [{ weight: 4, arbitrary: fc.constantFrom(...own) }] : []),
+    { weight: 2, arbitrary: fc.constantFrom(...f.foreignIds) },
+    { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 70 }) },
+    { weight: 1, arbitrary: fc.constantFrom('..', '.', '%', '%2F', 'a/b', '\\', 'x'.repeat(65), '__proto__') },
+  );
+
+const scalar = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.string({ unit: 'grapheme', maxLength: 10 }),
+  fc.integer(),
+  fc.double({ noNaN: true }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant('x'.repeat(501)),
+);
+/** LIKE patterns, biased to wildcards, escapes and regular-expression characters. */
+const likePattern = fc.oneof(
+  fc.stringMatching(/^[%_\\a-zãé.*+?()[\]{}|^$]{0,30}$/),
+  fc.integer({ min: 1, max: 60 }).map((n) => `${'%a'.repeat(n)}%b`),
+  fc.constantFrom('%', '_', '\\', '%\\', 'ÁÉ%', 'x'.repeat(201)),
+  fc.string({ maxLength: 20 }),
+);
+
+/**
+ * The list query language (`?query=` of a list route): `where` over the route's fields and others,
+ * with every operator, nested `or`, `order`, paging and `include`; sometimes not an object, or
+ * not JSON at all. Answers the raw parameter.
+ */
+export function listQueryArbitrary(rules: ListRules): fc.Arbitrary<string> {
+  /** Usually a valid value, sometimes not. */
+  const mostly = <T>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<unknown>) => fc.oneof({ weight: 8, arbitrary: valid }, { weight: 1, arbitrary: invalid });
+  const field = mostly(
+    fc.constantFrom(...rules.fields),
+    fc.oneof(fc.constantFrom('__proto__', 'constructor', 'pk', 'accountId', 'data.__proto__', 'a'.repeat(61), '1a', 'a..b'), fc.string({ maxLength: 12 })),
+  ) as fc.Arbitrary<string>;
+  const operator = mostly(
+    fc.record(
+      { eq: scalar, ne: scalar, like: likePattern, in: fc.array(scalar, { maxLength: 5 }), gt: scalar, gte: scalar, lt: scalar, lte: scalar },
+      { requiredKeys: [] },
+    ),
+    fc.record({ regex: scalar, like: scalar, in: hostile }, { requiredKeys: [] }),
+  );
+  const { where } = fc.letrec<{ where: Record<string, unknown> }>((tie) => ({
+    where: fc
+      .tuple(
+        fc.array(fc.tuple(field, mostly(fc.oneof(scalar, operator), fc.array(scalar, { maxLength: 2 }))), { maxLength: 3 }),
+        fc.option(fc.array(tie('where'), { maxLength: 3 }), { freq: 4, nil: undefined }),
+      )
+      .map(([pairs, or]) => {
+        const out: Record<string, unknown> = {};
+        for (const [key, value] of pairs) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+        if (or) out.or = or;
+        return out;
+      }),
+  }));
+  const query = fc.record(
+    {
+      where: mostly(where, hostile),
+      include: mostly(
+        fc.array(fc.constantFrom(...(rules.includes ?? []), 'user'), { maxLength: 2 }),
+        fc.oneof(fc.constantFrom(['__proto__'], ['account']), hostile),
+      ),
+      order: mostly(
+        fc.array(fc.tuple(field, fc.constantFrom('ASC', 'DESC', 'asc', 'desc')), { maxLength: 3 }),
+        fc.oneof(
+          fc.array(fc.array(hostile, { maxLength: 3 }), { maxLength: 2 }),
+          fc.tuple(field, fc.constant('up')).map((o) => [o]),
+          hostile,
+        ),
+      ),
+      page: mostly(fc.integer({ min: 0, max: 5 }), fc.constantFrom(-1, 100001, 1.5, '1', null)),
+      perPage: mostly(fc.integer({ min: 1, max: 500 }), fc.constantFrom(0, -1, 501, 1e9, '10', null)),
+      withCount: mostly(fc.boolean(), hostile),
+    },
+    { requiredKeys: [] },
+  );
+  return fc.oneof(
+    { weight: 12, arbitrary: query.map((q) => JSON.stringify(q)) },
+    { weight: 1, arbitrary: fc.record({ cursor: hostile, where: fc.constant({}) }).map((q) => JSON.stringify(q)) },
+    { weight: 1, arbitrary: hostile.map((v) => JSON.stringify(v) ?? '') },
+    { weight: 1, arbitrary: fc.constantFrom('{', 'null', '[]', '', '{"where":', '%7B') },
+  );
+}
