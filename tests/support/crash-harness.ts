@@ -24,7 +24,6 @@ export function crashSeed(): number {
   return Number(process.env.CRASH_SEED) || Math.floor(Math.random() * 2 ** 31);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: table items of every kind, read field by field by the checks
 export type Item = Record<string, any>;
 
 /** Every item of the runtime's table, read straight from its DynamoDB endpoint. */
