@@ -4,9 +4,11 @@
  * run), restarted on the same folder, and the table is then read whole to check that nothing was
  * lost, nothing duplicated and no account is half-made:
  *
- * - outgoing sends to Telegram (the fake Bot API): every stored message ends sent or failed with a
- *   reason, none stuck; the fake saw each at most once, each sent one exactly once under the id it
- *   answered; a message whose hand-over was cut short fails with the "interrupted" reason;
+ * - outgoing sends to Telegram (the fake Bot API) and to WhatsApp through the channel worker (the
+ *   socket double, which logs every send to the data folder): every stored message ends sent or
+ *   failed with a reason, none stuck; the channel saw each at most once, each sent one exactly once
+ *   under the id it answered; a message whose hand-over was cut short fails with the "interrupted"
+ *   reason;
  * - an inbound burst of 60 updates from 6 customers (the channel worker polling the fake Bot API): every update stored exactly
  *   once, one contact per customer, the contacts counter equal to what is stored;
  * - account creation (register, create account, create a connection, concurrently): no half-made
@@ -14,7 +16,7 @@
  *
  * What makes them pass is docs/decisions.md, "Crash safety of the local runtime".
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +24,7 @@ import { interruptedReason } from '../../shared/domain/messages/dispatch.ts';
 import { accountProblems, crashSeed, eventually, type Item, scanTable, seededRandom } from '../support/crash-harness.ts';
 import { startFakeTelegram, type FakeBot, type FakeTelegram } from '../support/fake-telegram.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
+import { WhatsAppControl } from '../support/whatsapp-control.ts';
 import { callAt, strongPassword, uniqueEmail } from './api.ts';
 
 const seed = crashSeed();
@@ -50,10 +53,9 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const env = () => ({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'polling', TELEGRAM_POLL_TIMEOUT: '2' });
-
 /** A runtime on a fresh folder, and a way to kill it and start another on the same folder. */
-async function crashable() {
+async function crashable(extra: Record<string, string> = {}) {
+  const env = () => ({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'polling', TELEGRAM_POLL_TIMEOUT: '2', ...extra });
   const dataDir = mkdtempSync(join(tmpdir(), 'conversa-crash-'));
   folders.push(dataDir);
   let runtime = await spawnLocalRuntime(env(), dataDir);
@@ -96,8 +98,54 @@ async function telegramOwner(call: Call): Promise<{ token: string; accountId: st
 
 const messagesOf = (items: readonly Item[], accountId: string) => items.filter((i) => i.type === 'Message' && i.accountId === accountId);
 
+/**
+ * After a kill and restart, the sends of an account: every stored one ends sent or failed with a
+ * reason; `reached` (the channel's ids by text) holds each text at most once, each sent message
+ * exactly once under its channel id, and one that reached the channel without being recorded
+ * carries the interrupted reason. Answers the stored sends.
+ */
+async function checkSends(app: { runtime: RunningRuntime }, accountId: string, accepted: Set<string>, reached: () => Map<string, string[]>) {
+  const settled = await eventually(
+    async () => {
+      const stored = messagesOf(await scanTable(app.runtime), accountId).filter((m) => m.isFromMe);
+      return stored.every((m) => m.ack !== 0) && stored;
+    },
+    40_000,
+    'every stored send answered',
+  );
+  const byId = new Map(settled.map((m) => [m.id as string, m]));
+  for (const id of accepted) expect(byId.has(id), `accepted send ${id} is stored`).toBe(true);
+  const delivered = reached();
+  for (const [text, ids] of delivered) expect(ids.length, `"${text}" reached the channel ${ids.length} times`).toBe(1);
+  for (const message of settled) {
+    const seen = delivered.get(message.text) ?? [];
+    if (message.ack >= 1) {
+      expect(seen, `sent message "${message.text}" reached the channel once, under its id`).toEqual([message.channelMessageId]);
+    } else {
+      expect(message.ack, `"${message.text}" ends sent or failed`).toBe(-2);
+      expect(message.error, `"${message.text}" failed with a reason`).toBeTruthy();
+      // Only a hand-over cut short by the crash may have reached the channel without being recorded.
+      if (seen.length) expect(message.error).toBe(interruptedReason);
+    }
+  }
+  return settled;
+}
+
+/** Fires `total` sends at once; resolves `killMoment` once `killAfter` of them are answered. */
+function fireSends(call: Call, token: string, body: (i: number) => object, total: number) {
+  const accepted = new Set<string>();
+  const sends = Array.from({ length: total }, (_, i) =>
+    call('POST', '/messages/send', { token, body: body(i) })
+      .then((answer) => {
+        if (answer.status === 201) accepted.add(answer.body.id);
+      })
+      .catch(() => undefined),
+  );
+  return { accepted, all: Promise.all(sends) };
+}
+
 describe(`crash tests (CRASH_SEED=${seed})`, () => {
-  it('killed in the middle of 50 sends: after a restart each reaches Telegram at most once, sent ones exactly once, none stuck', {
+  it('killed in the middle of 30 sends: after a restart each reaches Telegram at most once, sent ones exactly once, none stuck', {
     timeout: 60_000,
   }, async () => {
     const app = await crashable();
@@ -109,60 +157,71 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
       15_000,
       'the contact',
     );
-
-    const total = 50;
-    const killAfter = between(3, 40);
-    const accepted = new Set<string>();
-    let answered = 0;
-    let crashed: () => void = () => {};
-    const killMoment = new Promise<void>((resolve) => {
-      crashed = resolve;
-    });
-    const sends = Array.from({ length: total }, (_, i) =>
-      app
-        .call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.id, serviceId: owner.serviceId, text: `envio ${i}` } })
-        .then((answer) => {
-          if (answer.status === 201) accepted.add(answer.body.id);
-        })
-        .catch(() => undefined)
-        .finally(() => {
-          if (++answered === killAfter) crashed();
-        }),
-    );
-    await killMoment;
-    await sleep(between(0, 40));
+    const total = 30;
+    const sends = fireSends(app.call, owner.token, (i) => ({ contactId: contact.id, serviceId: owner.serviceId, text: `envio ${i}` }), total);
+    // Kill once a drawn number of sends reached the fake Bot API (0: before any did).
+    const reachedBeforeKill = between(0, 12);
+    const sendsSeen = () => owner.bot.sent.filter((c) => c.method === 'sendMessage').length;
+    await eventually(async () => sendsSeen() >= reachedBeforeKill, 30_000, `${reachedBeforeKill} sends reached Telegram`);
+    await sleep(between(0, 30));
     await app.killAndRestart();
-    await Promise.all(sends);
+    await sends.all;
 
-    const ours = (items: readonly Item[]) => messagesOf(items, owner.accountId).filter((m) => m.isFromMe);
-    const settled = await eventually(
-      async () => {
-        const stored = ours(await scanTable(app.runtime));
-        return stored.every((m) => m.ack !== 0) && stored;
-      },
-      40_000,
-      'every stored send answered',
-    );
-
-    const byId = new Map(settled.map((m) => [m.id as string, m]));
-    for (const id of accepted) expect(byId.has(id), `accepted send ${id} is stored`).toBe(true);
-    const delivered = new Map<string, number[]>();
-    for (const call of owner.bot.sent) {
-      if (call.method !== 'sendMessage' || !call.answer.ok) continue;
-      delivered.set(call.params.text, [...(delivered.get(call.params.text) ?? []), call.answer.result.message_id]);
-    }
-    for (const [text, ids] of delivered) expect(ids.length, `"${text}" reached Telegram ${ids.length} times`).toBe(1);
-    for (const message of settled) {
-      const seen = delivered.get(message.text) ?? [];
-      if (message.ack === 1) {
-        expect(seen, `sent message "${message.text}" reached Telegram once, under its id`).toEqual([Number(String(message.channelMessageId).split(':').pop())]);
-      } else {
-        expect(message.ack, `"${message.text}" ends sent or failed`).toBe(-2);
-        expect(message.error, `"${message.text}" failed with a reason`).toBeTruthy();
-        // Only a hand-over cut short by the crash may have reached Telegram without being recorded.
-        if (seen.length) expect(message.error).toBe(interruptedReason);
+    await checkSends(app, owner.accountId, sends.accepted, () => {
+      const delivered = new Map<string, string[]>();
+      for (const call of owner.bot.sent) {
+        if (call.method !== 'sendMessage' || !call.answer.ok) continue;
+        const id = `${call.params.chat_id}:${call.answer.result.message_id}`;
+        delivered.set(call.params.text, [...(delivered.get(call.params.text) ?? []), id]);
       }
-    }
+      return delivered;
+    });
+    expect(accountProblems(await scanTable(app.runtime))).toEqual([]);
+  });
+
+  it('the channel worker killed in the middle of 20 WhatsApp sends: each reaches the socket at most once, sent ones exactly once', {
+    timeout: 60_000,
+  }, async () => {
+    const app = await crashable({ WHATSAPP_DOUBLE: '1', WHATSAPP_DOUBLE_PACE_MS: '40' });
+    const control = () => new WhatsAppControl(app.runtime.whatsappControlUrl!);
+    const owner = await newOwner(app.call);
+    const service = await app.call('POST', '/services', { token: owner.token, body: { name: 'Zap', type: 'whatsapp' } });
+    expect(service.status).toBe(201);
+    const serviceId = service.body.id as string;
+    expect((await app.call('POST', `/services/${serviceId}/start`, { token: owner.token })).status).toBe(200);
+    await control().waitFor(serviceId, (socket) => socket.sockets === 1);
+    await control().pair(serviceId);
+    await eventually(async () => (await app.call('GET', `/services/${serviceId}`, { token: owner.token })).body.status === 'connected', 15_000, 'connected');
+    const contact = await app.call('POST', '/contacts', {
+      token: owner.token,
+      body: { name: 'Joana', serviceId, data: { phoneNumber: '+55 (11) 98765-4321', phoneCountry: 'br' } },
+    });
+    expect(contact.status).toBe(201);
+
+    const sentLog = join(app.runtime.dataDir, 'whatsapp-double-sent.jsonl');
+    const reached = () =>
+      existsSync(sentLog)
+        ? readFileSync(sentLog, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as { text: string; id: string })
+        : [];
+    const total = 20;
+    const sends = fireSends(app.call, owner.token, (i) => ({ contactId: contact.body.id, serviceId, text: `zap ${i}` }), total);
+    const reachedBeforeKill = between(0, 12);
+    await eventually(async () => reached().length >= reachedBeforeKill, 30_000, `${reachedBeforeKill} sends reached the socket`);
+    await sleep(between(0, 60));
+    await app.killAndRestart();
+    await sends.all;
+    // The restarted worker takes its lease back and opens a new socket on the stored credentials.
+    await control().waitFor(serviceId, (socket) => socket.sockets >= 1);
+    await control().emit(serviceId, 'connection.update', { connection: 'open' });
+
+    await checkSends(app, owner.accountId, sends.accepted, () => {
+      const delivered = new Map<string, string[]>();
+      for (const { text, id } of reached()) delivered.set(text, [...(delivered.get(text) ?? []), id]);
+      return delivered;
+    });
     expect(accountProblems(await scanTable(app.runtime))).toEqual([]);
   });
 
