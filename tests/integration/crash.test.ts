@@ -135,9 +135,9 @@ async function checkSends(app: { runtime: RunningRuntime }, accountId: string, a
  * Waits for the drawn moment to kill: until `reached` holds, or 15 s at most (a busy machine may
  * not get that far; a kill then is still a kill in the middle of the work).
  */
-async function killMoment(reached: () => Promise<boolean>): Promise<void> {
+async function killMoment(reached: () => Promise<boolean>, everyMs: number): Promise<void> {
   const until = Date.now() + 15_000;
-  while (!(await reached()) && Date.now() < until) await sleep(100);
+  while (!(await reached()) && Date.now() < until) await sleep(everyMs);
 }
 
 /** Fires `total` sends at once; answers the ids the API accepted (once `all` resolves). */
@@ -169,10 +169,10 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
     const total = 30;
     const sends = fireSends(app.call, owner.token, (i) => ({ contactId: contact.id, serviceId: owner.serviceId, text: `envio ${i}` }), total);
     // Kill once a drawn number of sends reached the fake Bot API (0: before any did).
-    const reachedBeforeKill = between(0, 12);
+    const reachedBeforeKill = between(1, 12);
     const sendsSeen = () => owner.bot.sent.filter((c) => c.method === 'sendMessage').length;
-    await killMoment(async () => sendsSeen() >= reachedBeforeKill);
-    await sleep(between(0, 30));
+    await killMoment(async () => sendsSeen() >= reachedBeforeKill, 2);
+    await sleep(between(0, 10));
     await app.killAndRestart();
     await sends.all;
 
@@ -217,9 +217,9 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
         : [];
     const total = 20;
     const sends = fireSends(app.call, owner.token, (i) => ({ contactId: contact.body.id, serviceId, text: `zap ${i}` }), total);
-    const reachedBeforeKill = between(0, 12);
-    await killMoment(async () => reached().length >= reachedBeforeKill);
-    await sleep(between(0, 60));
+    const reachedBeforeKill = between(1, 12);
+    await killMoment(async () => reached().length >= reachedBeforeKill, 5);
+    await sleep(between(0, 20));
     await app.killAndRestart();
     await sends.all;
     // The restarted worker takes its lease back and opens a new socket on the stored credentials.
@@ -244,7 +244,7 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
     const inbound = (items: readonly Item[]) => messagesOf(items, owner.accountId).filter((m) => !m.isFromMe && m.text.startsWith('entrada '));
     // Part of the burst stored, then a kill at a drawn moment.
     const storedBeforeKill = between(1, 45);
-    await killMoment(async () => inbound(await scanTable(app.runtime)).length >= storedBeforeKill);
+    await killMoment(async () => inbound(await scanTable(app.runtime)).length >= storedBeforeKill, 50);
     await sleep(between(0, 100));
     await app.killAndRestart();
 
