@@ -154,7 +154,7 @@ function fireSends(call: Call, token: string, body: (i: number) => object, total
 }
 
 describe(`crash tests (CRASH_SEED=${seed})`, () => {
-  it('killed in the middle of 30 sends: after a restart each reaches Telegram at most once, sent ones exactly once, none stuck', {
+  it('killed in the middle of 30 queued sends: after a restart each reaches Telegram at most once, sent ones exactly once, none stuck', {
     timeout: 60_000,
   }, async () => {
     const app = await crashable();
@@ -167,14 +167,16 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
       'the contact',
     );
     const total = 30;
+    // Telegram asks the lane to wait 2 s at the first send (a flood wait), so all the sends are
+    // stored and queued behind it; the kill then comes once a drawn number reached the fake.
+    owner.bot.failNext('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 2', parameters: { retry_after: 2 } });
     const sends = fireSends(app.call, owner.token, (i) => ({ contactId: contact.id, serviceId: owner.serviceId, text: `envio ${i}` }), total);
-    // Kill once a drawn number of sends reached the fake Bot API (0: before any did).
-    const reachedBeforeKill = between(1, 12);
+    await sends.all;
+    const reachedBeforeKill = between(2, 14);
     const sendsSeen = () => owner.bot.sent.filter((c) => c.method === 'sendMessage').length;
     await killMoment(async () => sendsSeen() >= reachedBeforeKill, 2);
     await sleep(between(0, 10));
     await app.killAndRestart();
-    await sends.all;
 
     await checkSends(app, owner.accountId, sends.accepted, () => {
       const delivered = new Map<string, string[]>();
