@@ -9,7 +9,7 @@
  *   failed with a reason, none stuck; the channel saw each at most once, each sent one exactly once
  *   under the id it answered; a message whose hand-over was cut short fails with the "interrupted"
  *   reason;
- * - an inbound burst of 60 updates from 6 customers (the channel worker polling the fake Bot API): every update stored exactly
+ * - an inbound burst of 40 updates from 5 customers (the channel worker polling the fake Bot API): every update stored exactly
  *   once, one contact per customer, the contacts counter equal to what is stored;
  * - account creation (register, create account, create a connection, concurrently): no half-made
  *   account, the counters equal what is stored, every accepted sign-up can log in.
@@ -154,7 +154,7 @@ function fireSends(call: Call, token: string, body: (i: number) => object, total
 }
 
 describe(`crash tests (CRASH_SEED=${seed})`, () => {
-  it('killed in the middle of 30 queued sends: after a restart each reaches Telegram at most once, sent ones exactly once, none stuck', {
+  it('killed in the middle of 20 queued sends: after a restart each reaches Telegram at most once, sent ones exactly once, none stuck', {
     timeout: 60_000,
   }, async () => {
     const app = await crashable();
@@ -166,13 +166,13 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
       15_000,
       'the contact',
     );
-    const total = 30;
+    const total = 20;
     // Telegram asks the lane to wait 2 s at the first send (a flood wait), so all the sends are
     // stored and queued behind it; the kill then comes once a drawn number reached the fake.
     owner.bot.failNext('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 2', parameters: { retry_after: 2 } });
     const sends = fireSends(app.call, owner.token, (i) => ({ contactId: contact.id, serviceId: owner.serviceId, text: `envio ${i}` }), total);
     await sends.all;
-    const reachedBeforeKill = between(2, 14);
+    const reachedBeforeKill = between(2, 10);
     const sendsSeen = () => owner.bot.sent.filter((c) => c.method === 'sendMessage').length;
     await killMoment(async () => sendsSeen() >= reachedBeforeKill, 2);
     await sleep(between(0, 10));
@@ -236,16 +236,16 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
     expect(accountProblems(await scanTable(app.runtime))).toEqual([]);
   });
 
-  it('killed in the middle of an inbound burst of 60 updates: each stored exactly once, one contact per customer', { timeout: 60_000 }, async () => {
+  it('killed in the middle of an inbound burst of 40 updates: each stored exactly once, one contact per customer', { timeout: 60_000 }, async () => {
     const app = await crashable();
     const owner = await telegramOwner(app.call);
-    const customers = Array.from({ length: 6 }, (_, i) => ({ id: 870_000 + tokens * 100 + i, first_name: 'Cliente', last_name: `${i}` }));
-    const total = 60;
+    const customers = Array.from({ length: 5 }, (_, i) => ({ id: 870_000 + tokens * 100 + i, first_name: 'Cliente', last_name: `${i}` }));
+    const total = 40;
     for (let i = 0; i < total; i++) owner.bot.receive(customers[i % customers.length]!, { text: `entrada ${i}` });
 
     const inbound = (items: readonly Item[]) => messagesOf(items, owner.accountId).filter((m) => !m.isFromMe && m.text.startsWith('entrada '));
     // Part of the burst stored, then a kill at a drawn moment.
-    const storedBeforeKill = between(1, 45);
+    const storedBeforeKill = between(1, 30);
     await killMoment(async () => inbound(await scanTable(app.runtime)).length >= storedBeforeKill, 50);
     await sleep(between(0, 100));
     await app.killAndRestart();
