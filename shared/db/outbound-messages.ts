@@ -4,11 +4,12 @@
  * `sendAttempt`), so an answer is recorded once however often the send is redelivered, and an
  * answer for an attempt that a retry has replaced changes nothing.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ack } from '#contracts/messages.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure, unlessConditionFails } from './conditions.ts';
-import { keys } from './keys.ts';
+import { entityTypes, keys } from './keys.ts';
 import { channelMessageGuard, type MessageItem } from './messages.ts';
 import { refusedBy, writeTogether } from './transaction.ts';
 
@@ -60,6 +61,14 @@ export async function claimHandOver(table: Table, message: Attempt): Promise<boo
 /** Lifts the mark of an attempt the channel did not take (it asked to wait), so a later hand-over may send it. */
 export async function releaseHandOver(table: Table, message: Attempt): Promise<void> {
   await unlessConditionFails(table.doc.send(new UpdateCommand({ TableName: table.name, ...answer(message, 'REMOVE handedOverAttempt', {}) })));
+}
+
+/** Whether a change of an item only set or lifted the hand-over mark: nothing a browser shows changed. */
+export function onlyHandOverMarked(next: Record<string, unknown> | undefined, previous: Record<string, unknown> | undefined): boolean {
+  if (!next || !previous || next.type !== entityTypes.message) return false;
+  const { handedOverAttempt: _next, ...nextRest } = next;
+  const { handedOverAttempt: _previous, ...previousRest } = previous;
+  return _next !== _previous && isDeepStrictEqual(nextRest, previousRest);
 }
 
 /** Ack -2 with the reason (pt-BR). Answers false when the attempt was answered already. */
