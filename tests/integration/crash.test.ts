@@ -236,7 +236,7 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
     expect(accountProblems(await scanTable(app.runtime))).toEqual([]);
   });
 
-  it('killed in the middle of an inbound burst of 40 updates: each stored exactly once, one contact per customer', { timeout: 60_000 }, async () => {
+  it('killed in the middle of an inbound burst of 40 updates: each stored exactly once, one contact per customer', { timeout: 90_000 }, async () => {
     const app = await crashable();
     const owner = await telegramOwner(app.call);
     const customers = Array.from({ length: 5 }, (_, i) => ({ id: 870_000 + tokens * 100 + i, first_name: 'Cliente', last_name: `${i}` }));
@@ -246,7 +246,7 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
     const inbound = (items: readonly Item[]) => messagesOf(items, owner.accountId).filter((m) => !m.isFromMe && m.text.startsWith('entrada '));
     // Part of the burst stored, then a kill at a drawn moment.
     const storedBeforeKill = between(1, 30);
-    await killMoment(async () => inbound(await scanTable(app.runtime)).length >= storedBeforeKill, 50);
+    await killMoment(async () => inbound(await scanTable(app.runtime)).length >= storedBeforeKill, 150);
     await sleep(between(0, 100));
     await app.killAndRestart();
 
