@@ -155,7 +155,7 @@ function fireSends(call: Call, token: string, body: (i: number) => object, total
 
 describe(`crash tests (CRASH_SEED=${seed})`, () => {
   it('killed in the middle of 20 queued sends: after a restart each reaches Telegram at most once, sent ones exactly once, none stuck', {
-    timeout: 60_000,
+    timeout: 90_000,
   }, async () => {
     const app = await crashable();
     const owner = await telegramOwner(app.call);
@@ -191,7 +191,7 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
   });
 
   it('the channel worker killed in the middle of 20 WhatsApp sends: each reaches the socket at most once, sent ones exactly once', {
-    timeout: 60_000,
+    timeout: 90_000,
   }, async () => {
     const app = await crashable({ WHATSAPP_DOUBLE: '1', WHATSAPP_DOUBLE_PACE_MS: '40' });
     const control = () => new WhatsAppControl(app.runtime.whatsappControlUrl!);
@@ -266,7 +266,7 @@ describe(`crash tests (CRASH_SEED=${seed})`, () => {
   });
 
   it('killed in the middle of concurrent sign-ups and account creations: no half-made account, counters equal what is stored', {
-    timeout: 60_000,
+    timeout: 90_000,
   }, async () => {
     const app = await crashable();
     const people = 12;
