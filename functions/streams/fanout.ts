@@ -1,5 +1,6 @@
 /** Stream consumer: turns table changes into realtime events for the browsers of each account. */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { onlyHandOverMarked } from '#db/outbound-messages.ts';
 import { realtimeEventFor } from '#domain/realtime/events.ts';
 import { fanOut } from '#domain/realtime/fan-out.ts';
 import { observed } from '#lib/observability.ts';
@@ -14,7 +15,9 @@ export const handler = observed(async (event: DynamoDBStreamEvent): Promise<void
   // Built in parallel, posted in the stream's order.
   const built = await Promise.all(
     event.Records.map((record) => {
-      const { change, next } = imagesOf(record);
+      const { change, next, previous } = imagesOf(record);
+      // A send's hand-over mark (dispatch.ts) is bookkeeping: browsers see nothing new.
+      if (onlyHandOverMarked(next, previous)) return null;
       return realtimeEventFor(ports, change, next);
     }),
   );

@@ -162,20 +162,22 @@ export const messageModels: readonly MessageModel[] = [
   {
     title: 'Outbound (staff reply, Telegram)',
     source:
-      'functions/http/messages/send-message.ts → send-message.ts → record-message.ts; stream → dispatch-outbound (SQS FIFO) → functions/queues/send-outbound.ts dispatchQueued → recordSent, refreshLastMessage; fanout twice',
+      'functions/http/messages/send-message.ts → send-message.ts → record-message.ts; stream → dispatch-outbound (SQS FIFO) → functions/queues/send-outbound.ts dispatchQueued → claimHandOver, recordSent, refreshLastMessage; fanout three times',
     invocations: [
       { fn: 'http/messages/send-message', ms: 120 },
       { fn: 'streams/dispatch-outbound', ms: 60 },
       { fn: 'queues/send-outbound', ms: 300 },
       { fn: 'streams/fanout', ms: 80 },
       { fn: 'streams/fanout', ms: 80 },
+      // The hand-over mark's change: fanout reads it and posts nothing.
+      { fn: 'streams/fanout', ms: 20 },
     ],
     httpRequests: 1,
     edgeRequests: 1,
     // session check, contact, service; dispatcher: service; consumer: message, service, contact, message again; fanout: connections twice.
     readUnits: 2 + 2 + 1 + 4 + 2,
-    // transaction message + contact (2 each) and gsi2 move; recordSent (1); refreshLastMessage (1 + gsi2 move).
-    writeUnits: 2 * 2 + 2 + 1 + 1 + 2,
+    // transaction message + contact (2 each) and gsi2 move; the hand-over mark (1); recordSent (1); refreshLastMessage (1 + gsi2 move).
+    writeUnits: 2 * 2 + 2 + 1 + 1 + 1 + 2,
     // SendMessageBatch, DeleteMessageBatch (the receive is the poller's).
     sqsRequests: 2,
     // message.CREATED, contact.UPDATED, then message.UPDATED (ack 1), contact.UPDATED.

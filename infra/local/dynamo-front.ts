@@ -10,7 +10,11 @@
  * - every change produces a DynamoDB Streams record (INSERT / MODIFY / REMOVE, old and new images)
  *   handed to `onRecord` in commit order;
  * - items whose TTL attribute lies in the past are deleted by a sweeper, with the REMOVE record
- *   marked as a service deletion, as AWS marks TTL deletions.
+ *   marked as a service deletion, as AWS marks TTL deletions;
+ * - with a `journal` (the local runtime's `ChangeLog`), each write's before-images are stored before
+ *   it changes anything and its stream records before it is answered, so a killed process is
+ *   rolled back to whole writes on start (`recover`) and no committed change misses its record.
+ *   Records reach `onRecord` only once their write is complete.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +43,14 @@ export interface StreamRecord {
   };
 }
 
+/** Where a write's before-images and stream records are kept until it is complete (infra/local/change-log.ts). */
+export interface WriteJournal {
+  begin(items: { table: string; key: AttributeMap; before?: AttributeMap }[]): void;
+  append(record: StreamRecord): void;
+  commit(): void;
+  nextSequence(): number;
+}
+
 export interface DynamoFrontOptions {
   /** Where dynalite listens. */
   backendUrl: string;
@@ -46,6 +58,7 @@ export interface DynamoFrontOptions {
   ttlAttribute?: string;
   sweepEveryMs?: number;
   onRecord?: (record: StreamRecord) => void;
+  journal?: WriteJournal;
 }
 
 class DynamoError extends Error {
@@ -64,6 +77,9 @@ export class DynamoFront {
   private lane: Promise<unknown> = Promise.resolve();
   private keySchemas = new Map<string, string[]>();
   private sequence = 0;
+  private streamSequence = 0;
+  /** Records of the write in progress, handed to `onRecord` once it is complete. */
+  private pending: StreamRecord[] = [];
   private ttlIndex = new Map<string, { table: string; key: AttributeMap; expiresAt: number }>();
   private sweeper?: NodeJS.Timeout;
   private readonly region: string;
@@ -159,11 +175,30 @@ export class DynamoFront {
     }
   }
 
-  /** Runs `task` after every write queued before it. */
+  /** Runs `task` after every write queued before it; its records go out once it is complete. */
   private serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.lane.then(task, task);
+    const complete = async () => {
+      try {
+        return await task();
+      } finally {
+        this.options.journal?.commit();
+        for (const record of this.pending.splice(0)) this.options.onRecord?.(record);
+      }
+    };
+    const run = this.lane.then(complete, complete);
     this.lane = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Puts back the items of a write a killed process left half-done (its journal's intent), before
+   * anything else reads or writes.
+   */
+  async recover(items: readonly { table: string; key: AttributeMap; before?: AttributeMap }[]): Promise<void> {
+    for (const { table, key, before } of items) {
+      if (before) await this.backend('PutItem', { TableName: table, Item: before });
+      else await this.backend('DeleteItem', { TableName: table, Key: key });
+    }
   }
 
   private async backend(op: string, body: Json, headers: IncomingMessage['headers'] = {}): Promise<Json> {
@@ -216,6 +251,7 @@ export class DynamoFront {
     const table = String(body.TableName);
     const key = op === 'PutItem' ? await this.keyOf(table, body.Item ?? {}) : (body.Key as AttributeMap);
     const before = key ? await this.getItem(table, key) : undefined;
+    this.options.journal?.begin([{ table, key, before }]);
     const answer = await this.backend(op, body);
     const after = op === 'DeleteItem' ? undefined : op === 'PutItem' ? (body.Item as AttributeMap) : await this.getItem(table, key);
     await this.changed(table, key, before, after);
@@ -273,6 +309,7 @@ export class DynamoFront {
       ...op,
       before: befores[i],
     }));
+    this.options.journal?.begin(ops.map(({ table, key, before }) => ({ table, key, before })));
 
     const reasons: Json[] = ops.map(() => ({ Code: 'None' }));
     let failedAt = -1;
@@ -342,7 +379,7 @@ export class DynamoFront {
     if (!before && !after) return;
     if (before && after && isDeepStrictEqual(before, after)) return;
     const eventName = !before ? 'INSERT' : !after ? 'REMOVE' : 'MODIFY';
-    const sequence = String(++this.sequence).padStart(21, '0');
+    const sequence = String(this.options.journal ? this.options.journal.nextSequence() : ++this.streamSequence).padStart(21, '0');
     const record: StreamRecord = {
       eventID: `local-${sequence}`,
       eventName,
@@ -361,7 +398,8 @@ export class DynamoFront {
         StreamViewType: 'NEW_AND_OLD_IMAGES',
       },
     };
-    this.options.onRecord?.(record);
+    this.options.journal?.append(record);
+    this.pending.push(record);
   }
 
   private async trackTtl(table: string, item: AttributeMap): Promise<void> {
@@ -381,6 +419,7 @@ export class DynamoFront {
         const before = await this.getItem(entry.table, entry.key);
         const ttl = Number((before?.[this.ttlAttribute] as { N?: string } | undefined)?.N ?? NaN);
         if (!before || !(ttl <= now)) return;
+        this.options.journal?.begin([{ table: entry.table, key: entry.key, before }]);
         await this.backend('DeleteItem', { TableName: entry.table, Key: entry.key });
         removed++;
         await this.changed(entry.table, entry.key, before, undefined, true);

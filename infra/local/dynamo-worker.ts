@@ -1,20 +1,34 @@
 /**
  * dynalite and its front in a worker thread, so the database work runs on a core of its own while
  * the main thread runs the gateways and handlers. Stream records go to the main thread as messages.
+ *
+ * With a `streamsDir`, writes are journaled there (infra/local/change-log.ts): a write a killed
+ * process left half-done is rolled back before the front listens, and the stream records that
+ * consumers had not handled yet are handed to the main thread with `ready`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
+import { ChangeLog } from './change-log.ts';
 import { DynamoFront } from './dynamo-front.ts';
 
-const { path, ttlAttribute } = workerData as { path: string; ttlAttribute: string };
+const { path, ttlAttribute, streamsDir } = workerData as { path: string; ttlAttribute: string; streamsDir?: string };
 const db = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
+const log = streamsDir ? new ChangeLog(streamsDir) : undefined;
 const front = new DynamoFront({
   backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
   ttlAttribute,
   onRecord: (record) => parentPort!.postMessage({ type: 'record', record }),
+  journal: log,
 });
+let resumed: ReturnType<ChangeLog['open']> | undefined;
+if (log) {
+  const intent = log.leftIntent();
+  if (intent) await front.recover(intent.items);
+  log.discard(intent);
+  resumed = log.open();
+}
 const url = await front.listen();
 
 parentPort!.on('message', async (message: { type: 'seedTtl'; table: string } | { type: 'stop' }) => {
@@ -23,8 +37,9 @@ parentPort!.on('message', async (message: { type: 'seedTtl'; table: string } | {
     parentPort!.postMessage({ type: 'seeded' });
   } else if (message.type === 'stop') {
     await front.close();
+    log?.close();
     await new Promise<void>((r) => db.close(() => r()));
     parentPort!.postMessage({ type: 'stopped' });
   }
 });
-parentPort!.postMessage({ type: 'ready', url });
+parentPort!.postMessage({ type: 'ready', url, resumed });

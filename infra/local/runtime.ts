@@ -86,16 +86,20 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const tableName = options.tableName ?? 'conversa';
   const bucketName = options.bucketName ?? 'conversa-media';
   const outboxDir = join(dataDir, 'outbox');
-  await Promise.all(['dynamo', 's3', 'outbox'].map((d) => mkdir(join(dataDir, d), { recursive: true })));
+  await Promise.all(['dynamo', 's3', 'outbox', 'streams', 'sqs'].map((d) => mkdir(join(dataDir, d), { recursive: true })));
 
-  // DynamoDB: dynalite and its front in a worker thread; clients talk to the front.
-  const streams = new StreamEmulator();
+  // DynamoDB: dynalite and its front in a worker thread; clients talk to the front. Writes are
+  // journaled under streams/ so a killed process comes back with whole writes and no stream
+  // record lost (infra/local/change-log.ts, docs/decisions.md).
+  const streamsDir = join(dataDir, 'streams');
+  const streams = new StreamEmulator(streamsDir);
   const dynamo = new Worker(new URL('./dynamo-worker-entry.mjs', import.meta.url), {
-    workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute },
+    workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute, streamsDir },
   });
+  type FromWorker = { type: string; url?: string; resumed?: { pending: StreamRecord[]; lastSequence: number } };
   const fromWorker = (type: string) =>
-    new Promise<{ url?: string }>((resolve, reject) => {
-      const onMessage = (m: { type: string; url?: string }) => {
+    new Promise<FromWorker>((resolve, reject) => {
+      const onMessage = (m: FromWorker) => {
         if (m.type === type) {
           dynamo.off('message', onMessage);
           resolve(m);
@@ -107,7 +111,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   dynamo.on('message', (m: { type: string; record?: StreamRecord }) => {
     if (m.type === 'record') streams.push(m.record!);
   });
-  const dynamoUrl = (await fromWorker('ready')).url!;
+  const ready = await fromWorker('ready');
+  const dynamoUrl = ready.url!;
   await ensureTable(dynamoUrl, tableName);
   dynamo.postMessage({ type: 'seedTtl', table: tableName });
   await fromWorker('seeded');
@@ -132,9 +137,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const ws = new WsGateway(Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, join(root, 'functions/ws', `${r.handler}.ts`)])) as unknown as WsRoutes);
   const managementUrl = await ws.listenManagement();
 
-  // SQS: the emulator's queues, named after their consumers, and the channel worker's queue. Not
-  // persisted: a restart loses queued sends (see docs/decisions.md).
-  const queues = new SqsEmulator();
+  // SQS: the emulator's queues, named after their consumers, and the channel worker's queue,
+  // journaled under sqs/ so a restart loses no queued send (see docs/decisions.md).
+  const queues = new SqsEmulator({ journalDir: join(dataDir, 'sqs') });
   const sqsUrl = await queues.listen();
   const queueUrls = Object.fromEntries(
     queueConsumers.map((c) => [
@@ -178,6 +183,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     const module = (await import(pathToFileURL(join(root, 'functions/streams', `${consumer.handler}.ts`)).href)) as { handler: StreamConsumer['handler'] };
     streams.subscribe({ name: consumer.name, handler: module.handler, batchSize: consumer.batchSize, filters: consumer.filters });
   }
+  // What the consumers had not handled when the last process stopped (or was killed).
+  streams.resume(ready.resumed?.pending ?? [], ready.resumed?.lastSequence ?? 0);
   for (const consumer of queueConsumers) {
     const module = (await import(pathToFileURL(join(root, 'functions/queues', `${consumer.handler}.ts`)).href)) as { handler: QueueSubscription['handler'] };
     queues.subscribe(`${consumer.name}.fifo`, {

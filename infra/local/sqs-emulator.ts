@@ -22,6 +22,10 @@
  * - Redrive: a message received `maxReceiveCount` times goes to the dead-letter list (logged)
  *   instead of being delivered again.
  *
+ * - Durability (with a journal folder, as the local runtime runs it): every accepted message,
+ *   receive and deletion is journaled before it is answered (infra/local/sqs-journal.ts), so a
+ *   killed process loses no queued message; on start the messages come back visible.
+ *
  * Not emulated: standard queues, DeleteMessageBatch, ReceiveRequestAttemptId, message attributes,
  * delays, high-throughput deduplication scope (per group; our deduplication ids are unique per
  * message, so the scope changes nothing here).
@@ -31,6 +35,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext } from './lambda-context.ts';
+import { SqsJournal } from './sqs-journal.ts';
 
 export interface QueueOptions {
   /** @default 30 */
@@ -110,7 +115,16 @@ export class SqsEmulator {
   private server?: Server;
   private sequence = 0n;
   private closed = false;
+  private readonly journal?: SqsJournal;
   url = '';
+
+  /** `journalDir`: where the queues are kept across restarts (none: in memory only). */
+  constructor(options: { journalDir?: string } = {}) {
+    if (options.journalDir) {
+      this.journal = new SqsJournal(options.journalDir, deduplicationWindowMs);
+      this.sequence = this.journal.lastSequence();
+    }
+  }
 
   /** Starts the API on a loopback port; answers its URL (what AWS_ENDPOINT_URL_SQS is set to). */
   async listen(port = 0): Promise<string> {
@@ -124,14 +138,22 @@ export class SqsEmulator {
   createQueue(name: string, options: QueueOptions = {}): string {
     if (!name.endsWith('.fifo')) throw new Error(`Only FIFO queues are emulated: ${name}`);
     if (!this.queues.has(name)) {
+      // What a journal kept of the queue: its messages come back visible (their holder is gone).
+      const kept = this.journal?.queue(name) ?? { messages: [], recentlyDeleted: [], deadLetters: [] };
+      const stored = (m: (typeof kept.messages)[number]): Stored => ({ ...m, md5: md5(m.body), inFlightUntil: 0, receipt: null });
+      const since = Date.now() - deduplicationWindowMs;
       this.queues.set(name, {
         name,
         arn: `arn:aws:sqs:${region}:${accountId}:${name}`,
         options: { visibilityTimeoutSeconds: 30, maxReceiveCount: 0, contentBasedDeduplication: false, ...options },
-        messages: [],
-        deduplication: new Map(),
-        deadLetters: [],
-        accepted: 0,
+        messages: kept.messages.map(stored),
+        deduplication: new Map(
+          [...kept.recentlyDeleted, ...kept.messages]
+            .filter((m) => m.sentAt > since)
+            .map((m) => [m.deduplicationId, { id: m.id, sequenceNumber: m.sequenceNumber, at: m.sentAt }]),
+        ),
+        deadLetters: kept.deadLetters.map(stored),
+        accepted: kept.messages.length,
         running: new Set(),
         pumpQueued: false,
         waiters: new Set(),
@@ -193,6 +215,7 @@ export class SqsEmulator {
       this.server.closeAllConnections();
       await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     }
+    this.journal?.close();
   }
 
   // ─── The API ──────────────────────────────────────────────────────────────────────────────────
@@ -268,6 +291,7 @@ export class SqsEmulator {
         // A handle of an earlier receive (the message was received again since) deletes nothing, without an error.
         const index = queue.messages.findIndex((m) => m.receipt === handle);
         if (index >= 0) {
+          this.journal?.deleted(queue.name, queue.messages[index]!.id);
           queue.messages.splice(index, 1);
           this.schedulePump(queue);
           this.wakeWaiters(queue);
@@ -313,6 +337,16 @@ export class SqsEmulator {
       inFlightUntil: 0,
       receipt: null,
     };
+    this.journal?.sent(queue.name, {
+      id: message.id,
+      body,
+      group: message.group,
+      deduplicationId,
+      sequenceNumber: message.sequenceNumber,
+      sentAt: now,
+      receiveCount: 0,
+      firstReceiveAt: null,
+    });
     queue.messages.push(message);
     queue.accepted++;
     queue.deduplication.set(deduplicationId, { id: message.id, sequenceNumber: message.sequenceNumber, at: now });
@@ -440,6 +474,7 @@ export class SqsEmulator {
     for (const message of this.available(queue, now)) {
       if (batch.length >= max) break;
       if (queue.options.maxReceiveCount && message.receiveCount >= queue.options.maxReceiveCount) {
+        this.journal?.dead(queue.name, message.id);
         queue.messages.splice(queue.messages.indexOf(message), 1);
         queue.deadLetters.push(message);
         console.error(
@@ -447,6 +482,7 @@ export class SqsEmulator {
         );
         continue;
       }
+      this.journal?.received(queue.name, message.id, now);
       message.receiveCount++;
       message.firstReceiveAt ??= now;
       message.receipt = `${message.id}:${randomBytes(24).toString('base64url')}`;
@@ -486,7 +522,9 @@ export class SqsEmulator {
       failed = new Set(receipts.keys());
     }
     // Delete what succeeded, unless it was received again meanwhile (its visibility ran out).
-    queue.messages = queue.messages.filter((m) => failed.has(m.id) || !receipts.has(m.id) || m.receipt !== receipts.get(m.id));
+    const kept = (m: Stored) => failed.has(m.id) || !receipts.has(m.id) || m.receipt !== receipts.get(m.id);
+    for (const message of queue.messages) if (!kept(message)) this.journal?.deleted(queue.name, message.id);
+    queue.messages = queue.messages.filter(kept);
   }
 }
 

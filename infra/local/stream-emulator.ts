@@ -2,10 +2,16 @@
  * Delivers DynamoDB Streams records to stream handlers as Lambda's event source mapping does:
  * only the records that pass the consumer's filters, in commit order, in batches, one batch at a
  * time per consumer, retrying a failed batch.
+ *
+ * With a checkpoints folder (the local runtime's), each consumer's progress is stored after every
+ * batch, and `resume` hands each consumer the records of the stream log (infra/local/change-log.ts)
+ * it had not handled when the process died: at least once, like Lambda after a crash, so consumers
+ * are idempotent.
  */
 import type { DynamoDBStreamEvent, DynamoDBStreamHandler } from 'aws-lambda';
 import type { EventPattern } from '../../functions/streams/consumers.ts';
 import type { StreamRecord } from './dynamo-front.ts';
+import { type Checkpoints, readCheckpoints, sequenceOf, writeCheckpoints } from './change-log.ts';
 import { passesFilters } from './event-filter.ts';
 import { lambdaContext } from './lambda-context.ts';
 
@@ -22,20 +28,49 @@ export class StreamEmulator {
   private queues = new Map<string, StreamRecord[]>();
   private running = new Map<string, Promise<void>>();
   private consumers: StreamConsumer[] = [];
+  /** Per consumer: every record up to this sequence number is handled (or not its business). */
+  private checkpoints: Checkpoints = {};
+  /** The highest sequence number pushed so far. */
+  private seen = 0;
+
+  /** `checkpointsDir`: where consumers' progress is kept across restarts (none: in memory only). */
+  constructor(private readonly checkpointsDir?: string) {}
 
   subscribe(consumer: StreamConsumer): void {
     this.consumers.push(consumer);
     this.queues.set(consumer.name, []);
   }
 
+  /**
+   * After a restart, once every consumer is subscribed: each consumer gets the records past its
+   * stored checkpoint; one without a checkpoint (new) starts after `lastSequence`.
+   */
+  resume(records: readonly StreamRecord[], lastSequence: number): void {
+    const stored = this.checkpointsDir ? readCheckpoints(this.checkpointsDir) : {};
+    for (const consumer of this.consumers) this.checkpoints[consumer.name] = stored[consumer.name] ?? lastSequence;
+    this.seen = Math.max(this.seen, lastSequence);
+    this.save();
+    for (const record of records) {
+      for (const consumer of this.consumers) if (sequenceOf(record) > this.checkpoints[consumer.name]!) this.pushTo(consumer, record);
+    }
+  }
+
   push(record: StreamRecord): void {
-    for (const consumer of this.consumers) {
-      if (!passesFilters(consumer.filters, record)) continue;
-      this.queues.get(consumer.name)!.push(record);
-      if (!this.running.has(consumer.name)) {
-        const run = this.drain(consumer).finally(() => this.running.delete(consumer.name));
-        this.running.set(consumer.name, run);
-      }
+    for (const consumer of this.consumers) this.pushTo(consumer, record);
+  }
+
+  private pushTo(consumer: StreamConsumer, record: StreamRecord): void {
+    const sequence = sequenceOf(record);
+    this.seen = Math.max(this.seen, sequence);
+    if (!passesFilters(consumer.filters, record)) {
+      // Nothing of this consumer's is waiting: it has handled everything up to here.
+      if (!this.running.has(consumer.name)) this.checkpoints[consumer.name] = Math.max(this.checkpoints[consumer.name] ?? 0, sequence);
+      return;
+    }
+    this.queues.get(consumer.name)!.push(record);
+    if (!this.running.has(consumer.name)) {
+      const run = this.drain(consumer).finally(() => this.running.delete(consumer.name));
+      this.running.set(consumer.name, run);
     }
   }
 
@@ -63,6 +98,12 @@ export class StreamEmulator {
           }
         }
       }
+      this.checkpoints[consumer.name] = queue.length ? sequenceOf(batch.at(-1)!) : this.seen;
+      this.save();
     }
+  }
+
+  private save(): void {
+    if (this.checkpointsDir) writeCheckpoints(this.checkpointsDir, this.checkpoints);
   }
 }

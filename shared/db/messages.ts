@@ -39,6 +39,12 @@ export interface MessageItem {
   channelMessageId: string | null;
   /** Increases with every hand-over to the channel (first send and retries). */
   sendAttempt: number;
+  /**
+   * The attempt last handed to the channel (set right before the call; see `claimHandOver` in
+   * outbound-messages.ts). Equal to `sendAttempt` while the message is still at ack 0: that
+   * hand-over never got its answer recorded (the process died during the call).
+   */
+  handedOverAttempt?: number;
   /** Reactions on the channel, one per reactor (their channel id). */
   reactions?: Reactions;
   createdAt: string;

@@ -4,11 +4,12 @@
  * `sendAttempt`), so an answer is recorded once however often the send is redelivered, and an
  * answer for an attempt that a retry has replaced changes nothing.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ack } from '#contracts/messages.ts';
 import type { Table } from './client.ts';
-import { isConditionFailure } from './conditions.ts';
-import { keys } from './keys.ts';
+import { isConditionFailure, unlessConditionFails } from './conditions.ts';
+import { entityTypes, keys } from './keys.ts';
 import { channelMessageGuard, type MessageItem } from './messages.ts';
 import { refusedBy, writeTogether } from './transaction.ts';
 
@@ -43,6 +44,31 @@ export async function recordSent(table: Table, message: Attempt, channelMessageI
     if (refusedBy(error, 'message')) return false;
     throw error;
   }
+}
+
+/**
+ * Marks the attempt as handed to the channel, right before the call, once per attempt: answers
+ * false when it was answered already or another hand-over of it holds the mark. A mark still on a
+ * message at ack 0 on a later delivery means the process died between the call and the answer, so
+ * the channel may have the message: it is not sent again (see dispatch.ts).
+ */
+export async function claimHandOver(table: Table, message: Attempt): Promise<boolean> {
+  const update = answer(message, 'SET handedOverAttempt = :attempt', {});
+  update.ConditionExpression += ' AND (attribute_not_exists(handedOverAttempt) OR handedOverAttempt <> :attempt)';
+  return (await unlessConditionFails(table.doc.send(new UpdateCommand({ TableName: table.name, ...update })))) !== undefined;
+}
+
+/** Lifts the mark of an attempt the channel did not take (it asked to wait), so a later hand-over may send it. */
+export async function releaseHandOver(table: Table, message: Attempt): Promise<void> {
+  await unlessConditionFails(table.doc.send(new UpdateCommand({ TableName: table.name, ...answer(message, 'REMOVE handedOverAttempt', {}) })));
+}
+
+/** Whether a change of an item only set or lifted the hand-over mark: nothing a browser shows changed. */
+export function onlyHandOverMarked(next: Record<string, unknown> | undefined, previous: Record<string, unknown> | undefined): boolean {
+  if (!next || !previous || next.type !== entityTypes.message) return false;
+  const { handedOverAttempt: _next, ...nextRest } = next;
+  const { handedOverAttempt: _previous, ...previousRest } = previous;
+  return _next !== _previous && isDeepStrictEqual(nextRest, previousRest);
 }
 
 /** Ack -2 with the reason (pt-BR). Answers false when the attempt was answered already. */

@@ -18,6 +18,8 @@ export interface RunningRuntime {
   dataDir: string;
   /** The WhatsApp socket double's control server, when the runtime runs on it (`env.WHATSAPP_DOUBLE`). */
   whatsappControlUrl?: string;
+  /** SIGKILL, as a crash: nothing is flushed or closed, the data folder stays (crash tests restart on it). */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,12 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
     ...(control ? { whatsappControlUrl: control[1]! } : {}),
     outboxDir: join(dataDir, 'outbox'),
     dataDir,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

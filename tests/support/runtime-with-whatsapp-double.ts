@@ -15,8 +15,14 @@
  *   the socket's creds as Baileys' socket does, and `user` follows `creds.me` as in Baileys.
  *
  * `WHATSAPP_DOUBLE_PACE_MS` sets the worker's send pace (no jitter), default 300.
+ *
+ * Every `sendMessage` is also appended, as it is called, to `whatsapp-double-sent.jsonl` in the
+ * data folder (`{ jid, text, id }` per line, written synchronously): what reached "WhatsApp" stays
+ * known after the process is killed (tests/integration/crash.test.ts).
  */
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { proto, type AnyMessageContent, type AuthenticationState, type BaileysEventMap, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
 import { serve } from '../../infra/local/serve.ts';
@@ -47,11 +53,16 @@ class ControlledSocket extends SocketDouble {
   override async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined> {
     const at = performance.timeOrigin + performance.now();
     const answer = await super.sendMessage(jid, content, options);
-    this.sentAt.push({ jid, text: 'text' in content ? content.text : null, id: answer?.key.id ?? null, at });
+    const sent = { jid, text: 'text' in content ? content.text : null, id: answer?.key.id ?? null, at };
+    // Before the adapter sees the answer: a kill after this line is a kill after WhatsApp took the message.
+    if (process.env.DATA_DIR) appendFileSync(join(process.env.DATA_DIR, sentLogName), `${JSON.stringify(sent)}\n`);
+    this.sentAt.push(sent);
     return answer;
   }
 }
 
+/** The file in the data folder where every send to the double is appended. */
+const sentLogName = 'whatsapp-double-sent.jsonl';
 const sockets = new Map<string, ControlledSocket[]>();
 const live = liveConnections();
 const worker = whatsappWorkerChannel({

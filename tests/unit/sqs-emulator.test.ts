@@ -7,6 +7,9 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqsEmulator, type QueueOptions } from '../../infra/local/sqs-emulator.ts';
@@ -309,5 +312,44 @@ describe('SQS FIFO emulator: clients that receive themselves', () => {
     const url = queue();
     await expect(receive(url, { MaxNumberOfMessages: 11 })).rejects.toMatchObject({ name: 'InvalidParameterValue' });
     await expect(receive(url, { WaitTimeSeconds: 21 })).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+  });
+});
+
+describe('SQS FIFO emulator: a journal across a killed process', () => {
+  it('brings back what was queued (in flight included, visible at once, receive counts kept), not what was deleted, and remembers deduplication ids', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqs-journal-'));
+    try {
+      const before = new SqsEmulator({ journalDir: dir });
+      const beforeClient = new SQSClient({ endpoint: await before.listen(), region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+      const url = before.createQueue('q.fifo', { visibilityTimeoutSeconds: 300 });
+      for (const body of ['a:1', 'a:2', 'b:1'])
+        await beforeClient.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body, MessageGroupId: body[0], MessageDeduplicationId: body }));
+      // b:1 is received and deleted; a:1 is received and left in flight (for five minutes).
+      const a1 = await beforeClient.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 1 }));
+      const b1 = await beforeClient.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 1 }));
+      expect([a1.Messages![0]!.Body, b1.Messages![0]!.Body]).toEqual(['a:1', 'b:1']);
+      await beforeClient.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: b1.Messages![0]!.ReceiptHandle }));
+      beforeClient.destroy();
+      // The crash: nothing is closed or flushed; the journal is all the next process has.
+      const after = new SqsEmulator({ journalDir: dir });
+      const afterClient = new SQSClient({ endpoint: await after.listen(), region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+      const again = after.createQueue('q.fifo', { visibilityTimeoutSeconds: 300 });
+      expect(after.depth('q.fifo')).toBe(2);
+      const redelivered = await afterClient.send(
+        new ReceiveMessageCommand({ QueueUrl: again, MaxNumberOfMessages: 10, MessageSystemAttributeNames: ['ApproximateReceiveCount'] }),
+      );
+      expect(redelivered.Messages!.map((m) => [m.Body, m.Attributes?.ApproximateReceiveCount])).toEqual([
+        ['a:1', '2'],
+        ['a:2', '1'],
+      ]);
+      // The deleted message's deduplication id still holds within the window.
+      await afterClient.send(new SendMessageCommand({ QueueUrl: again, MessageBody: 'b:1', MessageGroupId: 'b', MessageDeduplicationId: 'b:1' }));
+      expect(after.depth('q.fifo')).toBe(2);
+      afterClient.destroy();
+      await after.close();
+      await before.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

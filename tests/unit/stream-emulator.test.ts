@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { readCheckpoints } from '../../infra/local/change-log.ts';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { StreamEmulator } from '../../infra/local/stream-emulator.ts';
 import type { StreamRecord } from '../../infra/local/dynamo-front.ts';
@@ -62,5 +66,58 @@ describe('stream emulator', () => {
     expect(delivered).toEqual(['2']);
     expect(log).toHaveBeenCalledOnce();
     log.mockRestore();
+  });
+});
+
+describe('stream emulator: checkpoints across a killed process', () => {
+  it('hands each consumer, after a restart, the records past its own checkpoint; a new consumer starts at the end', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stream-checkpoints-'));
+    try {
+      const before = new StreamEmulator(dir);
+      const seen: string[] = [];
+      before.subscribe({ name: 'fast', handler: async (event: DynamoDBStreamEvent) => void seen.push(...event.Records.map((r) => r.eventID!)) });
+      before.resume([], 0);
+      for (let i = 1; i <= 3; i++) before.push(record(i));
+      await before.idle();
+      expect(seen).toEqual(['1', '2', '3']);
+      expect(readCheckpoints(dir)).toEqual({ fast: 3 });
+
+      // Records 2..5 are in the log; "fast" handled up to 3; "added" never ran before.
+      const after = new StreamEmulator(dir);
+      const fast: string[] = [];
+      const added: string[] = [];
+      after.subscribe({ name: 'fast', handler: async (event: DynamoDBStreamEvent) => void fast.push(...event.Records.map((r) => r.eventID!)) });
+      after.subscribe({ name: 'added', handler: async (event: DynamoDBStreamEvent) => void added.push(...event.Records.map((r) => r.eventID!)) });
+      after.resume([2, 3, 4, 5].map(record), 5);
+      await after.idle();
+      expect(fast).toEqual(['4', '5']);
+      expect(added).toEqual([]);
+      expect(readCheckpoints(dir)).toEqual({ fast: 5, added: 5 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('moves a checkpoint past records a consumer filters out, so they are not replayed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stream-checkpoints-'));
+    try {
+      const streams = new StreamEmulator(dir);
+      const seen: string[] = [];
+      streams.subscribe({
+        name: 'inserts',
+        filters: [{ eventName: ['INSERT'] }],
+        handler: async (event: DynamoDBStreamEvent) => void seen.push(...event.Records.map((r) => r.eventID!)),
+      });
+      streams.resume([], 0);
+      streams.push(record(1));
+      await streams.idle();
+      streams.push({ ...record(2), eventName: 'REMOVE' });
+      streams.push(record(3));
+      await streams.idle();
+      expect(seen).toEqual(['1', '3']);
+      expect(readCheckpoints(dir)).toEqual({ inserts: 3 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,20 +12,27 @@
  * At least once: a request may be handed over more than once (a redelivery after a crash, a
  * duplicate enqueue after the deduplication window). A request whose message no longer waits for
  * that attempt is skipped, and both answers are written only while it does, so one answer is
- * recorded per attempt. A process that dies after the channel accepted a message and before the
- * answer was written sends it again on redelivery.
+ * recorded per attempt. Each attempt is marked as handed over right before the channel is
+ * called (`claimHandOver`): a redelivery that finds the mark on a message still waiting knows the
+ * process died during the call, when the channel may or may not have taken the message, and fails
+ * it with `interruptedReason` instead of sending it twice; a concurrent redelivery finds the mark
+ * taken and leaves the attempt to its holder. So the channel is called at most once per attempt,
+ * and the user decides whether to send again.
  */
 import { ack } from '#contracts/messages.ts';
 import type { ServiceType } from '#contracts/services.ts';
 import { getContactItem } from '#db/contacts.ts';
 import { getMessageItem, type MessageItem } from '#db/messages.ts';
-import { recordFailed, recordSent } from '#db/outbound-messages.ts';
+import { claimHandOver, recordFailed, recordSent, releaseHandOver } from '#db/outbound-messages.ts';
 import { getServiceItem } from '#db/services.ts';
 import { webmOpusToOgg } from '#media/webm-opus-to-ogg.ts';
 import type { Ports } from '../ports.ts';
 import { ChannelSendError, oggOpusMimetype, type OutboundMessage, type SentMessage } from '../channels/port.ts';
 import { refreshLastMessage } from './last-message.ts';
 import type { DispatchDelivery, DispatchRequest } from './outbound-queue.ts';
+
+/** The reason of a message whose hand-over to the channel was cut short by a crash (pt-BR, shown to the user). */
+export const interruptedReason = 'O envio foi interrompido e a mensagem pode ter chegado ao contato. Confira antes de reenviar.';
 
 /** The longest single wait a channel may ask for before the message fails instead. */
 export const maxWaitSeconds = 300;
@@ -150,6 +157,8 @@ export async function dispatchQueued(
   const message = await getMessageItem(ports.table, request.accountId, request.contactId, request.messageId);
   // Answered already (a redelivery), replaced by a retry, or deleted.
   if (!message || message.ack !== ack.sending || message.sendAttempt !== request.sendAttempt) return done;
+  // Handed over before and never answered: the process died during the call.
+  if (message.handedOverAttempt === message.sendAttempt) return failWith(ports, message, interruptedReason);
 
   const [service, contact] = await Promise.all([
     getServiceItem(ports.table, message.accountId, message.serviceId),
@@ -187,14 +196,19 @@ export async function dispatchQueued(
     token: service.tokenSealed ? await ports.vault.open(service.tokenSealed) : null,
   };
 
+  await options.pace?.();
+  // Another hand-over of this attempt holds the mark, or it was answered meanwhile.
+  if (!(await claimHandOver(ports.table, message))) return done;
   let sent: SentMessage;
   try {
-    await options.pace?.();
     sent = await channel.send(connection, outbound);
   } catch (error) {
     if (error instanceof ChannelSendError) {
       const wait = error.options.retryAfterSeconds;
-      if (!error.options.permanent && wait !== undefined && mayWait(ports, delivery, wait)) return { kind: 'later', seconds: wait };
+      if (!error.options.permanent && wait !== undefined && mayWait(ports, delivery, wait)) {
+        await releaseHandOver(ports.table, message);
+        return { kind: 'later', seconds: wait };
+      }
       return failWith(ports, message, error.reason, channelType);
     }
     console.error(`Sending message ${message.id} failed`, error);
