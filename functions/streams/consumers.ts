@@ -62,4 +62,13 @@ export const streamConsumers: StreamConsumerDef[] = [
     // A Pro account's 25,000 contacts are archived in transactions of 50; a retry resumes.
     timeoutSeconds: 300,
   },
+  {
+    name: 'account-deletion',
+    handler: 'account-deletion',
+    batchSize: 10,
+    // The purge jobs of deleted accounts, new or moved on by their last step.
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.accountDeletion] } } } }],
+    // A step deletes a few hundred items and files, or waits a little for the channel worker.
+    timeoutSeconds: 120,
+  },
 ];

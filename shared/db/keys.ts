@@ -28,6 +28,7 @@ export const entityTypes = {
   outsideEvent: 'OutsideEvent',
   sessionLease: 'SessionLease',
   billingCustomer: 'BillingCustomer',
+  accountDeletion: 'AccountDeletion',
 } as const;
 
 export const keys = {
@@ -72,6 +73,18 @@ export const keys = {
   sessionLease: (serviceId: string): Key => ({ pk: `LEASE#${serviceId}`, sk: 'LEASE' }),
   /** The account of a payment provider's customer (Stripe webhooks name the customer, not the account). */
   billingCustomer: (customerId: string): Key => ({ pk: `BILLING-CUSTOMER#${customerId}`, sk: 'ACCOUNT' }),
+  /**
+   * The purge of a deleted account (shared/db/account-deletions.ts): its progress, outside the
+   * account's partitions (which it empties). gsi1 lists the unfinished ones, so a restarted runtime
+   * resumes them.
+   */
+  accountDeletion: (accountId: string): Key => ({ pk: `ACCOUNT-DELETION#${accountId}`, sk: 'JOB' }),
+  pendingAccountDeletion: (requestedAt: string, accountId: string) => ({ gsi1pk: 'ACCOUNT-DELETIONS', gsi1sk: `${requestedAt}#${accountId}` }),
+  pendingAccountDeletions: () => ({ gsi1pk: 'ACCOUNT-DELETIONS' }),
+  /** Every partition an account's items live in besides `ACCOUNT#A` itself (the purge empties each). */
+  contactPartition: (accountId: string, contactId: string) => ({ pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}` }),
+  servicePartition: (accountId: string, serviceId: string) => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}` }),
+  accountPartition: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}` }),
   /** Idempotency record of an event from outside (a Telegram update, a Stripe event), kept for a while. */
   outsideEvent: (source: string, id: string): Key => ({ pk: `EVENT#${source}#${id}`, sk: 'EVENT' }),
 
@@ -151,6 +164,11 @@ export function fileObjectKey(accountId: string, fileId: string, name: string): 
       .replace(/[^\w.-]+/g, '_')
       .slice(-100) || 'arquivo';
   return `accounts/${accountId}/files/${fileId}/${safe}`;
+}
+
+/** Every object of an account in the bucket is under this prefix (files, avatars). */
+export function accountObjectPrefix(accountId: string): string {
+  return `accounts/${accountId}/`;
 }
 
 /** The bucket key of a contact's avatar: under its account, one per (connection, channel id). */

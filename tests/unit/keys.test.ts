@@ -66,10 +66,7 @@ describe('ACCESS_PATTERNS.md', () => {
     connectionRecords: [['A', 'S', '<channel>', '<KIND>']],
     channelRecord: [['<channel>', '<KIND>', '<id>']],
     channelClaim: [['<channel>', '<KIND>', '<id>']],
-    outsideEvent: [
-      ['telegram', 'S:<update_id>'],
-      ['stripe', '<event id>'],
-    ],
+    outsideEvent: [['stripe', '<event id>']],
     billingCustomer: [['<customer id>']],
     sessionLease: [['S']],
     contact: [['A', 'C']],
@@ -86,6 +83,12 @@ describe('ACCESS_PATTERNS.md', () => {
     accountConnections: [['A']],
     connection: [['<connectionId>']],
     rate: [['<scope>', '<subject>', '<windowStart>']],
+    accountDeletion: [['A']],
+    pendingAccountDeletion: [['<requestedAt>', 'A']],
+    pendingAccountDeletions: [[]],
+    accountPartition: [['A']],
+    contactPartition: [['A', 'C']],
+    servicePartition: [['A', 'S']],
   };
 
   it('shows every key that keys.ts writes, as keys.ts writes it', () => {
