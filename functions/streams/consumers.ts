@@ -63,6 +63,14 @@ export const streamConsumers: StreamConsumerDef[] = [
     timeoutSeconds: 300,
   },
   {
+    name: 'contact-purge',
+    handler: 'contact-purge',
+    batchSize: 10,
+    // Tombstones of deleted contacts while their messages, files and avatar are being purged.
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.contactTombstone] }, purge: { BOOL: [true] } } } }],
+    timeoutSeconds: 60,
+  },
+  {
     name: 'account-deletion',
     handler: 'account-deletion',
     batchSize: 10,

@@ -187,11 +187,12 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     });
   }
 
-  // Purges of deleted accounts that a stop interrupted: the stream records that ran their next
+  // Purges of deleted accounts and contacts that a stop interrupted: the stream records that ran their next
   // steps were in memory only, so each job is moved on once (docs/decisions.md "Account deletion").
   const { resumeAccountDeletions } = await import('../../shared/domain/accounts/account-deletion.ts');
-  const resumed = await resumeAccountDeletions(defaultPorts());
-  if (resumed && !options.quiet) console.log(`[deletion] ${resumed} exclusão(ões) de conta retomada(s)`);
+  const { resumeContactPurges } = await import('../../shared/domain/contacts/contact-purge.ts');
+  const resumed = (await resumeAccountDeletions(defaultPorts())) + (await resumeContactPurges(defaultPorts()));
+  if (resumed && !options.quiet) console.log(`[deletion] ${resumed} exclusão(ões) retomada(s)`);
 
   // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),
   // reading its queue as the Fargate task does: connection changes (from `notify-worker`), sends

@@ -118,6 +118,12 @@ export const keys = {
   contactChanges: (accountId: string) => ({ gsi2pk: `${ACCOUNT}${accountId}#CONTACT-CHANGES` }),
   /** A deleted contact leaves a tombstone for a while, so directories learn of the deletion. */
   contactTombstone: (accountId: string, contactId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `CONTACT-DELETED#${contactId}` }),
+  /** gsi1: deleted contacts whose messages and files are still being purged (a restarted runtime resumes them). */
+  pendingContactPurge: (deletedAt: string, accountId: string, contactId: string) => ({
+    gsi1pk: 'CONTACT-PURGES',
+    gsi1sk: `${deletedAt}#${accountId}#${contactId}`,
+  }),
+  pendingContactPurges: () => ({ gsi1pk: 'CONTACT-PURGES' }),
   /** A contact by (connection, channel id): lookup for every inbound message, and the uniqueness guard. */
   channelContact: (accountId: string, serviceId: string, idFromService: string): Key => ({
     pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,

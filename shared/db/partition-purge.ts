@@ -21,8 +21,10 @@ export async function firstItems<T extends Key>(table: Table, pk: string, limit:
   return (Items ?? []) as T[];
 }
 
-/** Deletes items by key, 25 a batch, until DynamoDB has processed every one. Answers how many. */
-export async function deleteKeys(table: Table, itemKeys: readonly Key[]): Promise<number> {
+/** Deletes items by key (each once), 25 a batch, until DynamoDB has processed every one. Answers how many. */
+export async function deleteKeys(table: Table, given: readonly Key[]): Promise<number> {
+  // A batch may not name one key twice.
+  const itemKeys = [...new Map(given.map(({ pk, sk }) => [`${pk}\u0000${sk}`, { pk, sk }])).values()];
   for (let i = 0; i < itemKeys.length; i += 25) {
     let requests: Record<string, unknown>[] = itemKeys.slice(i, i + 25).map(({ pk, sk }) => ({ DeleteRequest: { Key: { pk, sk } } }));
     for (let attempt = 0; requests.length; attempt++) {

@@ -238,7 +238,7 @@ describe('deleting an account', () => {
 
   it('a runtime stopped in the middle of a purge resumes it when started again on the same data, and finishes it', async () => {
     const victim = await busyAccount('reinicio');
-    await lengthenConversation(victim.accountId, victim.contactIds[0]!, 2500);
+    await lengthenConversation(victim.accountId, victim.contactIds[0]!, 1200);
     const victimIds = [victim.accountId, victim.serviceId, victim.memberId, victim.ownerId, ...victim.contactIds];
     victim.socket.close();
 
@@ -259,4 +259,39 @@ describe('deleting an account', () => {
     expect(await traces(victimIds)).toEqual({ items: [], objects: [] });
     await eventually(async () => (await mailsTo(victim.email)).some((m) => m.subject === 'Sua conta no Conversa foi excluída'));
   }, 240_000);
+});
+
+describe('deleting a contact', () => {
+  it('removes its messages, their files and its avatar in the background; the other contacts keep theirs', async () => {
+    const team = await busyAccount('contato');
+    team.socket.close();
+    const contacts = (await call('GET', '/contacts', { token: team.token })).body.data as any[];
+    const [gone, kept] = [contacts.find((c) => c.avatar)!, contacts.find((c) => !c.avatar)!];
+    await lengthenConversation(team.accountId, gone.id, 450);
+    const messagesOf = (contactId: string) => call('GET', `/messages${listQueryString({ where: { contactId } })}`, { token: team.token });
+    const keptBefore = (await messagesOf(kept.id)).body.totalCount;
+    const fileKeys = (await scanTable()).flatMap((i: any) => (i.type === 'Message' && i.contactId === gone.id && i.file ? [i.file.objectKey] : []));
+    expect(new Set(fileKeys).size).toBe(1); // the photo (every copy of the message carries it)
+    expect(await listBucket()).toEqual(expect.arrayContaining(fileKeys));
+    // The avatar's key names the person on the channel, not the contact.
+    const avatarKey = (await listBucket()).find((key) => key.includes(`/avatars/${team.serviceId}/`))!;
+    expect(avatarKey).toBeDefined();
+
+    expect((await call('DELETE', `/contacts/${gone.id}`, { token: team.token })).status).toBe(204);
+    expect((await call('GET', `/contacts/${gone.id}`, { token: team.token })).status).toBe(404);
+    // Only the tombstone is left (the directories learn of the deletion from it), without the purge mark.
+    const left = await eventually(async () => {
+      const found = await traces([gone.id]);
+      return found.items.length === 1 && !found.items[0]!.purge ? found : null;
+    }, 60_000);
+    expect(left.items[0]).toMatchObject({ type: 'ContactTombstone', id: gone.id });
+    expect(left.objects).toEqual([]);
+    const bucket = await listBucket();
+    expect(bucket).not.toContain(avatarKey);
+    expect(bucket.filter((key) => fileKeys.includes(key))).toEqual([]);
+    // The guards that found its messages by channel message id went with them.
+    const guards = (await scanTable()).filter((i) => i.type === 'ChannelMessage' && i.contactId === gone.id);
+    expect(guards).toEqual([]);
+    expect((await messagesOf(kept.id)).body.totalCount).toBe(keptBefore);
+  }, 120_000);
 });

@@ -84,6 +84,8 @@ describe('ACCESS_PATTERNS.md', () => {
     connection: [['<connectionId>']],
     rate: [['<scope>', '<subject>', '<windowStart>']],
     accountDeletion: [['A']],
+    pendingContactPurge: [['<deletedAt>', 'A', 'C']],
+    pendingContactPurges: [[]],
     pendingAccountDeletion: [['<requestedAt>', 'A']],
     pendingAccountDeletions: [[]],
     accountPartition: [['A']],
