@@ -13,7 +13,8 @@ export const handler = observed(async (event: DynamoDBStreamEvent): Promise<void
   const contacts = new Map<string, { accountId: string; contactId: string }>();
   for (const record of event.Records) {
     const next = imagesOf(record).next;
-    if (typeof next?.accountId === 'string' && typeof next.id === 'string') contacts.set(`${next.accountId}#${next.id}`, { accountId: next.accountId, contactId: next.id });
+    if (typeof next?.accountId === 'string' && typeof next.id === 'string')
+      contacts.set(`${next.accountId}#${next.id}`, { accountId: next.accountId, contactId: next.id });
   }
   for (const { accountId, contactId } of contacts.values()) await runContactPurgeStep(ports, accountId, contactId);
 });
