@@ -54,6 +54,7 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'DELETE', path: '/contacts/{id}', handler: 'contacts/delete-contact' },
   { method: 'POST', path: '/contacts/{id}/archive', handler: 'contacts/archive-contact' },
   { method: 'POST', path: '/contacts/{id}/read', handler: 'contacts/mark-contact-read' },
+  { method: 'GET', path: '/contacts/{id}/export', handler: 'contacts/export-contact', timeoutSeconds: 30 },
 
   { method: 'GET', path: '/messages', handler: 'messages/list-messages' },
   { method: 'POST', path: '/messages/send', handler: 'messages/send-message' },

@@ -255,6 +255,7 @@ export const routeAccess: Record<string, MatrixEntry> = {
     build: async (t) => ({ path: `/contacts/${await t.spareContact()}/archive`, body: { archive: true } }),
   },
   'POST /contacts/{id}/read': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/read` }) },
+  'GET /contacts/{id}/export': { access: 'admin', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/export` }) },
 
   // where.contactId names a contact the stranger's account does not have: 404.
   'GET /messages': { access: 'member', ok: 200, build: (t) => ({ path: `/messages${listQuery({ where: { contactId: t.contactId } })}` }) },

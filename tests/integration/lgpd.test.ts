@@ -1,5 +1,5 @@
 /**
- * Deleting an account (LGPD), through a runtime of its own (Telegram on its Bot API double, long
+ * LGPD: deleting and exporting data. Deleting an account, through a runtime of its own (Telegram on its Bot API double, long
  * polled by the runtime's channel worker): the request answers at once and ends every session; the
  * purge job then removes every item of the account from the table and every object from the bucket,
  * stops and forgets its connections, and mails the owner. A scan of the whole table and bucket
@@ -155,6 +155,7 @@ async function busyAccount(tag: string) {
     token,
     email,
     memberId: member.body.id as string,
+    memberEmail: `m.${email}`,
     ownerId: account.body.user.id as string,
     serviceId: service.body.id as string,
     contactIds: contacts.map((c) => c.id as string),
@@ -293,5 +294,34 @@ describe('deleting a contact', () => {
     const guards = (await scanTable()).filter((i) => i.type === 'ChannelMessage' && i.contactId === gone.id);
     expect(guards).toEqual([]);
     expect((await messagesOf(kept.id)).body.totalCount).toBe(keptBefore);
+  }, 120_000);
+});
+
+describe("exporting a contact's data", () => {
+  it('gives an admin the profile and the whole conversation, oldest first, with links that download the files; members and other accounts get nothing', async () => {
+    const team = await busyAccount('exportar');
+    team.socket.close();
+    const contacts = (await call('GET', '/contacts', { token: team.token })).body.data as any[];
+    const contact = contacts.find((c) => c.avatar)!;
+    await lengthenConversation(team.accountId, contact.id, 30);
+
+    const answer = await call('GET', `/contacts/${contact.id}/export`, { token: team.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body.contact).toMatchObject({ id: contact.id, name: contact.name, idFromService: contact.idFromService });
+    expect(answer.body.messages).toHaveLength(32);
+    const ids = answer.body.messages.map((m: any) => m.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(answer.body.messages[0]).toMatchObject({ text: 'Olá, quero um orçamento', isFromMe: false, contactId: contact.id });
+    const withFile = answer.body.messages.find((m: any) => m.file);
+    const download = await fetch(withFile.file.url);
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(Buffer.from('\xff\xd8\xff photo bytes', 'latin1'));
+    expect((await fetch(answer.body.contact.avatar.url)).status).toBe(200);
+
+    const memberLogin = await call('POST', '/auth/login', { body: { email: team.memberEmail, password, accountId: team.accountId } });
+    expect((await call('GET', `/contacts/${contact.id}/export`, { token: memberLogin.body.accessToken })).status).toBe(403);
+    const other = await busyAccount('outra');
+    other.socket.close();
+    expect((await call('GET', `/contacts/${contact.id}/export`, { token: other.token })).status).toBe(404);
   }, 120_000);
 });
