@@ -28,6 +28,8 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/accounts/{id}', handler: 'accounts/update-account' },
   { method: 'DELETE', path: '/accounts/{id}', handler: 'accounts/delete-account' },
   { method: 'GET', path: '/accounts/{id}/usage', handler: 'accounts/get-usage' },
+  { method: 'POST', path: '/accounts/{id}/exports', handler: 'accounts/start-account-export' },
+  { method: 'GET', path: '/accounts/{id}/exports/{exportId}', handler: 'accounts/get-account-export' },
 
   { method: 'GET', path: '/users', handler: 'users/list-users' },
   { method: 'POST', path: '/users', handler: 'users/create-user' },

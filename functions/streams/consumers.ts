@@ -79,4 +79,13 @@ export const streamConsumers: StreamConsumerDef[] = [
     // A step deletes a few hundred items and files, or waits a little for the channel worker.
     timeoutSeconds: 120,
   },
+  {
+    name: 'account-export',
+    handler: 'account-export',
+    batchSize: 10,
+    // Exports of an account's data while they run: new, or moved on by their last step.
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.accountExport] }, status: { S: ['running'] } } } }],
+    // The last step joins the parts into one archive.
+    timeoutSeconds: 300,
+  },
 ];

@@ -29,6 +29,7 @@ export const entityTypes = {
   sessionLease: 'SessionLease',
   billingCustomer: 'BillingCustomer',
   accountDeletion: 'AccountDeletion',
+  accountExport: 'AccountExport',
 } as const;
 
 export const keys = {
@@ -81,6 +82,8 @@ export const keys = {
   accountDeletion: (accountId: string): Key => ({ pk: `ACCOUNT-DELETION#${accountId}`, sk: 'JOB' }),
   pendingAccountDeletion: (requestedAt: string, accountId: string) => ({ gsi1pk: 'ACCOUNT-DELETIONS', gsi1sk: `${requestedAt}#${accountId}` }),
   pendingAccountDeletions: () => ({ gsi1pk: 'ACCOUNT-DELETIONS' }),
+  /** An export of the whole account's data (shared/db/account-exports.ts), in the account's partition. */
+  accountExport: (accountId: string, exportId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `EXPORT#${exportId}` }),
   /** Every partition an account's items live in besides `ACCOUNT#A` itself (the purge empties each). */
   contactPartition: (accountId: string, contactId: string) => ({ pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}` }),
   servicePartition: (accountId: string, serviceId: string) => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}` }),
@@ -172,7 +175,12 @@ export function fileObjectKey(accountId: string, fileId: string, name: string): 
   return `accounts/${accountId}/files/${fileId}/${safe}`;
 }
 
-/** Every object of an account in the bucket is under this prefix (files, avatars). */
+/** The bucket key of an account export's part or archive: under its account. */
+export function exportObjectKey(accountId: string, exportId: string, name: string): string {
+  return `accounts/${accountId}/exports/${exportId}/${name}`;
+}
+
+/** Every object of an account in the bucket is under this prefix (files, avatars, exports). */
 export function accountObjectPrefix(accountId: string): string {
   return `accounts/${accountId}/`;
 }

@@ -325,3 +325,46 @@ describe("exporting a contact's data", () => {
     expect((await call('GET', `/contacts/${contact.id}/export`, { token: other.token })).status).toBe(404);
   }, 120_000);
 });
+
+describe("exporting the whole account's data", () => {
+  it('an admin starts an export; it runs in the background and answers a link to a JSON Lines archive of the account, with no secrets', async () => {
+    const team = await busyAccount('arquivo');
+    team.socket.close();
+    await lengthenConversation(team.accountId, team.contactIds[0]!, 600);
+    const started = await call('POST', `/accounts/${team.accountId}/exports`, { token: team.token });
+    expect(started.status).toBe(201);
+    expect(started.body).toMatchObject({ status: 'running', url: null });
+    const done = await eventually(async () => {
+      const answer = await call('GET', `/accounts/${team.accountId}/exports/${started.body.id}`, { token: team.token });
+      return answer.body.status === 'done' ? answer.body : null;
+    }, 60_000);
+    const archive = await (await fetch(done.url)).text();
+    const records = archive
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records).toHaveLength(done.lines);
+    const kinds = (kind: string) => records.filter((r) => r.kind === kind);
+    expect(kinds('Account')).toEqual([expect.objectContaining({ id: team.accountId, name: 'Loja arquivo' })]);
+    expect(
+      kinds('User')
+        .map((u) => u.id)
+        .sort(),
+    ).toEqual([team.ownerId, team.memberId].sort());
+    expect(kinds('Service')).toEqual([expect.objectContaining({ id: team.serviceId, name: 'Bot da loja' })]);
+    expect(
+      kinds('Contact')
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...team.contactIds].sort());
+    expect(kinds('Message')).toHaveLength(3 + 600);
+    expect(archive).not.toMatch(/passwordHash|tokenSealed|AAH-del/);
+    // The parts are gone; only the archive is left of the export in the bucket.
+    const exportObjects = (await listBucket()).filter((key) => key.includes(`/exports/${started.body.id}/`));
+    expect(exportObjects).toEqual([`accounts/${team.accountId}/exports/${started.body.id}/conversa-dados.jsonl`]);
+
+    const memberLogin = await call('POST', '/auth/login', { body: { email: team.memberEmail, password, accountId: team.accountId } });
+    expect((await call('POST', `/accounts/${team.accountId}/exports`, { token: memberLogin.body.accessToken })).status).toBe(403);
+    expect((await call('GET', `/accounts/${team.accountId}/exports/${started.body.id}`, { token: memberLogin.body.accessToken })).status).toBe(403);
+  }, 120_000);
+});

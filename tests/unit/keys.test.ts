@@ -84,6 +84,7 @@ describe('ACCESS_PATTERNS.md', () => {
     connection: [['<connectionId>']],
     rate: [['<scope>', '<subject>', '<windowStart>']],
     accountDeletion: [['A']],
+    accountExport: [['A', 'X']],
     pendingContactPurge: [['<deletedAt>', 'A', 'C']],
     pendingContactPurges: [[]],
     pendingAccountDeletion: [['<requestedAt>', 'A']],

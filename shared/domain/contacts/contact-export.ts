@@ -3,7 +3,7 @@
  * conversation, oldest first, each file with a signed download link (valid for an hour), as one JSON
  * document the web app saves as a file. Admins only.
  */
-import type { Contact } from '#contracts/entities.ts';
+import type { Contact } from '#contracts/contacts.ts';
 import type { Message } from '#contracts/messages.ts';
 import { allMessagesOf } from '#db/messages.ts';
 import { getServiceItem } from '#db/services.ts';
