@@ -1,7 +1,8 @@
 /**
  * LGPD in the browser: an admin exports a contact's data from the contacts list ('Exportar dados')
  * and the browser saves a JSON file with the profile and the whole conversation; a member has no
- * such action. The screen stays free of serious accessibility problems.
+ * such action. An admin exports the whole account from 'Minha Conta' and gets a link to the archive.
+ * The screens stay free of serious accessibility problems.
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,38 @@ describe("exporting a contact's data", () => {
     await openAs(asMember.page, world, member, '/contacts');
     await asMember.page.getByRole('link', { name: 'Editar Helena Prado' }).waitFor();
     expect(await asMember.page.getByRole('button', { name: /Exportar dados/ }).count()).toBe(0);
+    await asMember.context.close();
+  });
+});
+
+describe("exporting the account's data", () => {
+  it("an admin exports the whole account from 'Minha Conta' and gets a link to the archive", async () => {
+    const team = await newTeam(world, 'Papelaria Aurora');
+    const member = await team.addUser('Caio Balconista', false);
+    const { page, context, errors } = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(page, world, team.owner, '/my-account');
+    const start = page.getByRole('button', { name: 'Exportar dados da conta' });
+    await start.waitFor();
+    await expectAccessible(page, '/my-account (admin, dark, 390)');
+    await start.click();
+    const link = page.getByRole('link', { name: 'Baixar arquivo' });
+    await link.waitFor({ timeout: 30_000 });
+    await page.getByText(/Arquivo pronto: \d+ registros/).waitFor();
+    await expectAccessible(page, '/my-account (export ready)');
+    const archive = await (await fetch((await link.getAttribute('href'))!)).text();
+    const kinds = archive
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).kind);
+    expect(kinds).toEqual(expect.arrayContaining(['Account', 'User']));
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const asMember = await newPage(world.browser);
+    await openAs(asMember.page, world, member, '/my-account');
+    await asMember.page.getByRole('heading', { name: 'Minha Conta', level: 1 }).waitFor();
+    await asMember.page.getByText(/Ativo desde/).waitFor();
+    expect(await asMember.page.getByRole('button', { name: 'Exportar dados da conta' }).count()).toBe(0);
     await asMember.context.close();
   });
 });
