@@ -73,7 +73,7 @@ async function writePart(ports: Ports, job: AccountExportItem, lines: string[]):
 /** One step of an export, for a change of its item; nothing once it is done or gone. */
 export async function runExportStep(ports: Ports, accountId: string, exportId: string): Promise<void> {
   const job = await getAccountExport(ports.table, accountId, exportId);
-  if (!job || job.status !== 'running') return;
+  if (job?.status !== 'running') return;
   const same = {
     phase: job.phase,
     cursor: job.cursor,
