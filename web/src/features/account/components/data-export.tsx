@@ -19,7 +19,7 @@ export function DataExport({ accountId }: { accountId: string }) {
 
   return (
     <Card className="flex flex-wrap items-center justify-between gap-4 p-6">
-      <div className="flex min-w-0 flex-1 items-start gap-3">
+      <div className="flex min-w-0 flex-[1_1_20rem] items-start gap-3">
         <FileArchive className="mt-0.5 size-5 shrink-0 text-fg-muted" aria-hidden="true" />
         <div className="min-w-0">
           <h2 className="text-base font-semibold text-fg">Exportar dados da conta</h2>
