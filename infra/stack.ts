@@ -54,7 +54,7 @@ export const CONSUMERS_THAT_START_CONNECTIONS: ReadonlySet<string> = new Set(['p
 export const CONSUMERS_THAT_SEND_MAIL: ReadonlySet<string> = new Set(['account-deletion']);
 
 export interface ConversaStackProps extends StackProps {
-  /** Sender of verification and reset e-mails. @default context `mailFrom`, else DEFAULT_MAIL_FROM */
+  /** Sender of verification, reset and account-deletion e-mails. @default context `mailFrom`, else DEFAULT_MAIL_FROM */
   readonly mailFrom?: string;
   /**
    * Public URL of the web app, used in e-mail links and allowed by the media bucket's CORS.
