@@ -12,7 +12,7 @@ import { handlerConstructId } from './constructs/http-api.ts';
 import { ACCESS_LOG_DAYS } from './constructs/media-bucket.ts';
 import { StreamConsumers } from './constructs/stream-consumers.ts';
 import { webSocketRoutes } from './constructs/websocket-api.ts';
-import { CONSUMERS_THAT_MANAGE_CONNECTIONS, CONSUMERS_THAT_START_CONNECTIONS, ConversaStack, isPaymentHandler } from './stack.ts';
+import { CONSUMERS_THAT_MANAGE_CONNECTIONS, CONSUMERS_THAT_SEND_MAIL, CONSUMERS_THAT_START_CONNECTIONS, ConversaStack, isPaymentHandler } from './stack.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
 import { wholeTemplate } from './test-support/whole-template.ts';
 
@@ -285,22 +285,23 @@ describe('the Lambda functions', () => {
     }
   });
 
-  it('HTTP functions may send e-mail; HTTP, stream and queue functions may read and write the bucket; WebSocket functions may do neither', () => {
+  it('HTTP functions and the account purge (it tells the owner) may send e-mail; HTTP, stream and queue functions may read and write the bucket; WebSocket functions may do neither', () => {
     const bucketId = mediaBucketId(template);
     const objects = same({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] });
     for (const [, fn] of functionsOf(template)) {
       const description = String(fn.Properties.Description);
       const statements = statementsOf(template, fn);
       const isHttp = description.startsWith('http/');
+      const mails = isHttp || [...CONSUMERS_THAT_SEND_MAIL].some((name) => description === `streams/${name}`);
       const usesBucket = isHttp || description.startsWith('streams/') || description.startsWith('queues/');
       expect(
         allows(statements, 'ses:SendEmail', (r) => r === '*'),
         description,
-      ).toBe(isHttp);
+      ).toBe(mails);
       expect(
         allows(statements, 'ses:SendRawEmail', (r) => r === '*'),
         description,
-      ).toBe(isHttp);
+      ).toBe(mails);
       expect(allows(statements, 's3:GetObject*', objects), description).toBe(usesBucket);
       expect(allows(statements, 's3:PutObject', objects), description).toBe(usesBucket);
     }
@@ -311,7 +312,7 @@ describe('the Lambda functions', () => {
     const sesStatements = Object.values(resourcesOf(scoped, 'AWS::IAM::Policy'))
       .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
       .filter((s) => [s.Action].flat().includes('ses:SendEmail'));
-    expect(sesStatements).toHaveLength(handlerModules.length);
+    expect(sesStatements).toHaveLength(handlerModules.length + CONSUMERS_THAT_SEND_MAIL.size);
     for (const s of sesStatements) {
       expect(JSON.stringify(s.Resource)).toContain(':identity/conversa.example');
       expect(s.Resource).not.toBe('*');
@@ -591,6 +592,23 @@ describe('the stream consumers', () => {
       expect(consumer(name).fn.Properties.Environment.Variables.WS_MANAGEMENT_URL, name).toEqual({
         'Fn::Join': ['', ['https://', { Ref: wsApi }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/ws']],
       });
+    }
+  });
+
+  it('the account purge mails as MAIL_FROM, may delete and list objects of the bucket, and may queue logouts for the channel worker', () => {
+    expect([...CONSUMERS_THAT_SEND_MAIL]).toEqual(['account-deletion']);
+    const { fn } = consumer('account-deletion');
+    expect(fn.Properties.Environment.Variables.MAIL_FROM).toBeDefined();
+    expect(fn.Properties.Timeout).toBe(120);
+    const statements = statementsOf(template, fn);
+    const bucketId = mediaBucketId(template);
+    expect(allows(statements, 's3:DeleteObject*', same({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] }))).toBe(true);
+    expect(allows(statements, 's3:List*', same({ 'Fn::GetAtt': [bucketId, 'Arn'] }))).toBe(true);
+    expect(fn.Properties.Environment.Variables[workerQueue.urlVariable]).toBeDefined();
+    expect(allows(statements, 'sqs:SendMessage', () => true)).toBe(true);
+    for (const { name } of streamConsumers) {
+      if (CONSUMERS_THAT_SEND_MAIL.has(name)) continue;
+      expect(consumer(name).fn.Properties.Environment.Variables.MAIL_FROM, name).toBeUndefined();
     }
   });
 

@@ -52,8 +52,11 @@ export const CONSUMERS_THAT_MANAGE_CONNECTIONS: ReadonlySet<string> = new Set(['
  */
 export const CONSUMERS_THAT_START_CONNECTIONS: ReadonlySet<string> = new Set(['plan-limits']);
 
+/** Stream consumers that send e-mail (the account purge tells the owner it is done). */
+export const CONSUMERS_THAT_SEND_MAIL: ReadonlySet<string> = new Set(['account-deletion']);
+
 export interface ConversaStackProps extends StackProps {
-  /** Sender of verification and reset e-mails. @default context `mailFrom`, else DEFAULT_MAIL_FROM */
+  /** Sender of verification, reset and account-deletion e-mails. @default context `mailFrom`, else DEFAULT_MAIL_FROM */
   readonly mailFrom?: string;
   /**
    * Public URL of the web app, used in e-mail links and allowed by the media bucket's CORS.
@@ -324,6 +327,10 @@ export class ConversaStack extends Stack {
       // Consumers read files to send them and presign downloads.
       bucket.grantReadWrite(fn);
       if (CONSUMERS_THAT_MANAGE_CONNECTIONS.has(name)) this.webSocketApi.stage.grantManagementApiAccess(fn);
+      if (CONSUMERS_THAT_SEND_MAIL.has(name)) {
+        fn.addToRolePolicy(sendEmail);
+        fn.addEnvironment('MAIL_FROM', mailFrom);
+      }
     }
     // The send queue's consumer reads files to send them and presigns their download URLs.
     for (const fn of queueFunctions) bucket.grantReadWrite(fn);

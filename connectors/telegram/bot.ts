@@ -17,12 +17,12 @@ export function apiBot(token: string, botInfo?: UserFromGetMe): Bot {
 }
 
 /** Skips an update already handled (Telegram redelivers on failure) and records one once handled. */
-function onceComposer(ports: Ports, serviceId: string): Composer<Context> {
+function onceComposer(ports: Ports, { accountId, serviceId }: InboundTarget): Composer<Context> {
   const composer = new Composer<Context>();
   composer.use(async (ctx, next) => {
-    if (await wasUpdateHandled(ports.table, serviceId, ctx.update.update_id)) return;
+    if (await wasUpdateHandled(ports.table, accountId, serviceId, ctx.update.update_id)) return;
     await next();
-    await markUpdateHandled(ports.table, serviceId, ctx.update.update_id, ports.clock());
+    await markUpdateHandled(ports.table, accountId, serviceId, ctx.update.update_id, ports.clock());
   });
   return composer;
 }
@@ -30,7 +30,7 @@ function onceComposer(ports: Ports, serviceId: string): Composer<Context> {
 /** The bot that receives a connection's updates and hands what they carry to the sink. */
 export function inboundBot(ports: Ports, sink: InboundSink, target: InboundTarget, botInfo?: UserFromGetMe): Bot {
   const bot = apiBot(target.token, botInfo);
-  bot.use(onceComposer(ports, target.serviceId));
+  bot.use(onceComposer(ports, target));
   bot.use(messagesComposer(ports, sink, target));
   bot.use(editsComposer(sink));
   return bot;

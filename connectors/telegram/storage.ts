@@ -6,7 +6,6 @@
 import type { UserFromGetMe } from 'grammy/types';
 import type { Table } from '#db/client.ts';
 import { deleteChannelRecord, getChannelRecord, putChannelRecord, type RecordAddress } from '#db/channel-records.ts';
-import { markEventHandled, wasEventHandled } from '#db/outside-events.ts';
 
 const channel = 'telegram';
 
@@ -37,7 +36,23 @@ export const putOffset = (table: Table, accountId: string, serviceId: string, of
   putChannelRecord(table, offsetAt(accountId, serviceId), { offset });
 export const deleteOffset = (table: Table, accountId: string, serviceId: string) => deleteChannelRecord(table, offsetAt(accountId, serviceId));
 
-/** Updates already handled (Telegram redelivers on failure), by `<serviceId>:<update id>`. */
-export const wasUpdateHandled = (table: Table, serviceId: string, updateId: number) => wasEventHandled(table, channel, `${serviceId}:${updateId}`);
-export const markUpdateHandled = (table: Table, serviceId: string, updateId: number, now: Date) =>
-  markEventHandled(table, channel, `${serviceId}:${updateId}`, now);
+const updateAt = (accountId: string, serviceId: string, updateId: number): RecordAddress => ({
+  scope: 'connection',
+  accountId,
+  serviceId,
+  channel,
+  kind: 'UPDATE',
+  id: String(updateId),
+});
+
+/** Kept longer than Telegram redelivers an update. */
+const updateRetentionSeconds = 7 * 24 * 60 * 60;
+
+/**
+ * Updates already handled (Telegram redelivers on failure), kept under their connection so that
+ * deleting the connection's account removes them with it.
+ */
+export const wasUpdateHandled = async (table: Table, accountId: string, serviceId: string, updateId: number) =>
+  Boolean(await getChannelRecord(table, updateAt(accountId, serviceId, updateId)));
+export const markUpdateHandled = (table: Table, accountId: string, serviceId: string, updateId: number, now: Date) =>
+  putChannelRecord(table, updateAt(accountId, serviceId, updateId), { handledAt: now.toISOString() }, { now, ttlSeconds: updateRetentionSeconds });

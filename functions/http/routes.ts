@@ -28,6 +28,8 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/accounts/{id}', handler: 'accounts/update-account' },
   { method: 'DELETE', path: '/accounts/{id}', handler: 'accounts/delete-account' },
   { method: 'GET', path: '/accounts/{id}/usage', handler: 'accounts/get-usage' },
+  { method: 'POST', path: '/accounts/{id}/exports', handler: 'accounts/start-account-export' },
+  { method: 'GET', path: '/accounts/{id}/exports/{exportId}', handler: 'accounts/get-account-export' },
 
   { method: 'GET', path: '/users', handler: 'users/list-users' },
   { method: 'POST', path: '/users', handler: 'users/create-user' },
@@ -54,6 +56,7 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'DELETE', path: '/contacts/{id}', handler: 'contacts/delete-contact' },
   { method: 'POST', path: '/contacts/{id}/archive', handler: 'contacts/archive-contact' },
   { method: 'POST', path: '/contacts/{id}/read', handler: 'contacts/mark-contact-read' },
+  { method: 'GET', path: '/contacts/{id}/export', handler: 'contacts/export-contact', timeoutSeconds: 30 },
 
   { method: 'GET', path: '/messages', handler: 'messages/list-messages' },
   { method: 'POST', path: '/messages/send', handler: 'messages/send-message' },

@@ -1,5 +1,5 @@
 /** The media bucket on S3 (s3rver locally), read and written through presigned URLs. */
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { downloadHeadersOf } from '#contracts/downloads.ts';
 import type { Storage } from '#domain/ports.ts';
@@ -49,6 +49,16 @@ export function s3Storage(
     async get(key) {
       const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return answer.Body!.transformToByteArray();
+    },
+    async list(prefix, max) {
+      const answer = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: Math.min(max, 1000) }));
+      return (answer.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+    },
+    async remove(keys) {
+      // One by one, a few at a time: DeleteObjects needs a checksum the local stand-in does not take.
+      for (let i = 0; i < keys.length; i += 20) {
+        await Promise.all(keys.slice(i, i + 20).map((key) => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))));
+      }
     },
   };
 }

@@ -31,6 +31,6 @@ export const workerQueue: WorkerQueueDef = {
   // Receives count every worker that gave a command back to the holder (about one per other live
   // worker before the holder gets it), so this sits well above dispatch's maxHandOvers.
   maxReceiveCount: 50,
-  producers: ['dispatch-outbound', 'notify-worker'],
+  producers: ['dispatch-outbound', 'notify-worker', 'account-deletion'],
   routeProducers: ['services/logout-service', 'services/delete-service'],
 };

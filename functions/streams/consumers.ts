@@ -76,4 +76,30 @@ export const streamConsumers: StreamConsumerDef[] = [
     // A Pro account's 25,000 contacts are archived in transactions of 50; a retry resumes.
     timeoutSeconds: 300,
   },
+  {
+    name: 'contact-purge',
+    handler: 'contact-purge',
+    batchSize: 10,
+    // Tombstones of deleted contacts while their messages, files and avatar are being purged.
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.contactTombstone] }, purge: { BOOL: [true] } } } }],
+    timeoutSeconds: 60,
+  },
+  {
+    name: 'account-deletion',
+    handler: 'account-deletion',
+    batchSize: 10,
+    // The purge jobs of deleted accounts, new or moved on by their last step.
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.accountDeletion] } } } }],
+    // A step deletes a few hundred items and files, or waits a little for the channel worker.
+    timeoutSeconds: 120,
+  },
+  {
+    name: 'account-export',
+    handler: 'account-export',
+    batchSize: 10,
+    // Exports of an account's data while they run: new, or moved on by their last step.
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.accountExport] }, status: { S: ['running'] } } } }],
+    // The last step joins the parts into one archive.
+    timeoutSeconds: 300,
+  },
 ];

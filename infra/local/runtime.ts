@@ -195,6 +195,13 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     });
   }
 
+  // Purges of deleted accounts and contacts that a stop interrupted: the stream records that ran their next
+  // steps were in memory only, so each job is moved on once (docs/decisions.md "Account deletion").
+  const { resumeAccountDeletions } = await import('../../shared/domain/accounts/account-deletion.ts');
+  const { resumeContactPurges } = await import('../../shared/domain/contacts/contact-purge.ts');
+  const resumed = (await resumeAccountDeletions(defaultPorts())) + (await resumeContactPurges(defaultPorts()));
+  if (resumed && !options.quiet) console.log(`[deletion] ${resumed} exclusão(ões) retomada(s)`);
+
   // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),
   // reading its queue as the Fargate task does: connection changes (from `notify-worker`), sends
   // of WhatsApp and logouts. One worker per data folder: a fixed owner id lets a restarted runtime

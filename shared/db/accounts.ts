@@ -1,5 +1,5 @@
 /** Account items: the account itself and its usage counters (plan seats). */
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from './conditions.ts';
 import type { Subscription } from '#contracts/entities.ts';
 import type { PlanLimits } from '#contracts/plans.ts';
@@ -65,10 +65,6 @@ export async function renameAccount(table: Table, accountId: string, name: strin
     }),
   );
   return Attributes as AccountItem;
-}
-
-export async function deleteAccountItem(table: Table, accountId: string): Promise<void> {
-  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.account(accountId) }));
 }
 
 /** Transaction member: takes one seat of a counter, refused when the plan's limit is reached. */

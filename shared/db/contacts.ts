@@ -53,6 +53,13 @@ export interface ContactTombstone {
   accountId: string;
   deletedAt: string;
   ttl: number;
+  /** Set while the deleted contact's messages, files and avatar are being purged. */
+  purge?: boolean;
+  /** Bumped by every purge step: the change runs the next step. */
+  purgeRound?: number;
+  avatarKey?: string | null;
+  gsi1pk?: string;
+  gsi1sk?: string;
 }
 
 export type ContactFields = Omit<ContactItem, 'pk' | 'sk' | 'gsi2pk' | 'gsi2sk' | 'type'>;
@@ -200,8 +207,12 @@ export function deleteContactIfUnchangedStep(contact: Pick<ContactItem, 'account
   };
 }
 
-/** Transaction member: the tombstone a deleted contact leaves in the change index for a while. */
-export function contactTombstoneStep(accountId: string, contactId: string, deletedAt: string, ttl: number): PutStep {
+/**
+ * Transaction member: the tombstone a deleted contact leaves in the change index for a while.
+ * `purge`: the contact's messages, their files and its avatar are to be removed (a deletion; a
+ * merge moves them instead), by the `contact-purge` consumer (shared/domain/contacts/contact-purge.ts).
+ */
+export function contactTombstoneStep(accountId: string, contactId: string, deletedAt: string, ttl: number, purge?: { avatarKey: string | null }): PutStep {
   const tombstone: ContactTombstone = {
     ...keys.contactTombstone(accountId, contactId),
     ...keys.contactChange(accountId, deletedAt, contactId),
@@ -210,6 +221,7 @@ export function contactTombstoneStep(accountId: string, contactId: string, delet
     accountId,
     deletedAt,
     ttl,
+    ...(purge ? { ...keys.pendingContactPurge(deletedAt, accountId, contactId), purge: true, purgeRound: 0, avatarKey: purge.avatarKey } : {}),
   };
   return putStep(tombstone);
 }

@@ -29,6 +29,8 @@ export const entityTypes = {
   outsideEvent: 'OutsideEvent',
   sessionLease: 'SessionLease',
   billingCustomer: 'BillingCustomer',
+  accountDeletion: 'AccountDeletion',
+  accountExport: 'AccountExport',
 } as const;
 
 export const keys = {
@@ -76,6 +78,20 @@ export const keys = {
   sessionLease: (serviceId: string): Key => ({ pk: `LEASE#${serviceId}`, sk: 'LEASE' }),
   /** The account of a payment provider's customer (Stripe webhooks name the customer, not the account). */
   billingCustomer: (customerId: string): Key => ({ pk: `BILLING-CUSTOMER#${customerId}`, sk: 'ACCOUNT' }),
+  /**
+   * The purge of a deleted account (shared/db/account-deletions.ts): its progress, outside the
+   * account's partitions (which it empties). gsi1 lists the unfinished ones, so a restarted runtime
+   * resumes them.
+   */
+  accountDeletion: (accountId: string): Key => ({ pk: `ACCOUNT-DELETION#${accountId}`, sk: 'JOB' }),
+  pendingAccountDeletion: (requestedAt: string, accountId: string) => ({ gsi1pk: 'ACCOUNT-DELETIONS', gsi1sk: `${requestedAt}#${accountId}` }),
+  pendingAccountDeletions: () => ({ gsi1pk: 'ACCOUNT-DELETIONS' }),
+  /** An export of the whole account's data (shared/db/account-exports.ts), in the account's partition. */
+  accountExport: (accountId: string, exportId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `EXPORT#${exportId}` }),
+  /** Every partition an account's items live in besides `ACCOUNT#A` itself (the purge empties each). */
+  contactPartition: (accountId: string, contactId: string) => ({ pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}` }),
+  servicePartition: (accountId: string, serviceId: string) => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}` }),
+  accountPartition: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}` }),
   /** Idempotency record of an event from outside (a Telegram update, a Stripe event), kept for a while. */
   outsideEvent: (source: string, id: string): Key => ({ pk: `EVENT#${source}#${id}`, sk: 'EVENT' }),
 
@@ -109,6 +125,12 @@ export const keys = {
   contactChanges: (accountId: string) => ({ gsi2pk: `${ACCOUNT}${accountId}#CONTACT-CHANGES` }),
   /** A deleted contact leaves a tombstone for a while, so directories learn of the deletion. */
   contactTombstone: (accountId: string, contactId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `CONTACT-DELETED#${contactId}` }),
+  /** gsi1: deleted contacts whose messages and files are still being purged (a restarted runtime resumes them). */
+  pendingContactPurge: (deletedAt: string, accountId: string, contactId: string) => ({
+    gsi1pk: 'CONTACT-PURGES',
+    gsi1sk: `${deletedAt}#${accountId}#${contactId}`,
+  }),
+  pendingContactPurges: () => ({ gsi1pk: 'CONTACT-PURGES' }),
   /** A contact by (connection, channel id): lookup for every inbound message, and the uniqueness guard. */
   channelContact: (accountId: string, serviceId: string, idFromService: string): Key => ({
     pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
@@ -155,6 +177,16 @@ export function fileObjectKey(accountId: string, fileId: string, name: string): 
       .replace(/[^\w.-]+/g, '_')
       .slice(-100) || 'arquivo';
   return `accounts/${accountId}/files/${fileId}/${safe}`;
+}
+
+/** The bucket key of an account export's part or archive: under its account. */
+export function exportObjectKey(accountId: string, exportId: string, name: string): string {
+  return `accounts/${accountId}/exports/${exportId}/${name}`;
+}
+
+/** Every object of an account in the bucket is under this prefix (files, avatars, exports). */
+export function accountObjectPrefix(accountId: string): string {
+  return `accounts/${accountId}/`;
 }
 
 /** The bucket key of a contact's avatar: under its account, one per (connection, channel id). */

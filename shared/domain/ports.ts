@@ -59,6 +59,10 @@ export interface Storage {
   /** Size and type of a stored object, or null when there is none. */
   head(key: string): Promise<{ size: number; mimetype: string | null } | null>;
   get(key: string): Promise<Uint8Array>;
+  /** Keys of up to `max` objects under a prefix. */
+  list(prefix: string, max: number): Promise<string[]>;
+  /** Removes objects (a missing one is no error). */
+  remove(keys: readonly string[]): Promise<void>;
 }
 
 /** A subscription as the payment provider holds it now (the source of truth for the account's plan). */

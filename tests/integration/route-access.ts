@@ -195,6 +195,15 @@ export const routeAccess: Record<string, MatrixEntry> = {
   'PUT /accounts/{id}': { access: 'admin', ok: 200, build: (t) => ({ path: `/accounts/${t.accountId}`, body: { name: 'Equipe Pro' } }) },
   'DELETE /accounts/{id}': { access: 'owner', ok: 204, ownTeam: true, build: (t) => ({ path: `/accounts/${t.accountId}` }) },
   'GET /accounts/{id}/usage': { access: 'member', ok: 200, build: (t) => ({ path: `/accounts/${t.accountId}/usage` }) },
+  'POST /accounts/{id}/exports': { access: 'admin', ok: 201, build: (t) => ({ path: `/accounts/${t.accountId}/exports` }) },
+  'GET /accounts/{id}/exports/{exportId}': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => {
+      const started = await must(call('POST', `/accounts/${t.accountId}/exports`, { token: t.owner.token }), 201, 'export');
+      return { path: `/accounts/${t.accountId}/exports/${started.id}` };
+    },
+  },
 
   // Lists answer the stranger 200 with their own account's items (no victim id, checked on every stranger row).
   'GET /users': { access: 'member', ok: 200, stranger: 200, build: path('/users') },
@@ -255,6 +264,7 @@ export const routeAccess: Record<string, MatrixEntry> = {
     build: async (t) => ({ path: `/contacts/${await t.spareContact()}/archive`, body: { archive: true } }),
   },
   'POST /contacts/{id}/read': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/read` }) },
+  'GET /contacts/{id}/export': { access: 'admin', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/export` }) },
 
   // where.contactId names a contact the stranger's account does not have: 404.
   'GET /messages': { access: 'member', ok: 200, build: (t) => ({ path: `/messages${listQuery({ where: { contactId: t.contactId } })}` }) },

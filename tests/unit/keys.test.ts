@@ -67,10 +67,7 @@ describe('ACCESS_PATTERNS.md', () => {
     connectionRecords: [['A', 'S', '<channel>', '<KIND>']],
     channelRecord: [['<channel>', '<KIND>', '<id>']],
     channelClaim: [['<channel>', '<KIND>', '<id>']],
-    outsideEvent: [
-      ['telegram', 'S:<update_id>'],
-      ['stripe', '<event id>'],
-    ],
+    outsideEvent: [['stripe', '<event id>']],
     billingCustomer: [['<customer id>']],
     sessionLease: [['S']],
     contact: [['A', 'C']],
@@ -88,6 +85,15 @@ describe('ACCESS_PATTERNS.md', () => {
     connection: [['<connectionId>']],
     rate: [['<scope>', '<subject>']],
     signupEmail: [['<email>']],
+    accountDeletion: [['A']],
+    accountExport: [['A', 'X']],
+    pendingContactPurge: [['<deletedAt>', 'A', 'C']],
+    pendingContactPurges: [[]],
+    pendingAccountDeletion: [['<requestedAt>', 'A']],
+    pendingAccountDeletions: [[]],
+    accountPartition: [['A']],
+    contactPartition: [['A', 'C']],
+    servicePartition: [['A', 'S']],
   };
 
   it('shows every key that keys.ts writes, as keys.ts writes it', () => {

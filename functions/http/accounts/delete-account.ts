@@ -1,4 +1,4 @@
-import { deleteAccount } from '#domain/accounts/accounts.ts';
+import { deleteAccount } from '#domain/accounts/account-deletion.ts';
 import { api, idParam } from '#lib/api.ts';
 import { noContent } from '#lib/responses.ts';
 

@@ -2,9 +2,9 @@
 import type { Account, ListAnswer, Usage } from '#contracts/entities.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import type { SessionAnswer } from '#contracts/auth.ts';
-import { deleteAccountItem, getAccountItem, newAccountItem, renameAccount } from '#db/accounts.ts';
+import { getAccountItem, newAccountItem, renameAccount } from '#db/accounts.ts';
 import { putNewStep, writeTogether } from '#db/transaction.ts';
-import { accountUsers, claimUserEmailStep, deleteAccountUsers, removeUserStep, userItem, usersByEmail } from '#db/users.ts';
+import { claimUserEmailStep, removeUserStep, userItem, usersByEmail } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession, Session } from '../session.ts';
@@ -76,16 +76,4 @@ export async function updateAccount(ports: Ports, session: AccountSession, id: s
 
 export async function getUsage(ports: Ports, session: AccountSession, id: string): Promise<Usage> {
   return toUsage(await ownAccount(ports, session, id));
-}
-
-/**
- * Deletes an account (the owner only): its users and their e-mail guards, then the account item,
- * so every session of it ends at once and its people may sign up again. Its contacts,
- * conversations, connections and files are not purged yet (see docs/decisions.md).
- */
-export async function deleteAccount(ports: Ports, session: AccountSession, id: string): Promise<void> {
-  await ownAccount(ports, session, id);
-  if (!session.user.isOwner) throw fail.forbidden();
-  await deleteAccountUsers(ports.table, session.accountId, await accountUsers(ports.table, session.accountId));
-  await deleteAccountItem(ports.table, session.accountId);
 }

@@ -236,7 +236,10 @@ export async function deleteContact(ports: Ports, session: AccountSession, id: s
     contact: deleteContactIfUnchangedStep(current),
     channelId: releaseChannelIdStep(current),
     ...Object.fromEntries((current.channelAliases ?? []).map((alias, i) => [`channelAlias${i}`, releaseChannelAliasStep(current, alias)])),
-    tombstone: contactTombstoneStep(session.accountId, id, deletedAt, Math.floor(now.getTime() / 1000) + tombstoneLifetimeSeconds),
+    // Its conversation, files and avatar go too, in the background (./contact-purge.ts).
+    tombstone: contactTombstoneStep(session.accountId, id, deletedAt, Math.floor(now.getTime() / 1000) + tombstoneLifetimeSeconds, {
+      avatarKey: current.avatarKey ?? null,
+    }),
     seat: !current.archivedAt && releaseSeatStep(session.accountId, 'contactsCount'),
   });
 }

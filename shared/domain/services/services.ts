@@ -38,7 +38,7 @@ export async function getService(ports: Ports, session: AccountSession, id: stri
 }
 
 /** The exclusive claim a connection's credentials make, if its channel asks for one. */
-function exclusiveClaim(ports: Ports, type: ServiceType, token: string | null) {
+export function exclusiveClaim(ports: Ports, type: ServiceType, token: string | null) {
   const claim = token ? ports.channels.get(type)?.credentials?.exclusive?.(token) : undefined;
   return claim ? { ...claim, channel: type } : null;
 }

@@ -7,6 +7,7 @@ import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useAccount } from '#web/features/account/api/get-account.ts';
 import { useCreatePortalSession } from '#web/features/account/api/create-portal-session.ts';
 import { AccountModal } from '#web/features/account/components/account-modal.tsx';
+import { DataExport } from '#web/features/account/components/data-export.tsx';
 import { ActivePlan, CheckoutPending, liveSubscription, UpgradePlan } from '#web/features/account/components/subscription.tsx';
 import { useSession } from '#web/lib/auth.ts';
 import { formatDate } from '#web/lib/format.ts';
@@ -99,6 +100,7 @@ export default function MyAccountPage() {
       ) : (
         <UpgradePlan account={a} canUpgrade={user.isAdmin} />
       )}
+      {user.isAdmin ? <DataExport accountId={a.id} /> : null}
       <Routes>
         <Route
           path=":id/edit"

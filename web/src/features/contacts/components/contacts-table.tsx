@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Pencil, Plus } from 'lucide-react';
+import { Download, Pencil, Plus } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
 import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
@@ -13,6 +13,12 @@ import { contactsQuery, useContacts, type ContactFilters } from '#web/features/c
 import { ServiceTypeIcon } from './service-type-icon.tsx';
 import { useListFilters } from '#web/lib/use-list-filters.ts';
 import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
+import { useSession } from '#web/lib/auth.ts';
+import { showToast } from '#web/lib/notify.ts';
+import { useExportContact } from '#web/features/contacts/api/export-contact.ts';
+
+const actionClass =
+  'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-50';
 
 /** Why a contact is archived, as its badge's tooltip says. */
 const archivedWhy = (contact: Contact) => (contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText);
@@ -26,6 +32,13 @@ export function ContactsTable() {
   const contacts = useContacts(contactsQuery(list.applied, list.page, perPage));
   const rows = contacts.data?.data ?? [];
   const total = contacts.data?.totalCount ?? 0;
+  const { user } = useSession();
+  const exporting = useExportContact();
+  const exportData = (contact: Contact) =>
+    exporting.mutate(contact, {
+      onSuccess: () => showToast({ tone: 'success', title: 'Dados do contato exportados' }),
+      onError: () => showToast({ tone: 'error', title: 'Não foi possível exportar os dados do contato' }),
+    });
 
   // A save comes back with { refresh: true }: refetch, then drop the flag.
   useRefreshFlag('/contacts', contacts.refetch);
@@ -106,15 +119,22 @@ export function ContactsTable() {
                 '—'
               )}
             </td>
-            <td className={`${tdClass} ${actionsCellClass} text-right`}>
-              <Link
-                to={`/contacts/${contact.id}/edit`}
-                className="inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring"
-                aria-label={`Editar ${contact.name}`}
-                title="Editar"
-              >
+            <td className={`${tdClass} ${actionsCellClass} text-right whitespace-nowrap`}>
+              <Link to={`/contacts/${contact.id}/edit`} className={actionClass} aria-label={`Editar ${contact.name}`} title="Editar">
                 <Pencil className="size-4" aria-hidden="true" />
               </Link>
+              {user?.isAdmin ? (
+                <button
+                  type="button"
+                  className={actionClass}
+                  aria-label={`Exportar dados de ${contact.name}`}
+                  title="Exportar dados"
+                  disabled={exporting.isPending && exporting.variables?.id === contact.id}
+                  onClick={() => exportData(contact)}
+                >
+                  <Download className="size-4" aria-hidden="true" />
+                </button>
+              ) : null}
             </td>
           </tr>
         ))}

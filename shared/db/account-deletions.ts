@@ -1,0 +1,171 @@
+/**
+ * The purge job of a deleted account: one item per account, outside the partitions it empties,
+ * holding what the purge needs once the account's own items are gone (the owner to tell, the
+ * users and connections whose items live elsewhere) and how far it got (`phase`). Every step of the
+ * purge bumps `round` conditionally: the change is what runs the next step (the `account-deletion`
+ * stream consumer), and a second chain of steps (a retried record, a resume) loses the race and
+ * stops. The item goes when the purge is done.
+ */
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Table } from './client.ts';
+import { unlessConditionFails } from './conditions.ts';
+import { entityTypes, keys } from './keys.ts';
+import type { PutStep, UpdateStep } from './transaction.ts';
+import { queryAll } from './users.ts';
+
+/**
+ * In order: `requested` (the request is still ending the account's sessions), `connections`
+ * (stopped, logged out and removed), `sessions` (waiting for the channel worker to let go of them),
+ * `contacts` (each with its messages), `partitions` (everything else the account left in the
+ * table), `files` (the bucket), `notify` (the owner's e-mail).
+ */
+export const deletionPhases = ['requested', 'connections', 'sessions', 'contacts', 'partitions', 'files', 'notify'] as const;
+export type DeletionPhase = (typeof deletionPhases)[number];
+
+export interface AccountDeletionItem {
+  pk: string;
+  sk: string;
+  gsi1pk: string;
+  gsi1sk: string;
+  type: typeof entityTypes.accountDeletion;
+  accountId: string;
+  accountName: string;
+  ownerName: string;
+  ownerEmail: string;
+  /** Users of the account when it was deleted (their one-time codes live under the user). */
+  userIds: string[];
+  /** Connections met by the purge (their partitions and leases are emptied after they stop). */
+  serviceIds?: Set<string>;
+  stripeCustomerId: string | null;
+  requestedAt: string;
+  phase: DeletionPhase;
+  round: number;
+  /** When the purge started waiting for the channel worker (phase `sessions`). */
+  waitingSince?: string | null;
+  /** Items and objects removed so far. */
+  removedItems: number;
+  removedObjects: number;
+}
+
+export function accountDeletionItem(input: {
+  accountId: string;
+  accountName: string;
+  ownerName: string;
+  ownerEmail: string;
+  userIds: string[];
+  stripeCustomerId: string | null;
+  requestedAt: string;
+}): AccountDeletionItem {
+  return {
+    ...keys.accountDeletion(input.accountId),
+    ...keys.pendingAccountDeletion(input.requestedAt, input.accountId),
+    type: entityTypes.accountDeletion,
+    ...input,
+    phase: 'requested',
+    round: 0,
+    removedItems: 0,
+    removedObjects: 0,
+  };
+}
+
+/** Transaction member: the job starts (after the request ended the account's sessions). */
+export function startDeletionStep(accountId: string): UpdateStep {
+  return {
+    Update: {
+      Key: keys.accountDeletion(accountId),
+      UpdateExpression: 'SET phase = :next, round = round + :one',
+      ConditionExpression: 'phase = :requested',
+      ExpressionAttributeValues: { ':next': 'connections', ':one': 1, ':requested': 'requested' },
+    },
+  };
+}
+
+/** Transaction member: the job, new. */
+export function newDeletionStep(item: AccountDeletionItem): PutStep {
+  return { Put: { Item: { ...item }, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+export async function getAccountDeletion(table: Table, accountId: string): Promise<AccountDeletionItem | undefined> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.accountDeletion(accountId), ConsistentRead: true }));
+  return Item as AccountDeletionItem | undefined;
+}
+
+/** Remembers connections the purge met, before it removes them. */
+export async function rememberDeletedServices(table: Table, accountId: string, serviceIds: string[]): Promise<void> {
+  if (!serviceIds.length) return;
+  await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.accountDeletion(accountId),
+      UpdateExpression: 'ADD serviceIds :ids',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':ids': new Set(serviceIds) },
+    }),
+  );
+}
+
+/**
+ * Records a step's progress and asks for the next step, only if no other step moved the job since
+ * `round` was read. False when one did (this chain of steps ends there).
+ */
+export async function advanceAccountDeletion(
+  table: Table,
+  job: Pick<AccountDeletionItem, 'accountId' | 'round'>,
+  progress: { phase?: DeletionPhase; waitingSince?: string | null; removedItems?: number; removedObjects?: number },
+): Promise<boolean> {
+  const sets = ['round = round + :one', 'removedItems = removedItems + :items', 'removedObjects = removedObjects + :objects'];
+  const values: Record<string, unknown> = {
+    ':one': 1,
+    ':round': job.round,
+    ':items': progress.removedItems ?? 0,
+    ':objects': progress.removedObjects ?? 0,
+  };
+  if (progress.phase) {
+    sets.push('phase = :phase');
+    values[':phase'] = progress.phase;
+  }
+  if (progress.waitingSince !== undefined) {
+    sets.push('waitingSince = :waiting');
+    values[':waiting'] = progress.waitingSince;
+  }
+  const answer = await unlessConditionFails(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.accountDeletion(job.accountId),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'round = :round',
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+  return answer !== undefined;
+}
+
+/** Unfinished purges, oldest first (gsi1). */
+export function pendingAccountDeletions(table: Table): Promise<AccountDeletionItem[]> {
+  return queryAll<AccountDeletionItem>(table, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.pendingAccountDeletions().gsi1pk },
+  });
+}
+
+/** Moves a job on without doing any work: its change runs the next step (a resume). */
+export async function nudgeAccountDeletion(table: Table, accountId: string): Promise<void> {
+  await unlessConditionFails(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.accountDeletion(accountId),
+        UpdateExpression: 'SET round = round + :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    ),
+  );
+}
+
+export async function removeAccountDeletion(table: Table, accountId: string): Promise<void> {
+  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.accountDeletion(accountId) }));
+}

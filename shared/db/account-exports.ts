@@ -1,0 +1,118 @@
+/**
+ * Exports of an account's data (LGPD access request): one item per export in the account's
+ * partition, holding how far it got. Every step writes one part of the archive to the bucket and
+ * bumps `round` conditionally: the change runs the next step (the `account-export` stream
+ * consumer), and a second chain of steps loses the race and stops.
+ */
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Table } from './client.ts';
+import { unlessConditionFails } from './conditions.ts';
+import { entityTypes, keys } from './keys.ts';
+
+/** `own`: the account's own items; `messages`: each contact's conversation; `compose`: the parts become one archive. */
+export type ExportPhase = 'own' | 'messages' | 'compose';
+
+export interface AccountExportItem {
+  pk: string;
+  sk: string;
+  type: typeof entityTypes.accountExport;
+  id: string;
+  accountId: string;
+  requestedBy: string;
+  status: 'running' | 'done';
+  phase: ExportPhase;
+  /** Where the current phase goes on: a Query's start key. */
+  cursor: Record<string, unknown> | null;
+  /** The contact whose conversation is being written (phase `messages`). */
+  contactSk: string | null;
+  /** Parts written so far. */
+  parts: number;
+  lines: number;
+  round: number;
+  createdAt: string;
+  finishedAt: string | null;
+  /** The archive's bucket key, once done. */
+  objectKey: string | null;
+}
+
+export async function putAccountExport(table: Table, input: { accountId: string; id: string; requestedBy: string; now: string }): Promise<AccountExportItem> {
+  const item: AccountExportItem = {
+    ...keys.accountExport(input.accountId, input.id),
+    type: entityTypes.accountExport,
+    id: input.id,
+    accountId: input.accountId,
+    requestedBy: input.requestedBy,
+    status: 'running',
+    phase: 'own',
+    cursor: null,
+    contactSk: null,
+    parts: 0,
+    lines: 0,
+    round: 0,
+    createdAt: input.now,
+    finishedAt: null,
+    objectKey: null,
+  };
+  await table.doc.send(new PutCommand({ TableName: table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  return item;
+}
+
+export async function getAccountExport(table: Table, accountId: string, id: string): Promise<AccountExportItem | undefined> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.accountExport(accountId, id), ConsistentRead: true }));
+  return Item as AccountExportItem | undefined;
+}
+
+/** Records a step and asks for the next, unless another step moved the export since `round` was read. */
+export async function advanceAccountExport(
+  table: Table,
+  job: Pick<AccountExportItem, 'accountId' | 'id' | 'round'>,
+  next: Pick<AccountExportItem, 'phase' | 'cursor' | 'contactSk' | 'parts' | 'lines' | 'status' | 'finishedAt' | 'objectKey'>,
+): Promise<boolean> {
+  const answer = await unlessConditionFails(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.accountExport(job.accountId, job.id),
+        UpdateExpression:
+          'SET round = round + :one, phase = :phase, #cursor = :cursor, contactSk = :contact, parts = :parts, #lines = :lines, #status = :status, finishedAt = :finished, objectKey = :object',
+        ConditionExpression: 'round = :round',
+        ExpressionAttributeNames: { '#cursor': 'cursor', '#lines': 'lines', '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':round': job.round,
+          ':phase': next.phase,
+          ':cursor': next.cursor,
+          ':contact': next.contactSk,
+          ':parts': next.parts,
+          ':lines': next.lines,
+          ':status': next.status,
+          ':finished': next.finishedAt,
+          ':object': next.objectKey,
+        },
+      }),
+    ),
+  );
+  return answer !== undefined;
+}
+
+/** A page of a partition from a start key (optionally of a sort-key prefix, or after a sort key). */
+export async function pageOf(
+  table: Table,
+  input: { pk: string; skPrefix?: string; after?: string; limit: number; start: Record<string, unknown> | null },
+): Promise<{ items: Record<string, unknown>[]; next: Record<string, unknown> | null }> {
+  const condition = input.after ? 'pk = :pk AND sk > :after' : input.skPrefix ? 'pk = :pk AND begins_with(sk, :p)' : 'pk = :pk';
+  const { Items, LastEvaluatedKey } = await table.doc.send(
+    new QueryCommand({
+      TableName: table.name,
+      KeyConditionExpression: condition,
+      ExpressionAttributeValues: {
+        ':pk': input.pk,
+        ...(input.after ? { ':after': input.after } : {}),
+        ...(input.skPrefix && !input.after ? { ':p': input.skPrefix } : {}),
+      },
+      Limit: input.limit,
+      ...(input.start ? { ExclusiveStartKey: input.start } : {}),
+    }),
+  );
+  return { items: (Items ?? []) as Record<string, unknown>[], next: (LastEvaluatedKey as Record<string, unknown> | undefined) ?? null };
+}

@@ -1,0 +1,139 @@
+/**
+ * Exporting the whole account's data (LGPD access request, owner or admin): a background job
+ * writes a JSON Lines archive to the bucket, one record a line (`{ "kind": "Account" | "User" |
+ * "Service" | "Contact" | "File" | "Message", ... }`, keys and secrets left out), and the export
+ * answers a signed download link once done. The job runs a bounded step per change of its item
+ * (`runExportStep`, from the `account-export` stream consumer): each step writes one part, the last
+ * joins the parts into the archive. See docs/decisions.md "Deletion and export".
+ */
+import type { AccountExport } from '#contracts/accounts.ts';
+import { advanceAccountExport, getAccountExport, pageOf, putAccountExport, type AccountExportItem } from '#db/account-exports.ts';
+import { entityTypes, exportObjectKey, keys } from '#db/keys.ts';
+import { fail } from '../errors.ts';
+import type { Ports } from '../ports.ts';
+import type { AccountSession } from '../session.ts';
+
+/** Records one step writes at most. */
+const pageSize = 500;
+/** The item types of the account's own partition that belong in the archive. */
+const ownKinds = new Set<string>([entityTypes.account, entityTypes.user, entityTypes.service, entityTypes.contact, entityTypes.file]);
+/** Never in an archive: keys, secrets, credentials. */
+const withheld = new Set([
+  'pk',
+  'sk',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'ttl',
+  'passwordHash',
+  'tokenSealed',
+  'qrCode',
+  'pairingCode',
+  'stripeCustomerId',
+]);
+
+function lineOf(item: Record<string, unknown>): string {
+  const record: Record<string, unknown> = { kind: item.type };
+  for (const [field, value] of Object.entries(item)) if (!withheld.has(field) && field !== 'type') record[field] = value;
+  return JSON.stringify(record);
+}
+
+function present(job: AccountExportItem, url: string | null): AccountExport {
+  return { id: job.id, status: job.status, createdAt: job.createdAt, finishedAt: job.finishedAt, lines: job.lines, url };
+}
+
+function assertAllowed(session: AccountSession, accountId: string): void {
+  if (accountId !== session.accountId) throw fail.notFound();
+  if (!session.user.isAdmin) throw fail.forbidden();
+}
+
+export async function startAccountExport(ports: Ports, session: AccountSession, accountId: string): Promise<AccountExport> {
+  assertAllowed(session, accountId);
+  const job = await putAccountExport(ports.table, { accountId, id: ports.newId(), requestedBy: session.user.id, now: ports.clock().toISOString() });
+  return present(job, null);
+}
+
+export async function getAccountExportStatus(ports: Ports, session: AccountSession, accountId: string, exportId: string): Promise<AccountExport> {
+  assertAllowed(session, accountId);
+  const job = await getAccountExport(ports.table, accountId, exportId);
+  if (!job) throw fail.notFound();
+  const day = job.createdAt.slice(0, 10);
+  return present(job, job.objectKey ? await ports.storage.downloadUrl(job.objectKey, `conversa-dados-${day}.jsonl`) : null);
+}
+
+async function writePart(ports: Ports, job: AccountExportItem, lines: string[]): Promise<number> {
+  if (!lines.length) return job.parts;
+  const part = job.parts + 1;
+  const name = `part-${String(part).padStart(6, '0')}.jsonl`;
+  await ports.storage.put(exportObjectKey(job.accountId, job.id, name), new TextEncoder().encode(`${lines.join('\n')}\n`), 'application/x-ndjson');
+  return part;
+}
+
+/** One step of an export, for a change of its item; nothing once it is done or gone. */
+export async function runExportStep(ports: Ports, accountId: string, exportId: string): Promise<void> {
+  const job = await getAccountExport(ports.table, accountId, exportId);
+  if (job?.status !== 'running') return;
+  const same = {
+    phase: job.phase,
+    cursor: job.cursor,
+    contactSk: job.contactSk,
+    parts: job.parts,
+    lines: job.lines,
+    status: job.status,
+    finishedAt: null,
+    objectKey: null,
+  };
+  const own = keys.accountPartition(accountId).pk;
+  switch (job.phase) {
+    case 'own': {
+      const page = await pageOf(ports.table, { pk: own, limit: pageSize, start: job.cursor });
+      const lines = page.items.filter((i) => ownKinds.has(String(i.type))).map(lineOf);
+      const parts = await writePart(ports, job, lines);
+      await advanceAccountExport(ports.table, job, {
+        ...same,
+        parts,
+        lines: job.lines + lines.length,
+        cursor: page.next,
+        phase: page.next ? 'own' : 'messages',
+      });
+      return;
+    }
+    case 'messages': {
+      let contactSk = job.contactSk;
+      if (!contactSk) {
+        const next = await pageOf(ports.table, { pk: own, after: job.cursor ? String(job.cursor.after) : 'CONTACT#', limit: 1, start: null });
+        const sk = next.items[0]?.sk;
+        if (typeof sk !== 'string' || !sk.startsWith(keys.accountContacts(accountId).skPrefix)) {
+          await advanceAccountExport(ports.table, job, { ...same, phase: 'compose', cursor: null, contactSk: null });
+          return;
+        }
+        contactSk = sk;
+      }
+      const contactId = contactSk.slice(keys.accountContacts(accountId).skPrefix.length);
+      const { pk, skPrefix } = keys.contactMessages(accountId, contactId);
+      const page = await pageOf(ports.table, { pk, skPrefix, limit: pageSize, start: job.contactSk ? job.cursor : null });
+      const lines = page.items.map(lineOf);
+      const parts = await writePart(ports, job, lines);
+      await advanceAccountExport(ports.table, job, {
+        ...same,
+        parts,
+        lines: job.lines + lines.length,
+        // The contact's next page, or the next contact after this one.
+        contactSk: page.next ? contactSk : null,
+        cursor: page.next ?? { after: contactSk },
+      });
+      return;
+    }
+    case 'compose': {
+      const prefix = exportObjectKey(accountId, exportId, 'part-');
+      const names = Array.from({ length: job.parts }, (_, i) => exportObjectKey(accountId, exportId, `part-${String(i + 1).padStart(6, '0')}.jsonl`));
+      const chunks = await Promise.all(names.map((key) => ports.storage.get(key)));
+      const archive = exportObjectKey(accountId, exportId, 'conversa-dados.jsonl');
+      await ports.storage.put(archive, Buffer.concat(chunks), 'application/x-ndjson');
+      for (let left = await ports.storage.list(prefix, 1000); left.length; left = await ports.storage.list(prefix, 1000)) await ports.storage.remove(left);
+      await advanceAccountExport(ports.table, job, { ...same, status: 'done', finishedAt: ports.clock().toISOString(), objectKey: archive });
+      return;
+    }
+  }
+}
