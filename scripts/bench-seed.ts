@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import dynalite from 'dynalite';
+import batchWriteItem from 'dynalite/actions/batchWriteItem.js';
+import { create as createStore } from 'dynalite/db/index.js';
 import { ulid } from 'ulid';
 import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
@@ -28,6 +31,30 @@ export async function openSeedTable(dataDir: string, tableName: string): Promise
   return { doc, close: () => new Promise<void>((r) => db.close(() => r())) };
 }
 
+/**
+ * The runtime's table under `dataDir`, made over dynalite's HTTP front, then written through
+ * dynalite's own store and BatchWriteItem action: no SDK, signing or HTTP per batch, about 2.5
+ * times faster at 130,000 items. Items are the key module's, marshalled here.
+ */
+export async function openSeedWriter(
+  dataDir: string,
+  tableName: string,
+): Promise<{ write: (items: Record<string, unknown>[]) => Promise<void>; close: () => Promise<void> }> {
+  await (await openSeedTable(dataDir, tableName)).close();
+  const store = createStore({ path: join(dataDir, 'dynamo'), createTableMs: 0 });
+  return {
+    write: (items) =>
+      new Promise((resolve, reject) =>
+        batchWriteItem(
+          store,
+          { RequestItems: { [tableName]: items.map((item) => ({ PutRequest: { Item: marshall(item, { removeUndefinedValues: true }) } })) } },
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      ),
+    close: () => new Promise<void>((resolve, reject) => store.lifecycleManager.gracefulClose((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
 /** The owner the benchmarks seed: a verified admin, and the guard of their e-mail. */
 export async function benchOwnerItems(accountId: string, email: string, password: string, now: string): Promise<Record<string, unknown>[]> {
   const user = newUserItem({ id: ulid(), name: 'Dona Bench', email, accountId, passwordHash: await scryptPasswords().hash(password), isAdmin: true }, now);
@@ -44,16 +71,10 @@ export function stats(samples: number[]) {
   return { n: sorted.length, p50: +at(50).toFixed(2), p95: +at(95).toFixed(2), max: +sorted[sorted.length - 1]!.toFixed(2) };
 }
 
-/** A benchmark's own section of bench/results.md, between `<!-- bench:<name> -->` and `<!-- /bench:<name> -->`. */
-const sections = /<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/bench:\1 -->\n?/g;
-
-/** The marked sections of a results page (what another benchmark wrote there), to keep when rewriting it. */
-export function keptSections(page: string): string {
-  const kept = [...page.matchAll(sections)].map(([section]) => section.trimEnd());
-  return kept.length ? `\n${kept.join('\n\n')}\n` : '';
-}
-
-/** The page with the named section replaced by `body` (or added at the end). */
+/**
+ * The page with a benchmark's own section, between `<!-- bench:<name> -->` and `<!-- /bench:<name> -->`,
+ * replaced by `body` (or added at the end); the rest of the page stays as written.
+ */
 export function withSection(page: string, name: string, body: string): string {
   const section = `<!-- bench:${name} -->\n${body.trim()}\n<!-- /bench:${name} -->\n`;
   const own = new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->\\n?`);
