@@ -12,7 +12,7 @@
  * Writes bench/load.json and its section of bench/results.md, the previous run's figures and the
  * issue's (Whaticket's and the Conversa it measured) beside the new ones.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -21,7 +21,7 @@ import WebSocket from 'ws';
 import { containsPattern, listQueryString, type ListQueryInput } from '../shared/contracts/list-query.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
-import { issueShape, seedInbox } from './bench-data.ts';
+import { issueShape, seedInbox, type SeededInbox } from './bench-data.ts';
 import { openSeedWriter, withSection } from './bench-seed.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -134,28 +134,48 @@ async function main() {
     process.exit(1);
   }, 15 * 60_000);
   watchdog.unref();
-  const dataDir = mkdtempSync(join(tmpdir(), 'conversa-bench-load-'));
+  // BENCH_DATA_DIR: seed there once and reuse it (memory work); otherwise a fresh folder, removed after.
+  const keptDir = process.env.BENCH_DATA_DIR;
+  const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'conversa-bench-load-'));
+  const seedFile = join(dataDir, 'seeded.json');
   const seedStart = performance.now();
-  const { write, close } = await openSeedWriter(dataDir, TABLE);
-  const seeded = await seedInbox(write, issueShape);
-  await close();
+  let seeded: SeededInbox;
+  if (keptDir && existsSync(seedFile)) seeded = JSON.parse(readFileSync(seedFile, 'utf8')) as SeededInbox;
+  else {
+    mkdirSync(dataDir, { recursive: true });
+    const { write, close } = await openSeedWriter(dataDir, TABLE);
+    seeded = await seedInbox(write, issueShape);
+    await close();
+    writeFileSync(seedFile, JSON.stringify(seeded));
+  }
   const seedSeconds = +((performance.now() - seedStart) / 1000).toFixed(1);
   console.log(`seeded ${issueShape.contacts} contacts and ${issueShape.messages} messages in ${seedSeconds} s`);
 
   const loadAtStart = loadavg()[0]!;
+  const pidFile = join(dataDir, 'runtime.pid');
+  rmSync(pidFile, { force: true });
   const fake = await startFakeChannel();
   const spawnedAt = performance.now();
-  const runtime = await spawnLocalRuntime({ FAKE_CHANNEL_URL: fake.url }, dataDir);
+  // BENCH_HEAPSNAPSHOT=FILE: a heap snapshot of the runtime's main thread once idle, then stop.
+  const snapshotFile = process.env.BENCH_HEAPSNAPSHOT;
+  const runtime = await spawnLocalRuntime(
+    { FAKE_CHANNEL_URL: fake.url, ...(snapshotFile ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2` } : {}) },
+    dataDir,
+  );
   const listeningMs = performance.now() - spawnedAt;
-  // serve() writes its pid just after announcing itself.
-  const pidFile = join(dataDir, 'runtime.pid');
-  for (let i = 0; i < 100 && !existsSync(pidFile); i++) await sleep(20);
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  let peakSampled = 0;
-  const sampler = setInterval(() => {
-    peakSampled = Math.max(peakSampled, memoryOf(pid).rss);
-  }, 200);
+  let sampler: NodeJS.Timeout | undefined;
   try {
+    // serve() writes its pid just after announcing itself.
+    for (let i = 0; i < 100 && !existsSync(pidFile); i++) await sleep(20);
+    let pid = Number(readFileSync(pidFile, 'utf8').trim());
+    for (let i = 0; i < 100 && !pid; i++) {
+      await sleep(20);
+      pid = Number(readFileSync(pidFile, 'utf8').trim());
+    }
+    let peakSampled = 0;
+    sampler = setInterval(() => {
+      peakSampled = Math.max(peakSampled, memoryOf(pid).rss);
+    }, 200);
     const api = async (method: string, path: string, body?: unknown, token?: string) => {
       const res = await fetch(`${runtime.url}/api${path}`, {
         method,
@@ -184,6 +204,11 @@ async function main() {
 
     await sleep(QUIET_MS);
     const idle = memoryOf(pid).rss;
+    console.log(`idle RSS ${idle} MB`, smapsRollup(pid));
+    if (snapshotFile) {
+      await heapSnapshot(pid, snapshotFile);
+      return;
+    }
 
     const figures = {} as Record<Operation, LoadFigures>;
     for (const operation of Object.keys(operations) as Operation[]) {
@@ -279,11 +304,41 @@ async function main() {
     writeFileSync('bench/results.md', withSection(page, 'load', md));
     console.log(md);
   } finally {
-    clearInterval(sampler);
+    if (sampler) clearInterval(sampler);
     await runtime.stop();
     await fake.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The runtime's memory by kind (anonymous, file-backed) from /proc, in MB. */
+function smapsRollup(pid: number): Record<string, number> {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (field: string) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(rollup)?.[1] ?? 0) / 1024);
+  return { rss: kb('Rss'), anonymous: kb('Anonymous'), fileBacked: kb('Rss') - kb('Anonymous') };
+}
+
+/** Signals the runtime (started with --heapsnapshot-signal) and moves the snapshot it writes in its folder to `file`. */
+async function heapSnapshot(pid: number, file: string): Promise<void> {
+  const root = join(import.meta.dirname, '..');
+  const before = new Set(readdirSync(root));
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 600; i++) {
+    await sleep(500);
+    const written = readdirSync(root).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+    // Node streams the JSON out after building the snapshot: done when it ends with its closing brace and grows no more.
+    if (written) {
+      const path = join(root, written);
+      const size = statSync(path).size;
+      await sleep(2000);
+      if (size > 0 && statSync(path).size === size && readFileSync(path, 'utf8').trimEnd().endsWith('}')) {
+        renameSync(path, file);
+        console.log(`heap snapshot: ${file}`);
+        return;
+      }
+    }
+  }
+  throw new Error('no heap snapshot written');
 }
 
 type Results = {

@@ -2,6 +2,7 @@
  * What the benchmarks share: their table, opened on dynalite in the runtime's data folder before
  * the runtime starts, the owner they seed into it, and the summary of their timings.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -13,7 +14,8 @@ import { create as createStore } from 'dynalite/db/index.js';
 import { ulid } from 'ulid';
 import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
-import { createTableInput } from '../shared/db/table-definition.ts';
+import { createTableInput, tableShape } from '../shared/db/table-definition.ts';
+import { ttlIndexFileName, type SavedTtlIndex } from '../infra/local/dynamo-front.ts';
 import { newUserItem } from '../shared/db/users.ts';
 
 /** The runtime's table, made straight in dynalite under `dataDir`; `close` before the runtime starts on it. */
@@ -26,6 +28,8 @@ export async function openSeedTable(dataDir: string, tableName: string): Promise
     credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
   });
   await client.send(new CreateTableCommand(createTableInput(tableName)));
+  // Written around the front: the next start scans for TTL items (dynamo-front.ts, loadTtlIndex).
+  rmSync(join(dataDir, ttlIndexFileName), { force: true });
   await new Promise((r) => setTimeout(r, 100));
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   return { doc, close: () => new Promise<void>((r) => db.close(() => r())) };
@@ -42,16 +46,27 @@ export async function openSeedWriter(
 ): Promise<{ write: (items: Record<string, unknown>[]) => Promise<void>; close: () => Promise<void> }> {
   await (await openSeedTable(dataDir, tableName)).close();
   const store = createStore({ path: join(dataDir, 'dynamo'), createTableMs: 0 });
+  // The runtime's DynamoDB front keeps an index of the items with a TTL; this writer, bypassing
+  // the front on a table it made, leaves that index behind as the front would have built it.
+  const ttl: SavedTtlIndex = { clean: true, entries: [] };
   return {
     write: (items) =>
-      new Promise((resolve, reject) =>
+      new Promise((resolve, reject) => {
+        for (const item of items) {
+          if (typeof item[tableShape.ttlAttribute] !== 'number') continue;
+          const key = marshall({ [tableShape.partitionKey]: item[tableShape.partitionKey], [tableShape.sortKey]: item[tableShape.sortKey] });
+          ttl.entries.push({ table: tableName, key, expiresAt: item[tableShape.ttlAttribute] as number });
+        }
         batchWriteItem(
           store,
           { RequestItems: { [tableName]: items.map((item) => ({ PutRequest: { Item: marshall(item, { removeUndefinedValues: true }) } })) } },
           (error) => (error ? reject(error) : resolve()),
-        ),
-      ),
-    close: () => new Promise<void>((resolve, reject) => store.lifecycleManager.gracefulClose((error) => (error ? reject(error) : resolve()))),
+        );
+      }),
+    close: async () => {
+      await new Promise<void>((resolve, reject) => store.lifecycleManager.gracefulClose((error) => (error ? reject(error) : resolve())));
+      writeFileSync(join(dataDir, ttlIndexFileName), JSON.stringify(ttl));
+    },
   };
 }
 

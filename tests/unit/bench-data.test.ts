@@ -6,11 +6,13 @@ describe('mulberry32', () => {
   it('does not cycle: 100,000 draws are all but a handful distinct (32-bit birthday collisions), in [0, 1)', () => {
     const random = mulberry32(42);
     const seen = new Set<number>();
+    let outside = 0;
     for (let i = 0; i < 100_000; i++) {
       const value = random();
-      expect(value >= 0 && value < 1).toBe(true);
+      if (!(value >= 0 && value < 1)) outside++;
       seen.add(value);
     }
+    expect(outside).toBe(0);
     // The former generator gave about 10,000 distinct values here.
     expect(seen.size).toBeGreaterThan(99_950);
   });
@@ -72,5 +74,6 @@ describe("the benchmarks' inbox data", () => {
     }
     expect(messages.every((m) => Date.parse(m.timestamp as string) < now)).toBe(true);
     expect(items.filter((i) => i.type === entityTypes.channelContact)).toHaveLength(500);
-  });
+    // The owner's password hash (scrypt) is slow on a busy machine.
+  }, 30_000);
 });
