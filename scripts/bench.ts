@@ -6,7 +6,7 @@
  * Writes bench/results.json and bench/results.md.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { issueShape, mulberry32, seedInbox } from './bench-data.ts';
@@ -34,6 +34,7 @@ async function main() {
   const seedMs = Date.now() - seedStart;
   console.log(`seeded ${CONTACTS} contacts and ${MESSAGES} messages in ${(seedMs / 1000).toFixed(1)} s`);
 
+  const loadAtStart = loadavg()[0]!.toFixed(2);
   const fake = await startFakeChannel();
   const runtime = await spawnLocalRuntime({ FAKE_CHANNEL_URL: fake.url }, dataDir);
   try {
@@ -163,7 +164,7 @@ async function main() {
     const md = [
       `## Inbox core, one request at a time (\`npm run bench\`)`,
       '',
-      `${results.date}, ${results.machine}. ${CONTACTS} contacts, ${MESSAGES} messages (one conversation of ${BIG_CONVERSATION}), ${RUNS} runs each, local runtime over HTTP, one request at a time. Previous run: ${before.date ?? 'none'}.`,
+      `${results.date}, ${results.machine}. ${CONTACTS} contacts, ${MESSAGES} messages (one conversation of ${BIG_CONVERSATION}), ${RUNS} runs each, local runtime over HTTP, one request at a time; load average ${loadAtStart} at the start, ${loadavg()[0]!.toFixed(2)} at the end (2 cores shared with other engineers' runs). Previous run: ${before.date ?? 'none'}.`,
       '',
       '| Operation | previous p50 / p95 ms | p50 ms | p95 ms | max ms | target p95 |',
       '|---|---|---|---|---|---|',
