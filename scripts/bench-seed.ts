@@ -2,15 +2,20 @@
  * What the benchmarks share: their table, opened on dynalite in the runtime's data folder before
  * the runtime starts, the owner they seed into it, and the summary of their timings.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import dynalite from 'dynalite';
+import batchWriteItem from 'dynalite/actions/batchWriteItem.js';
+import { create as createStore } from 'dynalite/db/index.js';
 import { ulid } from 'ulid';
 import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
-import { createTableInput } from '../shared/db/table-definition.ts';
+import { createTableInput, tableShape } from '../shared/db/table-definition.ts';
+import { ttlIndexFileName, type SavedTtlIndex } from '../infra/local/dynamo-front.ts';
 import { newUserItem } from '../shared/db/users.ts';
 
 /** The runtime's table, made straight in dynalite under `dataDir`; `close` before the runtime starts on it. */
@@ -23,9 +28,46 @@ export async function openSeedTable(dataDir: string, tableName: string): Promise
     credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
   });
   await client.send(new CreateTableCommand(createTableInput(tableName)));
+  // Written around the front: the next start scans for TTL items (dynamo-front.ts, loadTtlIndex).
+  rmSync(join(dataDir, ttlIndexFileName), { force: true });
   await new Promise((r) => setTimeout(r, 100));
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   return { doc, close: () => new Promise<void>((r) => db.close(() => r())) };
+}
+
+/**
+ * The runtime's table under `dataDir`, made over dynalite's HTTP front, then written through
+ * dynalite's own store and BatchWriteItem action: no SDK, signing or HTTP per batch, about 2.5
+ * times faster at 130,000 items. Items are the key module's, marshalled here.
+ */
+export async function openSeedWriter(
+  dataDir: string,
+  tableName: string,
+): Promise<{ write: (items: Record<string, unknown>[]) => Promise<void>; close: () => Promise<void> }> {
+  await (await openSeedTable(dataDir, tableName)).close();
+  const store = createStore({ path: join(dataDir, 'dynamo'), createTableMs: 0 });
+  // The runtime's DynamoDB front keeps an index of the items with a TTL; this writer, bypassing
+  // the front on a table it made, leaves that index behind as the front would have built it.
+  const ttl: SavedTtlIndex = { clean: true, entries: [] };
+  return {
+    write: (items) =>
+      new Promise((resolve, reject) => {
+        for (const item of items) {
+          if (typeof item[tableShape.ttlAttribute] !== 'number') continue;
+          const key = marshall({ [tableShape.partitionKey]: item[tableShape.partitionKey], [tableShape.sortKey]: item[tableShape.sortKey] });
+          ttl.entries.push({ table: tableName, key, expiresAt: item[tableShape.ttlAttribute] as number });
+        }
+        batchWriteItem(
+          store,
+          { RequestItems: { [tableName]: items.map((item) => ({ PutRequest: { Item: marshall(item, { removeUndefinedValues: true }) } })) } },
+          (error) => (error ? reject(error) : resolve()),
+        );
+      }),
+    close: async () => {
+      await new Promise<void>((resolve, reject) => store.lifecycleManager.gracefulClose((error) => (error ? reject(error) : resolve())));
+      writeFileSync(join(dataDir, ttlIndexFileName), JSON.stringify(ttl));
+    },
+  };
 }
 
 /** The owner the benchmarks seed: a verified admin, and the guard of their e-mail. */
@@ -44,16 +86,10 @@ export function stats(samples: number[]) {
   return { n: sorted.length, p50: +at(50).toFixed(2), p95: +at(95).toFixed(2), max: +sorted[sorted.length - 1]!.toFixed(2) };
 }
 
-/** A benchmark's own section of bench/results.md, between `<!-- bench:<name> -->` and `<!-- /bench:<name> -->`. */
-const sections = /<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/bench:\1 -->\n?/g;
-
-/** The marked sections of a results page (what another benchmark wrote there), to keep when rewriting it. */
-export function keptSections(page: string): string {
-  const kept = [...page.matchAll(sections)].map(([section]) => section.trimEnd());
-  return kept.length ? `\n${kept.join('\n\n')}\n` : '';
-}
-
-/** The page with the named section replaced by `body` (or added at the end). */
+/**
+ * The page with a benchmark's own section, between `<!-- bench:<name> -->` and `<!-- /bench:<name> -->`,
+ * replaced by `body` (or added at the end); the rest of the page stays as written.
+ */
 export function withSection(page: string, name: string, body: string): string {
   const section = `<!-- bench:${name} -->\n${body.trim()}\n<!-- /bench:${name} -->\n`;
   const own = new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->\\n?`);

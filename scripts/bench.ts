@@ -6,216 +6,35 @@
  * Writes bench/results.json and bench/results.md.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ulid } from 'ulid';
 import WebSocket from 'ws';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { entityTypes, keys } from '../shared/db/keys.ts';
-import { newAccountItem } from '../shared/db/accounts.ts';
-import { contactItem, type ContactItem } from '../shared/db/contacts.ts';
-import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
-import type { ServiceItem } from '../shared/db/services.ts';
-import { benchOwnerItems, keptSections, openSeedTable, stats } from './bench-seed.ts';
+import { issueShape, mulberry32, seedInbox } from './bench-data.ts';
+import { openSeedWriter, stats, withSection } from './bench-seed.ts';
 import { containsPattern, listQueryString } from '../shared/contracts/list-query.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 25_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
-const BIG_CONVERSATION = 5_000;
+const BIG_CONVERSATION = issueShape.bigConversation;
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const TABLE = 'conversa';
 
-const first = [
-  'Ana',
-  'João',
-  'Maria',
-  'José',
-  'Francisca',
-  'Antônio',
-  'Adriana',
-  'Carlos',
-  'Juliana',
-  'Paulo',
-  'Márcia',
-  'Lucas',
-  'Fernanda',
-  'Pedro',
-  'Patrícia',
-  'Gabriel',
-  'Aline',
-  'Rafael',
-  'Camila',
-  'Bruno',
-  'Letícia',
-  'Marcos',
-  'Beatriz',
-  'Thiago',
-  'Larissa',
-];
-const surnames = [
-  'Silva',
-  'Santos',
-  'Oliveira',
-  'Souza',
-  'Rodrigues',
-  'Ferreira',
-  'Alves',
-  'Pereira',
-  'Lima',
-  'Gomes',
-  'Costa',
-  'Ribeiro',
-  'Martins',
-  'Carvalho',
-  'Almeida',
-  'Lopes',
-  'Soares',
-  'Fernandes',
-  'Vieira',
-  'Barbosa',
-  'Araújo',
-  'Conceição',
-  'Moreira',
-  'Nascimento',
-  'Cardoso',
-];
-let seed = 42;
-const random = () => {
-  seed = (seed * 1103515245 + 12345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
+// The runs' own choices (pages, names, contacts), from a stream of their own.
+const random = mulberry32(7);
 const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
-
-async function seedTable(dataDir: string) {
-  const { doc, close } = await openSeedTable(dataDir, TABLE);
-  const pending: Promise<unknown>[] = [];
-  const buffer: Record<string, unknown>[] = [];
-  const flush = async (force = false) => {
-    while (buffer.length >= 25 || (force && buffer.length)) {
-      const items = buffer.splice(0, 25);
-      pending.push(doc.send(new BatchWriteCommand({ RequestItems: { [TABLE]: items.map((Item) => ({ PutRequest: { Item } })) } })));
-      if (pending.length >= 8) await Promise.all(pending.splice(0));
-    }
-    if (force) await Promise.all(pending.splice(0));
-  };
-  const put = async (item: Record<string, unknown>) => {
-    buffer.push(item);
-    if (buffer.length >= 25) await flush();
-  };
-
-  const now = Date.now();
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const accountId = ulid();
-  const email = 'bench@example.com';
-  const password = 'Bench#Senha123';
-  await put({
-    ...newAccountItem(accountId, 'Loja Benchmark', iso(now)),
-    plan: { productName: 'Pro', users: 10, connections: 5, contacts: CONTACTS },
-    usersCount: 1,
-    servicesCount: 1,
-    contactsCount: CONTACTS,
-  });
-  for (const item of await benchOwnerItems(accountId, email, password, iso(now))) await put(item);
-  const serviceId = ulid();
-  const service: ServiceItem = {
-    ...keys.service(accountId, serviceId),
-    type: entityTypes.service,
-    id: serviceId,
-    accountId,
-    name: 'WhatsApp Bench',
-    channelType: 'whatsapp',
-    status: 'connected',
-    statusReason: null,
-    qrCode: null,
-    tokenSealed: null,
-    tokenHint: null,
-    createdAt: iso(now),
-    updatedAt: iso(now),
-  };
-  await put(service as unknown as Record<string, unknown>);
-
-  const perContact = Array.from({ length: CONTACTS }, () => 0);
-  perContact[0] = BIG_CONVERSATION;
-  for (let m = BIG_CONVERSATION; m < MESSAGES; m++) perContact[1 + Math.floor(random() * (CONTACTS - 1))]!++;
-  const contacts: { id: string; name: string }[] = [];
-  for (let c = 0; c < CONTACTS; c++) {
-    const id = ulid(now - 400 * 86_400_000 + c);
-    const name = `${pick(first)} ${pick(surnames)} ${pick(surnames)}`;
-    const phone = `55${11 + (c % 80)}9${String(10_000_000 + c).slice(-8)}`;
-    let last: MessageItem | null = null;
-    let at = now - Math.floor(random() * 300 * 86_400_000);
-    for (let m = 0; m < perContact[c]!; m++) {
-      at += 1000 + Math.floor(random() * 600_000);
-      const mid = ulid(at);
-      const fromMe = random() < 0.5;
-      last = {
-        ...keys.message(accountId, id, mid),
-        type: entityTypes.message,
-        id: mid,
-        accountId,
-        contactId: id,
-        serviceId,
-        text: fromMe ? 'Olá! Seu pedido já foi enviado e chega amanhã.' : 'Bom dia, gostaria de saber o status do meu pedido, por favor.',
-        messageType: 'text',
-        timestamp: iso(at),
-        isFromMe: fromMe,
-        ack: fromMe ? 3 : 2,
-        error: null,
-        file: null,
-        quotedMessage: null,
-        replyMessageId: null,
-        replyToChannelMessageId: null,
-        user: null,
-        groupContact: null,
-        channelMessageId: `seed-${mid}`,
-        sendAttempt: fromMe ? 1 : 0,
-        createdAt: iso(at),
-        updatedAt: iso(at),
-      };
-      await put(last as unknown as Record<string, unknown>);
-    }
-    const updatedAt = iso(now - 60_000 + (c % 1000));
-    const item: ContactItem = contactItem({
-      id,
-      accountId,
-      serviceId,
-      name,
-      contactType: 'user',
-      idFromService: `${phone}@s.whatsapp.net`,
-      email: `cliente${c}@exemplo.com.br`,
-      phoneNumber: phone,
-      phoneCountry: 'BR',
-      gender: null,
-      avatarKey: null,
-      isOnline: false,
-      lastSeenAt: null,
-      archivedAt: null,
-      archivedReason: null,
-      lastMessage: last ? summaryOf(last) : null,
-      lastMessageAt: last ? last.timestamp : null,
-      unread: last && !last.isFromMe ? 1 : 0,
-      messagesCount: perContact[c]!,
-      createdAt: iso(now - 400 * 86_400_000),
-      updatedAt,
-    });
-    await put(item as unknown as Record<string, unknown>);
-    await put({ ...keys.channelContact(accountId, serviceId, item.idFromService), type: entityTypes.channelContact, contactId: id });
-    contacts.push({ id, name });
-  }
-  await flush(true);
-  await close();
-  return { accountId, serviceId, email, password, contacts, bigContactId: contacts[0]!.id };
-}
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'conversa-bench-'));
   const seedStart = Date.now();
-  const seeded = await seedTable(dataDir);
+  const { write, close } = await openSeedWriter(dataDir, TABLE);
+  const seeded = await seedInbox(write, { ...issueShape, contacts: CONTACTS, messages: MESSAGES });
+  await close();
   const seedMs = Date.now() - seedStart;
   console.log(`seeded ${CONTACTS} contacts and ${MESSAGES} messages in ${(seedMs / 1000).toFixed(1)} s`);
 
+  const loadAtStart = loadavg()[0]!.toFixed(2);
   const fake = await startFakeChannel();
   const runtime = await spawnLocalRuntime({ FAKE_CHANNEL_URL: fake.url }, dataDir);
   try {
@@ -334,28 +153,31 @@ async function main() {
       runtimeRssMb: rss === null ? null : +rss.toFixed(0),
       targetsP95Ms: { list: 50, search: 50, messagePage: 50, event: 50 },
     });
+    // The previous run's figures, shown beside the new ones so a regression shows.
+    type Stats = ReturnType<typeof stats>;
+    const before = (existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {}) as Record<string, Stats | undefined> & {
+      date?: string;
+    };
     writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
-    const row = (label: string, s: ReturnType<typeof stats>, target?: number) =>
-      `| ${label} | ${s.p50} | ${s.p95} | ${s.max} | ${target ? (s.p95 < target ? `< ${target} ✓` : `< ${target} ✗`) : ''} |`;
+    const row = (label: string, s: Stats, previous: Stats | undefined, target?: number) =>
+      `| ${label} | ${previous ? `${previous.p50} / ${previous.p95}` : 'n/a'} | ${s.p50} | ${s.p95} | ${s.max} | ${target ? (s.p95 < target ? `< ${target} ✓` : `< ${target} ✗`) : ''} |`;
     const md = [
-      `# Inbox core benchmark`,
+      `## Inbox core, one request at a time (\`npm run bench\`)`,
       '',
-      `${results.date}, ${results.machine}. ${CONTACTS} contacts, ${MESSAGES} messages (one conversation of ${BIG_CONVERSATION}), ${RUNS} runs each, local runtime over HTTP.`,
+      `${results.date}, ${results.machine}. ${CONTACTS} contacts, ${MESSAGES} messages (one conversation of ${BIG_CONVERSATION}), ${RUNS} runs each, local runtime over HTTP, one request at a time; load average ${loadAtStart} at the start, ${loadavg()[0]!.toFixed(2)} at the end (2 cores shared with other engineers' runs). Previous run: ${before.date ?? 'none'}.`,
       '',
-      '| Operation | p50 ms | p95 ms | max ms | target p95 |',
-      '|---|---|---|---|---|',
-      row('Contact list page (20, by last message)', stats(list), 50),
-      row('Contact search by name or e-mail (like)', stats(search), 50),
-      row('Message page (10, newest first)', stats(messagePage), 50),
-      row('Send', stats(send)),
-      row('Send → message.CREATED at a WebSocket client', stats(eventDelay), 50),
+      '| Operation | previous p50 / p95 ms | p50 ms | p95 ms | max ms | target p95 |',
+      '|---|---|---|---|---|---|',
+      row('Contact list page (20, by last message)', stats(list), before.contactListPageMs, 50),
+      row('Contact search by name or e-mail (like)', stats(search), before.contactSearchMs, 50),
+      row('Message page (10, newest first)', stats(messagePage), before.messagePageMs, 50),
+      row('Send', stats(send), before.sendMs),
+      row('Send → message.CREATED at a WebSocket client', stats(eventDelay), before.sendToEventMs, 50),
       '',
-      `Cold contact directory load (first list after start): ${results.coldDirectoryLoadMs} ms. Message page 400 of the 5,000-message conversation (skips 4,000): ${results.messagePage400Ms} ms. Runtime RSS after the run: ${results.runtimeRssMb ?? 'n/a'} MB. Seeding (not measured): ${results.seedSeconds} s.`,
-      '',
+      `Cold contact directory load (first list after start): ${results.coldDirectoryLoadMs} ms (previous ${before.coldDirectoryLoadMs ?? 'n/a'}). Message page 400 of the 5,000-message conversation (skips 4,000): ${results.messagePage400Ms} ms (previous ${before.messagePage400Ms ?? 'n/a'}). Runtime RSS after the run: ${results.runtimeRssMb ?? 'n/a'} MB (previous ${before.runtimeRssMb ?? 'n/a'}). Seeding (not measured): ${results.seedSeconds} s.`,
     ].join('\n');
-    // Other benchmarks' sections (bench:whatsapp) stay.
-    const previous = existsSync('bench/results.md') ? readFileSync('bench/results.md', 'utf8') : '';
-    writeFileSync('bench/results.md', md + keptSections(previous));
+    const page = existsSync('bench/results.md') ? readFileSync('bench/results.md', 'utf8') : '# Benchmarks\n';
+    writeFileSync('bench/results.md', withSection(page, 'core', md));
     console.log(md);
   } finally {
     await runtime.stop();

@@ -16,6 +16,7 @@
  *   rolled back to whole writes on start (`recover`) and no committed change misses its record.
  *   Records reach `onRecord` only once their write is complete.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
@@ -59,6 +60,15 @@ export interface DynamoFrontOptions {
   sweepEveryMs?: number;
   onRecord?: (record: StreamRecord) => void;
   journal?: WriteJournal;
+}
+
+/** The TTL index's file in the data folder, beside the database's own folder. */
+export const ttlIndexFileName = 'dynamo-ttl.json';
+
+/** The TTL index as saved between runs: `clean` once written by a clean stop (or by a seeder that wrote the table from empty). */
+export interface SavedTtlIndex {
+  clean: boolean;
+  entries: { table: string; key: AttributeMap; expiresAt: number }[];
 }
 
 class DynamoError extends Error {
@@ -106,7 +116,34 @@ export class DynamoFront {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  /** Seeds the TTL index from what is already stored (run once at start-up). */
+  /**
+   * Loads the TTL index saved by the last clean stop (`saveTtlIndex`), and marks the file unclean
+   * until the next clean stop: after a crash the index may miss items, so the next start scans.
+   * Answers false (nothing loaded) when there is no clean index to load.
+   */
+  async loadTtlIndex(file: string): Promise<boolean> {
+    let saved: SavedTtlIndex;
+    try {
+      saved = JSON.parse(await readFile(file, 'utf8')) as SavedTtlIndex;
+    } catch {
+      return false;
+    }
+    await writeFile(file, JSON.stringify({ clean: false, entries: [] } satisfies SavedTtlIndex));
+    if (!saved.clean) return false;
+    for (const entry of saved.entries) this.ttlIndex.set(`${entry.table}|${JSON.stringify(entry.key)}`, entry);
+    return true;
+  }
+
+  /** Saves the TTL index for the next start (after `close`, when nothing writes any more). */
+  async saveTtlIndex(file: string): Promise<void> {
+    await writeFile(file, JSON.stringify({ clean: true, entries: [...this.ttlIndex.values()] } satisfies SavedTtlIndex));
+  }
+
+  /**
+   * Seeds the TTL index from what is already stored: a Scan of the whole table, run at start-up
+   * when no clean saved index exists (it weighed about 115 MB of RSS and seconds of start-up at
+   * 130,000 items: docs/decisions.md, "Where the runtime's memory goes").
+   */
   async seedTtlIndex(tableName: string): Promise<void> {
     let ExclusiveStartKey: Json | undefined;
     do {

@@ -8,9 +8,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import dynalite from 'dynalite';
 import { ChangeLog } from './change-log.ts';
-import { DynamoFront } from './dynamo-front.ts';
+import { DynamoFront, ttlIndexFileName } from './dynamo-front.ts';
 
 const { path, ttlAttribute, streamsDir } = workerData as { path: string; ttlAttribute: string; streamsDir?: string };
 const db = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
@@ -31,12 +32,16 @@ if (log) {
 }
 const url = await front.listen();
 
+// The TTL index of the last clean stop, beside the database (the data folder).
+const ttlIndexFile = join(dirname(path), ttlIndexFileName);
+
 parentPort!.on('message', async (message: { type: 'seedTtl'; table: string } | { type: 'stop' }) => {
   if (message.type === 'seedTtl') {
-    await front.seedTtlIndex(message.table);
+    if (!(await front.loadTtlIndex(ttlIndexFile))) await front.seedTtlIndex(message.table);
     parentPort!.postMessage({ type: 'seeded' });
   } else if (message.type === 'stop') {
     await front.close();
+    await front.saveTtlIndex(ttlIndexFile);
     log?.close();
     await new Promise<void>((r) => db.close(() => r()));
     parentPort!.postMessage({ type: 'stopped' });

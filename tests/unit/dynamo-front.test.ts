@@ -239,4 +239,22 @@ describe('time to live', () => {
     await front.sweep(now);
     expect(await get('ttl3')).toBeTruthy();
   });
+
+  it('a clean stop saves the TTL index and the next start loads it without a scan; after a crash the next start scans', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const file = join(dir, 'ttl-index.json');
+    await doc.send(new PutCommand({ TableName, Item: { pk: 'ttl4', sk: 'A', ttl: now + 60 } }));
+    await front.saveTtlIndex(file);
+    const backendUrl = `http://127.0.0.1:${(db.address() as AddressInfo).port}`;
+
+    const restarted = new DynamoFront({ backendUrl });
+    expect(await restarted.loadTtlIndex(file)).toBe(true);
+    // The loaded index alone finds the item once due: no Scan ran on this front.
+    expect(await restarted.sweep(now + 61)).toBe(1);
+    expect(await get('ttl4')).toBeUndefined();
+
+    // That start marked the file unclean: if it crashes now, the next start has nothing to trust.
+    expect(await new DynamoFront({ backendUrl }).loadTtlIndex(file)).toBe(false);
+    expect(await new DynamoFront({ backendUrl }).loadTtlIndex(join(dir, 'missing.json'))).toBe(false);
+  });
 });
