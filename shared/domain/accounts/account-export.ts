@@ -59,7 +59,7 @@ export async function getAccountExportStatus(ports: Ports, session: AccountSessi
   const job = await getAccountExport(ports.table, accountId, exportId);
   if (!job) throw fail.notFound();
   const day = job.createdAt.slice(0, 10);
-  return present(job, job.objectKey ? await ports.storage.downloadUrl(job.objectKey, `conversa-dados-${day}.jsonl`) : null);
+  return present(job, job.objectKey ? await ports.storage.downloadUrl(job.objectKey, `conversa-dados-${day}.jsonl`, 'application/x-ndjson') : null);
 }
 
 async function writePart(ports: Ports, job: AccountExportItem, lines: string[]): Promise<number> {
