@@ -11,9 +11,10 @@
  */
 import { z } from 'zod';
 import type { Contact } from './contacts.ts';
+import { conversationStatuses } from './conversations.ts';
 import { genders } from './genders.ts';
 import type { Account, User } from './entities.ts';
-import { messageTypes, type Message } from './messages.ts';
+import { messageKinds, messageTypes, type Message } from './messages.ts';
 import { serviceStatuses, serviceTypes, type Service } from './services.ts';
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
@@ -92,6 +93,7 @@ export const contactSchema = z.object({
   lastMessage: nullable(messageSummarySchema),
   lastMessageAt: nullable(z.string()),
   unread: z.number(),
+  status: z.enum(conversationStatuses).default('open'),
   userId: nullable(z.string()),
   departmentId: nullable(z.string()),
   tags: z.array(z.string()),
@@ -106,6 +108,8 @@ export const messageSchema = z.object({
   serviceId: z.string(),
   text: z.string(),
   type: z.enum(messageTypes),
+  // Missing on items written before notes and system lines existed.
+  kind: z.enum(messageKinds).default('message'),
   timestamp: z.string(),
   isFromMe: z.boolean(),
   ack: z.number(),

@@ -39,6 +39,8 @@ export interface MessageItem {
   channelMessageId: string | null;
   /** Increases with every hand-over to the channel (first send and retries). */
   sendAttempt: number;
+  /** A team note or a system line (issue 14); absent on messages exchanged with the customer. Never sent to a channel. */
+  kind?: 'note' | 'system';
   /** Reactions on the channel, one per reactor (their channel id). */
   reactions?: Reactions;
   createdAt: string;

@@ -86,6 +86,17 @@ describe('ACCESS_PATTERNS.md', () => {
     accountConnections: [['A']],
     connection: [['<connectionId>']],
     rate: [['<scope>', '<subject>', '<windowStart>']],
+    catalogueItem: [
+      ['department', 'A', 'D'],
+      ['tag', 'A', 'T'],
+      ['quickReply', 'A', 'Q'],
+    ],
+    catalogue: [['department', 'A'], ['tag', 'A'], ['quickReply', 'A']],
+    catalogueName: [
+      ['department', 'A', '<folded name>'],
+      ['tag', 'A', '<folded name>'],
+      ['quickReply', 'A', '<folded name>'],
+    ],
   };
 
   it('shows every key that keys.ts writes, as keys.ts writes it', () => {
