@@ -62,6 +62,7 @@ export const serviceSchema = z.object({
   data: z.object({ qrCode: nullable(z.string()), pairingCode: nullable(z.string()) }),
   internalData: z.object({ token: z.string().optional() }),
   statusReason: nullable(z.string()),
+  defaultDepartmentId: nullable(z.string()),
   ...timestamps,
 });
 

@@ -95,8 +95,10 @@ export function contactFields(item: ContactItem): ContactFields {
   return fields;
 }
 
-export async function getContactItem(table: Table, accountId: string, contactId: string): Promise<ContactItem | undefined> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.contact(accountId, contactId) }));
+export async function getContactItem(table: Table, accountId: string, contactId: string, consistent = false): Promise<ContactItem | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.contact(accountId, contactId), ...(consistent ? { ConsistentRead: true } : {}) }),
+  );
   return Item as ContactItem | undefined;
 }
 
