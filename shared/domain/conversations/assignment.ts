@@ -19,7 +19,7 @@ import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { changeConversation } from './change-conversation.ts';
 import { conversationLine, type Actor } from './conversation-lines.ts';
-import { canSee, viewerOf, type Viewer } from './visibility.ts';
+import { canSee, loadVisibleContact, viewerOf, type Viewer } from './visibility.ts';
 
 const actorOf = (session: AccountSession): Actor => ({ id: session.user.id, name: session.user.name });
 
@@ -60,8 +60,10 @@ export async function takeConversation(ports: Ports, session: AccountSession, co
  * department (its queue: nobody has it), or to both. The note, if any, follows as an internal note.
  */
 export async function transferConversation(ports: Ports, session: AccountSession, contactId: string, payload: TransferPayload): Promise<Contact> {
-  const [viewer, user, department] = await Promise.all([
-    viewerOf(ports, session),
+  const viewer = await viewerOf(ports, session);
+  // The conversation first: a stranger's ids answer 404 before anything is said about the target.
+  const [, user, department] = await Promise.all([
+    loadVisibleContact(ports, session, contactId, viewer),
     payload.userId ? getUserItem(ports.table, session.accountId, payload.userId) : undefined,
     payload.departmentId ? findDepartment(ports, session.accountId, payload.departmentId) : undefined,
   ]);
