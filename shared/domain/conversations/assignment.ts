@@ -33,10 +33,15 @@ function takenBy(contact: ContactItem) {
   return fail.conflict(errorTexts.conversationTaken, [{ path: 'userId', message: `${who} já atende esta conversa` }]);
 }
 
-/** The rules every change but a note shares: the caller sees it, and (members) it is theirs or nobody's. */
+/**
+ * The rules every change but a note shares: (members) it is theirs or nobody's, and the caller sees
+ * it. Someone else's conversation that the caller would see unassigned (it was in their queue a
+ * moment ago: the loser of a race to take it) answers 409 naming who has it; anything else hidden, 404.
+ */
 function checkMayChange(session: AccountSession, viewer: Viewer, contact: ContactItem): void {
+  const someoneElses = Boolean(contact.userId && contact.userId !== session.user.id);
+  if (someoneElses && !session.user.isAdmin && canSee(viewer, { ...contact, userId: null })) throw takenBy(contact);
   if (!canSee(viewer, contact)) throw fail.notFound();
-  if (!session.user.isAdmin && contact.userId && contact.userId !== session.user.id) throw takenBy(contact);
 }
 
 /** 'Assumir': the conversation becomes the caller's, unless someone else has it. */
@@ -44,9 +49,9 @@ export async function takeConversation(ports: Ports, session: AccountSession, co
   const viewer = await viewerOf(ports, session);
   const actor = actorOf(session);
   const next = await changeConversation(ports, session.accountId, contactId, (contact) => {
-    if (!canSee(viewer, contact)) throw fail.notFound();
     if (contact.userId === actor.id) return null;
-    if (contact.userId) throw takenBy(contact);
+    if (contact.userId && canSee(viewer, { ...contact, userId: null })) throw takenBy(contact);
+    if (!canSee(viewer, contact)) throw fail.notFound();
     return {
       changes: { userId: actor.id, user: actor },
       lines: [conversationLine(ports, contact, 'system', `${actor.name} assumiu a conversa`, actor, ports.clock().getTime())],
