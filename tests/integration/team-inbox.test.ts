@@ -156,7 +156,6 @@ describe('assignment', () => {
   it("a member cannot transfer, release or resolve someone else's conversation; an admin reassigns it", async () => {
     const team = await inboxTeam();
     const ana = await addMember(team, 'Ana');
-    await call('POST', '/inbox/settings', { token: team.owner.token });
     expect((await call('PUT', '/inbox/settings', { token: team.owner.token, body: { membersSeeAll: true } })).body).toEqual({ membersSeeAll: true });
     expect((await call('POST', `/contacts/${team.contact.id}/take`, { token: ana.token })).status).toBe(200);
     for (const [path, body] of [
