@@ -22,7 +22,14 @@ try {
   const chat = { idFromService: '5511987654321@s.whatsapp.net', name: 'Joana Pereira', isGroup: false, phoneNumber: '5511987654321' };
   const start = Date.now() - 10 * 60_000;
   await sink.message({ channelMessageId: 'B1', chat, isFromMe: false, type: 'text', text: 'Oi! O pedido já saiu?', timestamp: new Date(start).toISOString() });
-  await sink.message({ channelMessageId: 'B2', chat, isFromMe: true, type: 'text', text: 'Mensagem que será apagada', timestamp: new Date(start + 60_000).toISOString() });
+  await sink.message({
+    channelMessageId: 'B2',
+    chat,
+    isFromMe: true,
+    type: 'text',
+    text: 'Mensagem que será apagada',
+    timestamp: new Date(start + 60_000).toISOString(),
+  });
   await sink.deletion({ channelMessageId: 'B2' });
   const contact = (await callApi(world.base, 'GET', '/contacts', undefined, owner.token)).body.data[0];
   await callApi(world.base, 'POST', '/messages/send', { contactId: contact.id, serviceId: zap.id, text: 'Saiu sim! Chega hoje à tarde.' }, owner.token);

@@ -169,7 +169,11 @@ function inboxOf(t: Team) {
   let made = inboxFixtures.get(t.accountId);
   if (!made) {
     made = (async () => {
-      const department = await must(call('POST', '/departments', { token: t.owner.token, body: { name: uniqueName('Financeiro '), userIds: [] } }), 201, 'department');
+      const department = await must(
+        call('POST', '/departments', { token: t.owner.token, body: { name: uniqueName('Financeiro '), userIds: [] } }),
+        201,
+        'department',
+      );
       return { departmentId: department.id as string, tagId: await newTag(t), quickReplyId: await newQuickReply(t) };
     })();
     inboxFixtures.set(t.accountId, made);
@@ -334,7 +338,12 @@ export const routeAccess: Record<string, MatrixEntry> = {
   'POST /contacts/{id}/release': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/release` }) },
   'POST /contacts/{id}/status': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/status`, body: { status: 'pending' } }) },
   'POST /messages/notes': { access: 'member', ok: 201, build: (t) => ({ path: '/messages/notes', body: { contactId: t.contactId, text: 'Nota da equipe' } }) },
-  'GET /inbox/counts': { access: 'member', ok: 200, stranger: 200, build: (t) => ({ path: `/inbox/counts${listQuery({ where: { serviceId: t.serviceId } })}` }) },
+  'GET /inbox/counts': {
+    access: 'member',
+    ok: 200,
+    stranger: 200,
+    build: (t) => ({ path: `/inbox/counts${listQuery({ where: { serviceId: t.serviceId } })}` }),
+  },
   'GET /inbox/settings': { access: 'member', ok: 200, stranger: 200, build: path('/inbox/settings') },
   'PUT /inbox/settings': { access: 'admin', ok: 200, stranger: 200, build: () => ({ path: '/inbox/settings', body: { membersSeeAll: false } }) },
   'GET /quick-replies': { access: 'member', ok: 200, stranger: 200, build: path('/quick-replies') },
@@ -347,7 +356,10 @@ export const routeAccess: Record<string, MatrixEntry> = {
   'PUT /quick-replies/{id}': {
     access: 'admin',
     ok: 200,
-    build: async (t) => ({ path: `/quick-replies/${(await inboxOf(t)).quickReplyId}`, body: { shortcut: `boleto${t.accountId.slice(-8).toLowerCase()}`, text: 'Segue o boleto' } }),
+    build: async (t) => ({
+      path: `/quick-replies/${(await inboxOf(t)).quickReplyId}`,
+      body: { shortcut: `boleto${t.accountId.slice(-8).toLowerCase()}`, text: 'Segue o boleto' },
+    }),
   },
   'DELETE /quick-replies/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/quick-replies/${await newQuickReply(t)}` }) },
   'POST /quick-replies/{id}/render': {

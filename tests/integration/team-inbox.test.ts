@@ -80,7 +80,14 @@ describe('departments', () => {
     const stored = await receiveMessage(
       workerPorts(),
       { accountId: team.owner.accountId, serviceId: team.service.id },
-      { channelMessageId: `wamid-${Date.now()}`, chat: { idFromService, name: 'Novo', isGroup: false }, isFromMe: false, type: 'text', text: 'Oi', timestamp: new Date().toISOString() },
+      {
+        channelMessageId: `wamid-${Date.now()}`,
+        chat: { idFromService, name: 'Novo', isGroup: false },
+        isFromMe: false,
+        type: 'text',
+        text: 'Oi',
+        timestamp: new Date().toISOString(),
+      },
     );
     const contact = await call('GET', `/contacts/${stored!.contactId}`, { token: team.owner.token });
     expect(contact.body).toMatchObject({ departmentId: department.id, department: { id: department.id, name: 'Atendimento' }, userId: null, status: 'open' });

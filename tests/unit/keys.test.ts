@@ -91,7 +91,11 @@ describe('ACCESS_PATTERNS.md', () => {
       ['tag', 'A', 'T'],
       ['quickReply', 'A', 'Q'],
     ],
-    catalogue: [['department', 'A'], ['tag', 'A'], ['quickReply', 'A']],
+    catalogue: [
+      ['department', 'A'],
+      ['tag', 'A'],
+      ['quickReply', 'A'],
+    ],
     catalogueName: [
       ['department', 'A', '<folded name>'],
       ['tag', 'A', '<folded name>'],

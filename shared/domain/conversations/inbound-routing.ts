@@ -23,7 +23,11 @@ export async function routedDepartment(
   return { departmentId: department.id, department: { id: department.id, name: department.name } };
 }
 
-export function reopenOnInbound(ports: Ports, contact: ContactItem, messageTimestamp: string): { changes: Partial<ContactFields>; lines: MessageItem[] } | null {
+export function reopenOnInbound(
+  ports: Ports,
+  contact: ContactItem,
+  messageTimestamp: string,
+): { changes: Partial<ContactFields>; lines: MessageItem[] } | null {
   if (contact.status !== 'resolved') return null;
   const at = Date.parse(messageTimestamp) - 1;
   return { changes: { status: 'open' }, lines: [conversationLine(ports, contact, 'system', reopenedText, null, at)] };
