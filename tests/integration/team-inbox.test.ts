@@ -5,9 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { errorTexts, shownMessage } from '../../shared/contracts/errors.ts';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { realtimeEvent } from '../../shared/contracts/realtime.ts';
 import { receiveMessage } from '../../shared/domain/messages/inbound.ts';
 import { call, signIn, strongPassword, uniqueEmail } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
+import { listen } from './realtime-client.ts';
 import { eventually, fakeChannel, workerPorts } from './worker.ts';
 
 type Team = Awaited<ReturnType<typeof inboxTeam>>;
@@ -175,6 +177,21 @@ describe('assignment', () => {
     }
     const reassigned = await call('POST', `/contacts/${team.contact.id}/transfer`, { token: team.admin.token, body: { userId: team.member.id } });
     expect(reassigned.body.userId).toBe(team.member.id);
+  });
+
+  it('reaches browsers live: contact.UPDATED with the owner and status, message.CREATED for the system line', async () => {
+    const team = await inboxTeam();
+    const log = await listen(team.owner.token);
+    try {
+      await call('POST', `/contacts/${team.contact.id}/take`, { token: team.member.token });
+      const updated = await log.waitFor((e) => e.event === 'contact.UPDATED' && e.data.id === team.contact.id && e.data.userId === team.member.id, 10_000);
+      expect(updated.data).toMatchObject({ user: { id: team.member.id, name: 'Membro' }, status: 'open' });
+      const line = await log.waitFor((e) => e.event === 'message.CREATED' && e.data.contactId === team.contact.id, 10_000);
+      expect(line.data).toMatchObject({ kind: 'system', text: 'Membro assumiu a conversa' });
+      expect(log.events.filter((e) => !realtimeEvent.safeParse(e).success)).toEqual([]);
+    } finally {
+      log.close();
+    }
   });
 
   it('refuses a transfer to nobody, to an archived department or to an unknown user', async () => {
