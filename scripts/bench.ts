@@ -117,7 +117,10 @@ async function seedTable(dataDir: string) {
     servicesCount: 1,
     contactsCount: CONTACTS,
   });
-  for (const item of await benchOwnerItems(accountId, email, password, iso(now))) await put(item);
+  const ownerItems = await benchOwnerItems(accountId, email, password, iso(now));
+  for (const item of ownerItems) await put(item);
+  // The team inbox (issue 14): a fifth of the contacts are the owner's, every contact is in one of 4 departments.
+  const owner = ownerItems.find((i) => i.type === entityTypes.user) as unknown as { id: string; name: string };
   const serviceId = ulid();
   const service: ServiceItem = {
     ...keys.service(accountId, serviceId),
@@ -197,6 +200,11 @@ async function seedTable(dataDir: string) {
       lastMessageAt: last ? last.timestamp : null,
       unread: last && !last.isFromMe ? 1 : 0,
       messagesCount: perContact[c]!,
+      userId: c % 5 === 0 ? owner.id : null,
+      user: c % 5 === 0 ? { id: owner.id, name: owner.name } : null,
+      departmentId: `D${c % 4}`,
+      department: { id: `D${c % 4}`, name: `Departamento ${c % 4}` },
+      status: c % 3 === 0 ? 'resolved' : 'open',
       createdAt: iso(now - 400 * 86_400_000),
       updatedAt,
     });
@@ -206,7 +214,7 @@ async function seedTable(dataDir: string) {
   }
   await flush(true);
   await close();
-  return { accountId, serviceId, email, password, contacts, bigContactId: contacts[0]!.id };
+  return { accountId, serviceId, email, password, contacts, bigContactId: contacts[0]!.id, ownerId: owner.id };
 }
 
 async function main() {
@@ -263,6 +271,18 @@ async function main() {
           )
         ).ms,
       );
+    }
+
+    // The team inbox's lists: 'Meus' (open ones) and one department's, 20 a page, and the tab counts.
+    const inboxPage = (where: Record<string, unknown>) =>
+      `/contacts${listQueryString({ where: { archivedAt: null, ...where }, order: [['lastMessageAt', 'DESC']], page: Math.floor(random() * 5), perPage: 20 })}`;
+    const mine: number[] = [];
+    const department: number[] = [];
+    const counts: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      mine.push((await api('GET', inboxPage({ userId: seeded.ownerId, status: 'open' }), undefined, token)).ms);
+      department.push((await api('GET', inboxPage({ departmentId: `D${i % 4}` }), undefined, token)).ms);
+      counts.push((await api('GET', `/inbox/counts${listQueryString({ where: { archivedAt: null } })}`, undefined, token)).ms);
     }
 
     const messagePage: number[] = [];
@@ -327,6 +347,9 @@ async function main() {
       contactListPageMs: stats(list),
       contactSearchMs: stats(search),
       messagePageMs: stats(messagePage),
+      inboxMineMs: stats(mine),
+      inboxDepartmentMs: stats(department),
+      inboxCountsMs: stats(counts),
       messagePage400Ms: +deepPage.toFixed(1),
       sendMs: stats(send),
       sendToEventMs: stats(eventDelay),
@@ -347,6 +370,9 @@ async function main() {
       row('Contact list page (20, by last message)', stats(list), 50),
       row('Contact search by name or e-mail (like)', stats(search), 50),
       row('Message page (10, newest first)', stats(messagePage), 50),
+      row("Inbox 'Meus', open (20, by last message)", stats(mine), 50),
+      row('Inbox of one department (20, by last message)', stats(department), 50),
+      row('Inbox counts (3 tabs × total and 3 statuses)', stats(counts)),
       row('Send', stats(send)),
       row('Send → message.CREATED at a WebSocket client', stats(eventDelay), 50),
       '',
