@@ -120,6 +120,8 @@ export interface SeededInbox {
   password: string;
   contacts: { id: string; name: string }[];
   bigContactId: string;
+  /** The owner's user id: a fifth of the conversations are assigned to them (the team inbox's 'Meus'). */
+  ownerId: string;
 }
 
 /**
@@ -140,7 +142,10 @@ export async function inboxItems(shape: InboxShape, put: (item: Record<string, u
     servicesCount: 1,
     contactsCount: shape.contacts,
   });
-  for (const item of await benchOwnerItems(accountId, email, password, iso(now))) await put(item);
+  const ownerItems = await benchOwnerItems(accountId, email, password, iso(now));
+  for (const item of ownerItems) await put(item);
+  // The team inbox (issue 14): a fifth of the contacts are the owner's, every contact is in one of 4 departments.
+  const owner = ownerItems.find((i) => i.type === entityTypes.user) as unknown as { id: string; name: string };
   const serviceId = ulid(now);
   const service: ServiceItem = {
     ...keys.service(accountId, serviceId),
@@ -215,6 +220,11 @@ export async function inboxItems(shape: InboxShape, put: (item: Record<string, u
       lastMessageAt: last ? last.timestamp : null,
       unread: last && !last.isFromMe ? 1 : 0,
       messagesCount: planned.messages,
+      userId: c % 5 === 0 ? owner.id : null,
+      user: c % 5 === 0 ? { id: owner.id, name: owner.name } : null,
+      departmentId: `D${c % 4}`,
+      department: { id: `D${c % 4}`, name: `Departamento ${c % 4}` },
+      status: c % 3 === 0 ? 'resolved' : 'open',
       createdAt: iso(now - 400 * 86_400_000),
       updatedAt: iso(now - 60_000 + (c % 1000)),
     });
@@ -222,7 +232,7 @@ export async function inboxItems(shape: InboxShape, put: (item: Record<string, u
     await put({ ...keys.channelContact(accountId, serviceId, item.idFromService), type: entityTypes.channelContact, contactId: id });
     contacts.push({ id, name: planned.name });
   }
-  return { accountId, serviceId, email, password, contacts, bigContactId: contacts[0]!.id };
+  return { accountId, serviceId, email, password, contacts, bigContactId: contacts[0]!.id, ownerId: owner.id };
 }
 
 /** The inbox data written in batches of 25, 64 batches in flight. */

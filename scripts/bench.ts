@@ -84,6 +84,18 @@ async function main() {
       );
     }
 
+    // The team inbox's lists: 'Meus' (open ones) and one department's, 20 a page, and the tab counts.
+    const inboxPage = (where: Record<string, unknown>) =>
+      `/contacts${listQueryString({ where: { archivedAt: null, ...where }, order: [['lastMessageAt', 'DESC']], page: Math.floor(random() * 5), perPage: 20 })}`;
+    const mine: number[] = [];
+    const department: number[] = [];
+    const counts: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      mine.push((await api('GET', inboxPage({ userId: seeded.ownerId, status: 'open' }), undefined, token)).ms);
+      department.push((await api('GET', inboxPage({ departmentId: `D${i % 4}` }), undefined, token)).ms);
+      counts.push((await api('GET', `/inbox/counts${listQueryString({ where: { archivedAt: null } })}`, undefined, token)).ms);
+    }
+
     const messagePage: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const contactId = i % 2 ? seeded.bigContactId : pick(seeded.contacts).id;
@@ -146,6 +158,9 @@ async function main() {
       contactListPageMs: stats(list),
       contactSearchMs: stats(search),
       messagePageMs: stats(messagePage),
+      inboxMineMs: stats(mine),
+      inboxDepartmentMs: stats(department),
+      inboxCountsMs: stats(counts),
       messagePage400Ms: +deepPage.toFixed(1),
       sendMs: stats(send),
       sendToEventMs: stats(eventDelay),
@@ -171,6 +186,9 @@ async function main() {
       row('Contact list page (20, by last message)', stats(list), before.contactListPageMs, 50),
       row('Contact search by name or e-mail (like)', stats(search), before.contactSearchMs, 50),
       row('Message page (10, newest first)', stats(messagePage), before.messagePageMs, 50),
+      row("Inbox 'Meus', open (20, by last message)", stats(mine), before.inboxMineMs, 50),
+      row('Inbox of one department (20, by last message)', stats(department), before.inboxDepartmentMs, 50),
+      row('Inbox counts (3 tabs × total and 3 statuses)', stats(counts), before.inboxCountsMs),
       row('Send', stats(send), before.sendMs),
       row('Send → message.CREATED at a WebSocket client', stats(eventDelay), before.sendToEventMs, 50),
       '',

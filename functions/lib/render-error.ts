@@ -17,6 +17,7 @@ const statusOf: Record<FailureKind, [number, string]> = {
   limit: [402, errorTitles.paymentRequired],
   forbidden: [403, errorTitles.forbidden],
   notFound: [404, errorTitles.notFound],
+  conflict: [409, errorTitles.conflict],
   tooMany: [429, errorTitles.tooManyRequests],
   unavailable: [503, errorTitles.unavailable],
 };

@@ -42,14 +42,19 @@ export function handlerConstructId(handler: string): string {
  *
  * The API, its stage and access logs belong to the enclosing stack; the functions (with their
  * roles, policies and log groups), integrations, permissions and routes, about seven resources a
- * route, live in a nested stack of their own (`routes`), so the route list can grow without
- * pushing the main template past CloudFormation's 500 resources (docs/decisions.md, "Resource count").
+ * route, live in nested stacks (`routes`), so the route list can grow without pushing any template
+ * past CloudFormation's 500 resources (docs/decisions.md, "Resource count"). Handler folders
+ * (areas: `auth`, `contacts`, ...) are packed whole, in route-list order, into stacks of at most
+ * `handlersPerStack` functions: `Routes`, then `Routes2`, ...
  */
+/** Functions a nested stack of routes holds at most (about seven resources each, well under 500). */
+const handlersPerStack = 45;
+
 export class ConversaHttpApi extends Construct {
   readonly api: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
-  /** The nested stack holding every route's function, integration and route. */
-  readonly routes: NestedStack;
+  /** The nested stacks holding the routes' functions, integrations and routes. */
+  readonly routes: NestedStack[] = [];
   /** One function per handler module, keyed by the module path (`auth/login`). */
   readonly functions = new Map<string, NodeFunction>();
 
@@ -94,12 +99,29 @@ export class ConversaHttpApi extends Construct {
       },
     });
 
-    this.routes = new NestedStack(this, 'Routes', { description: 'Conversa REST API: one function per handler module, and the routes' });
+    // Areas whole, in route-list order, into stacks of at most `handlersPerStack` functions.
+    const areaOf = (handler: string) => handler.split('/').slice(0, -1).join('/');
+    const areas = [...new Set(handlers.map(areaOf))].map((area) => handlers.filter((h) => areaOf(h) === area));
+    const stackOf = new Map<string, NestedStack>();
+    let current: { stack: NestedStack; count: number } | undefined;
+    for (const area of areas) {
+      if (!current || current.count + area.length > handlersPerStack) {
+        const n = this.routes.length + 1;
+        const stack = new NestedStack(this, n === 1 ? 'Routes' : `Routes${n}`, {
+          description: `Conversa REST API (${n}): one function per handler module, and the routes`,
+        });
+        this.routes.push(stack);
+        current = { stack, count: 0 };
+      }
+      for (const handler of area) stackOf.set(handler, current.stack);
+      current.count += area.length;
+    }
+
     const integrations = new Map<string, HttpLambdaIntegration>();
     for (const handler of handlers) {
       const constructId = handlerConstructId(handler);
       const timeouts = props.routes.filter((r) => r.handler === handler && r.timeoutSeconds).map((r) => r.timeoutSeconds!);
-      const fn = new NodeFunction(this.routes, `${constructId}Fn`, {
+      const fn = new NodeFunction(stackOf.get(handler)!, `${constructId}Fn`, {
         entry: entryOf(handler),
         projectRoot: props.projectRoot,
         description: `http/${handler}`,
@@ -117,7 +139,7 @@ export class ConversaHttpApi extends Construct {
 
     for (const route of props.routes) {
       const path = `${API_PREFIX}${route.path}`;
-      new apigw.HttpRoute(this.routes, `${route.method}${handlerConstructId(path)}Route`, {
+      new apigw.HttpRoute(stackOf.get(route.handler)!, `${route.method}${handlerConstructId(path)}Route`, {
         httpApi: this.api,
         routeKey: apigw.HttpRouteKey.with(path, apigw.HttpMethod[route.method]),
         integration: integrations.get(route.handler)!,

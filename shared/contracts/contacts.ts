@@ -1,5 +1,6 @@
 /** Contacts (SPEC sections 3 and 5): entity, payload and the form rules shared by the modal and the API. */
 import { z } from 'zod';
+import type { ConversationStatus } from './conversations.ts';
 import { requiredString, requiredText } from './fields.ts';
 import { genders, type Gender } from './genders.ts';
 import type { MessageSummary } from './messages.ts';
@@ -29,8 +30,12 @@ export interface Contact {
   lastMessage: MessageSummary | null;
   lastMessageAt: string | null;
   unread: number;
+  /** The conversation's status (issue 14). */
+  status: ConversationStatus;
+  /** Who handles the conversation, and the department it is routed to. */
   userId: string | null;
   departmentId: string | null;
+  /** Ids of the account's tags (GET /tags has their names and colours). */
   tags: string[];
   user: { id: string; name: string } | null;
   department: { id: string; name: string } | null;

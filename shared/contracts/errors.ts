@@ -53,6 +53,8 @@ export const errorTexts = {
   alreadySubscribed: 'The account already has an active subscription',
   noSubscription: 'The account has no subscription to manage',
   invalidSignature: 'Invalid webhook signature',
+  // The team inbox (issue 14).
+  conversationTaken: 'The conversation is already assigned to someone else',
 } as const;
 
 export type ErrorText = (typeof errorTexts)[keyof typeof errorTexts];
@@ -113,6 +115,7 @@ export const shownMessages: Record<string, string> = {
   'The account already has an active subscription': 'Sua conta já tem uma assinatura ativa. Use Gerenciar assinatura para alterá-la.',
   'The account has no subscription to manage': 'Sua conta ainda não tem assinatura. Faça o upgrade para o Plano Pro primeiro.',
   'Invalid webhook signature': 'Assinatura do webhook inválida',
+  'The conversation is already assigned to someone else': 'Outra pessoa já assumiu esta conversa. Atualize a lista para ver quem a atende.',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',
   'Not found': 'Registro não encontrado',

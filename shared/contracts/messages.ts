@@ -5,6 +5,13 @@ import { idField, requiredText } from './fields.ts';
 export const messageTypes = ['text', 'image', 'video', 'audio', 'voice', 'document'] as const;
 export type MessageType = (typeof messageTypes)[number];
 
+/**
+ * What a message is (issue 14): one exchanged with the customer, an internal note of the team, or a
+ * system line recording an assignment or status change. Notes and system lines never reach a channel.
+ */
+export const messageKinds = ['message', 'note', 'system'] as const;
+export type MessageKind = (typeof messageKinds)[number];
+
 export const ack = {
   error: -2,
   deleted: -1,
@@ -57,6 +64,7 @@ export interface Message {
   serviceId: string;
   text: string;
   type: MessageType;
+  kind: MessageKind;
   timestamp: string;
   isFromMe: boolean;
   ack: number;

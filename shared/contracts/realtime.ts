@@ -11,9 +11,10 @@
  */
 import { z } from 'zod';
 import type { Contact } from './contacts.ts';
+import { conversationStatuses } from './conversations.ts';
 import { genders } from './genders.ts';
 import type { Account, User } from './entities.ts';
-import { messageTypes, type Message } from './messages.ts';
+import { messageKinds, messageTypes, type Message } from './messages.ts';
 import { serviceStatuses, serviceTypes, type Service } from './services.ts';
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
@@ -61,6 +62,7 @@ export const serviceSchema = z.object({
   data: z.object({ qrCode: nullable(z.string()), pairingCode: nullable(z.string()) }),
   internalData: z.object({ token: z.string().optional() }),
   statusReason: nullable(z.string()),
+  defaultDepartmentId: nullable(z.string()),
   ...timestamps,
 });
 
@@ -92,6 +94,7 @@ export const contactSchema = z.object({
   lastMessage: nullable(messageSummarySchema),
   lastMessageAt: nullable(z.string()),
   unread: z.number(),
+  status: z.enum(conversationStatuses).default('open'),
   userId: nullable(z.string()),
   departmentId: nullable(z.string()),
   tags: z.array(z.string()),
@@ -106,6 +109,8 @@ export const messageSchema = z.object({
   serviceId: z.string(),
   text: z.string(),
   type: z.enum(messageTypes),
+  // Missing on items written before notes and system lines existed.
+  kind: z.enum(messageKinds).default('message'),
   timestamp: z.string(),
   isFromMe: z.boolean(),
   ack: z.number(),

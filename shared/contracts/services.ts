@@ -30,6 +30,8 @@ export interface Service {
   internalData: { token?: string };
   /** Why the connection stopped (when it did not stop by request), or why it is starting again (reconnecting), in pt-BR. */
   statusReason: string | null;
+  /** The department new conversations on this connection start in (issue 14). */
+  defaultDepartmentId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,11 +43,19 @@ const token = z
   .max(200, { error: 'Token do Telegram inválido' })
   .transform((v) => v.trim());
 
+const defaultDepartment = z
+  .string()
+  .min(1)
+  .max(64)
+  .nullish()
+  .transform((v) => v ?? null);
+
 export const serviceCreatePayload = z
   .object({
     name: requiredString(80),
     type: z.enum(serviceTypes, { error: requiredText }),
     token: token.optional(),
+    defaultDepartmentId: defaultDepartment,
   })
   .superRefine((v, ctx) => {
     if (v.type === 'telegram' && !v.token) ctx.addIssue({ code: 'custom', path: ['token'], message: telegramTokenRequiredText });
@@ -57,6 +67,8 @@ export const serviceUpdatePayload = z.object({
   name: requiredString(80),
   type: z.enum(serviceTypes).optional(),
   token: token.optional(),
+  /** Absent: unchanged; null: none. */
+  defaultDepartmentId: z.string().min(1).max(64).nullable().optional(),
 });
 export type ServiceUpdatePayload = z.infer<typeof serviceUpdatePayload>;
 

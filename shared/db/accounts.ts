@@ -27,6 +27,8 @@ export interface AccountItem {
   stripeSubscriptionCreated?: number | null;
   /** When the provider was read for the state written here (ISO); older reads never overwrite it. */
   billingSyncedAt?: string | null;
+  /** The team inbox's account setting (issue 14); absent: members see only theirs and their departments'. */
+  inboxSettings?: { membersSeeAll: boolean };
 }
 
 export type CounterName = 'usersCount' | 'servicesCount' | 'contactsCount';
@@ -183,4 +185,19 @@ export async function writeBillingState(table: Table, accountId: string, state: 
     ),
   );
   return answer?.Attributes as AccountItem | undefined;
+}
+
+/** Writes the account's inbox setting (issue 14) alone. */
+export async function writeInboxSettings(table: Table, accountId: string, settings: { membersSeeAll: boolean }, now: string): Promise<AccountItem> {
+  const { Attributes } = await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.account(accountId),
+      UpdateExpression: 'SET inboxSettings = :settings, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':settings': settings, ':now': now },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return Attributes as AccountItem;
 }

@@ -1,6 +1,7 @@
 /** Contact items, their channel-id guard and their deletion tombstones. */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Gender } from '#contracts/contacts.ts';
+import type { ConversationStatus } from '#contracts/conversations.ts';
 import type { MessageSummary } from '#contracts/messages.ts';
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
@@ -39,6 +40,14 @@ export interface ContactItem {
   lastMessageAt: string | null;
   unread: number;
   messagesCount: number;
+  /** The team inbox (issue 14); absent on contacts stored before it (read as open, nobody's, no tags). */
+  status?: ConversationStatus;
+  userId?: string | null;
+  /** The assignee's and the department's names as of the assignment, like a message's `user`. */
+  user?: { id: string; name: string } | null;
+  departmentId?: string | null;
+  department?: { id: string; name: string } | null;
+  tagIds?: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -93,8 +102,10 @@ export function contactFields(item: ContactItem): ContactFields {
   return fields;
 }
 
-export async function getContactItem(table: Table, accountId: string, contactId: string): Promise<ContactItem | undefined> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.contact(accountId, contactId) }));
+export async function getContactItem(table: Table, accountId: string, contactId: string, consistent = false): Promise<ContactItem | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.contact(accountId, contactId), ...(consistent ? { ConsistentRead: true } : {}) }),
+  );
   return Item as ContactItem | undefined;
 }
 

@@ -31,7 +31,15 @@ export const entityTypes = {
   billingCustomer: 'BillingCustomer',
   accountDeletion: 'AccountDeletion',
   accountExport: 'AccountExport',
+  department: 'Department',
+  tag: 'Tag',
+  quickReply: 'QuickReply',
+  uniqueName: 'UniqueName',
 } as const;
+
+/** The team inbox's small per-account catalogues: each item lives in its account's partition. */
+export type CatalogueKind = 'department' | 'tag' | 'quickReply';
+const catalogueSk: Record<CatalogueKind, string> = { department: 'DEPARTMENT#', tag: 'TAG#', quickReply: 'QUICK-REPLY#' };
 
 export const keys = {
   account: (accountId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: 'ACCOUNT' }),
@@ -147,6 +155,21 @@ export const keys = {
   channelMessage: (accountId: string, serviceId: string, channelMessageId: string): Key => ({
     pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
     sk: `CHANNEL-MSG#${channelMessageId}`,
+  }),
+
+  /**
+   * The team inbox's catalogues (issue 14): departments, the tag palette, quick replies. Each is a
+   * handful of items per account, read whole with one Query.
+   */
+  catalogueItem: (kind: CatalogueKind, accountId: string, id: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `${catalogueSk[kind]}${id}` }),
+  catalogue: (kind: CatalogueKind, accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: catalogueSk[kind] }),
+  /**
+   * Uniqueness guard of a catalogue item's name inside its account (a department's or tag's name,
+   * a quick reply's shortcut), folded: claimed with the item, moved on rename, freed on delete.
+   */
+  catalogueName: (kind: CatalogueKind, accountId: string, foldedName: string): Key => ({
+    pk: `${ACCOUNT}${accountId}`,
+    sk: `NAME#${catalogueSk[kind]}${foldedName}`,
   }),
 
   /** Uploaded files (the bytes are in the bucket under `fileObjectKey`). */

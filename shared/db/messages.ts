@@ -45,6 +45,8 @@ export interface MessageItem {
    * hand-over never got its answer recorded (the process died during the call).
    */
   handedOverAttempt?: number;
+  /** A team note or a system line (issue 14); absent on messages exchanged with the customer. Never sent to a channel. */
+  kind?: 'note' | 'system';
   /** Reactions on the channel, one per reactor (their channel id). */
   reactions?: Reactions;
   createdAt: string;

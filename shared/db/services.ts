@@ -32,6 +32,8 @@ export interface ServiceItem {
    * connections; such connections start again when the plan has room. Cleared by every start.
    */
   stoppedByLimit?: boolean;
+  /** The department new conversations on this connection start in (issue 14). */
+  defaultDepartmentId?: string | null;
   /** Index keys present while the connection should run (`keys.runningService`). */
   gsi1pk?: string;
   gsi1sk?: string;

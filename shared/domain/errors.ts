@@ -4,7 +4,7 @@
  */
 import { errorTexts, type ErrorText } from '#contracts/errors.ts';
 
-export type FailureKind = 'invalid' | 'unauthorized' | 'limit' | 'forbidden' | 'notFound' | 'tooMany' | 'unavailable';
+export type FailureKind = 'invalid' | 'unauthorized' | 'limit' | 'forbidden' | 'notFound' | 'conflict' | 'tooMany' | 'unavailable';
 
 export class DomainError extends Error {
   constructor(
@@ -23,6 +23,8 @@ export const fail = {
   limit: (text: ErrorText) => new DomainError('limit', text),
   forbidden: (text: ErrorText = errorTexts.forbidden) => new DomainError('forbidden', text),
   notFound: () => new DomainError('notFound', errorTexts.notFound),
+  /** Someone else's write won (409): the text says what, `details` may name who. */
+  conflict: (text: ErrorText, details?: { path: string; message: string }[]) => new DomainError('conflict', text, details),
   tooMany: () => new DomainError('tooMany', errorTexts.tooManyAttempts),
   /** An outside service we depend on is not configured or not answering (503). */
   unavailable: (text: ErrorText) => new DomainError('unavailable', text),

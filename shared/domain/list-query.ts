@@ -171,41 +171,45 @@ export function pathReader(path: string): (item: unknown) => unknown {
 
 type Predicate<T> = (item: T) => boolean;
 
+/**
+ * A condition on one field. A field holding a list (a contact's `tags`) matches when one of its
+ * values does (`ne`: when none is equal), so `{ tags: 'T1' }` reads "tagged T1".
+ */
 function compileCondition<T>(path: string, condition: WhereValue, access: FieldAccess<T>): Predicate<T> {
   const read = (access.reader?.(path) ?? pathReader(path)) as (item: T) => unknown;
-  const value = (item: T) => {
+  const folded = isOperator(condition) && condition.like !== undefined ? access.foldedReader?.(path) : undefined;
+  const test = compileValueTest(condition);
+  const onlyNe = isOperator(condition) && Object.keys(condition).length === 1 && 'ne' in condition;
+  return (item) => {
     const v = read(item);
-    return v === undefined ? null : v;
+    if (Array.isArray(v)) return onlyNe ? v.every((e) => test(e ?? null, undefined)) : v.some((e) => test(e ?? null, undefined));
+    return test(v === undefined ? null : v, folded ? folded(item) : undefined);
   };
-  if (!isOperator(condition)) return (item) => value(item) === condition;
+}
+
+/** A test of one value; `foldedText` is the value already folded, when the field has a folded reader. */
+function compileValueTest(condition: WhereValue): (value: unknown, foldedText: string | null | undefined) => boolean {
+  if (!isOperator(condition)) return (value) => value === condition;
   const op = condition;
-  const checks: Predicate<T>[] = [];
-  if ('eq' in op) checks.push((item) => value(item) === op.eq);
-  if ('ne' in op) checks.push((item) => value(item) !== op.ne);
+  const checks: ((value: unknown, foldedText: string | null | undefined) => boolean)[] = [];
+  if ('eq' in op) checks.push((value) => value === op.eq);
+  if ('ne' in op) checks.push((value) => value !== op.ne);
   if (op.in) {
     const set = new Set(op.in);
-    checks.push((item) => set.has(value(item) as never));
+    checks.push((value) => set.has(value as never));
   }
   if (op.like !== undefined) {
     const re = likeMatcher(op.like);
-    const folded = access.foldedReader?.(path);
-    checks.push(
-      folded
-        ? (item) => {
-            const text = folded(item);
-            return typeof text === 'string' && re.test(text);
-          }
-        : (item) => {
-            const v = value(item);
-            return typeof v === 'string' && re.test(fold(v));
-          },
-    );
+    checks.push((value, foldedText) => {
+      if (foldedText !== undefined) return typeof foldedText === 'string' && re.test(foldedText);
+      return typeof value === 'string' && re.test(fold(value));
+    });
   }
-  if (op.gt !== undefined) checks.push((item) => value(item) !== null && compare(value(item), op.gt) > 0);
-  if (op.gte !== undefined) checks.push((item) => value(item) !== null && compare(value(item), op.gte) >= 0);
-  if (op.lt !== undefined) checks.push((item) => compare(value(item), op.lt) < 0);
-  if (op.lte !== undefined) checks.push((item) => compare(value(item), op.lte) <= 0);
-  return checks.length === 1 ? checks[0]! : (item) => checks.every((check) => check(item));
+  if (op.gt !== undefined) checks.push((value) => value !== null && compare(value, op.gt) > 0);
+  if (op.gte !== undefined) checks.push((value) => value !== null && compare(value, op.gte) >= 0);
+  if (op.lt !== undefined) checks.push((value) => compare(value, op.lt) < 0);
+  if (op.lte !== undefined) checks.push((value) => compare(value, op.lte) <= 0);
+  return checks.length === 1 ? checks[0]! : (value, foldedText) => checks.every((check) => check(value, foldedText));
 }
 
 /** Compiles a `where` into one predicate, splitting paths and building patterns once. */

@@ -156,6 +156,31 @@ export interface MatrixEntry {
   ownTeam?: boolean;
 }
 
+/** The team inbox's catalogue items of an account (issue 14), made once per account by its owner. */
+const inboxFixtures = new Map<string, Promise<{ departmentId: string; tagId: string; quickReplyId: string }>>();
+let named = 0;
+const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${process.pid}${++named}`;
+const newTag = async (t: Team) =>
+  (await must(call('POST', '/tags', { token: t.owner.token, body: { name: uniqueName('Etiqueta '), color: '#047857' } }), 201, 'tag')).id as string;
+const newQuickReply = async (t: Team) =>
+  (await must(call('POST', '/quick-replies', { token: t.owner.token, body: { shortcut: uniqueName('r'), text: 'Olá {{nome}}' } }), 201, 'quick reply'))
+    .id as string;
+function inboxOf(t: Team) {
+  let made = inboxFixtures.get(t.accountId);
+  if (!made) {
+    made = (async () => {
+      const department = await must(
+        call('POST', '/departments', { token: t.owner.token, body: { name: uniqueName('Financeiro '), userIds: [] } }),
+        201,
+        'department',
+      );
+      return { departmentId: department.id as string, tagId: await newTag(t), quickReplyId: await newQuickReply(t) };
+    })();
+    inboxFixtures.set(t.accountId, made);
+  }
+  return made;
+}
+
 const path =
   (p: string): Build =>
   () => ({ path: p });
@@ -284,6 +309,73 @@ export const routeAccess: Record<string, MatrixEntry> = {
       path: '/files/generate-url-to-upload',
       body: { name: 'a.pdf', mimetype: 'application/pdf', serviceId: t.serviceId, length: 10, isPtt: false },
     }),
+  },
+
+  // The team inbox (issue 14). Rows that would change whom a conversation belongs to work on spare contacts.
+  'GET /departments': { access: 'member', ok: 200, stranger: 200, build: path('/departments') },
+  'POST /departments': { access: 'admin', ok: 201, stranger: 201, build: () => ({ path: '/departments', body: { name: uniqueName('Vendas '), userIds: [] } }) },
+  'GET /departments/{id}': { access: 'member', ok: 200, build: async (t) => ({ path: `/departments/${(await inboxOf(t)).departmentId}` }) },
+  'PUT /departments/{id}': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/departments/${(await inboxOf(t)).departmentId}`, body: { name: `Financeiro ${t.accountId}`, userIds: [t.member.id] } }),
+  },
+  'POST /departments/{id}/archive': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/departments/${(await inboxOf(t)).departmentId}/archive`, body: { archive: false } }),
+  },
+  'GET /tags': { access: 'member', ok: 200, stranger: 200, build: path('/tags') },
+  'POST /tags': { access: 'admin', ok: 201, stranger: 201, build: () => ({ path: '/tags', body: { name: uniqueName('VIP '), color: '#b91c1c' } }) },
+  'PUT /tags/{id}': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/tags/${(await inboxOf(t)).tagId}`, body: { name: `VIP ${t.accountId}`, color: '#1d4ed8' } }),
+  },
+  'DELETE /tags/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/tags/${await newTag(t)}` }) },
+  'PUT /contacts/{id}/tags': {
+    access: 'member',
+    ok: 200,
+    build: async (t) => ({ path: `/contacts/${t.contactId}/tags`, body: { tagIds: [(await inboxOf(t)).tagId] } }),
+  },
+  'POST /contacts/{id}/take': { access: 'member', ok: 200, build: async (t) => ({ path: `/contacts/${await t.spareContact()}/take` }) },
+  'POST /contacts/{id}/transfer': {
+    access: 'member',
+    ok: 200,
+    build: async (t) => ({ path: `/contacts/${await t.spareContact()}/transfer`, body: { userId: t.admin.id, note: 'Cliente quer boleto' } }),
+  },
+  // Nobody has the team's contact: releasing it changes nothing and answers it.
+  'POST /contacts/{id}/release': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/release` }) },
+  'POST /contacts/{id}/status': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/status`, body: { status: 'pending' } }) },
+  'POST /messages/notes': { access: 'member', ok: 201, build: (t) => ({ path: '/messages/notes', body: { contactId: t.contactId, text: 'Nota da equipe' } }) },
+  'GET /inbox/counts': {
+    access: 'member',
+    ok: 200,
+    stranger: 200,
+    build: (t) => ({ path: `/inbox/counts${listQuery({ where: { serviceId: t.serviceId } })}` }),
+  },
+  'GET /inbox/settings': { access: 'member', ok: 200, stranger: 200, build: path('/inbox/settings') },
+  'PUT /inbox/settings': { access: 'admin', ok: 200, stranger: 200, build: () => ({ path: '/inbox/settings', body: { membersSeeAll: false } }) },
+  'GET /quick-replies': { access: 'member', ok: 200, stranger: 200, build: path('/quick-replies') },
+  'POST /quick-replies': {
+    access: 'admin',
+    ok: 201,
+    stranger: 201,
+    build: () => ({ path: '/quick-replies', body: { shortcut: uniqueName('a'), text: 'Bom dia, {{primeiro_nome}}!' } }),
+  },
+  'PUT /quick-replies/{id}': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({
+      path: `/quick-replies/${(await inboxOf(t)).quickReplyId}`,
+      body: { shortcut: `boleto${t.accountId.slice(-8).toLowerCase()}`, text: 'Segue o boleto' },
+    }),
+  },
+  'DELETE /quick-replies/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/quick-replies/${await newQuickReply(t)}` }) },
+  'POST /quick-replies/{id}/render': {
+    access: 'member',
+    ok: 200,
+    build: async (t) => ({ path: `/quick-replies/${(await inboxOf(t)).quickReplyId}/render`, body: { contactId: t.contactId } }),
   },
 
   // The shared runtime has no Stripe key: every payment call an allowed caller makes answers 503.

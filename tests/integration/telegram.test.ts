@@ -255,6 +255,23 @@ describe('Telegram through long polling (the local runtime)', () => {
     await eventually(async () => (await messagesOf(owner.token, contact.id)).body.data.find((m: any) => m.id === sent.body.id)?.ack === 1);
   });
 
+  it('an internal note stays with the team: the Bot API never receives it, while the reply written after it goes out', async () => {
+    const { owner, bot, service } = await connected();
+    const person = customer(11);
+    bot.receive(person, { text: 'Quero cancelar' });
+    const contact = await contactOf(owner.token, String(person.id));
+    const note = await call('POST', '/messages/notes', { token: owner.token, body: { contactId: contact.id, text: 'Cliente irritado, oferecer desconto' } });
+    expect(note.status).toBe(201);
+    expect(note.body).toMatchObject({ kind: 'note', isFromMe: true, text: 'Cliente irritado, oferecer desconto' });
+    const reply = await call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.id, serviceId: service.id, text: 'Posso ajudar?' } });
+    expect(reply.status).toBe(201);
+    // The reply reaching Telegram proves the outbound path ran past the note, which was stored first.
+    await eventually(async () => bot.sent.find((s) => s.params.text === 'Posso ajudar?' && s.answer.ok));
+    expect(bot.sent.map((s) => s.params.text ?? s.params.caption)).toEqual(['Posso ajudar?']);
+    const listed = (await messagesOf(owner.token, contact.id)).body.data;
+    expect(listed.find((m: any) => m.id === note.body.id)).toMatchObject({ kind: 'note', ack: 1 });
+  });
+
   it('a flood wait is waited out and the send retried; a blocked user fails with the reason (ack -2)', async () => {
     const { owner, bot, service } = await connected();
     const person = customer(4);

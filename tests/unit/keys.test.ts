@@ -94,6 +94,21 @@ describe('ACCESS_PATTERNS.md', () => {
     accountPartition: [['A']],
     contactPartition: [['A', 'C']],
     servicePartition: [['A', 'S']],
+    catalogueItem: [
+      ['department', 'A', 'D'],
+      ['tag', 'A', 'T'],
+      ['quickReply', 'A', 'Q'],
+    ],
+    catalogue: [
+      ['department', 'A'],
+      ['tag', 'A'],
+      ['quickReply', 'A'],
+    ],
+    catalogueName: [
+      ['department', 'A', '<folded name>'],
+      ['tag', 'A', '<folded name>'],
+      ['quickReply', 'A', '<folded name>'],
+    ],
   };
 
   it('shows every key that keys.ts writes, as keys.ts writes it', () => {

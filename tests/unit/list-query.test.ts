@@ -145,3 +145,21 @@ describe('likeMatcher', () => {
     expect(many.test(`${'a'.repeat(5000)}b`)).toBe(true);
   });
 });
+
+describe('list fields', () => {
+  const items = [
+    { id: 'a', tags: ['t1', 't2'] },
+    { id: 'b', tags: ['t2'] },
+    { id: 'c', tags: [] as string[] },
+  ];
+  const ids = (where: Record<string, unknown>) => items.filter((i) => matchesWhere(i, where as never)).map((i) => i.id);
+
+  it('match when one of their values matches', () => {
+    expect(ids({ tags: 't1' })).toEqual(['a']);
+    expect(ids({ tags: { in: ['t1', 't2'] } })).toEqual(['a', 'b']);
+  });
+
+  it('match ne only when no value is equal', () => {
+    expect(ids({ tags: { ne: 't1' } })).toEqual(['b', 'c']);
+  });
+});

@@ -31,6 +31,7 @@ import { fail } from '../errors.ts';
 import type { ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
+import { loadVisibleContact, viewerOf, visibleWhere, type Viewer } from '../conversations/visibility.ts';
 import { contactDirectory, tombstoneLifetimeSeconds } from './contact-directory.ts';
 import { presentContact, toContact } from './present-contact.ts';
 
@@ -52,16 +53,26 @@ export const contactListRules: ListRules = {
     'lastMessageAt',
     'createdAt',
     'updatedAt',
+    // The team inbox (issue 14); `tags` matches a contact carrying the tag id.
+    'status',
+    'userId',
+    'departmentId',
+    'tags',
   ],
   includes: ['service', 'lastMessage', 'avatar', 'user', 'department', 'tags'],
+  // The team inbox (issue 14): `tags` matches a contact carrying the tag id.
+
   defaultOrder: [
     ['lastMessageAt', 'DESC'],
     ['name', 'ASC'],
   ],
 };
 
-export async function listContacts(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Contact>> {
-  return contactDirectory.list(ports.table, session.accountId, () => accountServices(ports.table, session.accountId), q, ports.storage.downloadUrl);
+/** The contacts the caller may see (conversations/visibility.ts), through the directory. */
+export async function listContacts(ports: Ports, session: AccountSession, q: ListQuery, known?: Viewer): Promise<ListAnswer<Contact>> {
+  const viewer = known ?? (await viewerOf(ports, session));
+  const visible = { ...q, where: visibleWhere(viewer, q.where) };
+  return contactDirectory.list(ports.table, session.accountId, () => accountServices(ports.table, session.accountId), visible, ports.storage.downloadUrl);
 }
 
 export async function loadContact(ports: Ports, accountId: string, id: string): Promise<ContactItem> {
@@ -75,7 +86,7 @@ async function present(ports: Ports, item: ContactItem): Promise<Contact> {
 }
 
 export async function getContact(ports: Ports, session: AccountSession, id: string): Promise<Contact> {
-  return present(ports, await loadContact(ports, session.accountId, id));
+  return present(ports, await loadVisibleContact(ports, session, id));
 }
 
 const changedMeanwhile = () => fail.invalid(errorTexts.invalidParams, [{ path: '', message: 'O contato foi alterado por outra pessoa. Tente de novo.' }]);
@@ -100,7 +111,7 @@ export type NewContact = Pick<
   ContactFields,
   'accountId' | 'serviceId' | 'name' | 'contactType' | 'idFromService' | 'email' | 'phoneNumber' | 'phoneCountry' | 'gender' | 'avatarKey'
 > &
-  Partial<Pick<ContactFields, 'channelAliases'>>;
+  Partial<Pick<ContactFields, 'channelAliases' | 'departmentId' | 'department'>>;
 
 export async function insertContact(ports: Ports, contact: NewContact): Promise<ContactItem> {
   const now = ports.clock().toISOString();
@@ -178,7 +189,7 @@ export async function replaceContact(ports: Ports, current: ContactItem, changes
 }
 
 export async function updateContact(ports: Ports, session: AccountSession, id: string, payload: ContactPayload): Promise<Contact> {
-  const current = await loadContact(ports, session.accountId, id);
+  const current = await loadVisibleContact(ports, session, id);
   const service = await getServiceItem(ports.table, session.accountId, current.serviceId);
   const serviceType = service?.channelType ?? 'whatsapp';
   const original = {
@@ -229,7 +240,7 @@ export async function archiveContact(ports: Ports, session: AccountSession, id: 
 }
 
 export async function deleteContact(ports: Ports, session: AccountSession, id: string): Promise<void> {
-  const current = await loadContact(ports, session.accountId, id);
+  const current = await loadVisibleContact(ports, session, id);
   const now = ports.clock();
   const deletedAt = nextUpdatedAt(now, current.updatedAt);
   await writeTogether(ports.table, {
@@ -246,7 +257,7 @@ export async function deleteContact(ports: Ports, session: AccountSession, id: s
 
 /** Opening a conversation: the contact has no unread messages any more. */
 export async function markContactRead(ports: Ports, session: AccountSession, id: string): Promise<Contact> {
-  const current = await loadContact(ports, session.accountId, id);
+  const current = await loadVisibleContact(ports, session, id);
   if (current.unread === 0) return present(ports, current);
   return present(ports, await clearUnread(ports.table, current, nextUpdatedAt(ports.clock(), current.updatedAt)));
 }

@@ -59,7 +59,7 @@ const done: DispatchOutcome = { kind: 'done' };
 
 /** Whether a changed message is one to hand to its channel now. */
 export function needsDispatch(next: MessageItem | undefined, previous: MessageItem | undefined): boolean {
-  if (next?.type !== 'Message' || !next.isFromMe || next.ack !== ack.sending || !next.sendAttempt) return false;
+  if (next?.type !== 'Message' || !next.isFromMe || next.ack !== ack.sending || !next.sendAttempt || next.kind) return false;
   return !previous || previous.sendAttempt !== next.sendAttempt;
 }
 
@@ -155,8 +155,8 @@ export async function dispatchQueued(
   options: { pace?: () => Promise<void> } = {},
 ): Promise<DispatchOutcome> {
   const message = await getMessageItem(ports.table, request.accountId, request.contactId, request.messageId);
-  // Answered already (a redelivery), replaced by a retry, or deleted.
-  if (!message || message.ack !== ack.sending || message.sendAttempt !== request.sendAttempt) return done;
+  // Answered already (a redelivery), replaced by a retry, or deleted; a team note or system line is never sent.
+  if (!message || message.ack !== ack.sending || message.sendAttempt !== request.sendAttempt || message.kind) return done;
   // Handed over before and never answered: the process died during the call.
   if (message.handedOverAttempt === message.sendAttempt) return failWith(ports, message, interruptedReason);
 

@@ -18,6 +18,7 @@ import { linkChannelIds } from '../contacts/channel-aliases.ts';
 import { insertContact } from '../contacts/contacts.ts';
 import type { Ports } from '../ports.ts';
 import { refreshLastMessage } from './last-message.ts';
+import { reopenOnInbound, routedDepartment } from '../conversations/inbound-routing.ts';
 import { recordMessage } from './record-message.ts';
 
 /** The connection a report comes from. */
@@ -63,6 +64,7 @@ async function contactFor(ports: Ports, from: InboundConnection, input: InboundM
       phoneCountry: null,
       gender: null,
       avatarKey: input.chat.avatar ? await input.chat.avatar() : null,
+      ...(await routedDepartment(ports, from)),
     });
   } catch (error) {
     // Two messages of a new contact at once: the other one created it.
@@ -125,7 +127,12 @@ export async function receiveMessage(ports: Ports, from: InboundConnection, inpu
     createdAt: now,
     updatedAt: now,
   };
-  const outcome = await recordMessage(ports, message, { countUnread: !input.isFromMe, guardChannelId: input.channelMessageId, contact });
+  const outcome = await recordMessage(ports, message, {
+    countUnread: !input.isFromMe,
+    guardChannelId: input.channelMessageId,
+    contact,
+    also: input.isFromMe ? undefined : (current) => reopenOnInbound(ports, current, message.timestamp),
+  });
   return outcome.stored ? outcome.message : null;
 }
 

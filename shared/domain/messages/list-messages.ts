@@ -12,7 +12,7 @@ import { fail } from '../errors.ts';
 import type { ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { loadContact } from '../contacts/contacts.ts';
+import { loadVisibleContact } from '../conversations/visibility.ts';
 import { toMessage } from './present-message.ts';
 
 export const messageListRules: ListRules = {
@@ -37,7 +37,7 @@ export async function listMessages(ports: Ports, session: AccountSession, q: Lis
   if (q.order.some(([, direction]) => direction.toUpperCase() !== 'DESC')) throw bad('Messages come newest first');
   // The page is read alongside the contact; it is only answered if the contact is the caller's.
   const [contact, items] = await Promise.all([
-    loadContact(ports, session.accountId, contactId),
+    loadVisibleContact(ports, session, contactId),
     messagesPage(ports.table, session.accountId, contactId, { limit: q.perPage, beforeId, skip: beforeId ? 0 : q.page * q.perPage }),
   ]);
   return {

@@ -34,6 +34,7 @@ export async function toMessage(item: MessageItem, signUrl: (key: string, name: 
     serviceId: item.serviceId,
     text: item.text,
     type: item.messageType,
+    kind: item.kind ?? 'message',
     timestamp: item.timestamp,
     isFromMe: item.isFromMe,
     ack: item.ack,

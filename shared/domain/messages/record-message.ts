@@ -3,7 +3,7 @@
  * message count), in one transaction guarded by the contact's version, retried on a concurrent
  * change. Inbound messages also claim their channel id, which makes redelivery a no-op.
  */
-import { contactFields, contactItem, getContactItem, nextUpdatedAt, type ContactItem } from '#db/contacts.ts';
+import { contactFields, contactItem, getContactItem, nextUpdatedAt, type ContactFields, type ContactItem } from '#db/contacts.ts';
 import { claimChannelMessageStep, summaryOf, type MessageItem } from '#db/messages.ts';
 import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
 import { fail } from '../errors.ts';
@@ -14,19 +14,27 @@ export type RecordOutcome = { stored: true; message: MessageItem; contact: Conta
 export async function recordMessage(
   ports: Ports,
   message: MessageItem,
-  options: { countUnread: boolean; guardChannelId?: string; contact?: ContactItem },
+  options: {
+    countUnread: boolean;
+    guardChannelId?: string;
+    contact?: ContactItem;
+    /** What else the message changes on its contact, with the lines recording it (a resolved conversation reopening). */
+    also?: (contact: ContactItem) => { changes: Partial<ContactFields>; lines: MessageItem[] } | null;
+  },
 ): Promise<RecordOutcome> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const contact = attempt === 0 && options.contact ? options.contact : await getContactItem(ports.table, message.accountId, message.contactId);
     if (!contact) throw fail.notFound();
     const newer = !contact.lastMessageAt || message.timestamp >= contact.lastMessageAt;
     const updatedAt = nextUpdatedAt(ports.clock(), contact.updatedAt);
+    const also = options.also?.(contact) ?? { changes: {}, lines: [] };
     const next = contactItem({
       ...contactFields(contact),
+      ...also.changes,
       lastMessage: newer ? summaryOf(message) : contact.lastMessage,
       lastMessageAt: newer ? message.timestamp : contact.lastMessageAt,
       unread: options.countUnread ? contact.unread + 1 : contact.unread,
-      messagesCount: (contact.messagesCount ?? 0) + 1,
+      messagesCount: (contact.messagesCount ?? 0) + 1 + also.lines.length,
       updatedAt,
     });
     try {
@@ -34,6 +42,7 @@ export async function recordMessage(
         channelId: options.guardChannelId ? claimChannelMessageStep(message, options.guardChannelId) : null,
         message: putNewStep(message),
         contact: replaceIfUnchangedStep(next, contact.updatedAt),
+        ...Object.fromEntries(also.lines.map((line, i) => [`line${i}`, putNewStep(line)])),
       });
       return { stored: true, message, contact: next };
     } catch (error) {

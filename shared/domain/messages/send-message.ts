@@ -12,7 +12,7 @@ import { getServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { loadContact } from '../contacts/contacts.ts';
+import { loadVisibleContact } from '../conversations/visibility.ts';
 import { toMessage } from './present-message.ts';
 import { recordMessage } from './record-message.ts';
 
@@ -20,7 +20,7 @@ const invalidField = (path: string, message: string) => fail.invalid(errorTexts.
 
 export async function sendMessage(ports: Ports, session: AccountSession, payload: SendMessagePayload): Promise<Message> {
   const [contact, service] = await Promise.all([
-    loadContact(ports, session.accountId, payload.contactId),
+    loadVisibleContact(ports, session, payload.contactId),
     getServiceItem(ports.table, session.accountId, payload.serviceId),
   ]);
   if (contact.serviceId !== payload.serviceId) throw invalidField('serviceId', 'A conexão não é a do contato');
@@ -79,7 +79,7 @@ export async function sendMessage(ports: Ports, session: AccountSession, payload
 
 /** Sends a failed message again: back to ack 0, which hands it to the channel once more. */
 export async function retryMessage(ports: Ports, session: AccountSession, contactId: string, messageId: string): Promise<Message> {
-  const contact = await loadContact(ports, session.accountId, contactId);
+  const contact = await loadVisibleContact(ports, session, contactId);
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
   const service = await getServiceItem(ports.table, session.accountId, contact.serviceId);
   if (service?.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);

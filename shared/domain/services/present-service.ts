@@ -12,6 +12,7 @@ export function toService(item: ServiceItem): Service {
     data: { qrCode: item.qrCode ?? null, pairingCode: item.pairingCode ?? null },
     internalData: item.tokenHint ? { token: maskToken(item.tokenHint) } : {},
     statusReason: item.statusReason ?? null,
+    defaultDepartmentId: item.defaultDepartmentId ?? null,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

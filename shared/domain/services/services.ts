@@ -11,6 +11,7 @@ import { deleteExistingStep, putNewStep, refusedBy, replaceIfUnchangedStep, writ
 import { entityTypes, keys } from '#db/keys.ts';
 import { accountServices, getServiceItem, isRunningStatus, type ServiceItem } from '#db/services.ts';
 import { isBeyondLimit } from '../billing/plan-limits.ts';
+import { findDepartment } from '../departments/departments.ts';
 import { fail } from '../errors.ts';
 import { forgetConnection, startConnection, stopConnection, verifyCredentials } from './lifecycle.ts';
 import { toService } from './present-service.ts';
@@ -47,10 +48,20 @@ function inUse(claim: NonNullable<ReturnType<typeof exclusiveClaim>>) {
   return fail.invalid(claim.inUse.error, [{ path: claim.inUse.path, message: claim.inUse.message }]);
 }
 
+/** A connection's default department must be one of the account's, not archived. */
+async function checkDepartment(ports: Ports, session: AccountSession, id: string | null): Promise<void> {
+  if (!id) return;
+  const department = await findDepartment(ports, session.accountId, id);
+  if (!department || department.archivedAt) {
+    throw fail.invalid(errorTexts.invalidParams, [{ path: 'defaultDepartmentId', message: 'Departamento não encontrado' }]);
+  }
+}
+
 export async function createService(ports: Ports, session: AccountSession, payload: ServiceCreatePayload): Promise<Service> {
   const account = await getAccountItem(ports.table, session.accountId);
   if (!account) throw fail.notFound();
   const token = payload.type === 'telegram' ? payload.token! : null;
+  await checkDepartment(ports, session, payload.defaultDepartmentId);
   await verifyCredentials(ports, payload.type, token);
   const now = ports.clock().toISOString();
   const id = ports.newId();
@@ -66,6 +77,7 @@ export async function createService(ports: Ports, session: AccountSession, paylo
     qrCode: null,
     tokenSealed: token ? await ports.vault.seal(token) : null,
     tokenHint: token ? token.slice(-4) : null,
+    defaultDepartmentId: payload.defaultDepartmentId,
     createdAt: now,
     updatedAt: now,
   };
@@ -90,12 +102,14 @@ export async function updateService(ports: Ports, session: AccountSession, id: s
   if (payload.type && payload.type !== current.channelType) {
     throw fail.invalid(errorTexts.invalidParams, [{ path: 'type', message: 'O tipo da conexão não pode ser alterado' }]);
   }
+  if (payload.defaultDepartmentId) await checkDepartment(ports, session, payload.defaultDepartmentId);
   const currentToken = current.tokenSealed ? await ports.vault.open(current.tokenSealed) : null;
   const token = current.channelType === 'telegram' && payload.token && payload.token !== currentToken ? payload.token : null;
   if (token) await verifyCredentials(ports, current.channelType, token);
   const next: ServiceItem = {
     ...current,
     name: payload.name,
+    ...(payload.defaultDepartmentId !== undefined ? { defaultDepartmentId: payload.defaultDepartmentId } : {}),
     ...(token ? { tokenSealed: await ports.vault.seal(token), tokenHint: token.slice(-4) } : {}),
     updatedAt: ports.clock().toISOString(),
   };

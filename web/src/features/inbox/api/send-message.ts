@@ -64,6 +64,7 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
     serviceId: out.serviceId,
     text: out.text,
     type,
+    kind: 'message',
     timestamp: now,
     isFromMe: true,
     ack: ack.sending,

@@ -12,6 +12,7 @@ function message(patch: Partial<ChatMessage> = {}): ChatMessage {
     serviceId: 's1',
     text: 'Chegou o pedido?',
     type: 'text',
+    kind: 'message',
     timestamp: at,
     isFromMe: false,
     ack: 2,

@@ -74,7 +74,7 @@ function Media({ message }: { message: ChatMessage }) {
           <FileText className="size-8 shrink-0" aria-hidden="true" />
           <span className="min-w-0">
             <span className="block truncate text-sm font-medium">{name}</span>
-            <span className="block text-xs opacity-80">
+            <span className="block text-xs">
               {file.mimetype.split('/').pop()?.toUpperCase().slice(0, 12)} · {formatBytes(file.size)}
             </span>
           </span>
@@ -141,7 +141,7 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
             {message.groupContact && !mine ? <p className="mb-0.5 text-xs font-semibold text-brand">{message.groupContact.name}</p> : null}
             {message.quotedMessage ? <Quote quoted={message.quotedMessage} fromMe={mine} /> : null}
             {deleted ? (
-              <p className="italic opacity-80">Mensagem apagada</p>
+              <p className="italic">Mensagem apagada</p>
             ) : (
               <>
                 <Media message={message} />

@@ -1,0 +1,7 @@
+import { takeConversation } from '#domain/conversations/assignment.ts';
+import { api, idParam } from '#lib/api.ts';
+import { ok } from '#lib/responses.ts';
+
+export const handler = api({ auth: 'member', params: idParam }).handler(async ({ ports, session, params }) =>
+  ok(await takeConversation(ports, session, params.id)),
+);

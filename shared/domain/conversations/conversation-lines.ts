@@ -1,0 +1,38 @@
+/**
+ * Lines the team writes into a conversation that are not exchanged with the customer: internal
+ * notes and system lines (an assignment or a status change). Both are messages of their own kind,
+ * stored with `sendAttempt` 0 and ack 1, so no stream or queue ever hands them to a channel.
+ */
+import { ack } from '#contracts/messages.ts';
+import type { ContactItem } from '#db/contacts.ts';
+import { messageItem, type MessageItem } from '#db/messages.ts';
+import type { Ports } from '../ports.ts';
+
+export type Actor = { id: string; name: string };
+
+export function conversationLine(ports: Ports, contact: ContactItem, kind: 'note' | 'system', text: string, actor: Actor | null, atMs: number): MessageItem {
+  const at = new Date(atMs).toISOString();
+  return messageItem({
+    id: ports.newId(atMs),
+    accountId: contact.accountId,
+    contactId: contact.id,
+    serviceId: contact.serviceId,
+    text,
+    messageType: 'text',
+    kind,
+    timestamp: at,
+    isFromMe: true,
+    ack: ack.sent,
+    error: null,
+    file: null,
+    quotedMessage: null,
+    replyMessageId: null,
+    replyToChannelMessageId: null,
+    user: actor,
+    groupContact: null,
+    channelMessageId: null,
+    sendAttempt: 0,
+    createdAt: at,
+    updatedAt: at,
+  });
+}
