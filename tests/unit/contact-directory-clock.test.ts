@@ -115,7 +115,7 @@ async function stored(accountId: string): Promise<string[]> {
   return items.sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => `${c.id}:${c.name}:${c.unread}:${c.lastMessage?.text ?? ''}`);
 }
 
-describe('contact directory sync whatever the writers clocks say', () => {
+describe('contact directory sync whatever the writers clocks say', { timeout: 60_000 }, () => {
   it('sees writers a day ahead and a day behind once each, then re-reads nothing', async () => {
     const accountId = 'SKEW1';
     const time = tableTime('2026-04-01T10:00:00Z');

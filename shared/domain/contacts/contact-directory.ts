@@ -13,11 +13,12 @@ import type { Contact } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import type { Table } from '#db/client.ts';
-import { allContacts, contactChangesSince, restampChange, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
+import { allContacts, contactChangesSince, contactFields, restampChange, type ContactFields, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
 import type { ServiceItem } from '#db/services.ts';
 import { tableNow } from '#db/table-clock.ts';
 import { applyListQuery, compileWhere, fold, pathReader, type FieldAccess } from '../list-query.ts';
 import { searchPlan } from './contact-search.ts';
+import type { ContactSnapshot } from './contact-snapshot.ts';
 import { toContact } from './present-contact.ts';
 import { TrigramIndex } from './trigram-index.ts';
 
@@ -34,7 +35,7 @@ const maxViewAgeMs = (tombstoneLifetimeSeconds - 24 * 60 * 60) * 1000;
 
 interface Entry {
   slot: number;
-  item: ContactItem;
+  item: ContactFields;
   contact: Contact;
   folded: { name: string; email: string | null; phone: string | null };
 }
@@ -50,21 +51,28 @@ interface AccountView {
   /** Entries by slot (the trigram index's numbering); freed slots are reused. */
   slots: (Entry | undefined)[];
   free: number[];
-  index: TrigramIndex;
+  /** Built by the first search that can use it (a list needs none), then kept per change. */
+  index: TrigramIndex | undefined;
   /** When the latest read of the table started (epoch ms, table clock). */
   readAt: number;
+  /** When the data the view started from was read (its full load, or its snapshot's position). */
   loadedAt: number;
   servicesSignature: string;
   /** Sorted lists by order signature, dropped on any change. */
   sorted: Map<string, Sorted>;
 }
 
-/** What the last sync of an account read from the change index (for tests and the cold-start bench). */
+/** What the last sync of an account read (for tests and the cold-start bench). */
 export interface SyncReport {
-  loaded: boolean;
+  /** How the view started, when this sync started it: every contact item, or a snapshot. */
+  loaded: 'items' | 'snapshot' | false;
+  /** Items read: every contact on a full load, else the change index's answer. */
   changesRead: number;
   changesApplied: number;
 }
+
+/** Where a cold directory may start from instead of reading every contact (contact-snapshot.ts). */
+export type SnapshotReader = () => Promise<ContactSnapshot | null>;
 
 const access: FieldAccess<Entry> = {
   reader: (path) => {
@@ -83,6 +91,12 @@ const access: FieldAccess<Entry> = {
 /** The text the trigram index holds for an entry: name and e-mail, folded. */
 const indexedText = (e: Entry) => (e.folded.email === null ? e.folded.name : `${e.folded.name}\n${e.folded.email}`);
 
+const foldedOf = (item: ContactFields) => ({ name: fold(item.name), email: item.email ? fold(item.email) : null });
+
+function emptyView(readAt: number, loadedAt: number, servicesSignature: string): AccountView {
+  return { entries: new Map(), slots: [], free: [], index: undefined, readAt, loadedAt, servicesSignature, sorted: new Map() };
+}
+
 export class ContactDirectory {
   private views = new Map<string, AccountView>();
   private pending = new Map<string, Promise<AccountView>>();
@@ -91,72 +105,26 @@ export class ContactDirectory {
   /** `now` is the table's clock (the change index is stamped by it). */
   constructor(private readonly now: () => number = tableNow) {}
 
-  private entry(slot: number, item: ContactItem, services: Map<string, ServiceItem>): Entry {
-    return {
-      slot,
-      item,
-      contact: toContact(item, services.get(item.serviceId)),
-      folded: { name: fold(item.name), email: item.email ? fold(item.email) : null, phone: item.phoneNumber },
-    };
-  }
-
-  private put(view: AccountView, item: ContactItem, services: Map<string, ServiceItem>): void {
+  private put(view: AccountView, item: ContactFields, services: Map<string, ServiceItem>, folded = foldedOf(item)): void {
     const current = view.entries.get(item.id);
     const slot = current?.slot ?? view.free.pop() ?? view.slots.length;
-    const next = this.entry(slot, item, services);
+    const next: Entry = { slot, item, contact: toContact(item, services.get(item.serviceId)), folded: { ...folded, phone: item.phoneNumber } };
     view.entries.set(item.id, next);
     view.slots[slot] = next;
-    view.index.set(slot, current && indexedText(current), indexedText(next));
+    view.index?.set(slot, current && indexedText(current), indexedText(next));
   }
 
   private remove(view: AccountView, current: Entry): void {
     view.entries.delete(current.item.id);
     view.slots[current.slot] = undefined;
     view.free.push(current.slot);
-    view.index.set(current.slot, indexedText(current), undefined);
+    view.index?.set(current.slot, indexedText(current), undefined);
   }
 
-  private async load(table: Table, accountId: string, services: Map<string, ServiceItem>, signature: string): Promise<AccountView> {
-    const readAt = this.now();
-    const items = await allContacts(table, accountId);
-    const view: AccountView = {
-      entries: new Map(),
-      slots: [],
-      free: [],
-      index: new TrigramIndex(),
-      readAt,
-      loadedAt: readAt,
-      servicesSignature: signature,
-      sorted: new Map(),
-    };
-    for (const item of items) this.put(view, item, services);
-    this.reports.set(accountId, { loaded: true, changesRead: 0, changesApplied: 0 });
-    return view;
-  }
-
-  private async sync(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>): Promise<AccountView> {
-    const view0 = this.views.get(accountId);
-    const readAt = this.now();
-    const fresh = view0 && readAt - view0.loadedAt <= maxViewAgeMs;
-    // The connections and the contact changes are read at the same time.
-    const [services, changes] = await Promise.all([
-      loadServices(),
-      fresh ? contactChangesSince(table, accountId, new Date(view0.readAt - overlapMs).toISOString()) : undefined,
-    ]);
-    const byId = new Map(services.map((s) => [s.id, s]));
-    const signature = services
-      .map((s) => `${s.id}:${s.updatedAt}`)
-      .sort()
-      .join(',');
-    let view = view0;
-    if (!view || !changes) {
-      view = await this.load(table, accountId, byId, signature);
-      this.views.set(accountId, view);
-      return view;
-    }
+  /** Applies what the change index answered; answers how many changes took effect. */
+  private async apply(table: Table, view: AccountView, changes: (ContactItem | ContactTombstone)[], services: Map<string, ServiceItem>): Promise<number> {
     let applied = 0;
-    view.readAt = readAt;
-    const ahead = new Date(readAt + overlapMs).toISOString();
+    const ahead = new Date(view.readAt + overlapMs).toISOString();
     const stray: (ContactItem | ContactTombstone)[] = [];
     for (const change of changes) {
       // Stamped ahead of the table's clock (by a writer's own clock, before the table's stamped
@@ -169,13 +137,65 @@ export class ContactDirectory {
           applied++;
         }
       } else if (!current || current.item.updatedAt < change.updatedAt) {
-        this.put(view, change, byId);
+        this.put(view, contactFields(change), services);
         applied++;
       }
     }
     await Promise.all(stray.map((change) => restampChange(table, change, ahead)));
+    return applied;
+  }
+
+  /** A cold view: from the snapshot and the changes since it when there is a usable one, else from every contact item. */
+  private async load(
+    table: Table,
+    accountId: string,
+    services: Map<string, ServiceItem>,
+    signature: string,
+    readSnapshot: SnapshotReader | undefined,
+  ): Promise<AccountView> {
+    const readAt = this.now();
+    const snapshot = readSnapshot && (await readSnapshot());
+    if (snapshot && readAt - snapshot.position <= maxViewAgeMs) {
+      const view = emptyView(snapshot.position, snapshot.position, signature);
+      for (const { fields, folded } of snapshot.contacts) this.put(view, fields, services, folded);
+      const changes = await contactChangesSince(table, accountId, new Date(snapshot.position - overlapMs).toISOString());
+      view.readAt = readAt;
+      const applied = await this.apply(table, view, changes, services);
+      this.reports.set(accountId, { loaded: 'snapshot', changesRead: changes.length, changesApplied: applied });
+      return view;
+    }
+    const view = emptyView(readAt, readAt, signature);
+    const items = await allContacts(table, accountId);
+    for (const item of items) this.put(view, contactFields(item), services);
+    this.reports.set(accountId, { loaded: 'items', changesRead: items.length, changesApplied: items.length });
+    return view;
+  }
+
+  private async sync(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>, readSnapshot?: SnapshotReader): Promise<AccountView> {
+    const view0 = this.views.get(accountId);
+    const readAt = this.now();
+    const fresh = view0 && readAt - view0.loadedAt <= maxViewAgeMs;
+    // The connections and the contact changes (or the snapshot) are read at the same time.
+    const [services, changes, snapshot] = await Promise.all([
+      loadServices(),
+      fresh ? contactChangesSince(table, accountId, new Date(view0.readAt - overlapMs).toISOString()) : undefined,
+      fresh ? undefined : readSnapshot?.(),
+    ]);
+    const byId = new Map(services.map((s) => [s.id, s]));
+    const signature = services
+      .map((s) => `${s.id}:${s.updatedAt}`)
+      .sort()
+      .join(',');
+    let view = view0;
+    if (!view || !changes) {
+      view = await this.load(table, accountId, byId, signature, snapshot === undefined ? undefined : async () => snapshot);
+      this.views.set(accountId, view);
+      return view;
+    }
+    view.readAt = readAt;
+    let applied = await this.apply(table, view, changes, byId);
     if (view.servicesSignature !== signature) {
-      for (const e of view.entries.values()) this.put(view, e.item, byId);
+      for (const e of view.entries.values()) this.put(view, e.item, byId, e.folded);
       view.servicesSignature = signature;
       applied++;
     }
@@ -185,10 +205,10 @@ export class ContactDirectory {
   }
 
   /** The view of an account, brought up to date; concurrent callers share one read. */
-  private async current(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>): Promise<AccountView> {
+  private async current(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>, readSnapshot?: SnapshotReader): Promise<AccountView> {
     let running = this.pending.get(accountId);
     if (!running) {
-      running = this.sync(table, accountId, loadServices).finally(() => this.pending.delete(accountId));
+      running = this.sync(table, accountId, loadServices, readSnapshot).finally(() => this.pending.delete(accountId));
       this.pending.set(accountId, running);
     }
     return running;
@@ -209,11 +229,22 @@ export class ContactDirectory {
     return sorted;
   }
 
+  private indexOf(view: AccountView): TrigramIndex {
+    if (!view.index) {
+      view.index = new TrigramIndex();
+      view.slots.forEach((e, slot) => {
+        if (e) view.index!.append(slot, indexedText(e));
+      });
+    }
+    return view.index;
+  }
+
   /** The entries matching a query, in order, and how many there are. */
   private select(view: AccountView, q: ListQuery): ListAnswer<Entry> {
     const sorted = this.sortedBy(view, q);
     const plan = searchPlan(q.where);
-    const slots = plan && new Set(plan.flatMap((literals) => view.index.candidates(literals) ?? []));
+    const index = plan && this.indexOf(view);
+    const slots = index && new Set(plan.flatMap((literals) => index.candidates(literals) ?? []));
     if (!slots) return applyListQuery(sorted.entries, { ...q, order: [] }, access);
     const matches = compileWhere(q.where, access);
     const found: Entry[] = [];
@@ -232,8 +263,9 @@ export class ContactDirectory {
     loadServices: () => Promise<ServiceItem[]>,
     q: ListQuery,
     sign: (key: string, name: string) => Promise<string>,
+    readSnapshot?: SnapshotReader,
   ): Promise<ListAnswer<Contact>> {
-    const view = await this.current(table, accountId, loadServices);
+    const view = await this.current(table, accountId, loadServices, readSnapshot);
     const page = this.select(view, q);
     // Avatar URLs expire, so they are signed for the page being answered, never kept.
     const data = await Promise.all(
@@ -244,6 +276,22 @@ export class ContactDirectory {
       }),
     );
     return { data, totalCount: page.totalCount };
+  }
+
+  /**
+   * The account's view brought up to date, as a snapshot whose rows follow `order` (the list's
+   * default order, so a load from it sorts sorted input).
+   */
+  async snapshot(
+    table: Table,
+    accountId: string,
+    loadServices: () => Promise<ServiceItem[]>,
+    order: ListQuery['order'],
+    readSnapshot?: SnapshotReader,
+  ): Promise<ContactSnapshot> {
+    const view = await this.current(table, accountId, loadServices, readSnapshot);
+    const rows = this.sortedBy(view, { where: {}, include: [], order, page: 0, perPage: 1, withCount: false }).entries;
+    return { accountId, position: view.readAt, contacts: rows.map((e) => ({ fields: e.item, folded: { name: e.folded.name, email: e.folded.email } })) };
   }
 
   /** What the latest sync of an account read. */

@@ -31,7 +31,8 @@ import { fail } from '../errors.ts';
 import type { ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { contactDirectory, tombstoneLifetimeSeconds } from './contact-directory.ts';
+import { contactDirectory, tombstoneLifetimeSeconds, type ContactDirectory } from './contact-directory.ts';
+import { readContactSnapshot, writeContactSnapshot } from './contact-snapshot.ts';
 import { presentContact, toContact } from './present-contact.ts';
 
 export const contactListRules: ListRules = {
@@ -61,7 +62,30 @@ export const contactListRules: ListRules = {
 };
 
 export async function listContacts(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Contact>> {
-  return contactDirectory.list(ports.table, session.accountId, () => accountServices(ports.table, session.accountId), q, ports.storage.downloadUrl);
+  const { accountId } = session;
+  return contactDirectory.list(
+    ports.table,
+    accountId,
+    () => accountServices(ports.table, accountId),
+    q,
+    ports.storage.downloadUrl,
+    () => readContactSnapshot(ports.storage, accountId),
+  );
+}
+
+/**
+ * Brings the account's contact snapshot up to date (the `contact-snapshots` stream consumer, after
+ * contacts changed): the directory's view, current, written in the list's default order.
+ */
+export async function refreshContactSnapshot(ports: Ports, accountId: string, directory: ContactDirectory = contactDirectory): Promise<void> {
+  const snapshot = await directory.snapshot(
+    ports.table,
+    accountId,
+    () => accountServices(ports.table, accountId),
+    contactListRules.defaultOrder ?? [],
+    () => readContactSnapshot(ports.storage, accountId),
+  );
+  await writeContactSnapshot(ports.storage, snapshot);
 }
 
 export async function loadContact(ports: Ports, accountId: string, id: string): Promise<ContactItem> {

@@ -1,14 +1,17 @@
 /**
  * A trigram index over short folded texts (a contact's name and e-mail), for contains-searches that
  * touch only the entries sharing the searched text's trigrams. Each text lives in a numbered slot;
- * a posting list is the sorted slots holding one trigram. The answer is a superset of the matches
+ * a posting list is the sorted slots holding one trigram, keyed by the trigram's three UTF-16 code
+ * units packed into one number (no string per trigram). The answer is a superset of the matches
  * (every trigram present, not necessarily in order): callers verify each candidate.
  */
 
+const gramAt = (text: string, i: number) => text.charCodeAt(i) * 4294967296 + text.charCodeAt(i + 1) * 65536 + text.charCodeAt(i + 2);
+
 /** The distinct trigrams of a text. */
-export function trigramsOf(text: string): Set<string> {
-  const grams = new Set<string>();
-  for (let i = 0; i + 3 <= text.length; i++) grams.add(text.slice(i, i + 3));
+export function trigramsOf(text: string): Set<number> {
+  const grams = new Set<number>();
+  for (let i = 0; i + 3 <= text.length; i++) grams.add(gramAt(text, i));
   return grams;
 }
 
@@ -24,13 +27,31 @@ function search(list: number[], slot: number): number {
 }
 
 export class TrigramIndex {
-  private postings = new Map<string, number[]>();
+  private postings = new Map<number, number[]>();
+  /** Slots at or above this were only ever appended (a load fills slots in ascending order). */
+  private appendFrom = 0;
+
+  /** A load's fast path: a slot above every slot indexed so far takes its text. */
+  append(slot: number, text: string): void {
+    if (slot < this.appendFrom) throw new Error(`Slot ${slot} is not above the slots indexed so far`);
+    this.appendFrom = slot + 1;
+    for (let i = 0; i + 3 <= text.length; i++) {
+      const gram = gramAt(text, i);
+      const list = this.postings.get(gram);
+      if (!list) this.postings.set(gram, [slot]);
+      else if (list[list.length - 1] !== slot) list.push(slot);
+    }
+  }
 
   /** Moves a slot from its previous text (if it had one) to its new text (if it keeps one). */
   set(slot: number, previous: string | undefined, next: string | undefined): void {
     if (previous === next) return;
-    const before = previous === undefined ? new Set<string>() : trigramsOf(previous);
-    const after = next === undefined ? new Set<string>() : trigramsOf(next);
+    if (previous === undefined && next !== undefined && slot >= this.appendFrom) {
+      this.append(slot, next);
+      return;
+    }
+    const before = previous === undefined ? new Set<number>() : trigramsOf(previous);
+    const after = next === undefined ? new Set<number>() : trigramsOf(next);
     for (const gram of before) {
       if (after.has(gram)) continue;
       const list = this.postings.get(gram);
@@ -56,7 +77,7 @@ export class TrigramIndex {
    * literals hold no trigram (too short to narrow anything: the caller scans).
    */
   candidates(literals: readonly string[]): number[] | undefined {
-    const grams = new Set<string>();
+    const grams = new Set<number>();
     for (const literal of literals) for (const gram of trigramsOf(literal)) grams.add(gram);
     if (!grams.size) return undefined;
     const lists: number[][] = [];
