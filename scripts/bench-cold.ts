@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -215,7 +215,9 @@ async function main() {
   const page = `# Cold start: the first contact list or search of a fresh process
 
 Written by \`npm run bench:cold\` (scripts/bench-cold.ts) on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GB,
-Node ${process.version}, dynalite and s3rver on loopback (a shared machine: other work ran beside it).
+Node ${process.version}, dynalite and s3rver on loopback. A shared machine: load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')} (1 / 5 / 15 min) when the page was written, so absolute times are inflated; compare rows of one run.
 Each row is a fresh Node process (module loading not counted) timing its first request, then the
 other one. ${CHANGED_AFTER_SNAPSHOT} contacts changed after the snapshot was written, so the snapshot path also reads
 them from the change index. "DynamoDB items read" is what the first request read from the table

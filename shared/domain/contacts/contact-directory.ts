@@ -36,7 +36,9 @@ const maxViewAgeMs = (tombstoneLifetimeSeconds - 24 * 60 * 60) * 1000;
 interface Entry {
   slot: number;
   item: ContactFields;
-  contact: Contact;
+  service: ServiceItem | undefined;
+  /** The contact as answered, made when first needed (most entries are only sorted and filtered). */
+  contact?: Contact;
   folded: { name: string; email: string | null; phone: string | null };
 }
 
@@ -74,18 +76,42 @@ export interface SyncReport {
 /** Where a cold directory may start from instead of reading every contact (contact-snapshot.ts). */
 export type SnapshotReader = () => Promise<ContactSnapshot | null>;
 
+const contactOf = (e: Entry): Contact => {
+  e.contact ??= toContact(e.item, e.service);
+  return e.contact;
+};
+
+/** Contact paths read straight from the stored fields, so filtering and sorting make no contact objects. */
+const itemPaths: Record<string, (item: ContactFields) => unknown> = {
+  id: (i) => i.id,
+  name: (i) => i.name,
+  type: (i) => i.contactType,
+  'data.email': (i) => i.email,
+  'data.phoneNumber': (i) => i.phoneNumber,
+  idFromService: (i) => i.idFromService,
+  gender: (i) => i.gender,
+  serviceId: (i) => i.serviceId,
+  archivedAt: (i) => i.archivedAt,
+  archivedReason: (i) => i.archivedReason,
+  isOnline: (i) => i.isOnline,
+  unread: (i) => i.unread,
+  lastMessageAt: (i) => i.lastMessageAt,
+  createdAt: (i) => i.createdAt,
+  updatedAt: (i) => i.updatedAt,
+};
+
+function readerOf(path: string): (e: Entry) => unknown {
+  const fromItem = Object.hasOwn(itemPaths, path) ? itemPaths[path] : undefined;
+  if (fromItem) return (e) => fromItem(e.item);
+  const read = pathReader(path);
+  return (e) => read(contactOf(e));
+}
+
 const access: FieldAccess<Entry> = {
-  reader: (path) => {
-    const read = pathReader(path);
-    return (e) => read(e.contact);
-  },
+  reader: readerOf,
   foldedReader: (path) =>
     path === 'name' ? (e) => e.folded.name : path === 'data.email' ? (e) => e.folded.email : path === 'data.phoneNumber' ? (e) => e.folded.phone : undefined,
-  sortReader: (path) => {
-    if (path === 'name') return (e) => e.folded.name;
-    const read = pathReader(path);
-    return (e) => read(e.contact);
-  },
+  sortReader: (path) => (path === 'name' ? (e) => e.folded.name : readerOf(path)),
 };
 
 /** The text the trigram index holds for an entry: name and e-mail, folded. */
@@ -108,7 +134,7 @@ export class ContactDirectory {
   private put(view: AccountView, item: ContactFields, services: Map<string, ServiceItem>, folded = foldedOf(item)): void {
     const current = view.entries.get(item.id);
     const slot = current?.slot ?? view.free.pop() ?? view.slots.length;
-    const next: Entry = { slot, item, contact: toContact(item, services.get(item.serviceId)), folded: { ...folded, phone: item.phoneNumber } };
+    const next: Entry = { slot, item, service: services.get(item.serviceId), folded: { ...folded, phone: item.phoneNumber } };
     view.entries.set(item.id, next);
     view.slots[slot] = next;
     view.index?.set(slot, current && indexedText(current), indexedText(next));
@@ -195,7 +221,10 @@ export class ContactDirectory {
     view.readAt = readAt;
     let applied = await this.apply(table, view, changes, byId);
     if (view.servicesSignature !== signature) {
-      for (const e of view.entries.values()) this.put(view, e.item, byId, e.folded);
+      for (const e of view.entries.values()) {
+        e.service = byId.get(e.item.serviceId);
+        delete e.contact;
+      }
       view.servicesSignature = signature;
       applied++;
     }
@@ -270,9 +299,9 @@ export class ContactDirectory {
     // Avatar URLs expire, so they are signed for the page being answered, never kept.
     const data = await Promise.all(
       page.data.map(async (e) => {
-        if (!e.item.avatarKey) return e.contact;
+        if (!e.item.avatarKey) return contactOf(e);
         const url = await sign(e.item.avatarKey, 'avatar.jpg');
-        return { ...e.contact, avatar: { url }, avatarUrl: url };
+        return { ...contactOf(e), avatar: { url }, avatarUrl: url };
       }),
     );
     return { data, totalCount: page.totalCount };
