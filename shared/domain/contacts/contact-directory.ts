@@ -62,7 +62,15 @@ interface AccountView {
   servicesSignature: string;
   /** Sorted lists by order signature, dropped on any change. */
   sorted: Map<string, Sorted>;
+  /**
+   * Every match of recent queries (order and filter), in order, dropped on any change: the next
+   * pages of a list, and the same list polled by many screens, are then a slice.
+   */
+  matches: Map<string, Entry[]>;
 }
+
+/** Recent queries whose matches a view keeps. */
+const keptQueries = 16;
 
 /** What the last sync of an account read (for tests and the cold-start bench). */
 export interface SyncReport {
@@ -120,7 +128,7 @@ const indexedText = (e: Entry) => (e.folded.email === null ? e.folded.name : `${
 const foldedOf = (item: ContactFields) => ({ name: fold(item.name), email: item.email ? fold(item.email) : null });
 
 function emptyView(readAt: number, loadedAt: number, servicesSignature: string): AccountView {
-  return { entries: new Map(), slots: [], free: [], index: undefined, readAt, loadedAt, servicesSignature, sorted: new Map() };
+  return { entries: new Map(), slots: [], free: [], index: undefined, readAt, loadedAt, servicesSignature, sorted: new Map(), matches: new Map() };
 }
 
 export class ContactDirectory {
@@ -228,7 +236,10 @@ export class ContactDirectory {
       view.servicesSignature = signature;
       applied++;
     }
-    if (applied) view.sorted.clear();
+    if (applied) {
+      view.sorted.clear();
+      view.matches.clear();
+    }
     this.reports.set(accountId, { loaded: false, changesRead: changes.length, changesApplied: applied });
     return view;
   }
@@ -268,20 +279,32 @@ export class ContactDirectory {
     return view.index;
   }
 
-  /** The entries matching a query, in order, and how many there are. */
-  private select(view: AccountView, q: ListQuery): ListAnswer<Entry> {
+  /** Every entry matching a query's filter, in its order. */
+  private matching(view: AccountView, q: ListQuery): Entry[] {
     const sorted = this.sortedBy(view, q);
+    if (!Object.keys(q.where).length) return sorted.entries;
     const plan = searchPlan(q.where);
     const index = plan && this.indexOf(view);
     const slots = index && new Set(plan.flatMap((literals) => index.candidates(literals) ?? []));
-    if (!slots) return applyListQuery(sorted.entries, { ...q, order: [] }, access);
     const matches = compileWhere(q.where, access);
+    if (!slots) return sorted.entries.filter(matches);
     const found: Entry[] = [];
     for (const slot of slots) {
       const e = view.slots[slot];
       if (e && matches(e)) found.push(e);
     }
-    found.sort((a, b) => sorted.rank[a.slot]! - sorted.rank[b.slot]!);
+    return found.sort((a, b) => sorted.rank[a.slot]! - sorted.rank[b.slot]!);
+  }
+
+  /** The page of entries a query asks for, and how many match. */
+  private select(view: AccountView, q: ListQuery): ListAnswer<Entry> {
+    const key = JSON.stringify([q.order, q.where]);
+    let found = view.matches.get(key);
+    if (!found) {
+      found = this.matching(view, q);
+      if (view.matches.size >= keptQueries) view.matches.delete(view.matches.keys().next().value!);
+      view.matches.set(key, found);
+    }
     const start = q.page * q.perPage;
     return { data: found.slice(start, start + q.perPage), totalCount: found.length };
   }
