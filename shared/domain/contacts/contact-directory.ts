@@ -53,8 +53,12 @@ interface AccountView {
   /** Entries by slot (the trigram index's numbering); freed slots are reused. */
   slots: (Entry | undefined)[];
   free: number[];
-  /** Built by the first search that can use it (a list needs none), then kept per change. */
+  /**
+   * Built by the second search that can use it (a list needs none, and a cold process's first
+   * search scans rather than wait for it), then kept per change.
+   */
   index: TrigramIndex | undefined;
+  searches: number;
   /** When the latest read of the table started (epoch ms, table clock). */
   readAt: number;
   /** When the data the view started from was read (its full load, or its snapshot's position). */
@@ -128,7 +132,7 @@ const indexedText = (e: Entry) => (e.folded.email === null ? e.folded.name : `${
 const foldedOf = (item: ContactFields) => ({ name: fold(item.name), email: item.email ? fold(item.email) : null });
 
 function emptyView(readAt: number, loadedAt: number, servicesSignature: string): AccountView {
-  return { entries: new Map(), slots: [], free: [], index: undefined, readAt, loadedAt, servicesSignature, sorted: new Map(), matches: new Map() };
+  return { entries: new Map(), slots: [], free: [], index: undefined, searches: 0, readAt, loadedAt, servicesSignature, sorted: new Map(), matches: new Map() };
 }
 
 export class ContactDirectory {
@@ -284,8 +288,8 @@ export class ContactDirectory {
     const sorted = this.sortedBy(view, q);
     if (!Object.keys(q.where).length) return sorted.entries;
     const plan = searchPlan(q.where);
-    const index = plan && this.indexOf(view);
-    const slots = index && new Set(plan.flatMap((literals) => index.candidates(literals) ?? []));
+    const index = plan && (view.index || ++view.searches > 1) ? this.indexOf(view) : undefined;
+    const slots = plan && index && new Set(plan.flatMap((literals) => index.candidates(literals) ?? []));
     const matches = compileWhere(q.where, access);
     if (!slots) return sorted.entries.filter(matches);
     const found: Entry[] = [];
