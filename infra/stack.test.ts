@@ -560,6 +560,19 @@ describe('the stream consumers', () => {
     }
   });
 
+  it('include contact-snapshots: contact and tombstone writes in batches of 1000, writing the bucket the API reads snapshots from', () => {
+    const { fn, mapping } = consumer('contact-snapshots');
+    expect(mapping.Properties.BatchSize).toBe(1000);
+    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({
+      eventName: ['INSERT', 'MODIFY'],
+      dynamodb: { NewImage: { type: { S: ['Contact', 'ContactTombstone'] } } },
+    });
+    expect(fn.Properties.Timeout).toBe(120);
+    const objects = same({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [mediaBucketId(template), 'Arn'] }, '/*']] });
+    expect(allows(statementsOf(template, fn), 's3:PutObject', objects)).toBe(true);
+    expect(fn.Properties.Environment.Variables.BUCKET_NAME).toEqual({ Ref: mediaBucketId(template) });
+  });
+
   it('send records that keep failing to their own SQS dead-letter queue', () => {
     const queues = resourcesOf(template, 'AWS::SQS::Queue');
     // Theirs, plus each queue consumer's queue and dead-letter queue, and the worker queue and its dead-letter queue.

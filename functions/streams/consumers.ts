@@ -67,6 +67,17 @@ export const streamConsumers: StreamConsumerDef[] = [
     ],
   },
   {
+    name: 'contact-snapshots',
+    handler: 'contact-snapshots',
+    // One snapshot write per account in a batch, however many of its contacts changed.
+    batchSize: 1000,
+    // Contacts written and deletion tombstones (a deletion writes one); a contact's own REMOVE
+    // always comes with its tombstone, and a tombstone's expiry changes nothing.
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.contact, entityTypes.contactTombstone] } } } }],
+    // A cold consumer of a 100,000-contact account loads, sorts and writes about 10 MB.
+    timeoutSeconds: 120,
+  },
+  {
     name: 'plan-limits',
     handler: 'plan-limits',
     batchSize: 10,

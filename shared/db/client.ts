@@ -6,6 +6,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { followTableClock } from './table-clock.ts';
 
 export interface Table {
   doc: DynamoDBDocumentClient;
@@ -18,7 +19,7 @@ export function defaultTable(instrument: (client: DynamoDBClient) => DynamoDBCli
   if (!shared) {
     const name = process.env.TABLE_NAME;
     if (!name) throw new Error('TABLE_NAME is not set');
-    const client = instrument(new DynamoDBClient({}));
+    const client = followTableClock(instrument(new DynamoDBClient({})));
     shared = {
       name,
       doc: DynamoDBDocumentClient.from(client, {

@@ -6,6 +6,7 @@ import type { MessageSummary } from '#contracts/messages.ts';
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
+import { tableNow } from './table-clock.ts';
 import { deleteStep, putNewStep, putStep, replaceIfUnchangedStep, type DeleteStep, type PutStep } from './transaction.ts';
 import { queryAll } from './users.ts';
 
@@ -82,11 +83,20 @@ export function nextUpdatedAt(now: Date, previous: string): string {
   return iso > previous ? iso : new Date(Date.parse(previous) + 1).toISOString();
 }
 
-/** The stored item for a contact's fields; the change index follows `updatedAt`. */
+/**
+ * The change-index position of a write happening now: the table's clock, never the writer's, so a
+ * writer whose clock runs ahead cannot put a change where every delta read finds it again, nor one
+ * behind where none looks. Decoupled from `updatedAt`, which only has to grow per contact.
+ */
+function changeNow(accountId: string, contactId: string) {
+  return keys.contactChange(accountId, new Date(tableNow()).toISOString(), contactId);
+}
+
+/** The stored item for a contact's fields, placed in the change index at the moment of writing. */
 export function contactItem(fields: ContactFields): ContactItem {
   return {
     ...keys.contact(fields.accountId, fields.id),
-    ...keys.contactChange(fields.accountId, fields.updatedAt, fields.id),
+    ...changeNow(fields.accountId, fields.id),
     type: entityTypes.contact,
     ...fields,
   };
@@ -125,7 +135,26 @@ export function allContacts(table: Table, accountId: string): Promise<ContactIte
   });
 }
 
-/** Contacts and tombstones changed after a moment (gsi2), oldest first. */
+/**
+ * Moves a change the index holds beyond `ahead` (stamped by a writer's clock before changes were
+ * stamped by the table's) back to now, unless it changed meanwhile; it is then read once more and
+ * left behind like any other.
+ */
+export async function restampChange(table: Table, change: ContactItem | ContactTombstone, ahead: string): Promise<void> {
+  await unlessConditionFails(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: { pk: change.pk, sk: change.sk },
+        UpdateExpression: 'SET gsi2sk = :now',
+        ConditionExpression: 'gsi2sk = :seen AND gsi2sk > :ahead',
+        ExpressionAttributeValues: { ':now': changeNow(change.accountId, change.id).gsi2sk, ':seen': change.gsi2sk, ':ahead': ahead },
+      }),
+    ),
+  );
+}
+
+/** Contacts and tombstones changed after a moment of the table's clock (gsi2), oldest first. */
 export function contactChangesSince(table: Table, accountId: string, since: string): Promise<(ContactItem | ContactTombstone)[]> {
   return queryAll<ContactItem | ContactTombstone>(table, {
     IndexName: 'gsi2',
@@ -148,7 +177,7 @@ export async function clearUnread(table: Table, contact: Pick<ContactItem, 'acco
       Key: keys.contact(contact.accountId, contact.id),
       UpdateExpression: 'SET unread = :zero, updatedAt = :now, gsi2sk = :sk',
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':zero': 0, ':now': updatedAt, ':sk': keys.contactChange(contact.accountId, updatedAt, contact.id).gsi2sk },
+      ExpressionAttributeValues: { ':zero': 0, ':now': updatedAt, ':sk': changeNow(contact.accountId, contact.id).gsi2sk },
       ReturnValues: 'ALL_NEW',
     }),
   );
@@ -226,7 +255,7 @@ export function deleteContactIfUnchangedStep(contact: Pick<ContactItem, 'account
 export function contactTombstoneStep(accountId: string, contactId: string, deletedAt: string, ttl: number, purge?: { avatarKey: string | null }): PutStep {
   const tombstone: ContactTombstone = {
     ...keys.contactTombstone(accountId, contactId),
-    ...keys.contactChange(accountId, deletedAt, contactId),
+    ...changeNow(accountId, contactId),
     type: entityTypes.contactTombstone,
     id: contactId,
     accountId,
@@ -252,7 +281,7 @@ export async function writeLastMessage(table: Table, contact: ContactItem, summa
         ExpressionAttributeValues: {
           ':summary': summary,
           ':now': updatedAt,
-          ':sk': keys.contactChange(contact.accountId, updatedAt, contact.id).gsi2sk,
+          ':sk': changeNow(contact.accountId, contact.id).gsi2sk,
           ':seen': contact.updatedAt,
         },
       }),

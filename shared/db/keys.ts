@@ -216,3 +216,8 @@ export function accountObjectPrefix(accountId: string): string {
 export function avatarObjectKey(accountId: string, serviceId: string, idFromService: string): string {
   return `accounts/${accountId}/avatars/${serviceId}/${idFromService.replace(/[^\w.@-]+/g, '_')}.jpg`;
 }
+
+/** The bucket key of an account's contact directory snapshot (shared/domain/contacts/contact-snapshot.ts). */
+export function contactSnapshotObjectKey(accountId: string): string {
+  return `accounts/${accountId}/directory/contacts.json.gz`;
+}

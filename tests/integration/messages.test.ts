@@ -195,6 +195,12 @@ describe('message pages', () => {
       token: owner.token,
     });
     expect(cursor.body.data[0].text).toBe('msg 12');
+    // Deep page numbers are refused with the catalogue's 400; the cursor reaches any depth.
+    const deep = await messagesOf(owner.token, contact.id, { page: 101 });
+    expect(deep.status).toBe(400);
+    expect(deep.body.message).toBe('Invalid params');
+    expect(deep.body.details).toEqual([{ path: 'query.page', message: expect.stringContaining('cursor') }]);
+    expect((await messagesOf(owner.token, contact.id, { page: 100 })).status).toBe(200);
   });
 
   it('need a contact of the caller', async () => {

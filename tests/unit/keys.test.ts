@@ -72,7 +72,7 @@ describe('ACCESS_PATTERNS.md', () => {
     sessionLease: [['S']],
     contact: [['A', 'C']],
     accountContacts: [['A']],
-    contactChange: [['A', '<updatedAt>', 'C']],
+    contactChange: [['A', '<table time>', 'C']],
     contactChanges: [['A']],
     contactTombstone: [['A', 'C']],
     channelContact: [['A', 'S', '<idFromService>']],

@@ -1,9 +1,10 @@
 /**
  * The contact directory: an in-memory view of an account's contacts, kept in step with the table by
  * reading only what changed since the last read (gsi2 orders every contact write and deletion by
- * time). Listing, filtering, searching (`like` on name and e-mail, case- and accent-insensitive)
- * and ordering 25,000 contacts then costs one small Query and some array work, where DynamoDB
- * alone could neither search inside names nor count a filtered list.
+ * the table's clock, see shared/db/table-clock.ts). Listing, filtering, searching (`like` on name
+ * and e-mail, case- and accent-insensitive, narrowed by a trigram index) and ordering 25,000
+ * contacts then costs one small Query and some array work, where DynamoDB alone could neither
+ * search inside names nor count a filtered list.
  *
  * One directory lives per process (a warm Lambda container, or the local runtime); a cold one
  * loads the account's contacts once.
@@ -12,79 +13,211 @@ import type { Contact } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import type { Table } from '#db/client.ts';
-import { allContacts, contactChangesSince, type ContactItem } from '#db/contacts.ts';
+import { allContacts, contactChangesSince, contactFields, restampChange, type ContactFields, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
 import type { ServiceItem } from '#db/services.ts';
-import { applyListQuery, fold, pathReader, type FieldAccess } from '../list-query.ts';
+import { tableNow } from '#db/table-clock.ts';
+import { applyListQuery, compileWhere, fold, pathReader, type FieldAccess } from '../list-query.ts';
+import { searchPlan } from './contact-search.ts';
+import type { ContactSnapshot } from './contact-snapshot.ts';
 import { toContact } from './present-contact.ts';
+import { TrigramIndex } from './trigram-index.ts';
 
 /**
  * Each delta read starts this long before the previous read started, to catch writes that reached
- * the index late (index propagation, clocks of other writers).
+ * the index late (index propagation, the table clock's half-second reading error, a write stamped
+ * just before it was sent). Changes are stamped by the table's clock, so writers' clocks do not
+ * widen it; the re-read set is the writes of this window, skipped by version.
  */
-const overlapMs = 3_000;
+export const overlapMs = 3_000;
 /** Tombstones live a week; a view older than that reloads in full. */
 export const tombstoneLifetimeSeconds = 7 * 24 * 60 * 60;
 const maxViewAgeMs = (tombstoneLifetimeSeconds - 24 * 60 * 60) * 1000;
 
 interface Entry {
-  item: ContactItem;
-  contact: Contact;
+  slot: number;
+  item: ContactFields;
+  service: ServiceItem | undefined;
+  /** The contact as answered, made when first needed (most entries are only sorted and filtered). */
+  contact?: Contact;
   folded: { name: string; email: string | null; phone: string | null };
+}
+
+interface Sorted {
+  entries: Entry[];
+  /** Each slot's position in `entries`, to order a search's few matches without sorting names. */
+  rank: Int32Array;
 }
 
 interface AccountView {
   entries: Map<string, Entry>;
-  /** When the latest read of the table started (epoch ms). */
+  /** Entries by slot (the trigram index's numbering); freed slots are reused. */
+  slots: (Entry | undefined)[];
+  free: number[];
+  /**
+   * Built by the second search that can use it (a list needs none, and a cold process's first
+   * search scans rather than wait for it), then kept per change.
+   */
+  index: TrigramIndex | undefined;
+  searches: number;
+  /** When the latest read of the table started (epoch ms, table clock). */
   readAt: number;
+  /** When the data the view started from was read (its full load, or its snapshot's position). */
   loadedAt: number;
   servicesSignature: string;
   /** Sorted lists by order signature, dropped on any change. */
-  sorted: Map<string, Entry[]>;
+  sorted: Map<string, Sorted>;
+  /**
+   * Every match of recent queries (order and filter), in order, dropped on any change: the next
+   * pages of a list, and the same list polled by many screens, are then a slice.
+   */
+  matches: Map<string, Entry[]>;
+}
+
+/** Recent queries whose matches a view keeps. */
+const keptQueries = 16;
+
+/** What the last sync of an account read (for tests and the cold-start bench). */
+export interface SyncReport {
+  /** How the view started, when this sync started it: every contact item, or a snapshot. */
+  loaded: 'items' | 'snapshot' | false;
+  /** Items read: every contact on a full load, else the change index's answer. */
+  changesRead: number;
+  changesApplied: number;
+}
+
+/** Where a cold directory may start from instead of reading every contact (contact-snapshot.ts). */
+export type SnapshotReader = () => Promise<ContactSnapshot | null>;
+
+const contactOf = (e: Entry): Contact => {
+  e.contact ??= toContact(e.item, e.service);
+  return e.contact;
+};
+
+/** Contact paths read straight from the stored fields, so filtering and sorting make no contact objects. */
+const itemPaths: Record<string, (item: ContactFields) => unknown> = {
+  id: (i) => i.id,
+  name: (i) => i.name,
+  type: (i) => i.contactType,
+  'data.email': (i) => i.email,
+  'data.phoneNumber': (i) => i.phoneNumber,
+  idFromService: (i) => i.idFromService,
+  gender: (i) => i.gender,
+  serviceId: (i) => i.serviceId,
+  archivedAt: (i) => i.archivedAt,
+  archivedReason: (i) => i.archivedReason,
+  isOnline: (i) => i.isOnline,
+  unread: (i) => i.unread,
+  lastMessageAt: (i) => i.lastMessageAt,
+  createdAt: (i) => i.createdAt,
+  updatedAt: (i) => i.updatedAt,
+};
+
+function readerOf(path: string): (e: Entry) => unknown {
+  const fromItem = Object.hasOwn(itemPaths, path) ? itemPaths[path] : undefined;
+  if (fromItem) return (e) => fromItem(e.item);
+  const read = pathReader(path);
+  return (e) => read(contactOf(e));
 }
 
 const access: FieldAccess<Entry> = {
-  reader: (path) => {
-    const read = pathReader(path);
-    return (e) => read(e.contact);
-  },
+  reader: readerOf,
   foldedReader: (path) =>
     path === 'name' ? (e) => e.folded.name : path === 'data.email' ? (e) => e.folded.email : path === 'data.phoneNumber' ? (e) => e.folded.phone : undefined,
-  sortReader: (path) => {
-    if (path === 'name') return (e) => e.folded.name;
-    const read = pathReader(path);
-    return (e) => read(e.contact);
-  },
+  sortReader: (path) => (path === 'name' ? (e) => e.folded.name : readerOf(path)),
 };
+
+/** The text the trigram index holds for an entry: name and e-mail, folded. */
+const indexedText = (e: Entry) => (e.folded.email === null ? e.folded.name : `${e.folded.name}\n${e.folded.email}`);
+
+const foldedOf = (item: ContactFields) => ({ name: fold(item.name), email: item.email ? fold(item.email) : null });
+
+function emptyView(readAt: number, loadedAt: number, servicesSignature: string): AccountView {
+  return { entries: new Map(), slots: [], free: [], index: undefined, searches: 0, readAt, loadedAt, servicesSignature, sorted: new Map(), matches: new Map() };
+}
 
 export class ContactDirectory {
   private views = new Map<string, AccountView>();
   private pending = new Map<string, Promise<AccountView>>();
+  private reports = new Map<string, SyncReport>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `now` is the table's clock (the change index is stamped by it). */
+  constructor(private readonly now: () => number = tableNow) {}
 
-  private entry(item: ContactItem, services: Map<string, ServiceItem>): Entry {
-    return {
-      item,
-      contact: toContact(item, services.get(item.serviceId)),
-      folded: { name: fold(item.name), email: item.email ? fold(item.email) : null, phone: item.phoneNumber },
-    };
+  private put(view: AccountView, item: ContactFields, services: Map<string, ServiceItem>, folded = foldedOf(item)): void {
+    const current = view.entries.get(item.id);
+    const slot = current?.slot ?? view.free.pop() ?? view.slots.length;
+    const next: Entry = { slot, item, service: services.get(item.serviceId), folded: { ...folded, phone: item.phoneNumber } };
+    view.entries.set(item.id, next);
+    view.slots[slot] = next;
+    view.index?.set(slot, current && indexedText(current), indexedText(next));
   }
 
-  private async load(table: Table, accountId: string, services: Map<string, ServiceItem>, signature: string): Promise<AccountView> {
+  private remove(view: AccountView, current: Entry): void {
+    view.entries.delete(current.item.id);
+    view.slots[current.slot] = undefined;
+    view.free.push(current.slot);
+    view.index?.set(current.slot, indexedText(current), undefined);
+  }
+
+  /** Applies what the change index answered; answers how many changes took effect. */
+  private async apply(table: Table, view: AccountView, changes: (ContactItem | ContactTombstone)[], services: Map<string, ServiceItem>): Promise<number> {
+    let applied = 0;
+    const ahead = new Date(view.readAt + overlapMs).toISOString();
+    const stray: (ContactItem | ContactTombstone)[] = [];
+    for (const change of changes) {
+      // Stamped ahead of the table's clock (by a writer's own clock, before the table's stamped
+      // changes): moved back to now, so it is not read again on every sync until its time comes.
+      if (change.gsi2sk.slice(0, ahead.length) > ahead) stray.push(change);
+      const current = view.entries.get(change.id);
+      if (change.type === 'ContactTombstone') {
+        if (current && current.item.updatedAt <= change.deletedAt) {
+          this.remove(view, current);
+          applied++;
+        }
+      } else if (!current || current.item.updatedAt < change.updatedAt) {
+        this.put(view, contactFields(change), services);
+        applied++;
+      }
+    }
+    await Promise.all(stray.map((change) => restampChange(table, change, ahead)));
+    return applied;
+  }
+
+  /** A cold view: from the snapshot and the changes since it when there is a usable one, else from every contact item. */
+  private async load(
+    table: Table,
+    accountId: string,
+    services: Map<string, ServiceItem>,
+    signature: string,
+    readSnapshot: SnapshotReader | undefined,
+  ): Promise<AccountView> {
     const readAt = this.now();
+    const snapshot = readSnapshot && (await readSnapshot());
+    if (snapshot && readAt - snapshot.position <= maxViewAgeMs) {
+      const view = emptyView(snapshot.position, snapshot.position, signature);
+      for (const { fields, folded } of snapshot.contacts) this.put(view, fields, services, folded);
+      const changes = await contactChangesSince(table, accountId, new Date(snapshot.position - overlapMs).toISOString());
+      view.readAt = readAt;
+      const applied = await this.apply(table, view, changes, services);
+      this.reports.set(accountId, { loaded: 'snapshot', changesRead: changes.length, changesApplied: applied });
+      return view;
+    }
+    const view = emptyView(readAt, readAt, signature);
     const items = await allContacts(table, accountId);
-    const entries = new Map(items.map((i) => [i.id, this.entry(i, services)]));
-    return { entries, readAt, loadedAt: readAt, servicesSignature: signature, sorted: new Map() };
+    for (const item of items) this.put(view, contactFields(item), services);
+    this.reports.set(accountId, { loaded: 'items', changesRead: items.length, changesApplied: items.length });
+    return view;
   }
 
-  private async sync(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>): Promise<AccountView> {
+  private async sync(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>, readSnapshot?: SnapshotReader): Promise<AccountView> {
     const view0 = this.views.get(accountId);
-    const fresh = view0 && this.now() - view0.loadedAt <= maxViewAgeMs;
     const readAt = this.now();
-    // The connections and the contact changes are read at the same time.
-    const [services, changes] = await Promise.all([
+    const fresh = view0 && readAt - view0.loadedAt <= maxViewAgeMs;
+    // The connections and the contact changes (or the snapshot) are read at the same time.
+    const [services, changes, snapshot] = await Promise.all([
       loadServices(),
       fresh ? contactChangesSince(table, accountId, new Date(view0.readAt - overlapMs).toISOString()) : undefined,
+      fresh ? undefined : readSnapshot?.(),
     ]);
     const byId = new Map(services.map((s) => [s.id, s]));
     const signature = services
@@ -93,44 +226,91 @@ export class ContactDirectory {
       .join(',');
     let view = view0;
     if (!view || !changes) {
-      view = await this.load(table, accountId, byId, signature);
+      view = await this.load(table, accountId, byId, signature, snapshot === undefined ? undefined : async () => snapshot);
       this.views.set(accountId, view);
       return view;
     }
-    let changed = false;
     view.readAt = readAt;
-    for (const change of changes) {
-      if (change.type === 'ContactTombstone') {
-        const current = view.entries.get(change.id);
-        if (current && current.item.updatedAt <= change.deletedAt) {
-          view.entries.delete(change.id);
-          changed = true;
-        }
-      } else {
-        const current = view.entries.get(change.id);
-        if (!current || current.item.updatedAt < change.updatedAt) {
-          view.entries.set(change.id, this.entry(change, byId));
-          changed = true;
-        }
-      }
-    }
+    let applied = await this.apply(table, view, changes, byId);
     if (view.servicesSignature !== signature) {
-      for (const [id, e] of view.entries) view.entries.set(id, this.entry(e.item, byId));
+      for (const e of view.entries.values()) {
+        e.service = byId.get(e.item.serviceId);
+        delete e.contact;
+      }
       view.servicesSignature = signature;
-      changed = true;
+      applied++;
     }
-    if (changed) view.sorted.clear();
+    if (applied) {
+      view.sorted.clear();
+      view.matches.clear();
+    }
+    this.reports.set(accountId, { loaded: false, changesRead: changes.length, changesApplied: applied });
     return view;
   }
 
   /** The view of an account, brought up to date; concurrent callers share one read. */
-  private async current(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>): Promise<AccountView> {
+  private async current(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>, readSnapshot?: SnapshotReader): Promise<AccountView> {
     let running = this.pending.get(accountId);
     if (!running) {
-      running = this.sync(table, accountId, loadServices).finally(() => this.pending.delete(accountId));
+      running = this.sync(table, accountId, loadServices, readSnapshot).finally(() => this.pending.delete(accountId));
       this.pending.set(accountId, running);
     }
     return running;
+  }
+
+  private sortedBy(view: AccountView, q: ListQuery): Sorted {
+    const orderKey = JSON.stringify(q.order);
+    let sorted = view.sorted.get(orderKey);
+    if (!sorted) {
+      const entries = applyListQuery([...view.entries.values()], { ...q, where: {}, page: 0, perPage: Number.MAX_SAFE_INTEGER }, access).data;
+      const rank = new Int32Array(view.slots.length);
+      entries.forEach((e, i) => {
+        rank[e.slot] = i;
+      });
+      sorted = { entries, rank };
+      view.sorted.set(orderKey, sorted);
+    }
+    return sorted;
+  }
+
+  private indexOf(view: AccountView): TrigramIndex {
+    if (!view.index) {
+      view.index = new TrigramIndex();
+      view.slots.forEach((e, slot) => {
+        if (e) view.index!.append(slot, indexedText(e));
+      });
+    }
+    return view.index;
+  }
+
+  /** Every entry matching a query's filter, in its order. */
+  private matching(view: AccountView, q: ListQuery): Entry[] {
+    const sorted = this.sortedBy(view, q);
+    if (!Object.keys(q.where).length) return sorted.entries;
+    const plan = searchPlan(q.where);
+    const index = plan && (view.index || ++view.searches > 1) ? this.indexOf(view) : undefined;
+    const slots = plan && index && new Set(plan.flatMap((literals) => index.candidates(literals) ?? []));
+    const matches = compileWhere(q.where, access);
+    if (!slots) return sorted.entries.filter(matches);
+    const found: Entry[] = [];
+    for (const slot of slots) {
+      const e = view.slots[slot];
+      if (e && matches(e)) found.push(e);
+    }
+    return found.sort((a, b) => sorted.rank[a.slot]! - sorted.rank[b.slot]!);
+  }
+
+  /** The page of entries a query asks for, and how many match. */
+  private select(view: AccountView, q: ListQuery): ListAnswer<Entry> {
+    const key = JSON.stringify([q.order, q.where]);
+    let found = view.matches.get(key);
+    if (!found) {
+      found = this.matching(view, q);
+      if (view.matches.size >= keptQueries) view.matches.delete(view.matches.keys().next().value!);
+      view.matches.set(key, found);
+    }
+    const start = q.page * q.perPage;
+    return { data: found.slice(start, start + q.perPage), totalCount: found.length };
   }
 
   async list(
@@ -139,29 +319,46 @@ export class ContactDirectory {
     loadServices: () => Promise<ServiceItem[]>,
     q: ListQuery,
     sign: (key: string, name: string, mimetype: string) => Promise<string>,
+    readSnapshot?: SnapshotReader,
   ): Promise<ListAnswer<Contact>> {
-    const view = await this.current(table, accountId, loadServices);
-    const orderKey = JSON.stringify(q.order);
-    let base = view.sorted.get(orderKey);
-    if (!base) {
-      base = applyListQuery([...view.entries.values()], { ...q, where: {}, page: 0, perPage: Number.MAX_SAFE_INTEGER }, access).data;
-      view.sorted.set(orderKey, base);
-    }
-    const page = applyListQuery(base, { ...q, order: [] }, access);
+    const view = await this.current(table, accountId, loadServices, readSnapshot);
+    const page = this.select(view, q);
     // Avatar URLs expire, so they are signed for the page being answered, never kept.
     const data = await Promise.all(
       page.data.map(async (e) => {
-        if (!e.item.avatarKey) return e.contact;
+        if (!e.item.avatarKey) return contactOf(e);
         const url = await sign(e.item.avatarKey, 'avatar.jpg', 'image/jpeg');
-        return { ...e.contact, avatar: { url }, avatarUrl: url };
+        return { ...contactOf(e), avatar: { url }, avatarUrl: url };
       }),
     );
     return { data, totalCount: page.totalCount };
   }
 
+  /**
+   * The account's view brought up to date, as a snapshot whose rows follow `order` (the list's
+   * default order, so a load from it sorts sorted input).
+   */
+  async snapshot(
+    table: Table,
+    accountId: string,
+    loadServices: () => Promise<ServiceItem[]>,
+    order: ListQuery['order'],
+    readSnapshot?: SnapshotReader,
+  ): Promise<ContactSnapshot> {
+    const view = await this.current(table, accountId, loadServices, readSnapshot);
+    const rows = this.sortedBy(view, { where: {}, include: [], order, page: 0, perPage: 1, withCount: false }).entries;
+    return { accountId, position: view.readAt, contacts: rows.map((e) => ({ fields: e.item, folded: { name: e.folded.name, email: e.folded.email } })) };
+  }
+
+  /** What the latest sync of an account read. */
+  lastSync(accountId: string): SyncReport | undefined {
+    return this.reports.get(accountId);
+  }
+
   /** Forgets every view (tests, or memory pressure). */
   clear(): void {
     this.views.clear();
+    this.reports.clear();
   }
 }
 

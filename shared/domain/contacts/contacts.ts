@@ -32,7 +32,8 @@ import type { ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { loadVisibleContact, viewerOf, visibleWhere, type Viewer } from '../conversations/visibility.ts';
-import { contactDirectory, tombstoneLifetimeSeconds } from './contact-directory.ts';
+import { contactDirectory, tombstoneLifetimeSeconds, type ContactDirectory } from './contact-directory.ts';
+import { readContactSnapshot, writeContactSnapshot } from './contact-snapshot.ts';
 import { presentContact, toContact } from './present-contact.ts';
 
 export const contactListRules: ListRules = {
@@ -70,9 +71,34 @@ export const contactListRules: ListRules = {
 
 /** The contacts the caller may see (conversations/visibility.ts), through the directory. */
 export async function listContacts(ports: Ports, session: AccountSession, q: ListQuery, known?: Viewer): Promise<ListAnswer<Contact>> {
+  const { accountId } = session;
   const viewer = known ?? (await viewerOf(ports, session));
   const visible = { ...q, where: visibleWhere(viewer, q.where) };
-  return contactDirectory.list(ports.table, session.accountId, () => accountServices(ports.table, session.accountId), visible, ports.storage.downloadUrl);
+  return contactDirectory.list(
+    ports.table,
+    accountId,
+    () => accountServices(ports.table, accountId),
+    visible,
+    ports.storage.downloadUrl,
+    () => readContactSnapshot(ports.storage, accountId),
+  );
+}
+
+/**
+ * Brings the account's contact snapshot up to date (the `contact-snapshots` stream consumer, after
+ * contacts changed): the directory's view, current, written in the list's default order.
+ */
+export async function refreshContactSnapshot(ports: Ports, accountId: string, directory: ContactDirectory = contactDirectory): Promise<void> {
+  // A deleted account (its item goes first, with the request): no snapshot may outlive the purge of its files.
+  if (!(await getAccountItem(ports.table, accountId))) return;
+  const snapshot = await directory.snapshot(
+    ports.table,
+    accountId,
+    () => accountServices(ports.table, accountId),
+    contactListRules.defaultOrder ?? [],
+    () => readContactSnapshot(ports.storage, accountId),
+  );
+  await writeContactSnapshot(ports.storage, snapshot);
 }
 
 export async function loadContact(ports: Ports, accountId: string, id: string): Promise<ContactItem> {

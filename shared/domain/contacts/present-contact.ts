@@ -1,11 +1,11 @@
 /** A contact as the API answers it, with its connection and its avatar's signed URL. */
 import type { Contact } from '#contracts/contacts.ts';
-import type { ContactItem } from '#db/contacts.ts';
+import type { ContactFields } from '#db/contacts.ts';
 import type { ServiceItem } from '#db/services.ts';
 
 type ServiceRef = Pick<ServiceItem, 'id' | 'name' | 'channelType'>;
 
-export function toContact(item: ContactItem, service: ServiceRef | undefined, avatarUrl: string | null = null): Contact {
+export function toContact(item: ContactFields, service: ServiceRef | undefined, avatarUrl: string | null = null): Contact {
   return {
     id: item.id,
     name: item.name,
@@ -37,7 +37,7 @@ export function toContact(item: ContactItem, service: ServiceRef | undefined, av
 
 /** A contact as the API answers it, its avatar URL freshly signed. */
 export async function presentContact(
-  item: ContactItem,
+  item: ContactFields,
   service: ServiceRef | undefined,
   sign: (key: string, name: string, mimetype: string) => Promise<string>,
 ): Promise<Contact> {

@@ -1,0 +1,168 @@
+/**
+ * A cold directory starts from the account's snapshot in the bucket (s3rver) and brings it current
+ * from the change index: the same contacts as the table, having read only the changes since.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import dynalite from 'dynalite';
+import S3rver from 's3rver';
+import { createTableInput } from '../../shared/db/table-definition.ts';
+import { allContacts, contactItem, contactTombstoneStep, type ContactFields } from '../../shared/db/contacts.ts';
+import { contactSnapshotObjectKey, keys } from '../../shared/db/keys.ts';
+import { ContactDirectory, overlapMs } from '../../shared/domain/contacts/contact-directory.ts';
+import { decodeSnapshot, encodeSnapshot, readContactSnapshot, writeContactSnapshot } from '../../shared/domain/contacts/contact-snapshot.ts';
+import { contactListRules } from '../../shared/domain/contacts/contacts.ts';
+import { parseListQuery } from '../../shared/domain/list-query.ts';
+import type { Storage } from '../../shared/domain/ports.ts';
+import { s3Storage } from '../../functions/lib/s3-storage.ts';
+import type { Table } from '../../shared/db/client.ts';
+
+let dir: string;
+let db: Server;
+let s3: S3rver;
+let table: Table;
+let storage: Storage;
+const noServices = async () => [];
+const sign = async (key: string) => key;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'contact-snapshot-'));
+  db = dynalite({ path: join(dir, 'dynamo'), createTableMs: 0 });
+  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
+  const client = new DynamoDBClient({
+    endpoint: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
+  await client.send(new CreateTableCommand(createTableInput('snapshots')));
+  await new Promise((r) => setTimeout(r, 50));
+  table = { name: 'snapshots', doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) };
+  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: 'media', configs: [] }] });
+  const address = (await s3.run()) as AddressInfo;
+  storage = s3Storage(
+    'media',
+    new S3Client({
+      endpoint: `http://127.0.0.1:${address.port}`,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      forcePathStyle: true,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    }),
+  );
+});
+
+afterAll(async () => {
+  await s3.close();
+  await new Promise<void>((r) => db.close(() => r()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function fields(accountId: string, i: number, name: string, updatedAt = new Date().toISOString()): ContactFields {
+  return {
+    id: `c${String(i).padStart(3, '0')}`,
+    accountId,
+    serviceId: 'S1',
+    name,
+    contactType: 'user',
+    idFromService: `${i}@s.whatsapp.net`,
+    ...(i % 5 === 0 ? { channelAliases: [`${i}@lid`] } : {}),
+    email: i % 2 ? `Pessoa.${i}@Exemplo.com.br` : null,
+    phoneNumber: `55119${i}`,
+    phoneCountry: 'BR',
+    gender: null,
+    avatarKey: i % 7 === 0 ? `accounts/${accountId}/avatars/${i}.jpg` : null,
+    isOnline: false,
+    lastSeenAt: null,
+    archivedAt: null,
+    archivedReason: null,
+    lastMessage: i % 3 ? { id: `m${i}`, text: 'Olá', type: 'text', isFromMe: false, ack: 0, timestamp: '2026-01-01T00:00:00.000Z', file: null } : null,
+    lastMessageAt: i % 3 ? new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString() : null,
+    unread: i % 4,
+    messagesCount: 3,
+    // The team inbox's fields on some contacts (absent on contacts stored before it).
+    ...(i % 2
+      ? {
+          status: 'pending' as const,
+          userId: 'U1',
+          user: { id: 'U1', name: 'Ana' },
+          departmentId: 'D1',
+          department: { id: 'D1', name: 'Financeiro' },
+          tagIds: ['T1', 'T2'],
+        }
+      : {}),
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt,
+  };
+}
+
+const put = (f: ContactFields) => table.doc.send(new PutCommand({ TableName: table.name, Item: contactItem(f) }));
+const query = (raw: object) => parseListQuery(JSON.stringify({ perPage: 500, ...raw }), contactListRules);
+const ids = async (directory: ContactDirectory, accountId: string, raw: object, read?: () => ReturnType<typeof readContactSnapshot>) =>
+  (await directory.list(table, accountId, noServices, query(raw), sign, read)).data.map((c) => `${c.id}:${c.name}`);
+const storedNames = async (accountId: string) => (await allContacts(table, accountId)).sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => `${c.id}:${c.name}`);
+
+describe('contact snapshots', { timeout: 30_000 }, () => {
+  it('keep every field a contact is listed with, and the folded text', () => {
+    const contacts = [fields('A', 5, 'Conceição Araújo'), fields('A', 6, 'ana'), fields('A', 7, 'Bia')].map((f) => ({
+      fields: f,
+      folded: { name: f.name === 'Conceição Araújo' ? 'conceicao araujo' : f.name.toLowerCase(), email: f.email?.toLowerCase() ?? null },
+    }));
+    const back = decodeSnapshot(encodeSnapshot({ accountId: 'A', position: 1234, contacts }), 'A');
+    expect(back).toEqual({ accountId: 'A', position: 1234, contacts });
+    expect(decodeSnapshot(encodeSnapshot({ accountId: 'A', position: 1, contacts }), 'B')).toBeNull();
+  });
+
+  it('start a cold directory that then reads only the changes made after the snapshot', async () => {
+    const accountId = 'SNAP1';
+    for (let i = 0; i < 60; i++) await put(fields(accountId, i, `Contato ${i}`));
+    // Past the overlap window, so the cold directory's delta holds only what follows.
+    await new Promise((r) => setTimeout(r, overlapMs + 100));
+    const writer = new ContactDirectory();
+    await writeContactSnapshot(storage, await writer.snapshot(table, accountId, noServices, contactListRules.defaultOrder ?? []));
+    expect(writer.lastSync(accountId)).toMatchObject({ loaded: 'items', changesRead: 60 });
+
+    // After the snapshot: a rename, a new contact, a deletion.
+    await put(fields(accountId, 3, 'Renomeado'));
+    await put(fields(accountId, 99, 'Novo Silva'));
+    await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.contact(accountId, 'c010') }));
+    await table.doc.send(new PutCommand({ TableName: table.name, ...contactTombstoneStep(accountId, 'c010', new Date().toISOString(), 0).Put }));
+
+    const cold = new ContactDirectory();
+    const read = () => readContactSnapshot(storage, accountId);
+    expect(await ids(cold, accountId, { order: [['id', 'ASC']] }, read)).toEqual(await storedNames(accountId));
+    expect(cold.lastSync(accountId)).toEqual({ loaded: 'snapshot', changesRead: 3, changesApplied: 3 });
+    // Search goes through the index the snapshot's folded text built.
+    expect(await ids(cold, accountId, { where: { name: { like: '%SILVA%' } } }, read)).toEqual(['c099:Novo Silva']);
+    // The default order and the signed avatars match a directory that read every item.
+    const full = new ContactDirectory();
+    const everyField = async (d: ContactDirectory, r?: typeof read) => (await d.list(table, accountId, noServices, query({}), sign, r)).data;
+    expect(await everyField(cold, read)).toEqual(await everyField(full));
+  });
+
+  it('are not used when missing, unreadable or older than the tombstones', async () => {
+    const accountId = 'SNAP2';
+    for (let i = 0; i < 5; i++) await put(fields(accountId, i, `Pessoa ${i}`));
+    const missing = new ContactDirectory();
+    expect(await ids(missing, accountId, {}, () => readContactSnapshot(storage, accountId))).toHaveLength(5);
+    expect(missing.lastSync(accountId)?.loaded).toBe('items');
+
+    await storage.put(contactSnapshotObjectKey(accountId), new TextEncoder().encode('not gzip'), 'application/gzip');
+    const unreadable = new ContactDirectory();
+    expect(await ids(unreadable, accountId, {}, () => readContactSnapshot(storage, accountId))).toHaveLength(5);
+    expect(unreadable.lastSync(accountId)?.loaded).toBe('items');
+
+    const writer = new ContactDirectory(() => Date.now() - 8 * 24 * 60 * 60 * 1000);
+    await writeContactSnapshot(storage, await writer.snapshot(table, accountId, noServices, []));
+    const old = new ContactDirectory();
+    expect(await ids(old, accountId, {}, () => readContactSnapshot(storage, accountId))).toHaveLength(5);
+    expect(old.lastSync(accountId)?.loaded).toBe('items');
+  });
+});
