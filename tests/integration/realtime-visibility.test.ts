@@ -105,6 +105,27 @@ describe('realtime events follow conversation visibility', () => {
     }
   }, 60_000);
 
+  it('a member promoted to admin has their socket closed, and the reopened one gets every conversation', async () => {
+    const team = await inboxTeam();
+    const ana = await addMember(team, 'Ana');
+    const anas = await newContact(team, 'Cliente da Ana');
+    await post(`/contacts/${anas}/transfer`, team.owner.token, { userId: ana.id });
+    const before = await listen(team.member.token);
+    const promoted = await call('PUT', `/users/${team.member.id}`, {
+      token: team.owner.token,
+      body: { name: 'Membro', email: team.member.email, isAdmin: true },
+    });
+    expect(promoted.status, JSON.stringify(promoted.body)).toBe(200);
+    await before.closed;
+    const after = await listen(team.member.token);
+    try {
+      const note = await post('/messages/notes', ana.token, { contactId: anas, text: 'Agora o Membro é admin' });
+      await after.waitFor((e) => e.event === 'message.CREATED' && e.data.id === note.id, 15_000);
+    } finally {
+      after.close();
+    }
+  }, 60_000);
+
   it("with the account's setting, a member's socket gets every conversation", async () => {
     const team = await inboxTeam();
     const ana = await addMember(team, 'Ana');
