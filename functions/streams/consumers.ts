@@ -46,6 +46,9 @@ export const streamConsumers: StreamConsumerDef[] = [
       { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: [entityTypes.revokedToken] } } } },
       { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.user] }, archivedAt: { S: [{ exists: true }] } } } },
       { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.user] }, sessionGeneration: { N: [{ exists: true }] } } } },
+      // And a role change, which closes the user's sockets so they reopen with the new role (every
+      // user carries the flag: whether it changed is checked in code).
+      { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.user] }, isAdmin: { BOOL: [true, false] } } } },
       { eventName: ['REMOVE'], dynamodb: { OldImage: { type: { S: [entityTypes.user] } } } },
     ],
   },

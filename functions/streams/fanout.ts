@@ -18,7 +18,7 @@ export const handler = observed(async (event: DynamoDBStreamEvent): Promise<void
       const { change, next, previous } = imagesOf(record);
       // A send's hand-over mark (dispatch.ts) is bookkeeping: browsers see nothing new.
       if (onlyHandOverMarked(next, previous)) return null;
-      return realtimeEventFor(ports, change, next);
+      return realtimeEventFor(ports, change, next, previous);
     }),
   );
   const events = built.filter((e) => e !== null);

@@ -2,7 +2,8 @@
  * $connect: authenticates the access token given as the `token` query parameter (refused when
  * malformed, expired, revoked, of an older session generation, or of an archived or removed user)
  * and records the connection under its account with the session it was opened with, so ending
- * that session closes it (functions/streams/close-sessions.ts).
+ * that session closes it (functions/streams/close-sessions.ts), and the user's role, which the
+ * fan-out's visibility filter needs (shared/domain/realtime/audience.ts).
  */
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { recordConnection } from '#db/ws-connections.ts';
@@ -29,6 +30,7 @@ export const handler = observed(async (event: ConnectEvent): Promise<APIGatewayP
         connectionId: event.requestContext.connectionId,
         accountId: session.accountId,
         userId: session.user.id,
+        isAdmin: session.user.isAdmin,
         connectedAt: now.toISOString(),
         jti: session.claims.jti,
         generation: session.claims.gen,

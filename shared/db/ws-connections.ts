@@ -11,6 +11,12 @@ export interface ConnectionItem {
   connectionId: string;
   accountId: string;
   userId: string;
+  /**
+   * The user's role when the socket opened: what the fan-out's visibility rule needs
+   * (shared/domain/realtime/audience.ts). Absent on records written before it existed: such a
+   * socket is treated as a member's.
+   */
+  isAdmin?: boolean;
   connectedAt: string;
   /** The session the connection was opened with: its token's id, generation and expiry (epoch seconds). */
   jti?: string;

@@ -6,12 +6,15 @@ export interface EventLog {
   events: { event: string; data: any }[];
   waitFor(predicate: (e: { event: string; data: any }) => boolean, ms?: number): Promise<{ event: string; data: any }>;
   close(): void;
+  /** Settles once the socket is closed, by either side. */
+  closed: Promise<void>;
 }
 
 export async function listen(token: string): Promise<EventLog> {
   const socket = new WebSocket(`${inject('baseUrl').replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
   const events: { event: string; data: any }[] = [];
   const waiters: (() => void)[] = [];
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.on('message', (data) => {
     events.push(JSON.parse(data.toString()));
     for (const w of waiters.splice(0)) w();
@@ -35,5 +38,6 @@ export async function listen(token: string): Promise<EventLog> {
       }
     },
     close: () => socket.close(),
+    closed,
   };
 }

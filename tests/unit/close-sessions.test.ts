@@ -29,6 +29,18 @@ describe('which table changes end which realtime connections', () => {
     expect(ended.ends(conn({ generation: 2 }))).toBe(false);
   });
 
+  it("a role change closes that user's sockets opened with the other role, so they reopen with the new one", () => {
+    const promoted = sessionsEndedBy('MODIFY', user({ isAdmin: false }), user({ isAdmin: true }))!;
+    expect(promoted.ends(conn({ isAdmin: false }))).toBe(true);
+    expect(promoted.ends(conn({}))).toBe(true);
+    expect(promoted.ends(conn({ isAdmin: true }))).toBe(false);
+    expect(promoted.ends(conn({ userId: 'u2', isAdmin: false }))).toBe(false);
+    const demoted = sessionsEndedBy('MODIFY', user({ isAdmin: true }), user({ isAdmin: false }))!;
+    expect(demoted.ends(conn({ isAdmin: true }))).toBe(true);
+    expect(demoted.ends(conn({ isAdmin: false }))).toBe(false);
+    expect(sessionsEndedBy('MODIFY', user({ isAdmin: true }), user({ isAdmin: true, name: 'Outro' }))).toBeNull();
+  });
+
   it('other changes end nothing: a rename, an archived user renamed, an unarchive, other items', () => {
     expect(sessionsEndedBy('MODIFY', user(), user({ name: 'Outro' }))).toBeNull();
     expect(sessionsEndedBy('MODIFY', user({ archivedAt: 'x' }), user({ archivedAt: 'x', name: 'Outro' }))).toBeNull();

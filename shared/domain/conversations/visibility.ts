@@ -20,15 +20,30 @@ export interface Viewer {
   departmentIds: string[];
 }
 
-export async function viewerOf(ports: Ports, session: AccountSession): Promise<Viewer> {
-  const userId = session.user.id;
-  if (session.user.isAdmin) return { userId, seesAll: true, departmentIds: [] };
-  const [account, departments] = await Promise.all([getAccountItem(ports.table, session.accountId), accountDepartments(ports, session.accountId)]);
+/** What the rule reads of an account besides the user: its setting and its departments' members. */
+export interface AccountVisibility {
+  membersSeeAll: boolean;
+  departments: { id: string; userIds: string[] }[];
+}
+
+export async function accountVisibility(ports: Ports, accountId: string): Promise<AccountVisibility> {
+  const [account, departments] = await Promise.all([getAccountItem(ports.table, accountId), accountDepartments(ports, accountId)]);
+  return { membersSeeAll: account?.inboxSettings?.membersSeeAll === true, departments };
+}
+
+/** The viewer a user is (the HTTP session's user, or a realtime connection's), given the account's setting. */
+export function viewerFrom(user: { id: string; isAdmin: boolean }, account: AccountVisibility): Viewer {
+  if (user.isAdmin) return { userId: user.id, seesAll: true, departmentIds: [] };
   return {
-    userId,
-    seesAll: account?.inboxSettings?.membersSeeAll === true,
-    departmentIds: departments.filter((d) => d.userIds.includes(userId)).map((d) => d.id),
+    userId: user.id,
+    seesAll: account.membersSeeAll,
+    departmentIds: account.departments.filter((d) => d.userIds.includes(user.id)).map((d) => d.id),
   };
+}
+
+export async function viewerOf(ports: Ports, session: AccountSession): Promise<Viewer> {
+  if (session.user.isAdmin) return viewerFrom(session.user, { membersSeeAll: true, departments: [] });
+  return viewerFrom(session.user, await accountVisibility(ports, session.accountId));
 }
 
 export function canSee(viewer: Viewer, contact: Pick<ContactItem, 'userId' | 'departmentId'>): boolean {

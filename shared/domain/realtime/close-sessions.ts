@@ -3,7 +3,8 @@
  * token, a user archived, removed or moved to a new session generation by a password reset) reaches
  * the `close-sessions` stream consumer, which closes the matching connections through the API
  * Gateway Management API (`DeleteConnection`) and forgets them. See docs/decisions.md
- * "Closing the sockets of ended sessions".
+ * "Closing the sockets of ended sessions". A user's role change closes their sockets too (recorded
+ * with the role they opened with), so the fan-out never judges a socket by an old role.
  */
 import { entityTypes } from '#db/keys.ts';
 import { accountConnections, type ConnectionItem, forgetConnection } from '#db/ws-connections.ts';
@@ -34,6 +35,10 @@ export function sessionsEndedBy(change: 'INSERT' | 'MODIFY' | 'REMOVE', previous
   if (generation > ((previous?.sessionGeneration as number | undefined) ?? 0)) {
     return { accountId, ends: (c) => c.userId === id && (c.generation ?? 0) < generation };
   }
+  // A role change ends no session, but the sockets opened with the old role close: the browser
+  // reconnects at once, recording the new role the fan-out's visibility filter reads, and refetches.
+  const isAdmin = next.isAdmin === true;
+  if (isAdmin !== (previous?.isAdmin === true)) return { accountId, ends: (c) => c.userId === id && (c.isAdmin === true) !== isAdmin };
   return null;
 }
 

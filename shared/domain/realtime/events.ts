@@ -18,16 +18,27 @@ import { presentContact } from '../contacts/present-contact.ts';
 import { toMessage } from '../messages/present-message.ts';
 import { toUser } from '../users/present-user.ts';
 import type { Ports } from '../ports.ts';
+import { assignmentOf, type EventConversation } from './audience.ts';
 
 export interface AddressedEvent {
   accountId: string;
   payload: RealtimeEvent;
+  /** A conversation's event (contact.*, message.*): only those who see it receive it (audience.ts). Absent: the whole account. */
+  conversation?: EventConversation;
 }
 
 type Item = Record<string, unknown> & { type?: string };
 
-/** The event for one change, or null when the change is not one browsers follow. */
-export async function realtimeEventFor(ports: Ports, change: 'INSERT' | 'MODIFY' | 'REMOVE', item: Item | undefined): Promise<AddressedEvent | null> {
+/**
+ * The event for one change, or null when the change is not one browsers follow. `previous` (the old
+ * image of a MODIFY) tells who saw a contact before the change.
+ */
+export async function realtimeEventFor(
+  ports: Ports,
+  change: 'INSERT' | 'MODIFY' | 'REMOVE',
+  item: Item | undefined,
+  previous?: Item,
+): Promise<AddressedEvent | null> {
   if (!item || change === 'REMOVE') return null;
   const verb = change === 'INSERT' ? 'CREATED' : 'UPDATED';
   switch (item.type) {
@@ -49,13 +60,19 @@ export async function realtimeEventFor(ports: Ports, change: 'INSERT' | 'MODIFY'
     case entityTypes.contact: {
       const contact = item as unknown as ContactItem;
       const service = await getServiceItem(ports.table, contact.accountId, contact.serviceId);
-      return { accountId: contact.accountId, payload: { event: `contact.${verb}`, data: await presentContact(contact, service, ports.storage.downloadUrl) } };
+      const before = previous?.type === entityTypes.contact ? assignmentOf(previous as unknown as ContactItem) : undefined;
+      return {
+        accountId: contact.accountId,
+        payload: { event: `contact.${verb}`, data: await presentContact(contact, service, ports.storage.downloadUrl) },
+        conversation: { contactId: contact.id, assignments: [assignmentOf(contact), ...(before ? [before] : [])] },
+      };
     }
     case entityTypes.message: {
       const message = item as unknown as MessageItem;
       return {
         accountId: message.accountId,
         payload: { event: `message.${verb}`, data: await toMessage(message, ports.storage.downloadUrl) },
+        conversation: { contactId: message.contactId },
       };
     }
     default:

@@ -1,9 +1,11 @@
 /**
  * Posting events to every live connection of their account, forgetting connections that are gone.
- * A connection whose token has expired gets nothing more: it is closed and forgotten instead.
+ * A connection whose token has expired gets nothing more: it is closed and forgotten instead. A
+ * conversation's events reach only the connections whose user sees the conversation (audience.ts).
  */
 import { accountConnections, forgetConnection } from '#db/ws-connections.ts';
 import type { Ports } from '../ports.ts';
+import { batchAudience, connectionViewer, eventsFor } from './audience.ts';
 import type { AddressedEvent } from './events.ts';
 
 export interface Broadcaster {
@@ -22,6 +24,8 @@ export async function fanOut(ports: Ports, broadcaster: Broadcaster, events: Add
   await Promise.all(
     [...byAccount].map(async ([accountId, list]) => {
       const connections = await accountConnections(ports.table, accountId, nowSeconds);
+      // Members' sockets are judged by the visibility rule, with what it reads fetched once for the batch.
+      const audience = connections.some((c) => c.isAdmin !== true) ? await batchAudience(ports, accountId, list) : null;
       await Promise.all(
         connections.map(async (connection) => {
           if (connection.tokenExpiresAt !== undefined && connection.tokenExpiresAt <= nowSeconds) {
@@ -30,7 +34,7 @@ export async function fanOut(ports: Ports, broadcaster: Broadcaster, events: Add
             pruned++;
             return;
           }
-          for (const e of list) {
+          for (const e of eventsFor(connectionViewer(connection, audience), list, audience)) {
             const outcome = await broadcaster.post(connection.connectionId, JSON.stringify(e.payload));
             if (outcome === 'gone') {
               await forgetConnection(ports.table, connection.connectionId);
