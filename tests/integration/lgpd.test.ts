@@ -237,9 +237,10 @@ describe('deleting an account', () => {
     bystander.socket.close();
   }, 120_000);
 
-  it('a runtime stopped in the middle of a purge resumes it when started again on the same data, and finishes it', async () => {
+  it('a runtime killed in the middle of a purge resumes it when started again on the same data, and finishes it', async () => {
     const victim = await busyAccount('reinicio');
-    await lengthenConversation(victim.accountId, victim.contactIds[0]!, 1200);
+    // Long enough (ten steps of 400) that the purge is still under way when the kill lands.
+    await lengthenConversation(victim.accountId, victim.contactIds[0]!, 4000);
     const victimIds = [victim.accountId, victim.serviceId, victim.memberId, victim.ownerId, ...victim.contactIds];
     victim.socket.close();
 
@@ -250,7 +251,8 @@ describe('deleting an account', () => {
       return job && job.phase === 'contacts' && (job.removedItems as number) > 0 ? job : null;
     }, 60_000);
     expect(midway.phase).toBe('contacts');
-    await runtime.stop();
+    // Killed, not stopped: a graceful stop would let the stream's pending steps run to the end.
+    await runtime.kill();
 
     runtime = await spawnLocalRuntime(env(), dataDir);
     const resumed = await deletionJob(victim.accountId);

@@ -25,6 +25,10 @@ import { retryMessagePayload, sendMessagePayload } from '../../shared/contracts/
 import { servicePairingPayload } from '../../shared/contracts/pairing.ts';
 import { serviceCreatePayload, serviceUpdatePayload } from '../../shared/contracts/services.ts';
 import { userArchivePayload, userCreatePayload, userUpdatePayload } from '../../shared/contracts/users.ts';
+import { departmentArchivePayload, departmentPayload } from '../../shared/contracts/departments.ts';
+import { contactTagsPayload, tagPayload } from '../../shared/contracts/tags.ts';
+import { conversationStatusPayload, inboxSettingsPayload, notePayload, transferPayload } from '../../shared/contracts/conversations.ts';
+import { quickReplyPayload, quickReplyRenderPayload } from '../../shared/contracts/quick-replies.ts';
 import type { ListRules } from '../../shared/domain/list-query.ts';
 import { strongPassword } from './api.ts';
 
@@ -194,6 +198,39 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
       }),
   ],
   [checkoutPayload, () => shaped({ priceId: fc.oneof(fc.stringMatching(/^price_\w{4,20}$/), oddString) })],
+  // The team inbox (issue 14). Department, tag and quick-reply ids are made at run time; the team's
+  // users and contacts, another account's ids and odd strings stand in for them.
+  [departmentPayload, (f) => shaped({ name, userIds: fc.oneof(fc.array(idOf(f, f.userIds), { maxLength: 5 }), fc.constant([]), hostile) })],
+  [departmentArchivePayload, () => shaped({ archive: fc.boolean() })],
+  [
+    tagPayload,
+    () => shaped({ name, color: fc.oneof(fc.stringMatching(/^#[0-9a-fA-F]{6}$/), fc.constantFrom('#fff', 'red', '#GGGGGG', ' #A1B2C3 '), oddString) }),
+  ],
+  [contactTagsPayload, (f) => shaped({ tagIds: fc.oneof(fc.array(idOf(f, [f.contactId]), { maxLength: 25 }), hostile) })],
+  [conversationStatusPayload, () => shaped({ status: fc.constantFrom('open', 'pending', 'resolved', 'closed', 'OPEN', '') })],
+  [
+    transferPayload,
+    (f) =>
+      shaped({
+        userId: fc.oneof(idOf(f, f.userIds), fc.constant(null)),
+        departmentId: fc.oneof(fc.constantFrom(...f.foreignIds), oddString, fc.constant(null)),
+        note: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('', '   ', 'x'.repeat(1001)), fc.constant(null)),
+      }),
+  ],
+  [
+    notePayload,
+    (f) => shaped({ contactId: idOf(f, [f.contactId]), text: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('', '   ', 'x'.repeat(4097))) }),
+  ],
+  [inboxSettingsPayload, () => shaped({ membersSeeAll: fc.boolean() })],
+  [
+    quickReplyPayload,
+    () =>
+      shaped({
+        shortcut: fc.oneof(fc.stringMatching(/^\/?[a-z0-9_-]{1,30}$/), fc.constantFrom('/', 'Com Espaço', 'x'.repeat(31), 'ÁCENTO'), oddString),
+        text: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('Olá {{nome}}!', '{{desconhecida}}', '', 'x'.repeat(4097))),
+      }),
+  ],
+  [quickReplyRenderPayload, (f) => shaped({ contactId: idOf(f, [f.contactId]) })],
 ]);
 
 /** URL query parameters (strings only) for a schema of `api({ query })`. */
