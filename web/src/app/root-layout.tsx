@@ -1,9 +1,11 @@
-import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
-import { WhatsAppWidget } from '#web/components/whatsapp-widget.tsx';
 import { buttonClasses } from '#web/components/ui/button.tsx';
 import { Logo } from '#web/components/ui/logo.tsx';
 import { appPaths } from './router.tsx';
+
+// Shown 30 s after load at the earliest: fetched after the page's own code, never in its way.
+const WhatsAppWidget = lazy(() => import('#web/components/whatsapp-widget.tsx').then((m) => ({ default: m.WhatsAppWidget })));
 
 /** New pages start at the top; links with a hash scroll to their section (once it has rendered). */
 function ScrollManager() {
@@ -12,14 +14,17 @@ function ScrollManager() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger: a new page starts at the top
   useEffect(() => {
     if (hash) {
-      let tries = 0;
+      // The section may be in a chunk still on its way (the landing's lower sections): look for
+      // it on each frame for up to 5 s.
+      const until = performance.now() + 5000;
+      let frame = 0;
       const seek = () => {
         const target = document.getElementById(decodeURIComponent(hash.slice(1)));
         if (target) target.scrollIntoView({ block: 'start' });
-        else if (tries++ < 20) requestAnimationFrame(seek);
+        else if (performance.now() < until) frame = requestAnimationFrame(seek);
       };
       seek();
-      return;
+      return () => cancelAnimationFrame(frame);
     }
     if (type !== 'POP') window.scrollTo(0, 0);
   }, [pathname, hash, type]);
@@ -82,7 +87,11 @@ export function RootLayout() {
       <RouteErrorBoundary resetKey={pathname}>
         <Outlet />
       </RouteErrorBoundary>
-      {inApp ? null : <WhatsAppWidget />}
+      {inApp ? null : (
+        <Suspense fallback={null}>
+          <WhatsAppWidget />
+        </Suspense>
+      )}
     </>
   );
 }
