@@ -28,8 +28,7 @@ const fileOf = (key: string) => {
   if (!chunk) throw new Error(`${key} is not in the build's manifest`);
   return `/${chunk.file}`;
 };
-const appChunks = () =>
-  ['app-shell', 'inbox', 'contacts', 'services', 'users', 'my-account'].map((screen) => fileOf(`src/app/routes/app/${screen}.tsx`));
+const appChunks = () => ['app-shell', 'inbox', 'contacts', 'services', 'users', 'my-account'].map((screen) => fileOf(`src/app/routes/app/${screen}.tsx`));
 const queryScope = () => fileOf('src/app/query-scope.tsx');
 
 /** The scripts a first visit to `path` fetches (and their text), once the page has settled. */
