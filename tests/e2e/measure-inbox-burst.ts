@@ -140,7 +140,7 @@ try {
   const report = async (label: string) => {
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: any[]; samples: number[]; timeDeltas: number[] } };
     const self = new Map<number, number>();
-    profile.samples.forEach((id, k) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0)));
+    for (const [k, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0));
     const byFunction = new Map<string, number>();
     const byFile = new Map<string, number>();
     for (const node of profile.nodes) {
@@ -188,7 +188,8 @@ try {
   let at = t0 + 1000;
   for (let n = 0; n < total; n++) {
     const i = n % 5 === 0 ? 0 : 1 + (n % (conversations - 1));
-    const m = { ...message(i, 100 + n, (at += 10)), isFromMe: false };
+    at += 10;
+    const m = { ...message(i, 100 + n, at), isFromMe: false };
     socket.send(JSON.stringify({ event: 'message.CREATED', data: m }));
     socket.send(JSON.stringify({ event: 'contact.UPDATED', data: contact(i, m, 1 + (n % 7)) }));
     await new Promise((r) => setTimeout(r, 1000 / perSecond));

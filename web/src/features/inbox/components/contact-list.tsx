@@ -110,6 +110,9 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
     estimateSize: () => rowHeight,
     overscan: 10,
     initialRect: { width: 360, height: 700 },
+    // Scroll events update the rows in React's normal batching, not in a flushSync render inside
+    // the event: following a burst of messages scrolls on every frame.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? 0;
