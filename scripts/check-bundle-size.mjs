@@ -4,7 +4,7 @@
 //   chunk and everything it imports statically) must stay under 100 kB, and hold no signed-in code:
 //   no app shell or screen, no realtime client, no API client, no TanStack Query (they come with
 //   the pages that need them, app/lazy-page.tsx);
-// - the sign-in page: the entry plus the login chunk and the query scope, under 170 kB;
+// - the sign-in page: the entry plus the login chunk, its form and the query scope, under 170 kB;
 // - each signed-in screen (inbox, contacts, connections, users, my account): the entry, the query
 //   scope, the app shell and the screen's chunk with their static imports must stay under 230 kB.
 // Usage: node scripts/check-bundle-size.mjs [--build] [--dist web/dist] [--budget-kb 100] [--login-budget-kb 170] [--app-budget-kb 230]
@@ -101,9 +101,11 @@ if (!manifest[scopeKey] || !manifest[loginKey]) {
   console.error(`check-bundle-size: no chunk for ${scopeKey} or ${loginKey} in the manifest`);
   failed = true;
 } else {
-  const files = [...closure([entryKey, scopeKey, loginKey])].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
+  // The page's chunk paints the heading; its form (and zod) is a chunk the page asks for at once.
+  const formKey = 'src/features/auth/components/login-form.tsx';
+  const files = [...closure([entryKey, scopeKey, loginKey, formKey])].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
   const size = files.reduce((sum, f) => sum + gz(f), 0);
-  console.log(`/login: ${kb(size)} gzipped with entry and query scope, ${files.length} file(s) (budget ${loginBudgetKb} kB)`);
+  console.log(`/login: ${kb(size)} gzipped with entry, query scope and form, ${files.length} file(s) (budget ${loginBudgetKb} kB)`);
   if (size > loginBudgetKb * 1000) {
     console.error(`check-bundle-size: FAIL, /login loads ${kb(size)} gzipped, over the ${loginBudgetKb} kB budget`);
     failed = true;

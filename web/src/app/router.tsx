@@ -19,7 +19,7 @@ const Demo = lazyPage(() => import('./routes/demo.tsx'));
 const NotFound = lazyPage(() => import('./routes/not-found.tsx'));
 // The sign-in screens' frame is theirs alone: fetched with the screen (PreloadRoute), not by the landing.
 const AuthLayout = lazyPage(() => import('#web/components/layouts/auth-layout.tsx').then((m) => ({ default: m.AuthLayout })));
-const Login = lazyPage(() => import('./routes/auth/login.tsx'), { data: true });
+const Login = lazyPage(() => import('./routes/auth/login.tsx'));
 const Register = lazyPage(() => import('./routes/auth/register.tsx'), { data: true });
 const ForgotPassword = lazyPage(() => import('./routes/auth/forgot-password.tsx'), { data: true });
 const ResetPassword = lazyPage(() => import('./routes/auth/reset-password.tsx'), { data: true });
