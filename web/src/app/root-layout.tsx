@@ -1,11 +1,9 @@
-import { Component, lazy, Suspense, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
+import { WhatsAppWidget } from '#web/components/whatsapp-widget.tsx';
 import { buttonClasses } from '#web/components/ui/button.tsx';
 import { Logo } from '#web/components/ui/logo.tsx';
 import { appPaths } from './router.tsx';
-
-// Shown 30 s after load at the earliest: fetched after the page's own code, never in its way.
-const WhatsAppWidget = lazy(() => import('#web/components/whatsapp-widget.tsx').then((m) => ({ default: m.WhatsAppWidget })));
 
 /** New pages start at the top; links with a hash scroll to their section (once it has rendered). */
 function ScrollManager() {
@@ -87,11 +85,7 @@ export function RootLayout() {
       <RouteErrorBoundary resetKey={pathname}>
         <Outlet />
       </RouteErrorBoundary>
-      {inApp ? null : (
-        <Suspense fallback={null}>
-          <WhatsAppWidget />
-        </Suspense>
-      )}
+      {inApp ? null : <WhatsAppWidget />}
     </>
   );
 }
