@@ -2,11 +2,21 @@
  * The web app's hosting (S3, CloudFront, security headers, the upload of the build), the WAF in
  * us-east-1 and how the application stack gets it, the stages, and the resource budget.
  */
-import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Stage } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HASHED_ASSETS_DIR, immutableCacheControl, SITE_LOG_DAYS, SITE_LOG_PREFIX, shellCacheControl, spaFallbackSource } from './constructs/web-site.ts';
+import {
+  HASHED_ASSETS_DIR,
+  immutableCacheControl,
+  precompressedCopies,
+  SITE_LOG_DAYS,
+  SITE_LOG_PREFIX,
+  shellCacheControl,
+  spaFallbackSource,
+} from './constructs/web-site.ts';
 import { DEFAULT_REGION, defineConversa } from './conversa-app.ts';
 import { DEFAULT_RATE_LIMIT, EDGE_REGION, managedRuleGroups, RATE_EXEMPT_PATH_PREFIX, redactedHeaders } from './edge-stack.ts';
 import { httpRoutes } from '#functions/http/routes.ts';
@@ -76,12 +86,45 @@ describe('the distribution', () => {
   });
 
   it('revalidates the shell on every request and caches hashed assets for a year', () => {
-    const [shellPolicyId, shellPolicy] = only(template, 'AWS::CloudFront::CachePolicy');
+    const policies = Object.entries(resourcesOf(template, 'AWS::CloudFront::CachePolicy'));
+    expect(policies).toHaveLength(2);
+    const [shellPolicyId, shellPolicy] = policies.find(([, p]) => p.Properties.CachePolicyConfig.DefaultTTL === 0)!;
+    const [assetsPolicyId, assetsPolicy] = policies.find(([id]) => id !== shellPolicyId)!;
     expect(shellPolicy.Properties.CachePolicyConfig).toMatchObject({ MinTTL: 0, DefaultTTL: 0 });
     expect(distribution.DefaultCacheBehavior.CachePolicyId).toEqual({ Ref: shellPolicyId });
-    // AWS's managed CachingOptimized policy.
-    expect(behaviours[`/${HASHED_ASSETS_DIR}/*`]).toMatchObject({ CachePolicyId: '658327ea-f89d-4fab-a63d-7e88639e58f6', Compress: true });
+    const year = 365 * 24 * 60 * 60;
+    expect(assetsPolicy.Properties.CachePolicyConfig).toMatchObject({ MinTTL: year, DefaultTTL: year, MaxTTL: year });
+    expect(behaviours[`/${HASHED_ASSETS_DIR}/*`]).toMatchObject({ CachePolicyId: { Ref: assetsPolicyId }, Compress: true });
     expect(originOf(behaviours[`/${HASHED_ASSETS_DIR}/*`])).toEqual(originOf(distribution.DefaultCacheBehavior));
+  });
+
+  it('compresses the site with Brotli or gzip at the edge, each coding cached apart, and uploads no precompressed copies', () => {
+    for (const [id, policy] of Object.entries(resourcesOf(template, 'AWS::CloudFront::CachePolicy'))) {
+      // Accept-Encoding (normalised by CloudFront to br, gzip or neither) is part of the cache key.
+      expect(policy.Properties.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin, id).toMatchObject({
+        EnableAcceptEncodingBrotli: true,
+        EnableAcceptEncodingGzip: true,
+        HeadersConfig: { HeaderBehavior: 'none' },
+        CookiesConfig: { CookieBehavior: 'none' },
+        QueryStringsConfig: { QueryStringBehavior: 'none' },
+      });
+    }
+    // Both site behaviours compress; the WebSocket passes through as it is.
+    expect(distribution.DefaultCacheBehavior.Compress).toBe(true);
+    expect(behaviours[`/${HASHED_ASSETS_DIR}/*`].Compress).toBe(true);
+    expect(behaviours['/ws'].Compress).toBe(false);
+    // The fixture build holds assets/index-fixture.js.br and .gz: the staged upload leaves them out.
+    const staged = stacks.main.node
+      .findAll()
+      .filter((c): c is s3assets.Asset => c instanceof s3assets.Asset && c.node.path.includes('Deploy'))
+      .map((asset) => join(Stage.of(asset)!.outdir, asset.assetPath))
+      .filter((path) => existsSync(join(path, 'index.html')))
+      .map((dir) => readdirSync(dir, { recursive: true }).map(String));
+    expect(staged).toHaveLength(2);
+    for (const files of staged) {
+      expect(files).toContain(join(HASHED_ASSETS_DIR, 'index-fixture.js'));
+      expect(files.filter((f) => precompressedCopies.some((glob) => f.endsWith(glob.slice(1))))).toEqual([]);
+    }
   });
 
   it('sends /api/* to the HTTP API, uncached, with everything the viewer sent but Host', () => {

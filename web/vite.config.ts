@@ -2,6 +2,8 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './build/precompress.ts';
+import { preloadFont } from './build/preload-font.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -10,7 +12,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root,
   publicDir: 'public',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), preloadFont(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

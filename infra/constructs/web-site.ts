@@ -17,6 +17,9 @@ const WEBSOCKET_PATH = `/${WEBSOCKET_STAGE}`;
 /** Vite's output folder for hashed, immutable files (`web/dist/assets`). */
 export const HASHED_ASSETS_DIR = 'assets';
 
+/** The build's precompressed copies (web/build/precompress.ts), which only the local server sends. */
+export const precompressedCopies = ['*.br', '*.gz'];
+
 export const immutableCacheControl = 'public, max-age=31536000, immutable';
 export const shellCacheControl = 'no-cache';
 
@@ -71,6 +74,7 @@ export class WebSite extends Construct {
   readonly distribution: cloudfront.Distribution;
   readonly responseHeaders: cloudfront.ResponseHeadersPolicy;
   readonly shellCachePolicy: cloudfront.CachePolicy;
+  readonly assetsCachePolicy: cloudfront.CachePolicy;
   readonly spaFallback: cloudfront.Function;
   /** The custom domain when one is given, else the distribution's own (`d111111abcdef8.cloudfront.net`). */
   readonly domainName: string;
@@ -132,6 +136,21 @@ export class WebSite extends Construct {
       enableAcceptEncodingBrotli: true,
     });
 
+    // Hashed files never change: a year at the edge whatever the origin says. The cache key holds
+    // the normalised Accept-Encoding (br, gzip or neither), so CloudFront compresses each file once
+    // per coding and keeps the variants apart; no headers, cookies or query strings otherwise.
+    this.assetsCachePolicy = new cloudfront.CachePolicy(this, 'AssetsCachePolicy', {
+      comment: 'Conversa hashed assets: immutable, compressed with Brotli or gzip',
+      minTtl: Duration.days(365),
+      defaultTtl: Duration.days(365),
+      maxTtl: Duration.days(365),
+      headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+
     this.spaFallback = new cloudfront.Function(this, 'SpaFallback', {
       comment: 'App routes get index.html',
       code: cloudfront.FunctionCode.fromInline(spaFallbackSource),
@@ -185,7 +204,7 @@ export class WebSite extends Construct {
           origin: siteOrigin,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
-          cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+          cachePolicy: this.assetsCachePolicy,
           responseHeadersPolicy: this.responseHeaders,
           compress: true,
         },
@@ -201,10 +220,12 @@ export class WebSite extends Construct {
       },
     });
 
+    // The build's .br/.gz copies are for the local server: CloudFront compresses on its own.
+    const siteFiles = s3deploy.Source.asset(props.assetPath, { exclude: precompressedCopies });
     // Hashed files first, never pruned: a browser still running the previous shell can load its
     // chunks after the deploy. Then the rest (the shell), with pruning of what the build dropped.
     const assets = new s3deploy.BucketDeployment(this, 'DeployAssets', {
-      sources: [s3deploy.Source.asset(props.assetPath)],
+      sources: [siteFiles],
       destinationBucket: this.bucket,
       exclude: ['*'],
       include: [`${HASHED_ASSETS_DIR}/*`],
@@ -214,7 +235,7 @@ export class WebSite extends Construct {
       memoryLimit: 512,
     });
     const shell = new s3deploy.BucketDeployment(this, 'DeployShell', {
-      sources: [s3deploy.Source.asset(props.assetPath)],
+      sources: [siteFiles],
       destinationBucket: this.bucket,
       exclude: [`${HASHED_ASSETS_DIR}/*`],
       cacheControl: [s3deploy.CacheControl.fromString(shellCacheControl)],

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { isCompressible, precompressedVariant } from './precompressed.ts';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -65,12 +66,16 @@ export async function serveStatic(root: string, req: IncomingMessage, res: Serve
     return;
   }
   const immutable = file.includes(`${sep}assets${sep}`);
+  // The build's .br/.gz copy when the client takes one (same cache headers as the file itself).
+  const variant = isCompressible(file) ? await precompressedVariant(file, req.headers['accept-encoding']) : undefined;
   res.writeHead(200, {
     'content-type': types[extname(file)] ?? 'application/octet-stream',
-    'content-length': info.size,
+    'content-length': variant?.size ?? info.size,
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
+    ...(isCompressible(file) ? { vary: 'Accept-Encoding' } : {}),
+    ...(variant ? { 'content-encoding': variant.coding } : {}),
   });
   if (req.method === 'HEAD') res.end();
-  else createReadStream(file).pipe(res);
+  else createReadStream(variant?.path ?? file).pipe(res);
 }

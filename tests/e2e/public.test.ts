@@ -73,6 +73,8 @@ describe('the landing page', () => {
   it('has every section with its anchor, the cards, steps, testimonials, pricing and calls to action', async () => {
     const { page, context } = await newPage(h.browser);
     await page.goto(base);
+    // The sections below the hero are a chunk of their own, fetched as the hero paints.
+    await page.locator('section#faq').waitFor();
     for (const id of ['features', 'how-it-works', 'pricing', 'testimonials', 'faq']) {
       expect(await page.locator(`section#${id}`).count(), id).toBe(1);
     }
@@ -104,6 +106,7 @@ describe('the landing page', () => {
     const { page, context } = await newPage(h.browser);
     await page.goto(`${base}/#faq`);
     const faq = page.locator('#faq');
+    await faq.waitFor();
     const buttons = faq.getByRole('button');
     expect(await buttons.count()).toBe(6);
     const expanded = () => buttons.evaluateAll((els) => els.map((e) => e.getAttribute('aria-expanded')));

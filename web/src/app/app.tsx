@@ -1,17 +1,21 @@
-import { useEffect } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { ErrorModal } from '#web/components/error-modal.tsx';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { FullScreenLoader } from '#web/components/ui/spinner.tsx';
 import { Toaster } from '#web/components/ui/toaster.tsx';
-import { getMe } from '#web/features/auth/api/get-me.ts';
-import { ApiError } from '#web/lib/api-client.ts';
 import { markSessionReady, sessionStore, updateSessionUser, useSession } from '#web/lib/auth.ts';
-import { queryClient } from '#web/lib/query-client.ts';
+import { errorModalStore } from '#web/lib/notify.ts';
+import { useStore } from '#web/lib/store.ts';
 import { AppRouter } from './router.tsx';
 
-/** Checks a stored token once on load: a valid one refreshes the user, a 401 signs out. */
+// Only the pages that call the API can raise it: loaded the first time it opens, then kept.
+const ErrorModal = lazy(() => import('#web/components/error-modal.tsx').then((m) => ({ default: m.ErrorModal })));
+
+/**
+ * Checks a stored token once on load: a valid one refreshes the user, a 401 signs out. Signed-out
+ * visitors (the public pages) skip it and never load the API client.
+ */
 async function restoreSession(): Promise<void> {
   if (!sessionStore.get().accessToken) return markSessionReady();
+  const [{ getMe }, { ApiError }] = await Promise.all([import('#web/features/auth/api/get-me.ts'), import('#web/lib/api-client.ts')]);
   try {
     const { user } = await getMe();
     updateSessionUser(user);
@@ -23,6 +27,20 @@ async function restoreSession(): Promise<void> {
   }
 }
 
+function LazyErrorModal() {
+  const error = useStore(errorModalStore);
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (error) setWanted(true);
+  }, [error]);
+  if (!wanted && !error) return null;
+  return (
+    <Suspense fallback={null}>
+      <ErrorModal />
+    </Suspense>
+  );
+}
+
 export function App() {
   const { ready } = useSession();
   useEffect(() => {
@@ -30,10 +48,10 @@ export function App() {
   }, []);
 
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       {ready ? <AppRouter /> : <FullScreenLoader />}
       <Toaster />
-      <ErrorModal />
-    </QueryClientProvider>
+      <LazyErrorModal />
+    </>
   );
 }

@@ -12,7 +12,7 @@ import { applyContactToInbox } from '#web/features/inbox/api/get-inbox-contacts.
 import { applyMessage } from '#web/features/inbox/api/get-messages.ts';
 import { sessionStore, updateSessionUser } from '#web/lib/auth.ts';
 import { replaceEverywhere, type Identified } from '#web/lib/list-cache.ts';
-import { playNotificationSound, showNewMessageNotification } from '#web/lib/notifications.ts';
+import { alertNewMessage } from '#web/lib/notifications.ts';
 import { queryClient } from '#web/lib/query-client.ts';
 import { onRealtimeDrop, onRealtimeMessage, onRealtimeReconnect } from '#web/lib/realtime.ts';
 import { getMe } from '#web/features/auth/api/get-me.ts';
@@ -35,14 +35,12 @@ export function parseRealtimeEvent(raw: string): RealtimeEvent | null {
 /** Message ids already announced, so a redelivered or re-read contact never rings twice. */
 const announced = new Set<string>();
 
-/** A contact update whose last message is not from me rings once per message. */
+/** A contact update whose last message is not from me rings once per message (a burst rings once, lib/notifications.ts). */
 export function announceIfIncoming(contact: Contact): void {
   const last = contact.lastMessage;
   if (!last || last.isFromMe || contact.unread <= 0 || announced.has(last.id)) return;
   announced.add(last.id);
-  const body = last.text || (last.file?.name ?? '');
-  void showNewMessageNotification(body);
-  playNotificationSound();
+  alertNewMessage(last.text || (last.file?.name ?? ''));
 }
 
 /**

@@ -12,14 +12,17 @@ function ScrollManager() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger: a new page starts at the top
   useEffect(() => {
     if (hash) {
-      let tries = 0;
+      // The section may be in a chunk still on its way (the landing's lower sections): look for
+      // it on each frame for up to 5 s.
+      const until = performance.now() + 5000;
+      let frame = 0;
       const seek = () => {
         const target = document.getElementById(decodeURIComponent(hash.slice(1)));
         if (target) target.scrollIntoView({ block: 'start' });
-        else if (tries++ < 20) requestAnimationFrame(seek);
+        else if (performance.now() < until) frame = requestAnimationFrame(seek);
       };
       seek();
-      return;
+      return () => cancelAnimationFrame(frame);
     }
     if (type !== 'POP') window.scrollTo(0, 0);
   }, [pathname, hash, type]);

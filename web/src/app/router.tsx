@@ -1,35 +1,61 @@
-import { lazy, Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
-import { AuthLayout } from '#web/components/layouts/auth-layout.tsx';
+import { Suspense, type ReactNode } from 'react';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { MarketingLayout } from '#web/components/layouts/marketing-layout.tsx';
 import { PageLoader } from '#web/components/ui/spinner.tsx';
 import { GuestOnly, RequireAccount, RequireAuth } from './guards.tsx';
+import { lazyPage } from './lazy-page.tsx';
 import { RootLayout } from './root-layout.tsx';
 import LandingPage from './routes/landing.tsx';
 
-// Every page but the landing is its own chunk, fetched on first visit (see scripts/check-bundle-size.mjs).
-const About = lazy(() => import('./routes/about.tsx'));
-const Contact = lazy(() => import('./routes/contact.tsx'));
-const Terms = lazy(() => import('./routes/terms.tsx'));
-const Privacy = lazy(() => import('./routes/privacy.tsx'));
-const Cookies = lazy(() => import('./routes/cookies.tsx'));
-const Demo = lazy(() => import('./routes/demo.tsx'));
-const NotFound = lazy(() => import('./routes/not-found.tsx'));
-const Login = lazy(() => import('./routes/auth/login.tsx'));
-const Register = lazy(() => import('./routes/auth/register.tsx'));
-const ForgotPassword = lazy(() => import('./routes/auth/forgot-password.tsx'));
-const ResetPassword = lazy(() => import('./routes/auth/reset-password.tsx'));
-const VerifyEmail = lazy(() => import('./routes/auth/verify-email.tsx'));
-const Accounts = lazy(() => import('./routes/auth/accounts.tsx'));
-const AppShell = lazy(() => import('./routes/app/app-shell.tsx'));
-const Inbox = lazy(() => import('./routes/app/inbox.tsx'));
-const Contacts = lazy(() => import('./routes/app/contacts.tsx'));
-const Services = lazy(() => import('./routes/app/services.tsx'));
-const Users = lazy(() => import('./routes/app/users.tsx'));
-const MyAccount = lazy(() => import('./routes/app/my-account.tsx'));
+// Every page but the landing is its own chunk, fetched on first visit; the pages that call the API
+// bring the query client along (lazy-page.tsx). The public pages load no signed-in code: no app
+// shell, no inbox, no realtime client, no TanStack Query (scripts/check-bundle-size.mjs).
+const About = lazyPage(() => import('./routes/about.tsx'));
+const Contact = lazyPage(() => import('./routes/contact.tsx'));
+const Terms = lazyPage(() => import('./routes/terms.tsx'));
+const Privacy = lazyPage(() => import('./routes/privacy.tsx'));
+const Cookies = lazyPage(() => import('./routes/cookies.tsx'));
+const Demo = lazyPage(() => import('./routes/demo.tsx'));
+const NotFound = lazyPage(() => import('./routes/not-found.tsx'));
+// The sign-in screens' frame is theirs alone: fetched with the screen (PreloadRoute), not by the landing.
+const AuthLayout = lazyPage(() => import('#web/components/layouts/auth-layout.tsx').then((m) => ({ default: m.AuthLayout })));
+const Login = lazyPage(() => import('./routes/auth/login.tsx'));
+const Register = lazyPage(() => import('./routes/auth/register.tsx'), { data: true });
+const ForgotPassword = lazyPage(() => import('./routes/auth/forgot-password.tsx'), { data: true });
+const ResetPassword = lazyPage(() => import('./routes/auth/reset-password.tsx'), { data: true });
+const VerifyEmail = lazyPage(() => import('./routes/auth/verify-email.tsx'), { data: true });
+const Accounts = lazyPage(() => import('./routes/auth/accounts.tsx'), { data: true });
+const AppShell = lazyPage(() => import('./routes/app/app-shell.tsx'), { data: true });
+const Inbox = lazyPage(() => import('./routes/app/inbox.tsx'), { data: true });
+const Contacts = lazyPage(() => import('./routes/app/contacts.tsx'), { data: true });
+const Services = lazyPage(() => import('./routes/app/services.tsx'), { data: true });
+const Users = lazyPage(() => import('./routes/app/users.tsx'), { data: true });
+const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
 
 /** Path prefixes of the signed-in app (no WhatsApp widget there). */
 export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/my-account'];
+
+/** Pages by path, fetched as soon as the path is known rather than once their parent layout has loaded. */
+const routePreloads: [prefix: string, pages: { preload: () => void }[]][] = [
+  ['/inbox', [AppShell, Inbox]],
+  ['/contacts', [AppShell, Contacts]],
+  ['/services', [AppShell, Services]],
+  ['/users', [AppShell, Users]],
+  ['/my-account', [AppShell, MyAccount]],
+  ['/login', [AuthLayout, Login]],
+  ['/register', [AuthLayout, Register]],
+  ['/forgot-password', [AuthLayout, ForgotPassword]],
+  ['/reset-password', [AuthLayout, ResetPassword]],
+  ['/verify-email', [AuthLayout, VerifyEmail]],
+  ['/accounts', [AuthLayout, Accounts]],
+];
+
+function PreloadRoute() {
+  const { pathname } = useLocation();
+  const match = routePreloads.find(([prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  for (const page of match?.[1] ?? []) page.preload();
+  return null;
+}
 
 function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
@@ -38,177 +64,192 @@ function Page({ children }: { children: ReactNode }) {
 /** The route table of SPEC section 2, with its guards. */
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route element={<RootLayout />}>
-        <Route element={<MarketingLayout />}>
+    <>
+      <PreloadRoute />
+      <Routes>
+        <Route element={<RootLayout />}>
+          <Route element={<MarketingLayout />}>
+            <Route element={<GuestOnly />}>
+              <Route index element={<LandingPage />} />
+            </Route>
+            <Route
+              path="about"
+              element={
+                <Page>
+                  <About />
+                </Page>
+              }
+            />
+            <Route
+              path="contact"
+              element={
+                <Page>
+                  <Contact />
+                </Page>
+              }
+            />
+            <Route
+              path="terms"
+              element={
+                <Page>
+                  <Terms />
+                </Page>
+              }
+            />
+            <Route
+              path="privacy"
+              element={
+                <Page>
+                  <Privacy />
+                </Page>
+              }
+            />
+            <Route
+              path="cookies"
+              element={
+                <Page>
+                  <Cookies />
+                </Page>
+              }
+            />
+            <Route
+              path="demo"
+              element={
+                <Page>
+                  <Demo />
+                </Page>
+              }
+            />
+            <Route
+              path="*"
+              element={
+                <Page>
+                  <NotFound />
+                </Page>
+              }
+            />
+          </Route>
           <Route element={<GuestOnly />}>
-            <Route index element={<LandingPage />} />
-          </Route>
-          <Route
-            path="about"
-            element={
-              <Page>
-                <About />
-              </Page>
-            }
-          />
-          <Route
-            path="contact"
-            element={
-              <Page>
-                <Contact />
-              </Page>
-            }
-          />
-          <Route
-            path="terms"
-            element={
-              <Page>
-                <Terms />
-              </Page>
-            }
-          />
-          <Route
-            path="privacy"
-            element={
-              <Page>
-                <Privacy />
-              </Page>
-            }
-          />
-          <Route
-            path="cookies"
-            element={
-              <Page>
-                <Cookies />
-              </Page>
-            }
-          />
-          <Route
-            path="demo"
-            element={
-              <Page>
-                <Demo />
-              </Page>
-            }
-          />
-          <Route
-            path="*"
-            element={
-              <Page>
-                <NotFound />
-              </Page>
-            }
-          />
-        </Route>
-        <Route element={<GuestOnly />}>
-          <Route element={<AuthLayout />}>
-            <Route
-              path="login"
-              element={
-                <Page>
-                  <Login />
-                </Page>
-              }
-            />
-            <Route
-              path="register"
-              element={
-                <Page>
-                  <Register />
-                </Page>
-              }
-            />
-            <Route
-              path="forgot-password"
-              element={
-                <Page>
-                  <ForgotPassword />
-                </Page>
-              }
-            />
-            <Route
-              path="reset-password"
-              element={
-                <Page>
-                  <ResetPassword />
-                </Page>
-              }
-            />
-            <Route
-              path="verify-email"
-              element={
-                <Page>
-                  <VerifyEmail />
-                </Page>
-              }
-            />
-          </Route>
-        </Route>
-        <Route element={<RequireAuth />}>
-          <Route element={<AuthLayout />}>
-            <Route
-              path="accounts"
-              element={
-                <Page>
-                  <Accounts />
-                </Page>
-              }
-            />
-          </Route>
-          <Route element={<RequireAccount />}>
             <Route
               element={
                 <Page>
-                  <AppShell />
+                  <AuthLayout />
                 </Page>
               }
             >
               <Route
-                path="inbox/:contactId?"
+                path="login"
                 element={
                   <Page>
-                    <Inbox />
+                    <Login />
                   </Page>
                 }
               />
               <Route
-                path="contacts/*"
+                path="register"
                 element={
                   <Page>
-                    <Contacts />
+                    <Register />
                   </Page>
                 }
               />
               <Route
-                path="services/*"
+                path="forgot-password"
                 element={
                   <Page>
-                    <Services />
+                    <ForgotPassword />
                   </Page>
                 }
               />
               <Route
-                path="users/*"
+                path="reset-password"
                 element={
                   <Page>
-                    <Users />
+                    <ResetPassword />
                   </Page>
                 }
               />
               <Route
-                path="my-account/*"
+                path="verify-email"
                 element={
                   <Page>
-                    <MyAccount />
+                    <VerifyEmail />
                   </Page>
                 }
               />
             </Route>
           </Route>
+          <Route element={<RequireAuth />}>
+            <Route
+              element={
+                <Page>
+                  <AuthLayout />
+                </Page>
+              }
+            >
+              <Route
+                path="accounts"
+                element={
+                  <Page>
+                    <Accounts />
+                  </Page>
+                }
+              />
+            </Route>
+            <Route element={<RequireAccount />}>
+              <Route
+                element={
+                  <Page>
+                    <AppShell />
+                  </Page>
+                }
+              >
+                <Route
+                  path="inbox/:contactId?"
+                  element={
+                    <Page>
+                      <Inbox />
+                    </Page>
+                  }
+                />
+                <Route
+                  path="contacts/*"
+                  element={
+                    <Page>
+                      <Contacts />
+                    </Page>
+                  }
+                />
+                <Route
+                  path="services/*"
+                  element={
+                    <Page>
+                      <Services />
+                    </Page>
+                  }
+                />
+                <Route
+                  path="users/*"
+                  element={
+                    <Page>
+                      <Users />
+                    </Page>
+                  }
+                />
+                <Route
+                  path="my-account/*"
+                  element={
+                    <Page>
+                      <MyAccount />
+                    </Page>
+                  }
+                />
+              </Route>
+            </Route>
+          </Route>
         </Route>
-      </Route>
-    </Routes>
+      </Routes>
+    </>
   );
 }
 

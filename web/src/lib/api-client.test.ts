@@ -18,6 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe('the API client', () => {
@@ -48,14 +49,27 @@ describe('the API client', () => {
   it('on a 401 with a session: logs out, clears cached data and closes the realtime connection', async () => {
     setSession({ accessToken: 'tok-2', user });
     queryClient.setQueryData(['something'], { cached: true });
-    const close = vi.spyOn(realtime, 'closeRealtime');
+    // A socket as the app shell opens it: the sign-out must close it (lib/realtime.ts listens).
+    const closed: number[] = [];
+    class FakeSocket {
+      readyState = 1;
+      onopen = null;
+      onmessage = null;
+      onclose = null;
+      close(code: number) {
+        closed.push(code);
+      }
+    }
+    vi.stubGlobal('WebSocket', FakeSocket);
+    realtime.connectRealtime('tok-2');
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(answer(401, { statusCode: 401, error: 'Unauthorized', message: 'Unauthorized' }));
     const error = await api.get('/accounts').catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 401, sessionExpired: true });
     expect(sessionStore.get()).toMatchObject({ accessToken: null, user: null });
     expect(localStorage.getItem('conversa-auth')).toBeNull();
     expect(queryClient.getQueryData(['something'])).toBeUndefined();
-    expect(close).toHaveBeenCalled();
+    expect(closed).toEqual([1000]);
+    expect(document.documentElement.dataset.realtime).toBe('closed');
     expect(toastStore.get().at(-1)?.title).toBe('Sessão encerrada');
   });
 

@@ -1,7 +1,5 @@
 import type { SessionAnswer } from '#contracts/auth.ts';
 import type { SessionUser } from '#contracts/entities.ts';
-import { closeRealtime } from './realtime.ts';
-import { queryClient } from './query-client.ts';
 import { storage, storageKeys } from './storage.ts';
 import { createStore, useStore } from './store.ts';
 
@@ -62,12 +60,24 @@ export function markSessionReady(): void {
   sessionStore.set((s) => (s.ready ? s : { ...s, ready: true }));
 }
 
-/** Signs out locally: forgets the session, drops every cached answer and closes the realtime link. */
+/**
+ * Signs out locally: forgets the session. The query cache and the realtime link, when the page has
+ * loaded them, drop their data and close on this change themselves (`onSignOut`): this module is in
+ * the public pages' entry chunk and must not pull them in.
+ */
 export function clearSession(): void {
   persist({ accessToken: null, user: null, ready: true });
   sessionStore.set({ accessToken: null, user: null, ready: true });
-  queryClient.clear();
-  closeRealtime();
+}
+
+/** Runs `listener` whenever a signed-in session ends (sign-out, 401, switch to no session). */
+export function onSignOut(listener: () => void): () => void {
+  let signedIn = Boolean(sessionStore.get().accessToken);
+  return sessionStore.subscribe(() => {
+    const now = Boolean(sessionStore.get().accessToken);
+    if (signedIn && !now) listener();
+    signedIn = now;
+  });
 }
 
 export function useSession(): Session {

@@ -3,7 +3,7 @@
  * cached one with the same id unless the cached one is newer (`updatedAt`). Works on the three
  * shapes the app caches: one entity, a `{ data, totalCount }` page and an infinite list of pages.
  */
-import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
+import { replaceEqualDeep, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { ListAnswer } from '#contracts/entities.ts';
 
 export interface Identified {
@@ -61,4 +61,35 @@ export function replaceEverywhere<T extends Identified>(client: QueryClient, pre
     }
   }
   return missing;
+}
+
+/**
+ * Structural sharing for an infinite list, by item id rather than by position (TanStack Query's
+ * default, `replaceEqualDeep`, pairs items by index: when one contact moves to the top, or a new
+ * message is added before the others, every item after it compares unequal with its neighbour and
+ * comes back as a new object, and every memoised row re-renders). Here an item equal to the cached
+ * one with its id keeps the cached object, wherever it now sits; a changed item is shared deeply.
+ * For the `structuralSharing` option of list queries whose rows are memoised on their item.
+ */
+export function shareItemsById(previous: unknown, next: unknown): unknown {
+  if (!isInfinite(previous) || !isInfinite(next)) return replaceEqualDeep(previous, next);
+  const cached = new Map<string, Identified>();
+  for (const page of previous.pages) for (const item of page.data) cached.set(item.id, item);
+  let same = previous.pages.length === next.pages.length;
+  const pages = next.pages.map((page, p) => {
+    let pageSame = previous.pages[p]?.data.length === page.data.length;
+    const data = page.data.map((item, i) => {
+      const before = cached.get(item.id);
+      const shared = before ? (replaceEqualDeep(before, item) as Identified) : item;
+      if (shared !== previous.pages[p]?.data[i]) pageSame = false;
+      return shared;
+    });
+    const old = previous.pages[p];
+    if (pageSame && old && old.totalCount === page.totalCount) return old;
+    same = false;
+    return { ...page, data };
+  });
+  const pageParams = replaceEqualDeep(previous.pageParams, next.pageParams);
+  if (same && pageParams === previous.pageParams) return previous;
+  return { ...next, pages, pageParams };
 }

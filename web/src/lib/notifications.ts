@@ -42,11 +42,15 @@ export function chimeUrl(): string {
   return soundUrl;
 }
 
+let chime: HTMLAudioElement | null = null;
+
+/** Plays the chime; one audio element, made (and its sound decoded) once, replayed from the start. */
 export function playNotificationSound(): void {
   try {
-    const audio = new Audio(chimeUrl());
-    audio.volume = notificationVolume;
-    void audio.play()?.catch(() => undefined);
+    chime ??= new Audio(chimeUrl());
+    chime.volume = notificationVolume;
+    chime.currentTime = 0;
+    void chime.play()?.catch(() => undefined);
   } catch {
     /* no audio here */
   }
@@ -63,4 +67,39 @@ export async function showNewMessageNotification(body: string): Promise<void> {
   } catch {
     /* notifications unavailable (e.g. some mobile browsers need a service worker) */
   }
+}
+
+/** Alerts closer together than this are one alert: the last message of the burst, at its end. */
+export const alertQuietMs = 2000;
+let lastAlertAt = Number.NEGATIVE_INFINITY;
+let pendingBody: string | null = null;
+let pendingTimer: ReturnType<typeof setTimeout> | undefined;
+
+function ring(body: string): void {
+  lastAlertAt = Date.now();
+  void showNewMessageNotification(body);
+  playNotificationSound();
+}
+
+/**
+ * A new incoming message: the notification and the chime at once, unless one just rang; then the
+ * burst's last message rings once when it has been quiet for `alertQuietMs`. Fifty messages a
+ * second make one alert, not fifty notifications, sounds and permission checks on the main thread.
+ */
+export function alertNewMessage(body: string): void {
+  const since = Date.now() - lastAlertAt;
+  if (since >= alertQuietMs && pendingTimer === undefined) {
+    ring(body);
+    return;
+  }
+  pendingBody = body;
+  pendingTimer ??= setTimeout(
+    () => {
+      pendingTimer = undefined;
+      const latest = pendingBody;
+      pendingBody = null;
+      if (latest !== null) ring(latest);
+    },
+    Math.max(0, alertQuietMs - since),
+  );
 }

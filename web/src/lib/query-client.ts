@@ -1,4 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { onSignOut } from './auth.ts';
 
 /**
  * One query client for the app. Failed calls are shown through the error catalogue unless the
@@ -42,3 +43,6 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+// Signing out drops every cached answer (one account's data must not show to the next session).
+onSignOut(() => queryClient.clear());

@@ -2,11 +2,13 @@
  * The realtime connection (`/ws?token=<accessToken>`, docs/realtime.md): one socket per signed-in
  * tab, reconnecting with exponential backoff. Listeners get each server message as it came (one
  * JSON `{ event, data }`); the signed-in app parses it with the shared contract
- * (`app/realtime-sync.ts`), which keeps zod out of this module: the session code imports it, and
- * the landing page's entry chunk must stay free of zod. Reconnect listeners run when a socket
+ * (`app/realtime-sync.ts`), which keeps zod out of this module. Only the signed-in app shell loads
+ * it (public pages load no realtime code: scripts/check-bundle-size.mjs). Reconnect listeners run when a socket
  * opens (events sent meanwhile are not replayed, so they refetch what is shown). Drop listeners run
  * when an open socket is closed by the server, which is what ending the session does.
  */
+import { onSignOut } from './auth.ts';
+
 type Listener = (message: string) => void;
 
 let socket: WebSocket | null = null;
@@ -78,6 +80,9 @@ export function closeRealtime(): void {
   markState('closed');
   if (ws && ws.readyState <= 1) ws.close(1000, 'logout');
 }
+
+// The socket goes with the session (sign-out, or a 401 that ended it).
+onSignOut(closeRealtime);
 
 /** Runs for every message the server sends, as text. */
 export function onRealtimeMessage(listener: Listener): () => void {

@@ -1,7 +1,7 @@
 import { Clock, Mail, MapPin, Phone } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { PageHero } from '#web/components/static-page.tsx';
-import { WhatsAppIcon } from '#web/components/whatsapp-widget.tsx';
+import { WhatsAppIcon } from '#web/components/whatsapp-icon.tsx';
 import { site, whatsappLink } from '#web/config/site.ts';
 import { usePageMeta } from '#web/lib/seo.ts';
 

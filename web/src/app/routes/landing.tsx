@@ -1,5 +1,9 @@
-import { ClosingCta, Faq, Features, Hero, HowItWorks, Pricing, Testimonials } from '#web/features/marketing/components/landing-sections.tsx';
+import { lazy, Suspense } from 'react';
+import { Hero } from '#web/features/marketing/components/hero.tsx';
 import { usePageMeta } from '#web/lib/seo.ts';
+
+// What lies below the hero is its own chunk, fetched as the hero paints: the first view needs none of it.
+const Sections = lazy(() => import('#web/features/marketing/components/landing-below-fold.tsx'));
 
 export default function LandingPage() {
   usePageMeta({
@@ -10,12 +14,9 @@ export default function LandingPage() {
   return (
     <>
       <Hero />
-      <Features />
-      <HowItWorks />
-      <Testimonials />
-      <Pricing />
-      <Faq />
-      <ClosingCta />
+      <Suspense fallback={null}>
+        <Sections />
+      </Suspense>
     </>
   );
 }

@@ -83,7 +83,8 @@ export function ListTable({
           <tbody className="divide-y divide-border">{children.length === 0 ? <TableState colSpan={headings.length + 1} loading={loading} /> : children}</tbody>
         </table>
       </div>
-      {pager}
+      {/* Not under the first 'Carregando...': the rows would push it down as they arrive (a layout shift). */}
+      {loading && children.length === 0 ? null : pager}
     </Card>
   );
 }

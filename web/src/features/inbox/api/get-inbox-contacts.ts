@@ -5,7 +5,7 @@ import { containsPattern, listQueryString, type Where } from '#contracts/list-qu
 import type { ServiceType } from '#contracts/services.ts';
 import { api } from '#web/lib/api-client.ts';
 import { fold } from '#web/lib/format.ts';
-import { newer } from '#web/lib/list-cache.ts';
+import { newer, shareItemsById } from '#web/lib/list-cache.ts';
 import { contactKeys } from '#web/api/keys.ts';
 
 /** The left pane's filters: the 'all' tab with a search and the advanced filters. */
@@ -41,6 +41,8 @@ export function getInboxContacts(filters: InboxFilters, page: number, signal?: A
 export function inboxContactsQueryOptions(filters: InboxFilters) {
   return infiniteQueryOptions({
     queryKey: contactKeys.inbox(filters),
+    // Rows are memoised on their item: keep each unchanged item's object even when it moves.
+    structuralSharing: shareItemsById,
     queryFn: ({ pageParam, signal }) => getInboxContacts(filters, pageParam, signal),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {

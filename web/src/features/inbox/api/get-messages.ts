@@ -3,7 +3,7 @@ import type { ListAnswer } from '#contracts/entities.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import type { Message } from '#contracts/messages.ts';
 import { api } from '#web/lib/api-client.ts';
-import { newer } from '#web/lib/list-cache.ts';
+import { newer, shareItemsById } from '#web/lib/list-cache.ts';
 import { messageKeys } from '#web/api/keys.ts';
 
 /** A message as the conversation shows it: the server's, or one being sent from this tab. */
@@ -33,6 +33,8 @@ export function getMessages(contactId: string, beforeId: string | null, isGroup 
 export function messagesQueryOptions(contactId: string, isGroup = false) {
   return infiniteQueryOptions({
     queryKey: messageKeys.list(contactId, isGroup),
+    // Rows are memoised on their item: keep each unchanged item's object even when it moves.
+    structuralSharing: shareItemsById,
     queryFn: ({ pageParam, signal }) => getMessages(contactId, pageParam, isGroup, signal) as Promise<ListAnswer<ChatMessage>>,
     initialPageParam: null as string | null,
     getNextPageParam: (last, pages) => {

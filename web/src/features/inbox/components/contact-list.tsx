@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ListFilter, Search } from 'lucide-react';
@@ -18,7 +18,14 @@ import { summaryText } from './message-bubble.tsx';
 
 const rowHeight = 72;
 
-function ContactRow({ contact, selected }: { contact: Contact; selected: boolean }) {
+/**
+ * One conversation in the list. Memoised on its two props: the cache keeps an unchanged contact's
+ * object as it is (lib/list-cache.ts, placeContact), so a realtime event re-renders the row of the
+ * contact it changed and no other, even when that contact moves to the top and the rest shift down
+ * (the shift is the <li>'s transform, outside the row). Its time and summary are worked out here,
+ * once per version of the contact.
+ */
+const ContactRow = memo(function ContactRow({ contact, selected }: { contact: Contact; selected: boolean }) {
   const last = contact.lastMessage;
   return (
     <Link
@@ -57,7 +64,7 @@ function ContactRow({ contact, selected }: { contact: Contact; selected: boolean
       </div>
     </Link>
   );
-}
+});
 
 export interface ContactListProps {
   filters: InboxFilters;
@@ -103,6 +110,9 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
     estimateSize: () => rowHeight,
     overscan: 10,
     initialRect: { width: 360, height: 700 },
+    // Scroll events update the rows in React's normal batching, not in a flushSync render inside
+    // the event: following a burst of messages scrolls on every frame.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? 0;

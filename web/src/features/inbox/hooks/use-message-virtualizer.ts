@@ -17,5 +17,8 @@ export function useMessageVirtualizer(rows: MessageRow[], scrollRef: RefObject<H
     },
     overscan: 8,
     initialRect: { width: 800, height: 600 },
+    // Scroll events update the rows in React's normal batching, not in a flushSync render inside
+    // the event: following a burst of messages scrolls on every frame.
+    useFlushSync: false,
   });
 }

@@ -39,6 +39,9 @@ export function useScrollAnchor(
   virtualizer: Virtualizer<HTMLDivElement, Element>,
 ) {
   const anchor = useRef<Anchor>({ firstId: undefined, lastId: undefined, atBottom: true, viewId: undefined, viewDelta: 0 });
+  const follow = useRef<number | undefined>(undefined);
+  const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const viewFrame = useRef<number | undefined>(undefined);
 
   /** Notes the message in view, to put it back after older ones are added above. */
   const rememberView = useCallback(() => {
@@ -68,22 +71,42 @@ export function useScrollAnchor(
       requestAnimationFrame(restore);
       for (const ms of [50, 150, 300]) setTimeout(restore, ms);
     } else if (lastId !== prev.lastId && (prev.atBottom || list.at(-1)?.isFromMe || !prev.lastId)) {
-      const toBottom = () => {
+      // Follow the new message down before the next paint, and once more after the rows below
+      // have been measured. Never here: reading scrollHeight right after the commit forces a
+      // layout per message; a burst shares one pass per frame.
+      follow.current ??= requestAnimationFrame(() => {
+        follow.current = undefined;
         el.scrollTop = el.scrollHeight;
-      };
-      toBottom();
-      requestAnimationFrame(toBottom);
-      setTimeout(toBottom, 60);
+        clearTimeout(settle.current);
+        settle.current = setTimeout(() => {
+          el.scrollTop = el.scrollHeight;
+        }, 60);
+      });
     }
     anchor.current = { ...anchor.current, firstId, lastId };
-    rememberView();
-  }, [list, rows, virtualizer, scrollRef, rememberView]);
+    // The message in view is noted on scroll and before older ones load (rememberView); a new one
+    // added below does not move it, so nothing to read here (it would force a layout per message).
+  }, [list, rows, virtualizer, scrollRef]);
+
+  useLayoutEffect(
+    () => () => {
+      if (follow.current !== undefined) cancelAnimationFrame(follow.current);
+      clearTimeout(settle.current);
+      if (viewFrame.current !== undefined) cancelAnimationFrame(viewFrame.current);
+    },
+    [],
+  );
 
   const onScroll = () => {
-    const el = scrollRef.current;
-    if (!el) return;
-    anchor.current.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < bottomSlackPx;
-    rememberView();
+    // Reading the scroll box and every bubble's position on each scroll event forces layouts (and
+    // following a burst scrolls on every frame): once a frame is enough.
+    viewFrame.current ??= requestAnimationFrame(() => {
+      viewFrame.current = undefined;
+      const el = scrollRef.current;
+      if (!el) return;
+      anchor.current.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < bottomSlackPx;
+      rememberView();
+    });
   };
 
   /** The next new message is followed to the bottom (one's own send). */

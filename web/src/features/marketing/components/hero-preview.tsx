@@ -1,5 +1,5 @@
 import { Check, CheckCheck, Search, Send } from 'lucide-react';
-import { WhatsAppIcon } from '#web/components/whatsapp-widget.tsx';
+import { WhatsAppIcon } from '#web/components/whatsapp-icon.tsx';
 
 function TelegramIcon({ className }: { className?: string }) {
   return (

@@ -1,0 +1,211 @@
+/**
+ * The inbox's main-thread work, in a real browser at a 4x CPU slowdown (Lighthouse's mobile
+ * setting): a CPU profile of loading /inbox with 30 conversations open on a wide screen (where the
+ * scripting goes, by function), then a burst of 50 incoming messages a second for 5 s on the
+ * socket (message.CREATED for the open conversation or another, and the contact.UPDATED that moves
+ * it up), with every long task the browser reports. The API and the socket are served by route
+ * interception (the API's own speed is `npm run bench`'s). Run: `npx tsx tests/e2e/measure-inbox-burst.ts`.
+ * MEASURE_DIST=<dir> serves the page and its assets from another build (e.g. one made with
+ * `--minify false` to read the profile's function names); CPU_SLOWDOWN and BURST_PER_SECOND change the load.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
+
+const conversations = 30;
+const perSecond = Number(process.env.BURST_PER_SECOND ?? 50);
+const seconds = 5;
+const slowdown = Number(process.env.CPU_SLOWDOWN ?? 4);
+const t0 = Date.now();
+const iso = (ms: number) => new Date(ms).toISOString();
+const contactId = (i: number) => `C${String(1000 - i).padStart(8, '0')}`;
+
+function message(contact: number, n: number, at: number) {
+  return {
+    id: `M${String(at).padStart(14, '0')}${String(n).padStart(4, '0')}`,
+    contactId: contactId(contact),
+    serviceId: 'S1',
+    text: `Mensagem ${n}: ${'olá, tudo bem? '.repeat(1 + (n % 4))}`,
+    type: 'text',
+    timestamp: iso(at),
+    isFromMe: n % 3 === 0,
+    ack: 2,
+    error: null,
+    file: null,
+    fileId: null,
+    thumbnail: null,
+    quotedMessage: null,
+    replyMessageId: null,
+    user: null,
+    groupContact: null,
+    reactions: [],
+    createdAt: iso(at),
+    updatedAt: iso(at),
+  };
+}
+function contact(i: number, last = message(i, 0, t0 - i * 600_000), unread = i % 4) {
+  return {
+    id: contactId(i),
+    name: `Cliente ${i + 1}`,
+    type: 'user',
+    data: { email: `cliente${i + 1}@example.com`, phoneNumber: `55119${String(80000000 + i)}`, phoneCountry: 'BR' },
+    idFromService: String(i),
+    gender: null,
+    serviceId: 'S1',
+    service: { id: 'S1', name: 'Loja', type: 'whatsapp' },
+    avatar: null,
+    avatarUrl: null,
+    isOnline: false,
+    lastSeenAt: null,
+    archivedAt: null,
+    archivedReason: null,
+    lastMessage: { id: last.id, text: last.text, type: 'text', isFromMe: last.isFromMe, ack: 2, timestamp: last.timestamp, file: null },
+    lastMessageAt: last.timestamp,
+    unread,
+    userId: null,
+    departmentId: null,
+    tags: [],
+    user: null,
+    department: null,
+    createdAt: iso(t0 - 86_400_000),
+    updatedAt: last.timestamp,
+  };
+}
+
+const h = await startHarness();
+try {
+  const reg = await callApi(h.runtime.url, 'POST', '/auth/register', { name: 'Medida', email: uniqueEmail('rajada'), password: strongPassword });
+  const acc = await callApi(h.runtime.url, 'POST', '/accounts', { name: 'Loja Rajada' }, reg.body.accessToken);
+  const { page, context, errors } = await newPage(h.browser, { width: 1280, height: 800 });
+  page.on('close', () => errors.length && console.error(errors));
+  await context.addInitScript('window.__name = (f) => f');
+  await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), { accessToken: acc.body.accessToken, user: acc.body.user });
+  await context.addInitScript(() => {
+    const w = window as unknown as { __long: { start: number; duration: number }[] };
+    w.__long = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__long.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const dist = process.env.MEASURE_DIST;
+  if (dist) {
+    await page.route(/\/assets\//, (route) => {
+      const file = join(dist, new URL(route.request().url()).pathname);
+      const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/woff2';
+      return route.fulfill({ body: readFileSync(file), contentType: type });
+    });
+    await page.route(
+      (url) => url.pathname.startsWith('/inbox'),
+      (route) => route.fulfill({ body: readFileSync(join(dist, 'index.html')), contentType: 'text/html' }),
+    );
+  }
+  const contacts = Array.from({ length: conversations }, (_, i) => contact(i));
+  await page.route('**/api/contacts?*', (route) => route.fulfill({ json: { data: contacts, totalCount: conversations } }));
+  await page.route(/\/api\/contacts\/C\d+$/, (route) => route.fulfill({ json: contacts.find((c) => route.request().url().endsWith(c.id)) }));
+  await page.route(/\/api\/contacts\/C\d+\/read$/, (route) => route.fulfill({ status: 204 }));
+  await page.route('**/api/services?*', (route) =>
+    route.fulfill({
+      json: {
+        data: [
+          {
+            id: 'S1',
+            name: 'Loja',
+            type: 'whatsapp',
+            status: 'connected',
+            connected: true,
+            data: { qrCode: null },
+            internalData: {},
+            statusReason: null,
+            createdAt: iso(t0),
+            updatedAt: iso(t0),
+          },
+        ],
+        totalCount: 1,
+      },
+    }),
+  );
+  await page.route('**/api/messages?*', (route) => {
+    const q = JSON.parse(new URL(route.request().url()).searchParams.get('query')!);
+    const id = q.where.contactId as string;
+    const i = 1000 - Number(id.slice(1));
+    const data = Array.from({ length: q.perPage }, (_, k) => message(i, 24 - k, t0 - i * 600_000 - k * 60_000));
+    return route.fulfill({ json: { data, totalCount: 24 } });
+  });
+  let server: { send(message: string): void } | undefined;
+  await page.routeWebSocket(/\/ws\?token=/, (ws) => {
+    server = ws;
+  });
+
+  /** Stops the CPU profile and prints where the scripting went, by file and by function. */
+  const report = async (label: string) => {
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: any[]; samples: number[]; timeDeltas: number[] } };
+    const self = new Map<number, number>();
+    for (const [k, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0));
+    const byFunction = new Map<string, number>();
+    const byFile = new Map<string, number>();
+    for (const node of profile.nodes) {
+      const us = self.get(node.id) ?? 0;
+      const f = node.callFrame;
+      if (['(idle)', '(program)', '(root)'].includes(f.functionName)) continue;
+      const file = (f.url as string).split('/').pop() || f.functionName;
+      byFile.set(file, (byFile.get(file) ?? 0) + us);
+      const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber}`;
+      byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+    }
+    const top = (m: Map<string, number>, n: number) =>
+      [...m.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([k, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+    console.log(`${label}: scripting by file:\n${top(byFile, 10).join('\n')}`);
+    console.log(`${label}: by function:\n${top(byFunction, 20).join('\n')}`);
+  };
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  await page.goto(`${h.runtime.url}/inbox`);
+  await page
+    .getByTestId('inbox-contact')
+    .first()
+    .waitFor()
+    .catch((error: unknown) => {
+      throw new Error(`the inbox did not show (${errors.join('; ')}): ${error}`);
+    });
+  await page.getByTestId('message').first().waitFor();
+  await page.waitForTimeout(1500);
+  await report('load');
+  const loadLong = await page.evaluate(() => (window as unknown as { __long: { duration: number }[] }).__long.map((e) => Math.round(e.duration)));
+  console.log(`load at ${slowdown}x: long tasks (ms) ${JSON.stringify(loadLong)}`);
+
+  // The burst: the open conversation (contact 0) gets one message in five, the others the rest.
+  if (!server) throw new Error('the app opened no realtime socket');
+  const socket = server as { send(message: string): void };
+  const before = await page.evaluate(() => (window as unknown as { __long: unknown[] }).__long.length);
+  await cdp.send('Profiler.start');
+  const total = perSecond * seconds;
+  let at = t0 + 1000;
+  for (let n = 0; n < total; n++) {
+    const i = n % 5 === 0 ? 0 : 1 + (n % (conversations - 1));
+    at += 10;
+    const m = { ...message(i, 100 + n, at), isFromMe: false };
+    socket.send(JSON.stringify({ event: 'message.CREATED', data: m }));
+    socket.send(JSON.stringify({ event: 'contact.UPDATED', data: contact(i, m, 1 + (n % 7)) }));
+    await new Promise((r) => setTimeout(r, 1000 / perSecond));
+  }
+  await page.waitForTimeout(1500);
+  await report('burst');
+  const burst = await page.evaluate(
+    (skip) => (window as unknown as { __long: { duration: number }[] }).__long.slice(skip).map((e) => Math.round(e.duration)),
+    before,
+  );
+  const shown = await page.getByTestId('message').count();
+  const topRow = await page.getByTestId('inbox-contact').first().textContent();
+  console.log(
+    `burst of ${perSecond} messages/s for ${seconds} s at ${slowdown}x: ${burst.length} long task(s), longest ${Math.max(0, ...burst)} ms ${JSON.stringify(burst)}; ${shown} message rows in the DOM; top of the list: ${topRow}`,
+  );
+  await context.close();
+} finally {
+  await h.stop();
+}
