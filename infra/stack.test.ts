@@ -173,14 +173,15 @@ describe('the secrets', () => {
 });
 
 describe('the Lambda functions', () => {
-  it('are one per HTTP handler module, WebSocket route, stream consumer and queue consumer', () => {
+  it('are one per HTTP handler module, WebSocket route, stream consumer and queue consumer, and the scheduled resume', () => {
     expect(handlerModules.length).toBeGreaterThan(0);
     expect(streamConsumers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
     const ours = handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length;
-    // Plus CDK's own: the custom resources that strip the worker VPC's default security group of its
-    // rules, upload the web app, and (in dev) empty the buckets on deletion.
-    template.resourceCountIs('AWS::Lambda::Function', ours + 3);
+    // Plus the scheduled resume of stalled jobs (its own tests below) and CDK's own: the custom
+    // resources that strip the worker VPC's default security group of its rules, upload the web
+    // app, and (in dev) empty the buckets on deletion.
+    template.resourceCountIs('AWS::Lambda::Function', ours + 1 + 3);
     template.resourceCountIs('Custom::VpcRestrictDefaultSG', 1);
     expect(functionsOf(template)).toHaveLength(ours);
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
@@ -383,7 +384,8 @@ describe('the HTTP API', () => {
   });
 
   it('lets API Gateway invoke every route (REST and WebSocket)', () => {
-    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length);
+    // Plus EventBridge's permission to run the scheduled resume.
+    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 1);
   });
 });
 
