@@ -11,6 +11,7 @@ const config: KnipConfig = {
     'functions/ws/*.ts',
     'functions/streams/*.ts',
     'functions/queues/*.ts',
+    'functions/schedules/*.ts',
     'functions/webhooks/*.ts',
     'infra/app.ts',
     // The channel worker's container entry (connectors/Dockerfile bundles it).

@@ -62,11 +62,11 @@ describe.skipIf(!version)(`cfn-lint (${version ?? 'not installed'})`, () => {
   for (const stage of stages) {
     it(`finds nothing in the ${stage} stage's templates (edge, main, nested routes)`, () => {
       const templates = synthesise(stage);
-      expect(templates.map((t) => t.split('/').pop()).sort()).toEqual([
-        `Conversa-${stage}.template.json`,
-        `ConversaEdge-${stage}.template.json`,
-        expect.stringMatching(new RegExp(`^Conversa${stage}HttpRoutes.*\\.nested\\.template\\.json$`)),
-      ]);
+      const names = templates.map((t) => t.split('/').pop()!).sort();
+      // The routes fill as many nested stacks as they need (`Routes`, `Routes2`, ...: infra/constructs/http-api.ts).
+      const nested = names.filter((name) => name.startsWith(`Conversa${stage}HttpRoutes`) && name.endsWith('.nested.template.json'));
+      expect(nested.length).toBeGreaterThan(0);
+      expect(names.filter((name) => !nested.includes(name))).toEqual([`Conversa-${stage}.template.json`, `ConversaEdge-${stage}.template.json`]);
       expect(lint(templates).join('\n')).toBe('');
     }, 300_000);
   }

@@ -64,6 +64,13 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
   for (const fn of [...stack.streamConsumers.functions.values(), ...stack.queueConsumers.functions.values()]) {
     acknowledge(fn, { ...everyFunction, ...xrayOnly, ...mediaGrant });
   }
+  // The scheduled resume: its own grants are scoped (Query on gsi1, UpdateItem on the table).
+  acknowledge(stack.jobResumer.function, {
+    'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
+      everyFunction['IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]']!,
+    L1: everyFunction.L1!,
+    ...xrayOnly,
+  });
   for (const name of CONSUMERS_THAT_MANAGE_CONNECTIONS) {
     const fn = stack.streamConsumers.functions.get(name);
     if (!fn) continue;

@@ -43,7 +43,7 @@ function onlyId(template: Template, type: string): string {
 /** Our functions (not CDK's own), keyed by logical id. */
 function ourFunctions(template: Template): [string, Resource][] {
   return Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) =>
-    /^(http|ws|streams|queues)\//.test(String(fn.Properties.Description)),
+    /^(http|ws|streams|queues|schedules)\//.test(String(fn.Properties.Description)),
   );
 }
 
@@ -61,7 +61,8 @@ function functionsOfAlarm(alarm: Resource): string[] {
 }
 
 const handlerModules = new Set(httpRoutes.map((r) => r.handler));
-const functionCount = handlerModules.size + new Set(webSocketRoutes.map((r) => r.handler)).size + streamConsumers.length + queueConsumers.length;
+// The last one: the scheduled resume of stalled jobs.
+const functionCount = handlerModules.size + new Set(webSocketRoutes.map((r) => r.handler)).size + streamConsumers.length + queueConsumers.length + 1;
 
 let template: Template;
 let topicId: string;

@@ -173,14 +173,15 @@ describe('the secrets', () => {
 });
 
 describe('the Lambda functions', () => {
-  it('are one per HTTP handler module, WebSocket route, stream consumer and queue consumer', () => {
+  it('are one per HTTP handler module, WebSocket route, stream consumer and queue consumer, and the scheduled resume', () => {
     expect(handlerModules.length).toBeGreaterThan(0);
     expect(streamConsumers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
     const ours = handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length;
-    // Plus CDK's own: the custom resources that strip the worker VPC's default security group of its
-    // rules, upload the web app, and (in dev) empty the buckets on deletion.
-    template.resourceCountIs('AWS::Lambda::Function', ours + 3);
+    // Plus the scheduled resume of stalled jobs (its own tests below) and CDK's own: the custom
+    // resources that strip the worker VPC's default security group of its rules, upload the web
+    // app, and (in dev) empty the buckets on deletion.
+    template.resourceCountIs('AWS::Lambda::Function', ours + 1 + 3);
     template.resourceCountIs('Custom::VpcRestrictDefaultSG', 1);
     expect(functionsOf(template)).toHaveLength(ours);
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
@@ -383,7 +384,8 @@ describe('the HTTP API', () => {
   });
 
   it('lets API Gateway invoke every route (REST and WebSocket)', () => {
-    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length);
+    // Plus EventBridge's permission to run the scheduled resume.
+    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 1);
   });
 });
 
@@ -915,5 +917,60 @@ describe('handlerConstructId', () => {
   it('turns a handler module path into a PascalCase construct id', () => {
     expect(handlerConstructId('auth/switch-account')).toBe('AuthSwitchAccount');
     expect(handlerConstructId('accounts/get-usage')).toBe('AccountsGetUsage');
+  });
+});
+
+describe('the scheduled resume of stalled jobs', () => {
+  const resumer = () => {
+    const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Description === 'schedules/resume-jobs');
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it('runs every 10 minutes from an EventBridge rule whose only target is the resume function, which EventBridge may invoke', () => {
+    const [fnId] = resumer();
+    const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).filter((r) => r.Properties.ScheduleExpression);
+    expect(rules).toHaveLength(1);
+    expect(rules[0]!.Properties).toMatchObject({ ScheduleExpression: 'rate(10 minutes)', State: 'ENABLED' });
+    expect(rules[0]!.Properties.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })]);
+    const ruleId = Object.entries(resourcesOf(template, 'AWS::Events::Rule')).find(([, r]) => r === rules[0])![0];
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
+    });
+    // A failing run is tried twice more (three errors trip the errors alarm), then left to the next run.
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: fnId }, MaximumRetryAttempts: 2 });
+  });
+
+  it('runs Node.js 22 on arm64 with tracing, 60 s, knowing the table and the Powertools settings and no secret', () => {
+    const [, fn] = resumer();
+    const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 60, TracingConfig: { Mode: 'Active' } });
+    expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(
+      ['NODE_OPTIONS', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_SERVICE_NAME', 'TABLE_NAME'].sort(),
+    );
+    expect(fn.Properties.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableId });
+  });
+
+  it('may only list the pending jobs (Query on gsi1) and move them on (UpdateItem), besides writing its traces', () => {
+    const [, fn] = resumer();
+    const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
+    const statements = statementsOf(template, fn);
+    const actions = statements.flatMap((s) => [s.Action].flat()).filter((a) => !a.startsWith('xray:'));
+    expect(actions.sort()).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(allows(statements, 'dynamodb:Query', same({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/index/gsi1']] }))).toBe(true);
+    expect(allows(statements, 'dynamodb:UpdateItem', same({ 'Fn::GetAtt': [tableId, 'Arn'] }))).toBe(true);
+    expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
+  });
+
+  it("is watched by the scheduled functions' Lambda errors and throttles alarms", () => {
+    const [fnId] = resumer();
+    for (const prefix of ['OperationsLambdaErrorsScheduled', 'OperationsLambdaThrottlesScheduled']) {
+      const alarms = Object.entries(resourcesOf(template, 'AWS::CloudWatch::Alarm')).filter(([id]) => id.startsWith(prefix));
+      expect(alarms, prefix).toHaveLength(1);
+      expect(JSON.stringify(alarms[0]![1].Properties.Metrics)).toContain(JSON.stringify({ Ref: fnId }));
+    }
   });
 });

@@ -13,6 +13,7 @@ import { workerQueue, type WorkerQueueDef } from '#functions/queues/worker-queue
 import { serviceTypes } from '#contracts/services.ts';
 import { ChannelWorker } from './constructs/channel-worker.ts';
 import { DataTable } from './constructs/data-table.ts';
+import { JobResumer } from './constructs/job-resumer.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
 import { bucketOrigin, MediaBucket, mediaBucketName, originOf } from './constructs/media-bucket.ts';
 import { Operations } from './constructs/operations.ts';
@@ -125,6 +126,7 @@ export class ConversaStack extends Stack {
   readonly webSocketApi: ConversaWebSocketApi;
   readonly streamConsumers: StreamConsumers;
   readonly queueConsumers: QueueConsumers;
+  readonly jobResumer: JobResumer;
   readonly channelWorker: ChannelWorker;
   readonly stage: StageSettings;
   readonly site: WebSite;
@@ -236,6 +238,15 @@ export class ConversaStack extends Stack {
       handlersDir: join(projectRoot, 'functions', 'streams'),
       projectRoot,
       environment: { ...common, WS_MANAGEMENT_URL: this.webSocketApi.callbackUrl },
+    });
+
+    // Moves on purges and exports whose chain of stream-driven steps broke (docs/decisions.md
+    // "Resuming stalled jobs"); it only lists and nudges them, so it gets the table and no secret.
+    this.jobResumer = new JobResumer(this, 'Schedules', {
+      table: this.table.table,
+      handlersDir: join(projectRoot, 'functions', 'schedules'),
+      projectRoot,
+      environment: { TABLE_NAME: this.table.table.tableName },
     });
 
     // Producers: the stream consumers that fill a queue get its URL and may send to it, nothing more.
@@ -378,7 +389,8 @@ export class ConversaStack extends Stack {
     // dashboard (infra/constructs/operations.ts). X-Ray active tracing is a NodeFunction default.
     const logLevel = props.logLevel ?? context('logLevel')?.toUpperCase() ?? 'INFO';
     if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`Context logLevel must be one of ${LOG_LEVELS.join(', ')}, not ${logLevel}`);
-    const allFunctions = [...httpFunctions, ...wsFunctions, ...streamFunctions, ...queueFunctions];
+    const scheduledFunctions = [this.jobResumer.function];
+    const allFunctions = [...httpFunctions, ...wsFunctions, ...streamFunctions, ...queueFunctions, ...scheduledFunctions];
     for (const fn of allFunctions) {
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', SERVICE_NAME);
       fn.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', METRICS_NAMESPACE);
@@ -392,6 +404,7 @@ export class ConversaStack extends Stack {
         ['http', httpFunctions],
         ['ws', wsFunctions],
         ['consumers', [...streamFunctions, ...queueFunctions]],
+        ['scheduled', scheduledFunctions],
       ]),
       streamConsumers: this.streamConsumers.functions,
       deadLetterQueues: new Map([

@@ -46,7 +46,7 @@ export function inventoryOf(...templates: TemplateJson[]): Inventory {
   let deployTimeFunctions = 0;
   for (const fn of ofType(templates, 'AWS::Lambda::Function')) {
     const description = String(fn.Properties?.Description ?? '');
-    if (/^(http|ws|streams|queues)\//.test(description)) functions.set(description, Number(fn.Properties?.MemorySize ?? 128));
+    if (/^(http|ws|streams|queues|schedules)\//.test(description)) functions.set(description, Number(fn.Properties?.MemorySize ?? 128));
     else deployTimeFunctions++;
   }
   const tasks = new Map(templates.flatMap((t) => Object.entries(t.Resources).filter(([, r]) => r.Type === 'AWS::ECS::TaskDefinition')) as [string, Resource][]);

@@ -195,12 +195,16 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     });
   }
 
-  // Purges of deleted accounts and contacts that a stop interrupted: the stream records that ran their next
-  // steps were in memory only, so each job is moved on once (docs/decisions.md "Account deletion").
+  // Purges of deleted accounts and contacts and exports of accounts that a stop interrupted: the
+  // stream records that ran their next steps were in memory only, so each job is moved on once,
+  // however recent its last step (docs/decisions.md "Resuming stalled jobs").
   const { resumeAccountDeletions } = await import('../../shared/domain/accounts/account-deletion.ts');
+  const { resumeAccountExports } = await import('../../shared/domain/accounts/account-export.ts');
   const { resumeContactPurges } = await import('../../shared/domain/contacts/contact-purge.ts');
-  const resumed = (await resumeAccountDeletions(defaultPorts())) + (await resumeContactPurges(defaultPorts()));
-  if (resumed && !options.quiet) console.log(`[deletion] ${resumed} exclusão(ões) retomada(s)`);
+  const purges = (await resumeAccountDeletions(defaultPorts())) + (await resumeContactPurges(defaultPorts()));
+  if (purges && !options.quiet) console.log(`[deletion] ${purges} exclusão(ões) retomada(s)`);
+  const exports = await resumeAccountExports(defaultPorts());
+  if (exports && !options.quiet) console.log(`[export] ${exports} exportação(ões) retomada(s)`);
 
   // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),
   // reading its queue as the Fargate task does: connection changes (from `notify-worker`), sends

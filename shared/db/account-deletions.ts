@@ -40,6 +40,8 @@ export interface AccountDeletionItem {
   requestedAt: string;
   phase: DeletionPhase;
   round: number;
+  /** When a step (or a resume) last moved the job on; `requestedAt` until then. */
+  steppedAt?: string;
   /** When the purge started waiting for the channel worker (phase `sessions`). */
   waitingSince?: string | null;
   /** Items and objects removed so far. */
@@ -63,19 +65,20 @@ export function accountDeletionItem(input: {
     ...input,
     phase: 'requested',
     round: 0,
+    steppedAt: input.requestedAt,
     removedItems: 0,
     removedObjects: 0,
   };
 }
 
 /** Transaction member: the job starts (after the request ended the account's sessions). */
-export function startDeletionStep(accountId: string): UpdateStep {
+export function startDeletionStep(accountId: string, now: string): UpdateStep {
   return {
     Update: {
       Key: keys.accountDeletion(accountId),
-      UpdateExpression: 'SET phase = :next, round = round + :one',
+      UpdateExpression: 'SET phase = :next, round = round + :one, steppedAt = :now',
       ConditionExpression: 'phase = :requested',
-      ExpressionAttributeValues: { ':next': 'connections', ':one': 1, ':requested': 'requested' },
+      ExpressionAttributeValues: { ':next': 'connections', ':one': 1, ':requested': 'requested', ':now': now },
     },
   };
 }
@@ -105,17 +108,20 @@ export async function rememberDeletedServices(table: Table, accountId: string, s
 }
 
 /**
- * Records a step's progress and asks for the next step, only if no other step moved the job since
- * `round` was read. False when one did (this chain of steps ends there).
+ * Records a step's progress (and when: `steppedAt`) and asks for the next step, only if no other
+ * step moved the job since `round` was read. False when one did (this chain of steps ends there).
+ * With no progress it is a resume's nudge: the change runs the next step.
  */
 export async function advanceAccountDeletion(
   table: Table,
   job: Pick<AccountDeletionItem, 'accountId' | 'round'>,
   progress: { phase?: DeletionPhase; waitingSince?: string | null; removedItems?: number; removedObjects?: number },
+  now: string,
 ): Promise<boolean> {
-  const sets = ['round = round + :one', 'removedItems = removedItems + :items', 'removedObjects = removedObjects + :objects'];
+  const sets = ['round = round + :one', 'steppedAt = :now', 'removedItems = removedItems + :items', 'removedObjects = removedObjects + :objects'];
   const values: Record<string, unknown> = {
     ':one': 1,
+    ':now': now,
     ':round': job.round,
     ':items': progress.removedItems ?? 0,
     ':objects': progress.removedObjects ?? 0,
@@ -149,21 +155,6 @@ export function pendingAccountDeletions(table: Table): Promise<AccountDeletionIt
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.pendingAccountDeletions().gsi1pk },
   });
-}
-
-/** Moves a job on without doing any work: its change runs the next step (a resume). */
-export async function nudgeAccountDeletion(table: Table, accountId: string): Promise<void> {
-  await unlessConditionFails(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.accountDeletion(accountId),
-        UpdateExpression: 'SET round = round + :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1 },
-      }),
-    ),
-  );
 }
 
 export async function removeAccountDeletion(table: Table, accountId: string): Promise<void> {

@@ -8,6 +8,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
+import { queryAll } from './users.ts';
 
 /** `own`: the account's own items; `messages`: each contact's conversation; `compose`: the parts become one archive. */
 export type ExportPhase = 'own' | 'messages' | 'compose';
@@ -15,6 +16,9 @@ export type ExportPhase = 'own' | 'messages' | 'compose';
 export interface AccountExportItem {
   pk: string;
   sk: string;
+  /** Listed in gsi1 (`pendingAccountExport`) while it runs, so a resume finds it without a scan. */
+  gsi1pk?: string;
+  gsi1sk?: string;
   type: typeof entityTypes.accountExport;
   id: string;
   accountId: string;
@@ -29,6 +33,8 @@ export interface AccountExportItem {
   parts: number;
   lines: number;
   round: number;
+  /** When a step (or a resume) last moved the export on; `createdAt` until then. */
+  steppedAt?: string;
   createdAt: string;
   finishedAt: string | null;
   /** The archive's bucket key, once done. */
@@ -38,6 +44,7 @@ export interface AccountExportItem {
 export async function putAccountExport(table: Table, input: { accountId: string; id: string; requestedBy: string; now: string }): Promise<AccountExportItem> {
   const item: AccountExportItem = {
     ...keys.accountExport(input.accountId, input.id),
+    ...keys.pendingAccountExport(input.now, input.accountId, input.id),
     type: entityTypes.accountExport,
     id: input.id,
     accountId: input.accountId,
@@ -49,6 +56,7 @@ export async function putAccountExport(table: Table, input: { accountId: string;
     parts: 0,
     lines: 0,
     round: 0,
+    steppedAt: input.now,
     createdAt: input.now,
     finishedAt: null,
     objectKey: null,
@@ -62,23 +70,30 @@ export async function getAccountExport(table: Table, accountId: string, id: stri
   return Item as AccountExportItem | undefined;
 }
 
-/** Records a step and asks for the next, unless another step moved the export since `round` was read. */
+/**
+ * Records a step (and when: `steppedAt`) and asks for the next, unless another step moved the
+ * export since `round` was read. The last step (`status` done) takes it off the pending list. A
+ * resume is the same move with the item's own values.
+ */
 export async function advanceAccountExport(
   table: Table,
   job: Pick<AccountExportItem, 'accountId' | 'id' | 'round'>,
   next: Pick<AccountExportItem, 'phase' | 'cursor' | 'contactSk' | 'parts' | 'lines' | 'status' | 'finishedAt' | 'objectKey'>,
+  now: string,
 ): Promise<boolean> {
+  const sets =
+    'SET round = round + :one, steppedAt = :now, phase = :phase, #cursor = :cursor, contactSk = :contact, parts = :parts, #lines = :lines, #status = :status, finishedAt = :finished, objectKey = :object';
   const answer = await unlessConditionFails(
     table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.accountExport(job.accountId, job.id),
-        UpdateExpression:
-          'SET round = round + :one, phase = :phase, #cursor = :cursor, contactSk = :contact, parts = :parts, #lines = :lines, #status = :status, finishedAt = :finished, objectKey = :object',
+        UpdateExpression: next.status === 'done' ? `${sets} REMOVE gsi1pk, gsi1sk` : sets,
         ConditionExpression: 'round = :round',
         ExpressionAttributeNames: { '#cursor': 'cursor', '#lines': 'lines', '#status': 'status' },
         ExpressionAttributeValues: {
           ':one': 1,
+          ':now': now,
           ':round': job.round,
           ':phase': next.phase,
           ':cursor': next.cursor,
@@ -93,6 +108,15 @@ export async function advanceAccountExport(
     ),
   );
   return answer !== undefined;
+}
+
+/** Exports still running, oldest first (gsi1). */
+export function pendingAccountExports(table: Table): Promise<AccountExportItem[]> {
+  return queryAll<AccountExportItem>(table, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.pendingAccountExports().gsi1pk },
+  });
 }
 
 /** A page of a partition from a start key (optionally of a sort-key prefix, or after a sort key). */

@@ -15,16 +15,19 @@ export async function getContactTombstone(table: Table, accountId: string, conta
   return Item as ContactTombstone | undefined;
 }
 
-/** Asks for the next step, unless another step moved the purge since `round` was read. */
-export async function advanceContactPurge(table: Table, tombstone: Pick<ContactTombstone, 'accountId' | 'id'>, round: number): Promise<boolean> {
+/**
+ * Asks for the next step (and records when: `purgeSteppedAt`), unless another step moved the purge
+ * since `round` was read. A resume (`nudgeContactPurge`) is the same move without a step's work.
+ */
+export async function advanceContactPurge(table: Table, tombstone: Pick<ContactTombstone, 'accountId' | 'id'>, round: number, now: string): Promise<boolean> {
   const answer = await unlessConditionFails(
     table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.contactTombstone(tombstone.accountId, tombstone.id),
-        UpdateExpression: 'SET purgeRound = purgeRound + :one',
+        UpdateExpression: 'SET purgeRound = purgeRound + :one, purgeSteppedAt = :now',
         ConditionExpression: 'purge = :true AND purgeRound = :round',
-        ExpressionAttributeValues: { ':one': 1, ':true': true, ':round': round },
+        ExpressionAttributeValues: { ':one': 1, ':true': true, ':round': round, ':now': now },
       }),
     ),
   );
@@ -38,7 +41,7 @@ export async function finishContactPurge(table: Table, tombstone: Pick<ContactTo
       new UpdateCommand({
         TableName: table.name,
         Key: keys.contactTombstone(tombstone.accountId, tombstone.id),
-        UpdateExpression: 'REMOVE purge, purgeRound, gsi1pk, gsi1sk',
+        UpdateExpression: 'REMOVE purge, purgeRound, purgeSteppedAt, gsi1pk, gsi1sk',
         ConditionExpression: 'attribute_exists(pk)',
       }),
     ),
@@ -52,19 +55,4 @@ export function pendingContactPurges(table: Table): Promise<ContactTombstone[]> 
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.pendingContactPurges().gsi1pk },
   });
-}
-
-/** Moves a purge on without doing any work (a resume). */
-export async function nudgeContactPurge(table: Table, tombstone: Pick<ContactTombstone, 'accountId' | 'id'>): Promise<void> {
-  await unlessConditionFails(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.contactTombstone(tombstone.accountId, tombstone.id),
-        UpdateExpression: 'SET purgeRound = purgeRound + :one',
-        ConditionExpression: 'purge = :true',
-        ExpressionAttributeValues: { ':one': 1, ':true': true },
-      }),
-    ),
-  );
 }

@@ -67,6 +67,8 @@ export interface ContactTombstone {
   purge?: boolean;
   /** Bumped by every purge step: the change runs the next step. */
   purgeRound?: number;
+  /** When the last purge step (or a resume) moved it on; absent until the first step (then `deletedAt`). */
+  purgeSteppedAt?: string;
   avatarKey?: string | null;
   gsi1pk?: string;
   gsi1sk?: string;

@@ -96,6 +96,11 @@ export const keys = {
   pendingAccountDeletions: () => ({ gsi1pk: 'ACCOUNT-DELETIONS' }),
   /** An export of the whole account's data (shared/db/account-exports.ts), in the account's partition. */
   accountExport: (accountId: string, exportId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `EXPORT#${exportId}` }),
+  pendingAccountExport: (createdAt: string, accountId: string, exportId: string) => ({
+    gsi1pk: 'ACCOUNT-EXPORTS',
+    gsi1sk: `${createdAt}#${accountId}#${exportId}`,
+  }),
+  pendingAccountExports: () => ({ gsi1pk: 'ACCOUNT-EXPORTS' }),
   /** Every partition an account's items live in besides `ACCOUNT#A` itself (the purge empties each). */
   contactPartition: (accountId: string, contactId: string) => ({ pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}` }),
   servicePartition: (accountId: string, serviceId: string) => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}` }),

@@ -87,6 +87,8 @@ describe('ACCESS_PATTERNS.md', () => {
     signupEmail: [['<email>']],
     accountDeletion: [['A']],
     accountExport: [['A', 'X']],
+    pendingAccountExport: [['<createdAt>', 'A', 'X']],
+    pendingAccountExports: [[]],
     pendingContactPurge: [['<deletedAt>', 'A', 'C']],
     pendingContactPurges: [[]],
     pendingAccountDeletion: [['<requestedAt>', 'A']],

@@ -12,7 +12,6 @@ import {
   getAccountDeletion,
   newDeletionStep,
   pendingAccountDeletions,
-  nudgeAccountDeletion,
   rememberDeletedServices,
   removeAccountDeletion,
   startDeletionStep,
@@ -30,6 +29,7 @@ import { accountUsers, deleteAccountUsers } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
+import { isStalled, type ResumeOptions } from '../job-staleness.ts';
 import { forgetConnection } from '../services/lifecycle.ts';
 import { exclusiveClaim } from '../services/services.ts';
 import { accountDeletedMail } from './deletion-mail.ts';
@@ -69,7 +69,7 @@ export async function deleteAccount(ports: Ports, session: AccountSession, id: s
     throw error;
   }
   await deleteAccountUsers(ports.table, account.id, users);
-  await writeTogether(ports.table, { start: startDeletionStep(account.id), account: deleteStep(keys.account(account.id)) });
+  await writeTogether(ports.table, { start: startDeletionStep(account.id, ports.clock().toISOString()), account: deleteStep(keys.account(account.id)) });
 }
 
 interface Progress {
@@ -211,16 +211,21 @@ export async function runDeletionStep(ports: Ports, accountId: string): Promise<
       return;
   }
   if (progress.pauseMs) await new Promise((r) => setTimeout(r, progress.pauseMs));
-  await advanceAccountDeletion(ports.table, job, progress);
+  await advanceAccountDeletion(ports.table, job, progress, ports.clock().toISOString());
 }
 
 /**
- * Moves every unfinished purge on (a restarted runtime: the stream records that would have run
- * their next steps are gone). A purge still running elsewhere loses nothing: its step's advance
- * fails and this change runs the next step instead.
+ * Moves unfinished purges on: every one (a restarted runtime: the stream records that would have
+ * run their next steps are gone), or those stalled (`options.stalledFor`: the scheduled resume).
+ * The move is conditional on the `round` seen, so a step or another resume that moved a job
+ * meanwhile wins and this one leaves it. Answers how many it moved.
  */
-export async function resumeAccountDeletions(ports: Pick<Ports, 'table'>): Promise<number> {
-  const pending = await pendingAccountDeletions(ports.table);
-  for (const job of pending) await nudgeAccountDeletion(ports.table, job.accountId);
-  return pending.length;
+export async function resumeAccountDeletions(ports: Pick<Ports, 'table' | 'clock'>, options: ResumeOptions = {}): Promise<number> {
+  const now = ports.clock();
+  let moved = 0;
+  for (const job of await pendingAccountDeletions(ports.table)) {
+    if (!isStalled(job.steppedAt ?? job.requestedAt, now, options)) continue;
+    if (await advanceAccountDeletion(ports.table, job, {}, now.toISOString())) moved++;
+  }
+  return moved;
 }

@@ -7,11 +7,12 @@
  * joins the parts into the archive. See docs/decisions.md "Deletion and export".
  */
 import type { AccountExport } from '#contracts/accounts.ts';
-import { advanceAccountExport, getAccountExport, pageOf, putAccountExport, type AccountExportItem } from '#db/account-exports.ts';
+import { advanceAccountExport, getAccountExport, pageOf, pendingAccountExports, putAccountExport, type AccountExportItem } from '#db/account-exports.ts';
 import { entityTypes, exportObjectKey, keys } from '#db/keys.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
+import { isStalled, type ResumeOptions } from '../job-staleness.ts';
 
 /** Records one step writes at most. */
 const pageSize = 500;
@@ -84,13 +85,14 @@ export async function runExportStep(ports: Ports, accountId: string, exportId: s
     finishedAt: null,
     objectKey: null,
   };
+  const advance = (next: Parameters<typeof advanceAccountExport>[2]) => advanceAccountExport(ports.table, job, next, ports.clock().toISOString());
   const own = keys.accountPartition(accountId).pk;
   switch (job.phase) {
     case 'own': {
       const page = await pageOf(ports.table, { pk: own, limit: pageSize, start: job.cursor });
       const lines = page.items.filter((i) => ownKinds.has(String(i.type))).map(lineOf);
       const parts = await writePart(ports, job, lines);
-      await advanceAccountExport(ports.table, job, {
+      await advance({
         ...same,
         parts,
         lines: job.lines + lines.length,
@@ -105,7 +107,7 @@ export async function runExportStep(ports: Ports, accountId: string, exportId: s
         const next = await pageOf(ports.table, { pk: own, after: job.cursor ? String(job.cursor.after) : 'CONTACT#', limit: 1, start: null });
         const sk = next.items[0]?.sk;
         if (typeof sk !== 'string' || !sk.startsWith(keys.accountContacts(accountId).skPrefix)) {
-          await advanceAccountExport(ports.table, job, { ...same, phase: 'compose', cursor: null, contactSk: null });
+          await advance({ ...same, phase: 'compose', cursor: null, contactSk: null });
           return;
         }
         contactSk = sk;
@@ -115,7 +117,7 @@ export async function runExportStep(ports: Ports, accountId: string, exportId: s
       const page = await pageOf(ports.table, { pk, skPrefix, limit: pageSize, start: job.contactSk ? job.cursor : null });
       const lines = page.items.map(lineOf);
       const parts = await writePart(ports, job, lines);
-      await advanceAccountExport(ports.table, job, {
+      await advance({
         ...same,
         parts,
         lines: job.lines + lines.length,
@@ -132,8 +134,23 @@ export async function runExportStep(ports: Ports, accountId: string, exportId: s
       const archive = exportObjectKey(accountId, exportId, 'conversa-dados.jsonl');
       await ports.storage.put(archive, Buffer.concat(chunks), 'application/x-ndjson');
       for (let left = await ports.storage.list(prefix, 1000); left.length; left = await ports.storage.list(prefix, 1000)) await ports.storage.remove(left);
-      await advanceAccountExport(ports.table, job, { ...same, status: 'done', finishedAt: ports.clock().toISOString(), objectKey: archive });
+      await advance({ ...same, status: 'done', finishedAt: ports.clock().toISOString(), objectKey: archive });
       return;
     }
   }
+}
+
+/**
+ * Moves running exports on: every one (a restarted runtime lost the records that drove them), or
+ * those stalled (`options.stalledFor`), each only at the round it was seen at: the move writes the
+ * item's own values back with `round` bumped, and that change runs the next step.
+ */
+export async function resumeAccountExports(ports: Pick<Ports, 'table' | 'clock'>, options: ResumeOptions = {}): Promise<number> {
+  const now = ports.clock();
+  let moved = 0;
+  for (const job of await pendingAccountExports(ports.table)) {
+    if (job.status !== 'running' || !isStalled(job.steppedAt ?? job.createdAt, now, options)) continue;
+    if (await advanceAccountExport(ports.table, job, job, now.toISOString())) moved++;
+  }
+  return moved;
 }

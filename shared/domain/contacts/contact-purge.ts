@@ -6,11 +6,12 @@
  * consumer for every change of the tombstone, which each step makes). Each step removes only what
  * is still there, so a retried step or a resumed purge (`resumeContactPurges`) does no harm.
  */
-import { advanceContactPurge, finishContactPurge, getContactTombstone, nudgeContactPurge, pendingContactPurges } from '#db/contact-purges.ts';
+import { advanceContactPurge, finishContactPurge, getContactTombstone, pendingContactPurges } from '#db/contact-purges.ts';
 import { keys, type Key } from '#db/keys.ts';
 import type { MessageItem } from '#db/messages.ts';
 import { deleteKeys, firstItems } from '#db/partition-purge.ts';
 import type { Ports } from '../ports.ts';
+import { isStalled, type ResumeOptions } from '../job-staleness.ts';
 
 /** Messages removed by one step at most. */
 const stepSize = 200;
@@ -25,16 +26,23 @@ export async function runContactPurgeStep(ports: Ports, accountId: string, conta
     await ports.storage.remove(messages.flatMap((m) => (m.file?.objectKey ? [m.file.objectKey] : [])));
     const guards: Key[] = messages.flatMap((m) => (m.channelMessageId ? [keys.channelMessage(accountId, m.serviceId, m.channelMessageId)] : []));
     await deleteKeys(ports.table, [...guards, ...messages]);
-    await advanceContactPurge(ports.table, tombstone, tombstone.purgeRound ?? 0);
+    await advanceContactPurge(ports.table, tombstone, tombstone.purgeRound ?? 0, ports.clock().toISOString());
     return;
   }
   if (tombstone.avatarKey) await ports.storage.remove([tombstone.avatarKey]);
   await finishContactPurge(ports.table, tombstone);
 }
 
-/** Moves every unfinished contact purge on (a restarted runtime lost the records that drove them). */
-export async function resumeContactPurges(ports: Pick<Ports, 'table'>): Promise<number> {
-  const pending = await pendingContactPurges(ports.table);
-  for (const tombstone of pending) await nudgeContactPurge(ports.table, tombstone);
-  return pending.length;
+/**
+ * Moves unfinished contact purges on: every one (a restarted runtime lost the records that drove
+ * them), or those stalled (`options.stalledFor`), each only at the round it was seen at.
+ */
+export async function resumeContactPurges(ports: Pick<Ports, 'table' | 'clock'>, options: ResumeOptions = {}): Promise<number> {
+  const now = ports.clock();
+  let moved = 0;
+  for (const tombstone of await pendingContactPurges(ports.table)) {
+    if (!isStalled(tombstone.purgeSteppedAt ?? tombstone.deletedAt, now, options)) continue;
+    if (await advanceContactPurge(ports.table, tombstone, tombstone.purgeRound ?? 0, now.toISOString())) moved++;
+  }
+  return moved;
 }
