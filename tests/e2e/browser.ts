@@ -60,6 +60,9 @@ export async function newPage(
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.dark ? 'dark' : 'light',
     locale: 'pt-BR',
+    // The local runtime sends the cloud's CSP on every answer (docs/security.md); the tests inject
+    // axe-core, which that CSP rightly refuses. The CSP itself is proven by site-headers.test.ts.
+    bypassCSP: true,
   });
   const page = await context.newPage();
   const errors: string[] = [];
