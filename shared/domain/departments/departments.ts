@@ -7,17 +7,9 @@ import type { Department, DepartmentPayload } from '#contracts/departments.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
-import {
-  catalogueItem,
-  createCatalogueItem,
-  getCatalogueItem,
-  listCatalogue,
-  replaceCatalogueItem,
-  type CatalogueFields,
-  type CatalogueItem,
-} from '#db/catalogues.ts';
+import type { CatalogueFields, CatalogueItem } from '#db/catalogues.ts';
 import { accountUsers } from '#db/users.ts';
-import { refusalError } from '../catalogue-refusals.ts';
+import { catalogue } from '../catalogue.ts';
 import { fail } from '../errors.ts';
 import { applyListQuery, fold, type ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
@@ -35,19 +27,19 @@ export const departmentListRules: ListRules = {
   defaultOrder: [['name', 'ASC']],
 };
 
-const nameTaken = 'Já existe um departamento com este nome';
+const departments = catalogue<DepartmentFields>({ kind: 'department', uniqueField: 'name', takenText: 'Já existe um departamento com este nome' });
 
 export function toDepartment(item: DepartmentItem): Department {
   return { id: item.id, name: item.name, userIds: item.userIds, archivedAt: item.archivedAt, createdAt: item.createdAt, updatedAt: item.updatedAt };
 }
 
 export function accountDepartments(ports: Ports, accountId: string): Promise<DepartmentItem[]> {
-  return listCatalogue<DepartmentFields>(ports.table, 'department', accountId);
+  return departments.all(ports, accountId);
 }
 
 /** A department of the account, or undefined. */
 export function findDepartment(ports: Ports, accountId: string, id: string): Promise<DepartmentItem | undefined> {
-  return getCatalogueItem<DepartmentFields>(ports.table, 'department', accountId, id);
+  return departments.find(ports, accountId, id);
 }
 
 export async function listDepartments(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Department>> {
@@ -55,14 +47,8 @@ export async function listDepartments(ports: Ports, session: AccountSession, q: 
   return applyListQuery(items.map(toDepartment), q);
 }
 
-async function loadDepartment(ports: Ports, session: AccountSession, id: string): Promise<DepartmentItem> {
-  const item = await findDepartment(ports, session.accountId, id);
-  if (!item) throw fail.notFound();
-  return item;
-}
-
 export async function getDepartment(ports: Ports, session: AccountSession, id: string): Promise<Department> {
-  return toDepartment(await loadDepartment(ports, session, id));
+  return toDepartment(await departments.load(ports, session, id));
 }
 
 /** Every chosen user must be one of the account's. */
@@ -77,34 +63,14 @@ async function checkUsers(ports: Ports, accountId: string, userIds: string[]): P
 
 export async function createDepartment(ports: Ports, session: AccountSession, payload: DepartmentPayload): Promise<Department> {
   const userIds = await checkUsers(ports, session.accountId, payload.userIds);
-  const now = ports.clock().toISOString();
-  const item = catalogueItem<DepartmentFields>('department', {
-    id: ports.newId(),
-    accountId: session.accountId,
-    unique: fold(payload.name),
-    name: payload.name,
-    userIds,
-    archivedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const refusal = await createCatalogueItem(ports.table, 'department', item);
-  if (refusal) throw refusalError(refusal, 'name', nameTaken);
-  return toDepartment(item);
-}
-
-async function replace(ports: Ports, current: DepartmentItem, changes: Partial<DepartmentFields>): Promise<Department> {
-  const next = catalogueItem<DepartmentFields>('department', { ...current, ...changes, updatedAt: ports.clock().toISOString() });
-  const refusal = await replaceCatalogueItem(ports.table, 'department', current, next);
-  if (refusal) throw refusalError(refusal, 'name', nameTaken);
-  return toDepartment(next);
+  return toDepartment(await departments.create(ports, session, { unique: fold(payload.name), name: payload.name, userIds, archivedAt: null }));
 }
 
 /** Renames a department and sets its users. */
 export async function updateDepartment(ports: Ports, session: AccountSession, id: string, payload: DepartmentPayload): Promise<Department> {
-  const current = await loadDepartment(ports, session, id);
+  const current = await departments.load(ports, session, id);
   const userIds = await checkUsers(ports, session.accountId, payload.userIds);
-  return replace(ports, current, { name: payload.name, unique: fold(payload.name), userIds });
+  return toDepartment(await departments.replace(ports, current, { name: payload.name, unique: fold(payload.name), userIds }));
 }
 
 /**
@@ -112,7 +78,7 @@ export async function updateDepartment(ports: Ports, session: AccountSession, id
  * a connection's routing); the conversations it has stay where they are, visible to its users.
  */
 export async function archiveDepartment(ports: Ports, session: AccountSession, id: string, archive: boolean): Promise<Department> {
-  const current = await loadDepartment(ports, session, id);
+  const current = await departments.load(ports, session, id);
   if (Boolean(current.archivedAt) === archive) return toDepartment(current);
-  return replace(ports, current, { archivedAt: archive ? ports.clock().toISOString() : null });
+  return toDepartment(await departments.replace(ports, current, { archivedAt: archive ? ports.clock().toISOString() : null }));
 }

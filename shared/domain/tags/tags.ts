@@ -9,18 +9,9 @@ import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import type { Tag, TagPayload } from '#contracts/tags.ts';
-import {
-  catalogueItem,
-  createCatalogueItem,
-  deleteCatalogueItem,
-  getCatalogueItem,
-  listCatalogue,
-  replaceCatalogueItem,
-  type CatalogueFields,
-  type CatalogueItem,
-} from '#db/catalogues.ts';
+import type { CatalogueFields, CatalogueItem } from '#db/catalogues.ts';
 import { getServiceItem } from '#db/services.ts';
-import { refusalError } from '../catalogue-refusals.ts';
+import { catalogue } from '../catalogue.ts';
 import { loadVisibleContact } from '../conversations/visibility.ts';
 import { replaceContact } from '../contacts/contacts.ts';
 import { presentContact } from '../contacts/present-contact.ts';
@@ -40,65 +31,32 @@ export const tagListRules: ListRules = {
   defaultOrder: [['name', 'ASC']],
 };
 
-const nameTaken = 'Já existe uma etiqueta com este nome';
+const tags = catalogue<TagFields>({ kind: 'tag', uniqueField: 'name', takenText: 'Já existe uma etiqueta com este nome' });
 
 function toTag(item: TagItem): Tag {
   return { id: item.id, name: item.name, color: item.color, createdAt: item.createdAt, updatedAt: item.updatedAt };
 }
 
 export async function listTags(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Tag>> {
-  const items = await listCatalogue<TagFields>(ports.table, 'tag', session.accountId);
-  return applyListQuery(items.map(toTag), q);
-}
-
-async function loadTag(ports: Ports, session: AccountSession, id: string): Promise<TagItem> {
-  const item = await getCatalogueItem<TagFields>(ports.table, 'tag', session.accountId, id);
-  if (!item) throw fail.notFound();
-  return item;
+  return applyListQuery((await tags.all(ports, session.accountId)).map(toTag), q);
 }
 
 export async function createTag(ports: Ports, session: AccountSession, payload: TagPayload): Promise<Tag> {
-  const now = ports.clock().toISOString();
-  const item = catalogueItem<TagFields>('tag', {
-    id: ports.newId(),
-    accountId: session.accountId,
-    unique: fold(payload.name),
-    name: payload.name,
-    color: payload.color,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const refusal = await createCatalogueItem(ports.table, 'tag', item);
-  if (refusal) throw refusalError(refusal, 'name', nameTaken);
-  return toTag(item);
+  return toTag(await tags.create(ports, session, { unique: fold(payload.name), name: payload.name, color: payload.color }));
 }
 
 export async function updateTag(ports: Ports, session: AccountSession, id: string, payload: TagPayload): Promise<Tag> {
-  const current = await loadTag(ports, session, id);
-  const next = catalogueItem<TagFields>('tag', {
-    ...current,
-    name: payload.name,
-    unique: fold(payload.name),
-    color: payload.color,
-    updatedAt: ports.clock().toISOString(),
-  });
-  const refusal = await replaceCatalogueItem(ports.table, 'tag', current, next);
-  if (refusal) throw refusalError(refusal, 'name', nameTaken);
-  return toTag(next);
+  const current = await tags.load(ports, session, id);
+  return toTag(await tags.replace(ports, current, { name: payload.name, unique: fold(payload.name), color: payload.color }));
 }
 
 export async function deleteTag(ports: Ports, session: AccountSession, id: string): Promise<void> {
-  const current = await loadTag(ports, session, id);
-  const refusal = await deleteCatalogueItem(ports.table, 'tag', current);
-  if (refusal) throw refusalError(refusal, 'name', nameTaken);
+  await tags.remove(ports, await tags.load(ports, session, id));
 }
 
 /** Sets a contact's tags (the whole set); each must be one of the account's. */
 export async function setContactTags(ports: Ports, session: AccountSession, contactId: string, tagIds: string[]): Promise<Contact> {
-  const [current, palette] = await Promise.all([
-    loadVisibleContact(ports, session, contactId),
-    listCatalogue<TagFields>(ports.table, 'tag', session.accountId),
-  ]);
+  const [current, palette] = await Promise.all([loadVisibleContact(ports, session, contactId), tags.all(ports, session.accountId)]);
   const known = new Set(palette.map((t) => t.id));
   const problems = tagIds.flatMap((id, i) => (known.has(id) ? [] : [{ path: `tagIds.${i}`, message: 'Etiqueta não encontrada' }]));
   if (problems.length) throw fail.invalid(errorTexts.invalidParams, problems);
