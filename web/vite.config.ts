@@ -13,6 +13,8 @@ export default defineConfig({
   root,
   publicDir: 'public',
   plugins: [react(), tailwindcss(), preloadFont(), precompress()],
+  // `zod` is zod configured jitless before anything uses it (src/lib/zod-jitless.ts: the CSP).
+  resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url)) }] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

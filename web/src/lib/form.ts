@@ -3,7 +3,6 @@
  * (docs/decisions.md, "Forms"), so the exact pt-BR messages come from `shared/contracts`. Validates
  * on submit, then live as the person corrects the fields, and moves focus to the first invalid one.
  */
-import './zod-setup.ts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type DefaultValues, type FieldValues, type Path, type RegisterOptions, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
