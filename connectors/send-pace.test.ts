@@ -36,6 +36,23 @@ describe('the send pacer', () => {
     ]);
   });
 
+  it('counts the gap from when the previous send said it started, not from its turn', async () => {
+    const pacer = sendPacer({ intervalMs: 1000, jitterMs: 0 });
+    const given: { key: string; at: number; n: number }[] = [];
+    turns(pacer, 'S1', 2, given);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(given.map((g) => g.at)).toEqual([0]);
+    // The first send's hand-over write took 150 ms: it calls the channel at 150.
+    await vi.advanceTimersByTimeAsync(150);
+    pacer.started('S1');
+    await vi.advanceTimersByTimeAsync(1000 - 150);
+    expect(given).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(149);
+    expect(given).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(given.map((g) => g.at)).toEqual([0, 1150]);
+  });
+
   it('does not hold up another connection', async () => {
     const pacer = sendPacer({ intervalMs: 1000, jitterMs: 0 });
     const given: { key: string; at: number; n: number }[] = [];

@@ -16,6 +16,12 @@ export interface PaceOptions {
 export interface Pacer {
   /** Resolves when the connection's next send may start; turns are given in call order. */
   turn(key: string): Promise<void>;
+  /**
+   * Says the send of the turn just given starts now (right before the channel is called): the next
+   * gap counts from here, so what happens between the turn and the call (a table write) never
+   * shortens the gap the channel sees.
+   */
+  started(key: string): void;
 }
 
 interface Lane {
@@ -38,8 +44,10 @@ export function sendPacer({ intervalMs, jitterMs, random = Math.random }: PaceOp
       const current = lane;
       const turn = current.tail.then(async () => {
         const gap = Math.max(0, intervalMs + (random() * 2 - 1) * jitterMs);
-        const wait = current.last + gap - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        // Again after each sleep: the previous send may have said it started later than its turn.
+        for (let wait = current.last + gap - Date.now(); wait > 0; wait = current.last + gap - Date.now()) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
         current.last = Date.now();
         // An idle lane is forgotten once no gap could still apply to it.
         setTimeout(() => {
@@ -48,6 +56,10 @@ export function sendPacer({ intervalMs, jitterMs, random = Math.random }: PaceOp
       });
       current.tail = turn;
       return turn;
+    },
+    started(key) {
+      const lane = lanes.get(key);
+      if (lane) lane.last = Math.max(lane.last, Date.now());
     },
   };
 }

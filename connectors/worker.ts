@@ -254,7 +254,10 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
         const { request } = command;
         if (await forAnother(request.serviceId)) return elsewhere;
         // Held here, or by nobody (then the channel asks to come back, until dispatch's bounds fail the message).
-        const outcome = await dispatchQueued(ports, request, delivery, { pace: () => pacer.turn(request.serviceId) });
+        const outcome = await dispatchQueued(ports, request, delivery, {
+          pace: () => pacer.turn(request.serviceId),
+          started: () => pacer.started(request.serviceId),
+        });
         if (outcome.kind === 'done' && outcome.answer) options.events?.sendAnswered?.(outcome.answer);
         return outcome.kind === 'later' ? outcome : done;
       }

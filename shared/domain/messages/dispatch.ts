@@ -145,14 +145,15 @@ async function asOggVoiceNote(file: OutboundFile): Promise<OutboundFile> {
 
 /**
  * Sends the message a request names, if it still waits for that attempt, and records the answer.
- * `pace` (the channel worker's per-connection pace) is awaited right before the channel is called,
- * so only real sends take a turn.
+ * `pace` (the channel worker's per-connection pace) is awaited before the hand-over mark, so only
+ * real sends take a turn, and `started` is told right before the channel is called, so the pace
+ * counts between the calls the channel sees.
  */
 export async function dispatchQueued(
   ports: Ports,
   request: DispatchRequest,
   delivery: DispatchDelivery,
-  options: { pace?: () => Promise<void> } = {},
+  options: { pace?: () => Promise<void>; started?: () => void } = {},
 ): Promise<DispatchOutcome> {
   const message = await getMessageItem(ports.table, request.accountId, request.contactId, request.messageId);
   // Answered already (a redelivery), replaced by a retry, or deleted; a team note or system line is never sent.
@@ -201,6 +202,7 @@ export async function dispatchQueued(
   if (!(await claimHandOver(ports.table, message))) return done;
   let sent: SentMessage;
   try {
+    options.started?.();
     sent = await channel.send(connection, outbound);
   } catch (error) {
     if (error instanceof ChannelSendError) {
