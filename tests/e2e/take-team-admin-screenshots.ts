@@ -77,6 +77,27 @@ try {
   await shoot('tags', owner, '/tags', (p) => p.getByTestId('tag-row').first().waitFor());
   await shoot('tags-edit', owner, `/tags/${vip.id}/edit`, (p) => p.getByRole('dialog', { name: 'Editar etiqueta' }).getByLabel('Nome').waitFor());
   await shoot('tags-delete', owner, '/tags', (p) => p.getByRole('button', { name: 'Excluir VIP' }).click());
+
+  // Contacts with their tags, and the picker.
+  const zap = (await callApi(base, 'POST', '/services', { name: 'WhatsApp Vendas', type: 'whatsapp' }, owner.token)).body;
+  const palette = (await callApi(base, 'GET', '/tags', undefined, owner.token)).body.data as { id: string; name: string }[];
+  const byName = (n: string) => palette.find((t) => t.name === n)!.id;
+  for (const [name, phone, tagNames] of [
+    ['Joana Pereira', '5511987650001', ['VIP', 'Aniversário']],
+    ['Mercado Central', '5511987650002', ['Atacado', 'Cliente novo', 'Inadimplente']],
+    ['Rafael Gomes', '5511987650003', []],
+  ] as const) {
+    const made = (await callApi(base, 'POST', '/contacts', { name, serviceId: zap.id, data: { phoneNumber: phone, phoneCountry: 'BR' } }, owner.token)).body;
+    await callApi(base, 'PUT', `/contacts/${made.id}/tags`, { tagIds: tagNames.map(byName) }, owner.token);
+  }
+  await shoot('contacts-tags', owner, '/contacts', (p) => p.getByText('1–3 de 3').waitFor());
+  await shoot(
+    'contacts-tag-picker',
+    marina,
+    '/contacts',
+    (p) => p.getByText('1–3 de 3').waitFor(),
+    (p) => p.getByRole('button', { name: 'Etiquetas de Joana Pereira' }).click(),
+  );
 } finally {
   await world.stop();
 }

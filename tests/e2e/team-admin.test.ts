@@ -137,4 +137,37 @@ describe('team admin screens', () => {
     expect(member.errors).toEqual([]);
     await member.context.close();
   });
+
+  it('anyone tags a contact from its row, sees the chips and filters the contacts by tag', async () => {
+    const tag = (await callApi(world.base, 'POST', '/tags', { name: 'Revenda', color: '#7c3aed' }, owner.token)).body;
+    const zap = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Doceria', type: 'whatsapp' }, owner.token)).body;
+    for (const [name, phone] of [
+      ['Dona Maria', '5511987650001'],
+      ['Seu João', '5511987650002'],
+    ]) {
+      const made = await callApi(world.base, 'POST', '/contacts', { name, serviceId: zap.id, data: { phoneNumber: phone, phoneCountry: 'BR' } }, owner.token);
+      expect(made.status).toBe(201);
+    }
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, marina, '/contacts');
+    await page.getByText('1–2 de 2').waitFor();
+    await page.getByRole('button', { name: 'Etiquetas de Dona Maria' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Etiquetas de Dona Maria' });
+    await dialog.getByRole('checkbox', { name: 'Revenda' }).check();
+    await expectAccessible(page, '/contacts tag picker');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Etiquetas do contato atualizadas').waitFor();
+    await page.getByTestId('contact-row').filter({ hasText: 'Dona Maria' }).getByText('Revenda').waitFor();
+    const maria = (await callApi(world.base, 'GET', '/contacts', undefined, owner.token)).body.data.find((c: { name: string }) => c.name === 'Dona Maria');
+    expect(maria.tags).toEqual([tag.id]);
+
+    await page.getByRole('button', { name: 'Mostrar filtros' }).click();
+    await page.getByLabel('Etiqueta', { exact: true }).selectOption({ label: 'Revenda' });
+    await page.getByRole('button', { name: 'Aplicar filtros' }).click();
+    await page.getByText('1–1 de 1').waitFor();
+    expect(await page.getByTestId('contact-row').filter({ hasText: 'Dona Maria' }).count()).toBe(1);
+    await expectAccessible(page, '/contacts filtered by tag');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
