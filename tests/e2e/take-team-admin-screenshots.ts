@@ -98,6 +98,20 @@ try {
     (p) => p.getByText('1–3 de 3').waitFor(),
     (p) => p.getByRole('button', { name: 'Etiquetas de Joana Pereira' }).click(),
   );
+
+  // Quick replies.
+  await shoot('quick-replies-empty', empty.owner, '/quick-replies', (p) => p.getByText('Nenhum registro encontrado').waitFor());
+  for (const [shortcut, text] of [
+    ['boleto', 'Olá, {{primeiro_nome}}! Segue o boleto do seu pedido. Qualquer dúvida, é só chamar.'],
+    ['horario', 'Funcionamos de segunda a sábado, das 9h às 18h.'],
+    ['obrigado', 'Obrigada pela preferência, {{nome}}! Aqui é {{atendente}}, conte sempre com a gente.'],
+  ] as const) {
+    await callApi(base, 'POST', '/quick-replies', { shortcut, text }, owner.token);
+  }
+  await shoot('quick-replies', owner, '/quick-replies', (p) => p.getByTestId('quick-reply-row').first().waitFor());
+  await shoot('quick-replies-create', owner, '/quick-replies/create', (p) =>
+    p.getByRole('dialog', { name: 'Criar resposta rápida' }).getByLabel('Atalho').waitFor(),
+  );
 } finally {
   await world.stop();
 }

@@ -170,4 +170,47 @@ describe('team admin screens', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('an admin creates, edits and deletes a quick reply with variables; a member only reads', async () => {
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, owner, '/quick-replies');
+    await page.getByRole('heading', { name: 'Respostas rápidas', level: 1 }).waitFor();
+    await page.getByText('Nenhum registro encontrado').waitFor();
+    await expectAccessible(page, '/quick-replies (empty)');
+    await page.getByRole('link', { name: 'Nova resposta' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Criar resposta rápida' });
+    await dialog.getByLabel('Atalho').fill('/Boleto');
+    await dialog.getByLabel('Texto').fill('Olá,');
+    await dialog.getByRole('button', { name: /Inserir \{\{primeiro_nome\}\}/ }).click();
+    await expectAccessible(page, '/quick-replies/create');
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await page.waitForURL(/\/quick-replies$/);
+    await page.getByTestId('quick-reply-row').filter({ hasText: '/boleto' }).getByText('Olá, {{primeiro_nome}}').waitFor();
+    const stored = (await callApi(world.base, 'GET', '/quick-replies', undefined, owner.token)).body.data;
+    expect(stored.map((r: { shortcut: string; text: string }) => [r.shortcut, r.text])).toEqual([['boleto', 'Olá, {{primeiro_nome}}']]);
+
+    await page.getByRole('link', { name: 'Editar /boleto' }).click();
+    const edit = page.getByRole('dialog', { name: 'Editar resposta rápida' });
+    await edit.getByLabel('Texto').fill('Segue o boleto, {{nome}}.');
+    await edit.getByRole('button', { name: 'Atualizar' }).click();
+    await page.waitForURL(/\/quick-replies$/);
+    await page.getByText('Segue o boleto, {{nome}}.').waitFor();
+    await expectAccessible(page, '/quick-replies');
+
+    const member = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(member.page, world, marina, '/quick-replies');
+    await member.page.getByText('/boleto').waitFor();
+    expect(await member.page.getByRole('link', { name: 'Nova resposta' }).count()).toBe(0);
+    expect(await member.page.getByRole('button', { name: 'Excluir /boleto' }).count()).toBe(0);
+    await expectAccessible(member.page, '/quick-replies (member, 390 dark)');
+    expect(member.errors).toEqual([]);
+    await member.context.close();
+
+    await page.getByRole('button', { name: 'Excluir /boleto' }).click();
+    await page.getByRole('alertdialog', { name: 'Excluir resposta rápida?' }).getByRole('button', { name: 'Excluir' }).click();
+    await page.getByText('Resposta rápida excluída').waitFor();
+    await page.getByText('Nenhum registro encontrado').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -48,6 +48,11 @@ export const tagKeys = {
   list: (query: ListQueryInput) => [...tagKeys.all, 'list', query] as const,
 };
 
+export const quickReplyKeys = {
+  all: ['quick-replies'] as const,
+  list: (query: ListQueryInput) => [...quickReplyKeys.all, 'list', query] as const,
+};
+
 /** The account's inbox settings (`membersSeeAll`). */
 export const inboxSettingsKeys = {
   all: ['inbox-settings'] as const,

@@ -32,10 +32,11 @@ const Services = lazyPage(() => import('./routes/app/services.tsx'), { data: tru
 const Users = lazyPage(() => import('./routes/app/users.tsx'), { data: true });
 const Departments = lazyPage(() => import('./routes/app/departments.tsx'), { data: true });
 const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
+const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { data: true });
 const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
 
 /** Path prefixes of the signed-in app (no WhatsApp widget there). */
-export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/departments', '/tags', '/my-account'];
+export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/departments', '/tags', '/quick-replies', '/my-account'];
 
 /** Pages by path, fetched as soon as the path is known rather than once their parent layout has loaded. */
 const routePreloads: [prefix: string, pages: { preload: () => void }[]][] = [
@@ -45,6 +46,7 @@ const routePreloads: [prefix: string, pages: { preload: () => void }[]][] = [
   ['/users', [AppShell, Users]],
   ['/departments', [AppShell, Departments]],
   ['/tags', [AppShell, Tags]],
+  ['/quick-replies', [AppShell, QuickReplies]],
   ['/my-account', [AppShell, MyAccount]],
   ['/login', [AuthLayout, Login]],
   ['/register', [AuthLayout, Register]],
@@ -253,6 +255,14 @@ export function AppRoutes() {
                   element={
                     <Page>
                       <Tags />
+                    </Page>
+                  }
+                />
+                <Route
+                  path="quick-replies/*"
+                  element={
+                    <Page>
+                      <QuickReplies />
                     </Page>
                   }
                 />

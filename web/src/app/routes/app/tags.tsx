@@ -18,7 +18,7 @@ function Modal({ editing }: { editing: boolean }) {
 
 /** /tags with its modals: create, {id}/edit. */
 export default function TagsPage() {
-  usePageMeta({ title: 'Departamentos', noindex: true });
+  usePageMeta({ title: 'Etiquetas', noindex: true });
   return (
     <>
       <TagsTable />
