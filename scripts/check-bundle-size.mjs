@@ -5,7 +5,7 @@
 //   no app shell or screen, no realtime client, no API client, no TanStack Query (they come with
 //   the pages that need them, app/lazy-page.tsx);
 // - the sign-in page: the entry plus the login chunk, its form and the query scope, under 170 kB;
-// - each signed-in screen (inbox, contacts, connections, users, my account): the entry, the query
+// - each signed-in screen (inbox, contacts, connections, users, departments, tags, quick replies, my account): the entry, the query
 //   scope, the app shell and the screen's chunk with their static imports must stay under 230 kB.
 // Usage: node scripts/check-bundle-size.mjs [--build] [--dist web/dist] [--budget-kb 100] [--login-budget-kb 170] [--app-budget-kb 230]
 import { execFileSync } from 'node:child_process';
@@ -112,7 +112,7 @@ if (!manifest[scopeKey] || !manifest[loginKey]) {
   }
 }
 const shellKey = 'src/app/routes/app/app-shell.tsx';
-const screens = ['inbox', 'contacts', 'services', 'users', 'my-account'];
+const screens = ['inbox', 'contacts', 'services', 'users', 'departments', 'tags', 'quick-replies', 'my-account'];
 for (const screen of screens) {
   const key = `src/app/routes/app/${screen}.tsx`;
   if (!manifest[key] || !manifest[shellKey]) {

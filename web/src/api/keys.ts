@@ -37,6 +37,27 @@ export const userKeys = {
   detail: (id: string) => [...userKeys.all, 'detail', id] as const,
 };
 
+export const departmentKeys = {
+  all: ['departments'] as const,
+  list: (query: ListQueryInput) => [...departmentKeys.all, 'list', query] as const,
+  detail: (id: string) => [...departmentKeys.all, 'detail', id] as const,
+};
+
+export const tagKeys = {
+  all: ['tags'] as const,
+  list: (query: ListQueryInput) => [...tagKeys.all, 'list', query] as const,
+};
+
+export const quickReplyKeys = {
+  all: ['quick-replies'] as const,
+  list: (query: ListQueryInput) => [...quickReplyKeys.all, 'list', query] as const,
+};
+
+/** The account's inbox settings (`membersSeeAll`). */
+export const inboxSettingsKeys = {
+  all: ['inbox-settings'] as const,
+};
+
 export const accountKeys = {
   all: ['accounts'] as const,
   detail: (id: string) => [...accountKeys.all, 'detail', id] as const,

@@ -30,10 +30,13 @@ const Inbox = lazyPage(() => import('./routes/app/inbox.tsx'), { data: true });
 const Contacts = lazyPage(() => import('./routes/app/contacts.tsx'), { data: true });
 const Services = lazyPage(() => import('./routes/app/services.tsx'), { data: true });
 const Users = lazyPage(() => import('./routes/app/users.tsx'), { data: true });
+const Departments = lazyPage(() => import('./routes/app/departments.tsx'), { data: true });
+const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
+const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { data: true });
 const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
 
 /** Path prefixes of the signed-in app (no WhatsApp widget there). */
-export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/my-account'];
+export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/departments', '/tags', '/quick-replies', '/my-account'];
 
 /** Pages by path, fetched as soon as the path is known rather than once their parent layout has loaded. */
 const routePreloads: [prefix: string, pages: { preload: () => void }[]][] = [
@@ -41,6 +44,9 @@ const routePreloads: [prefix: string, pages: { preload: () => void }[]][] = [
   ['/contacts', [AppShell, Contacts]],
   ['/services', [AppShell, Services]],
   ['/users', [AppShell, Users]],
+  ['/departments', [AppShell, Departments]],
+  ['/tags', [AppShell, Tags]],
+  ['/quick-replies', [AppShell, QuickReplies]],
   ['/my-account', [AppShell, MyAccount]],
   ['/login', [AuthLayout, Login]],
   ['/register', [AuthLayout, Register]],
@@ -233,6 +239,30 @@ export function AppRoutes() {
                   element={
                     <Page>
                       <Users />
+                    </Page>
+                  }
+                />
+                <Route
+                  path="departments/*"
+                  element={
+                    <Page>
+                      <Departments />
+                    </Page>
+                  }
+                />
+                <Route
+                  path="tags/*"
+                  element={
+                    <Page>
+                      <Tags />
+                    </Page>
+                  }
+                />
+                <Route
+                  path="quick-replies/*"
+                  element={
+                    <Page>
+                      <QuickReplies />
                     </Page>
                   }
                 />

@@ -53,6 +53,7 @@ export function ListTable({
   minWidth,
   headings,
   pinActions = true,
+  scrollLabel,
   loading,
   pager,
   children,
@@ -60,13 +61,18 @@ export function ListTable({
   minWidth: string;
   headings: string[];
   pinActions?: boolean;
+  /**
+   * For a table whose rows may hold nothing focusable (a member's read-only list): names the
+   * sideways-scrolling region and makes it focusable, so keyboards can scroll it on a phone.
+   */
+  scrollLabel?: string;
   loading: boolean;
   pager: ReactNode;
   children: ReactNode[];
 }) {
   return (
     <Card className="overflow-hidden">
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" {...(scrollLabel ? { tabIndex: 0, role: 'region', 'aria-label': scrollLabel } : {})}>
         <table className={`w-full ${minWidth}`}>
           <thead className="border-b border-border bg-bg-subtle">
             <tr>

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { Building2, Cable, ChevronsLeft, ChevronsRight, Contact, LogOut, Menu, MessageSquare, Users } from 'lucide-react';
+import { Building2, Cable, MessageSquareText, Network, Tags, ChevronsLeft, ChevronsRight, Contact, LogOut, Menu, MessageSquare, Users } from 'lucide-react';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { Logo } from '#web/components/ui/logo.tsx';
 import { ThemeToggle } from '#web/components/ui/theme-toggle.tsx';
@@ -24,6 +24,9 @@ export const menu: MenuItem[] = [
   { to: '/contacts', label: 'Contatos', icon: Contact },
   { to: '/services', label: 'Conexões', icon: Cable },
   { to: '/users', label: 'Usuários', icon: Users },
+  { to: '/departments', label: 'Departamentos', icon: Network },
+  { to: '/tags', label: 'Etiquetas', icon: Tags },
+  { to: '/quick-replies', label: 'Respostas rápidas', icon: MessageSquareText },
   { to: '/my-account', label: 'Minha Conta', icon: Building2 },
 ];
 

@@ -8,12 +8,15 @@ import { contactKeys } from '#web/api/keys.ts';
 export interface ContactFilters {
   name: string;
   email: string;
+  /** A tag id: the contacts carrying it ('' for any). */
+  tagId: string;
 }
 
 export function contactsQuery(filters: ContactFilters, page: number, perPage: number): ListQueryInput {
   const where: Where = {};
   if (filters.name.trim()) where.name = { like: containsPattern(filters.name.trim()) };
   if (filters.email.trim()) where['data.email'] = { like: containsPattern(filters.email.trim()) };
+  if (filters.tagId) where.tags = filters.tagId;
   return { where, include: ['service', 'avatar'], order: [['name', 'ASC']], page, perPage, withCount: true };
 }
 

@@ -1,15 +1,18 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Download, Pencil, Plus } from 'lucide-react';
+import { Download, Pencil, Plus, Tag as TagIcon } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
 import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
-import { InputField } from '#web/components/ui/field.tsx';
+import { InputField, SelectField } from '#web/components/ui/field.tsx';
+import { TagChip } from '#web/components/ui/tag-chip.tsx';
+import { useAllTags } from '#web/api/tags.ts';
 import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
 import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
 import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
 import { initials } from '#web/lib/format.ts';
 import { contactsQuery, useContacts, type ContactFilters } from '#web/features/contacts/api/get-contacts.ts';
+import { ContactTagsDialog } from './contact-tags-dialog.tsx';
 import { ServiceTypeIcon } from './service-type-icon.tsx';
 import { useListFilters } from '#web/lib/use-list-filters.ts';
 import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
@@ -23,7 +26,7 @@ const actionClass =
 /** Why a contact is archived, as its badge's tooltip says. */
 const archivedWhy = (contact: Contact) => (contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText);
 
-const emptyFilters: ContactFilters = { name: '', email: '' };
+const emptyFilters: ContactFilters = { name: '', email: '', tagId: '' };
 
 /** The contacts list of SPEC section 2: filters, the table, the pager with page sizes. */
 export function ContactsTable() {
@@ -33,6 +36,9 @@ export function ContactsTable() {
   const rows = contacts.data?.data ?? [];
   const total = contacts.data?.totalCount ?? 0;
   const { user } = useSession();
+  const tags = useAllTags().data?.data ?? [];
+  const tagById = new Map(tags.map((t) => [t.id, t]));
+  const [tagging, setTagging] = useState<Contact | null>(null);
   const exporting = useExportContact();
   const exportData = (contact: Contact) =>
     exporting.mutate(contact, {
@@ -59,7 +65,7 @@ export function ContactsTable() {
         }
       />
       {list.open ? (
-        <FiltersCard columns="sm:grid-cols-[1fr_1fr_auto]" onApply={list.apply}>
+        <FiltersCard columns="sm:grid-cols-[1fr_1fr_1fr_auto]" onApply={list.apply}>
           <InputField id="contacts-filter-name" label="Nome" value={list.draft.name} onChange={(e) => list.setDraft({ ...list.draft, name: e.target.value })} />
           <InputField
             id="contacts-filter-email"
@@ -67,12 +73,20 @@ export function ContactsTable() {
             value={list.draft.email}
             onChange={(e) => list.setDraft({ ...list.draft, email: e.target.value })}
           />
+          <SelectField
+            id="contacts-filter-tag"
+            label="Etiqueta"
+            placeholder="Todas"
+            options={tags.map((t) => ({ value: t.id, label: t.name }))}
+            value={list.draft.tagId}
+            onChange={(e) => list.setDraft({ ...list.draft, tagId: e.target.value })}
+          />
         </FiltersCard>
       ) : null}
       <ListTable
-        minWidth="min-w-[720px]"
+        minWidth="min-w-[880px]"
         loading={contacts.isPending}
-        headings={['#', 'Nome', 'Email', 'Número', 'Conexão']}
+        headings={['#', 'Nome', 'Email', 'Número', 'Conexão', 'Etiquetas']}
         pager={
           <Pagination
             page={list.page}
@@ -119,10 +133,21 @@ export function ContactsTable() {
                 '—'
               )}
             </td>
+            <td className={tdClass}>
+              <span className="flex max-w-56 flex-wrap gap-1">
+                {(contact.tags ?? []).map((id) => {
+                  const tag = tagById.get(id);
+                  return tag ? <TagChip key={id} name={tag.name} color={tag.color} /> : null;
+                })}
+              </span>
+            </td>
             <td className={`${tdClass} ${actionsCellClass} text-right whitespace-nowrap`}>
               <Link to={`/contacts/${contact.id}/edit`} className={actionClass} aria-label={`Editar ${contact.name}`} title="Editar">
                 <Pencil className="size-4" aria-hidden="true" />
               </Link>
+              <button type="button" className={actionClass} aria-label={`Etiquetas de ${contact.name}`} title="Etiquetas" onClick={() => setTagging(contact)}>
+                <TagIcon className="size-4" aria-hidden="true" />
+              </button>
               {user?.isAdmin ? (
                 <button
                   type="button"
@@ -139,6 +164,7 @@ export function ContactsTable() {
           </tr>
         ))}
       </ListTable>
+      {tagging ? <ContactTagsDialog contact={tagging} tags={tags} onClose={() => setTagging(null)} /> : null}
     </div>
   );
 }

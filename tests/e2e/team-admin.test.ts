@@ -1,0 +1,216 @@
+/**
+ * The team admin screens of issue 14 in a real browser against the local runtime: departments
+ * (with the 'Membros veem todas as conversas' setting), tags, tagging contacts and quick replies.
+ * Admins act; members see the lists without the actions. axe-core clean throughout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi, expectAccessible, newPage } from './browser.ts';
+import { eventually, newTeam, openAs, startWorld, type Member, type World } from './world.ts';
+
+let world: World;
+let owner: Member;
+let marina: Member;
+beforeAll(async () => {
+  world = await startWorld();
+  const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
+  owner = team.owner;
+  marina = await team.addUser('Marina Costa', false);
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+describe('team admin screens', () => {
+  it('an admin creates a department with its users, archives it and lets members see every conversation; a member only reads', async () => {
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, owner, '/departments');
+    await page.getByRole('heading', { name: 'Departamentos', level: 1 }).waitFor();
+    await page.getByText('Nenhum registro encontrado').waitFor();
+    await expectAccessible(page, '/departments (empty)');
+
+    await page.getByRole('link', { name: 'Novo departamento' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Criar departamento' });
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await dialog.getByText('Campo obrigatório').waitFor();
+    await dialog.getByLabel('Nome').fill('Financeiro');
+    await dialog.getByRole('checkbox', { name: /Marina Costa/ }).check();
+    await expectAccessible(page, '/departments/create');
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await page.waitForURL(/\/departments$/);
+    const row = page.getByTestId('department-row').filter({ hasText: 'Financeiro' });
+    await row.getByText('Marina Costa').waitFor();
+    const stored = (await callApi(world.base, 'GET', '/departments', undefined, owner.token)).body.data;
+    expect(stored.map((d: { name: string; userIds: string[] }) => [d.name, d.userIds])).toEqual([['Financeiro', [marina.user.id]]]);
+
+    // Rename, then archive and back.
+    await page.getByRole('link', { name: 'Editar Financeiro' }).click();
+    const edit = page.getByRole('dialog', { name: 'Editar departamento' });
+    expect(await edit.getByRole('checkbox', { name: /Marina Costa/ }).isChecked()).toBe(true);
+    await edit.getByLabel('Nome').fill('Cobrança');
+    await edit.getByRole('button', { name: 'Atualizar' }).click();
+    await page.waitForURL(/\/departments$/);
+    await page.getByRole('button', { name: 'Arquivar Cobrança' }).click();
+    await page.getByTestId('department-row').filter({ hasText: 'Cobrança' }).getByText('Arquivado').waitFor();
+    await page.getByRole('button', { name: 'Desarquivar Cobrança' }).click();
+    await page.getByRole('button', { name: 'Arquivar Cobrança' }).waitFor();
+
+    // The account setting.
+    const setting = page.getByRole('checkbox', { name: 'Membros veem todas as conversas' });
+    expect(await setting.isChecked()).toBe(false);
+    await setting.check();
+    await page.getByText('Membros agora veem todas as conversas').waitFor();
+    expect((await callApi(world.base, 'GET', '/inbox/settings', undefined, owner.token)).body).toEqual({ membersSeeAll: true });
+    await expectAccessible(page, '/departments');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // A member reads the list, without the actions nor the setting; the create address sends them back.
+    const member = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(member.page, world, marina, '/departments');
+    await member.page.getByText('Cobrança', { exact: true }).waitFor();
+    expect(await member.page.getByRole('link', { name: 'Novo departamento' }).count()).toBe(0);
+    expect(await member.page.getByRole('link', { name: 'Editar Cobrança' }).count()).toBe(0);
+    expect(await member.page.getByRole('checkbox', { name: 'Membros veem todas as conversas' }).count()).toBe(0);
+    await member.page.goto(`${world.base}/departments/create`);
+    await member.page.waitForURL(/\/departments$/);
+    expect(await member.page.getByRole('dialog').count()).toBe(0);
+    await expectAccessible(member.page, '/departments (member, 390 dark)');
+    expect(member.errors).toEqual([]);
+    await member.context.close();
+  });
+
+  it('an admin creates, edits and deletes tags (with a confirmation); a member only reads', async () => {
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, owner, '/tags');
+    await page.getByRole('heading', { name: 'Etiquetas', level: 1 }).waitFor();
+    await page.getByText('Nenhum registro encontrado').waitFor();
+    await expectAccessible(page, '/tags (empty)');
+
+    for (const [name, color] of [
+      ['VIP', '#db2777'],
+      ['Atacado', '#2563eb'],
+    ]) {
+      await page.getByRole('link', { name: 'Nova etiqueta' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Criar etiqueta' });
+      await dialog.getByLabel('Nome').fill(name!);
+      await dialog.getByRole('button', { name: `Usar a cor ${color}` }).click();
+      if (name === 'VIP') await expectAccessible(page, '/tags/create');
+      await dialog.getByRole('button', { name: 'Criar' }).click();
+      await page.waitForURL(/\/tags$/);
+      await page.getByTestId('tag-row').filter({ hasText: color! }).waitFor();
+    }
+
+    // A repeated name is refused on the field; a typed colour is kept in lower case.
+    await page.getByRole('link', { name: 'Editar Atacado' }).click();
+    const edit = page.getByRole('dialog', { name: 'Editar etiqueta' });
+    await edit.getByLabel('Nome').fill('vip');
+    await edit.getByRole('button', { name: 'Atualizar' }).click();
+    await edit.getByText('Já existe uma etiqueta com este nome').waitFor();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Entendi' }).click();
+    await edit.getByLabel('Nome').fill('Atacadista');
+    await edit.getByRole('textbox', { name: 'Cor', exact: true }).fill('#0E7490');
+    await edit.getByRole('button', { name: 'Atualizar' }).click();
+    await page.waitForURL(/\/tags$/);
+    await page.getByTestId('tag-row').filter({ hasText: 'Atacadista' }).getByText('#0e7490').waitFor();
+
+    // Delete asks first; 'Cancelar' keeps it.
+    await page.getByRole('button', { name: 'Excluir Atacadista' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Excluir etiqueta?' });
+    await expectAccessible(page, '/tags delete confirmation');
+    await confirm.getByRole('button', { name: 'Cancelar' }).click();
+    expect(await page.getByTestId('tag-row').count()).toBe(2);
+    await page.getByRole('button', { name: 'Excluir Atacadista' }).click();
+    await confirm.getByRole('button', { name: 'Excluir' }).click();
+    await page.getByText('Etiqueta excluída').waitFor();
+    await eventually(async () => (await page.getByTestId('tag-row').count()) === 1);
+    const stored = (await callApi(world.base, 'GET', '/tags', undefined, owner.token)).body.data;
+    expect(stored.map((t: { name: string; color: string }) => [t.name, t.color])).toEqual([['VIP', '#db2777']]);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const member = await newPage(world.browser, { width: 390, height: 844 });
+    await openAs(member.page, world, marina, '/tags');
+    await member.page.getByTestId('tag-row').filter({ hasText: 'VIP' }).waitFor();
+    expect(await member.page.getByRole('link', { name: 'Nova etiqueta' }).count()).toBe(0);
+    expect(await member.page.getByRole('button', { name: 'Excluir VIP' }).count()).toBe(0);
+    await expectAccessible(member.page, '/tags (member, 390)');
+    expect(member.errors).toEqual([]);
+    await member.context.close();
+  });
+
+  it('anyone tags a contact from its row, sees the chips and filters the contacts by tag', async () => {
+    const tag = (await callApi(world.base, 'POST', '/tags', { name: 'Revenda', color: '#7c3aed' }, owner.token)).body;
+    const zap = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Doceria', type: 'whatsapp' }, owner.token)).body;
+    for (const [name, phone] of [
+      ['Dona Maria', '5511987650001'],
+      ['Seu João', '5511987650002'],
+    ]) {
+      const made = await callApi(world.base, 'POST', '/contacts', { name, serviceId: zap.id, data: { phoneNumber: phone, phoneCountry: 'BR' } }, owner.token);
+      expect(made.status).toBe(201);
+    }
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, marina, '/contacts');
+    await page.getByText('1–2 de 2').waitFor();
+    await page.getByRole('button', { name: 'Etiquetas de Dona Maria' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Etiquetas de Dona Maria' });
+    await dialog.getByRole('checkbox', { name: 'Revenda' }).check();
+    await expectAccessible(page, '/contacts tag picker');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Etiquetas do contato atualizadas').waitFor();
+    await page.getByTestId('contact-row').filter({ hasText: 'Dona Maria' }).getByText('Revenda').waitFor();
+    const maria = (await callApi(world.base, 'GET', '/contacts', undefined, owner.token)).body.data.find((c: { name: string }) => c.name === 'Dona Maria');
+    expect(maria.tags).toEqual([tag.id]);
+
+    await page.getByRole('button', { name: 'Mostrar filtros' }).click();
+    await page.getByLabel('Etiqueta', { exact: true }).selectOption({ label: 'Revenda' });
+    await page.getByRole('button', { name: 'Aplicar filtros' }).click();
+    await page.getByText('1–1 de 1').waitFor();
+    expect(await page.getByTestId('contact-row').filter({ hasText: 'Dona Maria' }).count()).toBe(1);
+    await expectAccessible(page, '/contacts filtered by tag');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an admin creates, edits and deletes a quick reply with variables; a member only reads', async () => {
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, owner, '/quick-replies');
+    await page.getByRole('heading', { name: 'Respostas rápidas', level: 1 }).waitFor();
+    await page.getByText('Nenhum registro encontrado').waitFor();
+    await expectAccessible(page, '/quick-replies (empty)');
+    await page.getByRole('link', { name: 'Nova resposta' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Criar resposta rápida' });
+    await dialog.getByLabel('Atalho').fill('/Boleto');
+    await dialog.getByLabel('Texto').fill('Olá,');
+    await dialog.getByRole('button', { name: /Inserir \{\{primeiro_nome\}\}/ }).click();
+    await expectAccessible(page, '/quick-replies/create');
+    await dialog.getByRole('button', { name: 'Criar' }).click();
+    await page.waitForURL(/\/quick-replies$/);
+    await page.getByTestId('quick-reply-row').filter({ hasText: '/boleto' }).getByText('Olá, {{primeiro_nome}}').waitFor();
+    const stored = (await callApi(world.base, 'GET', '/quick-replies', undefined, owner.token)).body.data;
+    expect(stored.map((r: { shortcut: string; text: string }) => [r.shortcut, r.text])).toEqual([['boleto', 'Olá, {{primeiro_nome}}']]);
+
+    await page.getByRole('link', { name: 'Editar /boleto' }).click();
+    const edit = page.getByRole('dialog', { name: 'Editar resposta rápida' });
+    await edit.getByLabel('Texto').fill('Segue o boleto, {{nome}}.');
+    await edit.getByRole('button', { name: 'Atualizar' }).click();
+    await page.waitForURL(/\/quick-replies$/);
+    await page.getByText('Segue o boleto, {{nome}}.').waitFor();
+    await expectAccessible(page, '/quick-replies');
+
+    const member = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(member.page, world, marina, '/quick-replies');
+    await member.page.getByText('/boleto').waitFor();
+    expect(await member.page.getByRole('link', { name: 'Nova resposta' }).count()).toBe(0);
+    expect(await member.page.getByRole('button', { name: 'Excluir /boleto' }).count()).toBe(0);
+    await expectAccessible(member.page, '/quick-replies (member, 390 dark)');
+    expect(member.errors).toEqual([]);
+    await member.context.close();
+
+    await page.getByRole('button', { name: 'Excluir /boleto' }).click();
+    await page.getByRole('alertdialog', { name: 'Excluir resposta rápida?' }).getByRole('button', { name: 'Excluir' }).click();
+    await page.getByText('Resposta rápida excluída').waitFor();
+    await page.getByText('Nenhum registro encontrado').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
