@@ -57,8 +57,10 @@ describe('team admin screens', () => {
     // The account setting.
     const setting = page.getByRole('checkbox', { name: 'Membros veem todas as conversas' });
     expect(await setting.isChecked()).toBe(false);
-    await setting.check();
+    // The box follows the stored setting: it ticks once the server has saved it (not at the click).
+    await setting.click();
     await page.getByText('Membros agora veem todas as conversas').waitFor();
+    await expect.poll(() => setting.isChecked()).toBe(true);
     expect((await callApi(world.base, 'GET', '/inbox/settings', undefined, owner.token)).body).toEqual({ membersSeeAll: true });
     await expectAccessible(page, '/departments');
     expect(errors).toEqual([]);
