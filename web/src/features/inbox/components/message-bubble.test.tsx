@@ -77,7 +77,7 @@ describe('a message bubble', () => {
   it("a system line is a centred line with its time: no bubble, no ack, no 'Responder'", () => {
     show(message({ kind: 'system', isFromMe: true, ack: 1, text: 'Ana Souza assumiu a conversa', user: { id: 'U1', name: 'Ana Souza' } }));
     const line = screen.getByTestId('system-line');
-    expect(line.textContent).toBe(`Ana Souza assumiu a conversa · ${line.querySelector('time')!.textContent}`);
+    expect(line.textContent).toMatch(/^Ana Souza assumiu a conversa · \d\d:\d\d$/);
     expect(line.querySelector('time')!.getAttribute('dateTime')).toBe('2025-06-08T12:00:00.000Z');
     expect(screen.queryByTestId('message')).toBeNull();
     expect(line.querySelector('[data-ack]')).toBeNull();
