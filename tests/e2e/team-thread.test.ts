@@ -62,6 +62,7 @@ describe('the team thread', () => {
     const noteBox = page.getByLabel('Texto da nota interna');
     expect(await noteBox.getAttribute('placeholder')).toBe('Escreva uma nota interna (o cliente não vê)');
     expect(await page.getByRole('button', { name: 'Anexar arquivos' }).isDisabled()).toBe(true);
+    await expectAccessible(page, '/inbox/{id} in note mode');
     await noteBox.fill('Cliente antiga: pode parcelar em 3x.');
     await noteBox.press('Enter');
     const note = page.getByTestId('message').filter({ hasText: 'Cliente antiga: pode parcelar em 3x.' });
@@ -99,5 +100,16 @@ describe('the team thread', () => {
     expect(sent.map((s) => [s.method, s.params.text])).toEqual([['sendMessage', sentText]]);
     expect(errors).toEqual([]);
     await context.close();
+
+    // Phone width, dark: the thread with its note and line, and the picker open, still clean for axe.
+    const phone = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(phone.page, world, owner, `/inbox/${contact.id}`);
+    await phone.page.getByTestId('message').filter({ hasText: sentText }).waitFor({ timeout: 20_000 });
+    await phone.page.getByTestId('message').filter({ hasText: 'Cliente antiga: pode parcelar em 3x.' }).getByText('Nota interna').waitFor();
+    await phone.page.getByLabel('Mensagem', { exact: true }).pressSequentially('/');
+    await phone.page.getByRole('listbox', { name: 'Respostas rápidas' }).getByRole('option').nth(1).waitFor();
+    await expectAccessible(phone.page, '/inbox/{id} at 390 px, dark, picker open');
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
   });
 });
