@@ -28,6 +28,13 @@ export function formatMessageTime(value: string, now: Date = new Date()): string
   return formatDateTime(d);
 }
 
+/** HH:mm (a line under its day's separator, where the day is already said). */
+export function formatClockTime(value: string): string {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
 /** The short time of a contact's last message in the list: HH:mm today, 'Ontem', else dd/MM/yyyy. */
 export function formatListTime(value: string | null | undefined, now: Date = new Date()): string {
   if (!value) return '';

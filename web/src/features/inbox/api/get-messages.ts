@@ -71,10 +71,15 @@ function eachConversation(client: QueryClient, contactId: string, update: (data:
   }
 }
 
-/** A local message this server message is the stored copy of (same text and file, oldest first). */
+/** A local message this server message is the stored copy of (same kind, text and file, oldest first). */
 function matchesLocal(local: ChatMessage, message: Message): boolean {
   return (
-    !!local.local && local.local.state === 'sending' && message.isFromMe && local.text === message.text && (local.fileId ?? null) === (message.fileId ?? null)
+    !!local.local &&
+    local.local.state === 'sending' &&
+    message.isFromMe &&
+    local.kind === (message.kind ?? 'message') &&
+    local.text === message.text &&
+    (local.fileId ?? null) === (message.fileId ?? null)
   );
 }
 

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { maxInlineAudioBytes, messageTypeOf } from '#contracts/files.ts';
-import { ack, type Message, type MessageType, type SendMessagePayload } from '#contracts/messages.ts';
+import { ack, type Message, type MessageKind, type MessageType, type SendMessagePayload } from '#contracts/messages.ts';
 import type { User } from '#contracts/entities.ts';
 import { api } from '#web/lib/api-client.ts';
+import { addNote } from './add-note.ts';
 import { addLocalMessage, applyMessage, settleLocalMessage, updateLocalMessage, type ChatMessage } from './get-messages.ts';
 import { requestUpload, uploadToUrl } from './request-upload.ts';
 import { messageKeys } from '#web/api/keys.ts';
@@ -26,11 +27,13 @@ export function useRetryMessage() {
   });
 }
 
-/** What the composer sends: a text, or a file with its caption, or a voice note. */
+/** What the composer sends: a text, or a file with its caption, or a voice note; or an internal note (text only). */
 export interface Outgoing {
   contactId: string;
   serviceId: string;
   text: string;
+  /** 'note': an internal note through POST /messages/notes (no file, no reply). */
+  kind?: Extract<MessageKind, 'message' | 'note'>;
   replyTo?: ChatMessage | null;
   file?: { blob: Blob; name: string; mimetype: string; isPtt?: boolean } | null;
   user?: Pick<User, 'id' | 'name'> | null;
@@ -64,7 +67,7 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
     serviceId: out.serviceId,
     text: out.text,
     type,
-    kind: 'message',
+    kind: out.kind ?? 'message',
     timestamp: now,
     isFromMe: true,
     ack: ack.sending,
@@ -114,18 +117,21 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
       fileId = upload.file.id;
       updateLocalMessage(client, out.contactId, localId, { fileId, local: { state: 'sending', progress: 1 } });
     }
-    const stored = await sendMessage({
-      contactId: out.contactId,
-      serviceId: out.serviceId,
-      text: out.text,
-      type,
-      fileId,
-      replyMessageId: out.replyTo?.id ?? null,
-    });
+    const stored =
+      out.kind === 'note'
+        ? await addNote({ contactId: out.contactId, text: out.text })
+        : await sendMessage({
+            contactId: out.contactId,
+            serviceId: out.serviceId,
+            text: out.text,
+            type,
+            fileId,
+            replyMessageId: out.replyTo?.id ?? null,
+          });
     settleLocalMessage(client, out.contactId, localId, stored);
     return stored;
   } catch (error) {
-    console.warn('Message send failed', error);
+    console.warn(out.kind === 'note' ? 'Note failed' : 'Message send failed', error);
     updateLocalMessage(client, out.contactId, localId, {
       ack: ack.error,
       local: {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
-import { FileText, Keyboard, Mic, Paperclip, Pause, Play, Send, Smile, Trash2, X } from 'lucide-react';
+import { FileText, Keyboard, Mic, NotebookPen, Paperclip, Pause, Play, Send, Smile, Trash2, X } from 'lucide-react';
 import { fileTooLargeText, fileTypeNotAllowedText, uploadAccept, uploadKindOf } from '#contracts/files.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
@@ -9,6 +9,8 @@ import { showToast } from '#web/lib/notify.ts';
 import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { summaryText } from './message-bubble.tsx';
+import { QuickReplyPicker } from './quick-reply-picker.tsx';
+import { useQuickReplyPicker, type PickerContact } from '#web/features/inbox/hooks/use-quick-reply-picker.ts';
 import { useVoiceRecorder } from '#web/features/inbox/hooks/use-voice-recorder.ts';
 
 export const maxComposerHeight = 120;
@@ -57,17 +59,27 @@ export interface ComposerSend {
   text: string;
   files: PendingFile[];
   voice?: { blob: Blob; mimetype: string };
+  /** An internal note (text only): POST /messages/notes, never to the customer. */
+  note?: boolean;
 }
 
 export interface ComposerProps {
+  /** The conversation's contact: the quick replies' variables are filled with it. */
+  contact: PickerContact;
   replyTo: ChatMessage | null;
   onClearReply: () => void;
   onSend: (payload: ComposerSend) => void;
+  /** 'Nota interna' mode: what is typed is a note for the team (no files, voice nor reply). */
+  noteMode: boolean;
+  onNoteModeChange: (on: boolean) => void;
 }
+
+export const notePlaceholder = 'Escreva uma nota interna (o cliente não vê)';
 
 const shortcuts: [string, string][] = [
   ['Enter', 'Enviar a mensagem'],
   ['Shift + Enter', 'Nova linha'],
+  ['/', 'Respostas rápidas (no início do texto)'],
   ['Ctrl/Cmd + E', 'Abrir os emojis'],
   ['Ctrl/Cmd + K', 'Mostrar os atalhos'],
   ['Esc', 'Cancelar a resposta'],
@@ -82,15 +94,20 @@ function isTyping(target: EventTarget | null): boolean {
   return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
 }
 
-/** The composer: text that grows to 120 px, emojis, attachments with captions, and voice notes. */
-export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
+/**
+ * The composer: text that grows to 120 px, emojis, attachments with captions, voice notes, `/atalho`
+ * quick replies, and the 'Nota interna' mode (note colours, text only).
+ */
+export function Composer({ contact, replyTo, onClearReply, onSend, noteMode, onNoteModeChange }: ComposerProps) {
   const [text, setText] = useState('');
   const [files, setFiles] = useState<PendingFile[]>([]);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const popup = useRef<HTMLDivElement>(null);
   const recorder = useVoiceRecorder();
+  const picker = useQuickReplyPicker({ text, setText, contact, textarea });
 
   const resize = useCallback(() => {
     const el = textarea.current;
@@ -106,6 +123,13 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
   }, [replyTo]);
 
   const send = () => {
+    if (noteMode) {
+      if (!text.trim()) return; // an empty note is never sent
+      onSend({ text: text.trim(), files: [], note: true });
+      setText('');
+      textarea.current?.focus();
+      return;
+    }
     if (!text.trim() && files.length === 0) return; // SPEC section 5: blank text alone is ignored
     onSend({ text: text.trim(), files });
     setText('');
@@ -123,6 +147,7 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
     const onKey = (event: globalThis.KeyboardEvent) => {
       if (document.querySelector('[aria-modal="true"]')) return;
       if (recorder.state === 'idle') {
+        if (noteMode) return; // notes are text only
         if ((event.key === 'r' || event.key === 'R') && !event.ctrlKey && !event.metaKey && !event.altKey && !isTyping(event.target)) {
           event.preventDefault();
           void recorder.start();
@@ -145,6 +170,7 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
   });
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (picker.onKeyDown(event)) return;
     const mod = event.ctrlKey || event.metaKey;
     if (mod && event.key.toLowerCase() === 'e') {
       event.preventDefault();
@@ -212,7 +238,13 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
 
   return (
     <div className="border-t border-border bg-surface">
-      {replyTo ? (
+      {noteMode ? (
+        <p className="flex items-center gap-1.5 border-b border-note-border bg-note px-4 py-1.5 text-xs font-medium text-note-fg" data-testid="note-mode">
+          <NotebookPen className="size-3.5 shrink-0" aria-hidden="true" />
+          Nota interna: só a sua equipe vê o que você escrever aqui.
+        </p>
+      ) : null}
+      {replyTo && !noteMode ? (
         <div className="flex items-start gap-3 border-b border-border px-4 py-2">
           <div className="min-w-0 flex-1 border-l-4 border-brand pl-3 text-sm">
             <p className="font-semibold text-brand">Respondendo a {replyTo.isFromMe ? 'você' : 'contato'}</p>
@@ -249,12 +281,35 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
           ))}
         </ul>
       ) : null}
-      <div className="relative flex items-end gap-1.5 px-2 py-2.5 sm:px-3">
+      <div className="relative flex items-end gap-1 px-2 py-2.5 sm:gap-1.5 sm:px-3">
         {emojiOpen ? <EmojiPicker onPick={insertEmoji} onClose={() => setEmojiOpen(false)} /> : null}
+        {picker.open ? <QuickReplyPicker picker={picker} ref={popup} /> : null}
+        <Button
+          variant="ghost"
+          size="icon"
+          onClick={() => {
+            onNoteModeChange(!noteMode);
+            textarea.current?.focus();
+          }}
+          disabled={files.length > 0}
+          aria-pressed={noteMode}
+          aria-label="Nota interna"
+          title={files.length > 0 ? 'Notas internas não levam anexos: remova-os para escrever uma nota' : 'Nota interna (o cliente não vê)'}
+          className={cn(noteMode && 'border border-note-border bg-note text-note-fg hover:bg-note hover:text-note-fg')}
+        >
+          <NotebookPen className="size-5" aria-hidden="true" />
+        </Button>
         <Button variant="ghost" size="icon" onClick={() => setEmojiOpen((v) => !v)} aria-label="Emojis (Ctrl+E)" aria-expanded={emojiOpen}>
           <Smile className="size-5" aria-hidden="true" />
         </Button>
-        <Button variant="ghost" size="icon" onClick={() => fileInput.current?.click()} aria-label="Anexar arquivos">
+        <Button
+          variant="ghost"
+          size="icon"
+          onClick={() => fileInput.current?.click()}
+          disabled={noteMode}
+          aria-label="Anexar arquivos"
+          title={noteMode ? 'Notas internas não levam anexos' : undefined}
+        >
           <Paperclip className="size-5" aria-hidden="true" />
         </Button>
         <input
@@ -269,7 +324,7 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
           tabIndex={-1}
         />
         <label htmlFor="composer-text" className="sr-only">
-          Mensagem
+          {noteMode ? 'Texto da nota interna' : 'Mensagem'}
         </label>
         <textarea
           id="composer-text"
@@ -278,13 +333,22 @@ export function Composer({ replyTo, onClearReply, onSend }: ComposerProps) {
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
-          placeholder="Digite uma mensagem"
-          className="block max-h-[120px] min-h-10 flex-1 resize-none rounded-xl border border-border-strong bg-bg-subtle px-3 py-2 text-sm leading-6 text-fg placeholder:text-fg-subtle focus-visible:outline-2 focus-visible:outline-ring"
+          onBlur={(e) => picker.onBlur(e.relatedTarget, popup.current)}
+          placeholder={noteMode ? notePlaceholder : 'Digite uma mensagem'}
+          {...picker.inputProps}
+          className={cn(
+            'block max-h-[120px] min-h-10 min-w-0 flex-1 resize-none rounded-xl border px-3 py-2 text-sm leading-6 text-fg focus-visible:outline-2 focus-visible:outline-ring',
+            noteMode ? 'border-2 border-note-border bg-note placeholder:text-note-fg' : 'border-border-strong bg-bg-subtle placeholder:text-fg-subtle',
+          )}
         />
         <Button variant="ghost" size="icon" className="max-sm:hidden" onClick={() => setHelpOpen(true)} aria-label="Atalhos de teclado (Ctrl+K)">
           <Keyboard className="size-5" aria-hidden="true" />
         </Button>
-        {text.trim() || files.length ? (
+        {noteMode ? (
+          <Button size="icon" onClick={send} disabled={!text.trim()} aria-label="Salvar nota">
+            <Send className="size-5" aria-hidden="true" />
+          </Button>
+        ) : text.trim() || files.length ? (
           <Button size="icon" onClick={send} aria-label="Enviar">
             <Send className="size-5" aria-hidden="true" />
           </Button>

@@ -1,9 +1,9 @@
-import { useRef } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { Contact } from '#contracts/contacts.ts';
 import type { Service } from '#contracts/services.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
-import { useMessages } from '#web/features/inbox/api/get-messages.ts';
+import { useMessages, type ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { useMarkReadWhenOpen } from '#web/features/inbox/hooks/use-mark-read-when-open.ts';
 import { useMessageRetry } from '#web/features/inbox/hooks/use-message-retry.ts';
 import { useMessageRows } from '#web/features/inbox/hooks/use-message-rows.ts';
@@ -24,6 +24,8 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
   const virtualizer = useMessageVirtualizer(rows, scrollRef);
   const { onScroll, rememberView, followBottom } = useScrollAnchor(scrollRef, list, rows, virtualizer);
   const [replyTo, setReplyTo] = useReplyTo(contact.id);
+  // 'Nota interna' mode: a note carries no reply, and 'Responder' goes back to writing to the customer.
+  const [noteMode, setNoteMode] = useState(false);
   const { onRetry, retrying } = useMessageRetry();
   const send = useSendSequence(contact);
   useMarkReadWhenOpen(contact);
@@ -31,8 +33,20 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
   const onSend = (payload: ComposerSend) => {
     setReplyTo(null);
     followBottom();
-    void send(payload, replyTo);
+    void send(payload, payload.note ? null : replyTo);
   };
+  const onNoteModeChange = (on: boolean) => {
+    setNoteMode(on);
+    if (on) setReplyTo(null);
+  };
+  // Stable, so the memoised bubbles do not re-render with the composer.
+  const onReply = useCallback(
+    (message: ChatMessage) => {
+      setNoteMode(false);
+      setReplyTo(message);
+    },
+    [setReplyTo],
+  );
   const loadOlder = () => {
     rememberView();
     void messages.fetchNextPage();
@@ -76,7 +90,7 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
                           <span className="rounded-full bg-surface px-3 py-1 text-xs font-medium text-fg-muted shadow-sm">{row.day}</span>
                         </div>
                       ) : null}
-                      <MessageBubble message={row.message} onReply={setReplyTo} onRetry={onRetry} retrying={retrying} />
+                      <MessageBubble message={row.message} onReply={onReply} onRetry={onRetry} retrying={retrying} />
                     </>
                   )}
                 </div>
@@ -86,7 +100,18 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
         )}
       </div>
 
-      {canSend ? <Composer replyTo={replyTo} onClearReply={() => setReplyTo(null)} onSend={onSend} /> : <ConversationNotice contact={contact} />}
+      {canSend ? (
+        <Composer
+          contact={contact}
+          replyTo={replyTo}
+          onClearReply={() => setReplyTo(null)}
+          onSend={onSend}
+          noteMode={noteMode}
+          onNoteModeChange={onNoteModeChange}
+        />
+      ) : (
+        <ConversationNotice contact={contact} />
+      )}
     </section>
   );
 }

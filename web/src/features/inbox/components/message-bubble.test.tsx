@@ -35,8 +35,9 @@ afterEach(cleanup);
 
 function show(m: ChatMessage) {
   const onRetry = vi.fn();
-  renderWithProviders(<MessageBubble message={m} onReply={vi.fn()} onRetry={onRetry} />);
-  return { onRetry };
+  const onReply = vi.fn();
+  renderWithProviders(<MessageBubble message={m} onReply={onReply} onRetry={onRetry} />);
+  return { onRetry, onReply };
 }
 
 describe('a message bubble', () => {
@@ -69,6 +70,43 @@ describe('a message bubble', () => {
     const failed = message({ isFromMe: true, ack: -2, error: 'Falha ao enviar a mensagem pelo WhatsApp. Tente de novo.' });
     const { onRetry } = show(failed);
     expect(screen.getByText('Falha ao enviar a mensagem pelo WhatsApp. Tente de novo.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Tentar novamente' }));
+    expect(onRetry).toHaveBeenCalledWith(failed);
+  });
+
+  it("a system line is a centred line with its time: no bubble, no ack, no 'Responder'", () => {
+    show(message({ kind: 'system', isFromMe: true, ack: 1, text: 'Ana Souza assumiu a conversa', user: { id: 'U1', name: 'Ana Souza' } }));
+    const line = screen.getByTestId('system-line');
+    expect(line.textContent).toMatch(/^Ana Souza assumiu a conversa · \d\d:\d\d$/);
+    expect(line.querySelector('time')!.getAttribute('dateTime')).toBe('2025-06-08T12:00:00.000Z');
+    expect(screen.queryByTestId('message')).toBeNull();
+    expect(line.querySelector('[data-ack]')).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it("an internal note reads 'Nota interna' with its author first, has no ack ticks and cannot be replied to", () => {
+    show(message({ kind: 'note', isFromMe: true, ack: 1, text: 'Cliente pediu desconto', user: { id: 'U1', name: 'Ana Souza' } }));
+    const note = screen.getByTestId('message');
+    expect(note.getAttribute('data-kind')).toBe('note');
+    // The label comes before the text, so a screen reader hears it is a note before what it says.
+    expect(note.textContent?.startsWith('Nota interna · Ana Souza')).toBe(true);
+    expect(note.className).toContain('bg-note');
+    expect(note.className).not.toContain('bg-brand');
+    expect(note.querySelector('[data-ack]')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Responder' })).toBeNull();
+    cleanup();
+    // A customer's message keeps its action; my sent one its ticks.
+    const { onReply } = show(message({ id: 'm3' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Responder' }));
+    expect(onReply).toHaveBeenCalled();
+    cleanup();
+    show(message({ id: 'm4', isFromMe: true, ack: 2 }));
+    expect(screen.getByTestId('message').querySelector('[data-ack="2"]')).toBeTruthy();
+  });
+
+  it('a note that failed to save says so and offers to try again', () => {
+    const failed = message({ kind: 'note', isFromMe: true, ack: -2, text: 'Ligar amanhã', error: 'Não foi possível enviar a mensagem' });
+    const { onRetry } = show(failed);
     fireEvent.click(screen.getByRole('button', { name: 'Tentar novamente' }));
     expect(onRetry).toHaveBeenCalledWith(failed);
   });

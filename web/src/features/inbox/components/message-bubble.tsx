@@ -1,10 +1,11 @@
 import { memo } from 'react';
-import { FileText, Mic, Reply, RotateCcw } from 'lucide-react';
+import { FileText, Mic, NotebookPen, Reply, RotateCcw } from 'lucide-react';
 import { ack, type MessageReaction, type MessageSummary } from '#contracts/messages.ts';
 import { cn } from '#web/lib/cn.ts';
 import { formatBytes, formatMessageTime } from '#web/lib/format.ts';
 import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { AckStatus } from './ack-status.tsx';
+import { SystemLine } from './system-line.tsx';
 
 const typeLabels: Record<string, string> = {
   image: 'Imagem',
@@ -119,8 +120,15 @@ export interface MessageBubbleProps {
   retrying?: boolean;
 }
 
-/** A message: its quote, media or document card, text, time, ack and, when it failed, the reason and a retry. */
+/**
+ * A message: its quote, media or document card, text, time, ack and, when it failed, the reason and
+ * a retry. An internal note is a bubble of its own colour, headed 'Nota interna · {author}', with no
+ * ack, reactions nor 'Responder' (a reply would quote the note to the customer); a system line is
+ * no bubble at all.
+ */
 export const MessageBubble = memo(function MessageBubble({ message, onReply, onRetry, retrying }: MessageBubbleProps) {
+  if (message.kind === 'system') return <SystemLine message={message} />;
+  const note = message.kind === 'note';
   const mine = message.isFromMe;
   const deleted = message.ack === ack.deleted;
   const failed = message.ack === ack.error;
@@ -132,12 +140,23 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
           <div
             className={cn(
               'rounded-2xl px-3 py-2 text-sm shadow-sm',
-              mine ? 'rounded-br-md bg-brand text-brand-fg' : 'rounded-bl-md border border-border bg-surface text-fg',
+              note
+                ? 'rounded-br-md border border-note-border bg-note text-note-fg'
+                : mine
+                  ? 'rounded-br-md bg-brand text-brand-fg'
+                  : 'rounded-bl-md border border-border bg-surface text-fg',
               failed && 'ring-2 ring-danger',
             )}
             data-testid="message"
             data-message-id={message.id}
+            data-kind={message.kind}
           >
+            {note ? (
+              <p className="mb-1 flex items-center gap-1.5 text-xs font-semibold">
+                <NotebookPen className="size-3.5 shrink-0" aria-hidden="true" />
+                <span>Nota interna{message.user ? <span className="font-normal"> · {message.user.name}</span> : null}</span>
+              </p>
+            ) : null}
             {message.groupContact && !mine ? <p className="mb-0.5 text-xs font-semibold text-brand">{message.groupContact.name}</p> : null}
             {message.quotedMessage ? <Quote quoted={message.quotedMessage} fromMe={mine} /> : null}
             {deleted ? (
@@ -160,13 +179,18 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
                 <div className="h-full bg-current transition-[width]" style={{ width: `${Math.round(progress * 100)}%` }} />
               </div>
             ) : null}
-            <p className={cn('mt-1 flex items-center justify-end gap-1 text-[11px]', mine ? 'text-brand-fg' : 'text-fg-muted')}>
-              {mine && message.user ? <span className="mr-1 truncate">{message.user.name} ·</span> : null}
+            <p className={cn('mt-1 flex items-center justify-end gap-1 text-[11px]', note ? 'text-note-fg' : mine ? 'text-brand-fg' : 'text-fg-muted')}>
+              {mine && !note && message.user ? <span className="mr-1 truncate">{message.user.name} ·</span> : null}
               <time dateTime={message.timestamp}>{formatMessageTime(message.timestamp)}</time>
-              {mine ? <AckStatus ack={message.ack} /> : null}
+              {mine && !note ? <AckStatus ack={message.ack} /> : null}
             </p>
             {failed ? (
-              <div className={cn('mt-1.5 flex flex-wrap items-center gap-2 rounded-md px-2 py-1 text-xs', mine ? 'bg-black/20' : 'bg-danger-soft text-danger')}>
+              <div
+                className={cn(
+                  'mt-1.5 flex flex-wrap items-center gap-2 rounded-md px-2 py-1 text-xs',
+                  mine && !note ? 'bg-black/20' : 'bg-danger-soft text-danger',
+                )}
+              >
                 <span>{message.error || 'Não foi possível enviar a mensagem'}</span>
                 <button
                   type="button"
@@ -180,9 +204,9 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
               </div>
             ) : null}
           </div>
-          {!deleted && message.reactions?.length ? <Reactions reactions={message.reactions} mine={mine} /> : null}
+          {!deleted && !note && message.reactions?.length ? <Reactions reactions={message.reactions} mine={mine} /> : null}
         </div>
-        {!deleted && !message.local ? (
+        {!deleted && !note && !message.local ? (
           <button
             type="button"
             onClick={() => onReply(message)}

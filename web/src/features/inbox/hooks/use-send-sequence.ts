@@ -6,14 +6,19 @@ import { sendOutgoing } from '#web/features/inbox/api/send-message.ts';
 import type { ComposerSend } from '#web/features/inbox/components/composer.tsx';
 
 /**
- * What the composer sends, in order: a voice note alone; otherwise the files one after another,
- * each with its caption, then the typed text. The reply goes with the first message only.
+ * What the composer sends, in order: an internal note alone (text only, never to the customer); a
+ * voice note alone; otherwise the files one after another, each with its caption, then the typed
+ * text. The reply goes with the first message only.
  */
 export function useSendSequence(contact: Pick<Contact, 'id' | 'serviceId'>) {
   const client = useQueryClient();
   const { user } = useSession();
-  return async ({ text, files, voice }: ComposerSend, replyTo: ChatMessage | null): Promise<void> => {
+  return async ({ text, files, voice, note }: ComposerSend, replyTo: ChatMessage | null): Promise<void> => {
     const base = { contactId: contact.id, serviceId: contact.serviceId, user };
+    if (note) {
+      if (text) await sendOutgoing(client, { ...base, kind: 'note', text });
+      return;
+    }
     let reply = replyTo;
     if (voice) {
       const ext = voice.mimetype.includes('mp4') ? 'm4a' : 'webm';

@@ -1,0 +1,115 @@
+/**
+ * The team inbox thread of issue 14 in a real browser against the local runtime: internal notes
+ * written from the composer (stored as notes, never sent to the customer's channel), a system line
+ * from 'Assumir' shown across the thread, and the `/atalho` quick-reply picker driven by the
+ * keyboard, its variables filled by the server. axe-core clean with the picker open.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi, expectAccessible, newPage } from './browser.ts';
+import { eventually, newTeam, openAs, startWorld, type World } from './world.ts';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+describe('the team thread', () => {
+  it('an agent writes an internal note, sees a take as a centred line, and answers with a quick reply picked by keyboard', async () => {
+    const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
+    const { owner } = team;
+    const botToken = `${900_000 + (Date.now() % 90_000)}:AAH-doceria`;
+    const bot = world.telegram.addBot(botToken, 'Doceria');
+    const service = (await callApi(world.base, 'POST', '/services', { name: 'Bot da Doceria', type: 'telegram', token: botToken }, owner.token)).body;
+    await callApi(world.base, 'POST', `/services/${service.id}/start`, {}, owner.token);
+    await eventually(async () => bot.polling);
+    await callApi(
+      world.base,
+      'POST',
+      '/quick-replies',
+      { shortcut: 'boleto', text: 'Olá, {{primeiro_nome}}! Segue o boleto. Aqui é {{atendente}}.' },
+      owner.token,
+    );
+    await callApi(world.base, 'POST', '/quick-replies', { shortcut: 'horario', text: 'Abrimos às 9h.' }, owner.token);
+    const helena = { id: 555_014, first_name: 'Helena', last_name: 'Prado' };
+    bot.receive(helena, { text: 'Oi! Podem mandar o boleto?' });
+    const contact = await eventually(async () => {
+      const list = await callApi(world.base, 'GET', '/contacts', undefined, owner.token);
+      return list.body.data.find((c: { name: string }) => c.name === 'Helena Prado');
+    });
+
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, owner, `/inbox/${contact.id}`);
+    await page.getByTestId('message').filter({ hasText: 'Oi! Podem mandar o boleto?' }).waitFor({ timeout: 20_000 });
+    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
+
+    // 'Assumir' through the API: its system line arrives live, centred across the thread, with no bubble.
+    expect((await callApi(world.base, 'POST', `/contacts/${contact.id}/take`, {}, owner.token)).status).toBe(200);
+    const line = page.getByTestId('system-line').filter({ hasText: 'Carla Souza assumiu a conversa' });
+    await line.waitFor({ timeout: 20_000 });
+    const text = (await line.locator('p').boundingBox())!;
+    const thread = (await page.getByTestId('messages-scroll').boundingBox())!;
+    expect(Math.abs(text.x + text.width / 2 - (thread.x + thread.width / 2))).toBeLessThanOrEqual(12);
+    expect(await line.locator('[data-ack]').count()).toBe(0);
+    expect(await line.getByRole('button').count()).toBe(0);
+
+    // An internal note: the toggle is pressed, the box says the customer does not see it.
+    const toggle = page.getByRole('button', { name: 'Nota interna', exact: true });
+    await toggle.press('Enter');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    const noteBox = page.getByLabel('Texto da nota interna');
+    expect(await noteBox.getAttribute('placeholder')).toBe('Escreva uma nota interna (o cliente não vê)');
+    expect(await page.getByRole('button', { name: 'Anexar arquivos' }).isDisabled()).toBe(true);
+    await expectAccessible(page, '/inbox/{id} in note mode');
+    await noteBox.fill('Cliente antiga: pode parcelar em 3x.');
+    await noteBox.press('Enter');
+    const note = page.getByTestId('message').filter({ hasText: 'Cliente antiga: pode parcelar em 3x.' });
+    await note.waitFor();
+    await eventually(async () => !(await note.getAttribute('data-message-id'))?.startsWith('local-'));
+    expect(await note.getAttribute('data-kind')).toBe('note');
+    await note.getByText('Nota interna').waitFor();
+    expect(await note.locator('[data-ack]').count()).toBe(0);
+    const query = encodeURIComponent(JSON.stringify({ where: { contactId: contact.id } }));
+    const listed = (await callApi(world.base, 'GET', `/messages?query=${query}`, undefined, owner.token)).body.data as { text: string; kind: string }[];
+    expect(listed.find((m) => m.text === 'Cliente antiga: pode parcelar em 3x.')?.kind).toBe('note');
+    expect(listed.find((m) => m.text === 'Carla Souza assumiu a conversa')?.kind).toBe('system');
+
+    // Back to the customer: '/bol' opens the picker; the keyboard picks; the server's filling is left to edit.
+    await toggle.click();
+    const box = page.getByLabel('Mensagem', { exact: true });
+    await box.pressSequentially('/bol');
+    const listbox = page.getByRole('listbox', { name: 'Respostas rápidas' });
+    await listbox.waitFor();
+    expect(await listbox.getByRole('option').allTextContents()).toEqual(['/boletoOlá, Helena! Segue o boleto. Aqui é Carla Souza.']);
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await listbox.getByRole('option').first().getAttribute('id'));
+    await expectAccessible(page, '/inbox/{id} with the quick-reply picker open');
+    await box.press('ArrowDown');
+    await box.press('Enter');
+    await listbox.waitFor({ state: 'detached' });
+    expect(await box.inputValue()).toBe('Olá, Helena! Segue o boleto. Aqui é Carla Souza.');
+    await box.press('End');
+    await box.pressSequentially(' Vence sexta.');
+    await box.press('Enter');
+    const sentText = 'Olá, Helena! Segue o boleto. Aqui é Carla Souza. Vence sexta.';
+    await page.getByTestId('message').filter({ hasText: sentText }).locator('[data-ack="1"]').waitFor({ timeout: 20_000 });
+
+    // The channel got the answer and nothing else: neither the note nor the system line.
+    const sent = await eventually(async () => (bot.sent.some((s) => s.answer.ok) ? bot.sent : null));
+    expect(sent.map((s) => [s.method, s.params.text])).toEqual([['sendMessage', sentText]]);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // Phone width, dark: the thread with its note and line, and the picker open, still clean for axe.
+    const phone = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(phone.page, world, owner, `/inbox/${contact.id}`);
+    await phone.page.getByTestId('message').filter({ hasText: sentText }).waitFor({ timeout: 20_000 });
+    await phone.page.getByTestId('message').filter({ hasText: 'Cliente antiga: pode parcelar em 3x.' }).getByText('Nota interna').waitFor();
+    await phone.page.getByLabel('Mensagem', { exact: true }).pressSequentially('/');
+    await phone.page.getByRole('listbox', { name: 'Respostas rápidas' }).getByRole('option').nth(1).waitFor();
+    await expectAccessible(phone.page, '/inbox/{id} at 390 px, dark, picker open');
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+  });
+});
