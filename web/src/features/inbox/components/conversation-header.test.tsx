@@ -182,6 +182,18 @@ describe('the conversation header', () => {
     expect(screen.queryByRole('button', { name: 'Mais ações' })).toBeNull();
   });
 
+  it('sends a member back to the list when the conversation taken first is no longer one they see', async () => {
+    mockApi((url, init) =>
+      init?.method === 'POST' && url.endsWith('/contacts/c1/take')
+        ? json({ statusCode: 409, error: 'Conflict', message: 'The conversation is already assigned to someone else', details: [] }, 409)
+        : undefined,
+    );
+    show(contact(), ana);
+    fireEvent.click(screen.getByRole('button', { name: 'Assumir' }));
+    expect(await screen.findByText('A lista de conversas')).toBeTruthy();
+    expect(toastTitles()).toEqual(['Outra pessoa já assumiu esta conversa. Atualize a lista para ver quem a atende.']);
+  });
+
   it('offers an admin, on a wide screen, Transferir as a button and Liberar and the statuses in the menu, moved by the keyboard', async () => {
     wideScreen();
     const fetchMock = mockApi((url, init) =>

@@ -8,7 +8,7 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { useSession } from '#web/lib/auth.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { useChangeConversation, type ConversationChange } from '#web/features/inbox/api/change-conversation.ts';
+import { applyChangedContact, useChangeConversation, type ConversationChange } from '#web/features/inbox/api/change-conversation.ts';
 
 /** Who a transfer went to, as the server's line says it: 'Ana', 'Financeiro' or 'Ana (Financeiro)'. */
 function transferTarget(contact: Pick<Contact, 'user' | 'department'>, change: { userId: string | null; departmentId: string | null }): string {
@@ -52,18 +52,20 @@ export function useConversationActions(contact: Contact) {
   const { user } = useSession();
   const mutation = useChangeConversation();
 
+  /** Back to the list, which is read again: the conversation is no longer one I see. */
+  const leave = () => {
+    navigate('/inbox', { state: { list: true } });
+    void client.invalidateQueries({ queryKey: contactKeys.inboxes() });
+  };
+
   const run = async (change: ConversationChange, onInvalid?: (details: { path: string; message: string }[]) => void): Promise<boolean> => {
     try {
       const next = await mutation.mutateAsync({ id: contact.id, change });
       const handedOver = change.action === 'transfer' || change.action === 'release';
-      if (handedOver && !user?.isAdmin) {
-        const seen = await stillVisible(next.id);
-        if (!seen) {
-          navigate('/inbox', { state: { list: true } });
-          void client.invalidateQueries({ queryKey: contactKeys.inboxes() });
-          showToast({ tone: 'success', title: doneText(change, next), message: 'Ela saiu da sua lista de conversas.' });
-          return true;
-        }
+      if (handedOver && !user?.isAdmin && !(await stillVisible(next.id))) {
+        leave();
+        showToast({ tone: 'success', title: doneText(change, next), message: 'Ela saiu da sua lista de conversas.' });
+        return true;
       }
       showToast({ tone: 'success', title: doneText(change, next) });
       return true;
@@ -71,8 +73,10 @@ export function useConversationActions(contact: Contact) {
       if (error instanceof ApiError && error.status === 409) {
         const who = error.details.find((d) => d.path === 'userId')?.message;
         showToast({ tone: 'error', title: shownMessage(error.message), message: who, duration: 8000 });
-        void client.invalidateQueries({ queryKey: contactKeys.detail(contact.id) });
-        void client.invalidateQueries({ queryKey: contactKeys.inboxes() });
+        // Read again: shown with who has it now, or (a member who no longer sees it) back to the list.
+        const now = await stillVisible(contact.id).catch(() => contact);
+        if (now) applyChangedContact(client, now);
+        else leave();
         return false;
       }
       if (onInvalid && error instanceof ApiError && error.status === 400 && error.details.length) {
