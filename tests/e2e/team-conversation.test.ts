@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { callApi, expectAccessible, newPage } from './browser.ts';
-import { eventually, newTeam, openAs, startWorld, type Member, type World } from './world.ts';
+import { newTeam, openAs, startWorld, type Member, type World } from './world.ts';
 
 let world: World;
 let owner: Member;

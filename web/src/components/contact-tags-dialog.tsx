@@ -9,7 +9,7 @@ import { useSession } from '#web/lib/auth.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useSaveContactTags } from '#web/api/save-contact-tags.ts';
 
-/** 'Etiquetas de {contato}': one checkbox per tag of the account, saved together. */
+/** 'Etiquetas de {contato}': one checkbox per tag of the account, saved together (the contacts list and the conversation header). */
 export function ContactTagsDialog({ contact, tags, onClose }: { contact: Contact; tags: Tag[]; onClose: () => void }) {
   const { user } = useSession();
   const known = new Set(tags.map((t) => t.id));

@@ -251,7 +251,7 @@ describe('the transfer dialog', () => {
     show(contact(), ana);
     const dialog = await openTransfer();
     const options = (label: string) => [...(within(dialog).getByLabelText(label) as HTMLSelectElement).options].map((o) => o.textContent);
-    expect(options('Usuário')).toEqual(['Nenhum: vai para a fila do departamento', 'Ana Souza', 'Bruno Lima']);
+    expect(options('Usuário')).toEqual(['Ninguém', 'Ana Souza', 'Bruno Lima']);
     expect(options('Departamento')).toEqual(['Manter Vendas', 'Vendas', 'Financeiro']);
     expect(within(dialog).getByLabelText('Nota interna (opcional)')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Transferir' }));

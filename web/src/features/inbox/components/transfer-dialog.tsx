@@ -50,8 +50,8 @@ export function TransferDialog({
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           <SelectField
             label="Usuário"
-            hint="Quem passa a atender a conversa."
-            options={[{ value: '', label: 'Nenhum: vai para a fila do departamento' }, ...targets.users.map((u) => ({ value: u.id, label: u.name }))]}
+            hint="Quem passa a atender. Sem ninguém, a conversa fica na fila do departamento."
+            options={[{ value: '', label: 'Ninguém' }, ...targets.users.map((u) => ({ value: u.id, label: u.name }))]}
             {...form.field('userId')}
           />
           <SelectField

@@ -41,10 +41,11 @@ async function stillVisible(id: string): Promise<Contact | null> {
 }
 
 /**
- * Runs a change on the open conversation: the answer goes into the caches; a conversation taken by
- * someone else first shows why (409) and is read again; a member who handed it to a queue they are
- * not in goes back to the list. Answers whether it succeeded. `onInvalid` gets the fields' messages
- * of a 400 (the transfer dialog shows them on its fields).
+ * Runs a change on the open conversation: the answer goes into the caches. A member who handed it to
+ * someone they cannot see it with goes back to the list; a take that someone else won first (409)
+ * says so and reads the conversation again, shown with who has it or, if no longer visible, left for
+ * the list. Answers whether it succeeded. `onInvalid` gets the fields' messages of a 400 (the
+ * transfer dialog shows them on its fields).
  */
 export function useConversationActions(contact: Contact) {
   const client = useQueryClient();
