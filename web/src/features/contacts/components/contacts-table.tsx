@@ -12,7 +12,7 @@ import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
 import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
 import { initials } from '#web/lib/format.ts';
 import { contactsQuery, useContacts, type ContactFilters } from '#web/features/contacts/api/get-contacts.ts';
-import { ContactTagsDialog } from './contact-tags-dialog.tsx';
+import { ContactTagsDialog } from '#web/components/contact-tags-dialog.tsx';
 import { ServiceTypeIcon } from './service-type-icon.tsx';
 import { useListFilters } from '#web/lib/use-list-filters.ts';
 import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';

@@ -7,9 +7,9 @@ import { Dialog } from '#web/components/ui/dialog.tsx';
 import { TagChip } from '#web/components/ui/tag-chip.tsx';
 import { useSession } from '#web/lib/auth.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { useSaveContactTags } from '#web/features/contacts/api/save-contact-tags.ts';
+import { useSaveContactTags } from '#web/api/save-contact-tags.ts';
 
-/** 'Etiquetas de {contato}': one checkbox per tag of the account, saved together. */
+/** 'Etiquetas de {contato}': one checkbox per tag of the account, saved together (the contacts list and the conversation header). */
 export function ContactTagsDialog({ contact, tags, onClose }: { contact: Contact; tags: Tag[]; onClose: () => void }) {
   const { user } = useSession();
   const known = new Set(tags.map((t) => t.id));

@@ -1,0 +1,104 @@
+/**
+ * Screenshots of the conversation header of issue 14 (who handles it, department, status, tags and
+ * the actions; the phone's 'Mais ações' menu) and of the transfer dialog, light and dark, 1280 and
+ * 390 px wide, into docs/screenshots/team-conversation-*.png.
+ * Run: `npx tsx tests/e2e/take-team-conversation-screenshots.ts [name-filter]`.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { inboundSink } from '../../shared/domain/channels/inbound-sink.ts';
+import { callApi, newPage, root } from './browser.ts';
+import { newTeam, openAs, setServiceStatus, startWorld, type Member } from './world.ts';
+
+const out = join(root, 'docs/screenshots');
+mkdirSync(out, { recursive: true });
+const only = process.argv[2];
+
+const world = await startWorld();
+const base = world.base;
+
+/** One screen in the four variants: opens `path` as `who`, waits for `ready`, then `then` (a menu or a dialog). */
+async function shoot(name: string, who: Member, path: string, ready: (page: Page) => Promise<unknown>, then?: (page: Page, wide: boolean) => Promise<unknown>) {
+  if (only && !name.includes(only)) return;
+  for (const width of [1280, 390]) {
+    for (const dark of [false, true]) {
+      const { page, context, errors } = await newPage(world.browser, { width, height: width > 500 ? 800 : 844, dark });
+      await openAs(page, world, who, path);
+      await ready(page);
+      if (then) await then(page, width > 500);
+      await page.waitForTimeout(400);
+      const file = join(out, `${name}-${width}-${dark ? 'dark' : 'light'}.png`);
+      await page.screenshot({ path: file });
+      console.log(`wrote ${file}${errors.length ? `; page errors: ${errors.join(' | ')}` : ''}`);
+      await context.close();
+    }
+  }
+}
+
+try {
+  const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
+  const { owner } = team;
+  const marina = await team.addUser('Marina Costa', false);
+  await team.addUser('Bruno Lima', true);
+  await callApi(base, 'POST', '/departments', { name: 'Vendas', userIds: [marina.user.id] }, owner.token);
+  await callApi(base, 'POST', '/departments', { name: 'Financeiro', userIds: [] }, owner.token);
+  for (const [name, color] of [
+    ['VIP', '#db2777'],
+    ['Atacado', '#2563eb'],
+    ['Aniversário', '#fde047'],
+  ] as const) {
+    await callApi(base, 'POST', '/tags', { name, color }, owner.token);
+  }
+  const palette = (await callApi(base, 'GET', '/tags', undefined, owner.token)).body.data as { id: string; name: string }[];
+
+  const zap = (await callApi(base, 'POST', '/services', { name: 'WhatsApp Vendas', type: 'whatsapp' }, owner.token)).body;
+  await setServiceStatus(world, owner.accountId, zap.id, 'connected');
+  const sink = inboundSink(world.ports, { accountId: owner.accountId, serviceId: zap.id });
+  const start = Date.now() - 20 * 60_000;
+  const chats = [
+    { idFromService: '5511987654321@s.whatsapp.net', name: 'Joana Pereira', isGroup: false, phoneNumber: '5511987654321' },
+    { idFromService: '5511987654322@s.whatsapp.net', name: 'Mercado Central Atacadista', isGroup: false, phoneNumber: '5511987654322' },
+  ];
+  for (const [i, chat] of chats.entries()) {
+    await sink.message({
+      channelMessageId: `T${i}`,
+      chat,
+      isFromMe: false,
+      type: 'text',
+      text: i === 0 ? 'Oi! Queria encomendar um bolo para sábado.' : 'Bom dia, preciso da segunda via do boleto.',
+      timestamp: new Date(start + i * 60_000).toISOString(),
+    });
+  }
+  const contacts = (await callApi(base, 'GET', '/contacts', undefined, owner.token)).body.data as { id: string; name: string }[];
+  const joana = contacts.find((c) => c.name === 'Joana Pereira')!;
+  const mercado = contacts.find((c) => c.name.startsWith('Mercado'))!;
+  await callApi(base, 'PUT', `/contacts/${joana.id}/tags`, { tagIds: palette.map((t) => t.id) }, owner.token);
+  await callApi(base, 'PUT', `/contacts/${mercado.id}/tags`, { tagIds: [palette.find((t) => t.name === 'Atacado')!.id] }, owner.token);
+  await callApi(base, 'POST', `/contacts/${mercado.id}/take`, undefined, marina.token);
+  await callApi(base, 'POST', `/contacts/${mercado.id}/status`, { status: 'pending' }, marina.token);
+
+  const headerReady = (p: Page) =>
+    p
+      .getByTestId('conversation-facts')
+      .getByText(/VIP|Atacado/)
+      .first()
+      .waitFor();
+  // Nobody's conversation, seen by a member: 'Assumir'.
+  await shoot('team-conversation-unassigned', marina, `/inbox/${joana.id}`, headerReady);
+  // The member's own, pending: the actions menu open.
+  await shoot('team-conversation-menu', marina, `/inbox/${mercado.id}`, headerReady, (p) => p.getByRole('button', { name: 'Mais ações' }).click());
+  // The transfer dialog, with its validation text.
+  await shoot('team-conversation-transfer', marina, `/inbox/${mercado.id}`, headerReady, async (p, wide) => {
+    if (wide) await p.getByRole('button', { name: 'Transferir' }).click();
+    else {
+      await p.getByRole('button', { name: 'Mais ações' }).click();
+      await p.getByRole('menuitem', { name: 'Transferir' }).click();
+    }
+    const dialog = p.getByRole('dialog', { name: 'Transferir conversa' });
+    await dialog.getByRole('button', { name: 'Transferir' }).click();
+    await dialog.getByText('Escolha um usuário ou um departamento').waitFor();
+  });
+} finally {
+  await world.stop();
+}
