@@ -1,6 +1,7 @@
 /**
  * What the benchmarks share: their table, opened on dynalite in the runtime's data folder before
- * the runtime starts, the owner they seed into it, and the summary of their timings.
+ * the runtime starts, the owner, connections and messages they seed into it, and the summary of
+ * their timings.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,9 @@ import { create as createStore } from 'dynalite/db/index.js';
 import { ulid } from 'ulid';
 import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
+import { messageItem, type MessageItem } from '../shared/db/messages.ts';
+import type { ServiceStatus } from '../shared/contracts/services.ts';
+import type { ServiceItem } from '../shared/db/services.ts';
 import { createTableInput, tableShape } from '../shared/db/table-definition.ts';
 import { ttlIndexFileName, type SavedTtlIndex } from '../infra/local/dynamo-front.ts';
 import { newUserItem } from '../shared/db/users.ts';
@@ -77,6 +81,59 @@ export async function benchOwnerItems(accountId: string, email: string, password
     { ...user, isOwner: true, emailVerified: true },
     { ...keys.userEmail(accountId, email), type: entityTypes.userEmail },
   ];
+}
+
+/** A WhatsApp connection of the benchmarks' account, in `status` since `now`. */
+export function benchServiceItem(accountId: string, id: string, name: string, status: ServiceStatus, now: string): ServiceItem {
+  return {
+    ...keys.service(accountId, id),
+    type: entityTypes.service,
+    id,
+    accountId,
+    name,
+    channelType: 'whatsapp',
+    status,
+    statusReason: null,
+    qrCode: null,
+    tokenSealed: null,
+    tokenHint: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * A text message of a seeded conversation, at `atMs` (its id is a ULID of that time), as the
+ * channel left it: ours read by the customer after one send attempt, the customer's delivered.
+ */
+export function benchMessageItem(
+  conversation: { accountId: string; contactId: string; serviceId: string },
+  atMs: number,
+  text: string,
+  fromMe: boolean,
+): MessageItem {
+  const id = ulid(atMs);
+  const at = new Date(atMs).toISOString();
+  return messageItem({
+    id,
+    ...conversation,
+    text,
+    messageType: 'text',
+    timestamp: at,
+    isFromMe: fromMe,
+    ack: fromMe ? 3 : 2,
+    error: null,
+    file: null,
+    quotedMessage: null,
+    replyMessageId: null,
+    replyToChannelMessageId: null,
+    user: null,
+    groupContact: null,
+    channelMessageId: `seed-${id}`,
+    sendAttempt: fromMe ? 1 : 0,
+    createdAt: at,
+    updatedAt: at,
+  });
 }
 
 /** Count, p50, p95 and max of a list of timings, in ms with two decimals. */
