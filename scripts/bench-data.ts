@@ -7,10 +7,9 @@
  */
 import { ulid } from 'ulid';
 import { newAccountItem } from '../shared/db/accounts.ts';
-import { contactItem } from '../shared/db/contacts.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
-import { benchMessageItem, benchOwnerItems, benchServiceItem } from './bench-seed.ts';
+import { benchContactItem, benchMessageItem, benchOwnerItems, benchServiceItem } from './bench-seed.ts';
 
 /** A generator of uniform numbers in [0, 1), period 2^32 (Tommy Ettinger's mulberry32). */
 export function mulberry32(seed: number): () => number {
@@ -162,22 +161,13 @@ export async function inboxItems(shape: InboxShape, put: (item: Record<string, u
       last = benchMessageItem({ accountId, contactId: id, serviceId }, at, text, fromMe);
       await put(last as unknown as Record<string, unknown>);
     }
-    const item = contactItem({
+    const item = benchContactItem({
       id,
       accountId,
       serviceId,
       name: planned.name,
-      contactType: 'user',
-      idFromService: `${planned.phone}@s.whatsapp.net`,
       email: planned.email,
       phoneNumber: planned.phone,
-      phoneCountry: 'BR',
-      gender: null,
-      avatarKey: null,
-      isOnline: false,
-      lastSeenAt: null,
-      archivedAt: null,
-      archivedReason: null,
       lastMessage: last ? summaryOf(last) : null,
       lastMessageAt: last ? last.timestamp : null,
       unread: last && !last.isFromMe ? 1 : 0,

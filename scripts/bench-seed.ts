@@ -1,7 +1,7 @@
 /**
  * What the benchmarks share: their table, opened on dynalite in the runtime's data folder before
- * the runtime starts, the owner, connections and messages they seed into it, and the summary of
- * their timings.
+ * the runtime starts, the owner, connections, customers and messages they seed into it, the
+ * WebSocket client timing message.CREATED, and the summary of their timings.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,9 @@ import dynalite from 'dynalite';
 import batchWriteItem from 'dynalite/actions/batchWriteItem.js';
 import { create as createStore } from 'dynalite/db/index.js';
 import { ulid } from 'ulid';
+import WebSocket from 'ws';
 import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
+import { contactItem, type ContactFields, type ContactItem } from '../shared/db/contacts.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { messageItem, type MessageItem } from '../shared/db/messages.ts';
 import type { ServiceStatus } from '../shared/contracts/services.ts';
@@ -102,6 +104,34 @@ export function benchServiceItem(accountId: string, id: string, name: string, st
   };
 }
 
+/** What every benchmark customer has alike: a person on WhatsApp with a Brazilian number, offline, not archived. */
+type BenchCustomerFields =
+  | 'contactType'
+  | 'idFromService'
+  | 'phoneCountry'
+  | 'gender'
+  | 'avatarKey'
+  | 'isOnline'
+  | 'lastSeenAt'
+  | 'archivedAt'
+  | 'archivedReason';
+
+/** A customer of a benchmark's account on its WhatsApp connection: the JID is `phoneNumber`'s. */
+export function benchContactItem(fields: Omit<ContactFields, BenchCustomerFields> & { phoneNumber: string }): ContactItem {
+  return contactItem({
+    ...fields,
+    contactType: 'user',
+    idFromService: `${fields.phoneNumber}@s.whatsapp.net`,
+    phoneCountry: 'BR',
+    gender: null,
+    avatarKey: null,
+    isOnline: false,
+    lastSeenAt: null,
+    archivedAt: null,
+    archivedReason: null,
+  });
+}
+
 /**
  * A text message of a seeded conversation, at `atMs` (its id is a ULID of that time), as the
  * channel left it: ours read by the customer after one send attempt, the customer's delivered.
@@ -134,6 +164,24 @@ export function benchMessageItem(
     createdAt: at,
     updatedAt: at,
   });
+}
+
+/**
+ * A WebSocket client of the runtime signed in with `token`, open: `arrivals` holds when (performance.now())
+ * each message.CREATED reached it, by message id. `close` when done.
+ */
+export async function messageArrivals(runtimeUrl: string, token: string): Promise<{ arrivals: Map<string, number>; close: () => void }> {
+  const socket = new WebSocket(`${runtimeUrl.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  const arrivals = new Map<string, number>();
+  socket.on('message', (data) => {
+    const event = JSON.parse(data.toString()) as { event: string; data: { id: string } };
+    if (event.event === 'message.CREATED') arrivals.set(event.data.id, performance.now());
+  });
+  return { arrivals, close: () => socket.close() };
 }
 
 /** Count, p50, p95 and max of a list of timings, in ms with two decimals. */

@@ -18,12 +18,11 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { ulid } from 'ulid';
 import { newAccountItem } from '../shared/db/accounts.ts';
-import { contactItem } from '../shared/db/contacts.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
-import { benchMessageItem, benchOwnerItems, benchServiceItem, openSeedTable, withSection } from './bench-seed.ts';
+import { benchContactItem, benchMessageItem, benchOwnerItems, benchServiceItem, openSeedTable, withSection } from './bench-seed.ts';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const LABEL = process.env.BENCH_WEB_LABEL ?? 'current build';
@@ -78,22 +77,13 @@ async function seed(dataDir: string) {
         items.push(last as unknown as Record<string, unknown>);
       }
     }
-    const item = contactItem({
+    const item = benchContactItem({
       id,
       accountId,
       serviceId,
       name: `${firstNames[c % firstNames.length]} ${surnames[Math.floor(c / firstNames.length) % surnames.length]} ${c + 1}`,
-      contactType: 'user',
-      idFromService: `${phone}@s.whatsapp.net`,
       email: `cliente${c + 1}@exemplo.com.br`,
       phoneNumber: phone,
-      phoneCountry: 'BR',
-      gender: null,
-      avatarKey: null,
-      isOnline: false,
-      lastSeenAt: null,
-      archivedAt: null,
-      archivedReason: null,
       lastMessage: last ? summaryOf(last) : null,
       lastMessageAt: last ? last.timestamp : null,
       unread: last && !last.isFromMe ? 2 : 0,
