@@ -25,7 +25,7 @@ import { readContactSnapshot, writeContactSnapshot } from '../shared/domain/cont
 import { contactListRules } from '../shared/domain/contacts/contacts.ts';
 import { parseListQuery } from '../shared/domain/list-query.ts';
 import { s3Storage } from '../functions/lib/s3-storage.ts';
-import { openSeedTable } from './bench-seed.ts';
+import { benchContactItem, openSeedTable } from './bench-seed.ts';
 
 const TABLE = 'cold';
 const BUCKET = 'cold-media';
@@ -119,22 +119,13 @@ function contact(i: number, random: () => number, at: string): ContactItem {
   const name = `${pick(firstNames)} ${pick(surnames)} ${pick(surnames)}`;
   const phone = `5511${String(900000000 + i)}`;
   const talked = random() < 0.8;
-  return contactItem({
+  return benchContactItem({
     id: `C${String(i).padStart(8, '0')}`,
     accountId: ACCOUNT,
     serviceId: 'S1',
     name,
-    contactType: 'user',
-    idFromService: `${phone}@s.whatsapp.net`,
     email: random() < 0.6 ? `${name.split(' ')[0]!.toLowerCase()}.${i}@exemplo.com.br` : null,
     phoneNumber: phone,
-    phoneCountry: 'BR',
-    gender: null,
-    avatarKey: null,
-    isOnline: false,
-    lastSeenAt: null,
-    archivedAt: null,
-    archivedReason: null,
     lastMessage: talked
       ? { id: `M${i}`, text: 'Bom dia! Queria saber se ainda tem disponível', type: 'text', isFromMe: false, ack: 0, timestamp: at, file: null }
       : null,

@@ -7,11 +7,9 @@
  */
 import { ulid } from 'ulid';
 import { newAccountItem } from '../shared/db/accounts.ts';
-import { contactItem } from '../shared/db/contacts.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
-import type { ServiceItem } from '../shared/db/services.ts';
-import { benchOwnerItems } from './bench-seed.ts';
+import { benchContactItem, benchMessageItem, benchOwnerItems, benchServiceItem } from './bench-seed.ts';
 
 /** A generator of uniform numbers in [0, 1), period 2^32 (Tommy Ettinger's mulberry32). */
 export function mulberry32(seed: number): () => number {
@@ -147,21 +145,7 @@ export async function inboxItems(shape: InboxShape, put: (item: Record<string, u
   // The team inbox (issue 14): a fifth of the contacts are the owner's, every contact is in one of 4 departments.
   const owner = ownerItems.find((i) => i.type === entityTypes.user) as unknown as { id: string; name: string };
   const serviceId = ulid(now);
-  const service: ServiceItem = {
-    ...keys.service(accountId, serviceId),
-    type: entityTypes.service,
-    id: serviceId,
-    accountId,
-    name: 'WhatsApp Bench',
-    channelType: 'whatsapp',
-    status: 'connected',
-    statusReason: null,
-    qrCode: null,
-    tokenSealed: null,
-    tokenHint: null,
-    createdAt: iso(now),
-    updatedAt: iso(now),
-  };
+  const service = benchServiceItem(accountId, serviceId, 'WhatsApp Bench', 'connected', iso(now));
   await put(service as unknown as Record<string, unknown>);
 
   const contacts: { id: string; name: string }[] = [];
@@ -172,50 +156,18 @@ export async function inboxItems(shape: InboxShape, put: (item: Record<string, u
     let at = now - 40 * 86_400_000 - Math.floor(random() * 300 * 86_400_000);
     for (let m = 0; m < planned.messages; m++) {
       at += 1000 + Math.floor(random() * 600_000);
-      const mid = ulid(at);
       const fromMe = random() < 0.5;
-      last = {
-        ...keys.message(accountId, id, mid),
-        type: entityTypes.message,
-        id: mid,
-        accountId,
-        contactId: id,
-        serviceId,
-        text: fromMe ? 'Olá! Seu pedido já foi enviado e chega amanhã.' : 'Bom dia, gostaria de saber o status do meu pedido, por favor.',
-        messageType: 'text',
-        timestamp: iso(at),
-        isFromMe: fromMe,
-        ack: fromMe ? 3 : 2,
-        error: null,
-        file: null,
-        quotedMessage: null,
-        replyMessageId: null,
-        replyToChannelMessageId: null,
-        user: null,
-        groupContact: null,
-        channelMessageId: `seed-${mid}`,
-        sendAttempt: fromMe ? 1 : 0,
-        createdAt: iso(at),
-        updatedAt: iso(at),
-      };
+      const text = fromMe ? 'Olá! Seu pedido já foi enviado e chega amanhã.' : 'Bom dia, gostaria de saber o status do meu pedido, por favor.';
+      last = benchMessageItem({ accountId, contactId: id, serviceId }, at, text, fromMe);
       await put(last as unknown as Record<string, unknown>);
     }
-    const item = contactItem({
+    const item = benchContactItem({
       id,
       accountId,
       serviceId,
       name: planned.name,
-      contactType: 'user',
-      idFromService: `${planned.phone}@s.whatsapp.net`,
       email: planned.email,
       phoneNumber: planned.phone,
-      phoneCountry: 'BR',
-      gender: null,
-      avatarKey: null,
-      isOnline: false,
-      lastSeenAt: null,
-      archivedAt: null,
-      archivedReason: null,
       lastMessage: last ? summaryOf(last) : null,
       lastMessageAt: last ? last.timestamp : null,
       unread: last && !last.isFromMe ? 1 : 0,

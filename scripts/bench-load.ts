@@ -17,12 +17,11 @@ import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import WebSocket from 'ws';
 import { containsPattern, listQueryString, type ListQueryInput } from '../shared/contracts/list-query.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
 import { issueShape, seedInbox, type SeededInbox } from './bench-data.ts';
-import { openSeedWriter, withSection } from './bench-seed.ts';
+import { messageArrivals, openSeedWriter, withSection } from './bench-seed.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = 10;
@@ -217,16 +216,7 @@ async function main() {
     }
 
     // Mixed: the four reads at 10 connections, and one sender awaiting each send's event at a WebSocket client.
-    const socket = new WebSocket(`${runtime.url.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    const arrivals = new Map<string, number>();
-    socket.on('message', (data) => {
-      const event = JSON.parse(data.toString()) as { event: string; data: { id: string } };
-      if (event.event === 'message.CREATED') arrivals.set(event.data.id, performance.now());
-    });
+    const { arrivals, close } = await messageArrivals(runtime.url, token);
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
     const sends: number[] = [];
@@ -263,7 +253,7 @@ async function main() {
     reading = false;
     await sender;
     loopDelay.disable();
-    socket.close();
+    close();
     const mixed = {
       reads: mixedReads,
       send: percentiles(sends),

@@ -1,6 +1,7 @@
 /**
  * What the benchmarks share: their table, opened on dynalite in the runtime's data folder before
- * the runtime starts, the owner they seed into it, and the summary of their timings.
+ * the runtime starts, the owner, connections, customers and messages they seed into it, the
+ * WebSocket client timing message.CREATED, and the summary of their timings.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -12,8 +13,13 @@ import dynalite from 'dynalite';
 import batchWriteItem from 'dynalite/actions/batchWriteItem.js';
 import { create as createStore } from 'dynalite/db/index.js';
 import { ulid } from 'ulid';
+import WebSocket from 'ws';
 import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
+import { contactItem, type ContactFields, type ContactItem } from '../shared/db/contacts.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
+import { messageItem, type MessageItem } from '../shared/db/messages.ts';
+import type { ServiceStatus } from '../shared/contracts/services.ts';
+import type { ServiceItem } from '../shared/db/services.ts';
 import { createTableInput, tableShape } from '../shared/db/table-definition.ts';
 import { ttlIndexFileName, type SavedTtlIndex } from '../infra/local/dynamo-front.ts';
 import { newUserItem } from '../shared/db/users.ts';
@@ -77,6 +83,105 @@ export async function benchOwnerItems(accountId: string, email: string, password
     { ...user, isOwner: true, emailVerified: true },
     { ...keys.userEmail(accountId, email), type: entityTypes.userEmail },
   ];
+}
+
+/** A WhatsApp connection of the benchmarks' account, in `status` since `now`. */
+export function benchServiceItem(accountId: string, id: string, name: string, status: ServiceStatus, now: string): ServiceItem {
+  return {
+    ...keys.service(accountId, id),
+    type: entityTypes.service,
+    id,
+    accountId,
+    name,
+    channelType: 'whatsapp',
+    status,
+    statusReason: null,
+    qrCode: null,
+    tokenSealed: null,
+    tokenHint: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** What every benchmark customer has alike: a person on WhatsApp with a Brazilian number, offline, not archived. */
+type BenchCustomerFields =
+  | 'contactType'
+  | 'idFromService'
+  | 'phoneCountry'
+  | 'gender'
+  | 'avatarKey'
+  | 'isOnline'
+  | 'lastSeenAt'
+  | 'archivedAt'
+  | 'archivedReason';
+
+/** A customer of a benchmark's account on its WhatsApp connection: the JID is `phoneNumber`'s. */
+export function benchContactItem(fields: Omit<ContactFields, BenchCustomerFields> & { phoneNumber: string }): ContactItem {
+  return contactItem({
+    ...fields,
+    contactType: 'user',
+    idFromService: `${fields.phoneNumber}@s.whatsapp.net`,
+    phoneCountry: 'BR',
+    gender: null,
+    avatarKey: null,
+    isOnline: false,
+    lastSeenAt: null,
+    archivedAt: null,
+    archivedReason: null,
+  });
+}
+
+/**
+ * A text message of a seeded conversation, at `atMs` (its id is a ULID of that time), as the
+ * channel left it: ours read by the customer after one send attempt, the customer's delivered.
+ */
+export function benchMessageItem(
+  conversation: { accountId: string; contactId: string; serviceId: string },
+  atMs: number,
+  text: string,
+  fromMe: boolean,
+): MessageItem {
+  const id = ulid(atMs);
+  const at = new Date(atMs).toISOString();
+  return messageItem({
+    id,
+    ...conversation,
+    text,
+    messageType: 'text',
+    timestamp: at,
+    isFromMe: fromMe,
+    ack: fromMe ? 3 : 2,
+    error: null,
+    file: null,
+    quotedMessage: null,
+    replyMessageId: null,
+    replyToChannelMessageId: null,
+    user: null,
+    groupContact: null,
+    channelMessageId: `seed-${id}`,
+    sendAttempt: fromMe ? 1 : 0,
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+/**
+ * A WebSocket client of the runtime signed in with `token`, open: `arrivals` holds when (performance.now())
+ * each message.CREATED reached it, by message id. `close` when done.
+ */
+export async function messageArrivals(runtimeUrl: string, token: string): Promise<{ arrivals: Map<string, number>; close: () => void }> {
+  const socket = new WebSocket(`${runtimeUrl.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  const arrivals = new Map<string, number>();
+  socket.on('message', (data) => {
+    const event = JSON.parse(data.toString()) as { event: string; data: { id: string } };
+    if (event.event === 'message.CREATED') arrivals.set(event.data.id, performance.now());
+  });
+  return { arrivals, close: () => socket.close() };
 }
 
 /** Count, p50, p95 and max of a list of timings, in ms with two decimals. */

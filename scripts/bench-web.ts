@@ -18,13 +18,11 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { ulid } from 'ulid';
 import { newAccountItem } from '../shared/db/accounts.ts';
-import { contactItem } from '../shared/db/contacts.ts';
 import { entityTypes, keys } from '../shared/db/keys.ts';
 import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
-import type { ServiceItem } from '../shared/db/services.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
-import { benchOwnerItems, openSeedTable, withSection } from './bench-seed.ts';
+import { benchContactItem, benchMessageItem, benchOwnerItems, benchServiceItem, openSeedTable, withSection } from './bench-seed.ts';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const LABEL = process.env.BENCH_WEB_LABEL ?? 'current build';
@@ -64,21 +62,7 @@ async function seed(dataDir: string) {
   });
   items.push(...(await benchOwnerItems(accountId, email, password, iso(now))));
   const serviceId = ulid();
-  const service: ServiceItem = {
-    ...keys.service(accountId, serviceId),
-    type: entityTypes.service,
-    id: serviceId,
-    accountId,
-    name: 'WhatsApp Loja',
-    channelType: 'whatsapp',
-    status: 'connected',
-    statusReason: null,
-    qrCode: null,
-    tokenSealed: null,
-    tokenHint: null,
-    createdAt: iso(now),
-    updatedAt: iso(now),
-  };
+  const service = benchServiceItem(accountId, serviceId, 'WhatsApp Loja', 'connected', iso(now));
   items.push(service as unknown as Record<string, unknown>);
   for (let c = 0; c < CONTACTS; c++) {
     const id = ulid(now - 200 * 86_400_000 + c);
@@ -88,51 +72,18 @@ async function seed(dataDir: string) {
       let at = now - (c + 1) * 3_600_000;
       for (let m = 0; m < 24; m++) {
         at += 60_000 + ((m * 7 + c) % 13) * 20_000;
-        const mid = ulid(at);
         const fromMe = (m + c) % 2 === 1;
-        last = {
-          ...keys.message(accountId, id, mid),
-          type: entityTypes.message,
-          id: mid,
-          accountId,
-          contactId: id,
-          serviceId,
-          text: lines[(m + c) % lines.length]!,
-          messageType: 'text',
-          timestamp: iso(at),
-          isFromMe: fromMe,
-          ack: fromMe ? 3 : 2,
-          error: null,
-          file: null,
-          quotedMessage: null,
-          replyMessageId: null,
-          replyToChannelMessageId: null,
-          user: null,
-          groupContact: null,
-          channelMessageId: `seed-${mid}`,
-          sendAttempt: fromMe ? 1 : 0,
-          createdAt: iso(at),
-          updatedAt: iso(at),
-        };
+        last = benchMessageItem({ accountId, contactId: id, serviceId }, at, lines[(m + c) % lines.length]!, fromMe);
         items.push(last as unknown as Record<string, unknown>);
       }
     }
-    const item = contactItem({
+    const item = benchContactItem({
       id,
       accountId,
       serviceId,
       name: `${firstNames[c % firstNames.length]} ${surnames[Math.floor(c / firstNames.length) % surnames.length]} ${c + 1}`,
-      contactType: 'user',
-      idFromService: `${phone}@s.whatsapp.net`,
       email: `cliente${c + 1}@exemplo.com.br`,
       phoneNumber: phone,
-      phoneCountry: 'BR',
-      gender: null,
-      avatarKey: null,
-      isOnline: false,
-      lastSeenAt: null,
-      archivedAt: null,
-      archivedReason: null,
       lastMessage: last ? summaryOf(last) : null,
       lastMessageAt: last ? last.timestamp : null,
       unread: last && !last.isFromMe ? 2 : 0,

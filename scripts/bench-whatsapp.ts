@@ -25,10 +25,8 @@ import { ulid } from 'ulid';
 import WebSocket from 'ws';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthenticationState, SignalDataSet, WAMessage } from 'baileys';
-import { entityTypes, keys } from '../shared/db/keys.ts';
 import { newAccountItem } from '../shared/db/accounts.ts';
-import type { ServiceItem } from '../shared/db/services.ts';
-import { benchOwnerItems, openSeedTable, stats, withSection } from './bench-seed.ts';
+import { benchOwnerItems, benchServiceItem, openSeedTable, stats, withSection } from './bench-seed.ts';
 import type { ChannelAdapter } from '../shared/domain/channels/port.ts';
 import type { Ports } from '../shared/domain/ports.ts';
 import type { SocketFactory } from '../connectors/whatsapp/socket.ts';
@@ -80,21 +78,7 @@ async function seedTable(dataDir: string, connections: number) {
   for (let i = 0; i < connections; i++) {
     const id = ulid();
     serviceIds.push(id);
-    const service: ServiceItem = {
-      ...keys.service(accountId, id),
-      type: entityTypes.service,
-      id,
-      accountId,
-      name: `Zap ${i + 1}`,
-      channelType: 'whatsapp',
-      status: 'disconnected',
-      statusReason: null,
-      qrCode: null,
-      tokenSealed: null,
-      tokenHint: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const service = benchServiceItem(accountId, id, `Zap ${i + 1}`, 'disconnected', now);
     items.push(service as unknown as Record<string, unknown>);
   }
   for (let i = 0; i < items.length; i += 25) {

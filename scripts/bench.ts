@@ -8,9 +8,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { issueShape, mulberry32, seedInbox } from './bench-data.ts';
-import { openSeedWriter, stats, withSection } from './bench-seed.ts';
+import { messageArrivals, openSeedWriter, stats, withSection } from './bench-seed.ts';
 import { containsPattern, listQueryString } from '../shared/contracts/list-query.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
@@ -115,16 +114,7 @@ async function main() {
       .ms;
 
     // Sends, with the delay to message.CREATED at a connected client.
-    const socket = new WebSocket(`${runtime.url.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    const arrivals = new Map<string, number>();
-    socket.on('message', (data) => {
-      const event = JSON.parse(data.toString());
-      if (event.event === 'message.CREATED') arrivals.set(event.data.id, performance.now());
-    });
+    const { arrivals, close } = await messageArrivals(runtime.url, token);
     const send: number[] = [];
     const eventDelay: number[] = [];
     for (let i = 0; i < RUNS; i++) {
@@ -137,7 +127,7 @@ async function main() {
       if (arrivals.has(json.id)) eventDelay.push(arrivals.get(json.id)! - t0);
       await new Promise((r) => setTimeout(r, 5));
     }
-    socket.close();
+    close();
 
     const rss = (() => {
       try {

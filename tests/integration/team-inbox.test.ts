@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { errorTexts, shownMessage } from '../../shared/contracts/errors.ts';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { realtimeEvent } from '../../shared/contracts/realtime.ts';
+import { getContactItem } from '../../shared/db/contacts.ts';
 import { receiveMessage } from '../../shared/domain/messages/inbound.ts';
 import { call, signIn, strongPassword, uniqueEmail } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
@@ -71,28 +72,65 @@ describe('departments', () => {
     expect(blank.body.details).toEqual([{ path: 'name', message: 'Campo obrigatório' }]);
   });
 
-  it("routes a new customer's conversation to its connection's default department", async () => {
+  it("routes a new customer's conversation to its connection's default department, with a system line", async () => {
     const team = await inboxTeam();
+    const from = { accountId: team.owner.accountId, serviceId: team.service.id };
+    let customers = 0;
+    const firstMessage = (text: string) => {
+      const idFromService = `55219${String(Date.now() % 10_000_000).padStart(7, '0')}${++customers}@s.whatsapp.net`;
+      const input = {
+        channelMessageId: `wamid-${Date.now()}-${customers}`,
+        chat: { idFromService, name: 'Novo', isGroup: false },
+        isFromMe: false,
+        type: 'text' as const,
+        text,
+        timestamp: new Date().toISOString(),
+      };
+      return { input, received: receiveMessage(workerPorts(), from, input) };
+    };
+
+    // No default department: the conversation starts in none, with no line.
+    const unrouted = (await firstMessage('Sem departamento').received)!;
+    expect((await call('GET', `/contacts/${unrouted.contactId}`, { token: team.owner.token })).body).toMatchObject({ departmentId: null });
+    expect(await linesOf(team.owner.token, unrouted.contactId)).toEqual([]);
+
     const department = await newDepartment(team, 'Atendimento');
     const unknown = await call('PUT', `/services/${team.service.id}`, { token: team.owner.token, body: { name: 'Zap', defaultDepartmentId: '01NOPE' } });
     expect(unknown.body.details).toEqual([{ path: 'defaultDepartmentId', message: 'Departamento não encontrado' }]);
     const updated = await call('PUT', `/services/${team.service.id}`, { token: team.owner.token, body: { name: 'Zap', defaultDepartmentId: department.id } });
     expect(updated.body.defaultDepartmentId).toBe(department.id);
-    const idFromService = `55219${String(Date.now() % 100_000_000).padStart(8, '0')}@s.whatsapp.net`;
-    const stored = await receiveMessage(
-      workerPorts(),
-      { accountId: team.owner.accountId, serviceId: team.service.id },
-      {
-        channelMessageId: `wamid-${Date.now()}`,
-        chat: { idFromService, name: 'Novo', isGroup: false },
-        isFromMe: false,
-        type: 'text',
-        text: 'Oi',
-        timestamp: new Date().toISOString(),
-      },
-    );
-    const contact = await call('GET', `/contacts/${stored!.contactId}`, { token: team.owner.token });
-    expect(contact.body).toMatchObject({ departmentId: department.id, department: { id: department.id, name: 'Atendimento' }, userId: null, status: 'open' });
+    const first = firstMessage('Oi');
+    const stored = (await first.received)!;
+    const contact = await call('GET', `/contacts/${stored.contactId}`, { token: team.owner.token });
+    expect(contact.body).toMatchObject({
+      departmentId: department.id,
+      department: { id: department.id, name: 'Atendimento' },
+      userId: null,
+      status: 'open',
+      unread: 1,
+      lastMessage: { text: 'Oi' },
+    });
+    // Newest first: the customer's message, then the line written with the contact, by nobody.
+    const newestFirst = await messagesOf(team.owner.token, stored.contactId);
+    expect(newestFirst.map((m) => [m.kind, m.text, m.user])).toEqual([
+      ['message', 'Oi', null],
+      ['system', 'Encaminhada para Atendimento', null],
+    ]);
+    expect(newestFirst[1]).toMatchObject({ isFromMe: true, ack: 1 });
+    // Counted with the message on the stored contact (the API does not show the count).
+    expect((await getContactItem(workerPorts().table, from.accountId, stored.contactId))?.messagesCount).toBe(2);
+    expect(Date.parse(newestFirst[1].timestamp)).toBeLessThan(Date.parse(newestFirst[0].timestamp));
+
+    // The customer's next message, and a redelivery of the first, add no second line.
+    await receiveMessage(workerPorts(), from, { ...first.input });
+    await receiveMessage(workerPorts(), from, { ...first.input, channelMessageId: `${first.input.channelMessageId}-2`, text: 'Tem alguém aí?' });
+    expect(await linesOf(team.owner.token, stored.contactId)).toEqual([['system', 'Encaminhada para Atendimento', null]]);
+
+    // An archived default department routes nothing: no department, no line.
+    await call('POST', `/departments/${department.id}/archive`, { token: team.owner.token, body: { archive: true } });
+    const afterArchive = (await firstMessage('Depois do arquivamento').received)!;
+    expect((await call('GET', `/contacts/${afterArchive.contactId}`, { token: team.owner.token })).body).toMatchObject({ departmentId: null });
+    expect(await linesOf(team.owner.token, afterArchive.contactId)).toEqual([]);
   });
 });
 

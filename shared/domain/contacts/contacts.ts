@@ -25,12 +25,14 @@ import {
   type ContactFields,
   type ContactItem,
 } from '#db/contacts.ts';
+import type { MessageItem } from '#db/messages.ts';
 import { accountServices, getServiceItem } from '#db/services.ts';
 import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
 import { fail } from '../errors.ts';
 import type { ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
+import type { LineContact } from '../conversations/conversation-lines.ts';
 import { loadVisibleContact, viewerOf, visibleWhere, type Viewer } from '../conversations/visibility.ts';
 import { contactDirectory, tombstoneLifetimeSeconds, type ContactDirectory } from './contact-directory.ts';
 import { readContactSnapshot, writeContactSnapshot } from './contact-snapshot.ts';
@@ -129,27 +131,30 @@ export function whatsappJid(phoneDigits: string): string {
   return `${phoneDigits}@s.whatsapp.net`;
 }
 
-/**
- * Stores a new contact: claims its channel id and, while the plan has room, a seat; with no room
- * left the contact is stored archived. Answers the stored item.
- */
 export type NewContact = Pick<
   ContactFields,
   'accountId' | 'serviceId' | 'name' | 'contactType' | 'idFromService' | 'email' | 'phoneNumber' | 'phoneCountry' | 'gender' | 'avatarKey'
 > &
   Partial<Pick<ContactFields, 'channelAliases' | 'departmentId' | 'department'>>;
 
-export async function insertContact(ports: Ports, contact: NewContact): Promise<ContactItem> {
+/**
+ * Stores a new contact: claims its channel id and, while the plan has room, a seat; with no room
+ * left the contact is stored archived. `lines` are the conversation's first lines (the system line
+ * of its routing to a department), written in the same transaction. Answers the stored item.
+ */
+export async function insertContact(ports: Ports, contact: NewContact, lines: (contact: LineContact) => MessageItem[] = () => []): Promise<ContactItem> {
   const now = ports.clock().toISOString();
+  const id = ports.newId();
+  const opening = lines({ accountId: contact.accountId, id, serviceId: contact.serviceId });
   const fields = {
     ...contact,
-    id: ports.newId(),
+    id,
     isOnline: false,
     lastSeenAt: null,
     lastMessage: null,
     lastMessageAt: null,
     unread: 0,
-    messagesCount: 0,
+    messagesCount: opening.length,
     createdAt: now,
     updatedAt: now,
   };
@@ -167,6 +172,7 @@ export async function insertContact(ports: Ports, contact: NewContact): Promise<
         channelId: claimChannelIdStep(item),
         ...Object.fromEntries((item.channelAliases ?? []).map((alias, i) => [`channelAlias${i}`, claimChannelAliasStep(item, alias)])),
         contact: putNewStep(item),
+        ...Object.fromEntries(opening.map((line, i) => [`line${i}`, putNewStep(line)])),
         seat: !archived && takeSeatStep(fields.accountId, 'contactsCount', limit),
       });
     } catch (error) {

@@ -4,13 +4,16 @@
  * stored with `sendAttempt` 0 and ack 1, so no stream or queue ever hands them to a channel.
  */
 import { ack } from '#contracts/messages.ts';
-import type { ContactItem } from '#db/contacts.ts';
 import { messageItem, type MessageItem } from '#db/messages.ts';
+import type { ContactItem } from '#db/contacts.ts';
 import type { Ports } from '../ports.ts';
 
 export type Actor = { id: string; name: string };
 
-export function conversationLine(ports: Ports, contact: ContactItem, kind: 'note' | 'system', text: string, actor: Actor | null, atMs: number): MessageItem {
+/** The part of a conversation's contact its lines name. */
+export type LineContact = Pick<ContactItem, 'accountId' | 'id' | 'serviceId'>;
+
+export function conversationLine(ports: Ports, contact: LineContact, kind: 'note' | 'system', text: string, actor: Actor | null, atMs: number): MessageItem {
   const at = new Date(atMs).toISOString();
   return messageItem({
     id: ports.newId(atMs),

@@ -18,7 +18,7 @@ import { linkChannelIds } from '../contacts/channel-aliases.ts';
 import { insertContact } from '../contacts/contacts.ts';
 import type { Ports } from '../ports.ts';
 import { refreshLastMessage } from './last-message.ts';
-import { reopenOnInbound, routedDepartment } from '../conversations/inbound-routing.ts';
+import { reopenOnInbound, routedDepartment, routedLines } from '../conversations/inbound-routing.ts';
 import { recordMessage } from './record-message.ts';
 
 /** The connection a report comes from. */
@@ -51,21 +51,26 @@ async function contactFor(ports: Ports, from: InboundConnection, input: InboundM
     }
   }
   const name = input.chat.name || (input.chat.lookupName ? await input.chat.lookupName() : '');
+  const routed = await routedDepartment(ports, from);
   try {
-    return await insertContact(ports, {
-      accountId: from.accountId,
-      serviceId: from.serviceId,
-      name: name || input.chat.phoneNumber || idFromService,
-      contactType: input.chat.isGroup ? 'group' : 'user',
-      idFromService,
-      channelAliases: aliases,
-      email: null,
-      phoneNumber: input.chat.phoneNumber ?? null,
-      phoneCountry: null,
-      gender: null,
-      avatarKey: input.chat.avatar ? await input.chat.avatar() : null,
-      ...(await routedDepartment(ports, from)),
-    });
+    return await insertContact(
+      ports,
+      {
+        accountId: from.accountId,
+        serviceId: from.serviceId,
+        name: name || input.chat.phoneNumber || idFromService,
+        contactType: input.chat.isGroup ? 'group' : 'user',
+        idFromService,
+        channelAliases: aliases,
+        email: null,
+        phoneNumber: input.chat.phoneNumber ?? null,
+        phoneCountry: null,
+        gender: null,
+        avatarKey: input.chat.avatar ? await input.chat.avatar() : null,
+        ...routed,
+      },
+      routedLines(ports, routed, input.timestamp),
+    );
   } catch (error) {
     // Two messages of a new contact at once: the other one created it.
     const again = await knownContact(ports, from, idFromService);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Filter, RefreshCw } from 'lucide-react';
+import { Archive, ArchiveRestore, Filter, RefreshCw } from 'lucide-react';
 import { Button } from './button.tsx';
 import { Card } from './misc.tsx';
 import { Spinner } from './spinner.tsx';
@@ -120,6 +120,19 @@ export const tdClass = 'px-4 py-3 text-sm text-fg';
  */
 export const actionsCellClass = 'sticky right-0 bg-surface shadow-[-10px_0_10px_-10px_rgb(0_0_0/0.25)] sm:static sm:shadow-none';
 const actionsHeadClass = 'sticky right-0 bg-bg-subtle sm:static';
+/** The icon links and buttons in a row's actions cell ('Editar', 'Excluir'...). */
+export const rowActionClass =
+  'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
+
+/** 'Arquivar {name}' or, on an archived row, 'Desarquivar {name}', among a row's actions. */
+export function ArchiveRowAction({ name, archived, busy, onToggle }: { name: string; archived: boolean; busy: boolean; onToggle: () => void }) {
+  const label = archived ? 'Desarquivar' : 'Arquivar';
+  return (
+    <button type="button" className={rowActionClass} disabled={busy} onClick={onToggle} aria-label={`${label} ${name}`} title={label}>
+      {archived ? <ArchiveRestore className="size-4" aria-hidden="true" /> : <Archive className="size-4" aria-hidden="true" />}
+    </button>
+  );
+}
 
 /**
  * The filter panel the list header toggles ('Mostrar filtros'): its fields, then 'Aplicar filtros'.

@@ -5,7 +5,7 @@ import { defaultPerPage } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
-import { FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
+import { FiltersCard, ListPageHeader, ListTable, rowActionClass, tdClass } from '#web/components/ui/list-page.tsx';
 
 import { Pagination } from '#web/components/ui/pagination.tsx';
 import { useSession } from '#web/lib/auth.ts';
@@ -15,9 +15,6 @@ import { ServiceStatus } from './service-status.tsx';
 import { ServiceType } from './service-type.tsx';
 import { useListFilters } from '#web/lib/use-list-filters.ts';
 import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
-
-const iconLink =
-  'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
 
 const actionIcons: Record<ServiceAction, ComponentType<{ className?: string; 'aria-hidden'?: boolean }>> = {
   start: Play,
@@ -31,15 +28,15 @@ function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }
   const pending = action.isPending && action.variables?.id === service.id;
   return (
     <div className="flex flex-wrap items-center justify-end gap-0.5">
-      <Link to={`/services/${service.id}/show`} className={iconLink} aria-label={`Visualizar ${service.name}`} title="Visualizar">
+      <Link to={`/services/${service.id}/show`} className={rowActionClass} aria-label={`Visualizar ${service.name}`} title="Visualizar">
         <Eye className="size-4" aria-hidden="true" />
       </Link>
       {isAdmin ? (
         <>
-          <Link to={`/services/${service.id}/edit`} className={iconLink} aria-label={`Editar ${service.name}`} title="Editar">
+          <Link to={`/services/${service.id}/edit`} className={rowActionClass} aria-label={`Editar ${service.name}`} title="Editar">
             <Pencil className="size-4" aria-hidden="true" />
           </Link>
-          <Link to={`/services/${service.id}/qr-code`} className={iconLink} aria-label={`Ler código QR de ${service.name}`} title="Ler código QR">
+          <Link to={`/services/${service.id}/qr-code`} className={rowActionClass} aria-label={`Ler código QR de ${service.name}`} title="Ler código QR">
             <QrCode className="size-4" aria-hidden="true" />
           </Link>
           {(['start', 'shutdown', 'restart', 'logout'] as const).map((name) => {
@@ -48,7 +45,7 @@ function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }
               <button
                 key={name}
                 type="button"
-                className={iconLink}
+                className={rowActionClass}
                 disabled={pending}
                 onClick={() => action.mutate({ id: service.id, action: name })}
                 aria-label={`${serviceActionLabels[name]} ${service.name}`}

@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
-import { Archive, ArchiveRestore, Crown, Eye, Pencil, Plus, ShieldCheck } from 'lucide-react';
+import { Crown, Eye, Pencil, Plus, ShieldCheck } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
 import type { User } from '#contracts/entities.ts';
 import { archivedUserByLimitText } from '#contracts/users.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
-import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
+import { actionsCellClass, ArchiveRowAction, FiltersCard, ListPageHeader, ListTable, rowActionClass, tdClass } from '#web/components/ui/list-page.tsx';
 import { Pagination } from '#web/components/ui/pagination.tsx';
 import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
 import { useSession } from '#web/lib/auth.ts';
@@ -15,9 +15,6 @@ import { usersQuery, useUsers, type UserFilters } from '#web/features/users/api/
 import { canArchiveUser, canEditUser } from './permissions.ts';
 import { useListFilters } from '#web/lib/use-list-filters.ts';
 import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
-
-const iconLink =
-  'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-40';
 
 /** Why a user is archived, as its badge's tooltip says. */
 const archivedWhy = (user: User) => (user.archivedReason === 'limit' ? archivedUserByLimitText : 'Usuário arquivado por um administrador');
@@ -99,30 +96,26 @@ export function UsersTable() {
             <td className={`${tdClass} text-fg-muted`}>{user.email}</td>
             <td className={`${tdClass} ${actionsCellClass} py-2`}>
               <div className="flex justify-end gap-0.5">
-                <Link to={`/users/${user.id}/show`} className={iconLink} aria-label={`Visualizar ${user.name}`} title="Visualizar">
+                <Link to={`/users/${user.id}/show`} className={rowActionClass} aria-label={`Visualizar ${user.name}`} title="Visualizar">
                   <Eye className="size-4" aria-hidden="true" />
                 </Link>
                 {canEditUser(me, user) ? (
-                  <Link to={`/users/${user.id}/edit`} className={iconLink} aria-label={`Editar ${user.name}`} title="Editar">
+                  <Link to={`/users/${user.id}/edit`} className={rowActionClass} aria-label={`Editar ${user.name}`} title="Editar">
                     <Pencil className="size-4" aria-hidden="true" />
                   </Link>
                 ) : null}
                 {canArchiveUser(me, user) ? (
-                  <button
-                    type="button"
-                    className={iconLink}
-                    disabled={archive.isPending}
-                    onClick={() =>
+                  <ArchiveRowAction
+                    name={user.name}
+                    archived={!!user.archivedAt}
+                    busy={archive.isPending}
+                    onToggle={() =>
                       archive.mutate(
                         { id: user.id, archive: !user.archivedAt },
                         { onSuccess: () => showToast({ tone: 'success', title: user.archivedAt ? 'Usuário desarquivado' : 'Usuário arquivado' }) },
                       )
                     }
-                    aria-label={`${user.archivedAt ? 'Desarquivar' : 'Arquivar'} ${user.name}`}
-                    title={user.archivedAt ? 'Desarquivar' : 'Arquivar'}
-                  >
-                    {user.archivedAt ? <ArchiveRestore className="size-4" aria-hidden="true" /> : <Archive className="size-4" aria-hidden="true" />}
-                  </button>
+                  />
                 ) : null}
               </div>
             </td>
