@@ -1,4 +1,4 @@
-import type { ConversationStatus, InboxTab } from '#contracts/conversations.ts';
+import { conversationStatusLabels, type InboxTab } from '#contracts/conversations.ts';
 import type { InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
 
 /** What an empty tab says: 'Todos' keeps SPEC's list text, the team tabs say whose conversations are missing. */
@@ -8,13 +8,12 @@ const emptyTitles: Record<InboxTab, string> = {
   all: 'Nenhum registro encontrado',
 };
 
-const statusWords: Record<ConversationStatus, string> = { open: 'abertas', pending: 'pendentes', resolved: 'resolvidas' };
-
 /** The line under the title: what the status and the other filters leave out, or where conversations come from. */
 function emptyHint(filters: InboxFilters): string {
   const filtered = !!(filters.search.trim() || filters.departmentId || filters.tagId || filters.serviceId || filters.serviceType);
-  if (filtered) return filters.status ? `Nenhuma conversa ${statusWords[filters.status]} com estes filtros.` : 'Nenhuma conversa com estes filtros.';
-  if (filters.status && filters.status !== 'open') return `Nenhuma conversa ${statusWords[filters.status]} nesta lista.`;
+  const status = filters.status ? ` ${conversationStatusLabels[filters.status].toLowerCase()}` : '';
+  if (filtered) return `Nenhuma conversa${status} com estes filtros.`;
+  if (filters.status && filters.status !== 'open') return `Nenhuma conversa${status} nesta lista.`;
   if (filters.tab === 'mine') return 'Assuma uma conversa em Não atribuídos para ela aparecer aqui.';
   if (filters.tab === 'unassigned') return 'Todas as conversas têm alguém atendendo.';
   return 'As conversas de WhatsApp e Telegram aparecem aqui assim que chegam.';
