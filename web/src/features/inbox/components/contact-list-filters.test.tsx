@@ -124,7 +124,7 @@ describe('the inbox list’s tabs and filters', () => {
     renderList();
     await screen.findByRole('tab', { name: 'Todos, 2 conversas' }, slow);
     expect(screen.getByRole('tab', { name: 'Meus, 1 conversa' })).toBeTruthy();
-    const status = screen.getByLabelText('Status') as HTMLSelectElement;
+    const status = screen.getByLabelText('Status das conversas') as HTMLSelectElement;
     expect(status.value).toBe('open');
     expect([...status.options].map((o) => o.text)).toEqual(['Abertas (2)', 'Pendentes (1)', 'Resolvidas (2)', 'Todas (5)']);
 
@@ -150,7 +150,7 @@ describe('the inbox list’s tabs and filters', () => {
     await waitFor(() => expect(wheres(fetchMock, '/contacts').at(-1)).toEqual({ archivedAt: null, status: 'open', userId: me }), slow);
     fireEvent.click(screen.getByRole('tab', { name: /^Não atribuídos/ }));
     await waitFor(() => expect(wheres(fetchMock, '/contacts').at(-1)).toEqual({ archivedAt: null, status: 'open', userId: null }), slow);
-    fireEvent.change(screen.getByLabelText('Status'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('Status das conversas'), { target: { value: '' } });
     await waitFor(() => expect(wheres(fetchMock, '/contacts').at(-1)).toEqual({ archivedAt: null, userId: null }), slow);
     // Tabs and status share one counts answer.
     expect(wheres(fetchMock, '/inbox/counts')).toHaveLength(1);

@@ -93,7 +93,7 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
           <h1 className="text-lg font-semibold tracking-tight text-fg">Chat</h1>
           <div className="relative">
             <label htmlFor="inbox-filter-status" className="sr-only">
-              Status
+              Status das conversas
             </label>
             <select
               id="inbox-filter-status"

@@ -90,7 +90,9 @@ export const ContactRow = memo(function ContactRow({ contact, selected, tagsById
       <Avatar name={contact.name} url={contact.avatar?.url ?? contact.avatarUrl} />
       <div className="min-w-0 flex-1">
         <div className="flex items-center gap-2">
-          <span className="truncate text-sm font-semibold text-fg">{contact.name}</span>
+          <span className="truncate text-sm font-semibold text-fg" data-testid="inbox-contact-name">
+            {contact.name}
+          </span>
           {contact.archivedAt ? (
             <Badge tone="warning" className="px-1.5 py-0 text-[10px]">
               Arquivado

@@ -23,23 +23,21 @@ describe('the inbox tabs', () => {
   it('name each tab with its count in the chosen status, as a badge and in its accessible name', () => {
     const { rerender } = render(<Harness />);
     expect(screen.getByRole('tablist', { name: 'Listas de conversas' })).toBeTruthy();
-    expect(screen.getAllByRole('tab').map((t) => t.getAttribute('aria-label'))).toEqual([
-      'Meus, 3 conversas',
-      'Não atribuídos, 1 conversa',
-      'Todos, 7 conversas',
-    ]);
-    expect(screen.getByRole('tab', { name: 'Todos, 7 conversas' }).textContent).toBe('Todos7');
+    expect(screen.getByRole('tab', { name: 'Meus, 3 conversas' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Não atribuídos, 1 conversa' })).toBeTruthy();
+    // Seen as the name and a badge.
+    expect(screen.getByRole('tab', { name: 'Todos, 7 conversas' }).querySelector('[aria-hidden="true"].rounded-full')?.textContent).toBe('7');
     rerender(<Harness status="" />);
     expect(screen.getByRole('tab', { name: 'Todos, 12 conversas' })).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Meus, 4 conversas' })).toBeTruthy();
     rerender(<Harness status="resolved" />);
-    expect(screen.getByRole('tab', { name: 'Meus, 0 conversas' }).textContent).toBe('Meus0');
+    expect(screen.getByRole('tab', { name: 'Meus, 0 conversas' })).toBeTruthy();
   });
 
   it('shows the names alone until the counts arrive', () => {
     render(<Harness loaded={false} />);
-    expect(screen.getAllByRole('tab').map((t) => t.getAttribute('aria-label'))).toEqual(['Meus', 'Não atribuídos', 'Todos']);
-    expect(screen.getByRole('tab', { name: 'Meus' }).textContent).toBe('Meus');
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Meus', 'Não atribuídos', 'Todos']);
+    expect(screen.getByRole('tab', { name: 'Meus' })).toBeTruthy();
   });
 
   it('keeps one tab stop and moves and selects with Left, Right (wrapping), Home and End', () => {

@@ -6,11 +6,6 @@ import { cn } from '#web/lib/cn.ts';
 export const inboxTabId = (tab: InboxTab) => `inbox-tab-${tab}`;
 export const inboxTabPanelId = 'inbox-tabpanel';
 
-/** '3 conversas', '1 conversa'. */
-export function conversationCount(n: number): string {
-  return `${n} ${n === 1 ? 'conversa' : 'conversas'}`;
-}
-
 export interface InboxTabsProps {
   tab: InboxTab;
   /** The status the list shows ('' for all): each badge counts that status in its tab. */
@@ -55,7 +50,6 @@ export function InboxTabs({ tab, status, counts, onChange }: InboxTabsProps) {
             id={inboxTabId(t)}
             aria-selected={selected}
             aria-controls={inboxTabPanelId}
-            aria-label={count === undefined ? inboxTabLabels[t] : `${inboxTabLabels[t]}, ${conversationCount(count)}`}
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(t)}
             onKeyDown={onKeyDown}
@@ -65,17 +59,23 @@ export function InboxTabs({ tab, status, counts, onChange }: InboxTabsProps) {
             )}
             data-testid={`inbox-tab-${t}`}
           >
-            <span className="truncate">{inboxTabLabels[t]}</span>
+            {/* Drawn as the name and a badge; read as one phrase, 'Meus, 3 conversas'. */}
+            <span className="truncate" aria-hidden={count === undefined ? undefined : true}>
+              {inboxTabLabels[t]}
+            </span>
             {count === undefined ? null : (
-              <span
-                className={cn(
-                  'flex h-[18px] min-w-[18px] shrink-0 items-center justify-center rounded-full px-1 text-[11px] font-semibold tabular-nums',
-                  selected ? 'bg-brand text-brand-fg' : 'bg-surface text-fg-muted',
-                )}
-                aria-hidden="true"
-              >
-                {count > 999 ? '999+' : count}
-              </span>
+              <>
+                <span
+                  className={cn(
+                    'flex h-[18px] min-w-[18px] shrink-0 items-center justify-center rounded-full px-1 text-[11px] font-semibold tabular-nums',
+                    selected ? 'bg-brand text-brand-fg' : 'bg-surface text-fg-muted',
+                  )}
+                  aria-hidden="true"
+                >
+                  {count > 999 ? '999+' : count}
+                </span>
+                <span className="sr-only">{`${inboxTabLabels[t]}, ${count} ${count === 1 ? 'conversa' : 'conversas'}`}</span>
+              </>
             )}
           </button>
         );
