@@ -39,7 +39,7 @@ try {
   // A phone shows the list itself; a wide screen opens the first conversation beside it.
   await shoot('team-inbox-list', team.owner, '/inbox', rows);
   await shoot('team-inbox-list-unassigned', team.owner, '/inbox?tab=unassigned', rows);
-  await shoot('team-inbox-list-filters', team.owner, '/inbox?tag=' + team.tags.VIP, rows, async (p) => {
+  await shoot('team-inbox-list-filters', team.owner, `/inbox?tag=${team.tags.VIP}`, rows, async (p) => {
     await p
       .getByRole('region', { name: 'Contatos' })
       .getByRole('button', { name: /^Filtros/ })

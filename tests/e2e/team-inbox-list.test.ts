@@ -22,6 +22,8 @@ afterAll(async () => {
 
 /** The names on the list's rows, sorted (every row here has no message, so they tie on time). */
 const rowNames = (page: Page) => page.getByTestId('inbox-contact-name').evaluateAll((names) => names.map((n) => n.textContent ?? '').sort());
+/** expect.poll with room for a loaded machine (its default is one second). */
+const poll = <T>(check: () => Promise<T> | T) => expect.poll(check, { timeout: 15_000 });
 const tab = (page: Page, name: RegExp) => page.getByRole('tab', { name });
 /** The list column (the conversation pane has controls of its own). */
 const list = (page: Page) => page.getByRole('region', { name: 'Contatos' });
@@ -34,9 +36,9 @@ describe('the team inbox list', () => {
     await tab(page, /^Todos, 4 conversas$/).waitFor();
     await tab(page, /^Meus, 1 conversa$/).waitFor();
     await tab(page, /^Não atribuídos, 2 conversas$/).waitFor();
-    await expect.poll(() => rowNames(page)).toEqual(['Dona Maria', 'Lucas Prado', 'Padaria Central', 'Seu João']);
+    await poll(() => rowNames(page)).toEqual(['Dona Maria', 'Lucas Prado', 'Padaria Central', 'Seu João']);
     const joao = page.getByTestId('inbox-contact').filter({ hasText: 'Seu João' });
-    expect(await joao.getByTestId('inbox-contact-assignment').innerText()).toMatch(/Não atribuída[\s\S]*VIP[\s\S]*Atacado[\s\S]*\+1/);
+    expect(await joao.getByTestId('inbox-contact-assignment').textContent()).toMatch(/Não atribuída[\s\S]*VIP[\s\S]*Atacado[\s\S]*\+1/);
     expect(await page.getByTestId('inbox-contact').filter({ hasText: 'Lucas Prado' }).getByText('Marina Costa').count()).toBe(1);
     expect(await page.getByTestId('inbox-contact').filter({ hasText: 'Padaria Central' }).getByText('Financeiro').count()).toBe(1);
     await expectAccessible(page, '/inbox tabs (admin)');
@@ -44,48 +46,48 @@ describe('the team inbox list', () => {
     // Keyboard: one tab stop; Left from 'Todos' selects 'Não atribuídos', Home 'Meus'.
     await tab(page, /^Todos/).focus();
     await page.keyboard.press('ArrowLeft');
-    await page.waitForURL(/[?&]tab=unassigned/);
+    await poll(() => page.url()).toMatch(/[?&]tab=unassigned/);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('inbox-tab-unassigned');
-    await expect.poll(() => rowNames(page)).toEqual(['Padaria Central', 'Seu João']);
+    await poll(() => rowNames(page)).toEqual(['Padaria Central', 'Seu João']);
     await page.keyboard.press('Home');
-    await page.waitForURL(/[?&]tab=mine/);
-    await expect.poll(() => rowNames(page)).toEqual(['Dona Maria']);
+    await poll(() => page.url()).toMatch(/[?&]tab=mine/);
+    await poll(() => rowNames(page)).toEqual(['Dona Maria']);
     expect(await page.getByRole('tabpanel', { name: /^Meus/ }).count()).toBe(1);
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForURL(/[?&]tab=unassigned/);
+    await poll(() => page.url()).toMatch(/[?&]tab=unassigned/);
 
     // The tab survives a reload; the status filter shows the resolved one.
     await page.reload();
-    await expect.poll(() => tab(page, /^Não atribuídos/).getAttribute('aria-selected')).toBe('true');
+    await poll(() => tab(page, /^Não atribuídos/).getAttribute('aria-selected')).toBe('true');
     const status = list(page).getByLabel('Status das conversas');
     expect(await status.locator('option').allInnerTexts()).toEqual(['Abertas (2)', 'Pendentes (0)', 'Resolvidas (1)', 'Todas (3)']);
     await status.selectOption('resolved');
-    await expect.poll(() => rowNames(page)).toEqual(['Bia Rocha']);
+    await poll(() => rowNames(page)).toEqual(['Bia Rocha']);
     await tab(page, /^Não atribuídos, 1 conversa$/).waitFor();
     await status.selectOption('open');
 
     // Tag and department filters narrow the list and the counts alike.
     await list(page).getByRole('button', { name: 'Filtros' }).click();
     await list(page).getByLabel('Etiqueta', { exact: true }).selectOption({ label: 'VIP' });
-    await expect.poll(() => rowNames(page)).toEqual(['Seu João']);
+    await poll(() => rowNames(page)).toEqual(['Seu João']);
     await tab(page, /^Todos, 2 conversas$/).waitFor();
     await tab(page, /^Meus, 1 conversa$/).waitFor();
     await list(page).getByLabel('Etiqueta', { exact: true }).selectOption({ label: 'Todas as etiquetas' });
     await list(page).getByLabel('Departamento', { exact: true }).selectOption({ label: 'Financeiro' });
-    await expect.poll(() => rowNames(page)).toEqual(['Padaria Central']);
+    await poll(() => rowNames(page)).toEqual(['Padaria Central']);
     await tab(page, /^Todos, 1 conversa$/).waitFor();
     await tab(page, /^Meus, 0 conversas$/).waitFor();
     await expectAccessible(page, '/inbox filtered by department');
     await list(page).getByLabel('Departamento', { exact: true }).selectOption({ label: 'Todos os departamentos' });
-    await expect.poll(() => rowNames(page)).toEqual(['Padaria Central', 'Seu João']);
+    await poll(() => rowNames(page)).toEqual(['Padaria Central', 'Seu João']);
     await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
 
     // Marina takes Seu João through the API: it leaves Carla's 'Não atribuídos', and the counts follow.
     const taken = await callApi(world.base, 'POST', `/contacts/${team.contacts['Seu João']}/take`, {}, team.marina.token);
     expect(taken.status).toBe(200);
     await tab(page, /^Não atribuídos, 1 conversa$/).waitFor();
-    await expect.poll(() => rowNames(page)).toEqual(['Padaria Central']);
+    await poll(() => rowNames(page)).toEqual(['Padaria Central']);
     await tab(page, /^Todos, 4 conversas$/).waitFor();
     await tab(page, /^Todos/).click();
     await page.getByTestId('inbox-contact').filter({ hasText: 'Seu João' }).getByText('Marina Costa').waitFor();
@@ -97,7 +99,7 @@ describe('the team inbox list', () => {
     const { page, context, errors } = await newPage(world.browser, { width: 390, height: 844, dark: true });
     await openAs(page, world, team.marina, '/inbox?tab=mine');
     await tab(page, /^Meus, 2 conversas$/).waitFor();
-    await expect.poll(() => rowNames(page)).toEqual(['Lucas Prado', 'Seu João']);
+    await poll(() => rowNames(page)).toEqual(['Lucas Prado', 'Seu João']);
     // No row spills out of the phone's width.
     const widest = await page.getByTestId('inbox-contact').evaluateAll((rows) => Math.max(...rows.map((r) => r.scrollWidth)));
     expect(widest).toBeLessThanOrEqual(390);

@@ -54,7 +54,7 @@ export function InboxTabs({ tab, status, counts, onChange }: InboxTabsProps) {
             onClick={() => onChange(t)}
             onKeyDown={onKeyDown}
             className={cn(
-              'flex min-w-0 flex-1 items-center justify-center gap-1.5 rounded-md px-2 py-1.5 text-xs font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-ring',
+              'flex min-w-0 flex-auto items-center justify-center gap-1.5 rounded-md px-2 py-1.5 whitespace-nowrap text-xs font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-ring',
               selected ? 'bg-surface text-fg shadow-sm' : 'text-fg-muted hover:text-fg',
             )}
             data-testid={`inbox-tab-${t}`}
