@@ -127,14 +127,14 @@ try {
     };
     requestAnimationFrame(tick);
     const start = performance.now();
-    while (el.scrollTop < 72 * 2000 && performance.now() - start < 60_000) {
+    while (el.scrollTop < 88 * 2000 && performance.now() - start < 60_000) {
       el.scrollTop += 400;
       await new Promise((r) => requestAnimationFrame(() => r(null)));
     }
     running = false;
     frames.sort((a, b) => a - b);
     return {
-      scrolledRows: Math.round(el.scrollTop / 72),
+      scrolledRows: Math.round(el.scrollTop / 88),
       frames: frames.length,
       p50: frames[Math.floor(frames.length * 0.5)],
       p95: frames[Math.floor(frames.length * 0.95)],

@@ -68,3 +68,9 @@ export const paymentKeys = {
   all: ['payments'] as const,
   products: () => [...paymentKeys.all, 'products'] as const,
 };
+
+/** The inbox tabs' counts (GET /inbox/counts), one entry per `where` of the shared filters. */
+export const inboxCountKeys = {
+  all: ['inbox-counts'] as const,
+  counts: (where: object) => [...inboxCountKeys.all, where] as const,
+};

@@ -9,6 +9,7 @@ import type { Contact } from '#contracts/contacts.ts';
 import { isCreated, realtimeEvent, type RealtimeEvent } from '#contracts/realtime.ts';
 import { accountKeys, contactKeys, serviceKeys, userKeys } from '#web/api/keys.ts';
 import { applyContactToInbox } from '#web/features/inbox/api/get-inbox-contacts.ts';
+import { refreshInboxCounts } from '#web/features/inbox/api/get-inbox-counts.ts';
 import { applyMessage } from '#web/features/inbox/api/get-messages.ts';
 import { sessionStore, updateSessionUser } from '#web/lib/auth.ts';
 import { replaceEverywhere, type Identified } from '#web/lib/list-cache.ts';
@@ -63,12 +64,15 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
     case 'message.CREATED':
     case 'message.UPDATED':
       applyMessage(client, event.data);
+      // A customer's message reopens a resolved conversation (docs/api.md): the tabs' counts move.
+      if (event.event === 'message.CREATED') refreshInboxCounts(client);
       return;
     case 'contact.CREATED':
     case 'contact.UPDATED':
       // The inbox lists place a contact themselves: moved by its last message, added, or dropped.
       replaceCached(client, contactKeys.all, event.data, created, contactKeys.inboxes());
       applyContactToInbox(client, event.data);
+      refreshInboxCounts(client);
       announceIfIncoming(event.data);
       return;
     case 'service.CREATED':

@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useCallback, useMemo } from 'react';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { MessagesSquare } from 'lucide-react';
 import type { Contact } from '#contracts/contacts.ts';
 import { Spinner } from '#web/components/ui/spinner.tsx';
@@ -7,7 +7,9 @@ import { cn } from '#web/lib/cn.ts';
 import { usePageMeta } from '#web/lib/seo.ts';
 import { useConnections } from '#web/features/inbox/api/get-connections.ts';
 import { useContact } from '#web/api/get-contact.ts';
-import { emptyInboxFilters, type InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
+import { useSession } from '#web/lib/auth.ts';
+import { inboxFiltersFromParams, inboxFiltersToParams } from '#web/features/inbox/api/inbox-filter-params.ts';
+import type { InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { ContactList } from '#web/features/inbox/components/contact-list.tsx';
 import { Conversation } from '#web/features/inbox/components/conversation.tsx';
 
@@ -19,7 +21,12 @@ export default function InboxPage() {
   const { contactId } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const [filters, setFilters] = useState<InboxFilters>(emptyInboxFilters);
+  // The filters live in the address (?tab=mine&status=pending...), so a reload or a shared link keeps them.
+  const [params, setParams] = useSearchParams();
+  const me = useSession().user?.id ?? '';
+  const paramsText = params.toString();
+  const filters = useMemo(() => inboxFiltersFromParams(new URLSearchParams(paramsText), me), [paramsText, me]);
+  const setFilters = useCallback((next: InboxFilters) => setParams(inboxFiltersToParams(next), { replace: true }), [setParams]);
   const connections = useConnections();
   const contact = useContact(contactId);
   const services = useMemo(() => connections.data?.data ?? [], [connections.data]);
@@ -30,9 +37,9 @@ export default function InboxPage() {
   const pickedList = (location.state as { list?: boolean } | null)?.list;
   const onFirstContact = useCallback(
     (first: Contact) => {
-      if (!contactId && !pickedList && isWide()) navigate(`/inbox/${first.id}`, { replace: true });
+      if (!contactId && !pickedList && isWide()) navigate({ pathname: `/inbox/${first.id}`, search: location.search }, { replace: true });
     },
-    [contactId, pickedList, navigate],
+    [contactId, pickedList, navigate, location.search],
   );
 
   return (

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
+import type { ConversationStatus, InboxTab } from '#contracts/conversations.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { containsPattern, listQueryString, type Where } from '#contracts/list-query.ts';
 import type { ServiceType } from '#contracts/services.ts';
@@ -8,27 +9,64 @@ import { fold } from '#web/lib/format.ts';
 import { newer, shareItemsById } from '#web/lib/list-cache.ts';
 import { contactKeys } from '#web/api/keys.ts';
 
-/** The left pane's filters: the 'all' tab with a search and the advanced filters. */
+/** The left pane's filters: a tab ('Meus', 'Não atribuídos', 'Todos'), a status, a search and the advanced filters. */
 export interface InboxFilters {
+  tab: InboxTab;
+  /** '' for every status. */
+  status: '' | ConversationStatus;
   search: string;
   serviceId: string;
   serviceType: '' | ServiceType;
+  /** A department id, `none` for the conversations of no department, '' for any. */
+  departmentId: string;
+  /** A tag id: the conversations carrying it ('' for any). */
+  tagId: string;
   /** Show archived contacts too. */
   archived: boolean;
+  /** The signed-in user's id: who 'Meus' means (part of the filters so a list's cache key names it). */
+  me: string;
 }
 
-export const emptyInboxFilters: InboxFilters = { search: '', serviceId: '', serviceType: '', archived: false };
+export const emptyInboxFilters: InboxFilters = {
+  tab: 'all',
+  status: '',
+  search: '',
+  serviceId: '',
+  serviceType: '',
+  departmentId: '',
+  tagId: '',
+  archived: false,
+  me: '',
+};
+
+/** The department filter's value for the conversations of no department (the general queue). */
+export const noDepartment = 'none';
 export const inboxPageSize = 50;
 export const inboxContactIncludes = ['service', 'lastMessage', 'avatar', 'user', 'department', 'tags'];
 
-/** SPEC section 7: like on name and data.email, archivedAt null unless archived are shown, serviceId, service type. */
-export function inboxContactsWhere(filters: InboxFilters): Where {
+/**
+ * The filters every tab shares (SPEC section 7: like on name and data.email, archivedAt null unless
+ * archived are shown, serviceId, service type; issue 14: department and tag). It is also the
+ * counts' `where`, so the badges count what the list would show in each tab and status.
+ */
+export function inboxSharedWhere(filters: InboxFilters): Where {
   const where: Where = {};
   const search = filters.search.trim();
   if (search) where.or = [{ name: { like: containsPattern(search) } }, { 'data.email': { like: containsPattern(search) } }];
   if (!filters.archived) where.archivedAt = null;
   if (filters.serviceId) where.serviceId = filters.serviceId;
   if (filters.serviceType) where['service.type'] = filters.serviceType;
+  if (filters.departmentId) where.departmentId = filters.departmentId === noDepartment ? null : filters.departmentId;
+  if (filters.tagId) where.tags = filters.tagId;
+  return where;
+}
+
+/** The list's `where`: the shared filters, the tab's assignee (docs/api.md, "List filters") and the status. */
+export function inboxContactsWhere(filters: InboxFilters): Where {
+  const where = inboxSharedWhere(filters);
+  if (filters.tab === 'mine') where.userId = filters.me;
+  if (filters.tab === 'unassigned') where.userId = null;
+  if (filters.status) where.status = filters.status;
   return where;
 }
 
@@ -58,6 +96,11 @@ export function useInboxContacts(filters: InboxFilters) {
 
 /** Whether a contact belongs to a list with these filters (the server's rules, for realtime updates). */
 export function matchesInboxFilters(contact: Contact, filters: InboxFilters): boolean {
+  if (filters.tab === 'mine' && contact.userId !== filters.me) return false;
+  if (filters.tab === 'unassigned' && contact.userId) return false;
+  if (filters.status && contact.status !== filters.status) return false;
+  if (filters.departmentId && (contact.departmentId ?? noDepartment) !== filters.departmentId) return false;
+  if (filters.tagId && !contact.tags.includes(filters.tagId)) return false;
   if (!filters.archived && contact.archivedAt) return false;
   if (filters.serviceId && contact.serviceId !== filters.serviceId) return false;
   if (filters.serviceType && contact.service?.type !== filters.serviceType) return false;

@@ -1,70 +1,28 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { ListFilter, Search } from 'lucide-react';
+import { ChevronDown, ListFilter, Search } from 'lucide-react';
 import type { Contact } from '#contracts/contacts.ts';
+import { conversationStatuses, type ConversationStatus, type InboxCounts } from '#contracts/conversations.ts';
 import { serviceTypeLabels, type Service, type ServiceType } from '#contracts/services.ts';
 import { CheckboxField, SelectField } from '#web/components/ui/field.tsx';
-import { Badge } from '#web/components/ui/misc.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { cn } from '#web/lib/cn.ts';
-import { formatListTime } from '#web/lib/format.ts';
-import type { InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
-import { useInboxContacts } from '#web/features/inbox/api/get-inbox-contacts.ts';
-import { AckStatus } from './ack-status.tsx';
-import { Avatar } from './avatar.tsx';
-import { ChannelIcon } from './channel-icon.tsx';
-import { summaryText } from './message-bubble.tsx';
+import { useAllTags } from '#web/api/tags.ts';
+import { useAllDepartments } from '#web/features/inbox/api/get-departments.ts';
+import { inboxSharedWhere, noDepartment, useInboxContacts, type InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
+import { useInboxCounts } from '#web/features/inbox/api/get-inbox-counts.ts';
+import { ContactRow, contactRowHeight } from './contact-row.tsx';
+import { InboxEmpty } from './inbox-empty.tsx';
+import { InboxTabs, inboxTabId, inboxTabPanelId } from './inbox-tabs.tsx';
 
-const rowHeight = 72;
+/** The status filter's options, plural as a list's heading reads. */
+const statusLabels: Record<ConversationStatus, string> = { open: 'Abertas', pending: 'Pendentes', resolved: 'Resolvidas' };
 
-/**
- * One conversation in the list. Memoised on its two props: the cache keeps an unchanged contact's
- * object as it is (lib/list-cache.ts, placeContact), so a realtime event re-renders the row of the
- * contact it changed and no other, even when that contact moves to the top and the rest shift down
- * (the shift is the <li>'s transform, outside the row). Its time and summary are worked out here,
- * once per version of the contact.
- */
-const ContactRow = memo(function ContactRow({ contact, selected }: { contact: Contact; selected: boolean }) {
-  const last = contact.lastMessage;
-  return (
-    <Link
-      to={`/inbox/${contact.id}`}
-      aria-current={selected ? 'page' : undefined}
-      className={cn(
-        'flex h-[72px] items-center gap-3 border-b border-border px-3 transition-colors focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring',
-        selected ? 'bg-brand-soft' : 'hover:bg-surface-2',
-      )}
-      data-testid="inbox-contact"
-    >
-      <Avatar name={contact.name} url={contact.avatar?.url ?? contact.avatarUrl} />
-      <div className="min-w-0 flex-1">
-        <div className="flex items-center gap-2">
-          <span className="truncate text-sm font-semibold text-fg">{contact.name}</span>
-          {contact.archivedAt ? (
-            <Badge tone="warning" className="px-1.5 py-0 text-[10px]">
-              Arquivado
-            </Badge>
-          ) : null}
-          <span className={cn('ml-auto shrink-0 text-xs', contact.unread > 0 ? 'font-semibold text-brand' : 'text-fg-muted')}>
-            {formatListTime(contact.lastMessageAt ?? last?.timestamp)}
-          </span>
-        </div>
-        <div className="mt-0.5 flex items-center gap-1.5">
-          <ChannelIcon type={contact.service?.type} className="shrink-0" />
-          {last?.isFromMe ? <AckStatus ack={last.ack} className="shrink-0 text-fg-muted" /> : null}
-          <span className="truncate text-xs text-fg-muted">{last ? summaryText(last) : 'Sem mensagens'}</span>
-          {contact.unread > 0 ? (
-            <span className="ml-auto flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-brand px-1.5 text-[11px] font-semibold text-brand-fg">
-              {contact.unread > 99 ? '99+' : contact.unread}
-              <span className="sr-only"> mensagens não lidas</span>
-            </span>
-          ) : null}
-        </div>
-      </div>
-    </Link>
-  );
-});
+function statusOptions(counts: InboxCounts[keyof InboxCounts] | undefined) {
+  const label = (text: string, n: number | undefined) => (n === undefined ? text : `${text} (${n})`);
+  return [...conversationStatuses.map((s) => ({ value: s, label: label(statusLabels[s], counts?.[s]) })), { value: '', label: label('Todas', counts?.total) }];
+}
 
 export interface ContactListProps {
   filters: InboxFilters;
@@ -74,11 +32,18 @@ export interface ContactListProps {
   onFirstContact?: (contact: Contact) => void;
 }
 
-/** The left pane: the 'all' tab, search, advanced filters and the virtualised contact list. */
+/** The left pane: the tabs with their counts, the status, search and advanced filters, and the virtualised contact list. */
 export function ContactList({ filters, onFiltersChange, selectedId, services, onFirstContact }: ContactListProps) {
   const [search, setSearch] = useState(filters.search);
   const [showFilters, setShowFilters] = useState(false);
   const query = useInboxContacts(filters);
+  const sharedWhere = useMemo(() => inboxSharedWhere(filters), [filters]);
+  const counts = useInboxCounts(sharedWhere).data;
+  const tagList = useAllTags().data?.data;
+  const tagsById = useMemo(() => new Map((tagList ?? []).map((t) => [t.id, t])), [tagList]);
+  const departments = useAllDepartments().data?.data ?? [];
+  // Opening a conversation keeps the list's filters in the address.
+  const locationSearch = useLocation().search;
   const contacts = useMemo(() => {
     const seen = new Set<string>();
     return (query.data?.pages ?? [])
@@ -89,7 +54,6 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
         return true;
       });
   }, [query.data]);
-  const total = query.data?.pages.at(-1)?.totalCount ?? 0;
   const scrollRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -107,7 +71,7 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
   const virtualizer = useVirtualizer({
     count: contacts.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
+    estimateSize: () => contactRowHeight,
     overscan: 10,
     initialRect: { width: 360, height: 700 },
     // Scroll events update the rows in React's normal batching, not in a flushSync render inside
@@ -120,19 +84,33 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
     if (lastIndex >= contacts.length - 15 && query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
   }, [lastIndex, contacts.length, query]);
 
-  const activeFilters = (filters.serviceId ? 1 : 0) + (filters.serviceType ? 1 : 0) + (filters.archived ? 1 : 0);
+  const activeFilters = [filters.departmentId, filters.tagId, filters.serviceId, filters.serviceType, filters.archived].filter(Boolean).length;
 
   return (
     <section className="flex h-full min-h-0 flex-col border-r border-border bg-surface" aria-label="Contatos">
       <div className="space-y-3 border-b border-border px-3 pt-3 pb-3">
         <div className="flex items-center justify-between gap-2">
           <h1 className="text-lg font-semibold tracking-tight text-fg">Chat</h1>
-          <div role="tablist" aria-label="Listas de conversas" className="flex rounded-lg bg-surface-2 p-0.5">
-            <button type="button" role="tab" aria-selected="true" className="rounded-md bg-surface px-3 py-1 text-xs font-semibold text-fg shadow-sm">
-              Todos <span className="font-normal text-fg-muted">({total})</span>
-            </button>
+          <div className="relative">
+            <label htmlFor="inbox-filter-status" className="sr-only">
+              Status das conversas
+            </label>
+            <select
+              id="inbox-filter-status"
+              value={filters.status}
+              onChange={(e) => onFiltersChange({ ...filters, status: e.target.value as InboxFilters['status'] })}
+              className="h-8 appearance-none rounded-lg border border-border-strong bg-surface pr-8 pl-2.5 text-xs font-medium text-fg focus-visible:outline-2 focus-visible:outline-ring"
+            >
+              {statusOptions(counts?.[filters.tab]).map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+            <ChevronDown className="pointer-events-none absolute top-1/2 right-2 size-4 -translate-y-1/2 text-fg-muted" aria-hidden="true" />
           </div>
         </div>
+        <InboxTabs tab={filters.tab} status={filters.status} counts={counts} onChange={(tab) => onFiltersChange({ ...filters, tab })} />
         <div className="flex gap-2">
           <div className="relative flex-1">
             <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-muted" aria-hidden="true" />
@@ -165,6 +143,24 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
         {showFilters ? (
           <div id="inbox-filters" className="space-y-3 rounded-lg border border-border bg-bg-subtle p-3">
             <SelectField
+              id="inbox-filter-department"
+              label="Departamento"
+              value={filters.departmentId}
+              onChange={(e) => onFiltersChange({ ...filters, departmentId: e.target.value })}
+              options={[
+                { value: '', label: 'Todos os departamentos' },
+                { value: noDepartment, label: 'Sem departamento' },
+                ...departments.map((d) => ({ value: d.id, label: d.archivedAt ? `${d.name} (arquivado)` : d.name })),
+              ]}
+            />
+            <SelectField
+              id="inbox-filter-tag"
+              label="Etiqueta"
+              value={filters.tagId}
+              onChange={(e) => onFiltersChange({ ...filters, tagId: e.target.value })}
+              options={[{ value: '', label: 'Todas as etiquetas' }, ...(tagList ?? []).map((t) => ({ value: t.id, label: t.name }))]}
+            />
+            <SelectField
               id="inbox-filter-service"
               label="Conexão"
               value={filters.serviceId}
@@ -191,13 +187,20 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
           </div>
         ) : null}
       </div>
-      <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto" data-testid="inbox-contacts-scroll">
+      <div
+        ref={scrollRef}
+        id={inboxTabPanelId}
+        role="tabpanel"
+        aria-labelledby={inboxTabId(filters.tab)}
+        className="min-h-0 flex-1 overflow-y-auto"
+        data-testid="inbox-contacts-scroll"
+      >
         {query.isPending ? (
           <div className="flex items-center justify-center gap-2 py-10 text-sm text-fg-muted" role="status">
             <Spinner className="size-4 text-brand" /> Carregando...
           </div>
         ) : contacts.length === 0 ? (
-          <p className="px-4 py-10 text-center text-sm text-fg-muted">Nenhum registro encontrado</p>
+          <InboxEmpty filters={filters} />
         ) : (
           <ul style={{ height: virtualizer.getTotalSize(), position: 'relative' }} aria-label="Conversas">
             {items.map((item) => {
@@ -205,9 +208,9 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
               return (
                 <li
                   key={contact.id}
-                  style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: rowHeight, transform: `translateY(${item.start}px)` }}
+                  style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: contactRowHeight, transform: `translateY(${item.start}px)` }}
                 >
-                  <ContactRow contact={contact} selected={contact.id === selectedId} />
+                  <ContactRow contact={contact} selected={contact.id === selectedId} tagsById={tagsById} search={locationSearch} />
                 </li>
               );
             })}
