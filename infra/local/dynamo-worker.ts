@@ -9,23 +9,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { AbstractKeyIterator, AbstractValueIterator } from 'abstract-level';
 import dynalite from 'dynalite';
 import { ChangeLog } from './change-log.ts';
 import { DynamoFront, ttlIndexFileName } from './dynamo-front.ts';
+import { closeDynaliteIterators } from './level-iterators.ts';
 
-// dynalite's key and value streams close their LevelDB iterator through `return()` (abstract-level
-// 1's name); abstract-level 3's key and value iterators have only `close()`, so every Query and Scan left its iterator
-// open, and the database holds each open iterator until it is closed: its native LevelDB iterator,
-// with the blocks it read and the memtables it pins. The runtime's native memory grew by about
-// 250 MB over a bench:load run (docs/decisions.md "Where the runtime's memory goes").
-for (const { prototype } of [AbstractKeyIterator, AbstractValueIterator] as unknown as {
-  prototype: { return?: () => Promise<void>; close(): Promise<void> };
-}[]) {
-  prototype.return ??= function (this: { close(): Promise<void> }) {
-    return this.close();
-  };
-}
+closeDynaliteIterators();
 
 const { path, ttlAttribute, streamsDir } = workerData as { path: string; ttlAttribute: string; streamsDir?: string };
 const db = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
