@@ -11,6 +11,8 @@
  *   3. Samples the runtime's RSS throughout: idle (after the first page and a quiet spell), peak, after.
  * Writes bench/load.json and its section of bench/results.md, the previous run's figures and the
  * issue's (Whaticket's and the Conversa it measured) beside the new ones.
+ * `BENCH_ONLY=memory` (memory work, with BENCH_DATA_DIR and a short BENCH_SECONDS): the same run,
+ * printing the RSS figures only and writing nothing.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
@@ -287,6 +289,10 @@ async function main() {
       operations: figures,
       mixed,
     };
+    if (process.env.BENCH_ONLY === 'memory') {
+      console.log('memory (MB)', results.memoryMb, 'seconds per operation', SECONDS);
+      return;
+    }
     const previous = existsSync('bench/load.json') ? (JSON.parse(readFileSync('bench/load.json', 'utf8')) as typeof results) : null;
     writeFileSync('bench/load.json', `${JSON.stringify(results, null, 2)}\n`);
     const page = existsSync('bench/results.md') ? readFileSync('bench/results.md', 'utf8') : '# Benchmarks\n';

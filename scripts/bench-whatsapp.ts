@@ -260,6 +260,8 @@ async function main() {
   const bare = await memory();
   const baileys = await import('baileys');
   const { whatsappWorkerChannel } = await import('../connectors/whatsapp/worker-adapter.ts');
+  // The adapter loads its session code at the first session; loaded here, the baseline keeps holding it.
+  await import('../connectors/whatsapp/session.ts');
   const { liveConnections } = await import('../connectors/whatsapp/live.ts');
   const { SocketDouble } = await import('../tests/support/whatsapp-double.ts');
   const { startChannelWorker } = await import('../connectors/worker.ts');

@@ -3,27 +3,51 @@
  * (`adapter.ts`) plus the sessions (Baileys sockets), the sends through them and the logout of a
  * connection no worker holds. Each call makes an adapter with its own registry of open sockets, so
  * two workers in one process (tests) do not reach each other's sockets.
+ *
+ * Baileys (and the session code that uses it) is loaded at the first session or logout, not with
+ * the adapter: a process that holds no WhatsApp connection (most local runtimes, a worker with
+ * Telegram only) never pays its 20-odd MB (docs/decisions.md "Where the runtime's memory goes").
+ * Sends need no Baileys code of their own: they go through the socket a session registered.
  */
-import type { ChannelAdapter } from '#domain/channels/port.ts';
+import type { ChannelAdapter, ChannelSession } from '#domain/channels/port.ts';
 import { whatsappChannel } from './adapter.ts';
 import { liveConnections } from './live.ts';
 import { sendThrough } from './send.ts';
-import { defaultSessionOptions, type SessionOptions, WhatsAppSession } from './session.ts';
-import { logoutWithoutSession } from './unpair.ts';
+import type { SessionOptions } from './session.ts';
+
+/** A session whose module is still loading: it starts once loaded, and stop or logout wait for it. */
+function loadingSession(opening: Promise<ChannelSession>): ChannelSession {
+  return {
+    stop: async () => (await opening).stop(),
+    logout: async () => (await opening).logout?.(),
+  };
+}
 
 export function whatsappWorkerChannel(overrides: Partial<SessionOptions> = {}): ChannelAdapter {
-  const options: SessionOptions = { ...defaultSessionOptions, live: liveConnections(), ...overrides };
+  const live = overrides.live ?? liveConnections();
+  let loading: Promise<{ session: typeof import('./session.ts'); options: SessionOptions }> | undefined;
+  const load = () => {
+    loading ??= import('./session.ts').then((session) => ({ session, options: { ...session.defaultSessionOptions, live, ...overrides } }));
+    return loading;
+  };
   return {
     ...whatsappChannel,
-    send: sendThrough(options.live),
+    send: sendThrough(live),
     sessions: {
       ...whatsappChannel.sessions!,
       open(context) {
-        const session = new WhatsAppSession(context, options);
-        session.start();
-        return session;
+        return loadingSession(
+          load().then(({ session, options }) => {
+            const opened = new session.WhatsAppSession(context, options);
+            opened.start();
+            return opened;
+          }),
+        );
       },
-      logoutWithoutSession: (ports, connection) => logoutWithoutSession(ports, connection, options),
+      logoutWithoutSession: async (ports, connection) => {
+        const [{ options }, { logoutWithoutSession }] = await Promise.all([load(), import('./unpair.ts')]);
+        await logoutWithoutSession(ports, connection, options);
+      },
     },
   };
 }

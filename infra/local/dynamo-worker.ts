@@ -12,6 +12,9 @@ import { dirname, join } from 'node:path';
 import dynalite from 'dynalite';
 import { ChangeLog } from './change-log.ts';
 import { DynamoFront, ttlIndexFileName } from './dynamo-front.ts';
+import { closeDynaliteIterators } from './level-iterators.ts';
+
+closeDynaliteIterators();
 
 const { path, ttlAttribute, streamsDir } = workerData as { path: string; ttlAttribute: string; streamsDir?: string };
 const db = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });

@@ -40,7 +40,8 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
       : 'infra/local/main.ts';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', ...env },
+    // MALLOC_ARENA_MAX as `npm start` sets it (scripts/start.mjs).
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
