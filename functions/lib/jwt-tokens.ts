@@ -6,7 +6,16 @@ import type { TokenClaims, TokenService } from '#domain/ports.ts';
 export const tokenLifetimeSeconds = 7 * 24 * 60 * 60;
 const issuer = 'conversa';
 
+/**
+ * Tokens already verified, with their claims: a session sends the same token with every request,
+ * and checking its HMAC again (a key import and a thread-pool job each time) is per-request work
+ * for an answer that cannot change; only the expiry can, and it is checked on every use. Revocation
+ * and the session generation are the store's, checked per request by `resolveSession`.
+ */
+const verifiedKept = 5_000;
+
 export function jwtTokens(secret: () => Promise<Uint8Array>, now: () => Date = () => new Date()): TokenService {
+  const verified = new Map<string, TokenClaims>();
   return {
     async issue(userId, accountId, generation = 0) {
       const iat = Math.floor(now().getTime() / 1000);
@@ -22,6 +31,9 @@ export function jwtTokens(secret: () => Promise<Uint8Array>, now: () => Date = (
       return { token, claims };
     },
     async verify(token) {
+      const known = verified.get(token);
+      // As jose: a token expires at `exp`, in whole seconds.
+      if (known) return known.exp > Math.floor(now().getTime() / 1000) ? known : null;
       try {
         const { payload } = await jwtVerify(token, await secret(), {
           algorithms: ['HS256'],
@@ -33,7 +45,10 @@ export function jwtTokens(secret: () => Promise<Uint8Array>, now: () => Date = (
         if (acc !== null && typeof acc !== 'string') return null;
         const gen = payload.gen ?? 0;
         if (typeof gen !== 'number' || !Number.isSafeInteger(gen) || gen < 0) return null;
-        return { sub: payload.sub, acc, jti: payload.jti, exp: payload.exp, gen };
+        const claims: TokenClaims = { sub: payload.sub, acc, jti: payload.jti, exp: payload.exp, gen };
+        if (verified.size >= verifiedKept) verified.delete(verified.keys().next().value!);
+        verified.set(token, claims);
+        return claims;
       } catch {
         return null;
       }

@@ -49,4 +49,6 @@ export interface Usage {
 export interface ListAnswer<T> {
   data: T[];
   totalCount: number;
+  /** Lists that page by cursor (the contacts): the query's `after` for the next page, null after the last. */
+  nextCursor?: string | null;
 }

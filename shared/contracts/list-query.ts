@@ -1,12 +1,16 @@
 /**
  * The list query of SPEC section 7: a JSON object sent URL-encoded in the `query` parameter.
  *
- *   { where, include, order, page, perPage, withCount }
+ *   { where, include, order, page, perPage, withCount, after }
  *
  * `where` maps a field path (dots for nesting, e.g. `data.email`) to a value (equality, `null`
  * included) or an operator object ({ like, eq, ne, in, gt, gte, lt, lte }); `or` holds a list of
  * such objects of which one must match. `like` is SQL-like (`%` any run, `_` one character),
  * case- and accent-insensitive. `order` is a list of [field, 'ASC' | 'DESC'].
+ *
+ * `after` pages by cursor where a route allows it (the contacts): the `nextCursor` of the previous
+ * answer, which names the last row shown by its order values and id, so the next page starts just
+ * after it whatever was added or removed meanwhile (page stays 0).
  */
 import { z } from 'zod';
 
@@ -63,6 +67,7 @@ export const listQuerySchema = z
     page: z.number().int().min(0).max(100000).optional().default(0),
     perPage: z.number().int().min(1).max(maxPerPage).optional().default(defaultPerPage),
     withCount: z.boolean().optional().default(true),
+    after: z.string().min(1).max(2000).optional(),
   })
   .strict();
 

@@ -1,7 +1,8 @@
 /** Revoked access tokens, kept until the moment they would have expired anyway. */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
-import { entityTypes, keys } from './keys.ts';
+import { entityTypes, keys, type Key } from './keys.ts';
+import type { UserItem } from './users.ts';
 
 /** The token's account and user ride along, so the stream can close that session's realtime connections. */
 export async function revokeToken(table: Table, token: { jti: string; expiresAt: number; accountId: string | null; userId: string }): Promise<void> {
@@ -14,7 +15,25 @@ export async function revokeToken(table: Table, token: { jti: string; expiresAt:
   );
 }
 
-export async function isTokenRevoked(table: Table, jti: string): Promise<boolean> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.revokedToken(jti) }));
-  return Boolean(Item);
+/**
+ * What every authenticated request reads: whether its token is revoked, and its user. One
+ * BatchGetItem for both (every request pays this read, so one round trip rather than two); keys
+ * the table could not serve at once (throttling) are asked again until it has answered them all.
+ */
+export async function tokenSessionItems(
+  table: Table,
+  token: { jti: string; accountId: string | null; userId: string },
+): Promise<{ revoked: boolean; user: UserItem | undefined }> {
+  const revokedKey = keys.revokedToken(token.jti);
+  const userKey = keys.user(token.accountId, token.userId);
+  const found: Record<string, unknown>[] = [];
+  let wanted: Key[] = [revokedKey, userKey];
+  for (let attempt = 0; wanted.length; attempt++) {
+    if (attempt) await new Promise((r) => setTimeout(r, Math.min(2 ** attempt * 10, 500)));
+    const answer = await table.doc.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted } } }));
+    found.push(...(answer.Responses?.[table.name] ?? []));
+    wanted = (answer.UnprocessedKeys?.[table.name]?.Keys ?? []) as Key[];
+  }
+  const isAt = (key: Key) => (item: Record<string, unknown>) => item.pk === key.pk && item.sk === key.sk;
+  return { revoked: found.some(isAt(revokedKey)), user: found.find(isAt(userKey)) as UserItem | undefined };
 }

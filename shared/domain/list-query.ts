@@ -4,6 +4,8 @@
  */
 import { listQuerySchema, type ListQuery, type Where, type WhereOperator, type WhereValue } from '#contracts/list-query.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
+import { errorTexts } from '#contracts/errors.ts';
+import { z } from 'zod';
 import { fail } from './errors.ts';
 
 export interface ListRules {
@@ -13,6 +15,8 @@ export interface ListRules {
   includes?: readonly string[];
   /** Order used when the query gives none. */
   defaultOrder?: ListQuery['order'];
+  /** Whether the route pages by cursor (`after`); elsewhere `after` is refused. */
+  cursor?: boolean;
 }
 
 function fieldsOf(where: Where): string[] {
@@ -45,6 +49,8 @@ export function parseListQuery(raw: string | undefined, rules: ListRules): ListQ
       ...unknownIncludes.map((i) => ({ path: 'query.include', message: `Unknown relation ${i}` })),
     ]);
   }
+  if (q.after !== undefined && !rules.cursor) throw fail.invalid(undefined, [{ path: 'query.after', message: 'This list pages by number only' }]);
+  if (q.after !== undefined && q.page !== 0) throw fail.invalid(undefined, [{ path: 'query.page', message: 'A page by cursor (after) is page 0' }]);
   if (!q.order.length && rules.defaultOrder) q.order = rules.defaultOrder;
   return q;
 }
@@ -131,7 +137,8 @@ export function likeToMatcher(pattern: string): { test(text: string): boolean } 
 const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
 
 function compare(a: unknown, b: unknown, raw = false): number {
-  if (a === b) return 0;
+  // A missing value and null are one value (both sort first), so the order is total.
+  if (a === b || (a == null && b == null)) return 0;
   if (a === null || a === undefined) return -1;
   if (b === null || b === undefined) return 1;
   if (!raw && typeof a === 'string' && typeof b === 'string') return collator.compare(a, b);
@@ -252,4 +259,51 @@ export function applyListQuery<T>(items: T[], q: ListQuery, access: FieldAccess<
   }
   const start = q.page * q.perPage;
   return { data: matched.slice(start, start + q.perPage), totalCount: matched.length };
+}
+
+/** An order made total: the id breaks ties, so rows with equal values keep one order between pages. */
+export function withIdTieBreak(order: ListQuery['order']): ListQuery['order'] {
+  return order.some(([field]) => field === 'id') ? order : [...order, ['id', 'ASC']];
+}
+
+/** A row's place in a total order (withIdTieBreak): its values of the order's fields. */
+export type SortKey = unknown[];
+
+/** Reads a row's sort key, as the sort compares it (the access's sort readers). */
+export function sortKeyReader<T>(order: ListQuery['order'], access: FieldAccess<T>): (item: T) => SortKey {
+  const readers = order.map(([field]) => (access.sortReader?.(field) ?? access.reader?.(field) ?? pathReader(field)) as (item: T) => unknown);
+  return (item) => readers.map((read) => read(item) ?? null);
+}
+
+/** Compares two sort keys of an order; `raw` as applyListQuery with sort readers (values that order by plain comparison). */
+export function compareSortKeys(order: ListQuery['order'], a: SortKey, b: SortKey, raw: boolean): number {
+  for (let i = 0; i < order.length; i++) {
+    const c = compare(a[i], b[i], raw);
+    if (c !== 0) return order[i]![1].toUpperCase() === 'DESC' ? -c : c;
+  }
+  return 0;
+}
+
+/** The cursor of a list after a row: the order it was made for and the row's sort key, URL-safe. */
+export function encodeCursor(order: ListQuery['order'], key: SortKey): string {
+  return Buffer.from(JSON.stringify({ o: order, k: key })).toString('base64url');
+}
+
+const cursorSchema = z.object({
+  o: z.array(z.tuple([z.string(), z.string()])),
+  k: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+
+/** The sort key a cursor holds, checked to be one of this order's; anything else is 'Invalid params'. */
+export function decodeCursor(cursor: string, order: ListQuery['order']): SortKey {
+  const refused = () => fail.invalid(errorTexts.invalidParams, [{ path: 'query.after', message: 'Not a cursor of this list and order' }]);
+  let parsed: z.infer<typeof cursorSchema>;
+  try {
+    parsed = cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+  } catch {
+    throw refused();
+  }
+  const sameOrder = parsed.o.length === order.length && parsed.o.every(([f, d], i) => f === order[i]![0] && d.toUpperCase() === order[i]![1].toUpperCase());
+  if (!sameOrder || parsed.k.length !== order.length) throw refused();
+  return parsed.k;
 }

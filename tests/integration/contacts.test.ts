@@ -179,6 +179,73 @@ describe('contacts', () => {
     expect(byService.body.data.map((c: any) => c.name)).toEqual(['Ana Paula']);
   });
 
+  it('pages by cursor: every contact exactly once and in order, with equal names and with writes between pages', async () => {
+    const { owner, serviceId } = await withService('telegram');
+    let next = 0;
+    const create = async (name: string) =>
+      (await call('POST', '/contacts', { token: owner.token, body: { name, serviceId, idFromService: String(1000 + next++) } })).body.id as string;
+    for (const name of ['Igual', 'Igual', 'Igual', 'Igual', 'Igual', 'Bruno', 'Bruno', 'Bruno', 'Carla', 'Carla', 'Zilda']) await create(name);
+    const list = (query: object) => call('GET', `/contacts${listQueryString(query)}`, { token: owner.token });
+    // Each pass starts over on what the previous one left (its additions shown again, its deletion gone).
+    for (const order of [[['name', 'ASC']], [['name', 'DESC']], []] as [string, 'ASC' | 'DESC'][][]) {
+      const seen: string[] = [];
+      let after: string | undefined;
+      let added: string | undefined;
+      let removed: string | undefined;
+      for (let round = 0; round < 20; round++) {
+        const page = await list({ order, perPage: 3, ...(after ? { after } : {}) });
+        expect(page.status).toBe(200);
+        seen.push(...page.body.data.map((c: any) => c.id));
+        after = page.body.nextCursor ?? undefined;
+        if (!after) break;
+        if (round === 1) {
+          // Between pages: one contact sorting before what was shown, one after it, and one not shown yet deleted.
+          const descending = order[0]?.[1] === 'DESC';
+          await create(descending ? 'Zzz antes' : 'Aaa antes');
+          added = await create(descending ? 'Aaa depois' : 'Zzz depois');
+          const all: string[] = (await list({ order, perPage: 100 })).body.data.map((c: any) => c.id as string);
+          removed = all.filter((id) => !seen.includes(id) && id !== added).at(-1)!;
+          expect((await call('DELETE', `/contacts/${removed}`, { token: owner.token })).status).toBe(204);
+        }
+      }
+      const final: string[] = (await list({ order, perPage: 100 })).body.data.map((c: any) => c.id as string);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toContain(added);
+      expect(seen).not.toContain(removed);
+      // In the list's own order, and missing only the contacts added before the rows already shown.
+      expect(final.filter((id) => seen.includes(id))).toEqual(seen);
+      expect(final.filter((id) => !seen.includes(id))).toHaveLength(1);
+    }
+  }, 90_000);
+
+  it('refuses deep page numbers, and cursors of another order or beside a page number, with the catalogue error', async () => {
+    const { owner } = await withService();
+    const list = (query: object) => call('GET', `/contacts${listQueryString(query)}`, { token: owner.token });
+    const deep = await list({ page: 501, perPage: 20 });
+    expect(deep.status).toBe(400);
+    expect(deep.body.message).toBe('Invalid params');
+    expect(deep.body.details).toEqual([{ path: 'query.page', message: expect.stringContaining('cursor') }]);
+    expect((await list({ page: 500, perPage: 20 })).status).toBe(200);
+    const byName = Buffer.from(
+      JSON.stringify({
+        o: [
+          ['name', 'ASC'],
+          ['id', 'ASC'],
+        ],
+        k: ['ana', 'X'],
+      }),
+    ).toString('base64url');
+    expect((await list({ order: [['name', 'ASC']], after: byName })).status).toBe(200);
+    const otherOrder = await list({ order: [['name', 'DESC']], after: byName });
+    expect(otherOrder.status).toBe(400);
+    expect(otherOrder.body.details).toEqual([{ path: 'query.after', message: expect.any(String) }]);
+    expect((await list({ after: 'não é um cursor' })).body.details).toEqual([{ path: 'query.after', message: expect.any(String) }]);
+    expect((await list({ order: [['name', 'ASC']], after: byName, page: 1 })).body.details).toEqual([{ path: 'query.page', message: expect.any(String) }]);
+    expect((await call('GET', `/tags${listQueryString({ after: byName })}`, { token: owner.token })).body.details).toEqual([
+      { path: 'query.after', message: expect.any(String) },
+    ]);
+  });
+
   it('the list reflects creations, edits and deletions at once', async () => {
     const { owner, contact } = await inboxTeam();
     const before = await call('GET', '/contacts', { token: owner.token });

@@ -57,6 +57,21 @@ describe('jwt tokens', () => {
     const other = jwtTokens(async () => new TextEncoder().encode('y'.repeat(48)));
     expect(await jwtTokens(secret).verify((await other.issue('u1', null)).token)).toBeNull();
   });
+
+  it('keeps a verified token only until it expires, and never a token changed by one character', async () => {
+    let at = Date.now();
+    const tokens = jwtTokens(secret, () => new Date(at));
+    const { token, claims } = await tokens.issue('u1', 'a1');
+    expect(await tokens.verify(token)).toEqual(claims);
+    expect(await tokens.verify(token)).toEqual(claims);
+    const [head, body, signature] = token.split('.') as [string, string, string];
+    const flipped = `${head}.${body}.${signature.slice(0, -2)}${signature.at(-2) === 'A' ? 'B' : 'A'}${signature.at(-1)}`;
+    expect(await tokens.verify(flipped)).toBeNull();
+    at = claims.exp * 1000;
+    expect(await tokens.verify(token)).toBeNull();
+    at = claims.exp * 1000 - 1000;
+    expect(await tokens.verify(token)).toEqual(claims);
+  });
 });
 
 describe('password strength', () => {

@@ -1,5 +1,4 @@
-import { isTokenRevoked } from '#db/revocations.ts';
-import { getUserItem } from '#db/users.ts';
+import { tokenSessionItems } from '#db/revocations.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { Session } from '../session.ts';
@@ -12,7 +11,7 @@ export async function resolveSession(ports: Ports, token: string | undefined): P
   if (!token) throw fail.unauthorized();
   const claims = await ports.tokens.verify(token);
   if (!claims) throw fail.unauthorized();
-  const [revoked, user] = await Promise.all([isTokenRevoked(ports.table, claims.jti), getUserItem(ports.table, claims.acc, claims.sub)]);
+  const { revoked, user } = await tokenSessionItems(ports.table, { jti: claims.jti, accountId: claims.acc, userId: claims.sub });
   if (revoked || !user || user.archivedAt || (user.sessionGeneration ?? 0) !== claims.gen) throw fail.unauthorized();
   return { claims, user, accountId: claims.acc };
 }

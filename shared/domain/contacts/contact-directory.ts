@@ -16,7 +16,18 @@ import type { Table } from '#db/client.ts';
 import { allContacts, contactChangesSince, contactFields, restampChange, type ContactFields, type ContactItem, type ContactTombstone } from '#db/contacts.ts';
 import type { ServiceItem } from '#db/services.ts';
 import { tableNow } from '#db/table-clock.ts';
-import { applyListQuery, compileWhere, fold, pathReader, type FieldAccess } from '../list-query.ts';
+import {
+  applyListQuery,
+  compareSortKeys,
+  compileWhere,
+  decodeCursor,
+  encodeCursor,
+  fold,
+  pathReader,
+  sortKeyReader,
+  withIdTieBreak,
+  type FieldAccess,
+} from '../list-query.ts';
 import { searchPlan } from './contact-search.ts';
 import type { ContactSnapshot } from './contact-snapshot.ts';
 import { toContact } from './present-contact.ts';
@@ -300,7 +311,11 @@ export class ContactDirectory {
     return found.sort((a, b) => sorted.rank[a.slot]! - sorted.rank[b.slot]!);
   }
 
-  /** The page of entries a query asks for, and how many match. */
+  /**
+   * The page of entries a query asks for (its order made total by the id), how many match, and the
+   * cursor after the page: by page number, or just after the row a cursor names, found by its sort
+   * key (so rows added or removed before it since do not shift the next page).
+   */
   private select(view: AccountView, q: ListQuery): ListAnswer<Entry> {
     const key = JSON.stringify([q.order, q.where]);
     let found = view.matches.get(key);
@@ -309,8 +324,23 @@ export class ContactDirectory {
       if (view.matches.size >= keptQueries) view.matches.delete(view.matches.keys().next().value!);
       view.matches.set(key, found);
     }
-    const start = q.page * q.perPage;
-    return { data: found.slice(start, start + q.perPage), totalCount: found.length };
+    const keyOf = sortKeyReader(q.order, access);
+    let start = q.page * q.perPage;
+    if (q.after !== undefined) {
+      const after = decodeCursor(q.after, q.order);
+      // The first row past the cursor's key.
+      let low = 0;
+      let high = found.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (compareSortKeys(q.order, keyOf(found[middle]!), after, true) > 0) high = middle;
+        else low = middle + 1;
+      }
+      start = low;
+    }
+    const data = found.slice(start, start + q.perPage);
+    const last = data.at(-1);
+    return { data, totalCount: found.length, nextCursor: last && start + data.length < found.length ? encodeCursor(q.order, keyOf(last)) : null };
   }
 
   async list(
@@ -322,7 +352,7 @@ export class ContactDirectory {
     readSnapshot?: SnapshotReader,
   ): Promise<ListAnswer<Contact>> {
     const view = await this.current(table, accountId, loadServices, readSnapshot);
-    const page = this.select(view, q);
+    const page = this.select(view, { ...q, order: withIdTieBreak(q.order) });
     // Avatar URLs expire, so they are signed for the page being answered, never kept.
     const data = await Promise.all(
       page.data.map(async (e) => {
@@ -331,7 +361,7 @@ export class ContactDirectory {
         return { ...contactOf(e), avatar: { url }, avatarUrl: url };
       }),
     );
-    return { data, totalCount: page.totalCount };
+    return { data, totalCount: page.totalCount, nextCursor: page.nextCursor };
   }
 
   /**
@@ -346,7 +376,7 @@ export class ContactDirectory {
     readSnapshot?: SnapshotReader,
   ): Promise<ContactSnapshot> {
     const view = await this.current(table, accountId, loadServices, readSnapshot);
-    const rows = this.sortedBy(view, { where: {}, include: [], order, page: 0, perPage: 1, withCount: false }).entries;
+    const rows = this.sortedBy(view, { where: {}, include: [], order: withIdTieBreak(order), page: 0, perPage: 1, withCount: false }).entries;
     return { accountId, position: view.readAt, contacts: rows.map((e) => ({ fields: e.item, folded: { name: e.folded.name, email: e.folded.email } })) };
   }
 

@@ -3,7 +3,7 @@
  * the plan's contact limit new contacts are kept but archived (archivedReason 'limit'); only
  * active contacts take a seat of the limit.
  */
-import { contactRuleProblems, type Contact, type ContactPayload } from '#contracts/contacts.ts';
+import { contactRuleProblems, maxContactsSkipped, type Contact, type ContactPayload } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
@@ -69,11 +69,17 @@ export const contactListRules: ListRules = {
     ['lastMessageAt', 'DESC'],
     ['name', 'ASC'],
   ],
+  cursor: true,
 };
 
 /** The contacts the caller may see (conversations/visibility.ts), through the directory. */
 export async function listContacts(ports: Ports, session: AccountSession, q: ListQuery, known?: Viewer): Promise<ListAnswer<Contact>> {
   const { accountId } = session;
+  if (q.page * q.perPage > maxContactsSkipped) {
+    throw fail.invalid(errorTexts.invalidParams, [
+      { path: 'query.page', message: `Page numbers reach the first ${maxContactsSkipped} contacts; further pages go by cursor (after: <nextCursor>)` },
+    ]);
+  }
   const viewer = known ?? (await viewerOf(ports, session));
   const visible = { ...q, where: visibleWhere(viewer, q.where) };
   return contactDirectory.list(

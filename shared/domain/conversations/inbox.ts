@@ -37,7 +37,10 @@ export async function inboxCounts(ports: Ports, session: AccountSession, q: List
   void _status;
   void _userId;
   const viewer = await viewerOf(ports, session);
-  const count = async (where: Where) => (await listContacts(ports, session, { ...q, where, page: 0, perPage: 1, order: [] }, viewer)).totalCount;
+  // Counts only: a cursor of the list the query came with names no row here.
+  const { after: _after, ...counted } = q;
+  void _after;
+  const count = async (where: Where) => (await listContacts(ports, session, { ...counted, where, page: 0, perPage: 1, order: [] }, viewer)).totalCount;
   const cells = inboxTabs.flatMap((tab) =>
     [undefined, ...conversationStatuses].map(async (status) => {
       const where: Where = { ...base, ...tabWhere(tab, session.user.id), ...(status ? { status } : {}) };

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Download, Pencil, Plus, Tag as TagIcon } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
-import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
+import { archivedByLimitText, maxContactsSkipped, type Contact } from '#contracts/contacts.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField, SelectField } from '#web/components/ui/field.tsx';
 import { TagChip } from '#web/components/ui/tag-chip.tsx';
@@ -91,7 +91,8 @@ export function ContactsTable() {
           <Pagination
             page={list.page}
             perPage={perPage}
-            total={total}
+            // Page numbers reach the first maxContactsSkipped contacts (the server refuses deeper ones): the pager ends there.
+            total={Math.min(total, (Math.floor(maxContactsSkipped / perPage) + 1) * perPage)}
             onPageChange={list.setPage}
             pageSizeOptions={pageSizes}
             onPerPageChange={(n) => {

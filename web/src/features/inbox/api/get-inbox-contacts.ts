@@ -70,9 +70,9 @@ export function inboxContactsWhere(filters: InboxFilters): Where {
   return where;
 }
 
-/** GET /contacts?query=...: one page of the inbox list, most recent conversation first. */
-export function getInboxContacts(filters: InboxFilters, page: number, signal?: AbortSignal): Promise<ListAnswer<Contact>> {
-  const query = { where: inboxContactsWhere(filters), include: inboxContactIncludes, page, perPage: inboxPageSize, withCount: true };
+/** GET /contacts?query=...: one page of the inbox list, most recent conversation first; `after` the previous page's `nextCursor`. */
+export function getInboxContacts(filters: InboxFilters, after: string | null, signal?: AbortSignal): Promise<ListAnswer<Contact>> {
+  const query = { where: inboxContactsWhere(filters), include: inboxContactIncludes, ...(after ? { after } : {}), perPage: inboxPageSize, withCount: true };
   return api.get<ListAnswer<Contact>>(`/contacts${listQueryString(query)}`, { signal });
 }
 
@@ -82,11 +82,9 @@ export function inboxContactsQueryOptions(filters: InboxFilters) {
     // Rows are memoised on their item: keep each unchanged item's object even when it moves.
     structuralSharing: shareItemsById,
     queryFn: ({ pageParam, signal }) => getInboxContacts(filters, pageParam, signal),
-    initialPageParam: 0,
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((n, p) => n + p.data.length, 0);
-      return loaded < last.totalCount && last.data.length > 0 ? pages.length : undefined;
-    },
+    // By cursor: the next page starts after the last row the server sent, whatever moved meanwhile.
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }
 
@@ -119,7 +117,7 @@ export function compareContacts(a: Contact, b: Contact): number {
   return collator.compare(a.name, b.name);
 }
 
-type Pages = InfiniteData<ListAnswer<Contact>, number>;
+type Pages = InfiniteData<ListAnswer<Contact>, string | null>;
 
 /** Places a changed contact in one cached inbox list: moved to its place, added, or removed. */
 export function placeContact(data: Pages, contact: Contact, filters: InboxFilters): Pages {
