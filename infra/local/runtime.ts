@@ -18,6 +18,7 @@ import S3rver from 's3rver';
 import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
 import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
+import { ReadGate } from './read-gate.ts';
 import { serveStatic } from './static-site.ts';
 import { siteHeaders } from '../site-headers.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
@@ -32,6 +33,8 @@ import { workerChannels } from '../../connectors/worker-channels.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** API reads handled at once (read-gate.ts): enough to keep the main thread busy while the DynamoDB thread answers one. */
+const readsAtOnce = 2;
 
 export interface RuntimeOptions {
   port?: number;
@@ -213,6 +216,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const worker = await runWorkerProcess(defaultPorts(), { ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
 
   const gateway = new HttpGateway(join(root, 'functions/http'));
+  // API reads a few at a time, so a send and its realtime event never wait behind a long queue of them (read-gate.ts).
+  const reads = new ReadGate(readsAtOnce);
   // The headers CloudFront adds to every answer (infra/site-headers.ts), on every answer here too;
   // the CSP allows this machine's S3 and hashes the served shell's inline scripts.
   const shell = join(webDir, 'index.html');
@@ -228,7 +233,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       if (path === '/api' || path.startsWith('/api/')) {
         const chunks: Buffer[] = [];
         for await (const c of req) chunks.push(c as Buffer);
-        await gateway.handle(req, res, Buffer.concat(chunks));
+        const body = Buffer.concat(chunks);
+        if (req.method === 'GET') await reads.run(() => gateway.handle(req, res, body));
+        else await gateway.handle(req, res, body);
       } else {
         await serveStatic(webDir, req, res);
       }
