@@ -33,8 +33,11 @@ import { workerChannels } from '../../connectors/worker-channels.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** API reads handled at once (read-gate.ts): enough to keep the main thread busy while the DynamoDB thread answers one. */
-const readsAtOnce = 2;
+/**
+ * API reads handled at once (read-gate.ts): enough to keep the main thread busy while the DynamoDB
+ * thread answers others (2 cost read throughput in A/B runs, docs/decisions.md).
+ */
+const readsAtOnce = 4;
 
 export interface RuntimeOptions {
   port?: number;
