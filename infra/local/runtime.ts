@@ -18,6 +18,7 @@ import S3rver from 's3rver';
 import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
 import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
+import { ReadGate } from './read-gate.ts';
 import { serveStatic } from './static-site.ts';
 import { siteHeaders } from '../site-headers.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
@@ -31,6 +32,11 @@ import { runWorkerProcess, type WorkerProcessOptions } from '../../connectors/wo
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * API reads handled at once (read-gate.ts): enough to keep the main thread busy while the DynamoDB
+ * thread answers others (2 cost read throughput in A/B runs, docs/decisions.md).
+ */
+const readsAtOnce = 4;
 
 export interface RuntimeOptions {
   port?: number;
@@ -216,6 +222,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const worker = await runWorkerProcess(defaultPorts(), { ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
 
   const gateway = new HttpGateway(join(root, 'functions/http'));
+  // API reads a few at a time, so a send and its realtime event never wait behind a long queue of them (read-gate.ts).
+  const reads = new ReadGate(readsAtOnce);
   // The headers CloudFront adds to every answer (infra/site-headers.ts), on every answer here too;
   // the CSP allows this machine's S3 and hashes the served shell's inline scripts.
   const shell = join(webDir, 'index.html');
@@ -231,7 +239,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       if (path === '/api' || path.startsWith('/api/')) {
         const chunks: Buffer[] = [];
         for await (const c of req) chunks.push(c as Buffer);
-        await gateway.handle(req, res, Buffer.concat(chunks));
+        const body = Buffer.concat(chunks);
+        if (req.method === 'GET') await reads.run(() => gateway.handle(req, res, body));
+        else await gateway.handle(req, res, body);
       } else {
         await serveStatic(webDir, req, res);
       }

@@ -15,6 +15,9 @@ import { type Checkpoints, readCheckpoints, sequenceOf, writeCheckpoints } from 
 import { passesFilters } from './event-filter.ts';
 import { lambdaContext } from './lambda-context.ts';
 
+/** How long handled batches' checkpoints may wait to be stored together. */
+const saveEveryMs = 200;
+
 export interface StreamConsumer {
   name: string;
   handler: DynamoDBStreamHandler | ((event: DynamoDBStreamEvent) => Promise<unknown>);
@@ -32,6 +35,7 @@ export class StreamEmulator {
   private checkpoints: Checkpoints = {};
   /** The highest sequence number pushed so far. */
   private seen = 0;
+  private saveTimer?: NodeJS.Timeout;
 
   /** `checkpointsDir`: where consumers' progress is kept across restarts (none: in memory only). */
   constructor(private readonly checkpointsDir?: string) {}
@@ -74,9 +78,10 @@ export class StreamEmulator {
     }
   }
 
-  /** Resolves once every queued record has been handled. */
+  /** Resolves once every queued record has been handled and the checkpoints are stored. */
   async idle(): Promise<void> {
     while (this.running.size) await Promise.all(this.running.values());
+    this.flush();
   }
 
   private async drain(consumer: StreamConsumer): Promise<void> {
@@ -99,11 +104,27 @@ export class StreamEmulator {
         }
       }
       this.checkpoints[consumer.name] = queue.length ? sequenceOf(batch.at(-1)!) : this.seen;
-      this.save();
+      this.saveSoon();
     }
   }
 
   private save(): void {
     if (this.checkpointsDir) writeCheckpoints(this.checkpointsDir, this.checkpoints);
+  }
+
+  /**
+   * Stores the checkpoints within `saveEveryMs`, once for every batch handled meanwhile: a file
+   * write and a rename per batch of every consumer held the main thread under load. A killed
+   * process hands the records of that last moment again (at least once, which consumers allow).
+   */
+  private saveSoon(): void {
+    if (!this.checkpointsDir || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.flush(), saveEveryMs);
+  }
+
+  private flush(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.save();
   }
 }

@@ -240,23 +240,26 @@ export function matchesWhere<T>(item: T, where: Where, access: FieldAccess<T> = 
   return compileWhere(where, access)(item);
 }
 
+/** Compares two items by a query's order (0 when every ordered field is equal), reading each field once per query. */
+export function orderComparator<T>(order: ListQuery['order'], access: FieldAccess<T> = {}): (a: T, b: T) => number {
+  const raw = Boolean(access.sortReader);
+  const readers = order.map(([field, direction]) => ({
+    read: (access.sortReader?.(field) ?? access.reader?.(field) ?? pathReader(field)) as (item: T) => unknown,
+    sign: direction.toUpperCase() === 'DESC' ? -1 : 1,
+  }));
+  return (a, b) => {
+    for (const { read, sign } of readers) {
+      const c = compare(read(a), read(b), raw);
+      if (c !== 0) return sign * c;
+    }
+    return 0;
+  };
+}
+
 /** Filters, orders and pages items already loaded for one account. */
 export function applyListQuery<T>(items: T[], q: ListQuery, access: FieldAccess<T> = {}): ListAnswer<T> {
   const matched = Object.keys(q.where).length ? items.filter(compileWhere(q.where, access)) : [...items];
-  if (q.order.length) {
-    const raw = Boolean(access.sortReader);
-    const readers = q.order.map(([field, direction]) => ({
-      read: (access.sortReader?.(field) ?? access.reader?.(field) ?? pathReader(field)) as (item: T) => unknown,
-      sign: direction.toUpperCase() === 'DESC' ? -1 : 1,
-    }));
-    matched.sort((a, b) => {
-      for (const { read, sign } of readers) {
-        const c = compare(read(a), read(b), raw);
-        if (c !== 0) return sign * c;
-      }
-      return 0;
-    });
-  }
+  if (q.order.length) matched.sort(orderComparator(q.order, access));
   const start = q.page * q.perPage;
   return { data: matched.slice(start, start + q.perPage), totalCount: matched.length };
 }

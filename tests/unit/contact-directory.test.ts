@@ -124,4 +124,67 @@ describe('contact directory', () => {
     expect(ordered).toEqual(['Yara', 'Zeca']);
     expect(await names(directory, { where: { id: { in: ['m1', 'm2'] }, archivedAt: null } })).toEqual(['Zeca']);
   });
+
+  it('keeps its sorted lists through changes in the order a full sort gives, ties broken by id', { timeout: 60_000 }, async () => {
+    const account = 'ACC2';
+    let seed = 7;
+    // mulberry32: a sound, repeatable series.
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
+    // Few names and dates: many ties, so the tie rule shows.
+    const someName = () => pick(['Ana', 'Ána', 'Bruno', 'bruno', 'Carla']);
+    const someDate = () => pick([null, '2026-04-01T00:00:00.000Z', '2026-04-02T00:00:00.000Z']);
+    let now = Date.parse('2026-05-01T10:00:00Z');
+    const at = () => new Date(now).toISOString();
+    const write = (id: string) =>
+      table.doc.send(
+        new PutCommand({ TableName: table.name, Item: contactItem({ ...fields(id, someName(), at(), { lastMessageAt: someDate() }), accountId: account }) }),
+      );
+    let ids = Array.from({ length: 40 }, (_, i) => `k${String(i).padStart(2, '0')}`);
+    for (const id of ids) await write(id);
+    const orders = [{ order: [['name', 'ASC']] }, {}, { order: [['lastMessageAt', 'DESC']] }, { where: { name: { like: '%an%' } } }];
+    const list = async (directory: ContactDirectory, raw: object) =>
+      (
+        await directory.list(table, account, noServices, parseListQuery(JSON.stringify({ perPage: 500, ...raw }), contactListRules), async (key) => key)
+      ).data.map((c) => c.id);
+    const warm = new ContactDirectory(() => now);
+    for (const raw of orders) await list(warm, raw);
+    for (let round = 0; round < 6; round++) {
+      now += 60_000;
+      for (let i = 0; i < 5; i++) await write(pick(ids));
+      const created = `n${round}`;
+      await write(created);
+      ids.push(created);
+      const gone = pick(ids);
+      ids = ids.filter((id) => id !== gone);
+      await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.contact(account, gone) }));
+      await table.doc.send(
+        new PutCommand({
+          TableName: table.name,
+          Item: {
+            ...keys.contactTombstone(account, gone),
+            ...keys.contactChange(account, at(), gone),
+            type: entityTypes.contactTombstone,
+            id: gone,
+            accountId: account,
+            deletedAt: at(),
+            ttl: 0,
+          },
+        }),
+      );
+      now += 1_000;
+      const fresh = new ContactDirectory(() => now);
+      for (const raw of orders) {
+        const answer = await list(warm, raw);
+        expect(answer).toEqual(await list(fresh, raw));
+        expect(new Set(answer).size).toBe(answer.length);
+      }
+      expect(warm.lastSync(account)?.loaded).toBe(false);
+    }
+  });
 });

@@ -18,7 +18,11 @@ import { allContacts, contactItem, contactTombstoneStep, type ContactFields } fr
 import { contactSnapshotObjectKey, keys } from '../../shared/db/keys.ts';
 import { ContactDirectory, overlapMs } from '../../shared/domain/contacts/contact-directory.ts';
 import { decodeSnapshot, encodeSnapshot, readContactSnapshot, writeContactSnapshot } from '../../shared/domain/contacts/contact-snapshot.ts';
-import { contactListRules } from '../../shared/domain/contacts/contacts.ts';
+import { contactListRules, listContacts } from '../../shared/domain/contacts/contacts.ts';
+import { contactDirectory } from '../../shared/domain/contacts/contact-directory.ts';
+import { newAccountItem } from '../../shared/db/accounts.ts';
+import type { Ports } from '../../shared/domain/ports.ts';
+import type { AccountSession } from '../../shared/domain/session.ts';
 import { parseListQuery } from '../../shared/domain/list-query.ts';
 import type { Storage } from '../../shared/domain/ports.ts';
 import { s3Storage } from '../../functions/lib/s3-storage.ts';
@@ -110,14 +114,14 @@ const ids = async (directory: ContactDirectory, accountId: string, raw: object, 
 const storedNames = async (accountId: string) => (await allContacts(table, accountId)).sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => `${c.id}:${c.name}`);
 
 describe('contact snapshots', { timeout: 30_000 }, () => {
-  it('keep every field a contact is listed with, and the folded text', () => {
+  it('keep every field a contact is listed with, and the folded text', async () => {
     const contacts = [fields('A', 5, 'Conceição Araújo'), fields('A', 6, 'ana'), fields('A', 7, 'Bia')].map((f) => ({
       fields: f,
       folded: { name: f.name === 'Conceição Araújo' ? 'conceicao araujo' : f.name.toLowerCase(), email: f.email?.toLowerCase() ?? null },
     }));
-    const back = decodeSnapshot(encodeSnapshot({ accountId: 'A', position: 1234, contacts }), 'A');
+    const back = decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1234, contacts }), 'A');
     expect(back).toEqual({ accountId: 'A', position: 1234, contacts });
-    expect(decodeSnapshot(encodeSnapshot({ accountId: 'A', position: 1, contacts }), 'B')).toBeNull();
+    expect(decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1, contacts }), 'B')).toBeNull();
   });
 
   it('start a cold directory that then reads only the changes made after the snapshot', async () => {
@@ -164,5 +168,28 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
     const old = new ContactDirectory();
     expect(await ids(old, accountId, {}, () => readContactSnapshot(storage, accountId))).toHaveLength(5);
     expect(old.lastSync(accountId)?.loaded).toBe('items');
+  });
+
+  it('are written by the first cold list of an account that has none, which answers from every item', async () => {
+    const accountId = 'SNAP3';
+    await table.doc.send(new PutCommand({ TableName: table.name, Item: newAccountItem(accountId, 'Conta', new Date().toISOString()) }));
+    for (let i = 0; i < 8; i++) await put(fields(accountId, i, `Cliente ${i}`));
+    expect(await readContactSnapshot(storage, accountId)).toBeNull();
+    // The product's path: the process's directory, the session's account, a viewer who sees all.
+    const ports = { table, storage } as unknown as Ports;
+    const session = { accountId } as AccountSession;
+    const answer = await listContacts(ports, session, query({ order: [['id', 'ASC']] }), { userId: 'U', seesAll: true, departmentIds: [] });
+    expect(answer.data.map((c) => `${c.id}:${c.name}`)).toEqual(await storedNames(accountId));
+    const written = await readContactSnapshot(storage, accountId);
+    expect(written?.contacts.map((c) => c.fields.id).sort()).toEqual((await allContacts(table, accountId)).map((c) => c.id).sort());
+    // A new cold process starts from it.
+    const cold = new ContactDirectory();
+    expect(await ids(cold, accountId, { order: [['id', 'ASC']] }, () => readContactSnapshot(storage, accountId))).toEqual(await storedNames(accountId));
+    expect(cold.lastSync(accountId)?.loaded).toBe('snapshot');
+    // A warm list neither reloads nor rewrites it.
+    await storage.put(contactSnapshotObjectKey(accountId), new TextEncoder().encode('kept'), 'application/gzip');
+    await listContacts(ports, session, query({}), { userId: 'U', seesAll: true, departmentIds: [] });
+    expect(new TextDecoder().decode(await storage.get(contactSnapshotObjectKey(accountId)))).toBe('kept');
+    contactDirectory.clear();
   });
 });

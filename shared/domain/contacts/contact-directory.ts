@@ -23,6 +23,7 @@ import {
   decodeCursor,
   encodeCursor,
   fold,
+  orderComparator,
   pathReader,
   sortKeyReader,
   withIdTieBreak,
@@ -57,6 +58,8 @@ interface Sorted {
   entries: Entry[];
   /** Each slot's position in `entries`, to order a search's few matches without sorting names. */
   rank: Int32Array;
+  /** The order's comparison, ties broken by id: a total order, so a moved entry lands where a full sort puts it. */
+  compare: (a: Entry, b: Entry) => number;
 }
 
 interface AccountView {
@@ -75,8 +78,15 @@ interface AccountView {
   /** When the data the view started from was read (its full load, or its snapshot's position). */
   loadedAt: number;
   servicesSignature: string;
-  /** Sorted lists by order signature, dropped on any change. */
+  /**
+   * Sorted lists by order signature, kept across changes: a sync moves the entries it changed
+   * (a send changes one contact) instead of sorting every contact again, which held the runtime's
+   * event loop for hundreds of milliseconds per change under load (docs/decisions.md).
+   */
   sorted: Map<string, Sorted>;
+  /** Entries replaced or removed, and entries put, since the sorted lists were last brought up to date. */
+  dropped: Set<Entry>;
+  added: Set<Entry>;
   /**
    * Every match of recent queries (order and filter), in order, dropped on any change: the next
    * pages of a list, and the same list polled by many screens, are then a slice.
@@ -137,13 +147,35 @@ const access: FieldAccess<Entry> = {
   sortReader: (path) => (path === 'name' ? (e) => e.folded.name : readerOf(path)),
 };
 
+/** Each slot's position in a sorted list. */
+function ranks(entries: Entry[], slots: number): Int32Array {
+  const rank = new Int32Array(slots);
+  entries.forEach((e, i) => {
+    rank[e.slot] = i;
+  });
+  return rank;
+}
+
 /** The text the trigram index holds for an entry: name and e-mail, folded. */
 const indexedText = (e: Entry) => (e.folded.email === null ? e.folded.name : `${e.folded.name}\n${e.folded.email}`);
 
 const foldedOf = (item: ContactFields) => ({ name: fold(item.name), email: item.email ? fold(item.email) : null });
 
 function emptyView(readAt: number, loadedAt: number, servicesSignature: string): AccountView {
-  return { entries: new Map(), slots: [], free: [], index: undefined, searches: 0, readAt, loadedAt, servicesSignature, sorted: new Map(), matches: new Map() };
+  return {
+    entries: new Map(),
+    slots: [],
+    free: [],
+    index: undefined,
+    searches: 0,
+    readAt,
+    loadedAt,
+    servicesSignature,
+    sorted: new Map(),
+    dropped: new Set(),
+    added: new Set(),
+    matches: new Map(),
+  };
 }
 
 export class ContactDirectory {
@@ -161,9 +193,14 @@ export class ContactDirectory {
     view.entries.set(item.id, next);
     view.slots[slot] = next;
     view.index?.set(slot, current && indexedText(current), indexedText(next));
+    if (view.sorted.size) {
+      if (current && !view.added.delete(current)) view.dropped.add(current);
+      view.added.add(next);
+    }
   }
 
   private remove(view: AccountView, current: Entry): void {
+    if (view.sorted.size && !view.added.delete(current)) view.dropped.add(current);
     view.entries.delete(current.item.id);
     view.slots[current.slot] = undefined;
     view.free.push(current.slot);
@@ -249,10 +286,12 @@ export class ContactDirectory {
         delete e.contact;
       }
       view.servicesSignature = signature;
+      // An order may read the connection (through the answered contact): sorted again when asked.
+      view.sorted.clear();
       applied++;
     }
     if (applied) {
-      view.sorted.clear();
+      this.reorder(view);
       view.matches.clear();
     }
     this.reports.set(accountId, { loaded: false, changesRead: changes.length, changesApplied: applied });
@@ -273,15 +312,37 @@ export class ContactDirectory {
     const orderKey = JSON.stringify(q.order);
     let sorted = view.sorted.get(orderKey);
     if (!sorted) {
-      const entries = applyListQuery([...view.entries.values()], { ...q, where: {}, page: 0, perPage: Number.MAX_SAFE_INTEGER }, access).data;
-      const rank = new Int32Array(view.slots.length);
-      entries.forEach((e, i) => {
-        rank[e.slot] = i;
-      });
-      sorted = { entries, rank };
+      const byOrder = orderComparator(q.order, access);
+      const compare = (a: Entry, b: Entry) => byOrder(a, b) || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0);
+      const entries = [...view.entries.values()].sort(compare);
+      sorted = { entries, rank: ranks(entries, view.slots.length), compare };
       view.sorted.set(orderKey, sorted);
     }
     return sorted;
+  }
+
+  /** Moves the entries a sync changed within each sorted list: out where they were, in where their order puts them. */
+  private reorder(view: AccountView): void {
+    const { dropped, added } = view;
+    if (!dropped.size && !added.size) return;
+    for (const sorted of view.sorted.values()) {
+      // Added entries are taken out too: a list sorted while the sync was applying may hold them already.
+      const entries = sorted.entries.filter((e) => !dropped.has(e) && !added.has(e));
+      for (const e of added) {
+        let low = 0;
+        let high = entries.length;
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          if (sorted.compare(entries[middle]!, e) < 0) low = middle + 1;
+          else high = middle;
+        }
+        entries.splice(low, 0, e);
+      }
+      sorted.entries = entries;
+      sorted.rank = ranks(entries, view.slots.length);
+    }
+    dropped.clear();
+    added.clear();
   }
 
   private indexOf(view: AccountView): TrigramIndex {

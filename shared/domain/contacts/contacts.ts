@@ -82,7 +82,7 @@ export async function listContacts(ports: Ports, session: AccountSession, q: Lis
   }
   const viewer = known ?? (await viewerOf(ports, session));
   const visible = { ...q, where: visibleWhere(viewer, q.where) };
-  return contactDirectory.list(
+  const answer = await contactDirectory.list(
     ports.table,
     accountId,
     () => accountServices(ports.table, accountId),
@@ -90,6 +90,25 @@ export async function listContacts(ports: Ports, session: AccountSession, q: Lis
     ports.storage.downloadUrl,
     () => readContactSnapshot(ports.storage, accountId),
   );
+  // A cold view read every contact item (the account has no usable snapshot yet, e.g. contacts
+  // imported before snapshots existed and unchanged since): it writes one before answering, so
+  // only this first cold start pays the full read (docs/decisions.md "Contact snapshots").
+  if (contactDirectory.lastSync(accountId)?.loaded === 'items') await firstSnapshot(ports, accountId);
+  return answer;
+}
+
+/** Snapshot writes started by cold views, by account: callers that shared one full load share one write. */
+const snapshotsWriting = new Map<string, Promise<void>>();
+
+function firstSnapshot(ports: Ports, accountId: string): Promise<void> {
+  let writing = snapshotsWriting.get(accountId);
+  if (!writing) {
+    writing = refreshContactSnapshot(ports, accountId)
+      .catch((error: unknown) => console.warn(`Contact snapshot of account ${accountId} not written`, error))
+      .finally(() => snapshotsWriting.delete(accountId));
+    snapshotsWriting.set(accountId, writing);
+  }
+  return writing;
 }
 
 /**
