@@ -4,6 +4,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './build/precompress.ts';
 import { preloadFont } from './build/preload-font.ts';
+import { prerender } from './build/prerender.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -12,7 +13,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root,
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), preloadFont(), precompress()],
+  plugins: [react(), tailwindcss(), preloadFont(), prerender(), precompress()],
   // `zod` is zod configured jitless before anything uses it (src/lib/zod-jitless.ts: the CSP).
   resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url)) }] },
   build: {

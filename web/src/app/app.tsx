@@ -41,7 +41,15 @@ function LazyErrorModal() {
   );
 }
 
-export function App() {
+/** The toasts' portal into `document.body`, from the first effect on: not part of a prerendered page. */
+function MountedToaster() {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return mounted ? <Toaster /> : null;
+}
+
+/** The app; `location` only when prerendering a public page at build time (web/src/prerender.tsx). */
+export function App({ location }: { location?: string }) {
   const { ready } = useSession();
   useEffect(() => {
     void restoreSession();
@@ -49,8 +57,8 @@ export function App() {
 
   return (
     <>
-      {ready ? <AppRouter /> : <FullScreenLoader />}
-      <Toaster />
+      {ready ? <AppRouter location={location} /> : <FullScreenLoader />}
+      <MountedToaster />
       <LazyErrorModal />
     </>
   );

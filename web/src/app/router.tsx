@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, Route, Routes, StaticRouter, useLocation } from 'react-router';
 import { MarketingLayout } from '#web/components/layouts/marketing-layout.tsx';
 import { PageLoader } from '#web/components/ui/spinner.tsx';
 import { GuestOnly, RequireAccount, RequireAuth } from './guards.tsx';
@@ -34,9 +34,6 @@ const Departments = lazyPage(() => import('./routes/app/departments.tsx'), { dat
 const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
 const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { data: true });
 const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
-
-/** Path prefixes of the signed-in app (no WhatsApp widget there). */
-export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/departments', '/tags', '/quick-replies', '/my-account'];
 
 /** Pages by path, fetched as soon as the path is known rather than once their parent layout has loaded. */
 const routePreloads: [prefix: string, pages: { preload: () => void }[]][] = [
@@ -283,7 +280,15 @@ export function AppRoutes() {
   );
 }
 
-export function AppRouter() {
+/** The browser's router, or at build time (web/src/prerender.tsx) a static one at `location`. */
+export function AppRouter({ location }: { location?: string }) {
+  if (location !== undefined) {
+    return (
+      <StaticRouter location={location}>
+        <AppRoutes />
+      </StaticRouter>
+    );
+  }
   return (
     <BrowserRouter>
       <AppRoutes />

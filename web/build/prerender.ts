@@ -1,0 +1,65 @@
+/**
+ * A Vite plugin that prerenders the public pages (web/src/app/static-routes.ts) once the client
+ * build is written: it builds web/src/prerender.tsx for Node (dependencies stay external), renders
+ * each page's path with it and writes the built shell with the page inside `#root` to
+ * `web/dist/pages/<name>.html`. The page's largest text is then in the HTML, painted with the
+ * stylesheet, before any JavaScript runs; main.tsx hydrates it. The precompress plugin runs after
+ * (closeBundle), so the pages get their .br and .gz copies too.
+ *
+ * The CSP has no 'unsafe-inline': a page with an inline script or a `style` attribute would break
+ * (or differ from the hydrated page), so either fails the build.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Plugin, type ResolvedConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { notFoundPage, prerenderDir, prerenderedPages } from '../src/app/static-routes.ts';
+
+const rootMarker = '<div id="root"></div>';
+
+/** A path no route matches: the router's not-found page. */
+const notFoundPath = '/__not-found__';
+
+export function prerender(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'conversa:prerender',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    configResolved(resolved) {
+      config = resolved;
+    },
+    writeBundle: {
+      sequential: true,
+      async handler() {
+        const outDir = resolve(config.root, config.build.outDir);
+        // Inside the repository, so the built module finds the dependencies in node_modules.
+        const serverDir = resolve(config.root, '../node_modules/.cache/conversa-prerender');
+        await build({
+          configFile: false,
+          root: config.root,
+          logLevel: 'warn',
+          mode: config.mode,
+          plugins: [react()],
+          resolve: { alias: config.resolve.alias },
+          build: { ssr: 'src/prerender.tsx', outDir: serverDir, emptyOutDir: true, target: 'node20', minify: false },
+        });
+        const { renderPage } = (await import(`${pathToFileURL(join(serverDir, 'prerender.js')).href}?t=${Date.now()}`)) as {
+          renderPage: (location: string) => Promise<string>;
+        };
+        const shell = await readFile(join(outDir, 'index.html'), 'utf8');
+        if (!shell.includes(rootMarker)) throw new Error(`prerender: the shell has no ${rootMarker}`);
+        await mkdir(join(outDir, prerenderDir), { recursive: true });
+        const pages: [path: string, name: string][] = [...Object.entries(prerenderedPages), [notFoundPath, notFoundPage]];
+        for (const [path, name] of pages) {
+          const body = await renderPage(path);
+          if (/<script\b/i.test(body)) throw new Error(`prerender: ${path} has an inline script, which the CSP blocks`);
+          if (/\sstyle="/i.test(body)) throw new Error(`prerender: ${path} has a style attribute, which the CSP blocks (use a class)`);
+          await writeFile(join(outDir, prerenderDir, `${name}.html`), shell.replace(rootMarker, `<div id="root">${body}</div>`));
+        }
+        await rm(serverDir, { recursive: true, force: true });
+        config.logger.info(`prerendered ${pages.length} public page(s) to ${prerenderDir}/`);
+      },
+    },
+  };
+}
