@@ -3,8 +3,9 @@
  * build is written: it builds web/src/prerender.tsx for Node (dependencies stay external), renders
  * each page's path with it and writes the built shell with the page inside `#root` to
  * `web/dist/pages/<name>.html`. The page's largest text is then in the HTML, painted with the
- * stylesheet, before any JavaScript runs; main.tsx hydrates it. The precompress plugin runs after
- * (closeBundle), so the pages get their .br and .gz copies too.
+ * stylesheet, before any JavaScript runs; boot.tsx hydrates it. The precompress plugin runs after
+ * (closeBundle), so the pages get their .br and .gz copies too. The pages leave out the shell's
+ * modulepreload links: main.tsx fetches the app after their first paint.
  *
  * The CSP has no 'unsafe-inline': a page with an inline script or a `style` attribute would break
  * (or differ from the hydrated page), so either fails the build.
@@ -49,13 +50,16 @@ export function prerender(): Plugin {
         };
         const shell = await readFile(join(outDir, 'index.html'), 'utf8');
         if (!shell.includes(rootMarker)) throw new Error(`prerender: the shell has no ${rootMarker}`);
+        // The pages paint before the app runs (main.tsx fetches it after the first paint): they do
+        // not preload its modules, which would compete with the stylesheet for the first paint.
+        const page = shell.replace(/<link rel="modulepreload"[^>]*>\s*/g, '');
         await mkdir(join(outDir, prerenderDir), { recursive: true });
         const pages: [path: string, name: string][] = [...Object.entries(prerenderedPages), [notFoundPath, notFoundPage]];
         for (const [path, name] of pages) {
           const body = await renderPage(path);
           if (/<script\b/i.test(body)) throw new Error(`prerender: ${path} has an inline script, which the CSP blocks`);
           if (/\sstyle="/i.test(body)) throw new Error(`prerender: ${path} has a style attribute, which the CSP blocks (use a class)`);
-          await writeFile(join(outDir, prerenderDir, `${name}.html`), shell.replace(rootMarker, `<div id="root">${body}</div>`));
+          await writeFile(join(outDir, prerenderDir, `${name}.html`), page.replace(rootMarker, `<div id="root">${body}</div>`));
         }
         await rm(serverDir, { recursive: true, force: true });
         config.logger.info(`prerendered ${pages.length} public page(s) to ${prerenderDir}/`);

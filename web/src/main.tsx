@@ -1,24 +1,18 @@
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app.tsx';
-import { sessionStore } from './lib/auth.ts';
-import { initTheme } from './lib/theme.ts';
+/**
+ * The entry: a few bytes. The app itself (boot.tsx and its imports) is a chunk of its own. On a
+ * prerendered public page it is fetched and evaluated only after the first paint, so the page shows
+ * before any of the app's JavaScript competes with it. On the app shell (the signed-in app, nothing
+ * to paint before the app runs) it starts at once, and the shell links it as modulepreload
+ * (web/build/preload-boot.ts); so does a hidden tab, which never paints. The stylesheets are
+ * imported here, so every page links them (render-blocking).
+ */
 import './fonts.css';
 import './index.css';
 
-initTheme();
+const boot = () => void import('./boot.tsx');
 
-const container = document.getElementById('root')!;
-const app = (
-  <StrictMode>
-    <App />
-  </StrictMode>
-);
-// A prerendered public page (web/build/prerender.ts) is hydrated as it stands, for a signed-out
-// visitor as it was rendered; a signed-in one is sent on (the guards), so it is rendered afresh.
-if (container.firstElementChild && !sessionStore.get().accessToken) {
-  hydrateRoot(container, app);
+if (document.getElementById('root')?.firstElementChild && document.visibilityState === 'visible') {
+  requestAnimationFrame(() => setTimeout(boot, 0));
 } else {
-  container.replaceChildren();
-  createRoot(container).render(app);
+  boot();
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { FullScreenLoader } from '#web/components/ui/spinner.tsx';
 import { Toaster } from '#web/components/ui/toaster.tsx';
 import { markSessionReady, sessionStore, updateSessionUser, useSession } from '#web/lib/auth.ts';
@@ -48,8 +48,11 @@ function MountedToaster() {
   return mounted ? <Toaster /> : null;
 }
 
-/** The app; `location` only when prerendering a public page at build time (web/src/prerender.tsx). */
-export function App({ location }: { location?: string }) {
+/**
+ * The app, on the browser's router; at build time (web/src/prerender.tsx) on the static router it
+ * is given, which then stays out of the browser's bundle.
+ */
+export function App({ router }: { router?: ReactNode }) {
   const { ready } = useSession();
   useEffect(() => {
     void restoreSession();
@@ -57,7 +60,7 @@ export function App({ location }: { location?: string }) {
 
   return (
     <>
-      {ready ? <AppRouter location={location} /> : <FullScreenLoader />}
+      {ready ? (router ?? <AppRouter />) : <FullScreenLoader />}
       <MountedToaster />
       <LazyErrorModal />
     </>

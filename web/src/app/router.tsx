@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes, StaticRouter, useLocation } from 'react-router';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { MarketingLayout } from '#web/components/layouts/marketing-layout.tsx';
 import { PageLoader } from '#web/components/ui/spinner.tsx';
 import { GuestOnly, RequireAccount, RequireAuth } from './guards.tsx';
@@ -280,15 +280,7 @@ export function AppRoutes() {
   );
 }
 
-/** The browser's router, or at build time (web/src/prerender.tsx) a static one at `location`. */
-export function AppRouter({ location }: { location?: string }) {
-  if (location !== undefined) {
-    return (
-      <StaticRouter location={location}>
-        <AppRoutes />
-      </StaticRouter>
-    );
-  }
+export function AppRouter() {
   return (
     <BrowserRouter>
       <AppRoutes />
