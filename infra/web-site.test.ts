@@ -253,7 +253,8 @@ describe('the SPA fallback function', () => {
     expect(rewrite('/')).toBe('/pages/landing.html');
     expect(rewrite('/login')).toBe('/pages/login.html');
     expect(rewrite('/login/')).toBe('/pages/login.html');
-    expect(rewrite('/register')).toBe('/pages/register.html');
+    expect(rewrite('/about')).toBe('/pages/about.html');
+    expect(rewrite('/register')).toBe('/index.html');
     expect(rewrite('/inbox')).toBe('/index.html');
     expect(rewrite('/inbox/01HZX/contact')).toBe('/index.html');
     expect(rewrite('/reset-password')).toBe('/index.html');

@@ -35,7 +35,8 @@ export function prerender(): Plugin {
       async handler() {
         const outDir = resolve(config.root, config.build.outDir);
         // Inside the repository, so the built module finds the dependencies in node_modules.
-        const serverDir = resolve(config.root, '../node_modules/.cache/conversa-prerender');
+        // One per build: two builds at once (parallel test files) must not share it.
+        const serverDir = resolve(config.root, `../node_modules/.cache/conversa-prerender-${process.pid}`);
         await build({
           configFile: false,
           root: config.root,

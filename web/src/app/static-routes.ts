@@ -12,7 +12,12 @@ export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/departm
 /** Where the prerendered pages go in the build (`web/dist/pages/<name>.html`). */
 export const prerenderDir = 'pages';
 
-/** The prerendered public pages: path → file name (without `.html`) under `prerenderDir`. */
+/**
+ * The prerendered public pages: path → file name (without `.html`) under `prerenderDir`. Pages that
+ * are mostly a form (sign-up, password reset, demo request) are not: a form submitted before the
+ * page is hydrated would go to the server as a plain GET. The sign-in page is, with its form left
+ * to the browser (routes/auth/login.tsx).
+ */
 export const prerenderedPages: Readonly<Record<string, string>> = {
   '/': 'landing',
   '/about': 'about',
@@ -20,17 +25,14 @@ export const prerenderedPages: Readonly<Record<string, string>> = {
   '/terms': 'terms',
   '/privacy': 'privacy',
   '/cookies': 'cookies',
-  '/demo': 'demo',
   '/login': 'login',
-  '/register': 'register',
-  '/forgot-password': 'forgot-password',
 };
 
 /** Any other path outside `shellPaths` is the router's not-found page, prerendered under this name. */
 export const notFoundPage = 'not-found';
 
-/** Paths rendered in the browser only (prefixes): the signed-in app and the token or session screens. */
-export const shellPaths = [...appPaths, '/accounts', '/reset-password', '/verify-email'];
+/** Paths rendered in the browser only (prefixes): the signed-in app, the token or session screens, the forms. */
+export const shellPaths = [...appPaths, '/accounts', '/register', '/forgot-password', '/reset-password', '/verify-email', '/demo'];
 
 /** The empty app shell (Vite's own output). */
 export const shellFile = '/index.html';
