@@ -10,7 +10,7 @@
  * The CSP has no 'unsafe-inline': a page with an inline script or a `style` attribute would break
  * (or differ from the hydrated page), so either fails the build.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
@@ -21,6 +21,16 @@ const rootMarker = '<div id="root"></div>';
 
 /** A path no route matches: the router's not-found page. */
 const notFoundPath = '/__not-found__';
+
+/** Removes the server builds of earlier builds (over ten minutes old). */
+async function removeStale(cacheDir: string): Promise<void> {
+  const entries = await readdir(cacheDir).catch(() => [] as string[]);
+  for (const name of entries.filter((n) => n.startsWith('conversa-prerender-'))) {
+    const path = join(cacheDir, name);
+    const age = Date.now() - (await stat(path)).mtimeMs;
+    if (age > 10 * 60_000) await rm(path, { recursive: true, force: true });
+  }
+}
 
 export function prerender(): Plugin {
   let config: ResolvedConfig;
@@ -35,8 +45,11 @@ export function prerender(): Plugin {
       async handler() {
         const outDir = resolve(config.root, config.build.outDir);
         // Inside the repository, so the built module finds the dependencies in node_modules.
-        // One per build: two builds at once (parallel test files) must not share it.
-        const serverDir = resolve(config.root, `../node_modules/.cache/conversa-prerender-${process.pid}`);
+        // One per build: two builds at once (parallel test files) must not share it. It stays after
+        // the build (modules the pages import lazily may still be loading); older ones are removed.
+        const cacheDir = resolve(config.root, '../node_modules/.cache');
+        await removeStale(cacheDir);
+        const serverDir = join(cacheDir, `conversa-prerender-${process.pid}`);
         await build({
           configFile: false,
           root: config.root,
@@ -62,7 +75,6 @@ export function prerender(): Plugin {
           if (/\sstyle="/i.test(body)) throw new Error(`prerender: ${path} has a style attribute, which the CSP blocks (use a class)`);
           await writeFile(join(outDir, prerenderDir, `${name}.html`), page.replace(rootMarker, `<div id="root">${body}</div>`));
         }
-        await rm(serverDir, { recursive: true, force: true });
         config.logger.info(`prerendered ${pages.length} public page(s) to ${prerenderDir}/`);
       },
     },
