@@ -22,6 +22,8 @@ const config: KnipConfig = {
     'tests/support/runtime-with-whatsapp-double.ts',
     'tests/e2e/take-*.ts',
     'tests/e2e/measure-*.ts',
+    // Built for Node by web/build/prerender.ts, by path.
+    'web/src/prerender.tsx',
   ],
   project: ['**/*.{ts,tsx,mjs,css}'],
   ignoreExportsUsedInFile: true,

@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { App, Stage } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
@@ -22,6 +23,7 @@ import { DEFAULT_RATE_LIMIT, EDGE_REGION, managedRuleGroups, RATE_EXEMPT_PATH_PR
 import { httpRoutes } from '#functions/http/routes.ts';
 import { contentSecurityPolicy, inlineScriptsOf, permissionsPolicy, scriptHash } from './site-headers.ts';
 import { ConversaStack } from './stack.ts';
+import { htmlFileFor, notFoundPage, prerenderedPages, shellPaths } from '../web/src/app/static-routes.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
 import { templatesOf, wholeTemplate } from './test-support/whole-template.ts';
 
@@ -247,14 +249,31 @@ describe('the SPA fallback function', () => {
   const handler = new Function(`${spaFallbackSource}; return handler;`)() as (event: { request: { uri: string } }) => { uri: string };
   const rewrite = (uri: string) => handler({ request: { uri } }).uri;
 
-  it('gives app routes the shell and leaves files alone', () => {
-    expect(rewrite('/')).toBe('/index.html');
+  it('gives public pages their prerendered HTML, app routes the shell, other paths the not-found page, and leaves files alone', () => {
+    expect(rewrite('/')).toBe('/pages/landing.html');
+    expect(rewrite('/login')).toBe('/pages/login.html');
+    expect(rewrite('/login/')).toBe('/pages/login.html');
+    expect(rewrite('/about')).toBe('/pages/about.html');
+    expect(rewrite('/register')).toBe('/index.html');
     expect(rewrite('/inbox')).toBe('/index.html');
     expect(rewrite('/inbox/01HZX/contact')).toBe('/index.html');
-    expect(rewrite('/login/')).toBe('/index.html');
+    expect(rewrite('/reset-password')).toBe('/index.html');
+    expect(rewrite('/inboxes')).toBe('/pages/not-found.html');
+    expect(rewrite('/pricing')).toBe('/pages/not-found.html');
+    expect(rewrite('/about/team')).toBe('/pages/not-found.html');
+    expect(rewrite('/constructor')).toBe('/pages/not-found.html');
     expect(rewrite('/favicon.svg')).toBe('/favicon.svg');
     expect(rewrite('/assets/index-D4FhYdBM.js')).toBe('/assets/index-D4FhYdBM.js');
     expect(rewrite('/robots.txt')).toBe('/robots.txt');
+  });
+
+  it('answers every path as the local server does (htmlFileFor), and each page it names is in the build', () => {
+    const paths = ['/', ...Object.keys(prerenderedPages), ...shellPaths, ...shellPaths.map((p) => `${p}/x/y`), '/pricing', '/a/b/', '/pages/login.html'];
+    for (const path of paths) expect(rewrite(path), path).toBe(htmlFileFor(path));
+    const dist = fileURLToPath(new URL('../web/dist', import.meta.url));
+    if (existsSync(join(dist, 'pages'))) {
+      for (const name of [...Object.values(prerenderedPages), notFoundPage]) expect(existsSync(join(dist, 'pages', `${name}.html`)), name).toBe(true);
+    }
   });
 
   it('is the code of the CloudFront function, on the JS 2.0 runtime', () => {

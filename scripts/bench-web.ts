@@ -5,7 +5,8 @@
  * Seeds straight into dynalite (as `npm run bench` does), starts the runtime as `npm start` runs it
  * (the built web/dist; `--build` builds it first), writes bench/web.json and its own section
  * (`bench:web`) at the end of bench/results.md. BENCH_WEB_RUNS=n changes the number of runs,
- * BENCH_WEB_LABEL names the build measured (e.g. "before").
+ * BENCH_WEB_LABEL names the build measured (e.g. "before"), BENCH_WEB_PATHS=/,/login measures only
+ * those pages (quick iterations; the results then hold only them).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,8 +30,10 @@ const LABEL = process.env.BENCH_WEB_LABEL ?? 'current build';
 const CONTACTS = 1_000;
 const CONVERSATIONS = 30;
 const TABLE = 'conversa';
-const publicPaths = ['/', '/login', '/pricing'];
-const appPaths = ['/inbox', '/contacts'];
+const only = process.env.BENCH_WEB_PATHS?.split(',').map((p) => p.trim());
+const measured = (paths: string[]) => (only ? paths.filter((p) => only.includes(p)) : paths);
+const publicPaths = measured(['/', '/login', '/pricing']);
+const appPaths = measured(['/inbox', '/contacts']);
 const chromeFlags = ['--headless', '--no-sandbox', '--disable-gpu'];
 
 const firstNames = ['Ana', 'João', 'Maria', 'José', 'Francisca', 'Antônio', 'Adriana', 'Carlos', 'Juliana', 'Paulo', 'Márcia', 'Lucas'];
@@ -231,7 +234,7 @@ async function main() {
   const body = [
     '## Web (Lighthouse)',
     '',
-    `\`npm run bench:web\`: Lighthouse 13 on Debian's chromium (${chromeFlags.join(' ')}), default mobile preset (simulated 4G, 4x CPU slowdown) and the desktop preset, median of ${RUNS} runs per figure, against the local runtime (\`npm start\`'s server). /inbox and /contacts signed in to an account with ${CONVERSATIONS} conversations and ${CONTACTS.toLocaleString('en')} contacts. Last run ${date}, ${cpus().length} shared cores, load average ${load} at the start: scores vary a few points between runs on this machine. /pricing is not a route of the app (SPEC section 2): it is the SPA's not-found page under the marketing layout.`,
+    `\`npm run bench:web\`: Lighthouse 13 on Debian's chromium (${chromeFlags.join(' ')}), default mobile preset (simulated 4G, 4x CPU slowdown) and the desktop preset, median of ${RUNS} runs per figure, against the local runtime (\`npm start\`'s server). /inbox and /contacts signed in to an account with ${CONVERSATIONS} conversations and ${CONTACTS.toLocaleString('en')} contacts. Last run ${date}, ${cpus().length} shared cores, load average ${load} at the start: scores vary a few points between runs on this machine. /pricing is not a route of the app (SPEC section 2): it is the not-found page under the marketing layout.`,
     '',
     ...Object.entries(all).flatMap(([label, run]) => table(`${label} (${run.date}, median of ${run.runs})`, run.rows)),
   ].join('\n');

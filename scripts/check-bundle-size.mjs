@@ -34,7 +34,8 @@ if (!entryKey) {
   process.exit(2);
 }
 
-// The entry plus its static imports, transitively: what the browser loads before the landing renders.
+// The entry plus its static imports, transitively, and the app's start (src/boot.tsx, which the
+// entry imports once the prerendered page has painted) with its own: what every page loads.
 const initial = new Set();
 const visit = (key) => {
   if (initial.has(key)) return;
@@ -42,6 +43,11 @@ const visit = (key) => {
   for (const dep of manifest[key].imports ?? []) visit(dep);
 };
 visit(entryKey);
+if (!manifest[entryKey].dynamicImports?.includes('src/boot.tsx')) {
+  console.error('check-bundle-size: the entry does not import src/boot.tsx');
+  process.exit(2);
+}
+visit('src/boot.tsx');
 
 const gz = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
 const rows = [...initial].map((key) => ({ file: manifest[key].file, raw: readFileSync(join(dist, manifest[key].file)).length, gzip: gz(manifest[key].file) }));

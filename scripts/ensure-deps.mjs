@@ -33,7 +33,7 @@ export function newest(paths) {
 /** Builds the web app when its output is missing or older than its sources. */
 export function ensureWebBuild() {
   const out = 'web/dist/index.html';
-  const sources = newest(['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'shared/contracts', 'package-lock.json']);
+  const sources = newest(['web/src', 'web/build', 'web/index.html', 'web/public', 'web/vite.config.ts', 'shared/contracts', 'package-lock.json']);
   if (!existsSync(out) || statSync(out).mtimeMs < sources) {
     console.log('> npm run build:web');
     // Always the production build, also when called from inside a test run (Vitest sets NODE_ENV=test,

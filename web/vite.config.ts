@@ -3,16 +3,23 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './build/precompress.ts';
+import { preloadBoot } from './build/preload-boot.ts';
 import { preloadFont } from './build/preload-font.ts';
+import { prerender } from './build/prerender.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+const bootLibraries = /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/;
+const bootSources = /[\\/]web[\\/]src[\\/]lib[\\/](cn|store|storage)\.ts$/;
+const bootModule = (id: string) =>
+  bootLibraries.test(id) || bootSources.test(id) || (/[\\/]lucide-react[\\/]/.test(id) && !/[\\/]icons[\\/]/.test(id)) || id.includes('rolldown/runtime');
 
 // The web app lives in web/; the built files go to web/dist, served by `npm start` (SPA fallback)
 // and uploaded as static files in the cloud. The manifest feeds scripts/check-bundle-size.mjs.
 export default defineConfig({
   root,
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), preloadFont(), precompress()],
+  plugins: [react(), tailwindcss(), preloadFont(), preloadBoot(), prerender(), precompress()],
   // `zod` is zod configured jitless before anything uses it (src/lib/zod-jitless.ts: the CSP).
   resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url)) }] },
   build: {
@@ -21,6 +28,15 @@ export default defineConfig({
     manifest: true,
     target: 'es2022',
     sourcemap: false,
+    // Every browser the app supports knows modulepreload: no polyfill in the entry.
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        // The app's start (src/boot.tsx) as one file: React, the router, the icons' base and the
+        // small modules it shares with the pages, rather than a handful of tiny common chunks.
+        codeSplitting: { groups: [{ name: 'boot', test: bootModule }] },
+      },
+    },
   },
   server: {
     host: '127.0.0.1',

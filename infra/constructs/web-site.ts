@@ -7,6 +7,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { notFoundPage, prerenderDir, prerenderedPages, shellFile, shellPaths } from '../../web/src/app/static-routes.ts';
 import { contentSecurityPolicy, permissionsPolicy, strictTransportSecurity } from '../site-headers.ts';
 import { API_PREFIX } from './http-api.ts';
 import { WEBSOCKET_STAGE } from './websocket-api.ts';
@@ -24,17 +25,35 @@ export const immutableCacheControl = 'public, max-age=31536000, immutable';
 export const shellCacheControl = 'no-cache';
 
 /**
- * The viewer-request function of the site's default behaviour: a path whose last segment has no
- * file extension is an app route (`/inbox/123`, `/login`) and gets the app shell; paths of files
- * (`/favicon.svg`) are served as they are. Doing this here rather than with the distribution's
- * error responses keeps a 404 from `/api` a 404 (error responses apply to every behaviour).
- * cloudfront-js-2.0; kept in ES5 style, which that runtime runs.
+ * The viewer-request function of the site's default behaviour: which file of the bucket answers a
+ * path, as `htmlFileFor` (web/src/app/static-routes.ts) decides for the local server. Paths of files
+ * (`/favicon.svg`) are served as they are; a public page gets its prerendered HTML
+ * (`/login` → `/pages/login.html`), the signed-in app's paths the app shell (`/index.html`), any
+ * other path the prerendered not-found page (the router's 404, answered with 200 as before).
+ * Doing this here rather than with the distribution's error responses keeps a 404 from `/api` a
+ * 404 (error responses apply to every behaviour). cloudfront-js-2.0; kept in ES5 style, which
+ * that runtime runs; the tables are written into it from static-routes.ts.
  */
-export const spaFallbackSource = `function handler(event) {
+export const spaFallbackSource = `var pages = ${JSON.stringify(prerenderedPages)};
+var shellPaths = ${JSON.stringify(shellPaths)};
+function handler(event) {
   var request = event.request;
   var uri = request.uri;
   var lastSegment = uri.substring(uri.lastIndexOf('/') + 1);
-  if (lastSegment.indexOf('.') === -1) request.uri = '/index.html';
+  if (lastSegment.indexOf('.') !== -1) return request;
+  var path = uri.length > 1 && uri.charAt(uri.length - 1) === '/' ? uri.substring(0, uri.length - 1) : uri;
+  if (Object.prototype.hasOwnProperty.call(pages, path)) {
+    request.uri = '/${prerenderDir}/' + pages[path] + '.html';
+    return request;
+  }
+  for (var i = 0; i < shellPaths.length; i++) {
+    var prefix = shellPaths[i];
+    if (path === prefix || path.indexOf(prefix + '/') === 0) {
+      request.uri = '${shellFile}';
+      return request;
+    }
+  }
+  request.uri = '/${prerenderDir}/${notFoundPage}.html';
   return request;
 }`;
 
@@ -152,7 +171,7 @@ export class WebSite extends Construct {
     });
 
     this.spaFallback = new cloudfront.Function(this, 'SpaFallback', {
-      comment: 'App routes get index.html',
+      comment: 'Public pages get their prerendered HTML, app routes the shell',
       code: cloudfront.FunctionCode.fromInline(spaFallbackSource),
       runtime: cloudfront.FunctionRuntime.JS_2_0,
     });

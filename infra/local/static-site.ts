@@ -1,8 +1,13 @@
-/** Serves the built web app with a single-page-app fallback, or a placeholder page when it is not built. */
+/**
+ * Serves the built web app: a prerendered public page for its path, the app shell for the signed-in
+ * app's paths (web/src/app/static-routes.ts, as CloudFront does), or a placeholder page when the
+ * app is not built.
+ */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { htmlFileFor, shellFile } from '#web/app/static-routes.ts';
 import { isCompressible, precompressedVariant } from './precompressed.ts';
 
 const types: Record<string, string> = {
@@ -54,8 +59,13 @@ export async function serveStatic(root: string, req: IncomingMessage, res: Serve
   let file = inside ? candidate : undefined;
   let info = file ? await fileAt(file) : undefined;
   if (!info && !extname(pathname)) {
-    file = join(root, 'index.html');
+    // A build without prerendered pages (or a page the build has not written) falls back to the shell.
+    file = join(root, htmlFileFor(pathname));
     info = await fileAt(file);
+    if (!info) {
+      file = join(root, shellFile);
+      info = await fileAt(file);
+    }
   }
   if (!info || !file) {
     if (!extname(pathname)) {

@@ -125,6 +125,8 @@ describe('the landing page', () => {
   it('has a working mobile menu at 360 px that Esc closes', async () => {
     const { page, context } = await newPage(h.browser, { width: 360, height: 740 });
     await page.goto(base);
+    // The page is prerendered: the menu button works once the app has loaded and hydrated it.
+    await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.getByRole('button', { name: 'Abrir menu' }).click();
     const menu = page.getByRole('navigation', { name: 'Menu' });
@@ -178,6 +180,8 @@ describe('the WhatsApp widget', () => {
     const requests: string[] = [];
     await page.clock.install();
     await page.goto(base);
+    // The widget's 30 s start with the app, which a prerendered page loads once it has painted.
+    await page.waitForLoadState('networkidle');
     // No API call and nothing sent to another host (static files of the page itself may still load).
     page.on('request', (r) => {
       const url = new URL(r.url());
@@ -210,6 +214,7 @@ describe('the WhatsApp widget', () => {
     const { page, context } = await newPage(h.browser);
     await page.clock.install();
     await page.goto(base);
+    await page.waitForLoadState('networkidle');
     await page.clock.runFor(30_000);
     await widget(page).waitFor();
     await expectAccessible(page, 'widget');

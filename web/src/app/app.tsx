@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { FullScreenLoader } from '#web/components/ui/spinner.tsx';
 import { Toaster } from '#web/components/ui/toaster.tsx';
 import { markSessionReady, sessionStore, updateSessionUser, useSession } from '#web/lib/auth.ts';
@@ -41,7 +41,18 @@ function LazyErrorModal() {
   );
 }
 
-export function App() {
+/** The toasts' portal into `document.body`, from the first effect on: not part of a prerendered page. */
+function MountedToaster() {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return mounted ? <Toaster /> : null;
+}
+
+/**
+ * The app, on the browser's router; at build time (web/src/prerender.tsx) on the static router it
+ * is given, which then stays out of the browser's bundle.
+ */
+export function App({ router }: { router?: ReactNode }) {
   const { ready } = useSession();
   useEffect(() => {
     void restoreSession();
@@ -49,8 +60,8 @@ export function App() {
 
   return (
     <>
-      {ready ? <AppRouter /> : <FullScreenLoader />}
-      <Toaster />
+      {ready ? (router ?? <AppRouter />) : <FullScreenLoader />}
+      <MountedToaster />
       <LazyErrorModal />
     </>
   );

@@ -3,7 +3,7 @@ import { Outlet, useLocation, useNavigationType } from 'react-router';
 import { WhatsAppWidget } from '#web/components/whatsapp-widget.tsx';
 import { buttonClasses } from '#web/components/ui/button.tsx';
 import { Logo } from '#web/components/ui/logo.tsx';
-import { appPaths } from './router.tsx';
+import { appPaths } from './static-routes.ts';
 
 /** New pages start at the top; links with a hash scroll to their section (once it has rendered). */
 function ScrollManager() {

@@ -35,9 +35,6 @@ const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
 const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { data: true });
 const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
 
-/** Path prefixes of the signed-in app (no WhatsApp widget there). */
-export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/departments', '/tags', '/quick-replies', '/my-account'];
-
 /** Pages by path, fetched as soon as the path is known rather than once their parent layout has loaded. */
 const routePreloads: [prefix: string, pages: { preload: () => void }[]][] = [
   ['/inbox', [AppShell, Inbox]],

@@ -25,6 +25,11 @@ export function createStore<T>(initial: T): Store<T> {
   };
 }
 
-export function useStore<T>(store: Store<T>): T {
-  return useSyncExternalStore(store.subscribe, store.get, store.get);
+/**
+ * The store's value. `serverValue` is what a prerendered page was rendered with (web/src/prerender.tsx)
+ * when the browser's value can differ (the theme): hydration renders with it, then React re-renders
+ * with the browser's.
+ */
+export function useStore<T>(store: Store<T>, serverValue?: () => T): T {
+  return useSyncExternalStore(store.subscribe, store.get, serverValue ?? store.get);
 }

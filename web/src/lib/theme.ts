@@ -52,6 +52,7 @@ export function initTheme(): () => void {
   return () => query.removeEventListener('change', onChange);
 }
 
+/** The theme in force; 'light' while hydrating a prerendered page, which was rendered with no stored choice. */
 export function useTheme(): Theme {
-  return useStore(themeStore);
+  return useStore(themeStore, () => 'light');
 }

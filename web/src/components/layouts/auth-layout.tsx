@@ -11,14 +11,7 @@ export function AuthLayout() {
   return (
     <div className="grid min-h-dvh lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
       <aside className="relative hidden overflow-hidden bg-[#052e22] p-12 text-white lg:flex lg:flex-col lg:justify-between">
-        <div
-          className="pointer-events-none absolute inset-0 opacity-60"
-          aria-hidden="true"
-          style={{
-            background:
-              'radial-gradient(600px 400px at 20% 10%, rgba(52,211,153,0.35), transparent 60%), radial-gradient(500px 400px at 90% 90%, rgba(20,184,166,0.3), transparent 60%)',
-          }}
-        />
+        <div className="auth-glow pointer-events-none absolute inset-0 opacity-60" aria-hidden="true" />
         <Link
           to="/"
           className="relative inline-flex w-fit rounded-lg text-white focus-visible:outline-2 focus-visible:outline-white"

@@ -2,11 +2,14 @@ import { Moon, Sun } from 'lucide-react';
 import { toggleTheme, useTheme } from '#web/lib/theme.ts';
 import { cn } from '#web/lib/cn.ts';
 
-/** Switches light/dark; the label says what a press will do. */
+/**
+ * Switches light/dark; the label says what a press will do. The icon and the visible label follow
+ * the `dark` class of the page (set before the first paint), not the theme in React's state, so a
+ * prerendered page shows the right ones before it is hydrated.
+ */
 export function ThemeToggle({ className, withLabel = false }: { className?: string; withLabel?: boolean }) {
   const theme = useTheme();
   const next = theme === 'dark' ? 'claro' : 'escuro';
-  const Icon = theme === 'dark' ? Sun : Moon;
   return (
     <button
       type="button"
@@ -18,8 +21,14 @@ export function ThemeToggle({ className, withLabel = false }: { className?: stri
         className,
       )}
     >
-      <Icon className="size-[18px]" aria-hidden="true" />
-      {withLabel ? <span>{`Tema ${next}`}</span> : null}
+      <Moon className="size-[18px] dark:hidden" aria-hidden="true" />
+      <Sun className="hidden size-[18px] dark:block" aria-hidden="true" />
+      {withLabel ? (
+        <>
+          <span className="dark:hidden">Tema escuro</span>
+          <span className="hidden dark:inline">Tema claro</span>
+        </>
+      ) : null}
     </button>
   );
 }

@@ -18,13 +18,7 @@ function scrollToSection(event: MouseEvent<HTMLAnchorElement>, id: string) {
 export function Hero() {
   return (
     <section aria-labelledby="hero-title" className="relative overflow-hidden px-4 pt-14 pb-20 sm:px-6 sm:pt-20 sm:pb-28">
-      <div
-        className="pointer-events-none absolute inset-x-0 -top-40 -z-10 h-[38rem] opacity-70 dark:opacity-40"
-        aria-hidden="true"
-        style={{
-          background: 'radial-gradient(40rem 24rem at 50% 0%, color-mix(in srgb, var(--brand) 22%, transparent), transparent 70%)',
-        }}
-      />
+      <div className="hero-glow pointer-events-none absolute inset-x-0 -top-40 -z-10 h-[38rem] opacity-70 dark:opacity-40" aria-hidden="true" />
       <div className="mx-auto max-w-6xl">
         <div className="mx-auto max-w-4xl text-center">
           <p className="inline-flex items-center gap-2 rounded-full border border-border bg-surface px-3 py-1 text-xs font-medium text-fg-muted shadow-sm sm:text-sm">

@@ -316,11 +316,7 @@ export function ClosingCta() {
   return (
     <section aria-labelledby="cta-title" className="px-4 py-20 sm:px-6 sm:py-24">
       <div className="relative mx-auto max-w-5xl overflow-hidden rounded-3xl bg-[#052e22] px-6 py-14 text-center sm:px-12 sm:py-16">
-        <div
-          className="pointer-events-none absolute inset-0"
-          aria-hidden="true"
-          style={{ background: 'radial-gradient(36rem 18rem at 50% -10%, rgba(52,211,153,0.35), transparent 70%)' }}
-        />
+        <div className="cta-glow pointer-events-none absolute inset-0" aria-hidden="true" />
         <h2 id="cta-title" className="relative text-3xl font-semibold tracking-tight text-balance text-white sm:text-4xl">
           Pronto para organizar o atendimento da sua empresa?
         </h2>
