@@ -17,7 +17,6 @@ import { allContacts, contactChangesSince, contactFields, restampChange, type Co
 import type { ServiceItem } from '#db/services.ts';
 import { tableNow } from '#db/table-clock.ts';
 import {
-  applyListQuery,
   compareSortKeys,
   compileWhere,
   decodeCursor,
