@@ -1,36 +1,13 @@
-/**
- * Screenshots of the team admin screens (issue 14: departments, tags, contacts' tags, quick
- * replies), empty and with data, light and dark, 1280 and 390 px wide, into docs/screenshots/.
- * Run: `npx tsx tests/e2e/take-team-admin-screenshots.ts [name-filter]`.
- */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { callApi, newPage, root } from './browser.ts';
-import { newTeam, openAs, startWorld, type Member } from './world.ts';
+import { callApi } from './browser.ts';
+import { screenshotVariants } from './screenshot-variants.ts';
+import { newTeam, startWorld } from './world.ts';
 
-const out = join(root, 'docs/screenshots');
-mkdirSync(out, { recursive: true });
 const only = process.argv[2];
 
 const world = await startWorld();
 const base = world.base;
 
-/** One screen in the four variants: opens `path` as `who`, waits for `ready`, then `then` (a modal). */
-async function shoot(name: string, who: Member, path: string, ready: (page: Page) => Promise<unknown>, then?: (page: Page) => Promise<unknown>) {
-  if (only && !name.includes(only)) return;
-  for (const width of [1280, 390]) {
-    for (const dark of [false, true]) {
-      const { page, context } = await newPage(world.browser, { width, height: width > 500 ? 800 : 844, dark });
-      await openAs(page, world, who, path);
-      await ready(page);
-      if (then) await then(page);
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: join(out, `${name}-${width}-${dark ? 'dark' : 'light'}.png`) });
-      await context.close();
-    }
-  }
-}
+const shoot = screenshotVariants(world, only);
 
 try {
   const empty = await newTeam(world, 'Loja Vazia', 'Paula Reis');

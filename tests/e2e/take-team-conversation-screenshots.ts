@@ -4,37 +4,18 @@
  * 390 px wide, into docs/screenshots/team-conversation-*.png.
  * Run: `npx tsx tests/e2e/take-team-conversation-screenshots.ts [name-filter]`.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { inboundSink } from '../../shared/domain/channels/inbound-sink.ts';
-import { callApi, newPage, root } from './browser.ts';
-import { newTeam, openAs, setServiceStatus, startWorld, type Member } from './world.ts';
+import { callApi } from './browser.ts';
+import { screenshotVariants } from './screenshot-variants.ts';
+import { newTeam, setServiceStatus, startWorld } from './world.ts';
 
-const out = join(root, 'docs/screenshots');
-mkdirSync(out, { recursive: true });
 const only = process.argv[2];
 
 const world = await startWorld();
 const base = world.base;
 
-/** One screen in the four variants: opens `path` as `who`, waits for `ready`, then `then` (a menu or a dialog). */
-async function shoot(name: string, who: Member, path: string, ready: (page: Page) => Promise<unknown>, then?: (page: Page, wide: boolean) => Promise<unknown>) {
-  if (only && !name.includes(only)) return;
-  for (const width of [1280, 390]) {
-    for (const dark of [false, true]) {
-      const { page, context, errors } = await newPage(world.browser, { width, height: width > 500 ? 800 : 844, dark });
-      await openAs(page, world, who, path);
-      await ready(page);
-      if (then) await then(page, width > 500);
-      await page.waitForTimeout(400);
-      const file = join(out, `${name}-${width}-${dark ? 'dark' : 'light'}.png`);
-      await page.screenshot({ path: file });
-      console.log(`wrote ${file}${errors.length ? `; page errors: ${errors.join(' | ')}` : ''}`);
-      await context.close();
-    }
-  }
-}
+const shoot = screenshotVariants(world, only);
 
 try {
   const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
