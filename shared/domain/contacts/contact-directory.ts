@@ -307,12 +307,13 @@ export class ContactDirectory {
     return running;
   }
 
+  /** The entries in the query's order made total by the id; one kept list per order, whether or not the caller named the id. */
   private sortedBy(view: AccountView, q: ListQuery): Sorted {
-    const orderKey = JSON.stringify(q.order);
+    const order = withIdTieBreak(q.order);
+    const orderKey = JSON.stringify(order);
     let sorted = view.sorted.get(orderKey);
     if (!sorted) {
-      const byOrder = orderComparator(q.order, access);
-      const compare = (a: Entry, b: Entry) => byOrder(a, b) || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0);
+      const compare = orderComparator(order, access);
       const entries = [...view.entries.values()].sort(compare);
       sorted = { entries, rank: ranks(entries, view.slots.length), compare };
       view.sorted.set(orderKey, sorted);
