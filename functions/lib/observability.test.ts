@@ -6,6 +6,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Ports } from '#domain/ports.ts';
+import { keys } from '#db/keys.ts';
 
 // Powertools reads its settings when the instances are made: dev mode writes through the global
 // console (which the test watches), and metrics are published even so.
@@ -23,9 +24,27 @@ const userA = 'USER-A';
 
 /** Just enough ports for a session: the token names account A's user, who exists and is not revoked. */
 function sessionPorts(): Ports {
-  const user = { type: 'User', id: userA, accountId: accountA, name: 'Ana', email: 'ana@example.com', isAdmin: true, archivedAt: null };
+  const user = {
+    ...keys.user(accountA, userA),
+    type: 'User',
+    id: userA,
+    accountId: accountA,
+    name: 'Ana',
+    email: 'ana@example.com',
+    isAdmin: true,
+    archivedAt: null,
+  };
+  // The session reads the token's revocation and its user in one BatchGetItem: answer it as DynamoDB does.
   const doc = {
-    send: async (command: { input: { Key: { pk: string; sk: string } } }) => ({ Item: /USER/.test(JSON.stringify(command.input.Key)) ? user : undefined }),
+    send: async (command: { input: { RequestItems: Record<string, { Keys: { pk: string; sk: string }[] }> } }) => {
+      const Responses = Object.fromEntries(
+        Object.entries(command.input.RequestItems).map(([table, { Keys }]) => [
+          table,
+          Keys.filter((key) => key.pk === user.pk && key.sk === user.sk).map(() => user),
+        ]),
+      );
+      return { Responses, UnprocessedKeys: {} };
+    },
   };
   return {
     table: { name: 'test', doc },

@@ -9,7 +9,7 @@ export async function serve(options: Omit<RuntimeOptions, 'port' | 'host' | 'dat
   // V8's up to 4× when collections look cheap: under load the heap otherwise fills with garbage to
   // several times the live set and keeps those pages afterwards (docs/decisions.md "Where the
   // runtime's memory goes"). Read at each collection, so setting it here, before any load, holds.
-  setFlagsFromString('--heap-growing-percent=30');
+  if (!process.env.AB_NOFLAGS) setFlagsFromString('--heap-growing-percent=30');
   const port = Number(process.env.PORT ?? 3000);
   const runtime = await startLocalRuntime({
     webDir: process.env.WEB_DIR,

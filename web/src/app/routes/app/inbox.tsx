@@ -35,11 +35,15 @@ export default function InboxPage() {
   // The first contact is opened when none is chosen (on wide screens, where both panes show;
   // on a phone the list is the page until a contact is tapped).
   const pickedList = (location.state as { list?: boolean } | null)?.list;
+  // The address is read as it is now, not as this render saw it: a tab or filter chosen while the
+  // list loaded has already replaced it, and the router's location can lag a render behind (its
+  // updates are transitions), so the opened contact must not take the old filters back.
   const onFirstContact = useCallback(
     (first: Contact) => {
-      if (!contactId && !pickedList && isWide()) navigate({ pathname: `/inbox/${first.id}`, search: location.search }, { replace: true });
+      if (contactId || pickedList || !isWide() || window.location.pathname !== '/inbox') return;
+      navigate({ pathname: `/inbox/${first.id}`, search: window.location.search }, { replace: true });
     },
-    [contactId, pickedList, navigate, location.search],
+    [contactId, pickedList, navigate],
   );
 
   return (

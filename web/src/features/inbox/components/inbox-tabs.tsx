@@ -22,8 +22,10 @@ export interface InboxTabsProps {
 export function InboxTabs({ tab, status, counts, onChange }: InboxTabsProps) {
   const refs = useRef(new Map<InboxTab, HTMLButtonElement>());
 
-  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
-    const at = inboxTabs.indexOf(tab);
+  // From the tab that has the focus, not the selected one: keys pressed in quick succession arrive
+  // before the new selection has rendered (the address changes in a transition).
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, from: InboxTab) => {
+    const at = inboxTabs.indexOf(from);
     const last = inboxTabs.length - 1;
     const next = { ArrowRight: at === last ? 0 : at + 1, ArrowLeft: at === 0 ? last : at - 1, Home: 0, End: last }[event.key];
     if (next === undefined) return;
@@ -52,7 +54,7 @@ export function InboxTabs({ tab, status, counts, onChange }: InboxTabsProps) {
             aria-controls={inboxTabPanelId}
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(t)}
-            onKeyDown={onKeyDown}
+            onKeyDown={(event) => onKeyDown(event, t)}
             className={cn(
               'flex min-w-0 flex-auto items-center justify-center gap-1.5 rounded-md px-2 py-1.5 whitespace-nowrap text-xs font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-ring',
               selected ? 'bg-surface text-fg shadow-sm' : 'text-fg-muted hover:text-fg',
