@@ -245,6 +245,27 @@ export async function replaceContact(ports: Ports, current: ContactItem, changes
   return next;
 }
 
+/**
+ * Writes changes that do not depend on the state they replace (a whole tag set): when someone changed
+ * the contact meanwhile, they are applied again to the newer state (after a short random pause, so
+ * the writers spread out), up to six times in all, so people tagging at once all succeed (last write
+ * wins) instead of all but one getting the conflict.
+ */
+export async function replaceContactBlind(
+  ports: Ports,
+  current: ContactItem,
+  reload: () => Promise<ContactItem>,
+  changes: Partial<ContactFields>,
+): Promise<ContactItem> {
+  for (let attempt = 1; ; attempt++) {
+    const next = contactItem({ ...contactFields(current), ...changes, updatedAt: nextUpdatedAt(ports.clock(), current.updatedAt) });
+    if (await saveContactIfUnchanged(ports.table, next, current.updatedAt)) return next;
+    if (attempt === 6) throw changedMeanwhile();
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    current = await reload();
+  }
+}
+
 export async function updateContact(ports: Ports, session: AccountSession, id: string, payload: ContactPayload): Promise<Contact> {
   const current = await loadVisibleContact(ports, session, id);
   const service = await getServiceItem(ports.table, session.accountId, current.serviceId);

@@ -13,7 +13,7 @@ import type { CatalogueFields, CatalogueItem } from '#db/catalogues.ts';
 import { getServiceItem } from '#db/services.ts';
 import { catalogue } from '../catalogue.ts';
 import { loadVisibleContact } from '../conversations/visibility.ts';
-import { replaceContact } from '../contacts/contacts.ts';
+import { replaceContactBlind } from '../contacts/contacts.ts';
 import { presentContact } from '../contacts/present-contact.ts';
 import { fail } from '../errors.ts';
 import { applyListQuery, fold, type ListRules } from '../list-query.ts';
@@ -60,6 +60,6 @@ export async function setContactTags(ports: Ports, session: AccountSession, cont
   const known = new Set(palette.map((t) => t.id));
   const problems = tagIds.flatMap((id, i) => (known.has(id) ? [] : [{ path: `tagIds.${i}`, message: 'Etiqueta não encontrada' }]));
   if (problems.length) throw fail.invalid(errorTexts.invalidParams, problems);
-  const next = await replaceContact(ports, current, { tagIds });
+  const next = await replaceContactBlind(ports, current, () => loadVisibleContact(ports, session, contactId), { tagIds });
   return presentContact(next, await getServiceItem(ports.table, next.accountId, next.serviceId), ports.storage.downloadUrl);
 }
