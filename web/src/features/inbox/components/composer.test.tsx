@@ -5,14 +5,27 @@ import type { User } from '#contracts/entities.ts';
 import type { QuickReply } from '#contracts/quick-replies.ts';
 import { sessionStore } from '#web/lib/auth.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
-import { addFiles, Composer, notePlaceholder, type ComposerProps } from './composer.tsx';
+import { addFiles, Composer, notePlaceholder, notesOnlyTitle, type ComposerProps } from './composer.tsx';
 
 const helena = { id: 'C1', name: 'Helena Prado', data: { phoneNumber: '5511987650001', email: null, phoneCountry: 'BR' } };
 
 /** The composer with its note mode held like the conversation holds it. */
-function Harness(props: Pick<ComposerProps, 'onSend' | 'onClearReply'>) {
+function Harness(props: Pick<ComposerProps, 'onSend' | 'onClearReply' | 'notesOnly'>) {
   const [noteMode, setNoteMode] = useState(false);
   return <Composer contact={helena} replyTo={null} noteMode={noteMode} onNoteModeChange={setNoteMode} {...props} />;
+}
+
+/** The harness while the connection is down, with a button that brings it back. */
+function Reconnecting({ onSend }: Pick<ComposerProps, 'onSend'>) {
+  const [down, setDown] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setDown(false)}>
+        reconectar
+      </button>
+      <Harness onClearReply={() => {}} onSend={onSend} notesOnly={down} />
+    </>
+  );
 }
 
 function setup() {
@@ -120,6 +133,36 @@ describe('the composer in note mode', () => {
     expect(toggle.getAttribute('aria-pressed')).toBe('false');
     expect(screen.getByLabelText('Mensagem')).toBe(box);
     expect(box.placeholder).toBe('Digite uma mensagem');
+  });
+});
+
+describe('the composer when nothing can reach the customer', () => {
+  it('writes internal notes only: the mode is on and cannot be left, no attachment nor voice, and Enter saves the note', () => {
+    const onSend = vi.fn();
+    renderWithProviders(<Reconnecting onSend={onSend} />);
+    expect(screen.queryByLabelText('Mensagem')).toBeNull();
+    const box = screen.getByLabelText('Texto da nota interna') as HTMLTextAreaElement;
+    expect(box.placeholder).toBe(notePlaceholder);
+    expect(screen.getByTestId('note-mode').textContent).toContain('só a sua equipe vê');
+    const toggle = screen.getByRole('button', { name: 'Nota interna' }) as HTMLButtonElement;
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(toggle.disabled).toBe(true);
+    expect(toggle.title).toBe(notesOnlyTitle);
+    expect((screen.getByRole('button', { name: 'Anexar arquivos' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Gravar áudio (R)' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Enviar' })).toBeNull();
+    // R does not start a recording that could not be sent.
+    expect(fireEvent.keyDown(document.body, { key: 'r' })).toBe(true);
+
+    fireEvent.change(box, { target: { value: 'Conexão caiu; retornar amanhã cedo.' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith({ text: 'Conexão caiu; retornar amanhã cedo.', files: [], note: true });
+    expect(box.value).toBe('');
+
+    // Once the customer can be written to again, the composer is back to messages.
+    fireEvent.click(screen.getByRole('button', { name: 'reconectar' }));
+    expect(screen.getByLabelText('Mensagem')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Nota interna' }).getAttribute('aria-pressed')).toBe('false');
   });
 });
 
