@@ -61,7 +61,8 @@ describe('the team inbox list', () => {
     await page.reload();
     await poll(() => tab(page, /^Não atribuídos/).getAttribute('aria-selected')).toBe('true');
     const status = list(page).getByLabel('Status das conversas');
-    expect(await status.locator('option').allInnerTexts()).toEqual(['Abertas (2)', 'Pendentes (0)', 'Resolvidas (1)', 'Todas (3)']);
+    // The counts arrive after the tab (their own request): wait for them.
+    await poll(() => status.locator('option').allInnerTexts()).toEqual(['Abertas (2)', 'Pendentes (0)', 'Resolvidas (1)', 'Todas (3)']);
     await status.selectOption('resolved');
     await poll(() => rowNames(page)).toEqual(['Bia Rocha']);
     await tab(page, /^Não atribuídos, 1 conversa$/).waitFor();
@@ -104,6 +105,19 @@ describe('the team inbox list', () => {
     const widest = await page.getByTestId('inbox-contact').evaluateAll((rows) => Math.max(...rows.map((r) => r.scrollWidth)));
     expect(widest).toBeLessThanOrEqual(390);
     await expectAccessible(page, '/inbox (member, 390 dark)');
+    // A conversation opened from a filtered list goes back, on the header's arrow, to the same list.
+    await list(page).getByLabel('Buscar contatos').fill('Lucas');
+    await poll(() => rowNames(page)).toEqual(['Lucas Prado']);
+    await poll(() => new URL(page.url()).search).toBe('?tab=mine&q=Lucas');
+    await page.getByTestId('inbox-contact').filter({ hasText: 'Lucas Prado' }).click();
+    await page.waitForURL(/\/inbox\/[^/?]+\?tab=mine&q=Lucas$/);
+    await page.getByRole('link', { name: 'Voltar para as conversas' }).click();
+    await page.waitForURL(/\/inbox\?tab=mine&q=Lucas$/);
+    await poll(() => tab(page, /^Meus/).getAttribute('aria-selected')).toBe('true');
+    expect(await list(page).getByLabel('Buscar contatos').inputValue()).toBe('Lucas');
+    await poll(() => rowNames(page)).toEqual(['Lucas Prado']);
+    await list(page).getByLabel('Buscar contatos').fill('');
+    await poll(() => rowNames(page)).toEqual(['Lucas Prado', 'Seu João']);
     await list(page).getByLabel('Status das conversas').selectOption('pending');
     await page.getByText('Nenhuma conversa atribuída a você.').waitFor();
     await page.getByText('Nenhuma conversa pendente nesta lista.').waitFor();
