@@ -28,6 +28,48 @@ const tab = (page: Page, name: RegExp) => page.getByRole('tab', { name });
 /** The list column (the conversation pane has controls of its own). */
 const list = (page: Page) => page.getByRole('region', { name: 'Contatos' });
 
+/**
+ * How the selected tab stands apart, measured on the page (WCAG 2 contrast ratios): its edge (its
+ * border, else its fill) against the track (non-text, 3:1 wanted), and every tab's name against its
+ * own background (4.5:1).
+ */
+const tabContrasts = (page: Page) =>
+  page.getByRole('tablist', { name: 'Listas de conversas' }).evaluate((tablist) => {
+    const rgb = (color: string) => (color.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const luminance = (color: string) => {
+      const [r, g, b] = rgb(color).map((v) => {
+        const c = v / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const ratio = (a: string, b: string) => {
+      const [x, y] = [luminance(a), luminance(b)].sort((m, n) => n - m);
+      return Math.round(((x! + 0.05) / (y! + 0.05)) * 100) / 100;
+    };
+    const track = getComputedStyle(tablist).backgroundColor;
+    const tabs = [...tablist.querySelectorAll<HTMLElement>('[role="tab"]')];
+    const selected = tabs.find((t) => t.getAttribute('aria-selected') === 'true')!;
+    const bg = (el: HTMLElement) => {
+      const own = getComputedStyle(el).backgroundColor;
+      return own === 'rgba(0, 0, 0, 0)' ? track : own;
+    };
+    const name = (el: HTMLElement) => getComputedStyle(el.querySelector('span')!).color;
+    return {
+      // Its border if it has one, else its fill, against the track.
+      selectedEdge: ratio(Number.parseFloat(getComputedStyle(selected).borderTopWidth) > 0 ? getComputedStyle(selected).borderTopColor : bg(selected), track),
+      selectedName: ratio(name(selected), bg(selected)),
+      otherNames: Math.min(...tabs.filter((t) => t !== selected).map((t) => ratio(name(t), bg(t)))),
+    };
+  });
+/** The selected tab is told apart by more than a shade: a border of 3:1 or more, names of 4.5:1. */
+async function expectDistinctSelectedTab(page: Page) {
+  const measured = await tabContrasts(page);
+  expect(measured.selectedEdge, JSON.stringify(measured)).toBeGreaterThanOrEqual(3);
+  expect(measured.selectedName, JSON.stringify(measured)).toBeGreaterThanOrEqual(4.5);
+  expect(measured.otherNames, JSON.stringify(measured)).toBeGreaterThanOrEqual(4.5);
+}
+
 describe('the team inbox list', () => {
   it('an admin counts, switches tabs by keyboard, filters by status, tag and department, and sees a take live', async () => {
     const { page, context, errors } = await newPage(world.browser);
@@ -42,6 +84,7 @@ describe('the team inbox list', () => {
     expect(await page.getByTestId('inbox-contact').filter({ hasText: 'Lucas Prado' }).getByText('Marina Costa').count()).toBe(1);
     expect(await page.getByTestId('inbox-contact').filter({ hasText: 'Padaria Central' }).getByText('Financeiro').count()).toBe(1);
     await expectAccessible(page, '/inbox tabs (admin)');
+    await expectDistinctSelectedTab(page);
 
     // Keyboard: one tab stop; Left from 'Todos' selects 'Não atribuídos', Home 'Meus'.
     await tab(page, /^Todos/).focus();
@@ -105,6 +148,7 @@ describe('the team inbox list', () => {
     const widest = await page.getByTestId('inbox-contact').evaluateAll((rows) => Math.max(...rows.map((r) => r.scrollWidth)));
     expect(widest).toBeLessThanOrEqual(390);
     await expectAccessible(page, '/inbox (member, 390 dark)');
+    await expectDistinctSelectedTab(page);
     // A conversation opened from a filtered list goes back, on the header's arrow, to the same list.
     await list(page).getByLabel('Buscar contatos').fill('Lucas');
     await poll(() => rowNames(page)).toEqual(['Lucas Prado']);
