@@ -4,6 +4,8 @@ import { useState } from 'react';
 import type { User } from '#contracts/entities.ts';
 import type { QuickReply } from '#contracts/quick-replies.ts';
 import { sessionStore } from '#web/lib/auth.ts';
+import { toastStore } from '#web/lib/notify.ts';
+import { quickReplyRenderFailed } from '#web/features/inbox/hooks/use-quick-reply-picker.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
 import { addFiles, Composer, notePlaceholder, notesOnlyTitle, type ComposerProps } from './composer.tsx';
 
@@ -230,6 +232,52 @@ describe('quick replies in the composer', () => {
     fireEvent.keyDown(box, { key: 'Tab' });
     expect(box.value).toBe('Seja bem-vindo, Helena Prado!');
     expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it("keeps the agent's text and says so in pt-BR when the server's filling fails", async () => {
+    signIn({ name: 'Bruno Lima' });
+    toastStore.set([]);
+    let answerRender: (response: Response) => void = () => {};
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input);
+      if (url.endsWith('/render')) return new Promise<Response>((resolve) => (answerRender = resolve));
+      if (url.startsWith('/api/quick-replies')) return new Response(JSON.stringify({ data: catalogue, totalCount: 3 }), { status: 200 });
+      return new Response('{}', { status: 404 });
+    });
+    const { onSend, box } = setup();
+    fireEvent.change(box, { target: { value: '/bol' } });
+    await screen.findByRole('listbox');
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(box.value).toBe('Olá, Helena! Segue o boleto. Aqui é Bruno Lima.');
+    // The agent goes on typing before the server answers, and the server fails.
+    fireEvent.change(box, { target: { value: `${box.value} Vence amanhã.` } });
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/quick-replies/q1/render', expect.anything()));
+    answerRender(
+      new Response(JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' }), {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    await waitFor(() => expect(toastStore.get()).toHaveLength(1));
+    expect(toastStore.get()[0]).toMatchObject({ tone: 'error', ...quickReplyRenderFailed });
+    expect(box.value).toBe('Olá, Helena! Segue o boleto. Aqui é Bruno Lima. Vence amanhã.');
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it('keeps the filled text untouched when the server cannot be reached, with the same error', async () => {
+    toastStore.set([]);
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input);
+      if (url.endsWith('/render')) throw new TypeError('Failed to fetch');
+      if (url.startsWith('/api/quick-replies')) return new Response(JSON.stringify({ data: catalogue, totalCount: 3 }), { status: 200 });
+      return new Response('{}', { status: 404 });
+    });
+    const { box } = setup();
+    fireEvent.change(box, { target: { value: '/horario' } });
+    await screen.findByRole('listbox');
+    fireEvent.keyDown(box, { key: 'Tab' });
+    await waitFor(() => expect(toastStore.get().map((t) => t.title)).toEqual([quickReplyRenderFailed.title]));
+    expect(box.value).toBe('Abrimos às 9h; boleto só até as 17h.');
   });
 
   it("says when no shortcut matches, and Enter then neither sends the '/atalho' nor picks", async () => {
