@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { callApi, expectAccessible, newPage } from './browser.ts';
+import { contrastRatio } from './contrast.ts';
 import { seedTeamInbox, type TeamInbox } from './team-inbox-seed.ts';
 import { openAs, startWorld, type World } from './world.ts';
 
@@ -33,35 +34,32 @@ const list = (page: Page) => page.getByRole('region', { name: 'Contatos' });
  * border, else its fill) against the track (non-text, 3:1 wanted), and every tab's name against its
  * own background (4.5:1).
  */
-const tabContrasts = (page: Page) =>
-  page.getByRole('tablist', { name: 'Listas de conversas' }).evaluate((tablist) => {
-    const rgb = (color: string) => (color.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
-    const luminance = (color: string) => {
-      const [r, g, b] = rgb(color).map((v) => {
-        const c = v / 255;
-        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-    };
-    const ratio = (a: string, b: string) => {
-      const [x, y] = [luminance(a), luminance(b)].sort((m, n) => n - m);
-      return Math.round(((x! + 0.05) / (y! + 0.05)) * 100) / 100;
-    };
+async function tabContrasts(page: Page) {
+  const colours = await page.getByRole('tablist', { name: 'Listas de conversas' }).evaluate((tablist) => {
     const track = getComputedStyle(tablist).backgroundColor;
-    const tabs = [...tablist.querySelectorAll<HTMLElement>('[role="tab"]')];
-    const selected = tabs.find((t) => t.getAttribute('aria-selected') === 'true')!;
     const bg = (el: HTMLElement) => {
       const own = getComputedStyle(el).backgroundColor;
       return own === 'rgba(0, 0, 0, 0)' ? track : own;
     };
-    const name = (el: HTMLElement) => getComputedStyle(el.querySelector('span')!).color;
-    return {
-      // Its border if it has one, else its fill, against the track.
-      selectedEdge: ratio(Number.parseFloat(getComputedStyle(selected).borderTopWidth) > 0 ? getComputedStyle(selected).borderTopColor : bg(selected), track),
-      selectedName: ratio(name(selected), bg(selected)),
-      otherNames: Math.min(...tabs.filter((t) => t !== selected).map((t) => ratio(name(t), bg(t)))),
-    };
+    return [...tablist.querySelectorAll<HTMLElement>('[role="tab"]')].map((tab) => {
+      const style = getComputedStyle(tab);
+      return {
+        selected: tab.getAttribute('aria-selected') === 'true',
+        // Its border if it has one, else its fill.
+        edge: Number.parseFloat(style.borderTopWidth) > 0 ? style.borderTopColor : bg(tab),
+        name: getComputedStyle(tab.querySelector('span')!).color,
+        bg: bg(tab),
+        track,
+      };
+    });
   });
+  const selected = colours.find((c) => c.selected)!;
+  return {
+    selectedEdge: contrastRatio(selected.edge, selected.track),
+    selectedName: contrastRatio(selected.name, selected.bg),
+    otherNames: Math.min(...colours.filter((c) => !c.selected).map((c) => contrastRatio(c.name, c.bg))),
+  };
+}
 /** The selected tab is told apart by more than a shade: a border of 3:1 or more, names of 4.5:1. */
 async function expectDistinctSelectedTab(page: Page) {
   const measured = await tabContrasts(page);
