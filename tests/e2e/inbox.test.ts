@@ -141,7 +141,7 @@ describe('the inbox, live', () => {
     }
   });
 
-  it('shows the disconnected and archived notices instead of the composer', async () => {
+  it('shows the disconnected and archived notices above a composer of internal notes only', async () => {
     const team = await newTeam(world, 'Papelaria Sol');
     const service = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Papelaria', type: 'whatsapp' }, team.owner.token)).body;
     const contact = (
@@ -157,10 +157,31 @@ describe('the inbox, live', () => {
     await openAs(page, world, team.owner, `/inbox/${contact.id}`);
     await page.getByText('Conexão desconectada').waitFor();
     expect(await page.getByLabel('Mensagem', { exact: true }).count()).toBe(0);
+    // A note never reaches the channel: the team writes it with the connection down.
+    const noteBox = page.getByLabel('Texto da nota interna');
+    await noteBox.fill('Conexão caiu; ligar para o cliente.');
+    await noteBox.press('Enter');
+    const notes = page.locator('[data-testid="message"][data-kind="note"]');
+    await notes.filter({ hasText: 'Conexão caiu; ligar para o cliente.' }).waitFor();
+    await expectAccessible(page, '/inbox/{id} (connection down, notes only)');
     await setServiceStatus(world, team.owner.accountId, service.id, 'connected');
     await page.getByLabel('Mensagem', { exact: true }).waitFor({ timeout: 20_000 });
     await callApi(world.base, 'POST', `/contacts/${contact.id}/archive`, { archive: true }, team.owner.token);
     await page.getByText('Contato arquivado').waitFor({ timeout: 20_000 });
+    await noteBox.fill('Arquivado a pedido do cliente.');
+    await noteBox.press('Enter');
+    await notes.filter({ hasText: 'Arquivado a pedido do cliente.' }).waitFor();
+    const saved = await callApi(
+      world.base,
+      'GET',
+      `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: contact.id } }))}`,
+      undefined,
+      team.owner.token,
+    );
+    expect((saved.body.data as { kind: string; text: string }[]).filter((m) => m.kind === 'note').map((m) => m.text)).toEqual([
+      'Arquivado a pedido do cliente.',
+      'Conexão caiu; ligar para o cliente.',
+    ]);
     await page.getByRole('link', { name: 'Ver contatos' }).click();
     await page.waitForURL(/\/contacts$/);
     expect(errors).toEqual([]);

@@ -63,6 +63,7 @@ describe('team admin screens', () => {
     await expect.poll(() => setting.isChecked()).toBe(true);
     expect((await callApi(world.base, 'GET', '/inbox/settings', undefined, owner.token)).body).toEqual({ membersSeeAll: true });
     await expectAccessible(page, '/departments');
+    expect(await page.getByRole('columnheader', { name: 'Ações' }).count()).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
 
@@ -73,6 +74,8 @@ describe('team admin screens', () => {
     expect(await member.page.getByRole('link', { name: 'Novo departamento' }).count()).toBe(0);
     expect(await member.page.getByRole('link', { name: 'Editar Cobrança' }).count()).toBe(0);
     expect(await member.page.getByRole('checkbox', { name: 'Membros veem todas as conversas' }).count()).toBe(0);
+    // No empty 'Ações' column either.
+    expect(await member.page.getByRole('columnheader').allInnerTexts()).toEqual(['#', 'DEPARTAMENTO', 'USUÁRIOS']);
     await member.page.goto(`${world.base}/departments/create`);
     await member.page.waitForURL(/\/departments$/);
     expect(await member.page.getByRole('dialog').count()).toBe(0);
@@ -135,6 +138,7 @@ describe('team admin screens', () => {
     await member.page.getByTestId('tag-row').filter({ hasText: 'VIP' }).waitFor();
     expect(await member.page.getByRole('link', { name: 'Nova etiqueta' }).count()).toBe(0);
     expect(await member.page.getByRole('button', { name: 'Excluir VIP' }).count()).toBe(0);
+    expect(await member.page.getByRole('columnheader', { name: 'Ações' }).count()).toBe(0);
     await expectAccessible(member.page, '/tags (member, 390)');
     expect(member.errors).toEqual([]);
     await member.context.close();
@@ -204,6 +208,7 @@ describe('team admin screens', () => {
     await member.page.getByText('/boleto').waitFor();
     expect(await member.page.getByRole('link', { name: 'Nova resposta' }).count()).toBe(0);
     expect(await member.page.getByRole('button', { name: 'Excluir /boleto' }).count()).toBe(0);
+    expect(await member.page.getByRole('columnheader', { name: 'Ações' }).count()).toBe(0);
     await expectAccessible(member.page, '/quick-replies (member, 390 dark)');
     expect(member.errors).toEqual([]);
     await member.context.close();

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { callApi, expectAccessible, newPage } from './browser.ts';
+import { contrastRatio } from './contrast.ts';
 import { seedTeamInbox, type TeamInbox } from './team-inbox-seed.ts';
 import { openAs, startWorld, type World } from './world.ts';
 
@@ -28,6 +29,45 @@ const tab = (page: Page, name: RegExp) => page.getByRole('tab', { name });
 /** The list column (the conversation pane has controls of its own). */
 const list = (page: Page) => page.getByRole('region', { name: 'Contatos' });
 
+/**
+ * How the selected tab stands apart, measured on the page (WCAG 2 contrast ratios): its edge (its
+ * border, else its fill) against the track (non-text, 3:1 wanted), and every tab's name against its
+ * own background (4.5:1).
+ */
+async function tabContrasts(page: Page) {
+  const colours = await page.getByRole('tablist', { name: 'Listas de conversas' }).evaluate((tablist) => {
+    const track = getComputedStyle(tablist).backgroundColor;
+    const bg = (el: HTMLElement) => {
+      const own = getComputedStyle(el).backgroundColor;
+      return own === 'rgba(0, 0, 0, 0)' ? track : own;
+    };
+    return [...tablist.querySelectorAll<HTMLElement>('[role="tab"]')].map((tab) => {
+      const style = getComputedStyle(tab);
+      return {
+        selected: tab.getAttribute('aria-selected') === 'true',
+        // Its border if it has one, else its fill.
+        edge: Number.parseFloat(style.borderTopWidth) > 0 ? style.borderTopColor : bg(tab),
+        name: getComputedStyle(tab.querySelector('span')!).color,
+        bg: bg(tab),
+        track,
+      };
+    });
+  });
+  const selected = colours.find((c) => c.selected)!;
+  return {
+    selectedEdge: contrastRatio(selected.edge, selected.track),
+    selectedName: contrastRatio(selected.name, selected.bg),
+    otherNames: Math.min(...colours.filter((c) => !c.selected).map((c) => contrastRatio(c.name, c.bg))),
+  };
+}
+/** The selected tab is told apart by more than a shade: a border of 3:1 or more, names of 4.5:1. */
+async function expectDistinctSelectedTab(page: Page) {
+  const measured = await tabContrasts(page);
+  expect(measured.selectedEdge, JSON.stringify(measured)).toBeGreaterThanOrEqual(3);
+  expect(measured.selectedName, JSON.stringify(measured)).toBeGreaterThanOrEqual(4.5);
+  expect(measured.otherNames, JSON.stringify(measured)).toBeGreaterThanOrEqual(4.5);
+}
+
 describe('the team inbox list', () => {
   it('an admin counts, switches tabs by keyboard, filters by status, tag and department, and sees a take live', async () => {
     const { page, context, errors } = await newPage(world.browser);
@@ -42,6 +82,7 @@ describe('the team inbox list', () => {
     expect(await page.getByTestId('inbox-contact').filter({ hasText: 'Lucas Prado' }).getByText('Marina Costa').count()).toBe(1);
     expect(await page.getByTestId('inbox-contact').filter({ hasText: 'Padaria Central' }).getByText('Financeiro').count()).toBe(1);
     await expectAccessible(page, '/inbox tabs (admin)');
+    await expectDistinctSelectedTab(page);
 
     // Keyboard: one tab stop; Left from 'Todos' selects 'Não atribuídos', Home 'Meus'.
     await tab(page, /^Todos/).focus();
@@ -61,7 +102,8 @@ describe('the team inbox list', () => {
     await page.reload();
     await poll(() => tab(page, /^Não atribuídos/).getAttribute('aria-selected')).toBe('true');
     const status = list(page).getByLabel('Status das conversas');
-    expect(await status.locator('option').allInnerTexts()).toEqual(['Abertas (2)', 'Pendentes (0)', 'Resolvidas (1)', 'Todas (3)']);
+    // The counts arrive after the tab (their own request): wait for them.
+    await poll(() => status.locator('option').allInnerTexts()).toEqual(['Abertas (2)', 'Pendentes (0)', 'Resolvidas (1)', 'Todas (3)']);
     await status.selectOption('resolved');
     await poll(() => rowNames(page)).toEqual(['Bia Rocha']);
     await tab(page, /^Não atribuídos, 1 conversa$/).waitFor();
@@ -104,6 +146,20 @@ describe('the team inbox list', () => {
     const widest = await page.getByTestId('inbox-contact').evaluateAll((rows) => Math.max(...rows.map((r) => r.scrollWidth)));
     expect(widest).toBeLessThanOrEqual(390);
     await expectAccessible(page, '/inbox (member, 390 dark)');
+    await expectDistinctSelectedTab(page);
+    // A conversation opened from a filtered list goes back, on the header's arrow, to the same list.
+    await list(page).getByLabel('Buscar contatos').fill('Lucas');
+    await poll(() => rowNames(page)).toEqual(['Lucas Prado']);
+    await poll(() => new URL(page.url()).search).toBe('?tab=mine&q=Lucas');
+    await page.getByTestId('inbox-contact').filter({ hasText: 'Lucas Prado' }).click();
+    await page.waitForURL(/\/inbox\/[^/?]+\?tab=mine&q=Lucas$/);
+    await page.getByRole('link', { name: 'Voltar para as conversas' }).click();
+    await page.waitForURL(/\/inbox\?tab=mine&q=Lucas$/);
+    await poll(() => tab(page, /^Meus/).getAttribute('aria-selected')).toBe('true');
+    expect(await list(page).getByLabel('Buscar contatos').inputValue()).toBe('Lucas');
+    await poll(() => rowNames(page)).toEqual(['Lucas Prado']);
+    await list(page).getByLabel('Buscar contatos').fill('');
+    await poll(() => rowNames(page)).toEqual(['Lucas Prado', 'Seu João']);
     await list(page).getByLabel('Status das conversas').selectOption('pending');
     await page.getByText('Nenhuma conversa atribuída a você.').waitFor();
     await page.getByText('Nenhuma conversa pendente nesta lista.').waitFor();

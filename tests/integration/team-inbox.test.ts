@@ -11,7 +11,7 @@ import { receiveMessage } from '../../shared/domain/messages/inbound.ts';
 import { call, signIn, strongPassword, uniqueEmail } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 import { listen } from './realtime-client.ts';
-import { eventually, fakeChannel, workerPorts } from './worker.ts';
+import { eventually, fakeChannel, setServiceStatus, workerPorts } from './worker.ts';
 
 type Team = Awaited<ReturnType<typeof inboxTeam>>;
 let phones = 0;
@@ -388,5 +388,26 @@ describe('internal notes', () => {
     expect(toContact).toEqual(['Depois da nota']);
     const after = (await call('GET', `/contacts/${contact.id}`, { token: team.member.token })).body;
     expect(after.lastMessage.text).toBe('Depois da nota');
+  });
+
+  it('are written where nothing reaches the customer: a disconnected connection, an archived contact', async () => {
+    const team = await inboxTeam();
+    const contact = team.contact as { id: string; idFromService: string; serviceId: string };
+    await setServiceStatus(team.owner.accountId, team.service.id, 'disconnected');
+    const offline = await call('POST', '/messages/notes', { token: team.member.token, body: { contactId: contact.id, text: 'Ligar quando voltar' } });
+    expect(offline.status).toBe(201);
+    expect(offline.body).toMatchObject({ kind: 'note', text: 'Ligar quando voltar' });
+    // Sending to the customer stays refused there.
+    const send = await call('POST', '/messages/send', { token: team.member.token, body: { contactId: contact.id, serviceId: contact.serviceId, text: 'Oi' } });
+    expect(send.status).toBeGreaterThanOrEqual(400);
+    await setServiceStatus(team.owner.accountId, team.service.id, 'connected');
+    expect((await call('POST', `/contacts/${contact.id}/archive`, { token: team.owner.token, body: { archive: true } })).status).toBe(200);
+    const archived = await call('POST', '/messages/notes', { token: team.member.token, body: { contactId: contact.id, text: 'Arquivado por engano?' } });
+    expect(archived.status).toBe(201);
+    expect(await linesOf(team.member.token, contact.id)).toEqual([
+      ['note', 'Arquivado por engano?', 'Membro'],
+      ['note', 'Ligar quando voltar', 'Membro'],
+    ]);
+    expect((await fakeChannel.sent()).filter((s) => s.message.to === contact.idFromService)).toEqual([]);
   });
 });

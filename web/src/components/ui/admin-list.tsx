@@ -38,8 +38,8 @@ interface RowRemoval<Row> {
 /**
  * A small admin list screen (departments, tags, quick replies): the header with the admin's create
  * button, a one-field filter, the numbered rows with the admin's actions ('Editar' and the screen's
- * own, or 'Excluir' with its question) and the pager. Members see the same list read only: no
- * actions to pin, so the sideways-scrolling region takes the focus. A saved modal refreshes the list.
+ * own, or 'Excluir' with its question) and the pager. Members see the same list read only, without
+ * the 'Ações' column, so the sideways-scrolling region takes the focus. A saved modal refreshes the list.
  */
 export function AdminList<Row extends { id: string }>({
   path,
@@ -118,6 +118,7 @@ export function AdminList<Row extends { id: string }>({
         loading={query.isPending}
         headings={headings}
         pinActions={isAdmin}
+        hasActions={isAdmin}
         scrollLabel={isAdmin ? undefined : memberScrollLabel}
         pager={<Pagination page={list.page} perPage={defaultPerPage} total={query.data?.totalCount ?? 0} onPageChange={list.setPage} idPrefix={pagerId} />}
       >
@@ -125,8 +126,8 @@ export function AdminList<Row extends { id: string }>({
           <tr key={row.id} className="hover:bg-bg-subtle" data-testid={rowTestId}>
             <td className={`${tdClass} text-fg-muted tabular-nums`}>{list.page * defaultPerPage + i + 1}</td>
             {cells(row)}
-            <td className={`${tdClass} ${actionsCellClass} py-2`}>
-              {isAdmin ? (
+            {isAdmin ? (
+              <td className={`${tdClass} ${actionsCellClass} py-2`}>
                 <div className="flex justify-end gap-0.5">
                   <Link to={`${path}/${row.id}/edit`} className={rowActionClass} aria-label={`Editar ${rowLabel(row)}`} title="Editar">
                     <Pencil className="size-4" aria-hidden="true" />
@@ -138,8 +139,8 @@ export function AdminList<Row extends { id: string }>({
                     </button>
                   ) : null}
                 </div>
-              ) : null}
-            </td>
+              </td>
+            ) : null}
           </tr>
         ))}
       </ListTable>

@@ -53,6 +53,7 @@ export function ListTable({
   minWidth,
   headings,
   pinActions = true,
+  hasActions = true,
   scrollLabel,
   loading,
   pager,
@@ -61,6 +62,8 @@ export function ListTable({
   minWidth: string;
   headings: string[];
   pinActions?: boolean;
+  /** False for rows without actions (a member's read-only list): no 'Ações' column then. */
+  hasActions?: boolean;
   /**
    * For a table whose rows may hold nothing focusable (a member's read-only list): names the
    * sideways-scrolling region and makes it focusable, so keyboards can scroll it on a phone.
@@ -81,12 +84,16 @@ export function ListTable({
                   {heading}
                 </th>
               ))}
-              <th scope="col" className={`${thClass} ${pinActions ? actionsHeadClass : ''} text-right`}>
-                Ações
-              </th>
+              {hasActions ? (
+                <th scope="col" className={`${thClass} ${pinActions ? actionsHeadClass : ''} text-right`}>
+                  Ações
+                </th>
+              ) : null}
             </tr>
           </thead>
-          <tbody className="divide-y divide-border">{children.length === 0 ? <TableState colSpan={headings.length + 1} loading={loading} /> : children}</tbody>
+          <tbody className="divide-y divide-border">
+            {children.length === 0 ? <TableState colSpan={headings.length + (hasActions ? 1 : 0)} loading={loading} /> : children}
+          </tbody>
         </table>
       </div>
       {/* Not under the first 'Carregando...': the rows would push it down as they arrive (a layout shift). */}

@@ -4,15 +4,30 @@ import { useState } from 'react';
 import type { User } from '#contracts/entities.ts';
 import type { QuickReply } from '#contracts/quick-replies.ts';
 import { sessionStore } from '#web/lib/auth.ts';
+import { toastStore } from '#web/lib/notify.ts';
+import { quickReplyRenderFailed } from '#web/features/inbox/hooks/use-quick-reply-picker.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
-import { addFiles, Composer, notePlaceholder, type ComposerProps } from './composer.tsx';
+import { addFiles, Composer, notePlaceholder, notesOnlyTitle, type ComposerProps } from './composer.tsx';
 
 const helena = { id: 'C1', name: 'Helena Prado', data: { phoneNumber: '5511987650001', email: null, phoneCountry: 'BR' } };
 
 /** The composer with its note mode held like the conversation holds it. */
-function Harness(props: Pick<ComposerProps, 'onSend' | 'onClearReply'>) {
+function Harness(props: Pick<ComposerProps, 'onSend' | 'onClearReply' | 'notesOnly'>) {
   const [noteMode, setNoteMode] = useState(false);
   return <Composer contact={helena} replyTo={null} noteMode={noteMode} onNoteModeChange={setNoteMode} {...props} />;
+}
+
+/** The harness while the connection is down, with a button that brings it back. */
+function Reconnecting({ onSend }: Pick<ComposerProps, 'onSend'>) {
+  const [down, setDown] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setDown(false)}>
+        reconectar
+      </button>
+      <Harness onClearReply={() => {}} onSend={onSend} notesOnly={down} />
+    </>
+  );
 }
 
 function setup() {
@@ -123,6 +138,36 @@ describe('the composer in note mode', () => {
   });
 });
 
+describe('the composer when nothing can reach the customer', () => {
+  it('writes internal notes only: the mode is on and cannot be left, no attachment nor voice, and Enter saves the note', () => {
+    const onSend = vi.fn();
+    renderWithProviders(<Reconnecting onSend={onSend} />);
+    expect(screen.queryByLabelText('Mensagem')).toBeNull();
+    const box = screen.getByLabelText('Texto da nota interna') as HTMLTextAreaElement;
+    expect(box.placeholder).toBe(notePlaceholder);
+    expect(screen.getByTestId('note-mode').textContent).toContain('só a sua equipe vê');
+    const toggle = screen.getByRole('button', { name: 'Nota interna' }) as HTMLButtonElement;
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(toggle.disabled).toBe(true);
+    expect(toggle.title).toBe(notesOnlyTitle);
+    expect((screen.getByRole('button', { name: 'Anexar arquivos' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Gravar áudio (R)' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Enviar' })).toBeNull();
+    // R does not start a recording that could not be sent.
+    expect(fireEvent.keyDown(document.body, { key: 'r' })).toBe(true);
+
+    fireEvent.change(box, { target: { value: 'Conexão caiu; retornar amanhã cedo.' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith({ text: 'Conexão caiu; retornar amanhã cedo.', files: [], note: true });
+    expect(box.value).toBe('');
+
+    // Once the customer can be written to again, the composer is back to messages.
+    fireEvent.click(screen.getByRole('button', { name: 'reconectar' }));
+    expect(screen.getByLabelText('Mensagem')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Nota interna' }).getAttribute('aria-pressed')).toBe('false');
+  });
+});
+
 describe('quick replies in the composer', () => {
   const catalogue = [
     reply('q1', 'boleto', 'Olá, {{primeiro_nome}}! Segue o boleto. Aqui é {{atendente}}.'),
@@ -187,6 +232,52 @@ describe('quick replies in the composer', () => {
     fireEvent.keyDown(box, { key: 'Tab' });
     expect(box.value).toBe('Seja bem-vindo, Helena Prado!');
     expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it("keeps the agent's text and says so in pt-BR when the server's filling fails", async () => {
+    signIn({ name: 'Bruno Lima' });
+    toastStore.set([]);
+    let answerRender: (response: Response) => void = () => {};
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input);
+      if (url.endsWith('/render')) return new Promise<Response>((resolve) => (answerRender = resolve));
+      if (url.startsWith('/api/quick-replies')) return new Response(JSON.stringify({ data: catalogue, totalCount: 3 }), { status: 200 });
+      return new Response('{}', { status: 404 });
+    });
+    const { onSend, box } = setup();
+    fireEvent.change(box, { target: { value: '/bol' } });
+    await screen.findByRole('listbox');
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(box.value).toBe('Olá, Helena! Segue o boleto. Aqui é Bruno Lima.');
+    // The agent goes on typing before the server answers, and the server fails.
+    fireEvent.change(box, { target: { value: `${box.value} Vence amanhã.` } });
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/quick-replies/q1/render', expect.anything()));
+    answerRender(
+      new Response(JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' }), {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    await waitFor(() => expect(toastStore.get()).toHaveLength(1));
+    expect(toastStore.get()[0]).toMatchObject({ tone: 'error', ...quickReplyRenderFailed });
+    expect(box.value).toBe('Olá, Helena! Segue o boleto. Aqui é Bruno Lima. Vence amanhã.');
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it('keeps the filled text untouched when the server cannot be reached, with the same error', async () => {
+    toastStore.set([]);
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input);
+      if (url.endsWith('/render')) throw new TypeError('Failed to fetch');
+      if (url.startsWith('/api/quick-replies')) return new Response(JSON.stringify({ data: catalogue, totalCount: 3 }), { status: 200 });
+      return new Response('{}', { status: 404 });
+    });
+    const { box } = setup();
+    fireEvent.change(box, { target: { value: '/horario' } });
+    await screen.findByRole('listbox');
+    fireEvent.keyDown(box, { key: 'Tab' });
+    await waitFor(() => expect(toastStore.get().map((t) => t.title)).toEqual([quickReplyRenderFailed.title]));
+    expect(box.value).toBe('Abrimos às 9h; boleto só até as 17h.');
   });
 
   it("says when no shortcut matches, and Enter then neither sends the '/atalho' nor picks", async () => {

@@ -72,9 +72,15 @@ export interface ComposerProps {
   /** 'Nota interna' mode: what is typed is a note for the team (no files, voice nor reply). */
   noteMode: boolean;
   onNoteModeChange: (on: boolean) => void;
+  /**
+   * Nothing can reach the customer (the connection is down or the contact archived): the composer
+   * writes internal notes only, which never go to the channel; the mode cannot be left.
+   */
+  notesOnly?: boolean;
 }
 
 export const notePlaceholder = 'Escreva uma nota interna (o cliente não vê)';
+export const notesOnlyTitle = 'O cliente não pode receber mensagens agora: escreva apenas notas internas';
 
 const shortcuts: [string, string][] = [
   ['Enter', 'Enviar a mensagem'],
@@ -96,9 +102,11 @@ function isTyping(target: EventTarget | null): boolean {
 
 /**
  * The composer: text that grows to 120 px, emojis, attachments with captions, voice notes, `/atalho`
- * quick replies, and the 'Nota interna' mode (note colours, text only).
+ * quick replies, and the 'Nota interna' mode (note colours, text only), the only one while nothing
+ * can reach the customer (attachments picked before then wait, hidden, until it can again).
  */
-export function Composer({ contact, replyTo, onClearReply, onSend, noteMode, onNoteModeChange }: ComposerProps) {
+export function Composer({ contact, replyTo, onClearReply, onSend, noteMode: noteChosen, onNoteModeChange, notesOnly = false }: ComposerProps) {
+  const noteMode = notesOnly || noteChosen;
   const [text, setText] = useState('');
   const [files, setFiles] = useState<PendingFile[]>([]);
   const [emojiOpen, setEmojiOpen] = useState(false);
@@ -255,7 +263,7 @@ export function Composer({ contact, replyTo, onClearReply, onSend, noteMode, onN
           </Button>
         </div>
       ) : null}
-      {files.length ? (
+      {files.length && !noteMode ? (
         <ul className="max-h-52 space-y-2 overflow-y-auto border-b border-border px-4 py-3" aria-label="Arquivos anexados">
           {files.map((f) => (
             <li key={f.key} className="flex items-center gap-3">
@@ -291,10 +299,16 @@ export function Composer({ contact, replyTo, onClearReply, onSend, noteMode, onN
             onNoteModeChange(!noteMode);
             textarea.current?.focus();
           }}
-          disabled={files.length > 0}
+          disabled={notesOnly || files.length > 0}
           aria-pressed={noteMode}
           aria-label="Nota interna"
-          title={files.length > 0 ? 'Notas internas não levam anexos: remova-os para escrever uma nota' : 'Nota interna (o cliente não vê)'}
+          title={
+            notesOnly
+              ? notesOnlyTitle
+              : files.length > 0
+                ? 'Notas internas não levam anexos: remova-os para escrever uma nota'
+                : 'Nota interna (o cliente não vê)'
+          }
           className={cn(noteMode && 'border border-note-border bg-note text-note-fg hover:bg-note hover:text-note-fg')}
         >
           <NotebookPen className="size-5" aria-hidden="true" />

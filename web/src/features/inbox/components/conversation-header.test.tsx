@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Contact } from '#contracts/contacts.ts';
 import type { User } from '#contracts/entities.ts';
@@ -87,16 +87,29 @@ function Open() {
   return data ? <ConversationHeader contact={data} /> : null;
 }
 
-function show(start: Contact, me: User) {
+/** The list page: says which address it was opened with (the filters live in its query). */
+function List() {
+  const location = useLocation();
+  return (
+    <>
+      <p>A lista de conversas</p>
+      <output data-testid="list-address">{`${location.search}${(location.state as { list?: boolean } | null)?.list ? ' (lista escolhida)' : ''}`}</output>
+    </>
+  );
+}
+
+const filtered = '?tab=unassigned&status=pending&q=boleto&tags=t1';
+
+function show(start: Contact, me: User, address = '/inbox/c1') {
   sessionStore.set({ accessToken: 'token', user: me, ready: true });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY }, mutations: { retry: false } } });
   client.setQueryData(contactKeys.detail('c1'), start);
   render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/inbox/c1']}>
+      <MemoryRouter initialEntries={[address]}>
         <Routes>
           <Route path="/inbox/:contactId" element={<Open />} />
-          <Route path="/inbox" element={<p>A lista de conversas</p>} />
+          <Route path="/inbox" element={<List />} />
         </Routes>
       </MemoryRouter>
     </QueryClientProvider>,
@@ -127,6 +140,16 @@ describe('the conversation header', () => {
     expect(screen.getByTestId('conversation-assignee').textContent).toBe('Não atribuída');
     expect(screen.getByTestId('conversation-department').textContent).toBe('Vendas');
     expect(await facts().findByText('VIP')).toBeTruthy();
+  });
+
+  it("goes back to the list with the list's filters: the address's query as it was", async () => {
+    mockApi(() => undefined);
+    show(contact(), ana, `/inbox/c1${filtered}`);
+    const back = screen.getByRole('link', { name: 'Voltar para as conversas' });
+    expect(back.getAttribute('href')).toBe(`/inbox${filtered}`);
+    fireEvent.click(back);
+    expect(await screen.findByText('A lista de conversas')).toBeTruthy();
+    expect(screen.getByTestId('list-address').textContent).toBe(`${filtered} (lista escolhida)`);
   });
 
   it('lets a member take nobody’s conversation: the header follows the answer', async () => {
@@ -292,7 +315,7 @@ describe('the transfer dialog', () => {
       if (init?.method === 'POST' && url.endsWith('/contacts/c1/transfer')) return json(transferred);
       return undefined; // GET /contacts/c1 now answers 404: not theirs to see any more.
     });
-    show(contact({ userId: 'u1', user: { id: 'u1', name: 'Ana Souza' } }), ana);
+    show(contact({ userId: 'u1', user: { id: 'u1', name: 'Ana Souza' } }), ana, `/inbox/c1${filtered}`);
     // A phone: 'Transferir' is in the menu.
     fireEvent.click(screen.getByRole('button', { name: 'Mais ações' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Transferir' }));
@@ -304,6 +327,7 @@ describe('the transfer dialog', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Transferir' }));
     });
     expect(await screen.findByText('A lista de conversas')).toBeTruthy();
+    expect(screen.getByTestId('list-address').textContent).toBe(`${filtered} (lista escolhida)`);
     expect(calls(fetchMock, 'POST', '/contacts/c1/transfer')).toEqual([{ userId: null, departmentId: 'd2', note: 'Cliente pediu o boleto' }]);
     expect(toastTitles()).toContain('Conversa transferida para Financeiro.');
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -1,3 +1,4 @@
+import { useLocation } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
 import type { Contact } from '#contracts/contacts.ts';
 import { serviceTypeLabels } from '#contracts/services.ts';
@@ -10,15 +11,24 @@ import { ConversationActions } from './conversation-actions.tsx';
 import { ConversationFacts } from './conversation-facts.tsx';
 
 /**
- * The conversation's header: back to the list (phones), avatar, name, presence and connection, the
- * actions on the conversation; below, its status, who handles it, its department and tags.
+ * The conversation's header: back to the list (phones) with the list's filters (the address's
+ * query: ?tab=&status=&q=...), avatar, name, presence and connection, the actions on the
+ * conversation; below, its status, who handles it, its department and tags.
  */
 export function ConversationHeader({ contact }: { contact: Contact }) {
   const presence = formatPresence(contact.isOnline, contact.lastSeenAt);
+  const { search } = useLocation();
   return (
     <header className="shrink-0 border-b border-border bg-surface px-3 pb-2 sm:px-4">
       <div className="flex h-14 items-center gap-3">
-        <ButtonLink to="/inbox" variant="ghost" size="icon" className="-ml-1 lg:hidden" aria-label="Voltar para as conversas" state={{ list: true }}>
+        <ButtonLink
+          to={{ pathname: '/inbox', search }}
+          variant="ghost"
+          size="icon"
+          className="-ml-1 lg:hidden"
+          aria-label="Voltar para as conversas"
+          state={{ list: true }}
+        >
           <ArrowLeft className="size-5" aria-hidden="true" />
         </ButtonLink>
         <Avatar name={contact.name} url={contact.avatar?.url ?? contact.avatarUrl} />

@@ -16,7 +16,10 @@ import { ConversationHeader } from './conversation-header.tsx';
 import { ConversationNotice } from './conversation-notice.tsx';
 import { MessageBubble } from './message-bubble.tsx';
 
-/** The right pane: header, messages (10 a page, newest first, virtualised) and the composer or a notice. */
+/**
+ * The right pane: header, messages (10 a page, newest first, virtualised) and the composer; when
+ * nothing can reach the customer, a notice saying why above a composer of internal notes only.
+ */
 export function Conversation({ contact, service }: { contact: Contact; service: Service | undefined }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = useMessages(contact.id, contact.type === 'group');
@@ -51,6 +54,7 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
     rememberView();
     void messages.fetchNextPage();
   };
+  // Only to the customer: internal notes are written whatever the connection or the contact's state.
   const canSend = !contact.archivedAt && service?.status === 'connected';
 
   return (
@@ -90,7 +94,7 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
                           <span className="rounded-full bg-surface px-3 py-1 text-xs font-medium text-fg-muted shadow-sm">{row.day}</span>
                         </div>
                       ) : null}
-                      <MessageBubble message={row.message} onReply={onReply} onRetry={onRetry} retrying={retrying} />
+                      <MessageBubble message={row.message} onReply={canSend ? onReply : undefined} onRetry={onRetry} retrying={retrying} />
                     </>
                   )}
                 </div>
@@ -100,18 +104,16 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
         )}
       </div>
 
-      {canSend ? (
-        <Composer
-          contact={contact}
-          replyTo={replyTo}
-          onClearReply={() => setReplyTo(null)}
-          onSend={onSend}
-          noteMode={noteMode}
-          onNoteModeChange={onNoteModeChange}
-        />
-      ) : (
-        <ConversationNotice contact={contact} />
-      )}
+      {canSend ? null : <ConversationNotice contact={contact} />}
+      <Composer
+        contact={contact}
+        replyTo={canSend ? replyTo : null}
+        onClearReply={() => setReplyTo(null)}
+        onSend={onSend}
+        noteMode={noteMode}
+        onNoteModeChange={onNoteModeChange}
+        notesOnly={!canSend}
+      />
     </section>
   );
 }

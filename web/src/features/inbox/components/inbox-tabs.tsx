@@ -15,7 +15,7 @@ export interface InboxTabsProps {
 }
 
 /**
- * 'Meus', 'Não atribuídos', 'Todos' as WAI-ARIA tabs: one tab stop (roving tabindex); Left and
+ * 'Meus', 'Não atribuídos', 'Todos' as WAI-ARIA tabs, the selected one in the brand's colours: one tab stop (roving tabindex); Left and
  * Right (wrapping), Home and End move the focus and select at once, since the list behind them is
  * already loaded or cheap to load. Each tab carries its count as a badge and in its name.
  */
@@ -56,8 +56,10 @@ export function InboxTabs({ tab, status, counts, onChange }: InboxTabsProps) {
             onClick={() => onChange(t)}
             onKeyDown={(event) => onKeyDown(event, t)}
             className={cn(
-              'flex min-w-0 flex-auto items-center justify-center gap-1.5 rounded-md px-2 py-1.5 whitespace-nowrap text-xs font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-ring',
-              selected ? 'bg-surface text-fg shadow-sm' : 'text-fg-muted hover:text-fg',
+              'flex min-w-0 flex-auto items-center justify-center gap-1.5 rounded-md border px-2 py-[5px] whitespace-nowrap text-xs font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring',
+              // The selected tab is drawn in the brand's colours with a brand border (at least 4.9:1
+              // against the track in both themes), so it does not depend on a shade of grey.
+              selected ? 'border-brand bg-brand-soft text-brand-soft-fg shadow-sm' : 'border-transparent text-fg-muted hover:bg-surface hover:text-fg',
             )}
             data-testid={`inbox-tab-${t}`}
           >

@@ -115,7 +115,8 @@ function Reactions({ reactions, mine }: { reactions: MessageReaction[]; mine: bo
 
 export interface MessageBubbleProps {
   message: ChatMessage;
-  onReply: (message: ChatMessage) => void;
+  /** Absent when the customer cannot be written to: no 'Responder' then. */
+  onReply?: (message: ChatMessage) => void;
   onRetry: (message: ChatMessage) => void;
   retrying?: boolean;
 }
@@ -206,7 +207,7 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
           </div>
           {!deleted && !note && message.reactions?.length ? <Reactions reactions={message.reactions} mine={mine} /> : null}
         </div>
-        {!deleted && !note && !message.local ? (
+        {onReply && !deleted && !note && !message.local ? (
           <button
             type="button"
             onClick={() => onReply(message)}

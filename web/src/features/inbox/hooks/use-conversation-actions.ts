@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import type { Contact } from '#contracts/contacts.ts';
 import { shownMessage } from '#contracts/errors.ts';
 import { getContact } from '#web/api/get-contact.ts';
@@ -50,12 +50,13 @@ async function stillVisible(id: string): Promise<Contact | null> {
 export function useConversationActions(contact: Contact) {
   const client = useQueryClient();
   const navigate = useNavigate();
+  const { search } = useLocation();
   const { user } = useSession();
   const mutation = useChangeConversation();
 
-  /** Back to the list, which is read again: the conversation is no longer one I see. */
+  /** Back to the list (its filters kept), which is read again: the conversation is no longer one I see. */
   const leave = () => {
-    navigate('/inbox', { state: { list: true } });
+    navigate({ pathname: '/inbox', search }, { state: { list: true } });
     void client.invalidateQueries({ queryKey: contactKeys.inboxes() });
   };
 

@@ -1,7 +1,9 @@
 import { useId, useState, type Dispatch, type KeyboardEvent, type RefObject, type SetStateAction } from 'react';
 import type { Contact } from '#contracts/contacts.ts';
 import { fillVariables, variableValues, type QuickReply } from '#contracts/quick-replies.ts';
+import { ApiError } from '#web/lib/api-client.ts';
 import { useSession } from '#web/lib/auth.ts';
+import { showToast } from '#web/lib/notify.ts';
 import { matchQuickReplies, useQuickReplyCatalogue } from '#web/features/inbox/api/get-quick-replies.ts';
 import { renderQuickReply } from '#web/features/inbox/api/render-quick-reply.ts';
 
@@ -16,6 +18,12 @@ export function slashToken(text: string): string | null {
   return match ? (match[1] ?? '') : null;
 }
 
+/** What a failed server filling says; the text in the box (the browser's filling or the agent's edit) stays. */
+export const quickReplyRenderFailed = {
+  title: 'Não foi possível preencher a resposta rápida',
+  message: 'O texto continua na caixa de mensagem: confira os dados do contato antes de enviar.',
+};
+
 /** The text a quick reply gives before the server's answer: the same filling, with the contact and me. */
 export function localFill(reply: QuickReply, contact: PickerContact, agentName: string): string {
   const values = variableValues({
@@ -29,7 +37,8 @@ export function localFill(reply: QuickReply, contact: PickerContact, agentName: 
  * The composer's `/atalho` picker: open while the text is a slash and a shortcut being typed, the
  * matches of the cached catalogue, the active option (ArrowUp/Down), picking (Enter, Tab, click)
  * and closing (Esc, leaving the box). A pick puts the text filled here at once and then the
- * server's rendering (POST /quick-replies/{id}/render, authoritative) unless it was edited meanwhile.
+ * server's rendering (POST /quick-replies/{id}/render, authoritative) unless it was edited meanwhile;
+ * when that rendering fails, the text stays as it is and an error toast says to check it.
  */
 export function useQuickReplyPicker({
   text,
@@ -76,7 +85,11 @@ export function useQuickReplyPicker({
     });
     renderQuickReply(reply.id, contact.id).then(
       (answer) => setText((current) => (current === local ? answer.text : current)),
-      (error: unknown) => console.warn('Quick reply render failed; the text filled in the browser stays', error),
+      (error: unknown) => {
+        // An ended session has said so already (the sign-in page follows).
+        if (error instanceof ApiError && error.sessionExpired) return;
+        showToast({ tone: 'error', ...quickReplyRenderFailed, duration: 8000 });
+      },
     );
   };
 
