@@ -52,9 +52,14 @@ export interface WriteJournal {
   nextSequence(): number;
 }
 
+/** dynalite answering one call in-process, as its server would (infra/local/dynalite-direct.ts). */
+export type DynamoBackend = (op: string, body: Json) => Promise<{ status: number; body: Json }>;
+
 export interface DynamoFrontOptions {
-  /** Where dynalite listens. */
-  backendUrl: string;
+  /** Where dynalite listens, when `backend` is not given. */
+  backendUrl?: string;
+  /** dynalite in-process: no HTTP round trip per call. */
+  backend?: DynamoBackend;
   region?: string;
   ttlAttribute?: string;
   sweepEveryMs?: number;
@@ -208,7 +213,8 @@ export class DynamoFront {
       case 'TransactGetItems':
         return this.transactGet(body);
       default:
-        return this.backend(op, body, req.headers);
+        // The body was parsed from this request alone, and its answer is only sent: no copies.
+        return this.backend(op, body, req.headers, true);
     }
   }
 
@@ -238,28 +244,43 @@ export class DynamoFront {
     }
   }
 
-  private async backend(op: string, body: Json, headers: IncomingMessage['headers'] = {}): Promise<Json> {
-    const res = await fetch(this.options.backendUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': `DynamoDB_20120810.${op}`,
-        authorization: String(
-          headers.authorization ?? 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-        ),
-        'x-amz-date': String(headers['x-amz-date'] ?? '20200101T000000Z'),
-      },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    const json = text ? (JSON.parse(text) as Json) : {};
-    if (!res.ok) {
+  /**
+   * One call to dynalite. `owned`: `body` is not used after the call and the answer is only sent
+   * on, so the in-process backend takes and answers them as they are; otherwise they are copied, as
+   * the HTTP hop copies them (dynalite's validation edits the body it is given, and the front keeps
+   * items it read as stream images).
+   */
+  private async backend(op: string, body: Json, headers: IncomingMessage['headers'] = {}, owned = false): Promise<Json> {
+    let status: number;
+    let json: Json;
+    if (this.options.backend) {
+      const answer = await this.options.backend(op, owned ? body : (JSON.parse(JSON.stringify(body)) as Json));
+      status = answer.status;
+      json = owned || status !== 200 ? answer.body : (JSON.parse(JSON.stringify(answer.body)) as Json);
+    } else {
+      const res = await fetch(this.options.backendUrl!, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amz-target': `DynamoDB_20120810.${op}`,
+          authorization: String(
+            headers.authorization ?? 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+          ),
+          'x-amz-date': String(headers['x-amz-date'] ?? '20200101T000000Z'),
+        },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      status = res.status;
+      json = text ? (JSON.parse(text) as Json) : {};
+    }
+    if (status < 200 || status > 299) {
       const type = String(json.__type ?? 'InternalServerError')
         .split('#')
         .pop()!;
       const { __type, message, Message, ...extra } = json;
       void __type;
-      throw new DynamoError(type, String(message ?? Message ?? type), res.status, extra);
+      throw new DynamoError(type, String(message ?? Message ?? type), status, extra);
     }
     return json;
   }

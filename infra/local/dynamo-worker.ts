@@ -1,27 +1,28 @@
 /**
  * dynalite and its front in a worker thread, so the database work runs on a core of its own while
  * the main thread runs the gateways and handlers. Stream records go to the main thread as messages.
+ * The front calls dynalite's store in-process (infra/local/dynalite-direct.ts): dynalite runs no
+ * server of its own.
  *
  * With a `streamsDir`, writes are journaled there (infra/local/change-log.ts): a write a killed
  * process left half-done is rolled back before the front listens, and the stream records that
  * consumers had not handled yet are handed to the main thread with `ready`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import dynalite from 'dynalite';
 import { ChangeLog } from './change-log.ts';
+import { closeDynaliteStore, dynaliteCaller, openDynaliteStore } from './dynalite-direct.ts';
 import { DynamoFront, ttlIndexFileName } from './dynamo-front.ts';
 import { closeDynaliteIterators } from './level-iterators.ts';
 
 closeDynaliteIterators();
 
 const { path, ttlAttribute, streamsDir } = workerData as { path: string; ttlAttribute: string; streamsDir?: string };
-const db = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
+// dynalite's store, called in-process by the front (no server of its own, no second HTTP hop).
+const store = openDynaliteStore({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 const log = streamsDir ? new ChangeLog(streamsDir) : undefined;
 const front = new DynamoFront({
-  backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
+  backend: dynaliteCaller(store),
   ttlAttribute,
   onRecord: (record) => parentPort!.postMessage({ type: 'record', record }),
   journal: log,
@@ -46,7 +47,7 @@ parentPort!.on('message', async (message: { type: 'seedTtl'; table: string } | {
     await front.close();
     await front.saveTtlIndex(ttlIndexFile);
     log?.close();
-    await new Promise<void>((r) => db.close(() => r()));
+    await closeDynaliteStore(store);
     parentPort!.postMessage({ type: 'stopped' });
   }
 });

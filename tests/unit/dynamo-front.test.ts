@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -15,22 +13,22 @@ import {
   DeleteCommand,
   BatchWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import dynalite from 'dynalite';
 import { DynamoFront, type StreamRecord } from '../../infra/local/dynamo-front.ts';
+import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteStore } from '../../infra/local/dynalite-direct.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
 
 const TableName = 'front-test';
 let dir: string;
-let db: Server;
+let db: DynaliteStore;
 let front: DynamoFront;
 let doc: DynamoDBDocumentClient;
 let records: StreamRecord[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'front-'));
-  db = dynalite({ path: dir, createTableMs: 0 });
-  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
-  front = new DynamoFront({ backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`, onRecord: (r) => records.push(r), sweepEveryMs: 3_600_000 });
+  // dynalite in-process, as the local runtime's DynamoDB thread runs it (infra/local/dynamo-worker.ts).
+  db = openDynaliteStore({ path: dir, createTableMs: 0 });
+  front = new DynamoFront({ backend: dynaliteCaller(db), onRecord: (r) => records.push(r), sweepEveryMs: 3_600_000 });
   const endpoint = await front.listen();
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
   await client.send(new CreateTableCommand(createTableInput(TableName)));
@@ -40,7 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await front.close();
-  await new Promise<void>((r) => db.close(() => r()));
+  await closeDynaliteStore(db);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -245,16 +243,16 @@ describe('time to live', () => {
     const file = join(dir, 'ttl-index.json');
     await doc.send(new PutCommand({ TableName, Item: { pk: 'ttl4', sk: 'A', ttl: now + 60 } }));
     await front.saveTtlIndex(file);
-    const backendUrl = `http://127.0.0.1:${(db.address() as AddressInfo).port}`;
+    const backend = dynaliteCaller(db);
 
-    const restarted = new DynamoFront({ backendUrl });
+    const restarted = new DynamoFront({ backend });
     expect(await restarted.loadTtlIndex(file)).toBe(true);
     // The loaded index alone finds the item once due: no Scan ran on this front.
     expect(await restarted.sweep(now + 61)).toBe(1);
     expect(await get('ttl4')).toBeUndefined();
 
     // That start marked the file unclean: if it crashes now, the next start has nothing to trust.
-    expect(await new DynamoFront({ backendUrl }).loadTtlIndex(file)).toBe(false);
-    expect(await new DynamoFront({ backendUrl }).loadTtlIndex(join(dir, 'missing.json'))).toBe(false);
+    expect(await new DynamoFront({ backend }).loadTtlIndex(file)).toBe(false);
+    expect(await new DynamoFront({ backend }).loadTtlIndex(join(dir, 'missing.json'))).toBe(false);
   });
 });
