@@ -7,21 +7,20 @@
  * consumers had not handled yet are handed to the main thread with `ready`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import dynalite from 'dynalite';
 import { ChangeLog } from './change-log.ts';
+import { inProcessDynalite } from './dynalite-in-process.ts';
 import { DynamoFront, ttlIndexFileName } from './dynamo-front.ts';
 import { closeDynaliteIterators } from './level-iterators.ts';
 
 closeDynaliteIterators();
 
 const { path, ttlAttribute, streamsDir } = workerData as { path: string; ttlAttribute: string; streamsDir?: string };
-const db = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
+// Called in this thread, not over HTTP (dynalite-in-process.ts).
+const db = inProcessDynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 const log = streamsDir ? new ChangeLog(streamsDir) : undefined;
 const front = new DynamoFront({
-  backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`,
+  dynalite: db,
   ttlAttribute,
   onRecord: (record) => parentPort!.postMessage({ type: 'record', record }),
   journal: log,
@@ -46,7 +45,7 @@ parentPort!.on('message', async (message: { type: 'seedTtl'; table: string } | {
     await front.close();
     await front.saveTtlIndex(ttlIndexFile);
     log?.close();
-    await new Promise<void>((r) => db.close(() => r()));
+    await db.close();
     parentPort!.postMessage({ type: 'stopped' });
   }
 });
