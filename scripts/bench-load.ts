@@ -17,7 +17,8 @@
  * Writes bench/load.json and its section of bench/results.md, the previous run's figures and the
  * issue's (Whaticket's and the Conversa it measured) beside the new ones.
  * `BENCH_ONLY=memory` (memory work, with BENCH_DATA_DIR and a short BENCH_SECONDS): the same run,
- * printing the RSS figures only and writing nothing.
+ * printing the RSS figures only and writing nothing. `BENCH_ONLY=mixed` (A/B runs of the send path):
+ * the mixed workload alone, no quiet spells, printing its figures and writing nothing.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
@@ -35,7 +36,8 @@ import { messageArrivals, openSeedWriter, withSection } from './bench-seed.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = 10;
 const TABLE = 'conversa';
-const QUIET_MS = 10_000;
+const ONLY_MIXED = process.env.BENCH_ONLY === 'mixed';
+const QUIET_MS = ONLY_MIXED ? 1000 : 10_000;
 
 type Operation = 'contactList' | 'search' | 'messagePage' | 'inboxList';
 
@@ -221,6 +223,7 @@ async function main() {
 
     const figures = {} as Record<Operation, LoadFigures>;
     for (const operation of Object.keys(operations) as Operation[]) {
+      if (ONLY_MIXED) break;
       figures[operation] = await load(runtime.url, token, [pathOf(operations[operation])]);
       console.log(operation, figures[operation]);
     }
@@ -273,6 +276,10 @@ async function main() {
       benchLoopDelayP99Ms: +(loopDelay.percentile(99) / 1e6).toFixed(1),
     };
     console.log('mixed', mixed);
+    if (ONLY_MIXED) {
+      console.log(`load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`);
+      return;
+    }
 
     const peak = Math.max(peakSampled, memoryOf(pid).rss);
     const hwm = memoryOf(pid).hwm;

@@ -87,6 +87,16 @@ class DynamoError extends Error {
   }
 }
 
+/** dynalite's error answer as the error the front answers with. */
+function dynamoError(status: number, json: Json): DynamoError {
+  const type = String(json.__type ?? 'InternalServerError')
+    .split('#')
+    .pop()!;
+  const { __type, message, Message, ...extra } = json;
+  void __type;
+  return new DynamoError(type, String(message ?? Message ?? type), status, extra);
+}
+
 export class DynamoFront {
   private server?: Server;
   private lane: Promise<unknown> = Promise.resolve();
@@ -274,14 +284,7 @@ export class DynamoFront {
       status = res.status;
       json = text ? (JSON.parse(text) as Json) : {};
     }
-    if (status < 200 || status > 299) {
-      const type = String(json.__type ?? 'InternalServerError')
-        .split('#')
-        .pop()!;
-      const { __type, message, Message, ...extra } = json;
-      void __type;
-      throw new DynamoError(type, String(message ?? Message ?? type), status, extra);
-    }
+    if (status < 200 || status > 299) throw dynamoError(status, json);
     return json;
   }
 
@@ -369,52 +372,36 @@ export class DynamoFront {
     }));
     this.options.journal?.begin(ops.map(({ table, key, before }) => ({ table, key, before })));
 
+    // The operations touch distinct items, so they are applied together: each condition is judged
+    // on the items as they were, and every failed one is reported, as DynamoDB does.
+    const outcomes = await Promise.allSettled(ops.map((op) => this.applyInTransaction(op)));
     const reasons: Json[] = ops.map(() => ({ Code: 'None' }));
-    let failedAt = -1;
     let failure: DynamoError | undefined;
-    for (let i = 0; i < ops.length; i++) {
-      const { kind, request, before } = ops[i]!;
-      try {
-        const { ReturnValuesOnConditionCheckFailure, ...single } = request;
-        void ReturnValuesOnConditionCheckFailure;
-        if (kind === 'Put') await this.backend('PutItem', single);
-        else if (kind === 'Update') await this.backend('UpdateItem', single);
-        else if (kind === 'Delete') await this.backend('DeleteItem', single);
-        else {
-          // A condition check: evaluate the condition with a write that changes nothing; the
-          // restore below removes the bare key item that UpdateItem leaves when none existed.
-          await this.backend('UpdateItem', {
-            TableName: request.TableName,
-            Key: request.Key,
-            ConditionExpression: request.ConditionExpression,
-            ExpressionAttributeNames: request.ExpressionAttributeNames,
-            ExpressionAttributeValues: request.ExpressionAttributeValues,
-          });
-          if (!before) await this.backend('DeleteItem', { TableName: request.TableName, Key: request.Key });
-        }
-      } catch (error) {
-        failedAt = i;
-        failure = error instanceof DynamoError ? error : new DynamoError('InternalServerError', String(error), 500);
-        if (failure.type === 'ConditionalCheckFailedException') {
-          reasons[i] = {
-            Code: 'ConditionalCheckFailed',
-            Message: 'The conditional request failed',
-            ...(request.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && before ? { Item: before } : {}),
-          };
-        } else {
-          reasons[i] = { Code: 'ValidationError', Message: failure.message };
-        }
-        break;
-      }
-    }
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'fulfilled') return;
+      const { request, before } = ops[i]!;
+      const error = outcome.reason instanceof DynamoError ? outcome.reason : new DynamoError('InternalServerError', String(outcome.reason), 500);
+      failure ??= error;
+      reasons[i] =
+        error.type === 'ConditionalCheckFailedException'
+          ? {
+              Code: 'ConditionalCheckFailed',
+              Message: 'The conditional request failed',
+              ...(request.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && before ? { Item: before } : {}),
+            }
+          : { Code: 'ValidationError', Message: error.message };
+    });
 
-    if (failedAt >= 0) {
-      for (let i = failedAt - 1; i >= 0; i--) {
-        const { table, key, before } = ops[i]!;
-        if (before) await this.backend('PutItem', { TableName: table, Item: before });
-        else await this.backend('DeleteItem', { TableName: table, Key: key });
-      }
-      if (failure && failure.type !== 'ConditionalCheckFailedException' && failure.type !== 'ValidationException') throw failure;
+    if (failure) {
+      // Every item the transaction changed goes back as it was.
+      await Promise.all(
+        ops
+          .filter((_, i) => outcomes[i]!.status === 'fulfilled')
+          .map(({ table, key, before }) =>
+            before ? this.backend('PutItem', { TableName: table, Item: before }) : this.backend('DeleteItem', { TableName: table, Key: key }),
+          ),
+      );
+      if (failure.type !== 'ConditionalCheckFailedException' && failure.type !== 'ValidationException') throw failure;
       throw new DynamoError(
         'TransactionCanceledException',
         `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
@@ -423,12 +410,40 @@ export class DynamoFront {
       );
     }
 
-    for (const op of ops) {
-      if (op.kind === 'ConditionCheck') continue;
-      const after = op.kind === 'Delete' ? undefined : op.kind === 'Put' ? (op.request.Item as AttributeMap) : await this.getItem(op.table, op.key);
-      await this.changed(op.table, op.key, op.before, after);
+    const afters = await Promise.all(
+      ops.map((op) =>
+        op.kind === 'ConditionCheck' || op.kind === 'Delete'
+          ? undefined
+          : op.kind === 'Put'
+            ? (op.request.Item as AttributeMap)
+            : this.getItem(op.table, op.key),
+      ),
+    );
+    for (const [i, op] of ops.entries()) {
+      if (op.kind !== 'ConditionCheck') await this.changed(op.table, op.key, op.before, afters[i]);
     }
     return {};
+  }
+
+  /** One operation of a transaction, on its own item. */
+  private async applyInTransaction({ kind, request, before }: { kind: string; request: Json; before?: AttributeMap }): Promise<void> {
+    const { ReturnValuesOnConditionCheckFailure, ...single } = request;
+    void ReturnValuesOnConditionCheckFailure;
+    if (kind === 'Put') await this.backend('PutItem', single);
+    else if (kind === 'Update') await this.backend('UpdateItem', single);
+    else if (kind === 'Delete') await this.backend('DeleteItem', single);
+    else {
+      // A condition check: evaluate the condition with a write that changes nothing, then remove
+      // the bare key item that UpdateItem leaves when none existed.
+      await this.backend('UpdateItem', {
+        TableName: request.TableName,
+        Key: request.Key,
+        ConditionExpression: request.ConditionExpression,
+        ExpressionAttributeNames: request.ExpressionAttributeNames,
+        ExpressionAttributeValues: request.ExpressionAttributeValues,
+      });
+      if (!before) await this.backend('DeleteItem', { TableName: request.TableName, Key: request.Key });
+    }
   }
 
   private async changed(table: string, key: AttributeMap, before?: AttributeMap, after?: AttributeMap, byService = false): Promise<void> {

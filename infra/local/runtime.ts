@@ -19,6 +19,7 @@ import { createTableInput, tableShape } from '../../shared/db/table-definition.t
 import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
 import { ReadGate } from './read-gate.ts';
+import { TableCallGate } from './table-call-gate.ts';
 import { serveStatic } from './static-site.ts';
 import { siteHeaders } from '../site-headers.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
@@ -37,6 +38,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * thread answers others (2 cost read throughput in A/B runs, docs/decisions.md).
  */
 const readsAtOnce = 4;
+/** API reads' table calls in flight at once, and while any other table call is in flight (table-call-gate.ts). */
+const readCallsAtOnce = 4;
+const readCallsBehindWrites = 1;
 
 export interface RuntimeOptions {
   port?: number;
@@ -187,6 +191,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const { defaultPorts, installChannels } = await import('../../functions/lib/ports.ts');
   // The worker's own adapters only when no test hands doubles (they load the channels' libraries).
   installChannels(options.channels ?? (await import('../../connectors/worker-channels.ts')).workerChannels());
+  // API reads' table calls yield to everyone else's at the DynamoDB thread (table-call-gate.ts).
+  const tableCalls = new TableCallGate(readCallsAtOnce, readCallsBehindWrites);
+  tableCalls.install(defaultPorts().table.doc);
 
   for (const consumer of streamConsumers) {
     const module = (await import(pathToFileURL(join(root, 'functions/streams', `${consumer.handler}.ts`)).href)) as { handler: StreamConsumer['handler'] };
@@ -240,7 +247,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
         const chunks: Buffer[] = [];
         for await (const c of req) chunks.push(c as Buffer);
         const body = Buffer.concat(chunks);
-        if (req.method === 'GET') await reads.run(() => gateway.handle(req, res, body));
+        if (req.method === 'GET') await reads.run(() => tableCalls.asRead(() => gateway.handle(req, res, body)));
         else await gateway.handle(req, res, body);
       } else {
         await serveStatic(webDir, req, res);
