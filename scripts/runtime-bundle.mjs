@@ -5,7 +5,7 @@
  * its own (docs/decisions.md, "Where the runtime's memory goes").
  *
  * Entries are what the runtime starts or loads by path: its entry, the DynamoDB worker thread's, the
- * tests' runtimes on channel doubles, and every handler module of the HTTP and WebSocket gateways
+ * tests' runtimes on channel doubles, and every handler module of the HTTP (webhooks included) and WebSocket gateways
  * and of the stream and queue emulators. Code they share is split into chunks, so each module is
  * loaded once, and a lazy `import()` (Baileys' session code) stays lazy. npm packages are not bundled:
  * node loads them from node_modules as before. Output mirrors the sources' tree
@@ -32,7 +32,7 @@ const keptBundles = 2;
 
 /** The bundle's entries, by output name (the source path without its extension). */
 function entries() {
-  const handlers = ['functions/http', 'functions/ws', 'functions/streams', 'functions/queues'].flatMap((dir) =>
+  const handlers = ['functions/http', 'functions/webhooks', 'functions/ws', 'functions/streams', 'functions/queues'].flatMap((dir) =>
     readdirSync(join(root, dir), { recursive: true })
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts'))
       .map((file) => join(dir, file)),
