@@ -1,16 +1,14 @@
-// `npm start`: installs what is missing, builds the web app if needed, then runs the whole product locally.
+// `npm start`: installs what is missing, builds the web app and the runtime's bundle if needed, then
+// runs the whole product locally from that bundle (scripts/runtime-bundle.mjs).
 import { spawn } from 'node:child_process';
 import { ensureDependencies, ensureWebBuild } from './ensure-deps.mjs';
 
 ensureDependencies();
 ensureWebBuild();
+// Imported once the dependencies are installed: it loads esbuild.
+const { ensureRuntimeBundle, runtimeCommand } = await import('./runtime-bundle.mjs');
+const { args, env } = runtimeCommand(await ensureRuntimeBundle(), 'infra/local/main');
 
-const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
-  stdio: 'inherit',
-  // Two malloc arenas instead of glibc's eight per core: the runtime's threads (the database worker,
-  // V8's and libuv's) otherwise each keep freed native memory resident (docs/decisions.md "Where
-  // the runtime's memory goes"; about 25-35 MB here).
-  env: { MALLOC_ARENA_MAX: '2', ...process.env, NODE_NO_WARNINGS: '1' },
-});
+const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...env, ...process.env, NODE_NO_WARNINGS: '1' } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

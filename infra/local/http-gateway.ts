@@ -5,8 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { httpRoutes, type HttpRoute } from '../../functions/http/routes.ts';
 import { lambdaContext } from './lambda-context.ts';
@@ -36,15 +34,15 @@ export class HttpGateway {
   private handlers = new Map<string, Promise<Handler>>();
 
   constructor(
-    private readonly functionsDir: string,
+    /** The URL of a route's handler module, from its name in the route list ('contacts/list'). */
+    private readonly handlerUrl: (handler: string) => string,
     private readonly basePath = '/api',
   ) {}
 
   private load(route: HttpRoute): Promise<Handler> {
     let handler = this.handlers.get(route.handler);
     if (!handler) {
-      const file = pathToFileURL(join(this.functionsDir, `${route.handler}.ts`)).href;
-      handler = import(file).then((m: { handler: Handler }) => m.handler);
+      handler = import(this.handlerUrl(route.handler)).then((m: { handler: Handler }) => m.handler);
       this.handlers.set(route.handler, handler);
     }
     return handler;

@@ -10,8 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Worker } from 'node:worker_threads';
 import S3rver from 's3rver';
@@ -31,8 +30,8 @@ import { webSocketRoutes } from '../../functions/ws/routes.ts';
 import { workerQueue } from '../../functions/queues/worker-queue.ts';
 import { runWorkerProcess, type WorkerProcessOptions } from '../../connectors/worker-queue.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
+import { dynamoWorkerEntry, root, runtimeModuleFile, runtimeModuleUrl } from './runtime-modules.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /**
  * API reads handled at once (read-gate.ts): enough to keep the main thread busy while the DynamoDB
  * thread answers others (2 cost read throughput in A/B runs, docs/decisions.md).
@@ -102,7 +101,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // record lost (infra/local/change-log.ts, docs/decisions.md).
   const streamsDir = join(dataDir, 'streams');
   const streams = new StreamEmulator(streamsDir);
-  const dynamo = new Worker(new URL('./dynamo-worker-entry.mjs', import.meta.url), {
+  const dynamo = new Worker(dynamoWorkerEntry(), {
     workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute, streamsDir },
     // Its objects live for one request: a young generation of 12 MB (4 MB semi-spaces, V8's default
     // grows to 16 MB each) collects them as well and keeps 20-odd MB less resident.
@@ -146,7 +145,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   });
   const s3Address = (await s3.run()) as AddressInfo;
 
-  const ws = new WsGateway(Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, join(root, 'functions/ws', `${r.handler}.ts`)])) as unknown as WsRoutes);
+  const ws = new WsGateway(Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, runtimeModuleFile(`functions/ws/${r.handler}`)])) as unknown as WsRoutes);
   const managementUrl = await ws.listenManagement();
 
   // SQS: the emulator's queues, named after their consumers, and the channel worker's queue,
@@ -196,13 +195,13 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   tableCalls.install(defaultPorts().table.doc);
 
   for (const consumer of streamConsumers) {
-    const module = (await import(pathToFileURL(join(root, 'functions/streams', `${consumer.handler}.ts`)).href)) as { handler: StreamConsumer['handler'] };
+    const module = (await import(runtimeModuleUrl(`functions/streams/${consumer.handler}`))) as { handler: StreamConsumer['handler'] };
     streams.subscribe({ name: consumer.name, handler: module.handler, batchSize: consumer.batchSize, filters: consumer.filters });
   }
   // What the consumers had not handled when the last process stopped (or was killed).
   streams.resume(ready.resumed?.pending ?? [], ready.resumed?.lastSequence ?? 0);
   for (const consumer of queueConsumers) {
-    const module = (await import(pathToFileURL(join(root, 'functions/queues', `${consumer.handler}.ts`)).href)) as { handler: QueueSubscription['handler'] };
+    const module = (await import(runtimeModuleUrl(`functions/queues/${consumer.handler}`))) as { handler: QueueSubscription['handler'] };
     queues.subscribe(`${consumer.name}.fifo`, {
       name: consumer.name,
       handler: module.handler,
@@ -228,7 +227,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // take its leases back at once.
   const worker = await runWorkerProcess(defaultPorts(), { ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
 
-  const gateway = new HttpGateway(join(root, 'functions/http'));
+  const gateway = new HttpGateway((handler) => runtimeModuleUrl(`functions/http/${handler}`));
   // API reads a few at a time, so a send and its realtime event never wait behind a long queue of them (read-gate.ts).
   const reads = new ReadGate(readsAtOnce);
   // The headers CloudFront adds to every answer (infra/site-headers.ts), on every answer here too;

@@ -1,8 +1,10 @@
 /** Runs the whole product locally until Ctrl-C, announcing where each part listens. */
+// First: Powertools' settings, before any module that reads them.
+import './telemetry-env.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { startLocalRuntime, type RuntimeOptions } from './runtime.ts';
+import type { RuntimeOptions } from './runtime.ts';
 
 export async function serve(options: Omit<RuntimeOptions, 'port' | 'host' | 'dataDir'> = {}): Promise<void> {
   // The old generation grows by at most 30% of what survived the last full collection, instead of
@@ -11,6 +13,9 @@ export async function serve(options: Omit<RuntimeOptions, 'port' | 'host' | 'dat
   // runtime's memory goes"). Read at each collection, so setting it here, before any load, holds.
   if (!process.env.AB_NOFLAGS) setFlagsFromString('--heap-growing-percent=30');
   const port = Number(process.env.PORT ?? 3000);
+  // Loaded here, not imported: in the bundle (scripts/runtime-bundle.mjs) the order of static imports
+  // across chunks is not kept, but every one of them, telemetry-env.ts's included, has run by now.
+  const { startLocalRuntime } = await import('./runtime.ts');
   const runtime = await startLocalRuntime({
     webDir: process.env.WEB_DIR,
     ...options,

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ensureRuntimeBundle, runtimeCommand } from '../../scripts/runtime-bundle.mjs';
 
 export interface RunningRuntime {
   url: string;
@@ -29,19 +30,20 @@ const root = resolve(import.meta.dirname, '../..');
  * `env.FAKE_CHANNEL_URL` starts the runtime with the HTTP channel double in place of every channel
  * adapter (tests/support/runtime-with-double.ts); `env.WHATSAPP_DOUBLE` (any value) with WhatsApp's
  * sockets on the socket double and its control server (tests/support/runtime-with-whatsapp-double.ts);
- * otherwise it is `npm start`'s own entry.
+ * otherwise it is `npm start`'s own entry. Each runs from the runtime's bundle, as `npm start` does
+ * (built first if stale, scripts/runtime-bundle.mjs).
  */
 export async function spawnLocalRuntime(env: Record<string, string> = {}, existingDataDir?: string): Promise<RunningRuntime> {
   const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'conversa-test-'));
   const entry = env.FAKE_CHANNEL_URL
-    ? 'tests/support/runtime-with-double.ts'
+    ? 'tests/support/runtime-with-double'
     : env.WHATSAPP_DOUBLE
-      ? 'tests/support/runtime-with-whatsapp-double.ts'
-      : 'infra/local/main.ts';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+      ? 'tests/support/runtime-with-whatsapp-double'
+      : 'infra/local/main';
+  const command = runtimeCommand(await ensureRuntimeBundle(), entry);
+  const child: ChildProcess = spawn(process.execPath, command.args, {
     cwd: root,
-    // MALLOC_ARENA_MAX as `npm start` sets it (scripts/start.mjs).
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', ...env },
+    env: { ...command.env, ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
