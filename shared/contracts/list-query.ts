@@ -49,7 +49,7 @@ export const whereSchema: z.ZodType<Where> = z.lazy(() =>
       if (key === 'or') {
         if (!Array.isArray(value)) ctx.addIssue({ code: 'custom', message: '`or` takes a list', path: [key] });
       } else if (!fieldPath.safeParse(key).success || Array.isArray(value)) {
-        ctx.addIssue({ code: 'custom', message: `Bad filter ${key}`, path: [key] });
+        ctx.addIssue({ code: 'custom', message: `Filtro inválido: ${key}`, path: [key] });
       }
     }
   }),

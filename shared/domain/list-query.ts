@@ -45,12 +45,12 @@ export function parseListQuery(raw: string | undefined, rules: ListRules): ListQ
   const unknownIncludes = q.include.filter((i) => !(rules.includes ?? []).includes(i));
   if (unknownFields.length || unknownIncludes.length) {
     throw fail.invalid(undefined, [
-      ...unknownFields.map((f) => ({ path: `query.where.${f}`, message: `Unknown field ${f}` })),
-      ...unknownIncludes.map((i) => ({ path: 'query.include', message: `Unknown relation ${i}` })),
+      ...unknownFields.map((f) => ({ path: `query.where.${f}`, message: `Campo desconhecido: ${f}` })),
+      ...unknownIncludes.map((i) => ({ path: 'query.include', message: `Relação desconhecida: ${i}` })),
     ]);
   }
-  if (q.after !== undefined && !rules.cursor) throw fail.invalid(undefined, [{ path: 'query.after', message: 'This list pages by number only' }]);
-  if (q.after !== undefined && q.page !== 0) throw fail.invalid(undefined, [{ path: 'query.page', message: 'A page by cursor (after) is page 0' }]);
+  if (q.after !== undefined && !rules.cursor) throw fail.invalid(undefined, [{ path: 'query.after', message: 'Esta lista pagina só por número de página' }]);
+  if (q.after !== undefined && q.page !== 0) throw fail.invalid(undefined, [{ path: 'query.page', message: 'Uma página por cursor (after) é a página 0' }]);
   if (!q.order.length && rules.defaultOrder) q.order = rules.defaultOrder;
   return q;
 }
@@ -299,7 +299,7 @@ const cursorSchema = z.object({
 
 /** The sort key a cursor holds, checked to be one of this order's; anything else is 'Invalid params'. */
 export function decodeCursor(cursor: string, order: ListQuery['order']): SortKey {
-  const refused = () => fail.invalid(errorTexts.invalidParams, [{ path: 'query.after', message: 'Not a cursor of this list and order' }]);
+  const refused = () => fail.invalid(errorTexts.invalidParams, [{ path: 'query.after', message: 'Cursor de outra lista ou de outra ordem' }]);
   let parsed: z.infer<typeof cursorSchema>;
   try {
     parsed = cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));

@@ -77,7 +77,10 @@ export async function listContacts(ports: Ports, session: AccountSession, q: Lis
   const { accountId } = session;
   if (q.page * q.perPage > maxContactsSkipped) {
     throw fail.invalid(errorTexts.invalidParams, [
-      { path: 'query.page', message: `Page numbers reach the first ${maxContactsSkipped} contacts; further pages go by cursor (after: <nextCursor>)` },
+      {
+        path: 'query.page',
+        message: `Números de página alcançam os primeiros ${maxContactsSkipped} contatos; as páginas seguintes vão por cursor (after: <nextCursor>)`,
+      },
     ]);
   }
   const viewer = known ?? (await viewerOf(ports, session));

@@ -31,21 +31,21 @@ export const maxMessagesSkipped = 1_000;
 
 export async function listMessages(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Message>> {
   const { contactId, id, ...rest } = q.where;
-  if (typeof contactId !== 'string' || !contactId) throw bad('contactId is required');
-  if (Object.keys(rest).length) throw bad('Messages are filtered by contactId and id only');
+  if (typeof contactId !== 'string' || !contactId) throw bad('Informe o contactId');
+  if (Object.keys(rest).length) throw bad('Mensagens se filtram só por contactId e id');
   let beforeId: string | undefined;
   if (id !== undefined) {
     if (typeof id !== 'object' || id === null || Array.isArray(id) || typeof (id as { lt?: unknown }).lt !== 'string' || Object.keys(id).length !== 1) {
-      throw bad('id takes { lt: <message id> }');
+      throw bad('id aceita só { lt: <id de uma mensagem> }');
     }
     beforeId = (id as { lt: string }).lt;
   }
-  if (q.order.some(([, direction]) => direction.toUpperCase() !== 'DESC')) throw bad('Messages come newest first');
+  if (q.order.some(([, direction]) => direction.toUpperCase() !== 'DESC')) throw bad('Mensagens vêm das mais recentes para as mais antigas');
   if (beforeId === undefined && q.page * q.perPage > maxMessagesSkipped) {
     throw fail.invalid(errorTexts.invalidParams, [
       {
         path: 'query.page',
-        message: `Page numbers reach the newest ${maxMessagesSkipped} messages; older pages go by cursor (where.id: { lt: <oldest id shown> })`,
+        message: `Números de página alcançam as ${maxMessagesSkipped} mensagens mais recentes; as anteriores vão por cursor (where.id: { lt: <id da mais antiga exibida> })`,
       },
     ]);
   }
