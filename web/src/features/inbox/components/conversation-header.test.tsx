@@ -88,7 +88,7 @@ function Open() {
 }
 
 function show(start: Contact, me: User) {
-  sessionStore.set({ accessToken: 'token', user: me, ready: true });
+  sessionStore.set({ accessToken: 'token', user: me });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY }, mutations: { retry: false } } });
   client.setQueryData(contactKeys.detail('c1'), start);
   render(
