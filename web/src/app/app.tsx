@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Toaster } from '#web/components/ui/toaster.tsx';
 import { errorModalStore } from '#web/lib/notify.ts';
 import { useStore } from '#web/lib/store.ts';
@@ -33,6 +33,8 @@ function MountedToaster() {
  * is given, which then stays out of the browser's bundle.
  */
 export function App({ router }: { router?: ReactNode }) {
+  // The shell's static 'Carregando...' (index.html) gives way to the app's first render, before it paints.
+  useLayoutEffect(() => document.getElementById('shell-loader')?.remove(), []);
   return (
     <>
       {router ?? <AppRouter />}
