@@ -14,8 +14,11 @@ import { initTheme } from './lib/theme.ts';
 /** Checks a stored token: a valid one refreshes the user, a 401 signs out (the API client does that). */
 async function checkSession(): Promise<void> {
   const [{ getMe }, { ApiError }] = await Promise.all([import('#web/features/auth/api/get-me.ts'), import('#web/lib/api-client.ts')]);
+  const checked = sessionStore.get().accessToken;
   try {
-    updateSessionUser((await getMe()).user);
+    const { user } = await getMe();
+    // The app runs meanwhile: a session changed since (another account chosen) keeps its own user.
+    if (sessionStore.get().accessToken === checked) updateSessionUser(user);
   } catch (error) {
     // 401: the API client has already signed out. Offline or 5xx: keep the stored session.
     if (!(error instanceof ApiError)) console.warn('Could not check the session', error);
