@@ -6,10 +6,12 @@
  * (the built web/dist; `--build` builds it first), writes bench/web.json and its own section
  * (`bench:web`) at the end of bench/results.md. BENCH_WEB_RUNS=n changes the number of runs,
  * BENCH_WEB_LABEL names the build measured (e.g. "before"), BENCH_WEB_PATHS=/,/login measures only
- * those pages (quick iterations; the results then hold only them).
+ * those pages (quick iterations; the results then hold only them), BENCH_WEB_PRESETS=mobile only that
+ * preset. BENCH_WEB_REPORTS=dir keeps every run's whole Lighthouse report there (<page>-<preset>-<n>.json,
+ * to read the audits' details) and leaves bench/ untouched: a look, not a figure to record.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -34,6 +36,8 @@ const only = process.env.BENCH_WEB_PATHS?.split(',').map((p) => p.trim());
 const measured = (paths: string[]) => (only ? paths.filter((p) => only.includes(p)) : paths);
 const publicPaths = measured(['/', '/login', '/pricing']);
 const appPaths = measured(['/inbox', '/contacts']);
+const presets = (['mobile', 'desktop'] as const).filter((p) => !process.env.BENCH_WEB_PRESETS || process.env.BENCH_WEB_PRESETS.split(',').includes(p));
+const reportsDir = process.env.BENCH_WEB_REPORTS;
 const chromeFlags = ['--headless', '--no-sandbox', '--disable-gpu'];
 
 const firstNames = ['Ana', 'João', 'Maria', 'José', 'Francisca', 'Antônio', 'Adriana', 'Carlos', 'Juliana', 'Paulo', 'Márcia', 'Lucas'];
@@ -125,11 +129,16 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
-async function audit(url: string, port: number, preset: 'mobile' | 'desktop'): Promise<Figures> {
+async function audit(url: string, port: number, preset: 'mobile' | 'desktop', run: number): Promise<Figures> {
   const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] };
   const result = await lighthouse(url, flags, preset === 'desktop' ? (desktopConfig as Config) : undefined);
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
+  if (reportsDir) {
+    const page = new URL(url).pathname.replaceAll('/', '_') || '_';
+    mkdirSync(reportsDir, { recursive: true });
+    writeFileSync(join(reportsDir, `${page}-${preset}-${run}.json`), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
   // /inbox opens the newest conversation on wide screens (/inbox/<id>); anything else is a redirect.
   const landed = new URL(lhr.finalDisplayedUrl).pathname;
@@ -151,7 +160,7 @@ async function audit(url: string, port: number, preset: 'mobile' | 'desktop'): P
 
 async function measure(url: string, port: number, preset: 'mobile' | 'desktop'): Promise<Figures> {
   const runs: Figures[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await audit(url, port, preset));
+  for (let i = 0; i < RUNS; i++) runs.push(await audit(url, port, preset, i + 1));
   const pick = (key: keyof Figures) => median(runs.map((r) => r[key]));
   return {
     performance: pick('performance'),
@@ -194,17 +203,17 @@ async function main() {
     if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
     const session = (await login.json()) as { accessToken: string; user: unknown };
     for (const path of publicPaths) {
-      for (const preset of ['mobile', 'desktop'] as const) {
+      for (const preset of presets) {
         rows.push({ path, preset, figures: await measure(`${runtime.url}${path}`, chrome.port, preset) });
-        console.log(path, preset, rows.at(-1)!.figures);
+        console.log(path, preset, `load ${loadavg()[0]!.toFixed(2)}`, rows.at(-1)!.figures);
       }
     }
     // Lighthouse clears the cache before each run but not localStorage (its default clearStorageTypes).
     await signIn(chrome.port, runtime.url, { accessToken: session.accessToken, user: session.user });
     for (const path of appPaths) {
-      for (const preset of ['mobile', 'desktop'] as const) {
+      for (const preset of presets) {
         rows.push({ path, preset, figures: await measure(`${runtime.url}${path}`, chrome.port, preset) });
-        console.log(path, preset, rows.at(-1)!.figures);
+        console.log(path, preset, `load ${loadavg()[0]!.toFixed(2)}`, rows.at(-1)!.figures);
       }
     }
   } finally {
@@ -214,6 +223,7 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
+  if (reportsDir) return console.log(`Reports in ${reportsDir}; bench/ left as it was. Load average ${load} at the start.`);
   const date = new Date().toISOString();
   const previousJson = existsSync('bench/web.json') ? (JSON.parse(readFileSync('bench/web.json', 'utf8')) as Record<string, unknown>) : {};
   writeFileSync('bench/web.json', `${JSON.stringify({ ...previousJson, [LABEL]: { date, runs: RUNS, rows } }, null, 2)}\n`);

@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
+import { appChunkName } from './build/app-chunks.ts';
 import { precompress } from './build/precompress.ts';
 import { preloadBoot } from './build/preload-boot.ts';
 import { preloadFont } from './build/preload-font.ts';
@@ -34,7 +35,13 @@ export default defineConfig({
       output: {
         // The app's start (src/boot.tsx) as one file: React, the router, the icons' base and the
         // small modules it shares with the pages, rather than a handful of tiny common chunks.
-        codeSplitting: { groups: [{ name: 'boot', test: bootModule }] },
+        // The signed-in screens' shared modules in a few chunks, the small parts merged (build/app-chunks.ts).
+        codeSplitting: {
+          groups: [
+            { name: 'boot', test: bootModule, priority: 2 },
+            { name: appChunkName(), priority: 1, includeDependenciesRecursively: false, minShareCount: 2 },
+          ],
+        },
       },
     },
   },

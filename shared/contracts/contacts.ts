@@ -9,8 +9,6 @@ import type { ServiceType } from './services.ts';
 
 export { genderLabels, genders, type Gender } from './genders.ts';
 
-export const archivedByLimitText = 'Contato arquivado automaticamente porque o limite de contatos da conta foi atingido';
-
 export interface Contact {
   id: string;
   name: string;
@@ -110,12 +108,3 @@ export function contactRuleProblems(payload: ContactPayload, ctx: ContactRulesCo
   }
   return problems;
 }
-
-/**
- * How deep a page number may reach into a contact list: the first 10,000 matches (500 pages of
- * 20, as far as anyone pages by hand); past them a list pages by cursor (`after`), which the
- * screens' infinite lists use throughout. A numbered page costs the directory a slice today, but a
- * number names a position rather than a row, so deep numbered pages shift under inserts and would
- * bind any other store to skipping rows (docs/decisions.md).
- */
-export const maxContactsSkipped = 10_000;

@@ -166,7 +166,8 @@ describe('the route guards', () => {
     await page.goto(`${base}/nao-existe/mesmo`);
     await page.getByRole('heading', { name: 'Página não encontrada' }).waitFor();
     await expectAccessible(page, 'not found');
-    expect(await page.title()).toContain('Página não encontrada');
+    // The page is prerendered: its heading shows before the app has hydrated it and set the title.
+    await page.waitForFunction(() => document.title.includes('Página não encontrada'));
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -191,7 +192,9 @@ describe('the route guards', () => {
     await page.getByRole('heading', { name: 'Termos de uso', level: 1 }).waitFor();
 
     await page.evaluate((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), registered.body);
-    await page.goto(`${base}/inbox`);
+    // The app shows the page while /auth/me checks the stored session: its answer (which stores the
+    // user again) must be in before the token is spoiled below, or it would store the good one back.
+    await Promise.all([page.waitForResponse('**/api/auth/me'), page.goto(`${base}/inbox`)]);
     await expectUrl(page, /\/accounts$/);
 
     // A token the server no longer accepts (401 from /auth/me) signs out and clears the stored state.

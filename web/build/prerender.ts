@@ -66,7 +66,11 @@ export function prerender(): Plugin {
         if (!shell.includes(rootMarker)) throw new Error(`prerender: the shell has no ${rootMarker}`);
         // The pages paint before the app runs (main.tsx fetches it after the first paint): they do
         // not preload its modules, which would compete with the stylesheet for the first paint.
-        const page = shell.replace(/<link rel="modulepreload"[^>]*>\s*/g, '');
+        // Nor do they show the shell's loader (index.html), whose place their content takes.
+        const page = shell
+          .replace(/<link rel="modulepreload"[^>]*>\s*/g, '')
+          .replace(/\s*<!-- What the app shell paints[^>]*>\s*<div id="shell-loader"[^>]*>[\s\S]*?<\/div>/, '');
+        if (page.includes('shell-loader')) throw new Error('prerender: the shell loader could not be left out of the pages');
         await mkdir(join(outDir, prerenderDir), { recursive: true });
         const pages: [path: string, name: string][] = [...Object.entries(prerenderedPages), [notFoundPath, notFoundPage]];
         for (const [path, name] of pages) {

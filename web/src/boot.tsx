@@ -1,14 +1,38 @@
 /**
  * The app's start, loaded by main.tsx once the page has painted: the theme and the root (a
- * prerendered public page hydrated, else rendered).
+ * prerendered public page hydrated, else rendered). With a stored session the page's code, its
+ * first data and the token's check start here, together, before React renders anything: nothing
+ * waits for /auth/me (the stored user is used meanwhile) nor for React to reach the page's route.
  */
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { sessionStore } from './lib/auth.ts';
+import { preloadRoute } from './app/router.tsx';
+import { sessionStore, updateSessionUser } from './lib/auth.ts';
 import { initTheme } from './lib/theme.ts';
 
+/** Checks a stored token: a valid one refreshes the user, a 401 signs out (the API client does that). */
+async function checkSession(): Promise<void> {
+  const [{ getMe }, { ApiError }] = await Promise.all([import('#web/features/auth/api/get-me.ts'), import('#web/lib/api-client.ts')]);
+  const checked = sessionStore.get().accessToken;
+  try {
+    const { user } = await getMe();
+    // The app runs meanwhile: a session changed since (another account chosen) keeps its own user.
+    if (sessionStore.get().accessToken === checked) updateSessionUser(user);
+  } catch (error) {
+    // 401: the API client has already signed out. Offline or 5xx: keep the stored session.
+    if (!(error instanceof ApiError)) console.warn('Could not check the session', error);
+  }
+}
+
 initTheme();
+const { pathname, search } = window.location;
+preloadRoute(pathname);
+const signedIn = Boolean(sessionStore.get().accessToken);
+if (signedIn) {
+  void import('./app/route-data.ts').then((m) => m.prefetchRouteData(pathname, search));
+  void checkSession();
+}
 
 const container = document.getElementById('root')!;
 const app = (
@@ -20,7 +44,7 @@ const app = (
 // visitor as it was rendered; a signed-in one is sent on (the guards), so it is rendered afresh.
 // Hydration as a transition: React yields to the browser every few milliseconds instead of holding
 // the main thread for the whole page (no long task while the visitor starts to read or tap).
-if (container.firstElementChild && !sessionStore.get().accessToken) {
+if (container.firstElementChild && !signedIn) {
   startTransition(() => {
     hydrateRoot(container, app);
   });

@@ -3,7 +3,8 @@
  * the plan's contact limit new contacts are kept but archived (archivedReason 'limit'); only
  * active contacts take a seat of the limit.
  */
-import { contactRuleProblems, maxContactsSkipped, type Contact, type ContactPayload } from '#contracts/contacts.ts';
+import { maxContactsSkipped } from '#contracts/contact-limits.ts';
+import { contactRuleProblems, type Contact, type ContactPayload } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';

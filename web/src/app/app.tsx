@@ -1,31 +1,11 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { FullScreenLoader } from '#web/components/ui/spinner.tsx';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Toaster } from '#web/components/ui/toaster.tsx';
-import { markSessionReady, sessionStore, updateSessionUser, useSession } from '#web/lib/auth.ts';
 import { errorModalStore } from '#web/lib/notify.ts';
 import { useStore } from '#web/lib/store.ts';
 import { AppRouter } from './router.tsx';
 
 // Only the pages that call the API can raise it: loaded the first time it opens, then kept.
 const ErrorModal = lazy(() => import('#web/components/error-modal.tsx').then((m) => ({ default: m.ErrorModal })));
-
-/**
- * Checks a stored token once on load: a valid one refreshes the user, a 401 signs out. Signed-out
- * visitors (the public pages) skip it and never load the API client.
- */
-async function restoreSession(): Promise<void> {
-  if (!sessionStore.get().accessToken) return markSessionReady();
-  const [{ getMe }, { ApiError }] = await Promise.all([import('#web/features/auth/api/get-me.ts'), import('#web/lib/api-client.ts')]);
-  try {
-    const { user } = await getMe();
-    updateSessionUser(user);
-  } catch (error) {
-    // 401: the API client has already signed out. Offline or 5xx: keep the stored session.
-    if (!(error instanceof ApiError)) console.warn('Could not check the session', error);
-  } finally {
-    markSessionReady();
-  }
-}
 
 function LazyErrorModal() {
   const error = useStore(errorModalStore);
@@ -53,14 +33,11 @@ function MountedToaster() {
  * is given, which then stays out of the browser's bundle.
  */
 export function App({ router }: { router?: ReactNode }) {
-  const { ready } = useSession();
-  useEffect(() => {
-    void restoreSession();
-  }, []);
-
+  // The shell's static 'Carregando...' (index.html) gives way to the app's first render, before it paints.
+  useLayoutEffect(() => document.getElementById('shell-loader')?.remove(), []);
   return (
     <>
-      {ready ? (router ?? <AppRouter />) : <FullScreenLoader />}
+      {router ?? <AppRouter />}
       <MountedToaster />
       <LazyErrorModal />
     </>

@@ -53,10 +53,14 @@ const routePreloads: [prefix: string, pages: { preload: () => void }[]][] = [
   ['/accounts', [AuthLayout, Accounts]],
 ];
 
-function PreloadRoute() {
-  const { pathname } = useLocation();
+/** Starts fetching the chunks of the page at `pathname` and of its layout (boot.tsx calls it before React renders). */
+export function preloadRoute(pathname: string): void {
   const match = routePreloads.find(([prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`));
   for (const page of match?.[1] ?? []) page.preload();
+}
+
+function PreloadRoute() {
+  preloadRoute(useLocation().pathname);
   return null;
 }
 

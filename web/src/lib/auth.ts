@@ -3,15 +3,17 @@ import type { SessionUser } from '#contracts/entities.ts';
 import { storage, storageKeys } from './storage.ts';
 import { createStore, useStore } from './store.ts';
 
-/** The persisted auth state (SPEC section 3): the access token and the user. */
+/**
+ * The persisted auth state (SPEC section 3): the access token and the user. A stored session is used
+ * at once, as it was stored: the app renders and asks for its data while /auth/me checks the token
+ * (app/app.tsx), whose 401 signs out like any other call's.
+ */
 export interface Session {
   accessToken: string | null;
   user: SessionUser | null;
-  /** False until the stored token has been checked against /auth/me. */
-  ready: boolean;
 }
 
-function readPersisted(): Pick<Session, 'accessToken' | 'user'> {
+function readPersisted(): Session {
   const raw = storage.get(storageKeys.auth);
   if (!raw) return { accessToken: null, user: null };
   try {
@@ -26,8 +28,7 @@ function readPersisted(): Pick<Session, 'accessToken' | 'user'> {
   return { accessToken: null, user: null };
 }
 
-const initial = readPersisted();
-export const sessionStore = createStore<Session>({ ...initial, ready: !initial.accessToken });
+export const sessionStore = createStore<Session>(readPersisted());
 
 function persist(session: Session): void {
   if (session.accessToken && session.user) {
@@ -43,7 +44,7 @@ export function getAccessToken(): string | null {
 
 /** Signs in: stores the token and user (login, switch account). */
 export function setSession(answer: SessionAnswer): void {
-  const next: Session = { accessToken: answer.accessToken, user: answer.user, ready: true };
+  const next: Session = { accessToken: answer.accessToken, user: answer.user };
   persist(next);
   sessionStore.set(next);
 }
@@ -56,18 +57,14 @@ export function updateSessionUser(user: SessionUser): void {
   sessionStore.set(next);
 }
 
-export function markSessionReady(): void {
-  sessionStore.set((s) => (s.ready ? s : { ...s, ready: true }));
-}
-
 /**
  * Signs out locally: forgets the session. The query cache and the realtime link, when the page has
  * loaded them, drop their data and close on this change themselves (`onSignOut`): this module is in
  * the public pages' entry chunk and must not pull them in.
  */
 export function clearSession(): void {
-  persist({ accessToken: null, user: null, ready: true });
-  sessionStore.set({ accessToken: null, user: null, ready: true });
+  persist({ accessToken: null, user: null });
+  sessionStore.set({ accessToken: null, user: null });
 }
 
 /** Runs `listener` whenever a signed-in session ends (sign-out, 401, switch to no session). */

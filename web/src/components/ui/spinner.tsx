@@ -9,18 +9,6 @@ export function Spinner({ className }: { className?: string }) {
   );
 }
 
-/** The full-screen state shown before the app is ready (SPEC: 'Carregando...'). */
-export function FullScreenLoader({ label = 'Carregando...' }: { label?: string }) {
-  return (
-    <div className="flex min-h-dvh items-center justify-center bg-bg" role="status" aria-live="polite">
-      <div className="flex items-center gap-3 text-fg-muted">
-        <Spinner className="size-5 text-brand" />
-        <span className="text-sm font-medium">{label}</span>
-      </div>
-    </div>
-  );
-}
-
 /** The placeholder while a page's code loads inside a layout. */
 export function PageLoader() {
   return (

@@ -10,6 +10,7 @@ import { useSession } from '#web/lib/auth.ts';
 import { cn } from '#web/lib/cn.ts';
 import { connectRealtime } from '#web/lib/realtime.ts';
 import { storage, storageKeys } from '#web/lib/storage.ts';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useRealtimeSync } from '#web/app/realtime-sync.ts';
 
 interface MenuItem {
@@ -112,6 +113,9 @@ export default function AppShell() {
   const location = useLocation();
   const [collapsed, setCollapsed] = useState(() => storage.get(storageKeys.sidebarCollapsed) === 'true');
   const [mobileOpen, setMobileOpen] = useState(false);
+  // The sidebar shows from lg up; a phone does not render it at all (its menu is the drawer below),
+  // which spares the first render of every screen its nav, tooltips and theme switch.
+  const wide = useMediaQuery('(min-width: 1024px)');
 
   useRealtimeSync();
   useEffect(() => {
@@ -129,48 +133,50 @@ export default function AppShell() {
 
   return (
     <div className="min-h-dvh bg-bg-subtle lg:flex">
-      <aside
-        className={cn(
-          'sticky top-0 hidden h-dvh shrink-0 flex-col border-r border-border bg-surface transition-[width] duration-200 lg:flex',
-          collapsed ? 'w-[4.5rem] px-3.5' : 'w-64 px-4',
-        )}
-        aria-label="Barra lateral"
-      >
-        <div className={cn('flex h-16 items-center', collapsed ? 'justify-center' : 'justify-between')}>
-          <NavLink to="/inbox" className="rounded-lg focus-visible:outline-2 focus-visible:outline-ring" aria-label="Conversa — Chat">
-            <Logo compact={collapsed} />
-          </NavLink>
-          {collapsed ? null : (
-            <button
-              type="button"
-              onClick={toggleCollapsed}
-              aria-expanded={true}
-              aria-label="Recolher menu lateral"
-              className="flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring"
-            >
-              <ChevronsLeft className="size-4" aria-hidden="true" />
-            </button>
+      {wide ? (
+        <aside
+          className={cn(
+            'sticky top-0 hidden h-dvh shrink-0 flex-col border-r border-border bg-surface transition-[width] duration-200 lg:flex',
+            collapsed ? 'w-[4.5rem] px-3.5' : 'w-64 px-4',
           )}
-        </div>
-        {collapsed ? (
-          <div className="mb-3 flex justify-center">
-            <Tooltip content="Expandir menu lateral" side="right" describe={false}>
+          aria-label="Barra lateral"
+        >
+          <div className={cn('flex h-16 items-center', collapsed ? 'justify-center' : 'justify-between')}>
+            <NavLink to="/inbox" className="rounded-lg focus-visible:outline-2 focus-visible:outline-ring" aria-label="Conversa — Chat">
+              <Logo compact={collapsed} />
+            </NavLink>
+            {collapsed ? null : (
               <button
                 type="button"
                 onClick={toggleCollapsed}
-                aria-expanded={false}
-                aria-label="Expandir menu lateral"
+                aria-expanded={true}
+                aria-label="Recolher menu lateral"
                 className="flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring"
               >
-                <ChevronsRight className="size-4" aria-hidden="true" />
+                <ChevronsLeft className="size-4" aria-hidden="true" />
               </button>
-            </Tooltip>
+            )}
           </div>
-        ) : null}
-        <div className="flex-1 pb-4">
-          <SidebarContent collapsed={collapsed} />
-        </div>
-      </aside>
+          {collapsed ? (
+            <div className="mb-3 flex justify-center">
+              <Tooltip content="Expandir menu lateral" side="right" describe={false}>
+                <button
+                  type="button"
+                  onClick={toggleCollapsed}
+                  aria-expanded={false}
+                  aria-label="Expandir menu lateral"
+                  className="flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring"
+                >
+                  <ChevronsRight className="size-4" aria-hidden="true" />
+                </button>
+              </Tooltip>
+            </div>
+          ) : null}
+          <div className="flex-1 pb-4">
+            <SidebarContent collapsed={collapsed} />
+          </div>
+        </aside>
+      ) : null}
 
       <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-border bg-surface/90 px-3 backdrop-blur lg:hidden">
         <button

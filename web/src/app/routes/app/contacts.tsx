@@ -1,8 +1,12 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes, useParams } from 'react-router';
-import { ContactModal } from '#web/features/contacts/components/contact-modal.tsx';
 import { ContactsTable } from '#web/features/contacts/components/contacts-table.tsx';
 import { usePageMeta } from '#web/lib/seo.ts';
 import { useBackToList } from '#web/lib/use-refresh-flag.ts';
+
+// The form (react-hook-form, the phone rules with libphonenumber's metadata, the country list) is
+// fetched when a modal opens, not with the list: the list is what /contacts shows first.
+const ContactModal = lazy(() => import('#web/features/contacts/components/contact-modal.tsx').then((m) => ({ default: m.ContactModal })));
 
 function EditContact() {
   const { id } = useParams();
@@ -21,11 +25,13 @@ export default function ContactsPage() {
   return (
     <>
       <ContactsTable />
-      <Routes>
-        <Route path="create" element={<CreateContact />} />
-        <Route path=":id/edit" element={<EditContact />} />
-        <Route path="*" element={null} />
-      </Routes>
+      <Suspense fallback={null}>
+        <Routes>
+          <Route path="create" element={<CreateContact />} />
+          <Route path=":id/edit" element={<EditContact />} />
+          <Route path="*" element={null} />
+        </Routes>
+      </Suspense>
     </>
   );
 }

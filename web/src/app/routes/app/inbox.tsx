@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { MessagesSquare } from 'lucide-react';
 import type { Contact } from '#contracts/contacts.ts';
@@ -11,9 +11,23 @@ import { useSession } from '#web/lib/auth.ts';
 import { inboxFiltersFromParams, inboxFiltersToParams } from '#web/features/inbox/api/inbox-filter-params.ts';
 import type { InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { ContactList } from '#web/features/inbox/components/contact-list.tsx';
-import { Conversation } from '#web/features/inbox/components/conversation.tsx';
 
 const isWide = () => typeof window !== 'undefined' && window.matchMedia?.('(min-width: 1024px)').matches;
+
+// The open conversation (the thread, the composer, its dialogs and forms) is a chunk of its own: on
+// a phone /inbox is the list alone. It is fetched with this page when a conversation will show at
+// once (a wide screen opens the first one; /inbox/{id}), else when one is opened.
+const loadConversation = () => import('#web/features/inbox/components/conversation.tsx');
+const Conversation = lazy(() => loadConversation().then((m) => ({ default: m.Conversation })));
+if (typeof window !== 'undefined' && (isWide() || window.location.pathname.startsWith('/inbox/'))) void loadConversation();
+
+function ConversationLoading() {
+  return (
+    <div className="flex h-full items-center justify-center gap-2 text-sm text-fg-muted" role="status">
+      <Spinner className="size-4 text-brand" /> Carregando...
+    </div>
+  );
+}
 
 /** /inbox and /inbox/{id}: the contact list and the open conversation (SPEC section 2). */
 export default function InboxPage() {
@@ -53,11 +67,11 @@ export default function InboxPage() {
       </div>
       <div className={cn('h-full min-w-0 flex-1 lg:block', contactId ? 'block' : 'hidden')}>
         {contactId && contact.data ? (
-          <Conversation key={contact.data.id} contact={contact.data} service={service} />
+          <Suspense fallback={<ConversationLoading />}>
+            <Conversation key={contact.data.id} contact={contact.data} service={service} />
+          </Suspense>
         ) : contactId && contact.isPending ? (
-          <div className="flex h-full items-center justify-center gap-2 text-sm text-fg-muted" role="status">
-            <Spinner className="size-4 text-brand" /> Carregando...
-          </div>
+          <ConversationLoading />
         ) : (
           <div className="flex h-full flex-col items-center justify-center gap-3 bg-bg-subtle px-6 text-center">
             <span className="flex size-14 items-center justify-center rounded-2xl bg-brand-soft text-brand-soft-fg">

@@ -12,6 +12,9 @@ export interface ContactFilters {
   tagId: string;
 }
 
+/** The table's filters as it opens: none. */
+export const emptyContactFilters: ContactFilters = { name: '', email: '', tagId: '' };
+
 export function contactsQuery(filters: ContactFilters, page: number, perPage: number): ListQueryInput {
   const where: Where = {};
   if (filters.name.trim()) where.name = { like: containsPattern(filters.name.trim()) };

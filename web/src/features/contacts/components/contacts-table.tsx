@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Download, Pencil, Plus, Tag as TagIcon } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
-import { archivedByLimitText, maxContactsSkipped, type Contact } from '#contracts/contacts.ts';
+import { archivedByLimitText, maxContactsSkipped } from '#contracts/contact-limits.ts';
+import type { Contact } from '#contracts/contacts.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField, SelectField } from '#web/components/ui/field.tsx';
 import { TagChip } from '#web/components/ui/tag-chip.tsx';
@@ -11,7 +12,7 @@ import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } fro
 import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
 import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
 import { initials } from '#web/lib/format.ts';
-import { contactsQuery, useContacts, type ContactFilters } from '#web/features/contacts/api/get-contacts.ts';
+import { contactsQuery, emptyContactFilters, useContacts } from '#web/features/contacts/api/get-contacts.ts';
 import { ContactTagsDialog } from '#web/components/contact-tags-dialog.tsx';
 import { ServiceTypeIcon } from './service-type-icon.tsx';
 import { useListFilters } from '#web/lib/use-list-filters.ts';
@@ -26,11 +27,9 @@ const actionClass =
 /** Why a contact is archived, as its badge's tooltip says. */
 const archivedWhy = (contact: Contact) => (contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText);
 
-const emptyFilters: ContactFilters = { name: '', email: '', tagId: '' };
-
 /** The contacts list of SPEC section 2: filters, the table, the pager with page sizes. */
 export function ContactsTable() {
-  const list = useListFilters(emptyFilters);
+  const list = useListFilters(emptyContactFilters);
   const [perPage, setPerPage] = useState(defaultPerPage);
   const contacts = useContacts(contactsQuery(list.applied, list.page, perPage));
   const rows = contacts.data?.data ?? [];

@@ -40,11 +40,11 @@ function setup() {
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
-  sessionStore.set({ accessToken: null, user: null, ready: true });
+  sessionStore.set({ accessToken: null, user: null });
 });
 
 function signIn(patch: Partial<User>) {
-  sessionStore.set({ accessToken: 'token', user: { id: 'U1', name: 'Ana Souza', isAdmin: false, ...patch } as User, ready: true });
+  sessionStore.set({ accessToken: 'token', user: { id: 'U1', name: 'Ana Souza', isAdmin: false, ...patch } as User });
 }
 
 function reply(id: string, shortcut: string, text: string): QuickReply {

@@ -8,6 +8,7 @@ import { serviceTypeLabels, type Service, type ServiceType } from '#contracts/se
 import { CheckboxField, SelectField } from '#web/components/ui/field.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { cn } from '#web/lib/cn.ts';
+import { observeRectAfterLayout } from '#web/lib/observe-rect.ts';
 import { useAllTags } from '#web/api/tags.ts';
 import { useAllDepartments } from '#web/features/inbox/api/get-departments.ts';
 import { inboxSharedWhere, noDepartment, useInboxContacts, type InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
@@ -74,6 +75,8 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
     estimateSize: () => contactRowHeight,
     overscan: 10,
     initialRect: { width: 360, height: 700 },
+    // No forced layout of the page as the list mounts (lib/observe-rect.ts).
+    observeElementRect: observeRectAfterLayout,
     // Scroll events update the rows in React's normal batching, not in a flushSync render inside
     // the event: following a burst of messages scrolls on every frame.
     useFlushSync: false,

@@ -101,7 +101,7 @@ function List() {
 const filtered = '?tab=unassigned&status=pending&q=boleto&tags=t1';
 
 function show(start: Contact, me: User, address = '/inbox/c1') {
-  sessionStore.set({ accessToken: 'token', user: me, ready: true });
+  sessionStore.set({ accessToken: 'token', user: me });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY }, mutations: { retry: false } } });
   client.setQueryData(contactKeys.detail('c1'), start);
   render(

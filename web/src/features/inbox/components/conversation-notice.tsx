@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Archive, WifiOff } from 'lucide-react';
-import { archivedByLimitText, type Contact } from '#contracts/contacts.ts';
+import { archivedByLimitText } from '#contracts/contact-limits.ts';
+import type { Contact } from '#contracts/contacts.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 
 function Notice({ icon, title, text, action, to }: { icon: ReactNode; title: string; text: string; action: string; to: string }) {

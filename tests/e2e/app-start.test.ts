@@ -1,0 +1,87 @@
+/**
+ * The signed-in app starts from the stored session (issue 17): opening /inbox or /contacts with a
+ * session in localStorage, the screen's chunk and its first list request start before /auth/me has
+ * answered, and the screen shows its heading meanwhile; the page then uses the list fetched early
+ * rather than asking again (one list request). Held back here: /auth/me (answered only once the
+ * screen is up) and the realtime socket (closed at once, so its first open does not refetch the
+ * list). Before, the app showed a full-screen 'Carregando...' until /auth/me answered, and only
+ * then fetched the route's code, which then asked for its list: three round trips in a row.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi, newPage, root, startHarness, strongPassword, uniqueEmail, type Harness } from './browser.ts';
+
+let h: Harness;
+let session: { accessToken: string; user: unknown };
+let manifest: Record<string, { file: string }>;
+
+beforeAll(async () => {
+  h = await startHarness();
+  manifest = JSON.parse(readFileSync(join(root, 'web/dist/.vite/manifest.json'), 'utf8'));
+  const reg = await callApi(h.runtime.url, 'POST', '/auth/register', { name: 'Início', email: uniqueEmail('inicio'), password: strongPassword });
+  const acc = await callApi(h.runtime.url, 'POST', '/accounts', { name: 'Loja Início' }, reg.body.accessToken);
+  session = { accessToken: acc.body.accessToken, user: acc.body.user };
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+/** Opens `path` at phone width with /auth/me held back; lists what was asked for before it was let through. */
+async function openWithSessionCheckHeld(path: string, heading: string, isList: (query: Record<string, unknown>) => boolean) {
+  const { page, context, errors } = await newPage(h.browser, { width: 390, height: 844 });
+  await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
+  await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
+  let held: Route | undefined;
+  const meAsked = new Promise<void>((resolve) => {
+    void page.route('**/api/auth/me', (route) => {
+      held = route;
+      resolve();
+    });
+  });
+  const requested: string[] = [];
+  let listRequests = 0;
+  const listOf = (address: string) => {
+    const url = new URL(address);
+    const query = url.pathname === '/api/contacts' ? url.searchParams.get('query') : null;
+    return query !== null && isList(JSON.parse(query));
+  };
+  page.on('request', (request) => {
+    requested.push(new URL(request.url()).pathname);
+    if (listOf(request.url())) listRequests++;
+  });
+  const listAnswered = page.waitForResponse((response) => listOf(response.url()));
+
+  await page.goto(`${h.runtime.url}${path}`);
+  await meAsked;
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await listAnswered;
+  // Time for a page that did not find the early answer in the cache to ask for its own.
+  await page.waitForTimeout(1000);
+  const beforeMe = { requested: [...requested], listRequests };
+  await Promise.all([page.waitForResponse('**/api/auth/me'), held!.continue()]);
+  await page.waitForTimeout(1000);
+  const after = { listRequests };
+  await context.close();
+  expect(errors).toEqual([]);
+  return { beforeMe, after };
+}
+
+describe('the signed-in app starts without waiting for /auth/me', () => {
+  it('/inbox: the screen chunk and the conversation list are fetched, and the screen shown, before /auth/me answers', async () => {
+    const { beforeMe, after } = await openWithSessionCheckHeld('/inbox', 'Chat', (q) => q.perPage === 50);
+    expect(beforeMe.requested).toContain(`/${manifest['src/app/routes/app/inbox.tsx']!.file}`);
+    expect(beforeMe.listRequests).toBe(1);
+    expect(after.listRequests).toBe(1);
+  });
+
+  it('/contacts: the screen chunk and the first page are fetched, and the screen shown, before /auth/me answers', async () => {
+    const { beforeMe, after } = await openWithSessionCheckHeld('/contacts', 'Contatos', (q) => Array.isArray(q.order));
+    expect(beforeMe.requested).toContain(`/${manifest['src/app/routes/app/contacts.tsx']!.file}`);
+    // The contact form (react-hook-form, libphonenumber) is not part of the list's first load.
+    expect(beforeMe.requested).not.toContain(`/${manifest['src/features/contacts/components/contact-modal.tsx']!.file}`);
+    expect(beforeMe.listRequests).toBe(1);
+    expect(after.listRequests).toBe(1);
+  });
+});

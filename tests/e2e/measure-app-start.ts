@@ -1,0 +1,145 @@
+/**
+ * What opening /inbox and /contacts costs a phone, apart from the API's speed: a signed-in load at
+ * phone width (412 px) and a 4x CPU slowdown (Lighthouse's mobile setting), the API answered by
+ * route interception with 30 conversations and a page of contacts, /auth/me held for 300 ms. Prints,
+ * per screen, the scripts fetched (files and bytes), when the first list request started relative
+ * to navigation, the long tasks, and a CPU profile of the load by file and by function. Run:
+ * `npx tsx tests/e2e/measure-app-start.ts`; MEASURE_DIST=<dir> serves another build (one made with
+ * `--minify false` names the functions), CPU_SLOWDOWN changes the slowdown.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
+
+const slowdown = Number(process.env.CPU_SLOWDOWN ?? 4);
+const t0 = Date.now();
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function contact(i: number) {
+  const at = iso(t0 - i * 600_000);
+  return {
+    id: `C${String(1000 - i).padStart(8, '0')}`,
+    name: `Cliente ${i + 1}`,
+    type: 'user',
+    data: { email: `cliente${i + 1}@example.com`, phoneNumber: `55119${String(80000000 + i)}`, phoneCountry: 'BR' },
+    idFromService: String(i),
+    gender: null,
+    serviceId: 'S1',
+    service: { id: 'S1', name: 'Loja', type: 'whatsapp' },
+    avatar: null,
+    avatarUrl: null,
+    isOnline: false,
+    lastSeenAt: null,
+    archivedAt: null,
+    archivedReason: null,
+    lastMessage: {
+      id: `M${i}`,
+      text: `Mensagem ${i}: olá, tudo bem? Gostaria de saber do meu pedido.`,
+      type: 'text',
+      isFromMe: i % 2 === 0,
+      ack: 2,
+      timestamp: at,
+      file: null,
+    },
+    lastMessageAt: at,
+    unread: i % 3,
+    status: 'open',
+    userId: null,
+    departmentId: null,
+    tags: [],
+    user: null,
+    department: null,
+    createdAt: iso(t0 - 86_400_000),
+    updatedAt: at,
+  };
+}
+
+const h = await startHarness();
+try {
+  const reg = await callApi(h.runtime.url, 'POST', '/auth/register', { name: 'Medida', email: uniqueEmail('inicio'), password: strongPassword });
+  const acc = await callApi(h.runtime.url, 'POST', '/accounts', { name: 'Loja Início' }, reg.body.accessToken);
+  const contacts = Array.from({ length: 30 }, (_, i) => contact(i));
+  for (const path of ['/inbox', '/contacts']) {
+    const { page, context, errors } = await newPage(h.browser, { width: 412, height: 823 });
+    await context.addInitScript('window.__name = (f) => f');
+    await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), { accessToken: acc.body.accessToken, user: acc.body.user });
+    await context.addInitScript(() => {
+      const w = window as unknown as { __long: number[] };
+      w.__long = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__long.push(Math.round(e.duration));
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    const dist = process.env.MEASURE_DIST;
+    if (dist) {
+      await page.route(/\/assets\//, (route) => {
+        const file = join(dist, new URL(route.request().url()).pathname);
+        const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/woff2';
+        return route.fulfill({ body: readFileSync(file), contentType: type });
+      });
+      await page.route(
+        (url) => url.pathname === path,
+        (route) => route.fulfill({ body: readFileSync(join(dist, 'index.html')), contentType: 'text/html' }),
+      );
+    }
+    await page.route('**/api/auth/me', async (route) => {
+      await new Promise((r) => setTimeout(r, 300));
+      await route.fulfill({ json: { user: acc.body.user } });
+    });
+    await page.route('**/api/contacts?*', (route) => route.fulfill({ json: { data: path === '/inbox' ? contacts : contacts.slice(0, 10), totalCount: 1000 } }));
+    await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
+    let scripts = 0;
+    let scriptBytes = 0;
+    let listAt = Number.NaN;
+    page.on('request', (request) => {
+      if (Number.isNaN(listAt) && request.url().includes('/api/contacts?')) listAt = Date.now();
+    });
+    page.on('response', async (response) => {
+      if (!new URL(response.url()).pathname.endsWith('.js')) return;
+      scripts++;
+      scriptBytes += (await response.body().catch(() => Buffer.alloc(0))).length;
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+    const started = Date.now();
+    await page.goto(`${h.runtime.url}${path}`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(1000);
+    const navStart = await page.evaluate(() => performance.timeOrigin);
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: any[]; samples: number[]; timeDeltas: number[] } };
+    const self = new Map<number, number>();
+    for (const [k, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0));
+    const byFunction = new Map<string, number>();
+    const byFile = new Map<string, number>();
+    let scripting = 0;
+    for (const node of profile.nodes) {
+      const us = self.get(node.id) ?? 0;
+      const f = node.callFrame;
+      if (['(idle)', '(program)', '(root)'].includes(f.functionName)) continue;
+      scripting += us;
+      const file = (f.url as string).split('/').pop() || f.functionName;
+      byFile.set(file, (byFile.get(file) ?? 0) + us);
+      const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber}`;
+      byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+    }
+    const top = (m: Map<string, number>, n: number) =>
+      [...m.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([k, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+    const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+    const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN);
+    console.log(
+      `${path} at ${slowdown}x (wall ${Date.now() - started} ms): ${scripts} scripts, ${(scriptBytes / 1000).toFixed(1)} kB uncompressed; first contentful paint at ${fcp.toFixed(0)} ms, first list request at ${(listAt - navStart).toFixed(0)} ms; scripting ${(scripting / 1000).toFixed(0)} ms; long tasks ${JSON.stringify(long)}`,
+    );
+    console.log(`by file:\n${top(byFile, 8).join('\n')}\nby function:\n${top(byFunction, 25).join('\n')}`);
+    if (errors.length) console.error(errors);
+    await context.close();
+  }
+} finally {
+  await h.stop();
+}

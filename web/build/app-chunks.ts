@@ -1,0 +1,50 @@
+/**
+ * The signed-in app's shared code in a few chunks rather than dozens. Left to itself the bundler
+ * gives every set of pages sharing a module a chunk of its own: /inbox fetched 45 files, most of a
+ * kilobyte (an icon, a query hook, a contract), and over the six HTTP/1.1 connections a phone opens
+ * to an origin those queue up for eight round trips before the page's first request can start
+ * (Lighthouse's simulated 4G puts the list's text at 5 s; docs/decisions.md). This names a module
+ * `app` when only the signed-in screens reach it (its static importers lead to no root but theirs),
+ * and the group, split by the set of screens using each module (`entriesAware`), merges the small
+ * parts into their nearest neighbour. What a public page or the boot chunk reaches is left alone,
+ * so the landing and the sign-in screens load exactly what they did.
+ */
+type ModuleInfo = { importers: string[]; dynamicImporters: string[]; isEntry: boolean };
+type Context = { getModuleInfo(id: string): ModuleInfo | null };
+
+/** The signed-in screens' roots: their pages, the chunks those fetch later, the first data's prefetch. */
+const appRoot = /[\\/]web[\\/]src[\\/](app[\\/]routes[\\/]app[\\/]|app[\\/]route-data\.ts$|features[\\/](?!auth[\\/]|marketing[\\/]))/;
+
+/** TanStack Query, whole: every screen that talks to the API uses most of it. */
+const queryLibrary = /[\\/]node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/;
+/** Small modules many screens share: icons, API calls and hooks, the app's helpers. */
+const shared = /[\\/]lucide-react[\\/].*[\\/]icons[\\/]|[\\/]web[\\/]src[\\/](api|lib|features[\\/][^\\/]+[\\/]api)[\\/]/;
+
+export function appChunkName(): (id: string, ctx: Context) => string | null {
+  const onlyApp = new Map<string, boolean>();
+  const visit = (id: string, ctx: Context, path: Set<string>): boolean => {
+    const known = onlyApp.get(id);
+    if (known !== undefined) return known;
+    if (path.has(id)) return true; // a cycle: decided by the rest of the paths
+    const info = ctx.getModuleInfo(id);
+    if (!info) return false;
+    path.add(id);
+    // A root (an entry, or a module something imports dynamically) counts as what it is.
+    const isRoot = info.isEntry || info.dynamicImporters.length > 0;
+    let result = (!isRoot || appRoot.test(id)) && (isRoot || info.importers.length > 0);
+    for (const importer of info.importers) {
+      if (!result) break;
+      result = visit(importer, ctx, path);
+    }
+    path.delete(id);
+    onlyApp.set(id, result);
+    return result;
+  };
+  return (id, ctx) => {
+    if (queryLibrary.test(id)) return 'query';
+    const info = ctx.getModuleInfo(id);
+    // A screen's own chunk stays its own, and so does its own code (its components).
+    if (!info || info.isEntry || info.dynamicImporters.length > 0 || !shared.test(id)) return null;
+    return visit(id, ctx, new Set()) ? 'app' : null;
+  };
+}
