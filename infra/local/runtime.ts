@@ -105,7 +105,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute, streamsDir },
     // Its objects live for one request: a young generation of 12 MB (4 MB semi-spaces, V8's default
     // grows to 16 MB each) collects them as well and keeps 20-odd MB less resident.
-    resourceLimits: process.env.AB_NOFLAGS ? {} : { maxYoungGenerationSizeMb: 12 },
+    resourceLimits: process.env.RUNTIME_V8_DEFAULTS ? {} : { maxYoungGenerationSizeMb: 12 },
   });
   type FromWorker = { type: string; url?: string; resumed?: { pending: StreamRecord[]; lastSequence: number } };
   const fromWorker = (type: string) =>

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
+import { contactFixture } from '#web/testing/contact-fixture.ts';
 
 const slowdown = Number(process.env.CPU_SLOWDOWN ?? 4);
 const t0 = Date.now();
@@ -17,41 +18,29 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function contact(i: number) {
   const at = iso(t0 - i * 600_000);
-  return {
-    id: `C${String(1000 - i).padStart(8, '0')}`,
-    name: `Cliente ${i + 1}`,
-    type: 'user',
-    data: { email: `cliente${i + 1}@example.com`, phoneNumber: `55119${String(80000000 + i)}`, phoneCountry: 'BR' },
-    idFromService: String(i),
-    gender: null,
-    serviceId: 'S1',
-    service: { id: 'S1', name: 'Loja', type: 'whatsapp' },
-    avatar: null,
-    avatarUrl: null,
-    isOnline: false,
-    lastSeenAt: null,
-    archivedAt: null,
-    archivedReason: null,
-    lastMessage: {
-      id: `M${i}`,
-      text: `Mensagem ${i}: olá, tudo bem? Gostaria de saber do meu pedido.`,
-      type: 'text',
-      isFromMe: i % 2 === 0,
-      ack: 2,
-      timestamp: at,
-      file: null,
+  return contactFixture(
+    {
+      id: `C${String(1000 - i).padStart(8, '0')}`,
+      name: `Cliente ${i + 1}`,
+      data: { email: `cliente${i + 1}@example.com`, phoneNumber: `55119${String(80000000 + i)}`, phoneCountry: 'BR' },
+      idFromService: String(i),
+      serviceId: 'S1',
+      service: { id: 'S1', name: 'Loja', type: 'whatsapp' },
+      lastMessage: {
+        id: `M${i}`,
+        text: `Mensagem ${i}: olá, tudo bem? Gostaria de saber do meu pedido.`,
+        type: 'text',
+        isFromMe: i % 2 === 0,
+        ack: 2,
+        timestamp: at,
+        file: null,
+      },
+      lastMessageAt: at,
+      unread: i % 3,
+      createdAt: iso(t0 - 86_400_000),
     },
-    lastMessageAt: at,
-    unread: i % 3,
-    status: 'open',
-    userId: null,
-    departmentId: null,
-    tags: [],
-    user: null,
-    department: null,
-    createdAt: iso(t0 - 86_400_000),
-    updatedAt: at,
-  };
+    at,
+  );
 }
 
 const h = await startHarness();

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
+import { contactFixture } from '#web/testing/contact-fixture.ts';
 
 const conversations = 30;
 const perSecond = Number(process.env.BURST_PER_SECOND ?? 50);
@@ -44,32 +45,21 @@ function message(contact: number, n: number, at: number) {
   };
 }
 function contact(i: number, last = message(i, 0, t0 - i * 600_000), unread = i % 4) {
-  return {
-    id: contactId(i),
-    name: `Cliente ${i + 1}`,
-    type: 'user',
-    data: { email: `cliente${i + 1}@example.com`, phoneNumber: `55119${String(80000000 + i)}`, phoneCountry: 'BR' },
-    idFromService: String(i),
-    gender: null,
-    serviceId: 'S1',
-    service: { id: 'S1', name: 'Loja', type: 'whatsapp' },
-    avatar: null,
-    avatarUrl: null,
-    isOnline: false,
-    lastSeenAt: null,
-    archivedAt: null,
-    archivedReason: null,
-    lastMessage: { id: last.id, text: last.text, type: 'text', isFromMe: last.isFromMe, ack: 2, timestamp: last.timestamp, file: null },
-    lastMessageAt: last.timestamp,
-    unread,
-    userId: null,
-    departmentId: null,
-    tags: [],
-    user: null,
-    department: null,
-    createdAt: iso(t0 - 86_400_000),
-    updatedAt: last.timestamp,
-  };
+  return contactFixture(
+    {
+      id: contactId(i),
+      name: `Cliente ${i + 1}`,
+      data: { email: `cliente${i + 1}@example.com`, phoneNumber: `55119${String(80000000 + i)}`, phoneCountry: 'BR' },
+      idFromService: String(i),
+      serviceId: 'S1',
+      service: { id: 'S1', name: 'Loja', type: 'whatsapp' },
+      lastMessage: { id: last.id, text: last.text, type: 'text', isFromMe: last.isFromMe, ack: 2, timestamp: last.timestamp, file: null },
+      lastMessageAt: last.timestamp,
+      unread,
+      createdAt: iso(t0 - 86_400_000),
+    },
+    last.timestamp,
+  );
 }
 
 const h = await startHarness();

@@ -5,6 +5,7 @@
  * many rows are in the DOM. Run: `npx tsx tests/e2e/measure-inbox.ts`.
  */
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
+import { contactFixture } from '#web/testing/contact-fixture.ts';
 
 const totalContacts = 25_000;
 const totalMessages = 5_000;
@@ -12,32 +13,20 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const t0 = Date.now();
 
 function contact(i: number) {
-  return {
-    id: `C${String(totalContacts - i).padStart(8, '0')}`,
-    name: `Cliente ${i + 1}`,
-    type: 'user',
-    data: { email: `cliente${i + 1}@example.com`, phoneNumber: null, phoneCountry: null },
-    idFromService: String(i),
-    gender: null,
-    serviceId: 'S1',
-    service: { id: 'S1', name: 'Bot', type: 'telegram' },
-    avatar: null,
-    avatarUrl: null,
-    isOnline: false,
-    lastSeenAt: null,
-    archivedAt: null,
-    archivedReason: null,
-    lastMessage: { id: `M${i}`, text: `Mensagem ${i + 1}`, type: 'text', isFromMe: i % 3 === 0, ack: 2, timestamp: iso(t0 - i * 60_000), file: null },
-    lastMessageAt: iso(t0 - i * 60_000),
-    unread: i % 5,
-    userId: null,
-    departmentId: null,
-    tags: [],
-    user: null,
-    department: null,
-    createdAt: iso(t0),
-    updatedAt: iso(t0),
-  };
+  return contactFixture(
+    {
+      id: `C${String(totalContacts - i).padStart(8, '0')}`,
+      name: `Cliente ${i + 1}`,
+      data: { email: `cliente${i + 1}@example.com`, phoneNumber: null, phoneCountry: null },
+      idFromService: String(i),
+      serviceId: 'S1',
+      service: { id: 'S1', name: 'Bot', type: 'telegram' },
+      lastMessage: { id: `M${i}`, text: `Mensagem ${i + 1}`, type: 'text', isFromMe: i % 3 === 0, ack: 2, timestamp: iso(t0 - i * 60_000), file: null },
+      lastMessageAt: iso(t0 - i * 60_000),
+      unread: i % 5,
+    },
+    iso(t0),
+  );
 }
 function message(n: number) {
   return {

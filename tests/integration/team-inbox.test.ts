@@ -156,14 +156,21 @@ describe('tags', () => {
   });
   it('people tagging the same contact at once all succeed, and the last set written is the one kept', async () => {
     const team = await inboxTeam();
-    const palette = await Promise.all(['VIP', 'Atacado', 'Novo', 'Retorno'].map((name) => call('POST', '/tags', { token: team.admin.token, body: { name, color: '#047857' } })));
+    const palette = await Promise.all(
+      ['VIP', 'Atacado', 'Novo', 'Retorno'].map((name) => call('POST', '/tags', { token: team.admin.token, body: { name, color: '#047857' } })),
+    );
     const sets = palette.map((tag) => [tag.body.id as string]);
     const callers = [team.owner, team.admin, team.member, team.owner];
     for (let round = 0; round < 3; round++) {
-      const answers = await Promise.all(sets.map((tagIds, i) => call('PUT', `/contacts/${team.contact.id}/tags`, { token: callers[i]!.token, body: { tagIds } })));
+      const answers = await Promise.all(
+        sets.map((tagIds, i) => call('PUT', `/contacts/${team.contact.id}/tags`, { token: callers[i]!.token, body: { tagIds } })),
+      );
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
       const kept = (await call('GET', `/contacts/${team.contact.id}`, { token: team.owner.token })).body.tags;
-      const latest = answers.map((a) => a.body).sort((a, b) => a.updatedAt.localeCompare(b.updatedAt)).at(-1);
+      const latest = answers
+        .map((a) => a.body)
+        .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
+        .at(-1);
       expect(kept).toEqual(latest.tags);
     }
   });

@@ -6,6 +6,7 @@ import { emptyInboxFilters, inboxContactsQueryOptions } from '#web/features/inbo
 import { addLocalMessage, flattenMessages, messagesQueryOptions, settleLocalMessage, type ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { sessionStore, setSession } from '#web/lib/auth.ts';
 import { applyRealtimeEvent, parseRealtimeEvent } from './realtime-sync.ts';
+import { contactFixture } from '#web/testing/contact-fixture.ts';
 
 const at = (s: number) => new Date(Date.UTC(2025, 5, 8, 12, 0, s)).toISOString();
 
@@ -36,34 +37,7 @@ function message(id: string, patch: Partial<Message> = {}): Message {
 }
 
 function contact(id: string, patch: Partial<Contact> = {}): Contact {
-  return {
-    id,
-    name: `Contato ${id}`,
-    type: 'user',
-    data: { email: null, phoneNumber: null, phoneCountry: null },
-    idFromService: id,
-    gender: null,
-    serviceId: 's1',
-    service: { id: 's1', name: 'Bot', type: 'telegram' },
-    avatar: null,
-    avatarUrl: null,
-    isOnline: false,
-    lastSeenAt: null,
-    archivedAt: null,
-    archivedReason: null,
-    lastMessage: null,
-    lastMessageAt: null,
-    unread: 0,
-    status: 'open',
-    userId: null,
-    departmentId: null,
-    tags: [],
-    user: null,
-    department: null,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...patch,
-  };
+  return contactFixture({ id, name: `Contato ${id}`, ...patch }, at(0));
 }
 
 function conversation(client: QueryClient, messages: Message[]) {

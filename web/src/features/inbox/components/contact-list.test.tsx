@@ -9,37 +9,26 @@ import { applyRealtimeEvent } from '#web/app/realtime-sync.ts';
 import { emptyInboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import * as format from '#web/lib/format.ts';
 import { ContactList } from './contact-list.tsx';
+import { contactFixture } from '#web/testing/contact-fixture.ts';
 
 const t0 = Date.parse('2026-11-23T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function contact(i: number): Contact {
-  return {
-    id: `C${String(1000 - i).padStart(6, '0')}`,
-    name: `Cliente ${i + 1}`,
-    type: 'user',
-    data: { email: `cliente${i + 1}@example.com`, phoneNumber: null, phoneCountry: null },
-    idFromService: String(i),
-    gender: null,
-    serviceId: 'S1',
-    service: { id: 'S1', name: 'Loja', type: 'whatsapp' },
-    avatar: null,
-    avatarUrl: null,
-    isOnline: false,
-    lastSeenAt: null,
-    archivedAt: null,
-    archivedReason: null,
-    lastMessage: { id: `M${i}`, text: `Mensagem ${i + 1}`, type: 'text', isFromMe: true, ack: 3, timestamp: iso(t0 - i * 60_000), file: null },
-    lastMessageAt: iso(t0 - i * 60_000),
-    unread: 0,
-    userId: null,
-    departmentId: null,
-    tags: [],
-    user: null,
-    department: null,
-    createdAt: iso(t0 - 86_400_000),
-    updatedAt: iso(t0 - i * 60_000),
-  } as unknown as Contact;
+  return contactFixture(
+    {
+      id: `C${String(1000 - i).padStart(6, '0')}`,
+      name: `Cliente ${i + 1}`,
+      data: { email: `cliente${i + 1}@example.com`, phoneNumber: null, phoneCountry: null },
+      idFromService: String(i),
+      serviceId: 'S1',
+      service: { id: 'S1', name: 'Loja', type: 'whatsapp' },
+      lastMessage: { id: `M${i}`, text: `Mensagem ${i + 1}`, type: 'text', isFromMe: true, ack: 3, timestamp: iso(t0 - i * 60_000), file: null },
+      lastMessageAt: iso(t0 - i * 60_000),
+      createdAt: iso(t0 - 86_400_000),
+    },
+    iso(t0 - i * 60_000),
+  );
 }
 
 /** Runs a cache change and lets TanStack Query deliver it (its notifications are batched on a timer). */

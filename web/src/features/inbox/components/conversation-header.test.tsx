@@ -9,40 +9,26 @@ import { contactKeys } from '#web/api/keys.ts';
 import { sessionStore } from '#web/lib/auth.ts';
 import { toastStore } from '#web/lib/notify.ts';
 import { ConversationHeader } from './conversation-header.tsx';
+import { contactFixture } from '#web/testing/contact-fixture.ts';
 
 const iso = '2026-11-25T12:00:00.000Z';
 const ana = { id: 'u1', name: 'Ana Souza', isAdmin: false } as User;
 const carla = { id: 'u0', name: 'Carla Dona', isAdmin: true } as User;
 
 function contact(fields: Partial<Contact> = {}): Contact {
-  return {
-    id: 'c1',
-    name: 'Helena Prado',
-    type: 'user',
-    data: { email: null, phoneNumber: null, phoneCountry: null },
-    idFromService: '1',
-    gender: null,
-    serviceId: 's1',
-    service: { id: 's1', name: 'Bot da Loja', type: 'telegram' },
-    avatar: null,
-    avatarUrl: null,
-    isOnline: false,
-    lastSeenAt: null,
-    archivedAt: null,
-    archivedReason: null,
-    lastMessage: null,
-    lastMessageAt: null,
-    unread: 0,
-    status: 'open',
-    userId: null,
-    user: null,
-    departmentId: 'd1',
-    department: { id: 'd1', name: 'Vendas' },
-    tags: ['t1'],
-    createdAt: iso,
-    updatedAt: iso,
-    ...fields,
-  };
+  return contactFixture(
+    {
+      id: 'c1',
+      name: 'Helena Prado',
+      idFromService: '1',
+      service: { id: 's1', name: 'Bot da Loja', type: 'telegram' },
+      departmentId: 'd1',
+      department: { id: 'd1', name: 'Vendas' },
+      tags: ['t1'],
+      ...fields,
+    },
+    iso,
+  );
 }
 
 const tags = [
