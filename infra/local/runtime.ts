@@ -103,9 +103,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const streams = new StreamEmulator(streamsDir);
   const dynamo = new Worker(dynamoWorkerEntry(), {
     workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute, streamsDir },
-    // Its objects live for one request: a young generation of 12 MB (4 MB semi-spaces, V8's default
-    // grows to 16 MB each) collects them as well and keeps 20-odd MB less resident.
-    resourceLimits: process.env.RUNTIME_V8_DEFAULTS ? {} : { maxYoungGenerationSizeMb: 12 },
+    // V8's default young generation: a 12 MB one kept 20-odd MB less resident but tripled this
+    // thread's scavenges, and it serves every table call: reads ran 30-50% slower (decisions.md).
   });
   type FromWorker = { type: string; url?: string; resumed?: { pending: StreamRecord[]; lastSequence: number } };
   const fromWorker = (type: string) =>

@@ -11,8 +11,8 @@ export async function serve(options: Omit<RuntimeOptions, 'port' | 'host' | 'dat
   // V8's up to 4× when collections look cheap: under load the heap otherwise fills with garbage to
   // several times the live set and keeps those pages afterwards (docs/decisions.md "Where the
   // runtime's memory goes"). Read at each collection, so setting it here, before any load, holds.
-  // RUNTIME_V8_DEFAULTS=1 leaves this and the DynamoDB thread's young generation at V8's defaults,
-  // for measuring what the two settings cost in throughput (a quiet A/B of `npm run bench:load`).
+  // RUNTIME_V8_DEFAULTS=1 leaves it at V8's default, for measuring what it costs in throughput (a
+  // quiet A/B of `npm run bench:load`).
   if (!process.env.RUNTIME_V8_DEFAULTS) setFlagsFromString('--heap-growing-percent=30');
   const port = Number(process.env.PORT ?? 3000);
   // Loaded here, not imported: in the bundle (scripts/runtime-bundle.mjs) the order of static imports
