@@ -1,14 +1,4 @@
-/**
- * What opening /inbox and /contacts costs a phone, apart from the API's speed: a signed-in load at
- * phone width (412 px) and a 4x CPU slowdown (Lighthouse's mobile setting), the API answered by
- * route interception with 30 conversations and a page of contacts, /auth/me held for 300 ms. Prints,
- * per screen, the scripts fetched (files and bytes), when the first list request started relative
- * to navigation, the long tasks, and a CPU profile of the load by file and by function. Run:
- * `npx tsx tests/e2e/measure-app-start.ts`; MEASURE_DIST=<dir> serves another build (one made with
- * `--minify false` names the functions), CPU_SLOWDOWN changes the slowdown.
- */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { serveMeasuredBuild } from './measure-dist.ts';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
 
@@ -59,18 +49,7 @@ try {
         for (const e of list.getEntries()) w.__long.push(Math.round(e.duration));
       }).observe({ type: 'longtask', buffered: true });
     });
-    const dist = process.env.MEASURE_DIST;
-    if (dist) {
-      await page.route(/\/assets\//, (route) => {
-        const file = join(dist, new URL(route.request().url()).pathname);
-        const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/woff2';
-        return route.fulfill({ body: readFileSync(file), contentType: type });
-      });
-      await page.route(
-        (url) => url.pathname === path,
-        (route) => route.fulfill({ body: readFileSync(join(dist, 'index.html')), contentType: 'text/html' }),
-      );
-    }
+    await serveMeasuredBuild(page, (url) => url.pathname === path);
     await page.route('**/api/auth/me', async (route) => {
       await new Promise((r) => setTimeout(r, 300));
       await route.fulfill({ json: { user: acc.body.user } });

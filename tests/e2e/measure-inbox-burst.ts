@@ -1,15 +1,4 @@
-/**
- * The inbox's main-thread work, in a real browser at a 4x CPU slowdown (Lighthouse's mobile
- * setting): a CPU profile of loading /inbox with 30 conversations open on a wide screen (where the
- * scripting goes, by function), then a burst of 50 incoming messages a second for 5 s on the
- * socket (message.CREATED for the open conversation or another, and the contact.UPDATED that moves
- * it up), with every long task the browser reports. The API and the socket are served by route
- * interception (the API's own speed is `npm run bench`'s). Run: `npx tsx tests/e2e/measure-inbox-burst.ts`.
- * MEASURE_DIST=<dir> serves the page and its assets from another build (e.g. one made with
- * `--minify false` to read the profile's function names); CPU_SLOWDOWN and BURST_PER_SECOND change the load.
- */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { serveMeasuredBuild } from './measure-dist.ts';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
 
@@ -77,18 +66,7 @@ try {
       for (const e of list.getEntries()) w.__long.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
-  const dist = process.env.MEASURE_DIST;
-  if (dist) {
-    await page.route(/\/assets\//, (route) => {
-      const file = join(dist, new URL(route.request().url()).pathname);
-      const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/woff2';
-      return route.fulfill({ body: readFileSync(file), contentType: type });
-    });
-    await page.route(
-      (url) => url.pathname.startsWith('/inbox'),
-      (route) => route.fulfill({ body: readFileSync(join(dist, 'index.html')), contentType: 'text/html' }),
-    );
-  }
+  await serveMeasuredBuild(page, (url) => url.pathname.startsWith('/inbox'));
   const contacts = Array.from({ length: conversations }, (_, i) => contact(i));
   await page.route('**/api/contacts?*', (route) => route.fulfill({ json: { data: contacts, totalCount: conversations } }));
   await page.route(/\/api\/contacts\/C\d+$/, (route) => route.fulfill({ json: contacts.find((c) => route.request().url().endsWith(c.id)) }));
