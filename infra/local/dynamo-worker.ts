@@ -12,7 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { ChangeLog } from './change-log.ts';
 import { closeDynaliteStore, dynaliteCaller, openDynaliteStore } from './dynalite-direct.ts';
-import { DynamoFront, ttlIndexFileName } from './dynamo-front.ts';
+import { DynamoFront, type StreamRecord, ttlIndexFileName } from './dynamo-front.ts';
 import { closeDynaliteIterators } from './level-iterators.ts';
 
 closeDynaliteIterators();
@@ -21,10 +21,23 @@ const { path, ttlAttribute, streamsDir } = workerData as { path: string; ttlAttr
 // dynalite's store, called in-process by the front (no server of its own, no second HTTP hop).
 const store = openDynaliteStore({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 const log = streamsDir ? new ChangeLog(streamsDir) : undefined;
+// A write's records (a transaction's several) go to the main thread in one message, so the stream
+// hands them to a consumer in one batch, as Lambda does with the records a shard has ready: the
+// fan-out then reads the account's connections once for a send's message and its contact, rather
+// than once for each in two batches one after the other.
+let outgoing: StreamRecord[] = [];
+const postRecords = () => {
+  parentPort!.postMessage({ type: 'records', records: outgoing });
+  outgoing = [];
+};
 const front = new DynamoFront({
   backend: dynaliteCaller(store),
   ttlAttribute,
-  onRecord: (record) => parentPort!.postMessage({ type: 'record', record }),
+  onRecord: (record) => {
+    // The front hands a write's records one after the other, in one go.
+    if (!outgoing.length) queueMicrotask(postRecords);
+    outgoing.push(record);
+  },
   journal: log,
 });
 let resumed: ReturnType<ChangeLog['open']> | undefined;

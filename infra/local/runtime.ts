@@ -118,8 +118,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       dynamo.on('message', onMessage);
       dynamo.once('error', reject);
     });
-  dynamo.on('message', (m: { type: string; record?: StreamRecord }) => {
-    if (m.type === 'record') streams.push(m.record!);
+  dynamo.on('message', (m: { type: string; records?: StreamRecord[] }) => {
+    // A write's records together (dynamo-worker.ts): pushed in one go, a consumer gets them in one batch.
+    if (m.type === 'records') for (const record of m.records!) streams.push(record);
   });
   const ready = await fromWorker('ready');
   const dynamoUrl = ready.url!;

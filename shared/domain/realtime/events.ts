@@ -30,6 +30,25 @@ export interface AddressedEvent {
 type Item = Record<string, unknown> & { type?: string };
 
 /**
+ * The account a change's event would go to, known before the event is built (which may read items
+ * first); undefined when the change makes no event.
+ */
+export function eventAccountOf(change: 'INSERT' | 'MODIFY' | 'REMOVE', item: Item | undefined): string | undefined {
+  if (!item || change === 'REMOVE') return undefined;
+  switch (item.type) {
+    case entityTypes.account:
+      return item.id as string;
+    case entityTypes.user:
+    case entityTypes.service:
+    case entityTypes.contact:
+    case entityTypes.message:
+      return (item.accountId as string | undefined) || undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
  * The event for one change, or null when the change is not one browsers follow. `previous` (the old
  * image of a MODIFY) tells who saw a contact before the change.
  */

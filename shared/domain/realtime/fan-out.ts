@@ -3,7 +3,7 @@
  * A connection whose token has expired gets nothing more: it is closed and forgotten instead. A
  * conversation's events reach only the connections whose user sees the conversation (audience.ts).
  */
-import { accountConnections, forgetConnection } from '#db/ws-connections.ts';
+import { accountConnections, type ConnectionItem, forgetConnection } from '#db/ws-connections.ts';
 import type { Ports } from '../ports.ts';
 import { batchAudience, connectionViewer, eventsFor } from './audience.ts';
 import type { AddressedEvent } from './events.ts';
@@ -15,7 +15,49 @@ export interface Broadcaster {
   close(connectionId: string): Promise<void>;
 }
 
-export async function fanOut(ports: Ports, broadcaster: Broadcaster, events: AddressedEvent[]): Promise<{ sent: number; pruned: number }> {
+/** An event being built (it may read items first), with the account it goes to when its change names one. */
+export interface PendingEvent {
+  accountId: string | undefined;
+  event: Promise<AddressedEvent | null>;
+}
+
+/**
+ * Posts a batch's events once they are built, reading each account's connections while they are
+ * built rather than after: a contact's event reads its connection (channel) item first, and the
+ * message stored beside it in the same batch would otherwise wait for that read and then for the
+ * connections query, one round trip after the other (docs/decisions.md "The send path under load:
+ * the fan-out's round trips").
+ */
+export async function fanOutBuilt(ports: Ports, broadcaster: Broadcaster, pending: readonly PendingEvent[]): Promise<{ sent: number; pruned: number }> {
+  const connectionsOf = connectionsReader(ports);
+  for (const accountId of new Set(pending.map((p) => p.accountId))) if (accountId) void connectionsOf(accountId);
+  const events = (await Promise.all(pending.map((p) => p.event))).filter((e) => e !== null);
+  if (!events.length) return { sent: 0, pruned: 0 };
+  return fanOut(ports, broadcaster, events, connectionsOf);
+}
+
+/** Each account's live connections, read once from the first ask. */
+function connectionsReader(ports: Ports): (accountId: string) => Promise<ConnectionItem[]> {
+  const reads = new Map<string, Promise<ConnectionItem[]>>();
+  const nowSeconds = Math.floor(ports.clock().getTime() / 1000);
+  return (accountId) => {
+    let read = reads.get(accountId);
+    if (!read) {
+      read = accountConnections(ports.table, accountId, nowSeconds);
+      // Started ahead: a failure is seen by whoever awaits it, not as an unhandled rejection if no one does.
+      read.catch(() => undefined);
+      reads.set(accountId, read);
+    }
+    return read;
+  };
+}
+
+async function fanOut(
+  ports: Ports,
+  broadcaster: Broadcaster,
+  events: AddressedEvent[],
+  connectionsOf: (accountId: string) => Promise<ConnectionItem[]>,
+): Promise<{ sent: number; pruned: number }> {
   const byAccount = new Map<string, AddressedEvent[]>();
   for (const e of events) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
   let sent = 0;
@@ -23,7 +65,7 @@ export async function fanOut(ports: Ports, broadcaster: Broadcaster, events: Add
   const nowSeconds = Math.floor(ports.clock().getTime() / 1000);
   await Promise.all(
     [...byAccount].map(async ([accountId, list]) => {
-      const connections = await accountConnections(ports.table, accountId, nowSeconds);
+      const connections = await connectionsOf(accountId);
       // Members' sockets are judged by the visibility rule, with what it reads fetched once for the batch.
       const audience = connections.some((c) => c.isAdmin !== true) ? await batchAudience(ports, accountId, list) : null;
       await Promise.all(
