@@ -67,6 +67,13 @@ export interface DynamoFrontOptions {
   journal?: WriteJournal;
 }
 
+/** A call's answer: its HTTP status, its JSON text and its request id. */
+export interface FrontAnswer {
+  status: number;
+  text: string;
+  requestId: string;
+}
+
 /** The TTL index's file in the data folder, beside the database's own folder. */
 export const ttlIndexFileName = 'dynamo-ttl.json';
 
@@ -176,41 +183,42 @@ export class DynamoFront {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const target = String(req.headers['x-amz-target'] ?? '');
+    const answer = await this.answer(String(req.headers['x-amz-target'] ?? ''), Buffer.concat(chunks).toString('utf8'), req.headers);
+    res.writeHead(answer.status, {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(answer.text),
+      'x-amzn-requestid': answer.requestId,
+    });
+    res.end(answer.text);
+  }
+
+  /**
+   * One call as a client sends it (its `X-Amz-Target` header and JSON body), answered as this
+   * front's HTTP server answers it: the status, the JSON text and the request id. The server uses
+   * it, and so does the local runtime's table port, which hands calls over by message
+   * (infra/local/table-port.ts).
+   */
+  async answer(target: string, text: string, headers: IncomingMessage['headers'] = {}): Promise<FrontAnswer> {
+    const requestId = `local-${++this.sequence}`;
+    const reply = (status: number, body: Json): FrontAnswer => ({ status, text: JSON.stringify(body), requestId });
     const op = target.split('.')[1] ?? '';
     let body: Json;
     try {
-      body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      body = text ? JSON.parse(text) : {};
     } catch {
-      return this.reply(res, 400, { __type: 'com.amazon.coral.service#SerializationException', message: 'Bad JSON' });
+      return reply(400, { __type: 'com.amazon.coral.service#SerializationException', message: 'Bad JSON' });
     }
     try {
-      const answer = await this.dispatch(op, body, req);
-      this.reply(res, 200, answer);
+      return reply(200, await this.dispatch(op, body, headers));
     } catch (error) {
       if (error instanceof DynamoError) {
-        this.reply(res, error.status, {
-          __type: `com.amazonaws.dynamodb.v20120810#${error.type}`,
-          message: error.message,
-          ...error.extra,
-        });
-      } else {
-        this.reply(res, 500, { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: String(error) });
+        return reply(error.status, { __type: `com.amazonaws.dynamodb.v20120810#${error.type}`, message: error.message, ...error.extra });
       }
+      return reply(500, { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: String(error) });
     }
   }
 
-  private reply(res: ServerResponse, status: number, body: Json): void {
-    const text = JSON.stringify(body);
-    res.writeHead(status, {
-      'content-type': 'application/x-amz-json-1.0',
-      'content-length': Buffer.byteLength(text),
-      'x-amzn-requestid': `local-${++this.sequence}`,
-    });
-    res.end(text);
-  }
-
-  private dispatch(op: string, body: Json, req: IncomingMessage): Promise<Json> {
+  private dispatch(op: string, body: Json, headers: IncomingMessage['headers']): Promise<Json> {
     switch (op) {
       case 'PutItem':
       case 'UpdateItem':
@@ -224,7 +232,7 @@ export class DynamoFront {
         return this.transactGet(body);
       default:
         // The body was parsed from this request alone, and its answer is only sent: no copies.
-        return this.backend(op, body, req.headers, true);
+        return this.backend(op, body, headers, true);
     }
   }
 

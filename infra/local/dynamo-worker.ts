@@ -14,6 +14,7 @@ import { ChangeLog } from './change-log.ts';
 import { closeDynaliteStore, dynaliteCaller, openDynaliteStore } from './dynalite-direct.ts';
 import { DynamoFront, type StreamRecord, ttlIndexFileName } from './dynamo-front.ts';
 import { closeDynaliteIterators } from './level-iterators.ts';
+import type { TableAnswer, TableCall } from './table-port.ts';
 
 closeDynaliteIterators();
 
@@ -52,8 +53,18 @@ const url = await front.listen();
 // The TTL index of the last clean stop, beside the database (the data folder).
 const ttlIndexFile = join(dirname(path), ttlIndexFileName);
 
-parentPort!.on('message', async (message: { type: 'seedTtl'; table: string } | { type: 'stop' }) => {
-  if (message.type === 'seedTtl') {
+const encoder = new TextEncoder();
+
+type FromMain = { type: 'seedTtl'; table: string } | { type: 'stop' } | TableCall;
+
+parentPort!.on('message', async (message: FromMain) => {
+  if (message.type === 'call') {
+    // The main thread's table port (table-port.ts): the call answered as the front's server would,
+    // the answer's bytes encoded here and moved, not copied.
+    const { status, text, requestId } = await front.answer(message.target, message.body);
+    const body = encoder.encode(text);
+    parentPort!.postMessage({ type: 'answer', id: message.id, status, requestId, body } satisfies TableAnswer, [body.buffer]);
+  } else if (message.type === 'seedTtl') {
     if (!(await front.loadTtlIndex(ttlIndexFile))) await front.seedTtlIndex(message.table);
     parentPort!.postMessage({ type: 'seeded' });
   } else if (message.type === 'stop') {

@@ -19,6 +19,7 @@ import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
 import { ReadGate } from './read-gate.ts';
 import { TableCallGate } from './table-call-gate.ts';
+import { TablePort } from './table-port.ts';
 import { serveStatic } from './static-site.ts';
 import { siteHeaders } from '../site-headers.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
@@ -193,6 +194,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // API reads' table calls yield to everyone else's at the DynamoDB thread (table-call-gate.ts).
   const tableCalls = new TableCallGate(readCallsAtOnce, readCallsBehindWrites);
   tableCalls.install(defaultPorts().table.doc);
+  // Its calls reach the DynamoDB thread by message, not over loopback HTTP (table-port.ts).
+  defaultPorts().table.doc.config.requestHandler = new TablePort(dynamo);
 
   for (const consumer of streamConsumers) {
     const module = (await import(runtimeModuleUrl(`functions/streams/${consumer.handler}`))) as { handler: StreamConsumer['handler'] };
