@@ -5,8 +5,10 @@
  * file and by function, and how many times each React component rendered until the screen settled
  * (counted through React's devtools hook, which production builds call too). With a build made by
  * `vite build --minify false` in MEASURE_DIST the functions and components keep their names.
- * Run: `npx tsx tests/e2e/measure-screens.ts` (SCREENS=/contacts for one).
+ * Run: `npx tsx tests/e2e/measure-screens.ts` (SCREENS=/contacts for one; PROFILE_OUT=/tmp/p writes
+ * each screen's CPU profile as /tmp/p_inbox.cpuprofile, for Chrome's performance panel).
  */
+import { writeFileSync } from 'node:fs';
 import { serveMeasuredBuild } from './measure-dist.ts';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
@@ -142,6 +144,11 @@ try {
 
     // The realtime socket opens as it does against the runtime (its first open refetches what is shown).
     await page.routeWebSocket(/\/ws\?token=/, () => undefined);
+    const requests: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) requests.push(url.pathname);
+    });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
     await cdp.send('Profiler.enable');
@@ -159,6 +166,7 @@ try {
     const { profile } = (await cdp.send('Profiler.stop')) as {
       profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
     };
+    if (process.env.PROFILE_OUT) writeFileSync(`${process.env.PROFILE_OUT}${screen.replaceAll('/', '_')}.cpuprofile`, JSON.stringify(profile));
     const self = new Map<number, number>();
     for (const [k, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0));
     const byFunction = new Map<string, number>();
@@ -193,6 +201,7 @@ try {
         .map(([name, n]) => `${String(n).padStart(6)}  ${name}`)
         .join('\n')}`,
     );
+    console.log(`${requests.length} API requests: ${requests.join(' ')}`);
     if (errors.length) console.error(errors);
     await context.close();
   }
