@@ -28,7 +28,8 @@ let parser: Promise<RealtimeParser> | undefined;
  * they were part of the first long task of every signed-in screen.
  */
 export function loadRealtimeParser(): Promise<RealtimeParser> {
-  parser ??= import('#contracts/realtime.ts').then(({ realtimeEvent }) => (raw: string) => {
+  if (parser) return parser;
+  parser = import('#contracts/realtime.ts').then(({ realtimeEvent }) => (raw: string) => {
     let json: unknown;
     try {
       json = JSON.parse(raw);
@@ -40,6 +41,10 @@ export function loadRealtimeParser(): Promise<RealtimeParser> {
     if (parsed.success) return parsed.data;
     console.debug('Realtime: ignored an unknown or invalid event', parsed.error.issues);
     return null;
+  });
+  // A chunk that failed to load (offline, a new deploy) is asked for again by the next message.
+  parser.catch(() => {
+    parser = undefined;
   });
   return parser;
 }
@@ -124,11 +129,14 @@ export function useRealtimeSync(client: QueryClient = queryClient): void {
       if (event) applyRealtimeEvent(client, event);
     };
     const load = () =>
-      void loadRealtimeParser().then((loaded) => {
-        if (stopped) return;
-        parse = loaded;
-        for (const raw of waiting.splice(0)) handle(raw);
-      });
+      void loadRealtimeParser().then(
+        (loaded) => {
+          if (stopped) return;
+          parse = loaded;
+          for (const raw of waiting.splice(0)) handle(raw);
+        },
+        (error: unknown) => console.debug('Realtime: the event contract did not load; the next message asks again', error),
+      );
     const offEvent = onRealtimeMessage((raw) => {
       if (parse) return handle(raw);
       waiting.push(raw);
