@@ -107,13 +107,15 @@ export function matchesInboxFilters(contact: Contact, filters: InboxFilters): bo
   return true;
 }
 
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+/** Made on the first comparison (a realtime event), not as the inbox's code loads. */
+let collator: Intl.Collator | undefined;
 
 /** The list order: last message first (contacts without one last), then by name. */
 export function compareContacts(a: Contact, b: Contact): number {
   const at = a.lastMessageAt ?? '';
   const bt = b.lastMessageAt ?? '';
   if (at !== bt) return at > bt ? -1 : 1;
+  collator ??= new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
   return collator.compare(a.name, b.name);
 }
 
