@@ -9,6 +9,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { preloadRoute } from './app/router.tsx';
 import { sessionStore, updateSessionUser } from './lib/auth.ts';
+import { discardEarlyRequest } from './lib/early-request.ts';
 import { initTheme } from './lib/theme.ts';
 
 /** Checks a stored token: a valid one refreshes the user, a 401 signs out (the API client does that). */
@@ -30,7 +31,11 @@ const { pathname, search } = window.location;
 preloadRoute(pathname);
 const signedIn = Boolean(sessionStore.get().accessToken);
 if (signedIn) {
-  void import('./app/route-data.ts').then((m) => m.prefetchRouteData(pathname, search));
+  void import('./app/route-data.ts').then((m) => {
+    m.prefetchRouteData(pathname, search);
+    // The shell's early request (web/index.html) has been taken by now if it was this screen's.
+    discardEarlyRequest();
+  });
   void checkSession();
 }
 

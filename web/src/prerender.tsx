@@ -10,6 +10,9 @@ import { StaticRouter } from 'react-router';
 import { App } from './app/app.tsx';
 import { AppRoutes } from './app/router.tsx';
 
+// The build writes these into the shell (web/build/first-requests.ts).
+export { firstRequestPaths } from './app/route-data.ts';
+
 export async function renderPage(location: string): Promise<string> {
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
