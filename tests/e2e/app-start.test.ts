@@ -59,6 +59,8 @@ async function openWithSessionCheckHeld(path: string, heading: string, isList: (
   await page.goto(`${h.runtime.url}${path}`);
   await meAsked;
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  // The screen itself, not the frame's skeleton (which has the heading too): its tabs or its button.
+  await (heading === 'Chat' ? page.getByRole('tab', { name: /Todos/ }) : page.getByRole('link', { name: 'Novo contato' })).waitFor();
   await listAnswered;
   // Time for a page that did not find the early answer in the cache to ask for its own.
   await page.waitForTimeout(1000);
@@ -119,6 +121,7 @@ describe("the shell asks for the screen's first list before the app's code", () 
     expect(lists).toHaveLength(1);
     await appHeld!.continue();
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    await (heading === 'Chat' ? page.getByRole('tab', { name: /Todos/ }) : page.getByRole('link', { name: 'Novo contato' })).waitFor();
     await page.waitForTimeout(1000);
     expect(lists).toHaveLength(1);
     expect(await page.evaluate(() => '__conversaFirstRequest' in window)).toBe(false);
