@@ -111,6 +111,30 @@ describe("the signed-in frame's skeleton", () => {
     await guest.context.close();
   });
 
+  it("paints the skeleton before the app's first render, even when the app's code is at hand at once", async () => {
+    const { page, context, errors } = await newPage(h.browser, { width: 390, height: 844 });
+    await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
+    await context.addInitScript(() => {
+      const w = window as unknown as { __shellGone?: number };
+      new MutationObserver((_records, observer) => {
+        if (document.readyState !== 'loading' && !document.getElementById('shell-loader')) {
+          w.__shellGone = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
+    await page.goto(`${h.runtime.url}/contacts`);
+    await page.getByRole('link', { name: 'Novo contato' }).waitFor();
+    const times = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      gone: (window as unknown as { __shellGone?: number }).__shellGone ?? Number.NaN,
+    }));
+    expect(times.paint).toBeLessThan(times.gone);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
   it('the prerendered public pages carry no skeleton nor early request', async () => {
     const landing = await (await fetch(`${h.runtime.url}/`)).text();
     expect(landing).not.toContain('shell-loader');
