@@ -90,6 +90,7 @@ describe("the signed-in frame's skeleton", () => {
     const { page, context, errors, release } = await openHeld('/contacts', { width: 1280 });
     await page.getByRole('heading', { level: 1, name: 'Contatos' }).waitFor();
     await expectAccessible(page, '/contacts skeleton, wide');
+    await page.screenshot({ path: join(root, 'docs/screenshots/app-skeleton-contacts-1280.png') });
     const before = await box(page, 'Contatos');
     await release();
     await page.getByRole('link', { name: 'Novo contato' }).waitFor();
