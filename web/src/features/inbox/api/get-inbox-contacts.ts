@@ -70,10 +70,15 @@ export function inboxContactsWhere(filters: InboxFilters): Where {
   return where;
 }
 
+/** The API path of one page of the inbox list (also what the shell asks for before the app loads: app/route-data.ts). */
+export function inboxContactsPath(filters: InboxFilters, after: string | null): string {
+  const query = { where: inboxContactsWhere(filters), include: inboxContactIncludes, ...(after ? { after } : {}), perPage: inboxPageSize, withCount: true };
+  return `/contacts${listQueryString(query)}`;
+}
+
 /** GET /contacts?query=...: one page of the inbox list, most recent conversation first; `after` the previous page's `nextCursor`. */
 export function getInboxContacts(filters: InboxFilters, after: string | null, signal?: AbortSignal): Promise<ListAnswer<Contact>> {
-  const query = { where: inboxContactsWhere(filters), include: inboxContactIncludes, ...(after ? { after } : {}), perPage: inboxPageSize, withCount: true };
-  return api.get<ListAnswer<Contact>>(`/contacts${listQueryString(query)}`, { signal });
+  return api.get<ListAnswer<Contact>>(inboxContactsPath(filters, after), { signal });
 }
 
 export function inboxContactsQueryOptions(filters: InboxFilters) {
