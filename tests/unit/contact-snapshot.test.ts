@@ -4,6 +4,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -23,7 +24,7 @@ import { contactDirectory } from '../../shared/domain/contacts/contact-directory
 import { newAccountItem } from '../../shared/db/accounts.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import type { AccountSession } from '../../shared/domain/session.ts';
-import { parseListQuery } from '../../shared/domain/list-query.ts';
+import { fold, parseListQuery } from '../../shared/domain/list-query.ts';
 import type { Storage } from '../../shared/domain/ports.ts';
 import { s3Storage } from '../../functions/lib/s3-storage.ts';
 import type { Table } from '../../shared/db/client.ts';
@@ -122,6 +123,29 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
     const back = decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1234, contacts }), 'A');
     expect(back).toEqual({ accountId: 'A', position: 1234, contacts });
     expect(decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1, contacts }), 'B')).toBeNull();
+  });
+
+  it('round-trip many contacts across the encoder slices, with accents and characters outside the BMP, as ASCII bytes', async () => {
+    // 12,345: several slices of a column and a partial last one.
+    const names = ['Conceição Araújo', 'Zoë 😀 Ñandú', 'ÅSA ßtraße', 'Ana "Aspas" \\ barra', 'Lúcia\nnova linha', 'Ἀθηνᾶ'];
+    const contacts = Array.from({ length: 12_345 }, (_, i) => {
+      const f = fields('A', i, `${names[i % names.length]} ${i}`);
+      if (i % 11 === 0) f.email = `Joã${i}@Exemplo.com.br`;
+      if (i % 13 === 0)
+        f.lastMessage = { id: `m${i}`, text: 'Olá, tudo bem? 🎉 ção', type: 'text', isFromMe: true, ack: 3, timestamp: f.createdAt, file: null };
+      return { fields: f, folded: { name: fold(f.name), email: f.email ? fold(f.email) : null } };
+    });
+    const bytes = await encodeSnapshot({ accountId: 'A', position: 42.5, contacts });
+    // Every byte ASCII: the reader copies the bytes into a string instead of decoding UTF-8.
+    expect(gunzipSync(bytes).every((byte) => byte < 0x80)).toBe(true);
+    const back = decodeSnapshot(bytes, 'A');
+    expect(back?.contacts).toHaveLength(contacts.length);
+    expect(back).toEqual({ accountId: 'A', position: 42.5, contacts });
+  });
+
+  it('of an earlier format are not read (the directory then loads every item, and the next write replaces them)', async () => {
+    const earlier = gzipSync(JSON.stringify({ v: 2, accountId: 'A', position: 1, columns: [], rows: [] }));
+    expect(decodeSnapshot(earlier, 'A')).toBeNull();
   });
 
   it('start a cold directory that then reads only the changes made after the snapshot', async () => {
