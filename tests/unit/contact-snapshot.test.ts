@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -173,6 +173,41 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
     const full = new ContactDirectory();
     const everyField = async (d: ContactDirectory, r?: typeof read) => (await d.list(table, accountId, noServices, query({}), sign, r)).data;
     expect(await everyField(cold, read)).toEqual(await everyField(full));
+  });
+
+  it('carry the orders their writer sorted in, which a cold directory keeps instead of sorting, only when they hold', async () => {
+    const accountId = 'SNAP4';
+    // Ties on name (broken by id) and accents that fold.
+    const names = ['Érica Lima', 'erica lima', 'Ana', 'Ána', 'Bruno', 'Zé'];
+    for (let i = 0; i < 40; i++) await put(fields(accountId, i, `${names[i % names.length]}`));
+    await new Promise((r) => setTimeout(r, overlapMs + 100));
+    const writer = new ContactDirectory();
+    const byName: [string, 'ASC' | 'DESC'][] = [['name', 'ASC']];
+    const snapshot = await writer.snapshot(table, accountId, noServices, contactListRules.defaultOrder ?? [], undefined, [byName]);
+    expect(snapshot.orders?.map((o) => o.order)).toEqual([
+      [...(contactListRules.defaultOrder ?? []), ['id', 'ASC']],
+      [...byName, ['id', 'ASC']],
+    ]);
+    await writeContactSnapshot(storage, snapshot);
+    // Changed after the snapshot: the kept orders move these entries like any sync.
+    await put(fields(accountId, 3, 'Aaron'));
+    await put(fields(accountId, 77, 'Érica Lima'));
+    const full = new ContactDirectory();
+    const sorts = vi.spyOn(Array.prototype, 'sort');
+    const read = () => readContactSnapshot(storage, accountId);
+    const cold = new ContactDirectory();
+    expect(await ids(cold, accountId, { order: byName }, read)).toEqual(await ids(full, accountId, { order: byName }));
+    expect(await ids(cold, accountId, {}, read)).toEqual(await ids(full, accountId, {}));
+    // The full load sorted each order once; the cold view from the snapshot sorted none of its 41 entries.
+    expect(sorts.mock.contexts.filter((c) => (c as unknown[]).length === 41)).toHaveLength(2);
+    sorts.mockRestore();
+
+    // An order that does not hold (a writer of another fold, a damaged object) is not kept: the view sorts.
+    const bad = await readContactSnapshot(storage, accountId);
+    bad!.orders![1]!.rows = bad!.orders![1]!.rows!.toReversed();
+    await storage.put(contactSnapshotObjectKey(accountId), await encodeSnapshot(bad!), 'application/gzip');
+    const fromBad = new ContactDirectory();
+    expect(await ids(fromBad, accountId, { order: byName }, read)).toEqual(await ids(full, accountId, { order: byName }));
   });
 
   it('are not used when missing, unreadable or older than the tombstones', async () => {

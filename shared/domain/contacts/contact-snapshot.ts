@@ -12,6 +12,7 @@
  * a reader turns the bytes into a string by copying them rather than decoding UTF-8.
  */
 import { createGzip, gunzipSync } from 'node:zlib';
+import type { ListQuery } from '#contracts/list-query.ts';
 import type { ContactFields } from '#db/contacts.ts';
 import { contactSnapshotObjectKey } from '#db/keys.ts';
 import type { Storage } from '../ports.ts';
@@ -54,10 +55,18 @@ export interface SnapshotContact {
   folded: { name: string; email: string | null };
 }
 
+/** An order of the snapshot's contacts (made total by the id): `rows` lists their indices in it; absent, it is their own order. */
+export interface SnapshotOrder {
+  order: ListQuery['order'];
+  rows?: number[];
+}
+
 export interface ContactSnapshot {
   accountId: string;
   position: number;
   contacts: SnapshotContact[];
+  /** Orders the writer had sorted the contacts in, which a reader may keep instead of sorting. */
+  orders?: SnapshotOrder[];
 }
 
 /** Folded text as stored: null when it is only the lower-cased original. */
@@ -96,7 +105,8 @@ export async function encodeSnapshot(snapshot: ContactSnapshot): Promise<Uint8Ar
     (c) => stored(c.fields.name, c.folded.name),
     (c) => stored(c.fields.email, c.folded.email),
   ];
-  await write(`${JSON.stringify({ v: version, accountId: snapshot.accountId, position: snapshot.position, columns }).slice(0, -1)},"data":[`);
+  const { accountId, position, orders = [] } = snapshot;
+  await write(`${JSON.stringify({ v: version, accountId, position, columns, orders }).slice(0, -1)},"data":[`);
   for (const [i, value] of values.entries()) {
     let text = i ? ',[' : '[';
     for (let start = 0; start < contacts.length; start += valuesPerWrite) {
@@ -114,7 +124,14 @@ export async function encodeSnapshot(snapshot: ContactSnapshot): Promise<Uint8Ar
 /** The snapshot in `bytes`, or null when it is of another format version or another account. */
 export function decodeSnapshot(bytes: Uint8Array, accountId: string): ContactSnapshot | null {
   // ASCII only: latin1 copies the bytes, where UTF-8 decoding was a fifth of a cold load.
-  const raw = JSON.parse(gunzipSync(bytes).toString('latin1')) as { v: number; accountId: string; position: number; columns: string[]; data: unknown[][] };
+  const raw = JSON.parse(gunzipSync(bytes).toString('latin1')) as {
+    v: number;
+    accountId: string;
+    position: number;
+    columns: string[];
+    orders: SnapshotOrder[];
+    data: unknown[][];
+  };
   if (raw.v !== version || raw.accountId !== accountId || raw.columns.join() !== columns.join()) return null;
   const column = <K extends (typeof columns)[number]>(key: K) => raw.data[columns.indexOf(key)] as ContactFields[K][];
   const nullable = <K extends (typeof columns)[number]>(key: K) => raw.data[columns.indexOf(key)] as (ContactFields[K] | null)[];
@@ -192,7 +209,7 @@ export function decodeSnapshot(bytes: Uint8Array, accountId: string): ContactSna
       folded: { name: foldedName![i] ?? fields.name.toLowerCase(), email: foldedEmail![i] ?? fields.email?.toLowerCase() ?? null },
     };
   }
-  return { accountId, position: raw.position, contacts };
+  return { accountId, position: raw.position, contacts, ...(raw.orders.length ? { orders: raw.orders } : {}) };
 }
 
 /**

@@ -128,6 +128,8 @@ export async function refreshContactSnapshot(ports: Ports, accountId: string, di
     () => accountServices(ports.table, accountId),
     contactListRules.defaultOrder ?? [],
     () => readContactSnapshot(ports.storage, accountId),
+    // The contacts screen's order (web/src/features/contacts): its first page after a cold start sorts nothing.
+    [[['name', 'ASC']]],
   );
   await writeContactSnapshot(ports.storage, snapshot);
 }
