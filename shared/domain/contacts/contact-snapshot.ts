@@ -129,7 +129,7 @@ export function decodeSnapshot(bytes: Uint8Array, accountId: string): ContactSna
     accountId: string;
     position: number;
     columns: string[];
-    orders: SnapshotOrder[];
+    orders?: SnapshotOrder[];
     data: unknown[][];
   };
   if (raw.v !== version || raw.accountId !== accountId || raw.columns.join() !== columns.join()) return null;
@@ -209,7 +209,7 @@ export function decodeSnapshot(bytes: Uint8Array, accountId: string): ContactSna
       folded: { name: foldedName![i] ?? fields.name.toLowerCase(), email: foldedEmail![i] ?? fields.email?.toLowerCase() ?? null },
     };
   }
-  return { accountId, position: raw.position, contacts, ...(raw.orders.length ? { orders: raw.orders } : {}) };
+  return { accountId, position: raw.position, contacts, ...(raw.orders?.length ? { orders: raw.orders } : {}) };
 }
 
 /**
