@@ -82,8 +82,8 @@ const nonAsciiEvery = /[\u007f-\uffff]/g;
 
 /**
  * Encoded a column slice at a time straight into gzip, which compresses each slice on libuv's
- * threads while the next waits: no string of the whole snapshot is ever held (at 25,000 contacts
- * that string and its UTF-8 copy were 20-45 MB at once, the local runtime's peak under writes), and
+ * threads: no string of the whole snapshot is ever held (at 25,000 contacts the rows, that string,
+ * its flattened and UTF-8 copies raised RSS by about 110 MB, the local runtime's peak under writes), and
  * the event loop turns between slices (one synchronous encoding held it for up to 1.6 s under load).
  */
 export async function encodeSnapshot(snapshot: ContactSnapshot): Promise<Uint8Array> {
