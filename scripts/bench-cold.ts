@@ -176,7 +176,10 @@ async function main() {
       console.log(`${size} contacts seeded in ${((Date.now() - seeded) / 1000).toFixed(0)} s`);
       // The snapshot as the consumer writes it, then contacts changed after it.
       const writer = new ContactDirectory();
-      await writeContactSnapshot(storage, await writer.snapshot(table, ACCOUNT, noServices, contactListRules.defaultOrder ?? [], undefined, contactSnapshotOrders));
+      await writeContactSnapshot(
+        storage,
+        await writer.snapshot(table, ACCOUNT, noServices, contactListRules.defaultOrder ?? [], undefined, contactSnapshotOrders),
+      );
       const snapshotBytes = (await storage.head(contactSnapshotObjectKey(ACCOUNT)))?.size ?? 0;
       await new Promise((r) => setTimeout(r, 10));
       const now = new Date().toISOString();
