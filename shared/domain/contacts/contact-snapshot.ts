@@ -94,10 +94,13 @@ export async function encodeSnapshot(snapshot: ContactSnapshot): Promise<Uint8Ar
     gzip.on('end', resolve);
     gzip.on('error', reject);
   });
+  // A failure is thrown where the encoding next waits (never a wait on a 'drain' that cannot come);
+  // until then it is held here rather than reported as unhandled.
+  ended.catch(() => undefined);
   // Compression runs on libuv's threads while the next slice is encoded; a full buffer waits for gzip.
   const write = async (text: string) => {
-    if (!gzip.write(asciiOnly(text))) await new Promise((resolve) => gzip.once('drain', resolve));
-    else await new Promise((resolve) => setImmediate(resolve));
+    if (!gzip.write(asciiOnly(text))) await Promise.race([new Promise((resolve) => gzip.once('drain', resolve)), ended]);
+    else await Promise.race([new Promise((resolve) => setImmediate(resolve)), ended]);
   };
   const { contacts } = snapshot;
   const values: ((c: SnapshotContact) => unknown)[] = [
