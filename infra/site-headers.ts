@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 /** `web/index.html`, the source of the app shell (Vite copies its inline scripts as they are). */
 const shellSource = new URL('../web/index.html', import.meta.url);
 
-/** The bodies of the inline `<script>` elements (no `src`) of an HTML page. */
+/** The bodies of the inline `<script>` elements (no `src`) of an HTML page; data blocks (JSON), never run, left out. */
 export function inlineScriptsOf(html: string): string[] {
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*\btype="application\/json")[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
 }
 
 /** A CSP hash source for an inline script body: `'sha256-…'`. */
@@ -35,8 +35,8 @@ export interface SiteHeaderOptions {
 }
 
 /**
- * The Content-Security-Policy the app passes. Scripts: our own files plus the hash of the inline
- * theme script in the shell (no 'unsafe-inline', no eval). Styles: our own files only (React sets
+ * The Content-Security-Policy the app passes. Scripts: our own files plus the hashes of the shell's
+ * inline scripts (the theme, the signed-in screen's early first request) (no 'unsafe-inline', no eval). Styles: our own files only (React sets
  * `style` through the CSSOM, which CSP does not restrict). Images and media: ours, `data:` (the
  * QR code PNG, the notification chime), `blob:` (previews of files and voice notes being sent) and
  * the media bucket. Connections: the same origin (`/api`, and `/ws`, since CSP 3's 'self' covers

@@ -22,7 +22,7 @@ import { contactItem, type ContactItem } from '../shared/db/contacts.ts';
 import { contactSnapshotObjectKey } from '../shared/db/keys.ts';
 import { ContactDirectory } from '../shared/domain/contacts/contact-directory.ts';
 import { readContactSnapshot, writeContactSnapshot } from '../shared/domain/contacts/contact-snapshot.ts';
-import { contactListRules } from '../shared/domain/contacts/contacts.ts';
+import { contactListRules, contactSnapshotOrders } from '../shared/domain/contacts/contacts.ts';
 import { parseListQuery } from '../shared/domain/list-query.ts';
 import { s3Storage } from '../functions/lib/s3-storage.ts';
 import { benchContactItem, openSeedTable } from './bench-seed.ts';
@@ -176,7 +176,10 @@ async function main() {
       console.log(`${size} contacts seeded in ${((Date.now() - seeded) / 1000).toFixed(0)} s`);
       // The snapshot as the consumer writes it, then contacts changed after it.
       const writer = new ContactDirectory();
-      await writeContactSnapshot(storage, await writer.snapshot(table, ACCOUNT, noServices, contactListRules.defaultOrder ?? []));
+      await writeContactSnapshot(
+        storage,
+        await writer.snapshot(table, ACCOUNT, noServices, contactListRules.defaultOrder ?? [], undefined, contactSnapshotOrders),
+      );
       const snapshotBytes = (await storage.head(contactSnapshotObjectKey(ACCOUNT)))?.size ?? 0;
       await new Promise((r) => setTimeout(r, 10));
       const now = new Date().toISOString();

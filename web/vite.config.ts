@@ -11,7 +11,7 @@ import { prerender } from './build/prerender.ts';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 const bootLibraries = /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/;
-const bootSources = /[\\/]web[\\/]src[\\/]lib[\\/](cn|store|storage)\.ts$/;
+const bootSources = /[\\/]web[\\/]src[\\/](lib[\\/](cn|store|storage)\.ts|components[\\/]ui[\\/]spinner\.tsx)$/;
 const bootModule = (id: string) =>
   bootLibraries.test(id) || bootSources.test(id) || (/[\\/]lucide-react[\\/]/.test(id) && !/[\\/]icons[\\/]/.test(id)) || id.includes('rolldown/runtime');
 

@@ -154,11 +154,6 @@ export const realtimeEvent = z.discriminatedUnion('event', [
 /** One event as sent on the socket. */
 export type RealtimeEvent = z.infer<typeof realtimeEvent>;
 
-/** Whether an event announces a new item (lists that do not hold it refetch). */
-export function isCreated(event: RealtimeEvent): boolean {
-  return event.event.endsWith('.CREATED');
-}
-
 // The schemas and the entity interfaces must describe the same shape: a field added to one and not
 // the other fails the type check here.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

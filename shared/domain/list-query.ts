@@ -2,7 +2,8 @@
  * The list query mechanism every list route uses: parse the `query` URL parameter (SPEC section 7)
  * against what a route allows, then filter, order and page the candidate items.
  */
-import { listQuerySchema, type ListQuery, type Where, type WhereOperator, type WhereValue } from '#contracts/list-query.ts';
+import type { ListQuery, Where, WhereOperator, WhereValue } from '#contracts/list-query.ts';
+import { listQuerySchema } from '#contracts/list-query-schema.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { z } from 'zod';

@@ -6,6 +6,9 @@
  * screen is up) and the realtime socket (closed at once, so its first open does not refetch the
  * list). Before, the app showed a full-screen 'Carregando...' until /auth/me answered, and only
  * then fetched the route's code, which then asked for its list: three round trips in a row.
+ * On an address without search the list is asked for by the shell's inline script, before any of
+ * the app's JavaScript has loaded (web/index.html, src/lib/early-request.ts), and the app takes
+ * that answer rather than asking again.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +59,8 @@ async function openWithSessionCheckHeld(path: string, heading: string, isList: (
   await page.goto(`${h.runtime.url}${path}`);
   await meAsked;
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  // The screen itself, not the frame's skeleton (which has the heading too): its tabs or its button.
+  await (heading === 'Chat' ? page.getByRole('tab', { name: /Todos/ }) : page.getByRole('link', { name: 'Novo contato' })).waitFor();
   await listAnswered;
   // Time for a page that did not find the early answer in the cache to ask for its own.
   await page.waitForTimeout(1000);
@@ -83,5 +88,63 @@ describe('the signed-in app starts without waiting for /auth/me', () => {
     expect(beforeMe.requested).not.toContain(`/${manifest['src/features/contacts/components/contact-modal.tsx']!.file}`);
     expect(beforeMe.listRequests).toBe(1);
     expect(after.listRequests).toBe(1);
+  });
+});
+
+describe("the shell asks for the screen's first list before the app's code", () => {
+  it.each([
+    ['/inbox', 'Chat', (q: Record<string, unknown>) => q.perPage === 50],
+    ['/contacts', 'Contatos', (q: Record<string, unknown>) => Array.isArray(q.order)],
+  ])('%s: the list request leaves while the app chunk is held back, and the screen uses its answer', async (path, heading, isList) => {
+    const { page, context, errors } = await newPage(h.browser, { width: 390, height: 844 });
+    await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
+    await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
+    const app = `/${manifest['src/boot.tsx']!.file}`;
+    let appHeld: Route | undefined;
+    const appAsked = new Promise<void>((resolve) => {
+      void page.route(`**${app}`, (route) => {
+        appHeld = route;
+        resolve();
+      });
+    });
+    const lists: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      const query = url.pathname === '/api/contacts' ? url.searchParams.get('query') : null;
+      if (query !== null && isList(JSON.parse(query))) lists.push(url.href);
+    });
+    const listAnswered = page.waitForResponse((response) => lists.includes(response.url()));
+
+    await page.goto(`${h.runtime.url}${path}`, { waitUntil: 'commit' });
+    await appAsked;
+    await listAnswered;
+    expect(lists).toHaveLength(1);
+    await appHeld!.continue();
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    await (heading === 'Chat' ? page.getByRole('tab', { name: /Todos/ }) : page.getByRole('link', { name: 'Novo contato' })).waitFor();
+    await page.waitForTimeout(1000);
+    expect(lists).toHaveLength(1);
+    expect(await page.evaluate(() => '__conversaFirstRequest' in window)).toBe(false);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('an address with filters is left to the app (one list request, with its filters)', async () => {
+    const { page, context, errors } = await newPage(h.browser, { width: 390, height: 844 });
+    await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
+    await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
+    const lists: Record<string, unknown>[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      const query = url.pathname === '/api/contacts' ? url.searchParams.get('query') : null;
+      if (query !== null && JSON.parse(query).perPage === 50) lists.push(JSON.parse(query));
+    });
+    await page.goto(`${h.runtime.url}/inbox?status=pending`);
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
+    await page.waitForTimeout(1000);
+    expect(lists).toHaveLength(1);
+    expect(lists[0]!.where).toMatchObject({ status: 'pending' });
+    await context.close();
+    expect(errors).toEqual([]);
   });
 });

@@ -36,17 +36,27 @@ async function scriptsOf(path: string, session?: unknown) {
   const { page, context } = await newPage(h.browser, { width: 390, height: 844 });
   if (session) await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
   const scripts = new Map<string, Promise<string>>();
+  const sizes: Promise<number>[] = [];
   page.on('response', (response) => {
     const url = new URL(response.url());
-    if (url.pathname.endsWith('.js')) scripts.set(url.pathname, response.text());
+    if (!url.pathname.endsWith('.js')) return;
+    scripts.set(url.pathname, response.text());
+    // What crossed the wire, as Lighthouse counts a page's JavaScript: the (compressed) body and the headers.
+    sizes.push(
+      response
+        .finished()
+        .then(() => response.request().sizes())
+        .then((s) => s.responseBodySize + s.responseHeadersSize),
+    );
   });
   await page.goto(`${h.runtime.url}${path}`);
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   await page.waitForLoadState('networkidle');
   const texts = new Map<string, string>();
   for (const [name, text] of scripts) texts.set(name, await text);
+  const transferred = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
   await context.close();
-  return texts;
+  return Object.assign(texts, { transferred });
 }
 
 describe('public pages at phone width', () => {
@@ -61,6 +71,14 @@ describe('public pages at phone width', () => {
         expect(text.includes('Bearer '), `${path}: ${name} holds the API client`).toBe(false);
       }
     }
+  });
+
+  it("the landing's JavaScript, as transferred (compressed bodies and headers), is under 100 kB", async () => {
+    const scripts = await scriptsOf('/');
+    // Its lower part included (fetched once hydrated): each file costs its headers too, so few files.
+    expect([...scripts.keys()]).toContain(fileOf('src/features/marketing/components/landing-below-fold.tsx'));
+    expect(scripts.transferred).toBeGreaterThan(50_000);
+    expect(scripts.transferred).toBeLessThan(100_000);
   });
 
   it('the sign-in page fetches its form and the query scope, and no app chunk or realtime client', async () => {

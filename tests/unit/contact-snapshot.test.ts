@@ -4,10 +4,11 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -23,7 +24,7 @@ import { contactDirectory } from '../../shared/domain/contacts/contact-directory
 import { newAccountItem } from '../../shared/db/accounts.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import type { AccountSession } from '../../shared/domain/session.ts';
-import { parseListQuery } from '../../shared/domain/list-query.ts';
+import { fold, parseListQuery } from '../../shared/domain/list-query.ts';
 import type { Storage } from '../../shared/domain/ports.ts';
 import { s3Storage } from '../../functions/lib/s3-storage.ts';
 import type { Table } from '../../shared/db/client.ts';
@@ -124,6 +125,29 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
     expect(decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1, contacts }), 'B')).toBeNull();
   });
 
+  it('round-trip many contacts across the encoder slices, with accents and characters outside the BMP, as ASCII bytes', async () => {
+    // 12,345: several slices of a column and a partial last one.
+    const names = ['Conceição Araújo', 'Zoë 😀 Ñandú', 'ÅSA ßtraße', 'Ana "Aspas" \\ barra', 'Lúcia\nnova linha', 'Ἀθηνᾶ'];
+    const contacts = Array.from({ length: 12_345 }, (_, i) => {
+      const f = fields('A', i, `${names[i % names.length]} ${i}`);
+      if (i % 11 === 0) f.email = `Joã${i}@Exemplo.com.br`;
+      if (i % 13 === 0)
+        f.lastMessage = { id: `m${i}`, text: 'Olá, tudo bem? 🎉 ção', type: 'text', isFromMe: true, ack: 3, timestamp: f.createdAt, file: null };
+      return { fields: f, folded: { name: fold(f.name), email: f.email ? fold(f.email) : null } };
+    });
+    const bytes = await encodeSnapshot({ accountId: 'A', position: 42.5, contacts });
+    // Every byte ASCII: the reader copies the bytes into a string instead of decoding UTF-8.
+    expect(gunzipSync(bytes).every((byte) => byte < 0x80)).toBe(true);
+    const back = decodeSnapshot(bytes, 'A');
+    expect(back?.contacts).toHaveLength(contacts.length);
+    expect(back).toEqual({ accountId: 'A', position: 42.5, contacts });
+  });
+
+  it('of an earlier format are not read (the directory then loads every item, and the next write replaces them)', async () => {
+    const earlier = gzipSync(JSON.stringify({ v: 2, accountId: 'A', position: 1, columns: [], rows: [] }));
+    expect(decodeSnapshot(earlier, 'A')).toBeNull();
+  });
+
   it('start a cold directory that then reads only the changes made after the snapshot', async () => {
     const accountId = 'SNAP1';
     for (let i = 0; i < 60; i++) await put(fields(accountId, i, `Contato ${i}`));
@@ -149,6 +173,41 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
     const full = new ContactDirectory();
     const everyField = async (d: ContactDirectory, r?: typeof read) => (await d.list(table, accountId, noServices, query({}), sign, r)).data;
     expect(await everyField(cold, read)).toEqual(await everyField(full));
+  });
+
+  it('carry the orders their writer sorted in, which a cold directory keeps instead of sorting, only when they hold', async () => {
+    const accountId = 'SNAP4';
+    // Ties on name (broken by id) and accents that fold.
+    const names = ['Érica Lima', 'erica lima', 'Ana', 'Ána', 'Bruno', 'Zé'];
+    for (let i = 0; i < 40; i++) await put(fields(accountId, i, `${names[i % names.length]}`));
+    await new Promise((r) => setTimeout(r, overlapMs + 100));
+    const writer = new ContactDirectory();
+    const byName: [string, 'ASC' | 'DESC'][] = [['name', 'ASC']];
+    const snapshot = await writer.snapshot(table, accountId, noServices, contactListRules.defaultOrder ?? [], undefined, [byName]);
+    expect(snapshot.orders?.map((o) => o.order)).toEqual([
+      [...(contactListRules.defaultOrder ?? []), ['id', 'ASC']],
+      [...byName, ['id', 'ASC']],
+    ]);
+    await writeContactSnapshot(storage, snapshot);
+    // Changed after the snapshot: the kept orders move these entries like any sync.
+    await put(fields(accountId, 3, 'Aaron'));
+    await put(fields(accountId, 77, 'Érica Lima'));
+    const full = new ContactDirectory();
+    const sorts = vi.spyOn(Array.prototype, 'sort');
+    const read = () => readContactSnapshot(storage, accountId);
+    const cold = new ContactDirectory();
+    expect(await ids(cold, accountId, { order: byName }, read)).toEqual(await ids(full, accountId, { order: byName }));
+    expect(await ids(cold, accountId, {}, read)).toEqual(await ids(full, accountId, {}));
+    // The full load sorted each order once; the cold view from the snapshot sorted none of its 41 entries.
+    expect(sorts.mock.contexts.filter((c) => (c as unknown[]).length === 41)).toHaveLength(2);
+    sorts.mockRestore();
+
+    // An order that does not hold (a writer of another fold, a damaged object) is not kept: the view sorts.
+    const bad = await readContactSnapshot(storage, accountId);
+    bad!.orders![1]!.rows = bad!.orders![1]!.rows!.toReversed();
+    await storage.put(contactSnapshotObjectKey(accountId), await encodeSnapshot(bad!), 'application/gzip');
+    const fromBad = new ContactDirectory();
+    expect(await ids(fromBad, accountId, { order: byName }, read)).toEqual(await ids(full, accountId, { order: byName }));
   });
 
   it('are not used when missing, unreadable or older than the tombstones', async () => {

@@ -15,7 +15,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { notFoundPage, prerenderDir, prerenderedPages } from '../src/app/static-routes.ts';
+import { appPaths, notFoundPage, prerenderDir, prerenderedPages } from '../src/app/static-routes.ts';
+import { withShellStart, withoutShellStart } from './first-requests.ts';
 
 const rootMarker = '<div id="root"></div>';
 
@@ -59,18 +60,23 @@ export function prerender(): Plugin {
           resolve: { alias: config.resolve.alias },
           build: { ssr: 'src/prerender.tsx', outDir: serverDir, emptyOutDir: true, target: 'node20', minify: false },
         });
-        const { renderPage } = (await import(`${pathToFileURL(join(serverDir, 'prerender.js')).href}?t=${Date.now()}`)) as {
+        const { renderPage, renderAppSkeleton, firstRequestPaths } = (await import(
+          `${pathToFileURL(join(serverDir, 'prerender.js')).href}?t=${Date.now()}`
+        )) as {
           renderPage: (location: string) => Promise<string>;
+          renderAppSkeleton: () => string;
+          firstRequestPaths: () => Record<string, string>;
         };
         const shell = await readFile(join(outDir, 'index.html'), 'utf8');
+        // The signed-in screens' start for the shell's inline script, and the frame's skeleton (build/first-requests.ts).
+        const built = withShellStart(shell, { appPaths, requests: firstRequestPaths() }, renderAppSkeleton());
+        await writeFile(join(outDir, 'index.html'), built);
         if (!shell.includes(rootMarker)) throw new Error(`prerender: the shell has no ${rootMarker}`);
         // The pages paint before the app runs (main.tsx fetches it after the first paint): they do
         // not preload its modules, which would compete with the stylesheet for the first paint.
-        // Nor do they show the shell's loader (index.html), whose place their content takes.
-        const page = shell
-          .replace(/<link rel="modulepreload"[^>]*>\s*/g, '')
-          .replace(/\s*<!-- What the app shell paints[^>]*>\s*<div id="shell-loader"[^>]*>[\s\S]*?<\/div>/, '');
-        if (page.includes('shell-loader')) throw new Error('prerender: the shell loader could not be left out of the pages');
+        // Nor do they ask for the signed-in screens' first data, or show the shell's loader, whose
+        // place their content takes.
+        const page = withoutShellStart(built).replace(/<link rel="modulepreload"[^>]*>\s*/g, '');
         await mkdir(join(outDir, prerenderDir), { recursive: true });
         const pages: [path: string, name: string][] = [...Object.entries(prerenderedPages), [notFoundPath, notFoundPage]];
         for (const [path, name] of pages) {

@@ -9,6 +9,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { preloadRoute } from './app/router.tsx';
 import { sessionStore, updateSessionUser } from './lib/auth.ts';
+import { discardEarlyRequest } from './lib/early-request.ts';
 import { initTheme } from './lib/theme.ts';
 
 /** Checks a stored token: a valid one refreshes the user, a 401 signs out (the API client does that). */
@@ -18,7 +19,9 @@ async function checkSession(): Promise<void> {
   try {
     const { user } = await getMe();
     // The app runs meanwhile: a session changed since (another account chosen) keeps its own user.
-    if (sessionStore.get().accessToken === checked) updateSessionUser(user);
+    // The same user as stored (the usual answer) changes nothing: no render of every screen using the session.
+    const current = sessionStore.get();
+    if (current.accessToken === checked && JSON.stringify(current.user) !== JSON.stringify(user)) updateSessionUser(user);
   } catch (error) {
     // 401: the API client has already signed out. Offline or 5xx: keep the stored session.
     if (!(error instanceof ApiError)) console.warn('Could not check the session', error);
@@ -30,7 +33,11 @@ const { pathname, search } = window.location;
 preloadRoute(pathname);
 const signedIn = Boolean(sessionStore.get().accessToken);
 if (signedIn) {
-  void import('./app/route-data.ts').then((m) => m.prefetchRouteData(pathname, search));
+  void import('./app/route-data.ts').then((m) => {
+    m.prefetchRouteData(pathname, search);
+    // The shell's early request (web/index.html) has been taken by now if it was this screen's.
+    discardEarlyRequest();
+  });
   void checkSession();
 }
 
@@ -50,5 +57,11 @@ if (container.firstElementChild && !signedIn) {
   });
 } else {
   container.replaceChildren();
-  createRoot(container).render(app);
+  // Rendered as a transition too: the signed-in screen's first render (the frame, the screen and,
+  // when the shell's early request has answered, the list) is time-sliced rather than one long task
+  // (the skeleton is on screen meanwhile, app/app-skeleton.tsx).
+  const root = createRoot(container);
+  startTransition(() => {
+    root.render(app);
+  });
 }

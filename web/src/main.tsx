@@ -2,9 +2,10 @@
  * The entry: a few bytes. The app itself (boot.tsx and its imports) is a chunk of its own. On a
  * prerendered public page it is fetched and evaluated once the page has painted its content (the
  * first-contentful-paint entry), so the page shows before any of the app's JavaScript competes
- * with it. On the app shell (the signed-in app, nothing to paint before the app runs) it starts at
- * once, and the shell links it as modulepreload (web/build/preload-boot.ts); so does a hidden tab,
- * which never paints, or a browser without paint timing. The stylesheets are imported here, so
+ * with it; on a signed-in screen it is evaluated once the frame's skeleton has painted (the shell
+ * has it fetched meanwhile: modulepreload, web/build/preload-boot.ts). Elsewhere on the shell
+ * (nothing to paint before the app runs) it starts at once; so it does in a hidden tab, which never
+ * paints, or in a browser without paint timing. The stylesheets are imported here, so
  * every page links them (render-blocking).
  */
 import './fonts.css';
@@ -17,8 +18,10 @@ const start = () => {
   void import('./boot.tsx');
 };
 
-const prerendered = document.getElementById('root')?.firstElementChild;
-if (prerendered && document.visibilityState === 'visible' && PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+// Something to paint before the app runs: a prerendered page, or the signed-in frame's skeleton
+// (web/index.html sets `data-shell`; its first list request has left already).
+const paintsFirst = Boolean(document.getElementById('root')?.firstElementChild) || document.documentElement.hasAttribute('data-shell');
+if (paintsFirst && document.visibilityState === 'visible' && PerformanceObserver.supportedEntryTypes?.includes('paint')) {
   new PerformanceObserver((list, observer) => {
     if (list.getEntriesByName('first-contentful-paint').length === 0) return;
     observer.disconnect();

@@ -5,10 +5,20 @@
  * hydrates it.
  */
 import { StrictMode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { App } from './app/app.tsx';
+import { AppSkeleton } from './app/app-skeleton.tsx';
 import { AppRoutes } from './app/router.tsx';
+
+// The build writes these into the shell (web/build/first-requests.ts).
+export { firstRequestPaths } from './app/route-data.ts';
+
+/** The signed-in frame's skeleton with every screen's part, shown by the shell's `data-shell`. */
+export function renderAppSkeleton(): string {
+  return renderToStaticMarkup(<AppSkeleton />);
+}
 
 export async function renderPage(location: string): Promise<string> {
   const { prelude } = await prerenderToNodeStream(

@@ -243,9 +243,12 @@ export class ContactDirectory {
     if (snapshot && readAt - snapshot.position <= maxViewAgeMs) {
       const view = emptyView(snapshot.position, snapshot.position, signature);
       for (const { fields, folded } of snapshot.contacts) this.put(view, fields, services, folded);
+      const inSnapshotOrder = [...view.entries.values()];
+      for (const { order, rows } of snapshot.orders ?? []) this.adoptSorted(view, order, rows ? rows.map((row) => inSnapshotOrder[row]) : inSnapshotOrder);
       const changes = await contactChangesSince(table, accountId, new Date(snapshot.position - overlapMs).toISOString());
       view.readAt = readAt;
       const applied = await this.apply(table, view, changes, services);
+      this.reorder(view);
       this.reports.set(accountId, { loaded: 'snapshot', changesRead: changes.length, changesApplied: applied });
       return view;
     }
@@ -319,6 +322,23 @@ export class ContactDirectory {
       view.sorted.set(orderKey, sorted);
     }
     return sorted;
+  }
+
+  /**
+   * Keeps a snapshot's order of its entries as the view's sorted list for `order` (made total by
+   * the id), so a cold view's first list need not sort every contact: only when it holds every
+   * entry once, strictly in this directory's own order (one comparison a neighbouring pair, where
+   * a sort takes about log2(n) an entry), else the list is sorted when first asked, as without it.
+   */
+  private adoptSorted(view: AccountView, order: ListQuery['order'], entries: (Entry | undefined)[]): void {
+    const key = JSON.stringify(order);
+    if (view.sorted.has(key) || JSON.stringify(withIdTieBreak(order)) !== key || entries.length !== view.entries.size) return;
+    const compare = orderComparator(order, access);
+    for (let i = 0; i < entries.length; i++) {
+      if (!entries[i] || (i > 0 && compare(entries[i - 1]!, entries[i]!) >= 0)) return;
+    }
+    const sorted = entries as Entry[];
+    view.sorted.set(key, { entries: sorted, rank: ranks(sorted, view.slots.length), compare });
   }
 
   /** Moves the entries a sync changed within each sorted list: out where they were, in where their order puts them. */
@@ -427,7 +447,8 @@ export class ContactDirectory {
 
   /**
    * The account's view brought up to date, as a snapshot whose rows follow `order` (the list's
-   * default order, so a load from it sorts sorted input).
+   * default order), with the rows' places in each of `alsoOrders` (the contacts screen's name
+   * order): a cold view loaded from it keeps these as its sorted lists instead of sorting.
    */
   async snapshot(
     table: Table,
@@ -435,10 +456,21 @@ export class ContactDirectory {
     loadServices: () => Promise<ServiceItem[]>,
     order: ListQuery['order'],
     readSnapshot?: SnapshotReader,
+    alsoOrders: ListQuery['order'][] = [],
   ): Promise<ContactSnapshot> {
     const view = await this.current(table, accountId, loadServices, readSnapshot);
-    const rows = this.sortedBy(view, { where: {}, include: [], order: withIdTieBreak(order), page: 0, perPage: 1, withCount: false }).entries;
-    return { accountId, position: view.readAt, contacts: rows.map((e) => ({ fields: e.item, folded: { name: e.folded.name, email: e.folded.email } })) };
+    const sortedIn = (o: ListQuery['order']) => this.sortedBy(view, { where: {}, include: [], order: o, page: 0, perPage: 1, withCount: false });
+    const rows = sortedIn(order);
+    const orders = [
+      { order: withIdTieBreak(order) },
+      ...alsoOrders.map((o) => ({ order: withIdTieBreak(o), rows: Array.from(sortedIn(o).entries, (e) => rows.rank[e.slot]!) })),
+    ];
+    return {
+      accountId,
+      position: view.readAt,
+      contacts: rows.entries.map((e) => ({ fields: e.item, folded: { name: e.folded.name, email: e.folded.email } })),
+      orders,
+    };
   }
 
   /** What the latest sync of an account read. */

@@ -116,6 +116,12 @@ function firstSnapshot(ports: Ports, accountId: string): Promise<void> {
 }
 
 /**
+ * Orders a contact snapshot carries besides its rows' own (the default order): the contacts
+ * screen's (web/src/features/contacts), so its first page after a cold start sorts nothing.
+ */
+export const contactSnapshotOrders: ListQuery['order'][] = [[['name', 'ASC']]];
+
+/**
  * Brings the account's contact snapshot up to date (the `contact-snapshots` stream consumer, after
  * contacts changed): the directory's view, current, written in the list's default order.
  */
@@ -128,6 +134,7 @@ export async function refreshContactSnapshot(ports: Ports, accountId: string, di
     () => accountServices(ports.table, accountId),
     contactListRules.defaultOrder ?? [],
     () => readContactSnapshot(ports.storage, accountId),
+    contactSnapshotOrders,
   );
   await writeContactSnapshot(ports.storage, snapshot);
 }

@@ -33,8 +33,13 @@ function MountedToaster() {
  * is given, which then stays out of the browser's bundle.
  */
 export function App({ router }: { router?: ReactNode }) {
-  // The shell's static 'Carregando...' (index.html) gives way to the app's first render, before it paints.
-  useLayoutEffect(() => document.getElementById('shell-loader')?.remove(), []);
+  // The shell's static skeleton or 'Carregando...' (index.html) gives way to the app's first render,
+  // which shows the same skeleton while the screen's code loads (app-skeleton.tsx), before it paints.
+  useLayoutEffect(() => {
+    document.getElementById('shell-loader')?.remove();
+    document.documentElement.removeAttribute('data-shell');
+    document.documentElement.removeAttribute('data-sidebar');
+  }, []);
   return (
     <>
       {router ?? <AppRouter />}

@@ -5,7 +5,7 @@ import type { Message } from '#contracts/messages.ts';
 import { emptyInboxFilters, inboxContactsQueryOptions } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { addLocalMessage, flattenMessages, messagesQueryOptions, settleLocalMessage, type ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { sessionStore, setSession } from '#web/lib/auth.ts';
-import { applyRealtimeEvent, parseRealtimeEvent } from './realtime-sync.ts';
+import { applyRealtimeEvent, loadRealtimeParser } from './realtime-sync.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
 
 const at = (s: number) => new Date(Date.UTC(2025, 5, 8, 12, 0, s)).toISOString();
@@ -49,7 +49,8 @@ function conversation(client: QueryClient, messages: Message[]) {
 afterEach(() => vi.restoreAllMocks());
 
 describe('realtime events in the cache', () => {
-  it('reads the server format { event, data } with the shared contract', () => {
+  it('reads the server format { event, data } with the shared contract', async () => {
+    const parseRealtimeEvent = await loadRealtimeParser();
     const stored = message('01A');
     expect(parseRealtimeEvent(JSON.stringify({ event: 'message.CREATED', data: stored }))).toEqual({ event: 'message.CREATED', data: stored });
     // A nullable field missing on the wire reads as null.
@@ -57,7 +58,8 @@ describe('realtime events in the cache', () => {
     expect(parseRealtimeEvent(JSON.stringify({ event: 'message.UPDATED', data: withoutError }))?.data).toEqual(stored);
   });
 
-  it('ignores unknown and invalid events without touching the cache', () => {
+  it('ignores unknown and invalid events without touching the cache', async () => {
+    const parseRealtimeEvent = await loadRealtimeParser();
     const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     const client = new QueryClient();
     const read = conversation(client, [message('01A')]);

@@ -6,7 +6,7 @@
 import { useEffect } from 'react';
 import { partialMatchKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
-import { isCreated, realtimeEvent, type RealtimeEvent } from '#contracts/realtime.ts';
+import type { RealtimeEvent } from '#contracts/realtime.ts';
 import { accountKeys, contactKeys, serviceKeys, userKeys } from '#web/api/keys.ts';
 import { applyContactToInbox } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { refreshInboxCounts } from '#web/features/inbox/api/get-inbox-counts.ts';
@@ -18,19 +18,35 @@ import { queryClient } from '#web/lib/query-client.ts';
 import { onRealtimeDrop, onRealtimeMessage, onRealtimeReconnect } from '#web/lib/realtime.ts';
 import { getMe } from '#web/features/auth/api/get-me.ts';
 
-/** One socket message read with the shared contract; anything else answers null and is ignored. */
-export function parseRealtimeEvent(raw: string): RealtimeEvent | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    console.debug('Realtime: ignored a message that is not JSON', raw);
+type RealtimeParser = (raw: string) => RealtimeEvent | null;
+let parser: Promise<RealtimeParser> | undefined;
+
+/**
+ * The reader of socket messages: one message read with the shared contract; anything else answers
+ * null and is ignored. The contract's schemas (every entity the socket carries, ~10 zod objects
+ * and their union) are a chunk loaded when the socket opens, not built as the app's code loads:
+ * they were part of the first long task of every signed-in screen.
+ */
+export function loadRealtimeParser(): Promise<RealtimeParser> {
+  if (parser) return parser;
+  parser = import('#contracts/realtime.ts').then(({ realtimeEvent }) => (raw: string) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      console.debug('Realtime: ignored a message that is not JSON', raw);
+      return null;
+    }
+    const parsed = realtimeEvent.safeParse(json);
+    if (parsed.success) return parsed.data;
+    console.debug('Realtime: ignored an unknown or invalid event', parsed.error.issues);
     return null;
-  }
-  const parsed = realtimeEvent.safeParse(json);
-  if (parsed.success) return parsed.data;
-  console.debug('Realtime: ignored an unknown or invalid event', parsed.error.issues);
-  return null;
+  });
+  // A chunk that failed to load (offline, a new deploy) is asked for again by the next message.
+  parser.catch(() => {
+    parser = undefined;
+  });
+  return parser;
 }
 
 /** Message ids already announced, so a redelivered or re-read contact never rings twice. */
@@ -59,7 +75,9 @@ function replaceCached(client: QueryClient, entity: QueryKey, item: Identified, 
 }
 
 export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): void {
-  const created = isCreated(event);
+  // A new item (lists that do not hold it refetch). Read here, not from the contract's module,
+  // which the app loads only once the socket opens (loadRealtimeParser).
+  const created = event.event.endsWith('.CREATED');
   switch (event.event) {
     case 'message.CREATED':
     case 'message.UPDATED':
@@ -102,14 +120,36 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
 /** Subscribes the cache to the socket for the signed-in app's lifetime. */
 export function useRealtimeSync(client: QueryClient = queryClient): void {
   useEffect(() => {
-    const offEvent = onRealtimeMessage((raw) => {
-      const event = parseRealtimeEvent(raw);
+    let parse: RealtimeParser | undefined;
+    let stopped = false;
+    // Messages that arrive before the contract has loaded wait for it, in their order.
+    const waiting: string[] = [];
+    const handle = (raw: string) => {
+      const event = parse!(raw);
       if (event) applyRealtimeEvent(client, event);
+    };
+    const load = () =>
+      void loadRealtimeParser().then(
+        (loaded) => {
+          if (stopped) return;
+          parse = loaded;
+          for (const raw of waiting.splice(0)) handle(raw);
+        },
+        (error: unknown) => console.debug('Realtime: the event contract did not load; the next message asks again', error),
+      );
+    const offEvent = onRealtimeMessage((raw) => {
+      if (parse) return handle(raw);
+      waiting.push(raw);
+      load();
     });
-    const offReconnect = onRealtimeReconnect(() => void client.invalidateQueries({ refetchType: 'active' }));
+    const offReconnect = onRealtimeReconnect(() => {
+      load();
+      void client.invalidateQueries({ refetchType: 'active' });
+    });
     // A dropped socket may mean the session ended: one check, whose 401 signs out (the API client does that).
     const offDrop = onRealtimeDrop(() => void getMe().catch(() => undefined));
     return () => {
+      stopped = true;
       offEvent();
       offReconnect();
       offDrop();

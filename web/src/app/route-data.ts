@@ -6,8 +6,8 @@
  */
 import { defaultPerPage } from '#contracts/list-query.ts';
 import { contactQueryOptions } from '#web/api/get-contact.ts';
-import { contactsQuery, contactsQueryOptions, emptyContactFilters } from '#web/features/contacts/api/get-contacts.ts';
-import { inboxContactsQueryOptions } from '#web/features/inbox/api/get-inbox-contacts.ts';
+import { contactsPath, contactsQuery, contactsQueryOptions, emptyContactFilters } from '#web/features/contacts/api/get-contacts.ts';
+import { inboxContactsPath, inboxContactsQueryOptions } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { inboxFiltersFromParams } from '#web/features/inbox/api/inbox-filter-params.ts';
 import { sessionStore } from '#web/lib/auth.ts';
 import { queryClient } from '#web/lib/query-client.ts';
@@ -26,4 +26,19 @@ export function prefetchRouteData(pathname: string, search: string): void {
     // features/contacts/components/contacts-table.tsx: the first page, no filter, the default page size.
     void queryClient.prefetchQuery(contactsQueryOptions(contactsQuery(emptyContactFilters, 0, defaultPerPage)));
   }
+}
+
+/**
+ * The API path of each page's first list request when its address carries no search, for the
+ * shell's inline script (web/index.html), which asks for it before any of the app's JavaScript has
+ * loaded; the app's own request for that path then takes its answer (lib/early-request.ts). Built
+ * at build time from the same functions the pages use (web/build/first-requests.ts), so the two
+ * cannot drift apart. Filters from the address (or a conversation's id) are left to the app.
+ */
+export function firstRequestPaths(): Record<string, string> {
+  return {
+    // The filters of an address without search; the default tab does not depend on who is signed in.
+    '/inbox': inboxContactsPath(inboxFiltersFromParams(new URLSearchParams(), ''), null),
+    '/contacts': contactsPath(contactsQuery(emptyContactFilters, 0, defaultPerPage)),
+  };
 }

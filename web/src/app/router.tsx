@@ -2,6 +2,8 @@ import { Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { MarketingLayout } from '#web/components/layouts/marketing-layout.tsx';
 import { PageLoader } from '#web/components/ui/spinner.tsx';
+import { storage, storageKeys } from '#web/lib/storage.ts';
+import { AppSkeleton, ScreenSkeleton, skeletonScreenOf } from './app-skeleton.tsx';
 import { GuestOnly, RequireAccount, RequireAuth } from './guards.tsx';
 import { lazyPage } from './lazy-page.tsx';
 import { RootLayout } from './root-layout.tsx';
@@ -66,6 +68,18 @@ function PreloadRoute() {
 
 function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
+}
+
+/** The signed-in frame, or its skeleton (the one the shell painted) while its code loads. */
+function AppFrame({ children }: { children: ReactNode }) {
+  const screen = skeletonScreenOf(useLocation().pathname);
+  const collapsed = storage.get(storageKeys.sidebarCollapsed) === 'true';
+  return <Suspense fallback={<AppSkeleton screen={screen} collapsed={collapsed} />}>{children}</Suspense>;
+}
+
+/** A signed-in screen, or its part of the skeleton while its code loads inside the frame. */
+function Screen({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<ScreenSkeleton screen={skeletonScreenOf(useLocation().pathname)} />}>{children}</Suspense>;
 }
 
 /** The route table of SPEC section 2, with its guards. */
@@ -206,73 +220,73 @@ export function AppRoutes() {
             <Route element={<RequireAccount />}>
               <Route
                 element={
-                  <Page>
+                  <AppFrame>
                     <AppShell />
-                  </Page>
+                  </AppFrame>
                 }
               >
                 <Route
                   path="inbox/:contactId?"
                   element={
-                    <Page>
+                    <Screen>
                       <Inbox />
-                    </Page>
+                    </Screen>
                   }
                 />
                 <Route
                   path="contacts/*"
                   element={
-                    <Page>
+                    <Screen>
                       <Contacts />
-                    </Page>
+                    </Screen>
                   }
                 />
                 <Route
                   path="services/*"
                   element={
-                    <Page>
+                    <Screen>
                       <Services />
-                    </Page>
+                    </Screen>
                   }
                 />
                 <Route
                   path="users/*"
                   element={
-                    <Page>
+                    <Screen>
                       <Users />
-                    </Page>
+                    </Screen>
                   }
                 />
                 <Route
                   path="departments/*"
                   element={
-                    <Page>
+                    <Screen>
                       <Departments />
-                    </Page>
+                    </Screen>
                   }
                 />
                 <Route
                   path="tags/*"
                   element={
-                    <Page>
+                    <Screen>
                       <Tags />
-                    </Page>
+                    </Screen>
                   }
                 />
                 <Route
                   path="quick-replies/*"
                   element={
-                    <Page>
+                    <Screen>
                       <QuickReplies />
-                    </Page>
+                    </Screen>
                   }
                 />
                 <Route
                   path="my-account/*"
                   element={
-                    <Page>
+                    <Screen>
                       <MyAccount />
-                    </Page>
+                    </Screen>
                   }
                 />
               </Route>

@@ -79,3 +79,29 @@ describe('the API client', () => {
     expect(error).toMatchObject({ sessionExpired: false, message: 'Invalid credentials' });
   });
 });
+
+describe("the shell's early first request", () => {
+  it('answers the same GET with the same token once, without a second fetch; anything else goes out as usual', async () => {
+    setSession({ accessToken: 'tok-1', user });
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(() => Promise.resolve(answer(200, { data: ['fresh'] })));
+    window.__conversaFirstRequest = { path: '/contacts?query=x', token: 'tok-1', response: Promise.resolve(answer(200, { data: ['early'] })) };
+    await expect(api.get('/contacts?query=y')).resolves.toEqual({ data: ['fresh'] });
+    await expect(api.get('/contacts?query=x')).resolves.toEqual({ data: ['early'] });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await expect(api.get('/contacts?query=x')).resolves.toEqual({ data: ['fresh'] });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('is not taken with another token (the session changed meanwhile), and a 401 it brings signs out as any other', async () => {
+    setSession({ accessToken: 'tok-2', user });
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(answer(200, { data: [] }));
+    window.__conversaFirstRequest = { path: '/contacts?query=x', token: 'tok-1', response: Promise.resolve(answer(200, { data: ['early'] })) };
+    await expect(api.get('/contacts?query=x')).resolves.toEqual({ data: [] });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    window.__conversaFirstRequest = { path: '/contacts?query=x', token: 'tok-2', response: Promise.resolve(answer(401, { message: 'expired' })) };
+    const error = await api.get('/contacts?query=x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).sessionExpired).toBe(true);
+    expect(sessionStore.get().accessToken).toBeNull();
+  });
+});

@@ -1,5 +1,6 @@
 import type { ApiErrorBody } from '#contracts/errors.ts';
 import { clearSession, getAccessToken } from './auth.ts';
+import { takeEarlyResponse } from './early-request.ts';
 import { showToast } from './notify.ts';
 
 export const apiBase = '/api';
@@ -53,14 +54,17 @@ async function request<T>(method: string, path: string, body?: unknown, options:
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
 
+  // The screen's first list, when the shell has already asked for it (lib/early-request.ts).
+  const early = options.headers ? undefined : takeEarlyResponse(method, path, token);
   let response: Response;
   try {
-    response = await fetch(`${apiBase}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: options.signal,
-    });
+    response = await (early ??
+      fetch(`${apiBase}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: options.signal,
+      }));
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new NetworkError(error);

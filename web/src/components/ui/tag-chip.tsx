@@ -19,12 +19,23 @@ export function textOn(hex: string): '#000000' | '#ffffff' {
   return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#000000' : '#ffffff';
 }
 
+/** textOn once per colour: a palette has a handful, drawn on every row of the lists. */
+const textByColour = new Map<string, '#000000' | '#ffffff'>();
+function cachedTextOn(hex: string): '#000000' | '#ffffff' {
+  let text = textByColour.get(hex);
+  if (!text) {
+    text = textOn(hex);
+    textByColour.set(hex, text);
+  }
+  return text;
+}
+
 /** A tag as a coloured pill with its name. */
 export function TagChip({ name, color, className }: { name: string; color: string; className?: string }) {
   return (
     <span
       className={cn('inline-flex max-w-40 items-center rounded-full px-2 py-0.5 text-xs font-medium', className)}
-      style={{ backgroundColor: color, color: textOn(color) }}
+      style={{ backgroundColor: color, color: cachedTextOn(color) }}
       title={name}
     >
       <span className="truncate">{name}</span>

@@ -23,9 +23,14 @@ export function contactsQuery(filters: ContactFilters, page: number, perPage: nu
   return { where, include: ['service', 'avatar'], order: [['name', 'ASC']], page, perPage, withCount: true };
 }
 
+/** The API path of one page of the contacts table (also what the shell asks for before the app loads: app/route-data.ts). */
+export function contactsPath(query: ListQueryInput): string {
+  return `/contacts${listQueryString(query)}`;
+}
+
 /** GET /contacts?query=...: one page of the contacts table. */
 export function getContacts(query: ListQueryInput, signal?: AbortSignal): Promise<ListAnswer<Contact>> {
-  return api.get<ListAnswer<Contact>>(`/contacts${listQueryString(query)}`, { signal });
+  return api.get<ListAnswer<Contact>>(contactsPath(query), { signal });
 }
 
 export function contactsQueryOptions(query: ListQueryInput) {

@@ -1,13 +1,14 @@
-import { useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { Link } from 'react-router';
 import { Download, Pencil, Plus, Tag as TagIcon } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
 import { archivedByLimitText, maxContactsSkipped } from '#contracts/contact-limits.ts';
 import type { Contact } from '#contracts/contacts.ts';
+import type { Tag } from '#contracts/tags.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField, SelectField } from '#web/components/ui/field.tsx';
 import { TagChip } from '#web/components/ui/tag-chip.tsx';
-import { useAllTags } from '#web/api/tags.ts';
+import { useAllTags, useContactTags } from '#web/api/tags.ts';
 import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
 import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
 import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
@@ -27,6 +28,87 @@ const actionClass =
 /** Why a contact is archived, as its badge's tooltip says. */
 const archivedWhy = (contact: Contact) => (contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText);
 
+const noTags: Tag[] = [];
+
+interface ContactTableRowProps {
+  contact: Contact;
+  /** The row's number across pages ('#'). */
+  number: number;
+  /** The contact's tags from the palette (api/tags.ts, useContactTags). */
+  tags: readonly Tag[];
+  canExport: boolean;
+  exportBusy: boolean;
+  onTag: (contact: Contact) => void;
+  onExport: (contact: Contact) => void;
+}
+
+/**
+ * One contact of the table. Memoised on its props: a refetch that answers the same contacts, the
+ * tag palette arriving, a dialog opening or one row's export re-render no other row.
+ */
+const ContactTableRow = memo(function ContactTableRow({ contact, number, tags, canExport, exportBusy, onTag, onExport }: ContactTableRowProps) {
+  return (
+    <tr className="hover:bg-bg-subtle" data-testid="contact-row">
+      <td className={`${tdClass} text-fg-muted tabular-nums`}>{number}</td>
+      <td className={tdClass}>
+        <span className="flex items-center gap-3">
+          {contact.avatar?.url || contact.avatarUrl ? (
+            <img src={contact.avatar?.url ?? contact.avatarUrl ?? ''} alt="" className="size-8 rounded-full object-cover" />
+          ) : (
+            <span
+              className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-soft text-xs font-semibold text-brand-soft-fg"
+              aria-hidden="true"
+            >
+              {initials(contact.name)}
+            </span>
+          )}
+          <span className="font-medium whitespace-nowrap">{contact.name}</span>
+          {contact.archivedAt ? <ArchivedBadge why={archivedWhy(contact)} /> : null}
+        </span>
+      </td>
+      <td className={`${tdClass} text-fg-muted`}>{contact.data.email ?? '—'}</td>
+      <td className={`${tdClass} text-fg-muted tabular-nums`}>{contact.data.phoneNumber ? `+${contact.data.phoneNumber}` : '—'}</td>
+      <td className={tdClass}>
+        {contact.service ? (
+          <span className="flex items-center gap-2">
+            <ServiceTypeIcon type={contact.service.type} />
+            {contact.service.name}
+          </span>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td className={tdClass}>
+        <span className="flex max-w-56 flex-wrap gap-1">
+          {tags.map((tag) => (
+            <TagChip key={tag.id} name={tag.name} color={tag.color} />
+          ))}
+        </span>
+      </td>
+      <td className={`${tdClass} ${actionsCellClass} text-right whitespace-nowrap`}>
+        <Link to={`/contacts/${contact.id}/edit`} className={actionClass} aria-label={`Editar ${contact.name}`} title="Editar">
+          <Pencil className="size-4" aria-hidden="true" />
+        </Link>
+        <button type="button" className={actionClass} aria-label={`Etiquetas de ${contact.name}`} title="Etiquetas" onClick={() => onTag(contact)}>
+          <TagIcon className="size-4" aria-hidden="true" />
+        </button>
+        {canExport ? (
+          <button
+            type="button"
+            className={actionClass}
+            aria-label={`Exportar dados de ${contact.name}`}
+            title="Exportar dados"
+            disabled={exportBusy}
+            onClick={() => onExport(contact)}
+          >
+            <Download className="size-4" aria-hidden="true" />
+          </button>
+        ) : null}
+      </td>
+    </tr>
+  );
+});
+
 /** The contacts list of SPEC section 2: filters, the table, the pager with page sizes. */
 export function ContactsTable() {
   const list = useListFilters(emptyContactFilters);
@@ -35,15 +117,21 @@ export function ContactsTable() {
   const rows = contacts.data?.data ?? [];
   const total = contacts.data?.totalCount ?? 0;
   const { user } = useSession();
-  const tags = useAllTags().data?.data ?? [];
-  const tagById = new Map(tags.map((t) => [t.id, t]));
+  const palette = useAllTags().data?.data;
+  const tags = palette ?? noTags;
+  const tagsOf = useContactTags(palette);
   const [tagging, setTagging] = useState<Contact | null>(null);
   const exporting = useExportContact();
-  const exportData = (contact: Contact) =>
-    exporting.mutate(contact, {
-      onSuccess: () => showToast({ tone: 'success', title: 'Dados do contato exportados' }),
-      onError: () => showToast({ tone: 'error', title: 'Não foi possível exportar os dados do contato' }),
-    });
+  const { mutate: exportContact } = exporting;
+  // Stable, so the memoised rows keep their props.
+  const exportData = useCallback(
+    (contact: Contact) =>
+      exportContact(contact, {
+        onSuccess: () => showToast({ tone: 'success', title: 'Dados do contato exportados' }),
+        onError: () => showToast({ tone: 'error', title: 'Não foi possível exportar os dados do contato' }),
+      }),
+    [exportContact],
+  );
 
   // A save comes back with { refresh: true }: refetch, then drop the flag.
   useRefreshFlag('/contacts', contacts.refetch);
@@ -103,65 +191,16 @@ export function ContactsTable() {
         }
       >
         {rows.map((contact, i) => (
-          <tr key={contact.id} className="hover:bg-bg-subtle" data-testid="contact-row">
-            <td className={`${tdClass} text-fg-muted tabular-nums`}>{list.page * perPage + i + 1}</td>
-            <td className={tdClass}>
-              <span className="flex items-center gap-3">
-                {contact.avatar?.url || contact.avatarUrl ? (
-                  <img src={contact.avatar?.url ?? contact.avatarUrl ?? ''} alt="" className="size-8 rounded-full object-cover" />
-                ) : (
-                  <span
-                    className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-soft text-xs font-semibold text-brand-soft-fg"
-                    aria-hidden="true"
-                  >
-                    {initials(contact.name)}
-                  </span>
-                )}
-                <span className="font-medium whitespace-nowrap">{contact.name}</span>
-                {contact.archivedAt ? <ArchivedBadge why={archivedWhy(contact)} /> : null}
-              </span>
-            </td>
-            <td className={`${tdClass} text-fg-muted`}>{contact.data.email ?? '—'}</td>
-            <td className={`${tdClass} text-fg-muted tabular-nums`}>{contact.data.phoneNumber ? `+${contact.data.phoneNumber}` : '—'}</td>
-            <td className={tdClass}>
-              {contact.service ? (
-                <span className="flex items-center gap-2">
-                  <ServiceTypeIcon type={contact.service.type} />
-                  {contact.service.name}
-                </span>
-              ) : (
-                '—'
-              )}
-            </td>
-            <td className={tdClass}>
-              <span className="flex max-w-56 flex-wrap gap-1">
-                {(contact.tags ?? []).map((id) => {
-                  const tag = tagById.get(id);
-                  return tag ? <TagChip key={id} name={tag.name} color={tag.color} /> : null;
-                })}
-              </span>
-            </td>
-            <td className={`${tdClass} ${actionsCellClass} text-right whitespace-nowrap`}>
-              <Link to={`/contacts/${contact.id}/edit`} className={actionClass} aria-label={`Editar ${contact.name}`} title="Editar">
-                <Pencil className="size-4" aria-hidden="true" />
-              </Link>
-              <button type="button" className={actionClass} aria-label={`Etiquetas de ${contact.name}`} title="Etiquetas" onClick={() => setTagging(contact)}>
-                <TagIcon className="size-4" aria-hidden="true" />
-              </button>
-              {user?.isAdmin ? (
-                <button
-                  type="button"
-                  className={actionClass}
-                  aria-label={`Exportar dados de ${contact.name}`}
-                  title="Exportar dados"
-                  disabled={exporting.isPending && exporting.variables?.id === contact.id}
-                  onClick={() => exportData(contact)}
-                >
-                  <Download className="size-4" aria-hidden="true" />
-                </button>
-              ) : null}
-            </td>
-          </tr>
+          <ContactTableRow
+            key={contact.id}
+            contact={contact}
+            number={list.page * perPage + i + 1}
+            tags={tagsOf(contact)}
+            canExport={!!user?.isAdmin}
+            exportBusy={exporting.isPending && exporting.variables?.id === contact.id}
+            onTag={setTagging}
+            onExport={exportData}
+          />
         ))}
       </ListTable>
       {tagging ? <ContactTagsDialog contact={tagging} tags={tags} onClose={() => setTagging(null)} /> : null}

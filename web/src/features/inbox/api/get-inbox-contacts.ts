@@ -70,10 +70,15 @@ export function inboxContactsWhere(filters: InboxFilters): Where {
   return where;
 }
 
+/** The API path of one page of the inbox list (also what the shell asks for before the app loads: app/route-data.ts). */
+export function inboxContactsPath(filters: InboxFilters, after: string | null): string {
+  const query = { where: inboxContactsWhere(filters), include: inboxContactIncludes, ...(after ? { after } : {}), perPage: inboxPageSize, withCount: true };
+  return `/contacts${listQueryString(query)}`;
+}
+
 /** GET /contacts?query=...: one page of the inbox list, most recent conversation first; `after` the previous page's `nextCursor`. */
 export function getInboxContacts(filters: InboxFilters, after: string | null, signal?: AbortSignal): Promise<ListAnswer<Contact>> {
-  const query = { where: inboxContactsWhere(filters), include: inboxContactIncludes, ...(after ? { after } : {}), perPage: inboxPageSize, withCount: true };
-  return api.get<ListAnswer<Contact>>(`/contacts${listQueryString(query)}`, { signal });
+  return api.get<ListAnswer<Contact>>(inboxContactsPath(filters, after), { signal });
 }
 
 export function inboxContactsQueryOptions(filters: InboxFilters) {
@@ -107,13 +112,15 @@ export function matchesInboxFilters(contact: Contact, filters: InboxFilters): bo
   return true;
 }
 
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+/** Made on the first comparison (a realtime event), not as the inbox's code loads. */
+let collator: Intl.Collator | undefined;
 
 /** The list order: last message first (contacts without one last), then by name. */
 export function compareContacts(a: Contact, b: Contact): number {
   const at = a.lastMessageAt ?? '';
   const bt = b.lastMessageAt ?? '';
   if (at !== bt) return at > bt ? -1 : 1;
+  collator ??= new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
   return collator.compare(a.name, b.name);
 }
 

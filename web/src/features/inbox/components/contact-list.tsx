@@ -8,8 +8,8 @@ import { serviceTypeLabels, type Service, type ServiceType } from '#contracts/se
 import { CheckboxField, SelectField } from '#web/components/ui/field.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { cn } from '#web/lib/cn.ts';
-import { observeRectAfterLayout } from '#web/lib/observe-rect.ts';
-import { useAllTags } from '#web/api/tags.ts';
+import { observeRectAfterLayout, scrollAfterAttach } from '#web/lib/observe-rect.ts';
+import { useAllTags, useContactTags } from '#web/api/tags.ts';
 import { useAllDepartments } from '#web/features/inbox/api/get-departments.ts';
 import { inboxSharedWhere, noDepartment, useInboxContacts, type InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { useInboxCounts } from '#web/features/inbox/api/get-inbox-counts.ts';
@@ -24,6 +24,9 @@ function statusOptions(counts: InboxCounts[keyof InboxCounts] | undefined) {
   const label = (text: string, n: number | undefined) => (n === undefined ? text : `${text} (${n})`);
   return [...conversationStatuses.map((s) => ({ value: s, label: label(statusLabels[s], counts?.[s]) })), { value: '', label: label('Todas', counts?.total) }];
 }
+
+/** Rows rendered beyond the visible ones, each way. */
+export const contactListOverscan = 3;
 
 export interface ContactListProps {
   filters: InboxFilters;
@@ -41,7 +44,7 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
   const sharedWhere = useMemo(() => inboxSharedWhere(filters), [filters]);
   const counts = useInboxCounts(sharedWhere).data;
   const tagList = useAllTags().data?.data;
-  const tagsById = useMemo(() => new Map((tagList ?? []).map((t) => [t.id, t])), [tagList]);
+  const tagsOf = useContactTags(tagList);
   const departments = useAllDepartments().data?.data ?? [];
   // Opening a conversation keeps the list's filters in the address.
   const locationSearch = useLocation().search;
@@ -73,10 +76,13 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
     count: contacts.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => contactRowHeight,
-    overscan: 10,
+    // A phone shows about eight rows: three more each way cover a flick's first frame without
+    // mounting a screenful of rows nobody sees (each costs its icons, link and DOM on load).
+    overscan: contactListOverscan,
     initialRect: { width: 360, height: 700 },
-    // No forced layout of the page as the list mounts (lib/observe-rect.ts).
+    // No forced layout of the page as the list mounts: neither its size read nor its first scroll (lib/observe-rect.ts).
     observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollAfterAttach,
     // Scroll events update the rows in React's normal batching, not in a flushSync render inside
     // the event: following a burst of messages scrolls on every frame.
     useFlushSync: false,
@@ -213,7 +219,7 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
                   key={contact.id}
                   style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: contactRowHeight, transform: `translateY(${item.start}px)` }}
                 >
-                  <ContactRow contact={contact} selected={contact.id === selectedId} tagsById={tagsById} search={locationSearch} />
+                  <ContactRow contact={contact} selected={contact.id === selectedId} tags={tagsOf(contact)} search={locationSearch} />
                 </li>
               );
             })}

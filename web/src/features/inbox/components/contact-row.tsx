@@ -17,9 +17,7 @@ export const contactRowHeight = 88;
 const shownTags = 2;
 
 /** Who handles the conversation, its department and its tags, on one line that truncates rather than wraps. */
-function Assignment({ contact, tagsById }: { contact: Contact; tagsById: ReadonlyMap<string, Tag> }) {
-  // A deleted tag's id may linger on the contact: only the palette's tags count (docs/api.md).
-  const tags = (contact.tags ?? []).flatMap((id) => tagsById.get(id) ?? []);
+function Assignment({ contact, tags }: { contact: Contact; tags: readonly Tag[] }) {
   const hidden = tags.length - shownTags;
   return (
     <div className="mt-1 flex h-5 items-center gap-2 text-[11px] text-fg-muted" data-testid="inbox-contact-assignment">
@@ -62,8 +60,8 @@ function Assignment({ contact, tagsById }: { contact: Contact; tagsById: Readonl
 export interface ContactRowProps {
   contact: Contact;
   selected: boolean;
-  /** The tag palette by id (one object for every row, so rows stay memoised). */
-  tagsById: ReadonlyMap<string, Tag>;
+  /** The contact's tags from the palette (api/tags.ts, useContactTags: one array per version, so rows stay memoised). */
+  tags: readonly Tag[];
   /** The inbox's search params ('?tab=mine'), kept when a conversation opens. */
   search: string;
 }
@@ -75,7 +73,7 @@ export interface ContactRowProps {
  * (the shift is the <li>'s transform, outside the row). Its time and summary are worked out here,
  * once per version of the contact.
  */
-export const ContactRow = memo(function ContactRow({ contact, selected, tagsById, search }: ContactRowProps) {
+export const ContactRow = memo(function ContactRow({ contact, selected, tags, search }: ContactRowProps) {
   const last = contact.lastMessage;
   return (
     <Link
@@ -113,7 +111,7 @@ export const ContactRow = memo(function ContactRow({ contact, selected, tagsById
             </span>
           ) : null}
         </div>
-        <Assignment contact={contact} tagsById={tagsById} />
+        <Assignment contact={contact} tags={tags} />
       </div>
     </Link>
   );
