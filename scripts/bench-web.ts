@@ -3,7 +3,8 @@
  * on the public pages (/, /login, /pricing) and, signed in to an account with 30 conversations and
  * 1,000 contacts, on /inbox and /contacts; mobile and desktop presets, the median of three runs each.
  * Seeds straight into dynalite (as `npm run bench` does), starts the runtime as `npm start` runs it
- * (the built web/dist; `--build` builds it first), writes bench/web.json and its own section
+ * (web/dist, built again first when a source is newer than it, as `npm test` does; `--build` always
+ * builds it), writes bench/web.json and its own section
  * (`bench:web`) at the end of bench/results.md. BENCH_WEB_RUNS=n changes the number of runs,
  * BENCH_WEB_LABEL names the build measured (e.g. "before"), BENCH_WEB_PATHS=/,/login measures only
  * those pages (quick iterations; the results then hold only them), BENCH_WEB_PRESETS=mobile only that
@@ -25,6 +26,7 @@ import { entityTypes, keys } from '../shared/db/keys.ts';
 import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
+import { ensureWebBuild } from './ensure-deps.mjs';
 import { benchContactItem, benchMessageItem, benchOwnerItems, benchServiceItem, openSeedTable, withSection } from './bench-seed.ts';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
@@ -186,7 +188,8 @@ async function signIn(port: number, origin: string, session: unknown) {
 
 async function main() {
   if (process.argv.includes('--build')) execFileSync('npm', ['run', 'build:web'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  if (!existsSync('web/dist/index.html')) throw new Error('web/dist is not built: npm run build:web (or pass --build)');
+  // A stale build would measure code that is no longer there (it once did, for a whole session's work).
+  else ensureWebBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'conversa-bench-web-'));
   const account = await seed(dataDir);
   const fake = await startFakeChannel();
