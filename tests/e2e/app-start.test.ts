@@ -91,6 +91,34 @@ describe('the signed-in app starts without waiting for /auth/me', () => {
   });
 });
 
+describe("the screen's code is fetched beside the app chunk, not after it has run", () => {
+  it.each([
+    ['/inbox', 'src/app/routes/app/inbox.tsx'],
+    ['/contacts', 'src/app/routes/app/contacts.tsx'],
+  ])('%s: the frame and the screen are asked for while the app chunk is held back', async (path, screen) => {
+    const { page, context, errors } = await newPage(h.browser, { width: 390, height: 844 });
+    await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
+    await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
+    const app = `/${manifest['src/boot.tsx']!.file}`;
+    let appHeld: Route | undefined;
+    void page.route(`**${app}`, (route) => {
+      appHeld = route;
+    });
+    const wanted = [`/${manifest[screen]!.file}`, `/${manifest['src/app/routes/app/app-shell.tsx']!.file}`];
+    const requested = new Set<string>();
+    page.on('request', (request) => requested.add(new URL(request.url()).pathname));
+    await page.goto(`${h.runtime.url}${path}`, { waitUntil: 'commit' });
+    await expect.poll(() => wanted.filter((file) => requested.has(file)), { timeout: 10_000 }).toEqual(wanted);
+    // The app chunk has not run: it is still held.
+    expect(appHeld).toBeDefined();
+    expect(await page.evaluate(() => '__conversaFirstRequest' in window)).toBe(true);
+    await appHeld!.continue();
+    await page.getByRole('heading', { level: 1, name: path === '/inbox' ? 'Chat' : 'Contatos' }).waitFor();
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+});
+
 describe("the shell asks for the screen's first list before the app's code", () => {
   it.each([
     ['/inbox', 'Chat', (q: Record<string, unknown>) => q.perPage === 50],

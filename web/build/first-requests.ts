@@ -7,6 +7,8 @@
  * the app's own code, run at build time by web/build/prerender.ts, so the shell paints and asks for
  * exactly what the screen will.
  */
+import type { PreloadScreen } from './screen-preloads.ts';
+
 const dataMarker = /<!-- first-requests:[^>]*-->/;
 const skeletonMarker = '<!-- app-skeleton -->';
 const loaderBlock = /\s*<!-- shell-loader:[\s\S]*?<!-- \/shell-loader -->/;
@@ -19,6 +21,8 @@ export interface ShellStart {
   appPaths: string[];
   /** Page path → the API path of its first list (app/route-data.ts). */
   requests: Record<string, string>;
+  /** Screen (`data-shell`) → the files its start fetches after the boot chunk (build/screen-preloads.ts). */
+  preloads: Record<PreloadScreen, string[]>;
 }
 
 /** The shell with the data block and the skeleton's markup in place of their marker comments. */

@@ -17,6 +17,7 @@ import { build, type Plugin, type ResolvedConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { appPaths, notFoundPage, prerenderDir, prerenderedPages } from '../src/app/static-routes.ts';
 import { withShellStart, withoutShellStart } from './first-requests.ts';
+import { screenPreloads } from './screen-preloads.ts';
 
 const rootMarker = '<div id="root"></div>';
 
@@ -43,7 +44,7 @@ export function prerender(): Plugin {
     },
     writeBundle: {
       sequential: true,
-      async handler() {
+      async handler(_options, bundle) {
         const outDir = resolve(config.root, config.build.outDir);
         // Inside the repository, so the built module finds the dependencies in node_modules.
         // One per build: two builds at once (parallel test files) must not share it. It stays after
@@ -69,7 +70,9 @@ export function prerender(): Plugin {
         };
         const shell = await readFile(join(outDir, 'index.html'), 'utf8');
         // The signed-in screens' start for the shell's inline script, and the frame's skeleton (build/first-requests.ts).
-        const built = withShellStart(shell, { appPaths, requests: firstRequestPaths() }, renderAppSkeleton());
+        // With the files each screen's start fetches after the boot chunk, to preload (build/screen-preloads.ts).
+        const preloads = screenPreloads(bundle, shell);
+        const built = withShellStart(shell, { appPaths, requests: firstRequestPaths(), preloads }, renderAppSkeleton());
         await writeFile(join(outDir, 'index.html'), built);
         if (!shell.includes(rootMarker)) throw new Error(`prerender: the shell has no ${rootMarker}`);
         // The pages paint before the app runs (main.tsx fetches it after the first paint): they do
