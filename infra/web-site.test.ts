@@ -144,6 +144,20 @@ describe('the distribution', () => {
     expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
   });
 
+  it("leaves /api/*'s compression to the functions: the viewer's Accept-Encoding reaches them, their encoding goes back as it is", () => {
+    // Issue 17: the functions compress their JSON answers for the request's Accept-Encoding
+    // (functions/lib/compress-response.ts). CachingDisabled has both EnableAcceptEncoding flags off, so
+    // CloudFront neither normalises that header nor compresses (an answer with Content-Encoding is
+    // sent on as it is); AllViewerExceptHostHeader forwards every viewer header, Accept-Encoding
+    // included. No policy of our own stands in for either.
+    const api = behaviours['/api/*'];
+    expect(api.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    expect(api.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
+    for (const [, policy] of Object.entries(resourcesOf(template, 'AWS::CloudFront::OriginRequestPolicy'))) {
+      expect(JSON.stringify(policy.Properties).toLowerCase()).not.toContain('accept-encoding');
+    }
+  });
+
   it('sends /ws, as it is, to the WebSocket API, whose stage is named ws', () => {
     const [wsApiId] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.ProtocolType === 'WEBSOCKET')!;
     const ws = behaviours['/ws'];

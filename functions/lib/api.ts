@@ -1,8 +1,8 @@
 /**
  * The HTTP handler builder: a middy chain that logs, measures and traces the invocation
  * (`observability()`), reads the caller's session (and adds its account and user ids to the logs), parses and validates the
- * JSON body, path parameters and the list query with zod, calls the business glue, and renders any
- * failure from the catalogue. A handler file is then a few lines:
+ * JSON body, path parameters and the list query with zod, calls the business glue, renders any
+ * failure from the catalogue, and compresses the answer for the request's Accept-Encoding. A handler file is then a few lines:
  *
  *   export const handler = api({ auth: 'admin', body: userCreatePayload })
  *     .handler(async ({ body, session }) => created(await createUser(ports(), session, body)));
@@ -16,6 +16,7 @@ import { parseListQuery, type ListRules } from '#domain/list-query.ts';
 import type { Ports } from '#domain/ports.ts';
 import type { AccountSession, Session } from '#domain/session.ts';
 import { resolveSession } from '#domain/auth/resolve-session.ts';
+import { compressResponse } from './compress-response.ts';
 import { logTenant, observability } from './observability.ts';
 import { defaultPorts } from './ports.ts';
 import { renderError, validationError } from './render-error.ts';
@@ -120,8 +121,9 @@ export function api<
           event,
         } as ApiInput<A, B, P, Q>);
       };
-      // renderError is last, so its onError runs first and the others see the rendered response.
-      const handler = middy<APIGatewayProxyEventV2, HttpResult>().use(observability()).use(renderError()).handler(run);
+      // renderError is last, so its onError runs first and the others see the rendered response;
+      // compressResponse then encodes answers and rendered errors alike for the Accept-Encoding.
+      const handler = middy<APIGatewayProxyEventV2, HttpResult>().use(observability()).use(compressResponse()).use(renderError()).handler(run);
       const contract: ApiContract = { auth: options.auth, body: options.body, params: options.params, query: options.query, list: options.list };
       return Object.assign(handler, { contract });
     },

@@ -5,27 +5,9 @@
  * `Vary: Accept-Encoding`, so caches keep the variants apart.
  */
 import { stat } from 'node:fs/promises';
-
-export type Coding = 'br' | 'gzip';
+import { acceptedCodings, type Coding } from '../../functions/lib/accept-encoding.ts';
 
 const suffixes: Record<Coding, string> = { br: '.br', gzip: '.gz' };
-
-/**
- * The codings a client accepts, best first (RFC 9110 section 12.5.3): `br` before `gzip` at equal
- * weight, `q=0` refuses one, `*` stands for any coding not named.
- */
-export function acceptedCodings(header: string | string[] | undefined): Coding[] {
-  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
-  const weights = new Map<string, number>();
-  for (const part of text.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    weights.set(name, q === undefined ? 1 : Number(q) || 0);
-  }
-  const weightOf = (coding: Coding) => weights.get(coding) ?? (coding === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0;
-  return (['br', 'gzip'] as const).filter((c) => weightOf(c) > 0).sort((a, b) => weightOf(b) - weightOf(a));
-}
 
 /** The precompressed copy of `file` to send for this Accept-Encoding, if the build wrote one. */
 export async function precompressedVariant(
