@@ -4,17 +4,17 @@
  */
 import { z } from 'zod';
 import { idField, requiredText } from './fields.ts';
+import { conversationStatuses } from './conversation-labels.ts';
 import { maxTextLength } from './messages.ts';
 
-export const conversationStatuses = ['open', 'pending', 'resolved'] as const;
-export type ConversationStatus = (typeof conversationStatuses)[number];
-
-/** @public labels for the web's status filter */
-export const conversationStatusLabels: Record<ConversationStatus, string> = {
-  open: 'Aberta',
-  pending: 'Pendente',
-  resolved: 'Resolvida',
-};
+export {
+  type ConversationStatus,
+  conversationStatuses,
+  conversationStatusLabels,
+  type InboxCounts,
+  type InboxTab,
+  inboxTabs,
+} from './conversation-labels.ts';
 
 export const conversationStatusPayload = z.object({
   status: z.enum(conversationStatuses, { error: 'Escolha aberta, pendente ou resolvida' }),
@@ -44,16 +44,6 @@ export const notePayload = z.object({
     .max(maxTextLength, { error: `A nota pode ter no máximo ${maxTextLength} caracteres` }),
 });
 export type NotePayload = z.infer<typeof notePayload>;
-
-/** The inbox's tabs: 'Meus' (assigned to me), 'Não atribuídos' (nobody's), 'Todos' (everything I may see). */
-export const inboxTabs = ['mine', 'unassigned', 'all'] as const;
-export type InboxTab = (typeof inboxTabs)[number];
-
-/** @public labels for the web's tabs */
-export const inboxTabLabels: Record<InboxTab, string> = { mine: 'Meus', unassigned: 'Não atribuídos', all: 'Todos' };
-
-/** For each tab, how many conversations in total and in each status. */
-export type InboxCounts = Record<InboxTab, { total: number } & Record<ConversationStatus, number>>;
 
 export interface InboxSettings {
   /** Members see every conversation of the account, not only theirs and their departments' unassigned ones. */

@@ -1,6 +1,9 @@
 /** Messages (SPEC section 3): entity, ack codes and the send payload. */
 import { z } from 'zod';
 import { idField, requiredText } from './fields.ts';
+import { ack } from './message-acks.ts';
+
+export { ack } from './message-acks.ts';
 
 export const messageTypes = ['text', 'image', 'video', 'audio', 'voice', 'document'] as const;
 export type MessageType = (typeof messageTypes)[number];
@@ -11,16 +14,6 @@ export type MessageType = (typeof messageTypes)[number];
  */
 export const messageKinds = ['message', 'note', 'system'] as const;
 export type MessageKind = (typeof messageKinds)[number];
-
-export const ack = {
-  error: -2,
-  deleted: -1,
-  sending: 0,
-  sent: 1,
-  delivered: 2,
-  read: 3,
-  played: 4,
-} as const;
 
 /** Acks only move forward, except to deleted (-1) or error (-2); a failed send may go back to sending on retry. */
 export function nextAck(current: number, incoming: number): number {

@@ -1,22 +1,9 @@
 /** Connections ("services"): WhatsApp or Telegram channels of an account (SPEC sections 3, 4, 5). */
 import { z } from 'zod';
 import { requiredString, requiredText } from './fields.ts';
+import { type ServiceStatus, type ServiceType, serviceTypes } from './service-labels.ts';
 
-export const serviceTypes = ['whatsapp', 'telegram'] as const;
-export type ServiceType = (typeof serviceTypes)[number];
-
-export const serviceTypeLabels: Record<ServiceType, string> = { whatsapp: 'WhatsApp', telegram: 'Telegram' };
-
-/** Status values as stored and sent; anything else shows as disconnected. */
-export const serviceStatuses = ['starting', 'connected', 'isOnQrCode', 'disconnected'] as const;
-export type ServiceStatus = (typeof serviceStatuses)[number];
-
-export const serviceStatusLabels: Record<ServiceStatus, string> = {
-  starting: 'Iniciando...',
-  connected: 'Conectado',
-  isOnQrCode: 'Esperando leitura do código QR',
-  disconnected: 'Desconectado',
-};
+export { type ServiceStatus, serviceStatuses, type ServiceType, serviceTypes } from './service-labels.ts';
 
 export interface Service {
   id: string;

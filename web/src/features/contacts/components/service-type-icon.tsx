@@ -1,5 +1,5 @@
 import { MessageCircle, Send } from 'lucide-react';
-import { serviceTypeLabels, type ServiceType } from '#contracts/services.ts';
+import { serviceTypeLabels, type ServiceType } from '#contracts/service-labels.ts';
 import { cn } from '#web/lib/cn.ts';
 
 export function ServiceTypeIcon({ type, className }: { type: ServiceType | undefined; className?: string }) {

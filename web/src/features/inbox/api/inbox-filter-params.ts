@@ -1,4 +1,4 @@
-import { conversationStatuses, inboxTabs, type ConversationStatus, type InboxTab } from '#contracts/conversations.ts';
+import { conversationStatuses, inboxTabs, type ConversationStatus, type InboxTab } from '#contracts/conversation-labels.ts';
 import type { ServiceType } from '#contracts/services.ts';
 import { emptyInboxFilters, type InboxFilters } from './get-inbox-contacts.ts';
 

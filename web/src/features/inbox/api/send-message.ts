@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { maxInlineAudioBytes, messageTypeOf } from '#contracts/files.ts';
-import { ack, type Message, type MessageKind, type MessageType, type SendMessagePayload } from '#contracts/messages.ts';
+import { ack } from '#contracts/message-acks.ts';
+import type { Message, MessageKind, MessageType, SendMessagePayload } from '#contracts/messages.ts';
 import type { User } from '#contracts/entities.ts';
 import { api } from '#web/lib/api-client.ts';
 import { addNote } from './add-note.ts';

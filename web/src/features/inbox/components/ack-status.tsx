@@ -1,5 +1,5 @@
 import { AlertCircle, Ban, Check, CheckCheck, Clock, Headphones } from 'lucide-react';
-import { ack as ackCode } from '#contracts/messages.ts';
+import { ack as ackCode } from '#contracts/message-acks.ts';
 import { cn } from '#web/lib/cn.ts';
 
 /** Every ack of SPEC section 3, as a tick with a spoken label. */

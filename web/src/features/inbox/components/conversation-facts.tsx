@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Building2, Tag as TagIcon, UserRound } from 'lucide-react';
 import type { Contact } from '#contracts/contacts.ts';
-import { conversationStatusLabels, type ConversationStatus } from '#contracts/conversations.ts';
+import { conversationStatusLabels, type ConversationStatus } from '#contracts/conversation-labels.ts';
 import { ContactTagsDialog } from '#web/components/contact-tags-dialog.tsx';
 import { Badge } from '#web/components/ui/misc.tsx';
 import { TagChip } from '#web/components/ui/tag-chip.tsx';

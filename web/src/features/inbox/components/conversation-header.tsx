@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
 import type { Contact } from '#contracts/contacts.ts';
-import { serviceTypeLabels } from '#contracts/services.ts';
+import { serviceTypeLabels } from '#contracts/service-labels.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { Badge } from '#web/components/ui/misc.tsx';
 import { formatPresence } from '#web/lib/format.ts';

@@ -1,4 +1,4 @@
-import { conversationStatusLabels, type InboxTab } from '#contracts/conversations.ts';
+import { conversationStatusLabels, type InboxTab } from '#contracts/conversation-labels.ts';
 import type { InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
 
 /** What an empty tab says: 'Todos' keeps SPEC's list text, the team tabs say whose conversations are missing. */

@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { inboxTabLabels, inboxTabs, type ConversationStatus, type InboxCounts, type InboxTab } from '#contracts/conversations.ts';
+import { inboxTabLabels, inboxTabs, type ConversationStatus, type InboxCounts, type InboxTab } from '#contracts/conversation-labels.ts';
 import { cn } from '#web/lib/cn.ts';
 
 /** The id of a tab's button, which names the list's tabpanel. */

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { FileText, Mic, NotebookPen, Reply, RotateCcw } from 'lucide-react';
-import { ack, type MessageReaction, type MessageSummary } from '#contracts/messages.ts';
+import { ack } from '#contracts/message-acks.ts';
+import type { MessageReaction, MessageSummary } from '#contracts/messages.ts';
 import { cn } from '#web/lib/cn.ts';
 import { formatBytes, formatMessageTime } from '#web/lib/format.ts';
 import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';

@@ -6,7 +6,7 @@
  * transfers it to themselves instead). Anyone who sees a conversation may tag its contact.
  */
 import type { Contact } from '#contracts/contacts.ts';
-import { conversationStatuses, type ConversationStatus } from '#contracts/conversations.ts';
+import { conversationStatuses, type ConversationStatus } from '#contracts/conversation-labels.ts';
 
 export interface ConversationActions {
   take: boolean;

@@ -1,15 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { z } from 'zod';
 import { requiredText } from '#contracts/fields.ts';
-import {
-  serviceCreatePayload,
-  serviceTypeLabels,
-  serviceTypes,
-  serviceUpdatePayload,
-  telegramTokenRequiredText,
-  type Service,
-  type ServiceCreatePayload,
-} from '#contracts/services.ts';
+import { serviceTypeLabels, serviceTypes } from '#contracts/service-labels.ts';
+import { serviceCreatePayload, serviceUpdatePayload, telegramTokenRequiredText, type Service, type ServiceCreatePayload } from '#contracts/services.ts';
 import { DetailsDialog, type DetailRow } from '#web/components/ui/details-dialog.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { FormActions } from '#web/components/ui/form-actions.tsx';

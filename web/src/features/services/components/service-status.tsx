@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { QrCode } from 'lucide-react';
-import { serviceStatusLabels, type Service } from '#contracts/services.ts';
+import { serviceStatusLabels } from '#contracts/service-labels.ts';
+import type { Service } from '#contracts/services.ts';
 import { Badge } from '#web/components/ui/misc.tsx';
 
 /** The connection status display of SPEC section 4. */

@@ -1,5 +1,6 @@
 import { MessageCircle, Send } from 'lucide-react';
-import { serviceTypeLabels, type ServiceType as ServiceTypeName } from '#contracts/services.ts';
+import { serviceTypeLabels } from '#contracts/service-labels.ts';
+import type { ServiceType as ServiceTypeName } from '#contracts/services.ts';
 
 export function ServiceType({ type }: { type: ServiceTypeName }) {
   const Icon = type === 'telegram' ? Send : MessageCircle;
