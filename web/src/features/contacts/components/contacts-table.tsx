@@ -66,7 +66,16 @@ const ContactTableRow = memo(function ContactTableRow({ contact, number, tags, c
           {contact.archivedAt ? <ArchivedBadge why={archivedWhy(contact)} /> : null}
         </span>
       </td>
-      <td className={`${tdClass} text-fg-muted`}>{contact.data.email ?? '—'}</td>
+      <td className={`${tdClass} text-fg-muted`}>
+        {/* A long address is cut with an ellipsis (shown whole on hover) so the row's actions stay in view on a laptop. */}
+        {contact.data.email ? (
+          <span className="block max-w-48 truncate" title={contact.data.email}>
+            {contact.data.email}
+          </span>
+        ) : (
+          '—'
+        )}
+      </td>
       <td className={`${tdClass} text-fg-muted tabular-nums`}>{contact.data.phoneNumber ? `+${contact.data.phoneNumber}` : '—'}</td>
       <td className={tdClass}>
         {contact.service ? (
