@@ -1,6 +1,7 @@
 import { serveMeasuredBuild } from './measure-dist.ts';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
+import { messageFixture } from '#web/testing/message-fixture.ts';
 
 const conversations = 30;
 const perSecond = Number(process.env.BURST_PER_SECOND ?? 50);
@@ -11,27 +12,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const contactId = (i: number) => `C${String(1000 - i).padStart(8, '0')}`;
 
 function message(contact: number, n: number, at: number) {
-  return {
-    id: `M${String(at).padStart(14, '0')}${String(n).padStart(4, '0')}`,
-    contactId: contactId(contact),
-    serviceId: 'S1',
-    text: `Mensagem ${n}: ${'olá, tudo bem? '.repeat(1 + (n % 4))}`,
-    type: 'text',
-    timestamp: iso(at),
-    isFromMe: n % 3 === 0,
-    ack: 2,
-    error: null,
-    file: null,
-    fileId: null,
-    thumbnail: null,
-    quotedMessage: null,
-    replyMessageId: null,
-    user: null,
-    groupContact: null,
-    reactions: [],
-    createdAt: iso(at),
-    updatedAt: iso(at),
-  };
+  return messageFixture(
+    {
+      id: `M${String(at).padStart(14, '0')}${String(n).padStart(4, '0')}`,
+      contactId: contactId(contact),
+      serviceId: 'S1',
+      text: `Mensagem ${n}: ${'olá, tudo bem? '.repeat(1 + (n % 4))}`,
+      isFromMe: n % 3 === 0,
+      ack: 2,
+    },
+    iso(at),
+  );
 }
 function contact(i: number, last = message(i, 0, t0 - i * 600_000), unread = i % 4) {
   return contactFixture(

@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { serveMeasuredBuild } from './measure-dist.ts';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
+import { messageFixture } from '#web/testing/message-fixture.ts';
 
 const conversations = 30;
 const totalContacts = 1_000;
@@ -27,27 +28,17 @@ const lines = [
 ];
 
 function message(contact: number, n: number, at: number) {
-  return {
-    id: `M${String(at).padStart(14, '0')}${String(n).padStart(4, '0')}`,
-    contactId: contactId(contact),
-    serviceId: 'S1',
-    text: lines[(n + contact) % lines.length]!,
-    type: 'text',
-    timestamp: iso(at),
-    isFromMe: (n + contact) % 2 === 1,
-    ack: 2,
-    error: null,
-    file: null,
-    fileId: null,
-    thumbnail: null,
-    quotedMessage: null,
-    replyMessageId: null,
-    user: null,
-    groupContact: null,
-    reactions: [],
-    createdAt: iso(at),
-    updatedAt: iso(at),
-  };
+  return messageFixture(
+    {
+      id: `M${String(at).padStart(14, '0')}${String(n).padStart(4, '0')}`,
+      contactId: contactId(contact),
+      serviceId: 'S1',
+      text: lines[(n + contact) % lines.length]!,
+      isFromMe: (n + contact) % 2 === 1,
+      ack: 2,
+    },
+    iso(at),
+  );
 }
 const contacts = Array.from({ length: totalContacts }, (_, i) => {
   const last = i < conversations ? message(i, 23, t0 - (i + 1) * 3_600_000) : null;

@@ -3,6 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '#contracts/messages.ts';
 import { flattenMessages, messagesQueryOptions } from '#web/features/inbox/api/get-messages.ts';
+import { messageFixture } from '#web/testing/message-fixture.ts';
 
 // The socket, played by the test: whatever listener the sync registers receives the messages.
 const socket = vi.hoisted(() => ({ listeners: new Set<(raw: string) => void>() }));
@@ -18,29 +19,7 @@ vi.mock('#web/lib/realtime.ts', () => ({
 const { useRealtimeSync } = await import('./realtime-sync.ts');
 
 function message(id: string, text: string): Message {
-  const at = '2026-11-25T12:00:00.000Z';
-  return {
-    id,
-    contactId: 'c1',
-    serviceId: 's1',
-    text,
-    type: 'text',
-    kind: 'message',
-    timestamp: at,
-    isFromMe: false,
-    ack: 0,
-    error: null,
-    file: null,
-    fileId: null,
-    thumbnail: null,
-    quotedMessage: null,
-    replyMessageId: null,
-    user: null,
-    groupContact: null,
-    reactions: [],
-    createdAt: at,
-    updatedAt: at,
-  };
+  return messageFixture({ id, text }, '2026-11-25T12:00:00.000Z');
 }
 
 describe('the realtime sync before its contract has loaded', () => {

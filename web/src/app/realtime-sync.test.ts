@@ -7,33 +7,12 @@ import { addLocalMessage, flattenMessages, messagesQueryOptions, settleLocalMess
 import { sessionStore, setSession } from '#web/lib/auth.ts';
 import { applyRealtimeEvent, loadRealtimeParser } from './realtime-sync.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
+import { messageFixture } from '#web/testing/message-fixture.ts';
 
 const at = (s: number) => new Date(Date.UTC(2025, 5, 8, 12, 0, s)).toISOString();
 
 function message(id: string, patch: Partial<Message> = {}): Message {
-  return {
-    id,
-    contactId: 'c1',
-    serviceId: 's1',
-    text: `texto ${id}`,
-    type: 'text',
-    kind: 'message',
-    timestamp: at(0),
-    isFromMe: false,
-    ack: 0,
-    error: null,
-    file: null,
-    fileId: null,
-    thumbnail: null,
-    quotedMessage: null,
-    replyMessageId: null,
-    user: null,
-    groupContact: null,
-    reactions: [],
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...patch,
-  };
+  return messageFixture({ id, ...patch }, at(0));
 }
 
 function contact(id: string, patch: Partial<Contact> = {}): Contact {

@@ -3,32 +3,10 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
 import { MessageBubble } from './message-bubble.tsx';
+import { messageFixture } from '#web/testing/message-fixture.ts';
 
 function message(patch: Partial<ChatMessage> = {}): ChatMessage {
-  const at = new Date(Date.UTC(2025, 5, 8, 12, 0, 0)).toISOString();
-  return {
-    id: 'm1',
-    contactId: 'c1',
-    serviceId: 's1',
-    text: 'Chegou o pedido?',
-    type: 'text',
-    kind: 'message',
-    timestamp: at,
-    isFromMe: false,
-    ack: 2,
-    error: null,
-    file: null,
-    fileId: null,
-    thumbnail: null,
-    quotedMessage: null,
-    replyMessageId: null,
-    user: null,
-    groupContact: null,
-    reactions: [],
-    createdAt: at,
-    updatedAt: at,
-    ...patch,
-  };
+  return messageFixture({ id: 'm1', text: 'Chegou o pedido?', ack: 2, ...patch }, new Date(Date.UTC(2025, 5, 8, 12, 0, 0)).toISOString());
 }
 
 afterEach(cleanup);
