@@ -1,6 +1,7 @@
 import { serveMeasuredBuild } from './measure-dist.ts';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
+import { summariseProfile, type CpuProfile } from './cpu-profile-summary.ts';
 
 const slowdown = Number(process.env.CPU_SLOWDOWN ?? 4);
 const t0 = Date.now();
@@ -78,33 +79,15 @@ try {
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(1000);
     const navStart = await page.evaluate(() => performance.timeOrigin);
-    const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: any[]; samples: number[]; timeDeltas: number[] } };
-    const self = new Map<number, number>();
-    for (const [k, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0));
-    const byFunction = new Map<string, number>();
-    const byFile = new Map<string, number>();
-    let scripting = 0;
-    for (const node of profile.nodes) {
-      const us = self.get(node.id) ?? 0;
-      const f = node.callFrame;
-      if (['(idle)', '(program)', '(root)'].includes(f.functionName)) continue;
-      scripting += us;
-      const file = (f.url as string).split('/').pop() || f.functionName;
-      byFile.set(file, (byFile.get(file) ?? 0) + us);
-      const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber}`;
-      byFunction.set(key, (byFunction.get(key) ?? 0) + us);
-    }
-    const top = (m: Map<string, number>, n: number) =>
-      [...m.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, n)
-        .map(([k, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+    const summary = summariseProfile(profile);
+    const scripting = summary.total;
     const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
     const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN);
     console.log(
       `${path} at ${slowdown}x (wall ${Date.now() - started} ms): ${scripts} scripts, ${(scriptBytes / 1000).toFixed(1)} kB uncompressed; first contentful paint at ${fcp.toFixed(0)} ms, first list request at ${(listAt - navStart).toFixed(0)} ms; scripting ${(scripting / 1000).toFixed(0)} ms; long tasks ${JSON.stringify(long)}`,
     );
-    console.log(`by file:\n${top(byFile, 8).join('\n')}\nby function:\n${top(byFunction, 25).join('\n')}`);
+    console.log(`by file:\n${summary.byFile(8).join('\n')}\nby function:\n${summary.byFunction(25).join('\n')}`);
     if (errors.length) console.error(errors);
     await context.close();
   }

@@ -2,6 +2,7 @@ import { serveMeasuredBuild } from './measure-dist.ts';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
 import { messageFixture } from '#web/testing/message-fixture.ts';
+import { summariseProfile, type CpuProfile } from './cpu-profile-summary.ts';
 
 const conversations = 30;
 const perSecond = Number(process.env.BURST_PER_SECOND ?? 50);
@@ -97,27 +98,10 @@ try {
 
   /** Stops the CPU profile and prints where the scripting went, by file and by function. */
   const report = async (label: string) => {
-    const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: any[]; samples: number[]; timeDeltas: number[] } };
-    const self = new Map<number, number>();
-    for (const [k, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0));
-    const byFunction = new Map<string, number>();
-    const byFile = new Map<string, number>();
-    for (const node of profile.nodes) {
-      const us = self.get(node.id) ?? 0;
-      const f = node.callFrame;
-      if (['(idle)', '(program)', '(root)'].includes(f.functionName)) continue;
-      const file = (f.url as string).split('/').pop() || f.functionName;
-      byFile.set(file, (byFile.get(file) ?? 0) + us);
-      const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber}`;
-      byFunction.set(key, (byFunction.get(key) ?? 0) + us);
-    }
-    const top = (m: Map<string, number>, n: number) =>
-      [...m.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, n)
-        .map(([k, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
-    console.log(`${label}: scripting by file:\n${top(byFile, 10).join('\n')}`);
-    console.log(`${label}: by function:\n${top(byFunction, 20).join('\n')}`);
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+    const summary = summariseProfile(profile);
+    console.log(`${label}: scripting by file:\n${summary.byFile(10).join('\n')}`);
+    console.log(`${label}: by function:\n${summary.byFunction(20).join('\n')}`);
   };
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });

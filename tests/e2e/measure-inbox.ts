@@ -6,6 +6,7 @@
  */
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
+import { messageFixture } from '#web/testing/message-fixture.ts';
 
 const totalContacts = 25_000;
 const totalMessages = 5_000;
@@ -29,26 +30,18 @@ function contact(i: number) {
   );
 }
 function message(n: number) {
-  return {
-    id: `M${String(n).padStart(8, '0')}`,
-    contactId: 'C00025000',
-    serviceId: 'S1',
-    text: `Mensagem número ${n} ${'texto '.repeat(n % 12)}`,
-    type: 'text',
-    timestamp: iso(t0 - (totalMessages - n) * 90_000),
-    isFromMe: n % 2 === 0,
-    ack: 3,
-    error: null,
-    file: null,
-    fileId: null,
-    thumbnail: null,
-    quotedMessage: null,
-    replyMessageId: null,
-    user: null,
-    groupContact: null,
-    createdAt: iso(t0),
-    updatedAt: iso(t0),
-  };
+  return messageFixture(
+    {
+      id: `M${String(n).padStart(8, '0')}`,
+      contactId: 'C00025000',
+      serviceId: 'S1',
+      text: `Mensagem número ${n} ${'texto '.repeat(n % 12)}`,
+      timestamp: iso(t0 - (totalMessages - n) * 90_000),
+      isFromMe: n % 2 === 0,
+      ack: 3,
+    },
+    iso(t0),
+  );
 }
 
 const h = await startHarness();

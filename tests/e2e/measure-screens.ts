@@ -13,6 +13,7 @@ import { serveMeasuredBuild } from './measure-dist.ts';
 import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
 import { messageFixture } from '#web/testing/message-fixture.ts';
+import { summariseProfile, type CpuProfile } from './cpu-profile-summary.ts';
 
 const conversations = 30;
 const totalContacts = 1_000;
@@ -154,38 +155,19 @@ try {
         throw new Error(`${screen} did not show (${errors.join('; ')}): ${error}`);
       });
     await page.waitForTimeout(3000);
-    const { profile } = (await cdp.send('Profiler.stop')) as {
-      profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
-    };
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
     if (process.env.PROFILE_OUT) writeFileSync(`${process.env.PROFILE_OUT}${screen.replaceAll('/', '_')}.cpuprofile`, JSON.stringify(profile));
-    const self = new Map<number, number>();
-    for (const [k, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0));
-    const byFunction = new Map<string, number>();
-    const byFile = new Map<string, number>();
-    let total = 0;
-    for (const node of profile.nodes) {
-      const us = self.get(node.id) ?? 0;
-      const f = node.callFrame;
-      if (['(idle)', '(program)', '(root)'].includes(f.functionName)) continue;
-      total += us;
-      const file = f.url.split('/').pop() || f.functionName;
-      byFile.set(file, (byFile.get(file) ?? 0) + us);
-      const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber}`;
-      byFunction.set(key, (byFunction.get(key) ?? 0) + us);
-    }
-    const top = (m: Map<string, number>, n: number) =>
-      [...m.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, n)
-        .map(([k, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+    const summary = summariseProfile(profile);
     const measured = await page.evaluate(() => {
       const w = window as unknown as { __renders: Record<string, number>; __commits: number; __long: number[] };
       return { renders: w.__renders, commits: w.__commits, long: w.__long };
     });
     const renders = Object.entries(measured.renders).sort((a, b) => b[1] - a[1]);
-    console.log(`\n== ${screen} at 390 px, ${slowdown}x: ${(total / 1000).toFixed(0)} ms of scripting; long tasks (ms) ${JSON.stringify(measured.long)}`);
-    console.log(`by file:\n${top(byFile, 8).join('\n')}`);
-    console.log(`by function:\n${top(byFunction, 25).join('\n')}`);
+    console.log(
+      `\n== ${screen} at 390 px, ${slowdown}x: ${(summary.total / 1000).toFixed(0)} ms of scripting; long tasks (ms) ${JSON.stringify(measured.long)}`,
+    );
+    console.log(`by file:\n${summary.byFile(8).join('\n')}`);
+    console.log(`by function:\n${summary.byFunction(25).join('\n')}`);
     console.log(
       `${measured.commits} React commits, ${renders.reduce((n, [, c]) => n + c, 0)} component renders; most rendered:\n${renders
         .slice(0, 30)
