@@ -4,34 +4,15 @@ import type { Message } from '#contracts/messages.ts';
 import { messageKeys } from '#web/api/keys.ts';
 import { flattenMessages, type ChatMessage } from './get-messages.ts';
 import { sendOutgoing } from './send-message.ts';
+import { messageFixture } from '#web/testing/message-fixture.ts';
 
 afterEach(() => vi.restoreAllMocks());
 
 function stored(patch: Partial<Message>): Message {
-  const at = '2026-11-25T14:02:00.000Z';
-  return {
-    id: 'M2',
-    contactId: 'C1',
-    serviceId: 'S1',
-    text: '',
-    type: 'text',
-    kind: 'message',
-    timestamp: at,
-    isFromMe: true,
-    ack: 1,
-    error: null,
-    file: null,
-    fileId: null,
-    thumbnail: null,
-    quotedMessage: null,
-    replyMessageId: null,
-    user: { id: 'U1', name: 'Ana Souza' },
-    groupContact: null,
-    reactions: [],
-    createdAt: at,
-    updatedAt: at,
-    ...patch,
-  };
+  return messageFixture(
+    { id: 'M2', contactId: 'C1', serviceId: 'S1', text: '', isFromMe: true, ack: 1, user: { id: 'U1', name: 'Ana Souza' }, ...patch },
+    '2026-11-25T14:02:00.000Z',
+  );
 }
 
 describe('sending an internal note', () => {
