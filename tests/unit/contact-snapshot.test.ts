@@ -118,7 +118,7 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
   it('keep every field a contact is listed with, and the folded text', async () => {
     const contacts = [fields('A', 5, 'Conceição Araújo'), fields('A', 6, 'ana'), fields('A', 7, 'Bia')].map((f) => ({
       fields: f,
-      folded: { name: f.name === 'Conceição Araújo' ? 'conceicao araujo' : f.name.toLowerCase(), email: f.email?.toLowerCase() ?? null },
+      folded: { name: f.name === 'Conceição Araújo' ? 'conceicao araujo' : f.name.toLowerCase(), email: f.email?.toLowerCase() ?? null, phone: f.phoneNumber },
     }));
     const back = decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1234, contacts }), 'A');
     expect(back).toEqual({ accountId: 'A', position: 1234, contacts });
@@ -133,7 +133,17 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
       if (i % 11 === 0) f.email = `Joã${i}@Exemplo.com.br`;
       if (i % 13 === 0)
         f.lastMessage = { id: `m${i}`, text: 'Olá, tudo bem? 🎉 ção', type: 'text', isFromMe: true, ack: 3, timestamp: f.createdAt, file: null };
-      return { fields: f, folded: { name: fold(f.name), email: f.email ? fold(f.email) : null } };
+      if (i % 17 === 0)
+        f.lastMessage = {
+          id: `d${i}`,
+          text: '',
+          type: 'document',
+          isFromMe: false,
+          ack: 0,
+          timestamp: f.createdAt,
+          file: { name: 'nota fiscal.pdf', mimetype: 'application/pdf' },
+        };
+      return { fields: f, folded: { name: fold(f.name), email: f.email ? fold(f.email) : null, phone: f.phoneNumber } };
     });
     const bytes = await encodeSnapshot({ accountId: 'A', position: 42.5, contacts });
     // Every byte ASCII: the reader copies the bytes into a string instead of decoding UTF-8.
@@ -208,6 +218,14 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
     await storage.put(contactSnapshotObjectKey(accountId), await encodeSnapshot(bad!), 'application/gzip');
     const fromBad = new ContactDirectory();
     expect(await ids(fromBad, accountId, { order: byName }, read)).toEqual(await ids(full, accountId, { order: byName }));
+    // One that names a row twice and misses another (the right length, in order around it): the view
+    // rebuilds the list from its entries rather than sorting what it was given.
+    const twice = await readContactSnapshot(storage, accountId);
+    const rows = twice!.orders![1]!.rows!;
+    rows[1] = rows[0]!;
+    await storage.put(contactSnapshotObjectKey(accountId), await encodeSnapshot(twice!), 'application/gzip');
+    const fromTwice = new ContactDirectory();
+    expect(await ids(fromTwice, accountId, { order: byName }, read)).toEqual(await ids(full, accountId, { order: byName }));
   });
 
   it('are not used when missing, unreadable or older than the tombstones', async () => {

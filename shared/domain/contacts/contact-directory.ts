@@ -59,6 +59,8 @@ interface Sorted {
   rank: Int32Array;
   /** The order's comparison, ties broken by id: a total order, so a moved entry lands where a full sort puts it. */
   compare: (a: Entry, b: Entry) => number;
+  /** Taken from a snapshot and not yet checked against `compare` (checked when first read: adoptSorted). */
+  unchecked?: boolean;
 }
 
 interface AccountView {
@@ -158,7 +160,7 @@ function ranks(entries: Entry[], slots: number): Int32Array {
 /** The text the trigram index holds for an entry: name and e-mail, folded. */
 const indexedText = (e: Entry) => (e.folded.email === null ? e.folded.name : `${e.folded.name}\n${e.folded.email}`);
 
-const foldedOf = (item: ContactFields) => ({ name: fold(item.name), email: item.email ? fold(item.email) : null });
+const foldedOf = (item: ContactFields): Entry['folded'] => ({ name: fold(item.name), email: item.email ? fold(item.email) : null, phone: item.phoneNumber });
 
 function emptyView(readAt: number, loadedAt: number, servicesSignature: string): AccountView {
   return {
@@ -185,10 +187,11 @@ export class ContactDirectory {
   /** `now` is the table's clock (the change index is stamped by it). */
   constructor(private readonly now: () => number = tableNow) {}
 
+  /** `folded` is the entry's own (a snapshot's decoded one is kept as it is): never changed after. */
   private put(view: AccountView, item: ContactFields, services: Map<string, ServiceItem>, folded = foldedOf(item)): void {
     const current = view.entries.get(item.id);
     const slot = current?.slot ?? view.free.pop() ?? view.slots.length;
-    const next: Entry = { slot, item, service: services.get(item.serviceId), folded: { ...folded, phone: item.phoneNumber } };
+    const next: Entry = { slot, item, service: services.get(item.serviceId), folded };
     view.entries.set(item.id, next);
     view.slots[slot] = next;
     view.index?.set(slot, current && indexedText(current), indexedText(next));
@@ -315,6 +318,16 @@ export class ContactDirectory {
     const order = withIdTieBreak(q.order);
     const orderKey = JSON.stringify(order);
     let sorted = view.sorted.get(orderKey);
+    if (sorted?.unchecked) {
+      const { entries, compare } = sorted;
+      delete sorted.unchecked;
+      for (let i = 1; i < entries.length; i++) {
+        if (compare(entries[i - 1]!, entries[i]!) >= 0) {
+          sorted = undefined;
+          break;
+        }
+      }
+    }
     if (!sorted) {
       const compare = orderComparator(order, access);
       const entries = [...view.entries.values()].sort(compare);
@@ -326,19 +339,18 @@ export class ContactDirectory {
 
   /**
    * Keeps a snapshot's order of its entries as the view's sorted list for `order` (made total by
-   * the id), so a cold view's first list need not sort every contact: only when it holds every
-   * entry once, strictly in this directory's own order (one comparison a neighbouring pair, where
-   * a sort takes about log2(n) an entry), else the list is sorted when first asked, as without it.
+   * the id), so a cold view's first list need not sort every contact. The list is checked when it is
+   * first read, not here (a cold list reads one order of the two a snapshot holds): it must hold
+   * every entry once, strictly in this directory's own order (one comparison a neighbouring pair,
+   * where a sort takes about log2(n) an entry), else it is sorted again from the entries. Changes
+   * applied before that check move entries in it by binary search as in any list (`reorder`); in a
+   * list that was not in order, that leaves it out of order, which the check then finds.
    */
   private adoptSorted(view: AccountView, order: ListQuery['order'], entries: (Entry | undefined)[]): void {
     const key = JSON.stringify(order);
-    if (view.sorted.has(key) || JSON.stringify(withIdTieBreak(order)) !== key || entries.length !== view.entries.size) return;
-    const compare = orderComparator(order, access);
-    for (let i = 0; i < entries.length; i++) {
-      if (!entries[i] || (i > 0 && compare(entries[i - 1]!, entries[i]!) >= 0)) return;
-    }
+    if (view.sorted.has(key) || JSON.stringify(withIdTieBreak(order)) !== key || entries.length !== view.entries.size || entries.includes(undefined)) return;
     const sorted = entries as Entry[];
-    view.sorted.set(key, { entries: sorted, rank: ranks(sorted, view.slots.length), compare });
+    view.sorted.set(key, { entries: sorted, rank: ranks(sorted, view.slots.length), compare: orderComparator(order, access), unchecked: true });
   }
 
   /** Moves the entries a sync changed within each sorted list: out where they were, in where their order puts them. */
@@ -468,7 +480,7 @@ export class ContactDirectory {
     return {
       accountId,
       position: view.readAt,
-      contacts: rows.entries.map((e) => ({ fields: e.item, folded: { name: e.folded.name, email: e.folded.email } })),
+      contacts: rows.entries.map((e) => ({ fields: e.item, folded: e.folded })),
       orders,
     };
   }
