@@ -7,12 +7,18 @@ let client: ApiGatewayManagementApiClient | undefined;
 
 const isGone = (error: unknown) => (error as { name?: string }).name === 'GoneException';
 
+/**
+ * The process's management client, shared by every broadcaster (made on first use). The local
+ * runtime hands its calls to its WebSocket gateway in process (infra/local/ws-management-port.ts).
+ */
+export function managementClient(endpoint = process.env.WS_MANAGEMENT_URL): ApiGatewayManagementApiClient {
+  if (!endpoint) throw new Error('WS_MANAGEMENT_URL is not set');
+  client ??= traced(new ApiGatewayManagementApiClient({ endpoint }));
+  return client;
+}
+
 export function managementBroadcaster(endpoint = process.env.WS_MANAGEMENT_URL): Broadcaster {
-  const api = () => {
-    if (!endpoint) throw new Error('WS_MANAGEMENT_URL is not set');
-    client ??= traced(new ApiGatewayManagementApiClient({ endpoint }));
-    return client;
-  };
+  const api = () => managementClient(endpoint);
   return {
     async post(connectionId, data) {
       try {

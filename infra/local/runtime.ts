@@ -20,6 +20,7 @@ import { HttpGateway } from './http-gateway.ts';
 import { ReadGate } from './read-gate.ts';
 import { TableCallGate } from './table-call-gate.ts';
 import { TablePort } from './table-port.ts';
+import { ManagementPort } from './ws-management-port.ts';
 import { serveStatic } from './static-site.ts';
 import { siteHeaders } from '../site-headers.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
@@ -196,6 +197,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   tableCalls.install(defaultPorts().table.doc);
   // Its calls reach the DynamoDB thread by message, not over loopback HTTP (table-port.ts).
   defaultPorts().table.doc.config.requestHandler = new TablePort(dynamo);
+  // The fan-out's posts and closes reach the WebSocket gateway in this process, not over loopback HTTP (ws-management-port.ts).
+  const { managementClient } = await import('../../functions/lib/ws-broadcaster.ts');
+  managementClient(managementUrl).config.requestHandler = new ManagementPort(ws);
 
   for (const consumer of streamConsumers) {
     const module = (await import(runtimeModuleUrl(`functions/streams/${consumer.handler}`))) as { handler: StreamConsumer['handler'] };

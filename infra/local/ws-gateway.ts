@@ -22,6 +22,13 @@ export interface WsRoutes {
   $default: string;
 }
 
+/** A management call's answer: the status, the headers and the JSON body (empty when none). */
+export interface ManagementAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 interface Connection {
   socket: WebSocket;
   connectedAt: Date;
@@ -128,41 +135,53 @@ export class WsGateway {
     });
   }
 
-  /** Starts the `@connections` management endpoint on a loopback port. */
+  /**
+   * Answers one `@connections` call as API Gateway's management endpoint does: the loopback
+   * server's requests, and the runtime's own client in this process (ws-management-port.ts).
+   */
+  manage(method: string, path: string, body: Uint8Array): ManagementAnswer {
+    const reply = (status: number, answer?: unknown): ManagementAnswer => {
+      const text = answer === undefined ? '' : JSON.stringify(answer);
+      return {
+        status,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(text)),
+          ...(status === 410 ? { 'x-amzn-errortype': 'GoneException' } : {}),
+        },
+        body: text,
+      };
+    };
+    const match = /^(?:\/[^@]*)?\/@connections\/([^/?]+)/.exec(path);
+    if (!match) return reply(404, { message: 'Not Found' });
+    const conn = this.connections.get(decodeURIComponent(match[1]!));
+    if (!conn || conn.socket.readyState !== conn.socket.OPEN) return reply(410, { message: 'Gone' });
+    if (method === 'POST') {
+      conn.socket.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+      return reply(200);
+    }
+    if (method === 'GET') {
+      return reply(200, {
+        connectedAt: conn.connectedAt.toISOString(),
+        lastActiveAt: conn.lastActiveAt.toISOString(),
+        identity: { sourceIp: conn.sourceIp, userAgent: conn.userAgent },
+      });
+    }
+    if (method === 'DELETE') {
+      conn.socket.close(1000);
+      return reply(204);
+    }
+    return reply(405, { message: 'Method Not Allowed' });
+  }
+
+  /** Starts the `@connections` management endpoint on a loopback port (for other processes: the tests, the benches). */
   async listenManagement(): Promise<string> {
     this.management = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const match = /^(?:\/[^@]*)?\/@connections\/([^/?]+)/.exec(req.url ?? '');
-      const id = match ? decodeURIComponent(match[1]!) : '';
-      const conn = this.connections.get(id);
-      const reply = (status: number, body?: unknown) => {
-        const text = body === undefined ? '' : JSON.stringify(body);
-        res.writeHead(status, {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(text),
-          ...(status === 410 ? { 'x-amzn-errortype': 'GoneException' } : {}),
-        });
-        res.end(text);
-      };
-      if (!match) return reply(404, { message: 'Not Found' });
-      if (!conn || conn.socket.readyState !== conn.socket.OPEN) return reply(410, { message: 'Gone' });
-      if (req.method === 'POST') {
-        conn.socket.send(Buffer.concat(chunks).toString('utf8'));
-        return reply(200);
-      }
-      if (req.method === 'GET') {
-        return reply(200, {
-          connectedAt: conn.connectedAt.toISOString(),
-          lastActiveAt: conn.lastActiveAt.toISOString(),
-          identity: { sourceIp: conn.sourceIp, userAgent: conn.userAgent },
-        });
-      }
-      if (req.method === 'DELETE') {
-        conn.socket.close(1000);
-        return reply(204);
-      }
-      return reply(405, { message: 'Method Not Allowed' });
+      const answer = this.manage(req.method ?? 'GET', req.url ?? '', Buffer.concat(chunks));
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
     });
     await new Promise<void>((resolve) => this.management!.listen(0, '127.0.0.1', resolve));
     this.managementUrl = `http://127.0.0.1:${(this.management.address() as AddressInfo).port}/${this.stage}`;

@@ -1,7 +1,8 @@
 /**
  * The local WebSocket gateway's connection limits and `@connections` DELETE, as API Gateway
  * behaves: a connection is closed after the maximum duration, and closing one through the
- * management API runs `$disconnect`. Handlers are tiny modules written for the test.
+ * management API runs `$disconnect`; the runtime's own management client answered in process.
+ * Handlers are tiny modules written for the test.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,7 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import {
+  ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
+  GetConnectionCommand,
+  GoneException,
+  PostToConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
 import { WsGateway } from '../../infra/local/ws-gateway.ts';
+import { ManagementPort } from '../../infra/local/ws-management-port.ts';
 
 declare global {
   var wsGatewayTestEvents: { route: string; connectionId: string }[];
@@ -85,5 +94,28 @@ describe('the local WebSocket gateway', () => {
     await closed;
     expect((await fetch(target, { method: 'DELETE' })).status).toBe(410);
     await expect.poll(() => globalThis.wsGatewayTestEvents.some((e) => e.route === '$disconnect' && e.connectionId === connectionId)).toBe(true);
+  });
+
+  it('answers the SDK client in process: posts a frame, describes, closes, then Gone (its endpoint is a closed port)', async () => {
+    globalThis.wsGatewayTestEvents = [];
+    const client = new ApiGatewayManagementApiClient({
+      endpoint: 'http://127.0.0.1:1/local',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      requestHandler: new ManagementPort(gateway),
+    });
+    const { socket, closed } = await connect();
+    const frames: string[] = [];
+    socket.on('message', (data) => frames.push(String(data)));
+    const connectionId = await idOf();
+    await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: JSON.stringify({ event: 'message.CREATED', text: 'Olá, ção 🎉' }) }));
+    await expect.poll(() => frames).toEqual([JSON.stringify({ event: 'message.CREATED', text: 'Olá, ção 🎉' })]);
+    const described = await client.send(new GetConnectionCommand({ ConnectionId: connectionId }));
+    expect(described.Identity?.SourceIp).toBe('127.0.0.1');
+    expect(described.ConnectedAt).toBeInstanceOf(Date);
+    await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+    expect(await closed).toBe(1000);
+    await expect(client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: 'x' }))).rejects.toBeInstanceOf(GoneException);
+    await expect(client.send(new PostToConnectionCommand({ ConnectionId: 'nunca-existiu', Data: 'x' }))).rejects.toBeInstanceOf(GoneException);
   });
 });
