@@ -148,6 +148,8 @@ try {
   console.log(
     `burst of ${perSecond} messages/s for ${seconds} s at ${slowdown}x: ${burst.length} long task(s), longest ${Math.max(0, ...burst)} ms ${JSON.stringify(burst)}; ${shown} message rows in the DOM; top of the list: ${topRow}`,
   );
+  // The line bench:web reads (scripts/bench-web.ts).
+  console.log(`BURST ${JSON.stringify({ perSecond, seconds, slowdown, longTasks: burst.length, longestMs: Math.max(0, ...burst) })}`);
   await context.close();
 } finally {
   await h.stop();
