@@ -27,7 +27,13 @@ export type AuthMode = 'public' | 'signedIn' | 'member' | 'admin';
 
 type SessionFor<A extends AuthMode> = A extends 'public' ? undefined : A extends 'signedIn' ? Session : AccountSession;
 
-export interface ApiOptions<A extends AuthMode, B extends z.ZodType | undefined, P extends z.ZodType | undefined, Q extends z.ZodType | undefined = undefined> {
+export interface ApiOptions<
+  A extends AuthMode,
+  B extends z.ZodType | undefined,
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined = undefined,
+  R = never,
+> {
   auth: A;
   body?: B;
   params?: P;
@@ -35,16 +41,25 @@ export interface ApiOptions<A extends AuthMode, B extends z.ZodType | undefined,
   query?: Q;
   /** Rules for the `query` URL parameter of a list route. */
   list?: ListRules;
+  /**
+   * Table reads the route needs that follow from the token's account and the valid body alone:
+   * started while the session is checked (one round trip less before the handler's own), and
+   * handed to it as `prefetched` only once the session holds. Not started for a body that fails
+   * its schema (that error is answered after the session's, as without it).
+   */
+  prefetch?: (ports: Ports, accountId: string, body: B extends z.ZodType ? z.output<B> : undefined) => Promise<R>;
   ports?: () => Ports;
 }
 
-export interface ApiInput<A extends AuthMode, B, P, Q = undefined> {
+export interface ApiInput<A extends AuthMode, B, P, Q = undefined, R = never> {
   body: B extends z.ZodType ? z.output<B> : undefined;
   params: P extends z.ZodType ? z.output<P> : Record<string, string>;
   query: Q extends z.ZodType ? z.output<Q> : undefined;
   list: ListQuery;
   session: SessionFor<A>;
   ports: Ports;
+  /** The route's `prefetch`, when it was started (a member's session with an account and a valid body). */
+  prefetched: Promise<R> | undefined;
   /** The caller's address, for rate limits. */
   address: string;
   event: APIGatewayProxyEventV2;
@@ -87,14 +102,33 @@ export function api<
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
->(options: ApiOptions<A, B, P, Q>) {
+  R = never,
+>(options: ApiOptions<A, B, P, Q, R>) {
   return {
-    handler(fn: (input: ApiInput<A, B, P, Q>) => Promise<HttpResult>) {
+    handler(fn: (input: ApiInput<A, B, P, Q, R>) => Promise<HttpResult>) {
       const run = async (event: APIGatewayProxyEventV2, _context: Context): Promise<HttpResult> => {
         const ports = (options.ports ?? defaultPorts)();
         let session: Session | undefined;
+        let prefetched: Promise<R> | undefined;
+        const { prefetch } = options;
+        // The body is read here once more for the reads started early; its errors wait for the session's.
+        const startPrefetch =
+          prefetch &&
+          (({ acc }: { acc: string | null }) => {
+            if (!acc) return;
+            let valid: z.ZodSafeParseResult<unknown> | undefined;
+            try {
+              valid = options.body?.safeParse(readJsonBody(event) ?? {});
+            } catch {
+              return;
+            }
+            if (options.body && !valid?.success) return;
+            prefetched = prefetch(ports, acc, valid?.data as B extends z.ZodType ? z.output<B> : undefined);
+            // Unread when the session fails: no unhandled rejection then.
+            prefetched.catch(() => undefined);
+          });
         if (options.auth !== 'public') {
-          session = await resolveSession(ports, bearer(event));
+          session = await resolveSession(ports, bearer(event), startPrefetch);
           logTenant({ accountId: session.accountId, userId: session.user.id });
           if (options.auth !== 'signedIn' && !session.accountId) throw fail.forbidden();
           if (options.auth === 'admin' && !session.user.isAdmin) throw fail.forbidden();
@@ -117,9 +151,10 @@ export function api<
           list,
           session,
           ports,
+          prefetched,
           address: event.requestContext?.http?.sourceIp ?? 'unknown',
           event,
-        } as ApiInput<A, B, P, Q>);
+        } as ApiInput<A, B, P, Q, R>);
       };
       // renderError is last, so its onError runs first and the others see the rendered response;
       // compressResponse then encodes answers and rendered errors alike for the Accept-Encoding.

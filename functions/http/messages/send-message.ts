@@ -1,8 +1,9 @@
 import { sendMessagePayload } from '#contracts/messages.ts';
-import { sendMessage } from '#domain/messages/send-message.ts';
+import { sendMessage, sendMessageReads } from '#domain/messages/send-message.ts';
 import { api } from '#lib/api.ts';
 import { created } from '#lib/responses.ts';
 
-export const handler = api({ auth: 'member', body: sendMessagePayload }).handler(async ({ ports, session, body }) =>
-  created(await sendMessage(ports, session, body)),
+// The contact and the connection are read while the session is checked.
+export const handler = api({ auth: 'member', body: sendMessagePayload, prefetch: sendMessageReads }).handler(async ({ ports, session, body, prefetched }) =>
+  created(await sendMessage(ports, session, body, prefetched)),
 );

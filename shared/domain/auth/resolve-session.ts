@@ -1,16 +1,19 @@
 import { tokenSessionItems } from '#db/revocations.ts';
 import { fail } from '../errors.ts';
-import type { Ports } from '../ports.ts';
+import type { Ports, TokenClaims } from '../ports.ts';
 import type { Session } from '../session.ts';
 
 /**
  * The session behind a bearer token: well signed, unexpired, not revoked, its user present and
  * active, and issued in the user's current session generation (a password reset ends the older ones).
+ * `whileChecking` is told a well-signed token's claims before its revocation and user are read, so
+ * a caller can start reads of its own meanwhile; it must use nothing it reads unless this resolves.
  */
-export async function resolveSession(ports: Ports, token: string | undefined): Promise<Session> {
+export async function resolveSession(ports: Ports, token: string | undefined, whileChecking?: (claims: TokenClaims) => void): Promise<Session> {
   if (!token) throw fail.unauthorized();
   const claims = await ports.tokens.verify(token);
   if (!claims) throw fail.unauthorized();
+  whileChecking?.(claims);
   const { revoked, user } = await tokenSessionItems(ports.table, { jti: claims.jti, accountId: claims.acc, userId: claims.sub });
   if (revoked || !user || user.archivedAt || (user.sessionGeneration ?? 0) !== claims.gen) throw fail.unauthorized();
   return { claims, user, accountId: claims.acc };

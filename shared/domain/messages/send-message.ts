@@ -8,21 +8,35 @@ import { uploadKindOf } from '#contracts/files.ts';
 import { ack, type Message, type SendMessagePayload } from '#contracts/messages.ts';
 import { getFileItem } from '#db/files.ts';
 import { getMessageItem, messageItem, retryFailedMessage, summaryOf, type MessageItem } from '#db/messages.ts';
+import { getContactItem } from '#db/contacts.ts';
 import { getServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { loadVisibleContact } from '../conversations/visibility.ts';
+import { canSee, loadVisibleContact, viewerOf } from '../conversations/visibility.ts';
 import { toMessage } from './present-message.ts';
 import { recordMessage } from './record-message.ts';
 
 const invalidField = (path: string, message: string) => fail.invalid(errorTexts.invalidParams, [{ path, message }]);
 
-export async function sendMessage(ports: Ports, session: AccountSession, payload: SendMessagePayload): Promise<Message> {
-  const [contact, service] = await Promise.all([
-    loadVisibleContact(ports, session, payload.contactId),
-    getServiceItem(ports.table, session.accountId, payload.serviceId),
-  ]);
+/**
+ * What sending reads that follows from the account and the payload alone (the contact and the
+ * connection): the HTTP route starts it while the session is checked (`api`'s `prefetch`).
+ */
+export function sendMessageReads(ports: Ports, accountId: string, payload: Pick<SendMessagePayload, 'contactId' | 'serviceId'>) {
+  return Promise.all([getContactItem(ports.table, accountId, payload.contactId), getServiceItem(ports.table, accountId, payload.serviceId)]);
+}
+
+export async function sendMessage(
+  ports: Ports,
+  session: AccountSession,
+  payload: SendMessagePayload,
+  reads: ReturnType<typeof sendMessageReads> = sendMessageReads(ports, session.accountId, payload),
+): Promise<Message> {
+  const [[item, service], viewer] = await Promise.all([reads, viewerOf(ports, session)]);
+  // A conversation the caller may not see answers 404, as one of another account (visibility.ts).
+  if (!item || !canSee(viewer, item)) throw fail.notFound();
+  const contact = item;
   if (contact.serviceId !== payload.serviceId) throw invalidField('serviceId', 'A conexão não é a do contato');
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
   if (service?.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
