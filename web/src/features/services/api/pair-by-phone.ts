@@ -3,6 +3,7 @@ import type { ServicePairingPayload } from '#contracts/pairing.ts';
 import type { Service } from '#contracts/services.ts';
 import { api } from '#web/lib/api-client.ts';
 import { serviceKeys } from '#web/api/keys.ts';
+import { newer } from '#web/lib/list-cache.ts';
 
 /** POST /services/{id}/pairing-code (admins): the connection pairs by a code typed on that phone; the code follows as `service.UPDATED`. */
 export function pairByPhone(id: string, payload: ServicePairingPayload): Promise<Service> {
@@ -16,7 +17,9 @@ export function usePairByPhone(id: string) {
     mutationKey: [...serviceKeys.all, 'pairing-code', id],
     mutationFn: (payload: ServicePairingPayload) => pairByPhone(id, payload),
     onSuccess: (service) => {
-      client.setQueryData(serviceKeys.detail(id), service);
+      // The code's own `service.UPDATED` may be here first (the worker can ask WhatsApp before this
+      // answer is read): a newer cached version stays.
+      client.setQueryData<Service>(serviceKeys.detail(id), (cached) => (cached ? newer(cached, service) : service));
       return client.invalidateQueries({ queryKey: serviceKeys.all });
     },
     meta: { silent: true },
