@@ -109,21 +109,33 @@ export function api<
       const run = async (event: APIGatewayProxyEventV2, _context: Context): Promise<HttpResult> => {
         const ports = (options.ports ?? defaultPorts)();
         let session: Session | undefined;
+        const parse = (schema: z.ZodType | undefined, value: unknown) => {
+          if (!schema) return value;
+          const result = schema.safeParse(value ?? {});
+          if (!result.success) throw validationError(result.error);
+          return result.data;
+        };
+        // The body is read and validated once: early when a prefetch wants it, its error always
+        // answered after the session's.
+        let bodyOutcome: { body: unknown } | { error: unknown } | undefined;
+        const readBody = () => {
+          if (!bodyOutcome) {
+            try {
+              bodyOutcome = { body: parse(options.body, readJsonBody(event)) };
+            } catch (error) {
+              bodyOutcome = { error };
+            }
+          }
+          return bodyOutcome;
+        };
         let prefetched: Promise<R> | undefined;
         const { prefetch } = options;
-        // The body is read here once more for the reads started early; its errors wait for the session's.
         const startPrefetch =
           prefetch &&
           (({ acc }: { acc: string | null }) => {
-            if (!acc) return;
-            let valid: z.ZodSafeParseResult<unknown> | undefined;
-            try {
-              valid = options.body?.safeParse(readJsonBody(event) ?? {});
-            } catch {
-              return;
-            }
-            if (options.body && !valid?.success) return;
-            prefetched = prefetch(ports, acc, valid?.data as B extends z.ZodType ? z.output<B> : undefined);
+            const read = readBody();
+            if (!acc || !('body' in read)) return;
+            prefetched = prefetch(ports, acc, read.body as B extends z.ZodType ? z.output<B> : undefined);
             // Unread when the session fails: no unhandled rejection then.
             prefetched.catch(() => undefined);
           });
@@ -133,14 +145,9 @@ export function api<
           if (options.auth !== 'signedIn' && !session.accountId) throw fail.forbidden();
           if (options.auth === 'admin' && !session.user.isAdmin) throw fail.forbidden();
         }
-        const raw = readJsonBody(event);
-        const parse = (schema: z.ZodType | undefined, value: unknown) => {
-          if (!schema) return value;
-          const result = schema.safeParse(value ?? {});
-          if (!result.success) throw validationError(result.error);
-          return result.data;
-        };
-        const body = parse(options.body, raw);
+        const read = readBody();
+        if ('error' in read) throw read.error;
+        const { body } = read;
         const params = parse(options.params, event.pathParameters ?? {});
         const query = options.query ? parse(options.query, event.queryStringParameters ?? {}) : undefined;
         const list = options.list ? parseListQuery(event.queryStringParameters?.query, options.list) : (undefined as unknown as ListQuery);

@@ -9,6 +9,7 @@
  * docs/decisions.md, "Table calls by message".
  */
 import type { Worker } from 'node:worker_threads';
+import { InProcessRequestHandler } from './sdk-request-handler.ts';
 
 /** A call posted to the DynamoDB thread. */
 export interface TableCall {
@@ -43,13 +44,14 @@ function bodyText(body: unknown): string {
 }
 
 /** An SDK request handler (the `requestHandler` of a client's config) that posts calls to `worker`. */
-export class TablePort {
+export class TablePort extends InProcessRequestHandler {
   readonly metadata = { handlerProtocol: 'worker-message' };
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (answer: TableAnswer) => void; reject: (error: Error) => void }>();
   private closed = false;
 
   constructor(private readonly worker: Worker) {
+    super();
     worker.on('message', (message: { type: string }) => {
       if (message.type !== 'answer') return;
       const answer = message as TableAnswer;
@@ -61,7 +63,7 @@ export class TablePort {
   }
 
   async handle(request: SdkRequest, options?: { abortSignal?: { aborted: boolean } }) {
-    if (options?.abortSignal?.aborted) throw Object.assign(new Error('Request aborted'), { name: 'AbortError' });
+    this.refuseAborted(options);
     if (this.closed) throw new Error('The DynamoDB thread has stopped');
     const target = request.headers['x-amz-target'] ?? request.headers['X-Amz-Target'] ?? '';
     const id = ++this.nextId;
@@ -82,14 +84,6 @@ export class TablePort {
       },
     };
   }
-
-  updateHttpClientConfig(): void {}
-
-  httpHandlerConfigs(): Record<string, never> {
-    return {};
-  }
-
-  destroy(): void {}
 
   private fail(error: Error): void {
     this.closed = true;

@@ -7,6 +7,7 @@
  * the gateway that holds the sockets (`WsGateway.manage`, which the loopback server answers with
  * too). docs/decisions.md, "The fan-out's posts in process".
  */
+import { InProcessRequestHandler } from './sdk-request-handler.ts';
 import type { ManagementAnswer } from './ws-gateway.ts';
 
 /** The parts of the SDK's HTTP request this handler reads. */
@@ -31,22 +32,16 @@ function bodyBytes(body: unknown): Uint8Array {
 }
 
 /** An SDK request handler (the `requestHandler` of a client's config) that hands calls to `target`. */
-export class ManagementPort {
+export class ManagementPort extends InProcessRequestHandler {
   readonly metadata = { handlerProtocol: 'in-process' };
 
-  constructor(private readonly target: ManagementTarget) {}
+  constructor(private readonly target: ManagementTarget) {
+    super();
+  }
 
   async handle(request: SdkRequest, options?: { abortSignal?: { aborted: boolean } }) {
-    if (options?.abortSignal?.aborted) throw Object.assign(new Error('Request aborted'), { name: 'AbortError' });
+    this.refuseAborted(options);
     const answer = this.target.manage(request.method, request.path, bodyBytes(request.body));
     return { response: { statusCode: answer.status, reason: undefined, headers: answer.headers, body: encoder.encode(answer.body) } };
   }
-
-  updateHttpClientConfig(): void {}
-
-  httpHandlerConfigs(): Record<string, never> {
-    return {};
-  }
-
-  destroy(): void {}
 }
