@@ -17,8 +17,11 @@ const config: KnipConfig = {
     // The channel worker's container entry (connectors/Dockerfile bundles it).
     'connectors/main.ts',
     'infra/local/dynamo-worker-entry.mjs',
+    'infra/local/handler-worker-entry.mjs',
     'scripts/*.{ts,mjs}',
     'tests/support/runtime-with-double.ts',
+    // Loaded by URL in the handler thread (tests/unit/handler-thread.test.ts).
+    'tests/support/handler-thread-fixture.ts',
     'tests/support/runtime-with-whatsapp-double.ts',
     'tests/e2e/take-*.ts',
     'tests/e2e/measure-*.ts',

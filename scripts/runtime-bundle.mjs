@@ -4,7 +4,7 @@
  * sources through tsx, whose loader kept every transformed module and its source map in threads of
  * its own (docs/decisions.md, "Where the runtime's memory goes").
  *
- * Entries are what the runtime starts or loads by path: its entry, the DynamoDB worker thread's, the
+ * Entries are what the runtime starts or loads by path: its entry, its worker threads' (DynamoDB, handlers), the
  * tests' runtimes on channel doubles, and every handler module of the HTTP (webhooks included) and WebSocket gateways
  * and of the stream and queue emulators. Code they share is split into chunks, so each module is
  * loaded once, and a lazy `import()` (Baileys' session code) stays lazy. npm packages are not bundled:
@@ -40,6 +40,7 @@ function entries() {
   const files = [
     'infra/local/main.ts',
     'infra/local/dynamo-worker.ts',
+    'infra/local/handler-worker.ts',
     'tests/support/runtime-with-double.ts',
     'tests/support/runtime-with-whatsapp-double.ts',
     ...handlers,
@@ -137,9 +138,14 @@ export async function ensureRuntimeBundle() {
  * - Two malloc arenas instead of glibc's eight per core: the runtime's threads (the database
  *   worker, V8's and libuv's) otherwise each keep freed native memory resident (docs/decisions.md
  *   "Where the runtime's memory goes"; about 25-35 MB here).
+ * - A young generation of 2 × 2 MB for the main thread instead of V8's 2 × 16: the API's reads and
+ *   their allocation run on the handler thread (infra/local/handler-thread.ts), so the main
+ *   thread's scavenges stay short and few, and the runtime clears the flag before its worker
+ *   threads start, which keep their own sizes (docs/decisions.md "The API's reads on a thread of
+ *   their own").
  */
 export function runtimeCommand(bundleDir, entry) {
-  return { args: ['--enable-source-maps', join(bundleDir, `${entry}.mjs`)], env: { MALLOC_ARENA_MAX: '2' } };
+  return { args: ['--enable-source-maps', '--max-semi-space-size=2', join(bundleDir, `${entry}.mjs`)], env: { MALLOC_ARENA_MAX: '2' } };
 }
 
 if (process.argv[1] === import.meta.filename) await ensureRuntimeBundle();

@@ -14,7 +14,7 @@ export interface SqsOutboundQueue extends OutboundQueue {
 }
 
 export function sqsOutboundQueue(queueUrl = process.env.OUTBOUND_QUEUE_URL, client?: SQSClient): SqsOutboundQueue {
-  const sqs = () => {
+  const sqs = async () => {
     if (!queueUrl) throw new Error('OUTBOUND_QUEUE_URL is not set');
     return client ?? sharedSqsClient();
   };
@@ -22,13 +22,13 @@ export function sqsOutboundQueue(queueUrl = process.env.OUTBOUND_QUEUE_URL, clie
     async enqueue(requests) {
       if (!requests.length) return;
       await sendFifo(
-        sqs(),
+        await sqs(),
         queueUrl!,
         requests.map((request) => ({ body: JSON.stringify(request), group: request.serviceId, deduplicationId: deduplicationId(request) })),
       );
     },
     async postpone(receiptHandle, seconds) {
-      await sqs().send(
+      await (await sqs()).send(
         new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: Math.max(0, Math.ceil(seconds)) }),
       );
     },

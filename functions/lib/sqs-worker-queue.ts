@@ -13,7 +13,7 @@ export function sqsWorkerQueue(queueUrl = process.env[workerQueue.urlVariable], 
       if (!commands.length) return;
       if (!queueUrl) throw new Error(`${workerQueue.urlVariable} is not set`);
       await sendFifo(
-        client ?? sharedSqsClient(),
+        client ?? (await sharedSqsClient()),
         queueUrl,
         commands.map((command) => ({
           body: JSON.stringify(command),

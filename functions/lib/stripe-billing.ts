@@ -7,13 +7,20 @@
  * Payment methods are not chosen here: Checkout offers what the Stripe account enables (card,
  * boleto, ...).
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { errorTexts } from '#contracts/errors.ts';
 import type { PaymentProduct } from '#contracts/payments.ts';
 import { fail } from '#domain/errors.ts';
 import type { Billing, BillingEvent, BillingSubscription } from '#domain/ports.ts';
 import { logger } from './observability.ts';
 import { optionalSecret } from './signing-secret.ts';
+
+/**
+ * The SDK, loaded when billing is first used: it is among the largest packages a function would
+ * load, and most functions (and the local runtime's handler thread) never bill.
+ */
+let sdk: Promise<typeof Stripe> | undefined;
+const stripeSdk = () => (sdk ??= import('stripe').then((m) => m.default));
 
 /** How long the product and its price are kept in memory. */
 const productsTtlMs = 5 * 60 * 1000;
@@ -106,11 +113,12 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeAuthenticationError) {
+    const { errors } = await stripeSdk();
+    if (error instanceof errors.StripeAuthenticationError) {
       logger.error('Stripe refused the API key', { stripeMessage: error.message });
       throw notConfigured();
     }
-    if (error instanceof Stripe.errors.StripeError) {
+    if (error instanceof errors.StripeError) {
       logger.error('Stripe call failed', { stripeType: error.type, stripeStatus: error.statusCode, stripeMessage: error.message });
       throw fail.unavailable(errorTexts.paymentProviderFailed);
     }
@@ -122,7 +130,7 @@ async function orNull<T>(work: () => Promise<T>): Promise<T | null> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeError && error.statusCode === 404) return null;
+    if (error instanceof (await stripeSdk()).errors.StripeError && error.statusCode === 404) return null;
     throw error;
   }
 }
@@ -140,7 +148,8 @@ export function stripeBilling(options: StripeBillingOptions = {}): Billing {
     const cacheKey = `${key}\n${apiUrl ?? ''}`;
     let stripe = clients.get(cacheKey);
     if (!stripe) {
-      stripe = new Stripe(key, { ...connection(apiUrl), maxNetworkRetries: 2, timeout: 8000, appInfo: { name: 'Conversa' } });
+      const Sdk = await stripeSdk();
+      stripe = new Sdk(key, { ...connection(apiUrl), maxNetworkRetries: 2, timeout: 8000, appInfo: { name: 'Conversa' } });
       clients.set(cacheKey, stripe);
     }
     return stripe;
@@ -234,7 +243,7 @@ export function stripeBilling(options: StripeBillingOptions = {}): Billing {
       try {
         return eventOf(await stripe.webhooks.constructEventAsync(rawBody, signature, secret));
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw fail.invalid(errorTexts.invalidSignature);
+        if (error instanceof (await stripeSdk()).errors.StripeSignatureVerificationError) throw fail.invalid(errorTexts.invalidSignature);
         throw error;
       }
     },

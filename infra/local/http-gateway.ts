@@ -1,15 +1,16 @@
 /**
  * The API Gateway (HTTP API, payload format 2.0) emulator: matches a request against the route
- * list the stack also uses, builds the event API Gateway would deliver, calls the very handler
- * module Lambda would run, and writes its result back.
+ * list the stack also uses, builds the event API Gateway would deliver, has the very handler
+ * module Lambda would run called (in this thread or the handler thread, as the runtime chooses),
+ * and writes its result back.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { httpRoutes, type HttpRoute } from '../../functions/http/routes.ts';
-import { lambdaContext } from './lambda-context.ts';
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
+/** Calls a route's handler with its event, as the function `functionName`; answers its result. */
+export type RouteInvoker = (route: HttpRoute, event: APIGatewayProxyEventV2, functionName: string) => Promise<unknown>;
 
 interface CompiledRoute extends HttpRoute {
   pattern: RegExp;
@@ -31,22 +32,11 @@ export function compileRoutes(routes: HttpRoute[]): CompiledRoute[] {
 
 export class HttpGateway {
   private routes = compileRoutes(httpRoutes);
-  private handlers = new Map<string, Promise<Handler>>();
 
   constructor(
-    /** The URL of a route's handler module, from its name in the route list ('contacts/list'). */
-    private readonly handlerUrl: (handler: string) => string,
+    private readonly invoke: RouteInvoker,
     private readonly basePath = '/api',
   ) {}
-
-  private load(route: HttpRoute): Promise<Handler> {
-    let handler = this.handlers.get(route.handler);
-    if (!handler) {
-      handler = import(this.handlerUrl(route.handler)).then((m: { handler: Handler }) => m.handler);
-      this.handlers.set(route.handler, handler);
-    }
-    return handler;
-  }
 
   /** Handles a request under the base path; answers false when the path is not the API's. */
   async handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
@@ -74,10 +64,9 @@ export class HttpGateway {
     if (!matched) return send(res, 404, { statusCode: 404, error: 'Not Found', message: 'Not found' });
 
     const event = toEvent(req, url, matched.route, matched.params, body, this.basePath);
-    const handler = await this.load(matched.route);
     let result: APIGatewayProxyResultV2;
     try {
-      result = await handler(event, lambdaContext(matched.route.handler.replace(/\//g, '-')));
+      result = (await this.invoke(matched.route, event, matched.route.handler.replace(/\//g, '-'))) as APIGatewayProxyResultV2;
     } catch (error) {
       // API Gateway answers 500 with this body when the function itself fails.
       console.error(`[gateway] ${matched.route.handler} failed`, error);

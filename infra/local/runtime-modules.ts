@@ -1,6 +1,6 @@
 /**
  * Where the local runtime finds the repository and the modules it loads by path (the handlers its
- * gateways and emulators call, the DynamoDB worker thread's entry). `npm start` and the tests'
+ * gateways and emulators call, the worker threads' entries). `npm start` and the tests'
  * runtimes run the esbuild bundle `scripts/runtime-bundle.mjs` builds under `.tmp/runtime/<build>/`,
  * whose tree mirrors the sources' (`functions/http/contacts/list.ts` is
  * `.tmp/runtime/<build>/functions/http/contacts/list.mjs`); Vitest and `npm run serve` run the
@@ -30,9 +30,10 @@ export function runtimeModuleUrl(path: string): string {
 }
 
 /**
- * The DynamoDB worker thread's entry: bundled, the module itself; from the sources, a plain `.mjs`
- * that registers tsx in the thread first (Node 20 does not carry the loader into worker threads).
+ * A worker thread's entry ('dynamo-worker', 'handler-worker'): bundled, the module itself; from the
+ * sources, a plain `.mjs` beside it that registers tsx in the thread first (Node 20 does not carry
+ * the loader into worker threads).
  */
-export function dynamoWorkerEntry(): URL {
-  return pathToFileURL(bundleDir ? join(bundleDir, 'infra/local/dynamo-worker.mjs') : join(root, 'infra/local/dynamo-worker-entry.mjs'));
+export function threadEntry(name: 'dynamo-worker' | 'handler-worker'): URL {
+  return pathToFileURL(bundleDir ? join(bundleDir, `infra/local/${name}.mjs`) : join(root, `infra/local/${name}-entry.mjs`));
 }

@@ -12,13 +12,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import S3rver from 's3rver';
 import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
 import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
-import { ReadGate } from './read-gate.ts';
-import { TableCallGate } from './table-call-gate.ts';
+import { httpRoutes } from '../../functions/http/routes.ts';
+import { invokeHere } from './handler-modules.ts';
+import { HandlerThread } from './handler-thread.ts';
 import { TablePort } from './table-port.ts';
 import { ManagementPort } from './ws-management-port.ts';
 import { serveStatic } from './static-site.ts';
@@ -32,16 +35,14 @@ import { webSocketRoutes } from '../../functions/ws/routes.ts';
 import { workerQueue } from '../../functions/queues/worker-queue.ts';
 import { runWorkerProcess, type WorkerProcessOptions } from '../../connectors/worker-queue.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
-import { dynamoWorkerEntry, root, runtimeModuleFile, runtimeModuleUrl } from './runtime-modules.ts';
+import { root, runtimeModuleFile, runtimeModuleUrl, threadEntry } from './runtime-modules.ts';
 
 /**
- * API reads handled at once (read-gate.ts): enough to keep the main thread busy while the DynamoDB
- * thread answers others (2 cost read throughput in A/B runs, docs/decisions.md).
+ * The stream consumers the handler thread runs (handler-thread.ts). The contact snapshots' keeps
+ * the same contact directory as the contact lists and the inbox, which run there: in this thread
+ * it would load a second one (about 36 MB at 25,000 contacts).
  */
-const readsAtOnce = 4;
-/** API reads' table calls in flight at once, and while any other table call is in flight (table-call-gate.ts). */
-const readCallsAtOnce = 4;
-const readCallsBehindWrites = 1;
+const consumersOnHandlerThread = new Set(['contact-snapshots']);
 
 export interface RuntimeOptions {
   port?: number;
@@ -103,11 +104,26 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // record lost (infra/local/change-log.ts, docs/decisions.md).
   const streamsDir = join(dataDir, 'streams');
   const streams = new StreamEmulator(streamsDir);
-  const dynamo = new Worker(dynamoWorkerEntry(), {
+  // The main thread's young generation is sized by `runtimeCommand`'s flag; V8 reads that flag
+  // for every isolate created after and prefers it to a worker's own limits, so it is cleared
+  // before the threads start (docs/decisions.md "The API's reads on a thread of their own").
+  setFlagsFromString('--max-semi-space-size=0');
+  const dynamo = new Worker(threadEntry('dynamo-worker'), {
     workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute, streamsDir },
-    // V8's default young generation: a 12 MB one kept 20-odd MB less resident but tripled this
-    // thread's scavenges, and it serves every table call: reads ran 30-50% slower (decisions.md).
+    // A young generation of 24 MB (semi-spaces of 8), half V8's default: with the API's reads on a
+    // thread of their own, the process's peak needed the room, and reads stayed within the noise.
+    // A 12 MB one tripled this thread's scavenges: reads ran 30-50% slower (decisions.md).
+    resourceLimits: { maxYoungGenerationSizeMb: 24 },
   });
+  // The API's reads and the contact snapshots' consumer run on a thread of their own, whose table
+  // calls yield to this thread's at the DynamoDB thread (handler-thread.ts, table-call-gate.ts). It
+  // starts now and loads its handlers while this thread starts the rest; it builds its ports at its
+  // first call, once the environment below is set (it shares this process's). A read waits for it.
+  const handlerThread = new HandlerThread(threadEntry('handler-worker'), dynamo, [
+    ...httpRoutes.filter((route) => route.method === 'GET').map((route) => runtimeModuleUrl(`functions/http/${route.handler}`)),
+    ...streamConsumers.filter((c) => consumersOnHandlerThread.has(c.name)).map((c) => runtimeModuleUrl(`functions/streams/${c.handler}`)),
+  ]);
+  handlerThread.start().catch((error) => console.error('[handler-thread] did not start', error));
   type FromWorker = { type: string; url?: string; resumed?: { pending: StreamRecord[]; lastSequence: number } };
   const fromWorker = (type: string) =>
     new Promise<FromWorker>((resolve, reject) => {
@@ -189,21 +205,22 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   // The composition root of this process: the functions' ports, with the worker's adapters (this
   // process hosts the worker too) or the ones a test asked for.
+  handlerThread.environmentSet();
   const { defaultPorts, installChannels } = await import('../../functions/lib/ports.ts');
   // The worker's own adapters only when no test hands doubles (they load the channels' libraries).
   installChannels(options.channels ?? (await import('../../connectors/worker-channels.ts')).workerChannels());
-  // API reads' table calls yield to everyone else's at the DynamoDB thread (table-call-gate.ts).
-  const tableCalls = new TableCallGate(readCallsAtOnce, readCallsBehindWrites);
-  tableCalls.install(defaultPorts().table.doc);
-  // Its calls reach the DynamoDB thread by message, not over loopback HTTP (table-port.ts).
+  // This thread's table calls reach the DynamoDB thread by message, not over loopback HTTP (table-port.ts).
   defaultPorts().table.doc.config.requestHandler = new TablePort(dynamo);
   // The fan-out's posts and closes reach the WebSocket gateway in this process, not over loopback HTTP (ws-management-port.ts).
   const { managementClient } = await import('../../functions/lib/ws-broadcaster.ts');
   managementClient(managementUrl).config.requestHandler = new ManagementPort(ws);
 
   for (const consumer of streamConsumers) {
-    const module = (await import(runtimeModuleUrl(`functions/streams/${consumer.handler}`))) as { handler: StreamConsumer['handler'] };
-    streams.subscribe({ name: consumer.name, handler: module.handler, batchSize: consumer.batchSize, filters: consumer.filters });
+    const moduleUrl = runtimeModuleUrl(`functions/streams/${consumer.handler}`);
+    const handler: StreamConsumer['handler'] = consumersOnHandlerThread.has(consumer.name)
+      ? (event: DynamoDBStreamEvent) => handlerThread.invoke(moduleUrl, event, consumer.name)
+      : ((await import(moduleUrl)) as { handler: StreamConsumer['handler'] }).handler;
+    streams.subscribe({ name: consumer.name, handler, batchSize: consumer.batchSize, filters: consumer.filters });
   }
   // What the consumers had not handled when the last process stopped (or was killed).
   streams.resume(ready.resumed?.pending ?? [], ready.resumed?.lastSequence ?? 0);
@@ -234,9 +251,11 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // take its leases back at once.
   const worker = await runWorkerProcess(defaultPorts(), { ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
 
-  const gateway = new HttpGateway((handler) => runtimeModuleUrl(`functions/http/${handler}`));
-  // API reads a few at a time, so a send and its realtime event never wait behind a long queue of them (read-gate.ts).
-  const reads = new ReadGate(readsAtOnce);
+  // Reads (GET) on the handler thread, everything else here (handler-thread.ts).
+  const gateway = new HttpGateway((route, event, functionName) => {
+    const moduleUrl = runtimeModuleUrl(`functions/http/${route.handler}`);
+    return route.method === 'GET' ? handlerThread.invoke(moduleUrl, event, functionName) : invokeHere(moduleUrl, event, functionName);
+  });
   // The headers CloudFront adds to every answer (infra/site-headers.ts), on every answer here too;
   // the CSP allows this machine's S3 and hashes the served shell's inline scripts.
   const shell = join(webDir, 'index.html');
@@ -253,8 +272,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
         const chunks: Buffer[] = [];
         for await (const c of req) chunks.push(c as Buffer);
         const body = Buffer.concat(chunks);
-        if (req.method === 'GET') await reads.run(() => tableCalls.asRead(() => gateway.handle(req, res, body)));
-        else await gateway.handle(req, res, body);
+        await gateway.handle(req, res, body);
       } else {
         await serveStatic(webDir, req, res);
       }
@@ -292,6 +310,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       await streams.idle();
       await queues.close();
       await streams.idle();
+      await handlerThread.stop();
       dynamo.postMessage({ type: 'stop' });
       await fromWorker('stopped');
       await dynamo.terminate();

@@ -8,7 +8,7 @@
  * front's HTTP server stays for other processes (the bench's seeders, the tests' clients).
  * docs/decisions.md, "Table calls by message".
  */
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { InProcessRequestHandler } from './sdk-request-handler.ts';
 
 /** A call posted to the DynamoDB thread. */
@@ -43,23 +43,30 @@ function bodyText(body: unknown): string {
   throw new TypeError('A table call’s body is a string or bytes');
 }
 
-/** An SDK request handler (the `requestHandler` of a client's config) that posts calls to `worker`. */
+/**
+ * An SDK request handler (the `requestHandler` of a client's config) that posts calls to the
+ * DynamoDB thread: to the `Worker` itself (the main thread) or to a port the thread listens on
+ * (the handler thread's, handler-thread.ts, whose calls the thread counts as reads).
+ */
 export class TablePort extends InProcessRequestHandler {
   readonly metadata = { handlerProtocol: 'worker-message' };
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (answer: TableAnswer) => void; reject: (error: Error) => void }>();
   private closed = false;
 
-  constructor(private readonly worker: Worker) {
+  constructor(private readonly worker: Worker | MessagePort) {
     super();
-    worker.on('message', (message: { type: string }) => {
+    const onAnswer = (message: { type: string }) => {
       if (message.type !== 'answer') return;
       const answer = message as TableAnswer;
       const call = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
       call?.resolve(answer);
-    });
-    worker.on('exit', () => this.fail(new Error('The DynamoDB thread has stopped')));
+    };
+    const stopped = () => this.fail(new Error('The DynamoDB thread has stopped'));
+    // A worker exits; a port closes when its other end does.
+    if ('terminate' in worker) worker.on('message', onAnswer).on('exit', stopped);
+    else worker.on('message', onAnswer).on('close', stopped);
   }
 
   async handle(request: SdkRequest, options?: { abortSignal?: { aborted: boolean } }) {

@@ -35,6 +35,7 @@ describe('runtime bundle', () => {
       ...queueConsumers.map((c) => `functions/queues/${c.handler}`),
       'infra/local/main',
       'infra/local/dynamo-worker',
+      'infra/local/handler-worker',
       'tests/support/runtime-with-double',
       'tests/support/runtime-with-whatsapp-double',
     ];

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { ConditionalCheckFailedException, CreateTableCommand, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dynamoWorkerEntry } from '../../infra/local/runtime-modules.ts';
+import { threadEntry } from '../../infra/local/runtime-modules.ts';
 import { TablePort } from '../../infra/local/table-port.ts';
 
 let dir: string;
@@ -31,7 +31,7 @@ const message = (type: string) =>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'conversa-table-port-'));
-  worker = new Worker(dynamoWorkerEntry(), { workerData: { path: join(dir, 'dynamo'), ttlAttribute: 'ttl' } });
+  worker = new Worker(threadEntry('dynamo-worker'), { workerData: { path: join(dir, 'dynamo'), ttlAttribute: 'ttl' } });
   await message('ready');
   const client = new DynamoDBClient({
     endpoint: 'http://127.0.0.1:9',
