@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HandlerThread } from '../../infra/local/handler-thread.ts';
+import { createTableInput } from '../../shared/db/table-definition.ts';
 import { root, threadEntry } from '../../infra/local/runtime-modules.ts';
 import { TablePort } from '../../infra/local/table-port.ts';
 
@@ -37,20 +38,8 @@ beforeAll(async () => {
   });
   const client = new DynamoDBClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
   client.config.requestHandler = new TablePort(dynamo);
-  await client.send(
-    new CreateTableCommand({
-      TableName: 'handler-thread-test',
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'sk', AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
-    }),
-  );
+  // The product's table, as the runtime makes it.
+  await client.send(new CreateTableCommand(createTableInput('handler-thread-test')));
   thread = new HandlerThread(threadEntry('handler-worker'), dynamo, [fixture]);
 }, 60_000);
 
