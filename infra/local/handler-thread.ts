@@ -13,6 +13,7 @@
  * dies fails what it was running and is started again on the next call.
  */
 import { MessageChannel, SHARE_ENV, Worker } from 'node:worker_threads';
+import { CallsById } from './calls-by-id.ts';
 
 /**
  * The thread's CPU priority (a nice value, Linux only): below the main thread's, so the write
@@ -35,8 +36,7 @@ export type Outcome = { type: 'result'; id: number; result: unknown } | { type: 
 export class HandlerThread {
   private worker?: Worker;
   private ready?: Promise<void>;
-  private nextId = 0;
-  private readonly waiting = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  private readonly calls = new CallsById<unknown>();
   private stopped = false;
 
   /**
@@ -72,16 +72,15 @@ export class HandlerThread {
     });
     worker.on('message', (message: Outcome | { type: 'ready' }) => {
       if (message.type === 'ready') return;
-      const call = this.waiting.get(message.id);
-      this.waiting.delete(message.id);
-      if (message.type === 'result') call?.resolve(message.result);
-      else call?.reject(Object.assign(new Error(message.error.message), message.error));
+      this.calls.answer(
+        message.id,
+        message.type === 'result' ? { answer: message.result } : { error: Object.assign(new Error(message.error.message), message.error) },
+      );
     });
     worker.on('error', (error) => console.error('[handler-thread]', error));
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = undefined;
-      for (const call of this.waiting.values()) call.reject(new Error('The handler thread stopped'));
-      this.waiting.clear();
+      this.calls.failAll(new Error('The handler thread stopped'));
     });
     return this.ready;
   }
@@ -90,11 +89,7 @@ export class HandlerThread {
   async invoke(moduleUrl: string, event: unknown, functionName: string): Promise<unknown> {
     await this.start();
     const worker = this.worker!;
-    const id = ++this.nextId;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ type: 'invoke', id, moduleUrl, event, functionName } satisfies ToHandlerThread);
-    });
+    return this.calls.call((id) => worker.postMessage({ type: 'invoke', id, moduleUrl, event, functionName } satisfies ToHandlerThread));
   }
 
   /**

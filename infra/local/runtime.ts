@@ -20,7 +20,7 @@ import { createTableInput, tableShape } from '../../shared/db/table-definition.t
 import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
 import { httpRoutes } from '../../functions/http/routes.ts';
-import { invokeHere } from './handler-modules.ts';
+import { handlerOf, invokeHere } from './handler-modules.ts';
 import { HandlerThread } from './handler-thread.ts';
 import { TablePort } from './table-port.ts';
 import { ManagementPort } from './ws-management-port.ts';
@@ -219,16 +219,16 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     const moduleUrl = runtimeModuleUrl(`functions/streams/${consumer.handler}`);
     const handler: StreamConsumer['handler'] = consumersOnHandlerThread.has(consumer.name)
       ? (event: DynamoDBStreamEvent) => handlerThread.invoke(moduleUrl, event, consumer.name)
-      : ((await import(moduleUrl)) as { handler: StreamConsumer['handler'] }).handler;
+      : ((await handlerOf(moduleUrl)) as StreamConsumer['handler']);
     streams.subscribe({ name: consumer.name, handler, batchSize: consumer.batchSize, filters: consumer.filters });
   }
   // What the consumers had not handled when the last process stopped (or was killed).
   streams.resume(ready.resumed?.pending ?? [], ready.resumed?.lastSequence ?? 0);
   for (const consumer of queueConsumers) {
-    const module = (await import(runtimeModuleUrl(`functions/queues/${consumer.handler}`))) as { handler: QueueSubscription['handler'] };
+    const handler = (await handlerOf(runtimeModuleUrl(`functions/queues/${consumer.handler}`))) as QueueSubscription['handler'];
     queues.subscribe(`${consumer.name}.fifo`, {
       name: consumer.name,
-      handler: module.handler,
+      handler,
       batchSize: consumer.batchSize,
       timeoutSeconds: consumer.timeoutSeconds,
     });

@@ -9,6 +9,7 @@
  * docs/decisions.md, "Table calls by message".
  */
 import type { MessagePort, Worker } from 'node:worker_threads';
+import { CallsById } from './calls-by-id.ts';
 import { InProcessRequestHandler } from './sdk-request-handler.ts';
 
 /** A call posted to the DynamoDB thread. */
@@ -50,8 +51,7 @@ function bodyText(body: unknown): string {
  */
 export class TablePort extends InProcessRequestHandler {
   readonly metadata = { handlerProtocol: 'worker-message' };
-  private nextId = 0;
-  private readonly waiting = new Map<number, { resolve: (answer: TableAnswer) => void; reject: (error: Error) => void }>();
+  private readonly calls = new CallsById<TableAnswer>();
   private closed = false;
 
   constructor(private readonly worker: Worker | MessagePort) {
@@ -59,9 +59,7 @@ export class TablePort extends InProcessRequestHandler {
     const onAnswer = (message: { type: string }) => {
       if (message.type !== 'answer') return;
       const answer = message as TableAnswer;
-      const call = this.waiting.get(answer.id);
-      this.waiting.delete(answer.id);
-      call?.resolve(answer);
+      this.calls.answer(answer.id, { answer });
     };
     const stopped = () => this.fail(new Error('The DynamoDB thread has stopped'));
     // A worker exits; a port closes when its other end does.
@@ -73,11 +71,8 @@ export class TablePort extends InProcessRequestHandler {
     this.refuseAborted(options);
     if (this.closed) throw new Error('The DynamoDB thread has stopped');
     const target = request.headers['x-amz-target'] ?? request.headers['X-Amz-Target'] ?? '';
-    const id = ++this.nextId;
-    const answer = await new Promise<TableAnswer>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ type: 'call', id, target, body: bodyText(request.body) } satisfies TableCall);
-    });
+    const body = bodyText(request.body);
+    const answer = await this.calls.call((id) => this.worker.postMessage({ type: 'call', id, target, body } satisfies TableCall));
     return {
       response: {
         statusCode: answer.status,
@@ -94,7 +89,6 @@ export class TablePort extends InProcessRequestHandler {
 
   private fail(error: Error): void {
     this.closed = true;
-    for (const call of this.waiting.values()) call.reject(error);
-    this.waiting.clear();
+    this.calls.failAll(error);
   }
 }

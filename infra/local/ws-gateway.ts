@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { handlerOf } from './handler-modules.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 type WsHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResultV2 | undefined>;
@@ -40,7 +41,6 @@ interface Connection {
 export class WsGateway {
   private wss = new WebSocketServer({ noServer: true, maxPayload: 128 * 1024 });
   private connections = new Map<string, Connection>();
-  private handlers = new Map<string, Promise<WsHandler>>();
   private management?: Server;
   managementUrl = '';
 
@@ -52,12 +52,7 @@ export class WsGateway {
   ) {}
 
   private handler(route: keyof WsRoutes): Promise<WsHandler> {
-    let h = this.handlers.get(route);
-    if (!h) {
-      h = import(pathToFileURL(this.routes[route]).href).then((m: { handler: WsHandler }) => m.handler);
-      this.handlers.set(route, h);
-    }
-    return h;
+    return handlerOf(pathToFileURL(this.routes[route]).href) as Promise<WsHandler>;
   }
 
   private event(route: keyof WsRoutes, connectionId: string, req: IncomingMessage | undefined, extra: Record<string, unknown> = {}) {
