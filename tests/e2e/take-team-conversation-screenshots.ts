@@ -1,7 +1,8 @@
 /**
  * Screenshots of the conversation header of issue 14 (who handles it, department, status, tags and
- * the actions; the phone's 'Mais ações' menu) and of the transfer dialog, light and dark, 1280 and
- * 390 px wide, into docs/screenshots/team-conversation-*.png.
+ * the actions; the phone's 'Mais ações' menu), of the transfer dialog and of the inbox after a take
+ * lost to someone the member may not see it with (the 404's toast, back on the list), light and
+ * dark, 1280 and 390 px wide, into docs/screenshots/team-conversation-*.png.
  * Run: `npx tsx tests/e2e/take-team-conversation-screenshots.ts [name-filter]`.
  */
 import type { Page } from 'playwright-core';
@@ -21,7 +22,7 @@ try {
   const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
   const { owner } = team;
   const marina = await team.addUser('Marina Costa', false);
-  await team.addUser('Bruno Lima', true);
+  const bruno = await team.addUser('Bruno Lima', true);
   await callApi(base, 'POST', '/departments', { name: 'Vendas', userIds: [marina.user.id] }, owner.token);
   await callApi(base, 'POST', '/departments', { name: 'Financeiro', userIds: [] }, owner.token);
   for (const [name, color] of [
@@ -80,6 +81,30 @@ try {
     await dialog.getByRole('button', { name: 'Transferir' }).click();
     await dialog.getByText('Escolha um usuário ou um departamento').waitFor();
   });
+  // A take lost to Bruno: he takes it just before Marina's request reaches the server, which answers
+  // her 404 (his conversation is hidden from her); a fresh unassigned conversation for each variant.
+  let phone = 5511987650000;
+  await shoot(
+    'team-conversation-lost-take',
+    marina,
+    '/inbox',
+    (p) => p.getByText('Joana Pereira').first().waitFor(),
+    async (p) => {
+      phone += 1;
+      const data = { phoneNumber: String(phone), phoneCountry: 'BR' };
+      const fresh = (await callApi(base, 'POST', '/contacts', { name: 'Rita Almeida', serviceId: zap.id, data }, owner.token)).body;
+      await p.goto(`${base}/inbox/${fresh.id}`);
+      await p.getByRole('button', { name: 'Assumir' }).waitFor();
+      await p.route(`**/contacts/${fresh.id}/take`, async (route) => {
+        await callApi(base, 'POST', `/contacts/${fresh.id}/take`, undefined, bruno.token);
+        await route.continue();
+      });
+      await p.getByRole('button', { name: 'Assumir' }).click();
+      await p.getByText('Esta conversa não está mais disponível para você').waitFor();
+      await p.waitForURL(/\/inbox$/);
+      await p.getByText('Joana Pereira').first().waitFor();
+    },
+  );
 } finally {
   await world.stop();
 }

@@ -2,8 +2,9 @@
  * Who handles a conversation, from its header (issue 14), in a real browser against the local
  * runtime: a member takes nobody's conversation, tags its contact, changes its status and releases
  * it; an admin transfers one to a department with a note; a member who hands one to a queue they
- * are not in goes back to the list; a member beaten to a conversation is told who has it. The
- * server's answers are checked through the API. axe-core clean, with the transfer dialog open too.
+ * are not in goes back to the list; a member beaten to a conversation they no longer see is told it
+ * is gone (404, nothing about who has it), an admin beaten to one is told who has it. The server's
+ * answers are checked through the API. axe-core clean, with the transfer dialog open too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -173,16 +174,21 @@ describe('the conversation header', () => {
     return opened;
   }
 
-  it('someone beaten to a conversation is told so: a member who may no longer see it is back on the list, an admin sees who has it', async () => {
+  it('someone beaten to a conversation is told so: a member who may no longer see it is back on the list, not told who has it; an admin sees who has it', async () => {
     const ana = await newContact('Ana Paula');
     const { page, context, errors } = await openHeld(marina, ana);
     expect((await callApi(world.base, 'POST', `/contacts/${ana}/take`, undefined, tiago.token)).status).toBe(200);
+    // Marina sees her own and the queues' conversations: Tiago's is hidden from her, so the take answers
+    // 404 like any unknown id, and the page says it is gone without saying who has it.
+    const take = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/contacts/${ana}/take`));
     await page.getByRole('button', { name: 'Assumir' }).click();
-    await page.getByText('Outra pessoa já assumiu esta conversa. Atualize a lista para ver quem a atende.').waitFor();
-    await page.getByText('Tiago Nunes já atende esta conversa').waitFor();
+    expect((await take).status()).toBe(404);
+    await page.getByText('Esta conversa não está mais disponível para você').waitFor();
+    await page.getByText('Outra pessoa pode tê-la assumido.').waitFor();
     await page.waitForURL(/\/inbox$/);
-    expect(await page.getByRole('heading', { name: 'Ana Paula' }).count()).toBe(0);
-    await expectAccessible(page, '/inbox after the 409');
+    await page.getByRole('heading', { name: 'Ana Paula' }).waitFor({ state: 'detached' });
+    expect(await page.getByText('Tiago Nunes').count()).toBe(0);
+    await expectAccessible(page, '/inbox after a lost take (404)');
     expect((await stored(ana)).userId).toBe(tiago.user.id);
     expect(errors).toEqual([]);
     await context.close();
@@ -191,7 +197,9 @@ describe('the conversation header', () => {
     const admin = await openHeld(owner, beto);
     expect((await callApi(world.base, 'POST', `/contacts/${beto}/take`, undefined, marina.token)).status).toBe(200);
     await admin.page.getByRole('button', { name: 'Assumir' }).click();
+    // An admin sees every conversation: the 409 names who has it.
     await admin.page.getByText('Outra pessoa já assumiu esta conversa. Atualize a lista para ver quem a atende.').waitFor();
+    await admin.page.getByText('Marina Costa já atende esta conversa').waitFor();
     await assignee(admin.page).filter({ hasText: 'Marina Costa' }).waitFor();
     expect(await admin.page.getByRole('button', { name: 'Assumir' }).count()).toBe(0);
     // An admin may still hand it on or free it.

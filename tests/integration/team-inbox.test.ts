@@ -2,6 +2,7 @@
  * The team inbox (issue 14) over the shared runtime: departments, tags, conversation status,
  * assignment (with the concurrent take), who sees what, quick replies and internal notes.
  */
+import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { errorTexts, shownMessage } from '../../shared/contracts/errors.ts';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
@@ -14,6 +15,7 @@ import { listen } from './realtime-client.ts';
 import { eventually, fakeChannel, setServiceStatus, workerPorts } from './worker.ts';
 
 type Team = Awaited<ReturnType<typeof inboxTeam>>;
+const notFoundBody = { statusCode: 404, error: 'Not Found', message: errorTexts.notFound };
 let phones = 0;
 
 async function addMember(team: Team, name: string) {
@@ -177,18 +179,37 @@ describe('tags', () => {
 });
 
 describe('assignment', () => {
-  it('two agents taking the same conversation at once: one owns it, the other gets 409 with a pt-BR message', async () => {
+  it('two members taking the same conversation at once: one owns it, the other no longer sees it and gets 404, nothing about the winner', async () => {
     const team = await inboxTeam();
     const ana = await addMember(team, 'Ana');
     const bruno = await addMember(team, 'Bruno');
     for (let round = 0; round < 4; round++) {
       const contact = await newContact(team);
       const answers = await Promise.all([ana, bruno].map((who) => call('POST', `/contacts/${contact.id}/take`, { token: who.token })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+      const won = answers.find((a) => a.status === 200)!.body;
+      const winner = won.userId === ana.id ? ana : bruno;
+      const loser = winner === ana ? bruno : ana;
+      expect(won.user).toEqual({ id: winner.id, name: winner.name });
+      // Members see their own and their queues' conversations: the winner's is hidden from the loser now.
+      expect((await call('GET', `/contacts/${contact.id}`, { token: loser.token })).status).toBe(404);
+      expect(answers.find((a) => a.status === 404)!.body).toEqual(notFoundBody);
+      expect(await linesOf(team.owner.token, contact.id)).toEqual([['system', `${winner.name} assumiu a conversa`, winner.name]]);
+    }
+  });
+
+  it("with 'membersSeeAll', the loser still sees the conversation and gets 409 naming the winner, in pt-BR", async () => {
+    const team = await inboxTeam();
+    const ana = await addMember(team, 'Ana');
+    const bruno = await addMember(team, 'Bruno');
+    expect((await call('PUT', '/inbox/settings', { token: team.owner.token, body: { membersSeeAll: true } })).status).toBe(200);
+    for (let round = 0; round < 2; round++) {
+      const contact = await newContact(team);
+      const answers = await Promise.all([ana, bruno].map((who) => call('POST', `/contacts/${contact.id}/take`, { token: who.token })));
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
       const won = answers.find((a) => a.status === 200)!.body;
       const lost = answers.find((a) => a.status === 409)!.body;
       const winner = won.userId === ana.id ? ana : bruno;
-      expect(won.user).toEqual({ id: winner.id, name: winner.name });
       expect(lost).toMatchObject({ statusCode: 409, error: 'Conflict', message: errorTexts.conversationTaken });
       expect(lost.details).toEqual([{ path: 'userId', message: `${winner.name} já atende esta conversa` }]);
       expect(shownMessage(lost.message)).toBe('Outra pessoa já assumiu esta conversa. Atualize a lista para ver quem a atende.');
@@ -293,8 +314,8 @@ describe('who sees which conversation', () => {
       expect((await call('GET', `/messages${listQueryString({ where: { contactId: hidden } })}`, { token: team.member.token })).status).toBe(404);
       const send = await call('POST', '/messages/send', { token: team.member.token, body: { contactId: hidden, serviceId: team.service.id, text: 'Oi' } });
       expect(send.status).toBe(404);
-      // Ana's would be in the member's queue unassigned: taking it says who has it (409); Vendas' is not theirs at all.
-      expect((await call('POST', `/contacts/${hidden}/take`, { token: team.member.token })).status).toBe(hidden === anas ? 409 : 404);
+      // Hidden: 404 like the read, nothing said about who has it (Ana's would be in the member's queue unassigned).
+      expect(await call('POST', `/contacts/${hidden}/take`, { token: team.member.token })).toMatchObject({ status: 404, body: notFoundBody });
       expect((await call('POST', '/messages/notes', { token: team.member.token, body: { contactId: hidden, text: 'x' } })).status).toBe(404);
     }
     const counts = (await call('GET', '/inbox/counts', { token: team.member.token })).body;
@@ -309,6 +330,40 @@ describe('who sees which conversation', () => {
     expect((await call('GET', '/inbox/settings', { token: team.member.token })).body).toEqual({ membersSeeAll: true });
     expect((await listed(team.member.token)).length).toBe(5);
     expect((await call('GET', `/contacts/${anas}`, { token: team.member.token })).status).toBe(200);
+  });
+
+  it('every change to a hidden conversation answers exactly as an unknown id does, and changes nothing', async () => {
+    const team = await inboxTeam();
+    const ana = await addMember(team, 'Ana');
+    const sales = await newDepartment(team, 'Vendas', [ana.id]);
+    const finance = await newDepartment(team, 'Financeiro', [team.member.id]);
+    const anasInGeneral = (await newContact(team)).id;
+    const anasInFinance = (await newContact(team)).id;
+    const inSales = (await newContact(team)).id;
+    expect((await call('POST', `/contacts/${anasInGeneral}/transfer`, { token: team.owner.token, body: { userId: ana.id } })).status).toBe(200);
+    expect(
+      (await call('POST', `/contacts/${anasInFinance}/transfer`, { token: team.owner.token, body: { userId: ana.id, departmentId: finance.id } })).status,
+    ).toBe(200);
+    expect((await call('POST', `/contacts/${inSales}/transfer`, { token: team.owner.token, body: { departmentId: sales.id } })).status).toBe(200);
+    const hidden = [anasInGeneral, anasInFinance, inSales];
+    const before = await Promise.all(hidden.map((id) => linesOf(team.owner.token, id)));
+    const changes = [
+      ['take', undefined],
+      ['transfer', { userId: team.member.id }],
+      ['transfer', { departmentId: finance.id }],
+      ['transfer', { userId: '01NOPE' }],
+      ['release', undefined],
+      ['status', { status: 'resolved' }],
+    ] as const;
+    for (const [path, body] of changes) {
+      const unknown = await call('POST', `/contacts/${ulid()}/${path}`, { token: team.member.token, body });
+      expect(unknown, path).toMatchObject({ status: 404, body: notFoundBody });
+      for (const id of hidden) {
+        const answer = await call('POST', `/contacts/${id}/${path}`, { token: team.member.token, body });
+        expect({ status: answer.status, body: answer.body }, `${path} ${id}`).toEqual({ status: unknown.status, body: unknown.body });
+      }
+    }
+    expect(await Promise.all(hidden.map((id) => linesOf(team.owner.token, id)))).toEqual(before);
   });
 });
 

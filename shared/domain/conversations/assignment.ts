@@ -3,6 +3,8 @@
  * user or a department with an optional note, release, and the status (open, pending, resolved).
  * Admins act on every conversation; a member acts on the ones they see that are theirs or nobody's
  * (notes aside: anyone who sees a conversation may write one). Every change writes a system line.
+ * A conversation the caller cannot see answers 404 to every change, as to every read: nothing is
+ * said about it, not even that it exists (visibility.ts).
  */
 import type { Contact } from '#contracts/contacts.ts';
 import { conversationStatusLabels, type ConversationStatus, type NotePayload, type TransferPayload } from '#contracts/conversations.ts';
@@ -27,31 +29,44 @@ async function present(ports: Ports, item: ContactItem): Promise<Contact> {
   return presentContact(item, await getServiceItem(ports.table, item.accountId, item.serviceId), ports.storage.downloadUrl);
 }
 
-/** Someone else handles it: 409 naming them. */
+/** Someone else handles it (only said to a caller who sees the conversation): 409 naming them. */
 function takenBy(contact: ContactItem) {
   const who = contact.user?.name ?? 'Outra pessoa';
   return fail.conflict(errorTexts.conversationTaken, [{ path: 'userId', message: `${who} já atende esta conversa` }]);
 }
 
 /**
- * The rules every change but a note shares: (members) it is theirs or nobody's, and the caller sees
- * it. Someone else's conversation that the caller would see unassigned (it was in their queue a
- * moment ago: the loser of a race to take it) answers 409 naming who has it; anything else hidden, 404.
+ * A change to a conversation the caller cannot see as it is now answers 404, always and before
+ * anything else, exactly as `GET /contacts/{id}` and an unknown id do: saying who handles it, or
+ * merely that it exists, would tell a member about a conversation hidden from them. The loser of
+ * a race to take one from their queue is no exception: once the winner has it, a member who sees
+ * only their own and their queues' conversations no longer sees it, and is told 404.
  */
-function checkMayChange(session: AccountSession, viewer: Viewer, contact: ContactItem): void {
-  const someoneElses = Boolean(contact.userId && contact.userId !== session.user.id);
-  if (someoneElses && !session.user.isAdmin && canSee(viewer, { ...contact, userId: null })) throw takenBy(contact);
+function checkVisible(viewer: Viewer, contact: ContactItem): void {
   if (!canSee(viewer, contact)) throw fail.notFound();
 }
 
-/** 'Assumir': the conversation becomes the caller's, unless someone else has it. */
+/**
+ * The rules every change but a note shares: the caller sees the conversation (else 404, see
+ * `checkVisible`), and (members) it is theirs or nobody's. Someone else's conversation the member
+ * does see (the account's `membersSeeAll`) answers 409 naming who has it; admins change any.
+ */
+function checkMayChange(session: AccountSession, viewer: Viewer, contact: ContactItem): void {
+  checkVisible(viewer, contact);
+  if (!session.user.isAdmin && contact.userId && contact.userId !== session.user.id) throw takenBy(contact);
+}
+
+/**
+ * 'Assumir': the conversation becomes the caller's. Hidden from the caller: 404 (`checkVisible`);
+ * seen but someone else's (an admin, or a member with `membersSeeAll`): 409 naming who has it.
+ */
 export async function takeConversation(ports: Ports, session: AccountSession, contactId: string): Promise<Contact> {
   const viewer = await viewerOf(ports, session);
   const actor = actorOf(session);
   const next = await changeConversation(ports, session.accountId, contactId, (contact) => {
+    checkVisible(viewer, contact);
     if (contact.userId === actor.id) return null;
-    if (contact.userId && canSee(viewer, { ...contact, userId: null })) throw takenBy(contact);
-    if (!canSee(viewer, contact)) throw fail.notFound();
+    if (contact.userId) throw takenBy(contact);
     return {
       changes: { userId: actor.id, user: actor },
       lines: [conversationLine(ports, contact, 'system', `${actor.name} assumiu a conversa`, actor, ports.clock().getTime())],

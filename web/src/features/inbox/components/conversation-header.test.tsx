@@ -164,6 +164,7 @@ describe('the conversation header', () => {
     expect(screen.getByRole('menuitem', { name: 'Liberar' })).toBeTruthy();
   });
 
+  // A member sees someone else's conversation (and gets this 409) only with the account's 'membersSeeAll'.
   it('says who took it first when the take answers 409, and reads the conversation again', async () => {
     const fetchMock = mockApi((url, init) => {
       if (init?.method === 'POST' && url.endsWith('/contacts/c1/take')) {
@@ -202,6 +203,35 @@ describe('the conversation header', () => {
     expect(await screen.findByText('A lista de conversas')).toBeTruthy();
     expect(toastTitles()).toEqual(['Outra pessoa já assumiu esta conversa. Atualize a lista para ver quem a atende.']);
   });
+
+  const notFound = () => json({ statusCode: 404, error: 'Not Found', message: 'Not found' }, 404);
+
+  it.each([
+    ['take', () => fireEvent.click(screen.getByRole('button', { name: 'Assumir' }))],
+    [
+      'status',
+      () => {
+        fireEvent.click(screen.getByRole('button', { name: 'Mais ações' }));
+        fireEvent.click(screen.getByRole('menuitem', { name: 'Resolver' }));
+      },
+    ],
+  ] as const)(
+    'tells a member whose %s answers 404 (someone else took it: hidden from them now) that it is gone, back on the list read again',
+    async (action, trigger) => {
+      const fetchMock = mockApi((url, init) => (init?.method === 'POST' && url.endsWith(`/contacts/c1/${action}`) ? notFound() : undefined));
+      const client = show(contact(), ana, `/inbox/c1${filtered}`);
+      const list = contactKeys.inbox({ tab: 'unassigned' });
+      client.setQueryData(list, { data: [contact()], totalCount: 1 });
+      trigger();
+      expect(await screen.findByText('A lista de conversas')).toBeTruthy();
+      expect(screen.getByTestId('list-address').textContent).toBe(`${filtered} (lista escolhida)`);
+      expect(toastStore.get().map(({ tone, title, message }) => ({ tone, title, message }))).toEqual([
+        { tone: 'error', title: 'Esta conversa não está mais disponível para você', message: 'Outra pessoa pode tê-la assumido.' },
+      ]);
+      expect(client.getQueryState(list)?.isInvalidated).toBe(true);
+      expect(calls(fetchMock, 'POST', `/contacts/c1/${action}`)).toHaveLength(1);
+    },
+  );
 
   it('offers an admin, on a wide screen, Transferir as a button and Liberar and the statuses in the menu, moved by the keyboard', async () => {
     wideScreen();

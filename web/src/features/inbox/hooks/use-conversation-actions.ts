@@ -42,10 +42,13 @@ async function stillVisible(id: string): Promise<Contact | null> {
 
 /**
  * Runs a change on the open conversation: the answer goes into the caches. A member who handed it to
- * someone they cannot see it with goes back to the list; a take that someone else won first (409)
- * says so and reads the conversation again, shown with who has it or, if no longer visible, left for
- * the list. Answers whether it succeeded. `onInvalid` gets the fields' messages of a 400 (the
- * transfer dialog shows them on its fields).
+ * someone they cannot see it with goes back to the list. A change the server answers 404 to is one on
+ * a conversation the caller no longer sees (a member beaten to a take by someone else: the server says
+ * nothing about a conversation hidden from them, not even who has it), so it says so and goes back to
+ * the list, which is read again. A take that someone else won first on a conversation the caller
+ * still sees (an admin, or a member with 'membersSeeAll') answers 409: it says who has it and reads
+ * the conversation again. Answers whether it succeeded. `onInvalid` gets the fields' messages of a
+ * 400 (the transfer dialog shows them on its fields).
  */
 export function useConversationActions(contact: Contact) {
   const client = useQueryClient();
@@ -72,6 +75,11 @@ export function useConversationActions(contact: Contact) {
       showToast({ tone: 'success', title: doneText(change, next) });
       return true;
     } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        showToast({ tone: 'error', title: 'Esta conversa não está mais disponível para você', message: 'Outra pessoa pode tê-la assumido.', duration: 8000 });
+        leave();
+        return false;
+      }
       if (error instanceof ApiError && error.status === 409) {
         const who = error.details.find((d) => d.path === 'userId')?.message;
         showToast({ tone: 'error', title: shownMessage(error.message), message: who, duration: 8000 });
