@@ -11,6 +11,11 @@ export interface User {
   isAdmin: boolean;
   isOwner: boolean;
   emailVerified: boolean;
+  /**
+   * A new address asked for and not yet confirmed: `email` stays the old one until the code sent to
+   * this address is used (POST /auth/verify-email). Null when no change is waiting.
+   */
+  pendingEmail: string | null;
   archivedAt: string | null;
   /** Why the user is archived: by the plan's limit after a downgrade, or by an administrator. */
   archivedReason: 'limit' | 'manual' | null;

@@ -47,6 +47,7 @@ export const userSchema = z.object({
   isAdmin: z.boolean(),
   isOwner: z.boolean(),
   emailVerified: z.boolean(),
+  pendingEmail: nullable(z.string()),
   archivedAt: nullable(z.string()),
   archivedReason: nullable(z.enum(['limit', 'manual'])),
   ...timestamps,

@@ -1,10 +1,13 @@
 /**
  * One-time codes (e-mail verification, password reset): hashed, expiring, with an attempt budget.
- * A verification code belongs to a user (its subject is the user id), a reset code to an e-mail.
+ * A verification code belongs to a user (its subject is the user id), a reset code to an e-mail;
+ * either is bound to the address it was sent to, which it alone proves.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
+import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys, type Key } from './keys.ts';
+import type { DeleteStep } from './transaction.ts';
 
 export type CodePurpose = 'verify' | 'reset';
 
@@ -18,6 +21,8 @@ export interface CodeItem {
   ttl: number;
   /** What the code is about: the user for verification, the e-mail for reset. */
   subject: string;
+  /** The address the code was sent to: the only one it proves (its hash covers it too). */
+  address: string;
 }
 
 function codeKey(purpose: CodePurpose, subject: string): Key {
@@ -25,7 +30,7 @@ function codeKey(purpose: CodePurpose, subject: string): Key {
 }
 
 /** Stores a fresh code for a subject, replacing any earlier one. */
-export async function putCode(table: Table, purpose: CodePurpose, code: Pick<CodeItem, 'codeHash' | 'expiresAt' | 'subject'>): Promise<void> {
+export async function putCode(table: Table, purpose: CodePurpose, code: Pick<CodeItem, 'codeHash' | 'expiresAt' | 'subject' | 'address'>): Promise<void> {
   await table.doc.send(
     new PutCommand({
       TableName: table.name,
@@ -39,21 +44,31 @@ export async function getCode(table: Table, purpose: CodePurpose, subject: strin
   return Item as CodeItem | undefined;
 }
 
-/** Counts one wrong attempt; answers the attempts made so far. */
-export async function countAttempt(table: Table, purpose: CodePurpose, subject: string): Promise<number> {
-  const { Attributes } = await table.doc
-    .send(
+/**
+ * Takes one of the code's attempts before it is compared, so parallel guesses get no more
+ * comparisons than the budget: answers false when the code is gone or its attempts are spent.
+ */
+export async function takeAttempt(table: Table, purpose: CodePurpose, subject: string, maxAttempts: number): Promise<boolean> {
+  const answer = await unlessConditionFails(
+    table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: codeKey(purpose, subject),
         UpdateExpression: 'ADD attempts :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1 },
-        ReturnValues: 'UPDATED_NEW',
+        ConditionExpression: 'attribute_exists(pk) AND attempts < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': maxAttempts },
       }),
-    )
-    .catch(() => ({ Attributes: { attempts: Infinity } }));
-  return Number(Attributes?.attempts ?? Infinity);
+    ),
+  );
+  return answer !== undefined;
+}
+
+/**
+ * Transaction member: uses up the code that was checked (by its hash), refused when it was used
+ * or replaced meanwhile, so of concurrent uses of one code exactly one succeeds.
+ */
+export function spendCodeStep(purpose: CodePurpose, subject: string, codeHash: string): DeleteStep {
+  return { Delete: { Key: codeKey(purpose, subject), ConditionExpression: 'codeHash = :hash', ExpressionAttributeValues: { ':hash': codeHash } } };
 }
 
 export async function deleteCode(table: Table, purpose: CodePurpose, subject: string): Promise<void> {

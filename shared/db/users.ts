@@ -3,7 +3,16 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryComma
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
-import { deleteExistingStep, deleteStep, maxTransactionMembers, putNewStep, writeTogether, type DeleteStep, type PutStep } from './transaction.ts';
+import {
+  deleteExistingStep,
+  deleteStep,
+  maxTransactionMembers,
+  putNewStep,
+  writeTogether,
+  type DeleteStep,
+  type PutStep,
+  type UpdateStep,
+} from './transaction.ts';
 
 export interface UserItem {
   pk: string;
@@ -21,6 +30,11 @@ export interface UserItem {
   isAdmin: boolean;
   isOwner: boolean;
   emailVerified: boolean;
+  /**
+   * An address the user asked to move to, not yet proven: it takes the place of `email` only when
+   * the code sent to it comes back (docs/security.md, "Who owns an address"). Absent: none.
+   */
+  pendingEmail?: string | null;
   avatarUrl: string | null;
   archivedAt: string | null;
   /**
@@ -31,7 +45,7 @@ export interface UserItem {
   archivedReason?: 'limit' | 'manual' | null;
   /**
    * Tokens carry the generation they were issued in and are refused once it moves on (a password
-   * reset moves it). Absent: 0.
+   * reset, archiving, and an admin setting the user's password move it). Absent: 0.
    */
   sessionGeneration?: number;
   createdAt: string;
@@ -67,8 +81,9 @@ export function userFields(item: UserItem): UserFields {
   return fields;
 }
 
-export async function getUserItem(table: Table, accountId: string | null, userId: string): Promise<UserItem | undefined> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.user(accountId, userId) }));
+/** A user by account and id; `consistent` for a read that a conditional write will follow. */
+export async function getUserItem(table: Table, accountId: string | null, userId: string, consistent = false): Promise<UserItem | undefined> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.user(accountId, userId), ConsistentRead: consistent || undefined }));
   return Item as UserItem | undefined;
 }
 
@@ -128,26 +143,31 @@ async function updateUser(table: Table, user: UserRef, set: string, values: Reco
 }
 
 /**
- * A new password hash after a reset: the e-mail counts as confirmed too (a reset code proves it is
- * the user's), and the session generation moves on, so every token issued before is refused.
+ * Transaction member: the address a one-time code proved is confirmed, refused when the user no
+ * longer has that address.
  */
-export function setUserPassword(table: Table, user: UserRef, passwordHash: string, now: string): Promise<UserItem> {
-  return updateUser(table, user, 'passwordHash = :hash, emailVerified = :yes, sessionGeneration = if_not_exists(sessionGeneration, :zero) + :one', {
-    ':hash': passwordHash,
-    ':yes': true,
-    ':zero': 0,
-    ':one': 1,
-    ':now': now,
-  });
+export function confirmAddressStep(user: UserRef, address: string, now: string): UpdateStep {
+  return {
+    Update: {
+      Key: keys.user(user.accountId, user.id),
+      UpdateExpression: 'SET emailVerified = :yes, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND email = :address',
+      ExpressionAttributeValues: { ':yes': true, ':now': now, ':address': address },
+    },
+  };
 }
 
-export async function markEmailVerified(table: Table, user: UserRef, now: string): Promise<void> {
-  await updateUser(table, user, 'emailVerified = :yes', { ':yes': true, ':now': now });
-}
+/** Moves the session generation on: every token issued before is refused from now on, for good. */
+const endSessions = 'sessionGeneration = if_not_exists(sessionGeneration, :zero) + :one';
 
-/** Archives (with the moment given) or unarchives (null) a user by hand. */
+/**
+ * Archives (with the moment given) or unarchives (null) a user by hand. Archiving ends the user's
+ * sessions for good: bringing the user back does not bring back the tokens refused meanwhile.
+ */
 export function setUserArchivedAt(table: Table, user: UserRef, archivedAt: string | null, now: string): Promise<UserItem> {
-  return updateUser(table, user, 'archivedAt = :at, archivedReason = :why', { ':at': archivedAt, ':why': archivedAt ? 'manual' : null, ':now': now });
+  const values = { ':at': archivedAt, ':why': archivedAt ? 'manual' : null, ':now': now };
+  if (!archivedAt) return updateUser(table, user, 'archivedAt = :at, archivedReason = :why', values);
+  return updateUser(table, user, `archivedAt = :at, archivedReason = :why, ${endSessions}`, { ...values, ':zero': 0, ':one': 1 });
 }
 
 /**
@@ -161,7 +181,8 @@ export async function setUserArchivedByLimit(table: Table, user: UserRef, archiv
       new UpdateCommand({
         TableName: table.name,
         Key: keys.user(user.accountId, user.id),
-        UpdateExpression: 'SET archivedAt = :at, archivedReason = :why, updatedAt = :now',
+        // Archiving ends the user's sessions for good, as by hand.
+        UpdateExpression: `SET archivedAt = :at, archivedReason = :why, updatedAt = :now${archiving ? `, ${endSessions}` : ''}`,
         ConditionExpression: archiving
           ? 'attribute_exists(pk) AND (attribute_not_exists(archivedAt) OR archivedAt = :null)'
           : 'attribute_exists(pk) AND archivedReason = :limit',
@@ -169,7 +190,7 @@ export async function setUserArchivedByLimit(table: Table, user: UserRef, archiv
           ':at': archivedAt,
           ':why': archiving ? 'limit' : null,
           ':now': now,
-          ...(archiving ? { ':null': null } : { ':limit': 'limit' }),
+          ...(archiving ? { ':null': null, ':zero': 0, ':one': 1 } : { ':limit': 'limit' }),
         },
       }),
     ),
@@ -201,6 +222,12 @@ export async function signupClaimHolder(table: Table, email: string): Promise<st
 /** Transaction member: claims an e-mail inside an account, refused when another user has it. */
 export function claimUserEmailStep(accountId: string, email: string, userId: string): PutStep {
   return putNewStep({ ...keys.userEmail(accountId, email), type: entityTypes.userEmail, userId });
+}
+
+/** The user holding an e-mail inside an account, if any. */
+export async function userEmailHolder(table: Table, accountId: string, email: string): Promise<string | undefined> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.userEmail(accountId, email), ConsistentRead: true }));
+  return Item?.userId as string | undefined;
 }
 
 /** Transaction member: frees an e-mail inside an account. */

@@ -1,5 +1,6 @@
 /** A small HTTP client for the integration tests, and the steps most tests start from. */
 import { readdir, readFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -121,3 +122,47 @@ export async function proTeam() {
   const member = await addUser('Membro', false);
   return { owner, admin, member };
 }
+
+/**
+ * A client whose requests come from another loopback address (127.x.y.z): the caller address the
+ * per-address budgets count, so a test that spends one does not spend the other tests'.
+ */
+export function callFrom(address: string): Call {
+  return (method, path, options = {}) =>
+    new Promise((resolve, reject) => {
+      const url = new URL(`${inject('baseUrl')}/api${path}`);
+      const payload = options.raw ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined);
+      const req = request(
+        url,
+        {
+          method,
+          localAddress: address,
+          headers: {
+            ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+            ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+            ...options.headers,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: any = text;
+            try {
+              body = text ? JSON.parse(text) : undefined;
+            } catch {
+              /* not JSON: keep the text */
+            }
+            resolve({ status: res.statusCode ?? 0, body });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+}
+
+let addresses = 0;
+/** A loopback address no other test (or worker) of this run uses. */
+export const uniqueLoopback = () => `127.${1 + (process.pid % 250)}.${1 + (Math.floor(Date.now() / 1000) % 250)}.${1 + (++addresses % 250)}`;

@@ -16,9 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoFront } from '../../infra/local/dynamo-front.ts';
 import { errorTexts } from '../../shared/contracts/errors.ts';
 import type { Table } from '../../shared/db/client.ts';
-import { readCounter } from '../../shared/db/rate-counters.ts';
+import { readCounter, releaseHit, takeHit } from '../../shared/db/rate-counters.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
-import { consume, ensureBudget, type Limit, spend } from '../../shared/domain/auth/rate-limits.ts';
+import { consume, type Limit, take, withinFailureBudget } from '../../shared/domain/auth/rate-limits.ts';
 import { DomainError } from '../../shared/domain/errors.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 
@@ -121,21 +121,75 @@ describe('sliding-window rate limits', () => {
     expect(outcomes.filter((r) => !r)).toHaveLength(limit.max);
   }, 30_000);
 
-  it('counts failures past the budget (spend) and refuses while the window holds the limit (ensureBudget)', async () => {
+  it('takes a crowd of 60 concurrent tries on a budget of 10 exactly 10 times, and never fails one (no lost race escapes)', async () => {
+    const crowd: Limit = { scope: 'crowd', max: 10, windowSeconds: 900 };
+    const ports = portsAt({ now: 60 * windowMs });
+    for (let round = 0; round < 3; round++) {
+      const subject = `crowd-${++subjects}`;
+      const outcomes = await Promise.all(Array.from({ length: 60 }, () => refused(take(ports, [[crowd, subject]]))));
+      expect(outcomes.filter((r) => !r)).toHaveLength(crowd.max);
+      expect(await readCounter(table, crowd.scope, subject, crowd.windowSeconds, 60 * windowMs)).toBe(crowd.max);
+    }
+  }, 60_000);
+
+  it('a budget of 50 taken by 60 at once: 50 pass, the rest are refused, none fails', async () => {
+    const wide: Limit = { scope: 'wide', max: 50, windowSeconds: 900 };
+    const ports = portsAt({ now: 61 * windowMs });
+    const subject = `wide-${++subjects}`;
+    const outcomes = await Promise.all(Array.from({ length: 60 }, () => refused(take(ports, [[wide, subject]]))));
+    expect(outcomes.filter((r) => !r)).toHaveLength(wide.max);
+  }, 60_000);
+
+  it('failure budgets: a failed attempt keeps its unit, a successful one gives it back; attempts in flight count', async () => {
     const clock = { now: 80 * windowMs + 30_000 };
     const ports = portsAt(clock);
     const subject = `fail-${++subjects}`;
-    for (let i = 0; i < 7; i++) {
-      await spend(ports, [[limit, subject]]);
-      clock.now += 1000;
-    }
-    expect(await refused(ensureBudget(ports, [[limit, subject]]))).toBe(true);
-    // The item keeps only the newest `max` hits, which is all any decision reads.
-    expect(await readCounter(table, limit.scope, subject, limit.windowSeconds, clock.now)).toBe(limit.max);
-    clock.now += windowMs - 5000; // the third hit, the oldest kept, is now one window old
-    expect(await refused(ensureBudget(ports, [[limit, subject]]))).toBe(false);
-    clock.now -= 1;
-    expect(await refused(ensureBudget(ports, [[limit, subject]]))).toBe(true);
-    clock.now += 1;
+    const failing = () => withinFailureBudget(ports, [[limit, subject]], () => Promise.reject(new Error('wrong password')));
+    for (let i = 0; i < 3; i++) await expect(failing()).rejects.toThrow('wrong password');
+    for (let i = 0; i < 4; i++) expect(await withinFailureBudget(ports, [[limit, subject]], async () => 'ok')).toBe('ok');
+    expect(await readCounter(table, limit.scope, subject, limit.windowSeconds, clock.now)).toBe(3);
+    // Five attempts at once, each slow: two fit beside the three failures, three are refused before they run.
+    let ran = 0;
+    const slow = () =>
+      withinFailureBudget(ports, [[limit, subject]], async () => {
+        ran++;
+        await new Promise((r) => setTimeout(r, 30));
+      });
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => refused(slow())));
+    expect(outcomes.filter((r) => r)).toHaveLength(3);
+    expect(ran).toBe(2);
+    expect(await readCounter(table, limit.scope, subject, limit.windowSeconds, clock.now)).toBe(3);
+  });
+
+  it('refusing one budget gives back the unit taken from the other', async () => {
+    const ports = portsAt({ now: 90 * windowMs });
+    const full = `full-${++subjects}`;
+    const other = `other-${++subjects}`;
+    for (let i = 0; i < limit.max; i++) await consume(ports, [[limit, full]]);
+    expect(
+      await refused(
+        take(ports, [
+          [limit, other],
+          [limit, full],
+        ]),
+      ),
+    ).toBe(true);
+    expect(await readCounter(table, limit.scope, other, limit.windowSeconds, 90 * windowMs)).toBe(0);
+  });
+
+  it('prunes hits that left the window while others take and give back at the same time', async () => {
+    const subject = `prune-${++subjects}`;
+    const early = 100 * windowMs;
+    for (let i = 0; i < 4; i++) expect(await takeHit(table, limit.scope, subject, limit, early + i)).toBe(early + i);
+    const later = early + windowMs + 10; // all four have left the window
+    const [taken, , ...more] = await Promise.all([
+      takeHit(table, limit.scope, subject, limit, later),
+      releaseHit(table, limit.scope, subject, early + 1),
+      ...Array.from({ length: 6 }, (_, i) => takeHit(table, limit.scope, subject, limit, later + 1 + i)),
+    ]);
+    expect([taken, ...more].filter((at) => at !== undefined)).toHaveLength(limit.max);
+    expect(await readCounter(table, limit.scope, subject, limit.windowSeconds, later + 10)).toBe(limit.max);
+    await releaseHit(table, limit.scope, subject, later);
+    expect(await readCounter(table, limit.scope, subject, limit.windowSeconds, later + 10)).toBe(limit.max - (taken === undefined ? 0 : 1));
   });
 });

@@ -4,12 +4,12 @@ import type { ListQuery } from '#contracts/list-query.ts';
 import type { SessionAnswer } from '#contracts/auth.ts';
 import { getAccountItem, newAccountItem, renameAccount } from '#db/accounts.ts';
 import { putNewStep, writeTogether } from '#db/transaction.ts';
-import { claimUserEmailStep, removeUserStep, userItem, usersByEmail } from '#db/users.ts';
+import { claimUserEmailStep, removeUserStep, userItem } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession, Session } from '../session.ts';
 import { applyListQuery, type ListRules } from '../list-query.ts';
-import { startSession } from '../auth/sessions.ts';
+import { reachableUsers, startSession } from '../auth/sessions.ts';
 import { toAccount, toUsage } from './present-account.ts';
 
 export const accountListRules: ListRules = {
@@ -17,9 +17,9 @@ export const accountListRules: ListRules = {
   defaultOrder: [['name', 'ASC']],
 };
 
-/** The accounts the caller's e-mail belongs to. */
+/** The accounts the caller may switch to: those of the users its own credentials open (`reachableUsers`). */
 export async function listAccounts(ports: Ports, session: Session, q: ListQuery): Promise<ListAnswer<Account>> {
-  const memberships = (await usersByEmail(ports.table, session.user.email)).filter((u) => u.accountId && !u.archivedAt);
+  const memberships = await reachableUsers(ports, session.user);
   const items = await Promise.all(memberships.map((u) => getAccountItem(ports.table, u.accountId!)));
   return applyListQuery(items.filter((a) => a !== undefined).map(toAccount), q);
 }

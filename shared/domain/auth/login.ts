@@ -3,7 +3,7 @@ import { errorTexts } from '#contracts/errors.ts';
 import { usersByEmail, type UserItem } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
-import { ensureBudget, limits, spend } from './rate-limits.ts';
+import { type Limit, limits, withinFailureBudget } from './rate-limits.ts';
 import { accountChoices, startSession } from './sessions.ts';
 
 /** The users of an e-mail whose password is the one given (each stored hash checked once). */
@@ -23,24 +23,22 @@ export async function usersMatchingPassword(ports: Ports, email: string, passwor
 /**
  * Signs in. When the e-mail and password open several accounts and no accountId was chosen, the
  * answer is the list to choose from; a user still without an account is used only when no
- * account matches.
+ * account matches. Each try takes a unit of the e-mail's and the address's failure budgets before
+ * the password is checked, and gives it back when the password was right.
  */
-export async function login(ports: Ports, payload: LoginPayload, address: string): Promise<LoginAnswer> {
-  const budgets: Parameters<typeof spend>[1] = [
+export function login(ports: Ports, payload: LoginPayload, address: string): Promise<LoginAnswer> {
+  const budgets: [Limit, string][] = [
     [limits.loginPerEmail, payload.email],
     [limits.loginPerAddress, address],
   ];
-  await ensureBudget(ports, budgets);
-  const matching = await usersMatchingPassword(ports, payload.email, payload.password);
-  const inAccounts = matching.filter((u) => u.accountId);
-  let chosen: UserItem | undefined;
-  if (payload.accountId) chosen = inAccounts.find((u) => u.accountId === payload.accountId);
-  else if (inAccounts.length > 1) return { users: await accountChoices(ports, inAccounts) };
-  else chosen = inAccounts[0] ?? matching[0];
-
-  if (!chosen) {
-    await spend(ports, budgets);
-    throw fail.unauthorized(errorTexts.invalidCredentials);
-  }
-  return startSession(ports, chosen);
+  return withinFailureBudget(ports, budgets, async () => {
+    const matching = await usersMatchingPassword(ports, payload.email, payload.password);
+    const inAccounts = matching.filter((u) => u.accountId);
+    let chosen: UserItem | undefined;
+    if (payload.accountId) chosen = inAccounts.find((u) => u.accountId === payload.accountId);
+    else if (inAccounts.length > 1) return { users: await accountChoices(ports, inAccounts) };
+    else chosen = inAccounts[0] ?? matching[0];
+    if (!chosen) throw fail.unauthorized(errorTexts.invalidCredentials);
+    return startSession(ports, chosen);
+  });
 }

@@ -6,10 +6,9 @@ import { refusedBy } from '#db/transaction.ts';
 import { findUserById, newUserItem, putSignedUpUser, signupClaimHolder, type UserItem, usersByEmail } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
-import { verificationMail } from './emails.ts';
-import { issueCode, verifyCodeLifetimeSeconds } from './one-time-codes.ts';
 import { consume, limits } from './rate-limits.ts';
 import { startSession } from './sessions.ts';
+import { sendAddressCode } from './verify-email.ts';
 
 /**
  * Signs up a person: a user with no account yet (they create one next), a verification code by
@@ -33,8 +32,7 @@ export async function register(ports: Ports, payload: RegisterPayload, address: 
     ports.clock().toISOString(),
   );
   await storeSignedUp(ports, item);
-  const code = await issueCode(ports, 'verify', item.id, verifyCodeLifetimeSeconds);
-  await ports.mailer.send(verificationMail(item.email, item.name, code, ports.appUrl, item.id));
+  await sendAddressCode(ports, item);
   const session = await startSession(ports, item);
   return { id: item.id, ...session };
 }

@@ -1,7 +1,7 @@
 /** Turning a user into a signed-in session, and reading the users a session may act as. */
 import type { SessionAnswer, AccountChoice } from '#contracts/auth.ts';
 import { getAccountItem } from '#db/accounts.ts';
-import type { UserItem } from '#db/users.ts';
+import { type UserItem, usersByEmail } from '#db/users.ts';
 import { toUser } from '../users/present-user.ts';
 import type { Ports } from '../ports.ts';
 
@@ -29,4 +29,18 @@ export async function accountChoices(ports: Ports, items: UserItem[]): Promise<A
     }),
   );
   return choices.filter((c): c is AccountChoice => c !== null).sort((a, b) => a.account.name.localeCompare(b.account.name, 'pt-BR'));
+}
+
+/**
+ * The users a session may move to (switch-account) and whose accounts it lists: the users of its
+ * own e-mail, active and in an account, that share its password hash. A hash is salted, so two
+ * users share one only when one was copied from the other (a person creating another account), never
+ * by choosing the same password: these are the users the caller's own credentials open. Having the
+ * same e-mail string, confirmed or not, proves nothing about who holds another user's password (an
+ * admin sets the first password of the users they add), so it is never enough on its own
+ * (docs/security.md, "Who owns an address").
+ */
+export async function reachableUsers(ports: Ports, user: UserItem): Promise<UserItem[]> {
+  const sameEmail = await usersByEmail(ports.table, user.email);
+  return sameEmail.filter((u) => u.accountId && !u.archivedAt && u.email === user.email && u.passwordHash === user.passwordHash);
 }

@@ -13,6 +13,7 @@ export function toUser(item: UserItem, account: { id: string; name: string } | n
     isAdmin: item.isAdmin,
     isOwner: item.isOwner,
     emailVerified: item.emailVerified,
+    pendingEmail: item.pendingEmail ?? null,
     archivedAt: item.archivedAt,
     // Users archived before reasons were kept were archived by hand.
     archivedReason: item.archivedAt ? (item.archivedReason ?? 'manual') : null,

@@ -13,6 +13,7 @@ import {
   getUserItem,
   newUserItem,
   releaseUserEmailStep,
+  userEmailHolder,
   removeUserStep,
   setUserArchivedAt,
   releaseSignupClaim,
@@ -25,6 +26,9 @@ import { applyListQuery, type ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { toUser } from './present-user.ts';
+import { addressChangeNotice } from '../auth/emails.ts';
+import { consume, limits } from '../auth/rate-limits.ts';
+import { sendAddressCode } from '../auth/verify-email.ts';
 
 export const userListRules: ListRules = {
   fields: ['id', 'name', 'email', 'isAdmin', 'isOwner', 'archivedAt', 'createdAt', 'updatedAt'],
@@ -89,6 +93,12 @@ export async function createUser(ports: Ports, session: AccountSession, payload:
 /**
  * Edits a user. Admins edit anyone but the owner; everyone edits themselves; only admins change
  * the admin flag, and the owner stays an admin.
+ *
+ * A new e-mail never takes effect here: it waits as `pendingEmail` until the code mailed to it
+ * comes back (`verifyEmail`), the current address is told of the request, and the user keeps the
+ * current address meanwhile (docs/security.md, "Who owns an address"). Sending the current address
+ * again cancels a pending change; sending the pending one again changes nothing. A password set by
+ * someone else (an admin) ends the user's sessions.
  */
 export async function updateUser(ports: Ports, session: AccountSession, id: string, payload: UserUpdatePayload): Promise<User> {
   const [account, current] = await Promise.all([accountRef(ports, session), loadUser(ports, session, id)]);
@@ -99,27 +109,29 @@ export async function updateUser(ports: Ports, session: AccountSession, id: stri
   if (current.isOwner && !isAdmin) throw fail.invalid(errorTexts.ownerMustBeAdmin);
   if (payload.password && !isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
 
-  const now = ports.clock().toISOString();
+  const pendingEmail = payload.email === current.email ? null : payload.email;
+  const newlyPending = pendingEmail !== null && pendingEmail !== current.pendingEmail;
+  if (pendingEmail !== null && (await userEmailHolder(ports.table, session.accountId, pendingEmail))) throw fail.invalid(errorTexts.emailExists);
+  if (newlyPending) await consume(ports, [[limits.mailPerEmail, pendingEmail]]);
+  const passwordBySomeoneElse = Boolean(payload.password) && !self;
   const next = userItem({
     ...userFields(current),
     name: payload.name,
-    email: payload.email,
     isAdmin,
-    emailVerified: payload.email === current.email ? current.emailVerified : false,
+    pendingEmail,
     passwordHash: payload.password ? await ports.passwords.hash(payload.password) : current.passwordHash,
-    updatedAt: now,
+    sessionGeneration: (current.sessionGeneration ?? 0) + (passwordBySomeoneElse ? 1 : 0),
+    updatedAt: ports.clock().toISOString(),
   });
-  const emailChanged = next.email !== current.email;
   try {
-    await writeTogether(ports.table, {
-      user: replaceIfUnchangedStep(next, current.updatedAt),
-      newEmail: emailChanged && claimUserEmailStep(session.accountId, next.email, next.id),
-      oldEmail: emailChanged && releaseUserEmailStep(session.accountId, current.email),
-    });
+    await writeTogether(ports.table, { user: replaceIfUnchangedStep(next, current.updatedAt) });
   } catch (error) {
-    if (refusedBy(error, 'newEmail')) throw fail.invalid(errorTexts.emailExists);
     if (refusedBy(error, 'user')) throw fail.notFound();
     throw error;
+  }
+  if (newlyPending) {
+    await sendAddressCode(ports, next);
+    await ports.mailer.send(addressChangeNotice(current.email, current.name, pendingEmail, account.name));
   }
   return toUser(next, account);
 }
