@@ -6,8 +6,12 @@
  * address) then confirmed it, and switch-account and `GET /accounts` took "same confirmed e-mail" as
  * proof of being the same person.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { call, lastMail, newOwner as freeOwner, register, setPlan, signIn, strongPassword, uniqueEmail } from './api.ts';
+import { callFrom, lastMail, newOwner as freeOwner, register, setPlan, signIn, strongPassword, uniqueEmail, uniqueLoopback } from './api.ts';
+
+/** This file's requests come from an address of its own: its refused tries spend no other file's budgets. */
+const call = callFrom(uniqueLoopback());
 
 /** An owner on a plan with room for the users these tests add. */
 async function newOwner(accountName?: string, name?: string) {
@@ -201,4 +205,78 @@ describe('each link on its own', () => {
       expect((await call('POST', '/auth/switch-account', { token: asAdded, body: { accountId } })).status).toBe(404);
     }
   });
+});
+
+/**
+ * The chain in any order: fast-check draws sequences of everything an attacker can do with their own
+ * account, their own mailbox and the victim's e-mail string, and after every step checks that none
+ * of the attacker's sessions reaches the victim's account. Seeded like request-properties.test.ts
+ * (PROPERTY_SEED replays a failure, PROPERTY_RUNS sets the runs).
+ */
+describe('the takeover chain, in any order of its steps (property)', () => {
+  const steps = [
+    'ask for the victim’s e-mail',
+    'ask for the own e-mail back',
+    'confirm with the newest own code',
+    'resend the verification code',
+    'confirm with an own reset code',
+    'reset the victim’s password with an own reset code',
+    'add a user with the victim’s e-mail',
+    'sign in with the victim’s e-mail',
+    'create another account',
+  ] as const;
+  type Step = (typeof steps)[number];
+
+  it('no sequence of the attacker’s steps reaches the victim’s account', async () => {
+    const seed = Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31);
+    const numRuns = Number(process.env.PROPERTY_RUNS ?? 12);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...steps), { minLength: 2, maxLength: 8 }), async (sequence: Step[]) => {
+        const target = await victim();
+        const me = await attacker();
+        const tokens = [me.token];
+        const chosenPassword = 'Escolhida#Pela1';
+        const ownCode = async () => (await lastMail(me.email))?.code;
+        const answers: unknown[] = [];
+        for (const step of sequence) {
+          const token = tokens.at(-1)!;
+          const run: Record<Step, () => Promise<unknown>> = {
+            'ask for the victim’s e-mail': () => call('PUT', `/users/${me.id}`, { token: me.token, body: { name: 'Ana', email: target.email } }),
+            'ask for the own e-mail back': () => call('PUT', `/users/${me.id}`, { token: me.token, body: { name: 'Ana', email: me.email } }),
+            'confirm with the newest own code': async () =>
+              call('POST', '/auth/verify-email', { body: { userId: me.id, verifyCode: (await ownCode()) ?? me.keptCode } }),
+            'resend the verification code': () => call('POST', '/auth/resend-verification', { body: { userId: me.id } }),
+            'confirm with an own reset code': async () => {
+              await call('POST', '/auth/forgot-password', { body: { email: me.email } });
+              return call('POST', '/auth/verify-email', { body: { userId: me.id, verifyCode: (await ownCode()) ?? '000000' } });
+            },
+            'reset the victim’s password with an own reset code': async () => {
+              await call('POST', '/auth/forgot-password', { body: { email: me.email } });
+              const verifyCode = (await ownCode()) ?? '000000';
+              return call('POST', '/auth/reset-password', {
+                body: { email: target.email, verifyCode, password: 'Tomada#Senha1', accountId: target.accountId },
+              });
+            },
+            'add a user with the victim’s e-mail': () =>
+              call('POST', '/users', { token: me.token, body: { name: 'Vera?', email: target.email, password: chosenPassword, isAdmin: true } }),
+            'sign in with the victim’s e-mail': async () => {
+              const answer = await call('POST', '/auth/login', { body: { email: target.email, password: chosenPassword } });
+              if (answer.body?.accessToken) tokens.push(answer.body.accessToken);
+              return answer;
+            },
+            'create another account': async () => {
+              const answer = await call('POST', '/accounts', { token, body: { name: 'Mais uma' } });
+              if (answer.body?.accessToken) tokens.push(answer.body.accessToken);
+              return answer;
+            },
+          };
+          answers.push(await run[step]());
+        }
+        expect(JSON.stringify(answers)).not.toContain(target.accountId);
+        for (const token of tokens) await expectNothingOfTheVictims(token, target);
+        expect(await signIn(target.email, target.password)).toBeTruthy();
+      }),
+      { seed, numRuns, endOnFailure: true },
+    );
+  }, 240_000);
 });

@@ -2,9 +2,12 @@
  * The route matrix (issue 12): every route of functions/http/routes.ts × every kind of caller, with
  * the status its access class (tests/integration/route-access.ts) expects. Callers: no token, a
  * malformed one, an expired one (signed with the runtime's own secret), a revoked one, a member, an
- * admin and the owner of the team's account, and the owner of another account sending the same
- * requests with the victim account's ids in path, body and list query. The stranger's answers must
- * carry none of the victim's ids, and the victim's items must read the same after the matrix.
+ * admin and the owner of the team's account, and two strangers sending the same requests with the
+ * victim account's ids in path, body and list query: the owner of another account, and a user of
+ * another account that bears the victim owner's e-mail (added there with a password its admin chose,
+ * the address even confirmed by the victim: the account takeover of issue 26 joined users by that
+ * string). The strangers' answers must carry none of the victim's ids, and the victim's items must
+ * read the same after the matrix.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,19 +16,29 @@ import { SignJWT } from 'jose';
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { httpRoutes } from '../../functions/http/routes.ts';
-import { type Answer, call, newOwner, setPlan } from './api.ts';
+import { type Answer, call, lastMail, newOwner, setPlan, signIn } from './api.ts';
 import { freshToken, gatesOf, withoutSpares, matrixTeam, type MatrixEntry, type Person, routeAccess, type Team } from './route-access.ts';
 
 const keyOf = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
 const routeKeys = httpRoutes.map(keyOf);
 
-type Caller = 'no token' | 'malformed token' | 'expired token' | 'revoked token' | 'member' | 'admin' | 'owner' | 'owner of another account';
+type Caller =
+  | 'no token'
+  | 'malformed token'
+  | 'expired token'
+  | 'revoked token'
+  | 'member'
+  | 'admin'
+  | 'owner'
+  | 'owner of another account'
+  | "another account's user with the victim owner's e-mail";
+const strangers: Caller[] = ['owner of another account', "another account's user with the victim owner's e-mail"];
 const anonymous: Caller[] = ['no token', 'malformed token', 'expired token', 'revoked token'];
 
 /** The status a caller of a class gets for a valid request. */
 function expected(entry: MatrixEntry, caller: Caller): number {
   if (anonymous.includes(caller)) return 401;
-  if (caller === 'owner of another account') return entry.stranger ?? 404;
+  if (strangers.includes(caller)) return entry.stranger ?? 404;
   if (caller === 'member' && (entry.access === 'admin' || entry.access === 'owner')) return 403;
   if (caller === 'admin' && entry.access === 'owner') return 403;
   return entry.ok;
@@ -34,6 +47,7 @@ function expected(entry: MatrixEntry, caller: Caller): number {
 let victim: Team;
 let team: Team;
 let stranger: Person & { accountId: string };
+let twin: Person & { accountId: string; password: string };
 let expiredToken: string;
 let revokedToken: string;
 let before: unknown;
@@ -75,11 +89,26 @@ async function expiredTokenOf(t: Team): Promise<string> {
     .sign(new TextEncoder().encode(secret));
 }
 
+/** A user of another account with the victim owner's e-mail, confirmed by the victim, signed in with the password its admin set. */
+async function victimOwnersTwin(t: Team) {
+  const other = await newOwner('Equipe Gêmea', 'Gêmea');
+  await setPlan(other.accountId, { productName: 'Pro', users: 50, connections: 30, contacts: 1000 });
+  const password = 'Gemea#Senha123';
+  const added = await call('POST', '/users', { token: other.token, body: { name: 'Gêmea', email: t.owner.email, password, isAdmin: true } });
+  expect(added.status).toBe(201);
+  await call('POST', '/auth/resend-verification', { body: { userId: added.body.id } });
+  const code = (await lastMail(t.owner.email))!.code!;
+  expect((await call('POST', '/auth/verify-email', { body: { userId: added.body.id, verifyCode: code } })).status).toBe(204);
+  const token = await signIn(t.owner.email, password, other.accountId);
+  return { id: added.body.id as string, email: t.owner.email, token, accountId: other.accountId, password };
+}
+
 beforeAll(async () => {
   [victim, team] = await Promise.all([matrixTeam(false), matrixTeam(true)]);
   const other = await newOwner('Outra Equipe', 'Estranha');
   await setPlan(other.accountId, { productName: 'Pro', users: 50, connections: 30, contacts: 1000 });
   stranger = { id: other.user.id, email: other.email, token: other.token, accountId: other.accountId };
+  twin = await victimOwnersTwin(victim);
   expiredToken = await expiredTokenOf(team);
   revokedToken = await freshToken(team, team.member);
   expect((await call('POST', '/auth/logout', { token: revokedToken })).status).toBe(204);
@@ -156,12 +185,18 @@ async function rowsOf(route: { method: string; path: string }, entry: MatrixEntr
     record(caller, await send(route, entry, t, person, token));
   }
 
-  // The stranger sends the request built from the victim's ids.
+  // The strangers send the request built from the victim's ids.
   const strangerToken = entry.revokesToken ? await freshToken({ accountId: stranger.accountId } as Team, stranger) : stranger.token;
-  const answer = await send(route, entry, victim, stranger, strangerToken);
-  record('owner of another account', answer);
-  const leaked = victim.ids().filter((id) => JSON.stringify(answer.body ?? '').includes(id));
-  if (leaked.length) rows.push({ caller: 'owner of another account', status: -1, expected: 0, body: { leaked } });
+  const twinToken = entry.revokesToken ? await signIn(twin.email, twin.password, twin.accountId) : twin.token;
+  for (const [caller, person, token] of [
+    ['owner of another account', stranger, strangerToken],
+    ["another account's user with the victim owner's e-mail", twin, twinToken],
+  ] as const) {
+    const answer = await send(route, entry, victim, person, token);
+    record(caller, answer);
+    const leaked = victim.ids().filter((id) => JSON.stringify(answer.body ?? '').includes(id));
+    if (leaked.length) rows.push({ caller, status: -1, expected: 0, body: { leaked } });
+  }
   return rows;
 }
 
