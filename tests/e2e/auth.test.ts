@@ -183,13 +183,17 @@ describe('the route guards', () => {
     const { page, context } = await newPage(h.browser);
     await page.goto(`${base}/about`);
     await page.evaluate((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session.body);
-    for (const path of ['/', '/login', '/register', '/forgot-password', '/reset-password', '/verify-email']) {
+    for (const path of ['/', '/login', '/register', '/forgot-password', '/reset-password']) {
       await page.goto(`${base}${path}`);
       await expectUrl(page, /\/inbox$/);
     }
-    // Public static pages stay reachable when signed in.
+    // Public static pages stay reachable when signed in, and so does /verify-email, where the link
+    // of an e-mail change lands (tests/e2e/email-change.test.ts).
     await page.goto(`${base}/terms`);
     await page.getByRole('heading', { name: 'Termos de uso', level: 1 }).waitFor();
+    await page.goto(`${base}/verify-email`);
+    await page.getByRole('heading', { name: 'Verificar e-mail', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/verify-email');
 
     await page.evaluate((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), registered.body);
     // The app shows the page while /auth/me checks the stored session: its answer (which stores the

@@ -8,20 +8,16 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { preloadRoute } from './app/router.tsx';
-import { sessionStore, updateSessionUser } from './lib/auth.ts';
+import { sessionStore } from './lib/auth.ts';
 import { discardEarlyRequest } from './lib/early-request.ts';
 import { initTheme } from './lib/theme.ts';
 
 /** Checks a stored token: a valid one refreshes the user, a 401 signs out (the API client does that). */
 async function checkSession(): Promise<void> {
-  const [{ getMe }, { ApiError }] = await Promise.all([import('#web/features/auth/api/get-me.ts'), import('#web/lib/api-client.ts')]);
-  const checked = sessionStore.get().accessToken;
+  const [{ refreshSessionUser }, { ApiError }] = await Promise.all([import('#web/features/auth/api/get-me.ts'), import('#web/lib/api-client.ts')]);
   try {
-    const { user } = await getMe();
-    // The app runs meanwhile: a session changed since (another account chosen) keeps its own user.
-    // The same user as stored (the usual answer) changes nothing: no render of every screen using the session.
-    const current = sessionStore.get();
-    if (current.accessToken === checked && JSON.stringify(current.user) !== JSON.stringify(user)) updateSessionUser(user);
+    // The app runs meanwhile, on the stored user (refreshSessionUser keeps a session changed since).
+    await refreshSessionUser();
   } catch (error) {
     // 401: the API client has already signed out. Offline or 5xx: keep the stored session.
     if (!(error instanceof ApiError)) console.warn('Could not check the session', error);

@@ -152,6 +152,7 @@ describe('realtime events in the cache', () => {
       isAdmin: true,
       isOwner: true,
       emailVerified: true,
+      pendingEmail: null,
       archivedAt: null,
       archivedReason: null,
       createdAt: at(0),

@@ -190,15 +190,24 @@ export function AppRoutes() {
                   </Page>
                 }
               />
-              <Route
-                path="verify-email"
-                element={
-                  <Page>
-                    <VerifyEmail />
-                  </Page>
-                }
-              />
             </Route>
+          </Route>
+          {/* Guests and signed-in users alike: the link of an e-mail change is opened signed in. */}
+          <Route
+            element={
+              <Page>
+                <AuthLayout />
+              </Page>
+            }
+          >
+            <Route
+              path="verify-email"
+              element={
+                <Page>
+                  <VerifyEmail />
+                </Page>
+              }
+            />
           </Route>
           <Route element={<RequireAuth />}>
             <Route

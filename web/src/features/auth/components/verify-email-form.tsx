@@ -1,18 +1,28 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { verifyEmailForm } from '#contracts/auth.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
 import { useSchemaForm } from '#web/lib/form.ts';
+import { userKeys } from '#web/api/keys.ts';
+import { getAccessToken } from '#web/lib/auth.ts';
 import { showToast } from '#web/lib/notify.ts';
+import { refreshSessionUser } from '#web/features/auth/api/get-me.ts';
 import { useResendVerification } from '#web/features/auth/api/resend-verification.ts';
 import { useVerifyEmail } from '#web/features/auth/api/verify-email.ts';
 
 export const verifySuccessText = 'Email confirmado com sucesso';
 export const verifyRedirectMs = 1000;
 
+/**
+ * The code form of /verify-email, for a newcomer (signed out) and for a signed-in user confirming a
+ * new address: then the session's user and the cached users are read again, so the new address
+ * shows, before going on to / (which sends a signed-in user to /inbox).
+ */
 export function VerifyEmailForm({ userId, initialCode = '' }: { userId: string; initialCode?: string }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const verify = useVerifyEmail();
   const resend = useResendVerification();
   const [done, setDone] = useState(false);
@@ -28,6 +38,11 @@ export function VerifyEmailForm({ userId, initialCode = '' }: { userId: string; 
         onSuccess: () => {
           setDone(true);
           showToast({ tone: 'success', title: verifySuccessText });
+          if (getAccessToken()) {
+            // A failure leaves the stored user until the next start (a 401 has signed out already).
+            void refreshSessionUser().catch((error: unknown) => console.debug('Could not refresh the signed-in user', error));
+            void queryClient.invalidateQueries({ queryKey: userKeys.all });
+          }
           timer.current = setTimeout(() => navigate('/'), verifyRedirectMs);
         },
       },

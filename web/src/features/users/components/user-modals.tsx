@@ -43,6 +43,41 @@ export function PasswordStrengthBar({ password }: { password: string }) {
   );
 }
 
+/**
+ * Under the Email field of a user whose new address is not confirmed yet: the field holds the new
+ * one, so the hint names the one still in force too (typed back, it cancels the change).
+ */
+function PendingEmailHint({ pendingEmail, email }: { pendingEmail: string; email: string }) {
+  return (
+    <span className="break-words">
+      Aguardando confirmação de {pendingEmail}. Até lá, o e-mail continua sendo {email}.
+    </span>
+  );
+}
+
+/**
+ * The toast of a save. A new e-mail does not take effect at once: the server keeps the old one and
+ * e-mails a code to the new one (`pendingEmail`), which the toast says when this save asked for it;
+ * the current address sent back cancels a change that was waiting, which it says too.
+ */
+function savedToast(before: User | undefined, saved: User | undefined): Parameters<typeof showToast>[0] {
+  if (!before) return { tone: 'success', title: 'Usuário criado' };
+  const title = 'Usuário atualizado';
+  if (saved?.pendingEmail && saved.pendingEmail !== before.pendingEmail) {
+    return {
+      tone: 'success',
+      title,
+      message: `Enviamos um código de confirmação para ${saved.pendingEmail}. O e-mail só muda depois da confirmação.`,
+      // Long enough to read the address.
+      duration: 8000,
+    };
+  }
+  if (before.pendingEmail && saved && !saved.pendingEmail) {
+    return { tone: 'success', title, message: `A troca de e-mail para ${before.pendingEmail} foi cancelada.` };
+  }
+  return { tone: 'success', title };
+}
+
 type Values = { name: string; email: string; password: string; confirmPassword: string; isAdmin: boolean };
 
 function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void; onSaved: () => void }) {
@@ -51,7 +86,9 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
   const schema = useMemo(() => userForm(mode), [mode]);
   const form = useSchemaForm<Values, { name: string; email: string; password: string; isAdmin: boolean }>(
     schema,
-    { name: user?.name ?? '', email: user?.email ?? '', password: '', confirmPassword: '', isAdmin: user?.isAdmin ?? false },
+    // A change waiting for its code starts from the address asked for: saved as it is, it stays
+    // waiting (no new code); the current address typed back cancels it (the server's rule).
+    { name: user?.name ?? '', email: user?.pendingEmail || user?.email || '', password: '', confirmPassword: '', isAdmin: user?.isAdmin ?? false },
     'user',
   );
   const save = useSaveUser(user?.id);
@@ -63,8 +100,8 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
       ...(me?.isAdmin ? { isAdmin: data.isAdmin } : {}),
     };
     save.mutate(payload as never, {
-      onSuccess: () => {
-        showToast({ tone: 'success', title: user ? 'Usuário atualizado' : 'Usuário criado' });
+      onSuccess: (saved) => {
+        showToast(savedToast(user, saved));
         onSaved();
       },
       onError: (error) => {
@@ -75,7 +112,14 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
-      <InputField label="Email" type="email" required autoComplete="off" {...form.field('email')} />
+      <InputField
+        label="Email"
+        type="email"
+        required
+        autoComplete="off"
+        hint={user?.pendingEmail ? <PendingEmailHint pendingEmail={user.pendingEmail} email={user.email} /> : undefined}
+        {...form.field('email')}
+      />
       <PasswordField
         label="Senha"
         required={mode === 'create'}
@@ -102,13 +146,14 @@ export function UserFormModal({ id, onClose, onSaved }: { id?: string; onClose: 
   );
 }
 
-/** 'Visualização de usuário': ID, name, email, created, updated, Administrador Sim/Não. */
+/** 'Visualização de usuário': ID, name, email (and a pending one), created, updated, Administrador Sim/Não. */
 export function UserViewModal({ id, onClose }: { id: string; onClose: () => void }) {
   const u = useUser(id).data;
   const rows: DetailRow[] | undefined = u && [
     ['ID', u.id, 'font-mono text-xs break-all text-fg'],
     ['Nome', u.name],
     ['Email', u.email, 'break-all text-fg'],
+    ...(u.pendingEmail ? [['E-mail pendente', u.pendingEmail, 'break-all text-fg'] satisfies DetailRow] : []),
     ['Criado em', formatDateTime(u.createdAt)],
     ['Atualizado em', formatDateTime(u.updatedAt)],
     ['Administrador', u.isAdmin ? 'Sim' : 'Não'],

@@ -8,6 +8,8 @@ import { InputField } from '#web/components/ui/field.tsx';
 import { actionsCellClass, ArchiveRowAction, FiltersCard, ListPageHeader, ListTable, rowActionClass, tdClass } from '#web/components/ui/list-page.tsx';
 import { Pagination } from '#web/components/ui/pagination.tsx';
 import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
+import { Badge } from '#web/components/ui/misc.tsx';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
 import { useSession } from '#web/lib/auth.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useArchiveUser } from '#web/features/users/api/archive-user.ts';
@@ -35,6 +37,18 @@ function RoleIcon({ user }: { user: User }) {
       </span>
     );
   return null;
+}
+
+/** Beside the e-mail of a user whose new address waits for its code: which one, in a tooltip that keyboards reach too. */
+function PendingEmailBadge({ pendingEmail }: { pendingEmail: string }) {
+  return (
+    <Tooltip content={`Aguardando confirmação de ${pendingEmail}`}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so keyboard users can open the tooltip that names the pending address */}
+      <span tabIndex={0} className="rounded-full focus-visible:outline-2 focus-visible:outline-ring">
+        <Badge tone="neutral">E-mail pendente</Badge>
+      </span>
+    </Tooltip>
+  );
 }
 
 const empty: UserFilters = { name: '', email: '' };
@@ -93,7 +107,12 @@ export function UsersTable() {
                 {user.archivedAt ? <ArchivedBadge why={archivedWhy(user)} /> : null}
               </span>
             </td>
-            <td className={`${tdClass} text-fg-muted`}>{user.email}</td>
+            <td className={`${tdClass} text-fg-muted`}>
+              <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                <span>{user.email}</span>
+                {user.pendingEmail ? <PendingEmailBadge pendingEmail={user.pendingEmail} /> : null}
+              </span>
+            </td>
             <td className={`${tdClass} ${actionsCellClass} py-2`}>
               <div className="flex justify-end gap-0.5">
                 <Link to={`/users/${user.id}/show`} className={rowActionClass} aria-label={`Visualizar ${user.name}`} title="Visualizar">
