@@ -3,7 +3,7 @@
  * A verification code belongs to a user (its subject is the user id), a reset code to an e-mail;
  * either is bound to the address it was sent to, which it alone proves.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys, type Key } from './keys.ts';
@@ -69,8 +69,4 @@ export async function takeAttempt(table: Table, purpose: CodePurpose, subject: s
  */
 export function spendCodeStep(purpose: CodePurpose, subject: string, codeHash: string): DeleteStep {
   return { Delete: { Key: codeKey(purpose, subject), ConditionExpression: 'codeHash = :hash', ExpressionAttributeValues: { ':hash': codeHash } } };
-}
-
-export async function deleteCode(table: Table, purpose: CodePurpose, subject: string): Promise<void> {
-  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: codeKey(purpose, subject) }));
 }
