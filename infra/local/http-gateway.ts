@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { httpRoutes, type HttpRoute } from '../../functions/http/routes.ts';
+import { readBodyWithin, refuseTooLarge } from './request-body.ts';
 
 /** Calls a route's handler with its event, as the function `functionName`; answers its result. */
 export type RouteInvoker = (route: HttpRoute, event: APIGatewayProxyEventV2, functionName: string) => Promise<unknown>;
@@ -17,7 +18,10 @@ interface CompiledRoute extends HttpRoute {
   names: string[];
 }
 
-const maxPayloadBytes = 10 * 1024 * 1024;
+/** An HTTP API's payload limit (API Gateway quotas: 10 MB, not adjustable). */
+export const maxPayloadBytes = 10 * 1024 * 1024;
+/** API Gateway's answer to a bigger body. */
+const tooLargeAnswer = { message: 'Request Entity Too Large' };
 
 export function compileRoutes(routes: HttpRoute[]): CompiledRoute[] {
   return routes.map((route) => {
@@ -38,12 +42,22 @@ export class HttpGateway {
     private readonly basePath = '/api',
   ) {}
 
-  /** Handles a request under the base path; answers false when the path is not the API's. */
-  async handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+  /**
+   * Handles a request under the base path, its body read within the payload limit: over it, the
+   * answer is API Gateway's 413, before any route is matched or any more of the body is read (a
+   * declared Content-Length over the limit: none of it), and the connection is closed.
+   */
+  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBodyWithin(req, maxPayloadBytes);
+    if (!body) return refuseTooLarge(req, res, tooLargeAnswer);
+    await this.handle(req, res, body);
+  }
+
+  /** Handles a request under the base path whose body has been read. */
+  private async handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname.slice(this.basePath.length) || '/';
     const method = (req.method ?? 'GET').toUpperCase();
-    if (body.length > maxPayloadBytes) return send(res, 413, { message: 'Request Entity Too Large' });
 
     let matched: { route: CompiledRoute; params: Record<string, string> } | undefined;
     for (const route of this.routes) {

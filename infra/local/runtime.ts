@@ -15,7 +15,6 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-s
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import S3rver from 's3rver';
 import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
 import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
@@ -25,6 +24,7 @@ import { HandlerThread } from './handler-thread.ts';
 import { TablePort } from './table-port.ts';
 import { ManagementPort } from './ws-management-port.ts';
 import { serveStatic } from './static-site.ts';
+import { startS3Front } from './s3-front.ts';
 import { siteHeaders } from '../site-headers.ts';
 import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
 import { streamConsumers } from '../../functions/streams/consumers.ts';
@@ -43,6 +43,14 @@ import { root, runtimeModuleFile, runtimeModuleUrl, threadEntry } from './runtim
  * it would load a second one (about 36 MB at 25,000 contacts).
  */
 const consumersOnHandlerThread = new Set(['contact-snapshots']);
+
+/** The region of this machine's stand-ins, as the functions are told. */
+const region = 'us-east-1';
+/**
+ * The key pair the functions sign S3 requests with and the S3 front accepts: s3rver's well-known
+ * pair, which the tests' own clients sign with too (docs/security.md, "The local runtime").
+ */
+const s3Credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export interface RuntimeOptions {
   port?: number;
@@ -146,13 +154,12 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   dynamo.postMessage({ type: 'seedTtl', table: tableName });
   await fromWorker('seeded');
 
-  // S3: s3rver, files under .data/s3, CORS open to the app's origin for presigned browser PUTs.
-  const s3 = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
+  // S3: s3rver's store under .data/s3 behind a front that takes only requests signed with the key
+  // pair the functions get below (s3-front.ts: no anonymous listing or reading, presigned URLs
+  // checked as S3 checks them); CORS open to the app's origin for presigned browser PUTs.
+  const s3 = await startS3Front({
     directory: join(dataDir, 's3'),
-    configureBuckets: [
+    buckets: [
       {
         name: bucketName,
         configs: [
@@ -160,8 +167,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
         ],
       },
     ],
+    key: { ...s3Credentials, region, service: 's3' },
   });
-  const s3Address = (await s3.run()) as AddressInfo;
 
   const ws = new WsGateway(Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, runtimeModuleFile(`functions/ws/${r.handler}`)])) as unknown as WsRoutes);
   const managementUrl = await ws.listenManagement();
@@ -184,12 +191,12 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   // What Lambda's environment would hold; the SDK reads the endpoints itself.
   Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    // s3rver knows one key pair; dynalite accepts any.
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_REGION: region,
+    // The S3 front's key pair; dynalite accepts any.
+    AWS_ACCESS_KEY_ID: s3Credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3Credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: dynamoUrl,
-    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Address.port}`,
+    AWS_ENDPOINT_URL_S3: s3.url,
     AWS_ENDPOINT_URL_SQS: sqsUrl,
     ...queueUrls,
     TABLE_NAME: tableName,
@@ -260,7 +267,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // the CSP allows this machine's S3 and hashes the served shell's inline scripts.
   const shell = join(webDir, 'index.html');
   const securityHeaders = siteHeaders({
-    mediaOrigin: `http://127.0.0.1:${s3Address.port}`,
+    mediaOrigin: s3.url,
     shellHtml: existsSync(shell) ? readFileSync(shell, 'utf8') : '',
     https: false,
   });
@@ -269,10 +276,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     try {
       const path = (req.url ?? '/').split('?')[0]!;
       if (path === '/api' || path.startsWith('/api/')) {
-        const chunks: Buffer[] = [];
-        for await (const c of req) chunks.push(c as Buffer);
-        const body = Buffer.concat(chunks);
-        await gateway.handle(req, res, body);
+        await gateway.serve(req, res);
       } else {
         await serveStatic(webDir, req, res);
       }

@@ -11,6 +11,7 @@ declare module 'dynalite' {
 }
 
 declare module 's3rver' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
   import type { AddressInfo } from 'node:net';
   export default class S3rver {
     constructor(options: {
@@ -24,5 +25,9 @@ declare module 's3rver' {
     });
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
+    /** Creates the configured buckets and applies their configurations, without listening. */
+    configureBuckets(): Promise<void>;
+    /** The request handler (s3rver is a Koa application), for a server of one's own. */
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
   }
 }

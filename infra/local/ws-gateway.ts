@@ -3,7 +3,9 @@
  * shape API Gateway delivers, to the same handler modules Lambda runs, and the `@connections`
  * management endpoint (POST to send, GET to describe, DELETE to close; 410 Gone for unknown ids) on
  * a loopback port, so code written against the API Gateway Management API works unchanged. Like API
- * Gateway, it closes every connection after its maximum duration (2 hours; code 1001, Going away).
+ * Gateway, it closes every connection after its maximum duration (2 hours; code 1001, Going away),
+ * and one that sends a frame over 32 KB or a message over 128 KB (1009, Message too big:
+ * ws-frame-limit.ts); a `@connections` post over 128 KB is refused with 413.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -14,6 +16,11 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { handlerOf } from './handler-modules.ts';
 import { lambdaContext } from './lambda-context.ts';
+import { readBodyWithin, refuseTooLarge } from './request-body.ts';
+import { maxFrameBytes, maxMessageBytes, watchFrameSizes } from './ws-frame-limit.ts';
+
+/** The `message` of a `@connections` post over the message quota (PayloadTooLargeException, 413). */
+const tooLargeText = 'Request entity too large';
 
 type WsHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResultV2 | undefined>;
 
@@ -39,7 +46,8 @@ interface Connection {
 }
 
 export class WsGateway {
-  private wss = new WebSocketServer({ noServer: true, maxPayload: 128 * 1024 });
+  // `maxPayload` bounds a message, its frames together; each frame is bound by watchFrameSizes.
+  private wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
   private connections = new Map<string, Connection>();
   private management?: Server;
   managementUrl = '';
@@ -111,7 +119,17 @@ export class WsGateway {
         sourceIp: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
         userAgent: String(req.headers['user-agent'] ?? ''),
       });
+      // A protocol error (a message over `maxPayload` among them): `ws` closes the socket with its
+      // code (1009 for size); without a listener the error would be thrown and end the runtime.
+      ws.on('error', () => {});
+      let frameTooBig = false;
+      watchFrameSizes(socket, maxFrameBytes, () => {
+        frameTooBig = true;
+        ws.close(1009);
+      });
       ws.on('message', (data) => {
+        // The rest of a message whose frame was refused is never delivered.
+        if (frameTooBig) return;
         const conn = this.connections.get(connectionId);
         if (conn) conn.lastActiveAt = new Date();
         void this.handler('$default')
@@ -143,6 +161,7 @@ export class WsGateway {
           'content-type': 'application/json',
           'content-length': String(Buffer.byteLength(text)),
           ...(status === 410 ? { 'x-amzn-errortype': 'GoneException' } : {}),
+          ...(status === 413 ? { 'x-amzn-errortype': 'PayloadTooLargeException' } : {}),
         },
         body: text,
       };
@@ -152,6 +171,7 @@ export class WsGateway {
     const conn = this.connections.get(decodeURIComponent(match[1]!));
     if (!conn || conn.socket.readyState !== conn.socket.OPEN) return reply(410, { message: 'Gone' });
     if (method === 'POST') {
+      if (body.byteLength > maxMessageBytes) return reply(413, { message: tooLargeText });
       conn.socket.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
       return reply(200);
     }
@@ -172,9 +192,14 @@ export class WsGateway {
   /** Starts the `@connections` management endpoint on a loopback port (for other processes: the tests, the benches). */
   async listenManagement(): Promise<string> {
     this.management = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const answer = this.manage(req.method ?? 'GET', req.url ?? '', Buffer.concat(chunks));
+      let body: Buffer | undefined;
+      try {
+        body = await readBodyWithin(req, maxMessageBytes);
+      } catch {
+        return void res.destroy();
+      }
+      if (!body) return refuseTooLarge(req, res, { message: tooLargeText }, { 'x-amzn-errortype': 'PayloadTooLargeException' });
+      const answer = this.manage(req.method ?? 'GET', req.url ?? '', body);
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     });
