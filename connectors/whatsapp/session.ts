@@ -30,7 +30,7 @@ import { copyProfilePicture, fetchPicture, type PictureFetch } from './avatar.ts
 import { defaultEarlyAckOptions, EarlyAcks, type EarlyAckOptions } from './early-acks.ts';
 import { defaultGapOptions, GapWatch, type GapOptions } from './gaps.ts';
 import { handleMessage, ownJid, type InboundContext } from './inbound.ts';
-import { aliasOfMapping } from './jids.ts';
+import { aliasOfMapping, isIgnoredChat } from './jids.ts';
 import { tableLedger, type InboundLedger } from './ledger.ts';
 import { liveConnections, type LiveConnection, type LiveConnections } from './live.ts';
 import { Lru } from './lru.ts';
@@ -224,6 +224,7 @@ export class WhatsAppSession implements ChannelSession {
         auth: this.auth.state,
         getMessage: async (key) => (key.id ? (this.recent.get(key.id)?.message ?? undefined) : undefined),
         keepAliveIntervalMs: this.options.liveness.keepAliveIntervalMs,
+        shouldIgnoreJid: isIgnoredChat,
       });
       this.socket = socket;
       this.follow(socket);

@@ -53,6 +53,8 @@ export interface SocketOptions {
   getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined>;
   /** How often Baileys pings WhatsApp; it ends the socket when nothing arrived for this long plus 5 s. */
   keepAliveIntervalMs: number;
+  /** Chats Baileys refuses before decrypting (a nack, no event): status updates, broadcast lists, newsletters (`isIgnoredChat`). */
+  shouldIgnoreJid(jid: string): boolean;
 }
 
 export type SocketFactory = (options: SocketOptions) => WhatsAppSocket;
@@ -81,7 +83,7 @@ export const shouldSyncHistoryMessage = ({ syncType }: proto.Message.IHistorySyn
  * notifications (not marked online), and messages this socket sends are not echoed back as
  * upserts (`emitOwnEvents: false`): the outbound dispatcher records them itself.
  */
-export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalMs }) =>
+export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalMs, shouldIgnoreJid }) =>
   makeWASocket({
     auth,
     logger: silentLogger,
@@ -94,4 +96,5 @@ export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalM
     browser: ['Conversa', 'Chrome', '1.0.0'],
     getMessage,
     keepAliveIntervalMs,
+    shouldIgnoreJid,
   });

@@ -8,6 +8,7 @@
  */
 import type { ChannelConnection } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
+import { isIgnoredChat } from './jids.ts';
 import { type SessionOptions, withinMs } from './session.ts';
 
 type UnpairOptions = Pick<SessionOptions, 'socketFactory' | 'loadAuth' | 'logoutTimeoutMs' | 'liveness'> & { openTimeoutMs?: number };
@@ -15,7 +16,12 @@ type UnpairOptions = Pick<SessionOptions, 'socketFactory' | 'loadAuth' | 'logout
 export async function logoutWithoutSession(ports: Ports, connection: ChannelConnection, options: UnpairOptions): Promise<void> {
   const auth = await options.loadAuth(ports, connection);
   if (auth.state.creds.me) {
-    const socket = options.socketFactory({ auth: auth.state, getMessage: async () => undefined, keepAliveIntervalMs: options.liveness.keepAliveIntervalMs });
+    const socket = options.socketFactory({
+      auth: auth.state,
+      getMessage: async () => undefined,
+      keepAliveIntervalMs: options.liveness.keepAliveIntervalMs,
+      shouldIgnoreJid: isIgnoredChat,
+    });
     const opened = new Promise<void>((resolve, reject) => {
       socket.ev.on('connection.update', (update) => {
         if (update.connection === 'open') resolve();

@@ -20,7 +20,7 @@ import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '../
 import type { Ports } from '../../shared/domain/ports.ts';
 import type { TableAuthState } from '../../connectors/whatsapp/auth-state.ts';
 import { ledgerRecord, messageOfRecord, replayOrder, type InboundLedger, type LedgerRecord } from '../../connectors/whatsapp/ledger.ts';
-import type { WhatsAppSocket } from '../../connectors/whatsapp/socket.ts';
+import type { SocketOptions, WhatsAppSocket } from '../../connectors/whatsapp/socket.ts';
 
 /** An error as Baileys closes with (a Boom: the reason is `output.statusCode`). */
 export function closeError(statusCode: number, message = 'closed'): Error {
@@ -41,6 +41,28 @@ export class SocketDouble implements WhatsAppSocket {
   failNextSend: Error | null = null;
   private closed = false;
   private sequence = 0;
+
+  /** The factory's options, as `makeWASocket` gets them (the double honours `shouldIgnoreJid` in `deliver`). */
+  constructor(readonly options: Partial<SocketOptions> = {}) {}
+
+  /** Stanzas Baileys refused before decrypting (`shouldIgnoreJid`): it answers them with a nack, and emits nothing. */
+  readonly nacked: WAMessage[] = [];
+
+  /**
+   * Messages arriving from WhatsApp as Baileys' receive path handles them (Socket/messages-recv.js,
+   * `processNode`): a stanza whose chat `shouldIgnoreJid` names is nacked and never decrypted nor
+   * upserted; the rest come out as one `messages.upsert`.
+   */
+  deliver(messages: WAMessage[], type: 'notify' | 'append' = 'notify'): void {
+    const ignore = this.options.shouldIgnoreJid;
+    const kept: WAMessage[] = [];
+    for (const message of messages) {
+      const jid = message.key.remoteJid;
+      if (jid && ignore?.(jid)) this.nacked.push(message);
+      else kept.push(message);
+    }
+    if (kept.length) this.emit('messages.upsert', { messages: kept, type });
+  }
 
   emit<T extends keyof BaileysEventMap>(event: T, arg: BaileysEventMap[T]): void {
     this.ev.emit(event, arg);
