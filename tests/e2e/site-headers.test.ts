@@ -10,6 +10,8 @@ import { createServer, request, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteHeaders } from '../../infra/site-headers.ts';
 import { serveStatic } from '../../infra/local/static-site.ts';
@@ -116,7 +118,18 @@ describe("the site's Content-Security-Policy in a browser", () => {
     }
     // What the app loads from outside its own files, done the way the app does it: uploads are PUT
     // to the bucket (XMLHttpRequest, connect-src) and shown from it (img-src, media-src).
-    const mediaUrl = `${world.runtime.s3Url.replace(/\/$/, '')}/${world.runtime.bucketName}/accounts/${team.owner.accountId}/files/csp-check.png`;
+    // The bucket takes only signed requests (infra/local/s3-front.ts), as the app's presigned URLs are.
+    const s3 = new S3Client({
+      endpoint: world.runtime.s3Url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      forcePathStyle: true,
+    });
+    const object = { Bucket: world.runtime.bucketName, Key: `accounts/${team.owner.accountId}/files/csp-check.png` };
+    const urls = {
+      upload: await getSignedUrl(s3, new PutObjectCommand({ ...object, ContentType: 'image/png' }), { expiresIn: 300 }),
+      media: await getSignedUrl(s3, new GetObjectCommand(object), { expiresIn: 300 }),
+    };
     const outcome = await page.evaluate(async (url) => {
       const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
       const load = (el: HTMLImageElement | HTMLAudioElement, src: string) =>
@@ -155,15 +168,15 @@ describe("the site's Content-Security-Policy in a browser", () => {
       results.blobAudio = await load(new Audio(), URL.createObjectURL(new Blob([wav], { type: 'audio/wav' })));
       results.upload = await new Promise<string>((done) => {
         const xhr = new XMLHttpRequest();
-        xhr.open('PUT', url);
+        xhr.open('PUT', url.upload);
         xhr.setRequestHeader('Content-Type', 'image/png');
         xhr.onload = () => done(String(xhr.status));
         xhr.onerror = () => done('error');
         xhr.send(bytes);
       });
-      results.mediaImage = await load(new Image(), url);
+      results.mediaImage = await load(new Image(), url.media);
       return results;
-    }, mediaUrl);
+    }, urls);
     expect(sockets).toContain('/ws');
     expect(outcome).toMatchObject({ dataImage: 'ok', blobImage: 'ok', dataAudio: 'ok', blobAudio: 'ok', upload: '200', mediaImage: 'ok' });
     expect([...(await recorded(page)), ...violations]).toEqual([]);

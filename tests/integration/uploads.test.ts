@@ -1,8 +1,8 @@
 /**
  * Uploads and downloads (issue 12). The presigned upload URL binds the account (its key is under
  * the session's account), the key, the content type and the length: checked with SigV4 verified
- * from the specification (tests/support/sigv4.ts), since the local S3 stand-in does not verify V4
- * signatures. A file's link serves it with a safe type and disposition, so an HTML page or an SVG
+ * from the specification (tests/support/sigv4.ts), independently of the local S3 stand-in's own
+ * verifier (infra/local/sigv4-verifier.ts). A file's link serves it with a safe type and disposition, so an HTML page or an SVG
  * in the bucket never runs as a page: checked by fetching links from the S3 stand-in.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
