@@ -4,7 +4,8 @@
  * `useMultiFileAuthState`, with channel records (./auth-records.ts) instead of files. Every value
  * is serialised with Baileys' `BufferJSON` (Buffers survive) and sealed with the vault (AES-GCM,
  * like Telegram tokens). Values are written as Baileys changes them and kept in a small
- * in-memory cache: one session owns its state, so reads after the first come from memory.
+ * in-memory cache: one session owns its state, so reads after the first come from memory. A value
+ * set while a read of it is under way wins over that read's (older) answer.
  */
 import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type AuthenticationState, type SignalDataTypeMap } from 'baileys';
 import { deleteChannelRecord, getChannelRecord, putChannelRecord } from '#db/channel-records.ts';
@@ -60,32 +61,69 @@ export async function loadAuthState(ports: StatePorts, connection: ConnectionRef
     return next;
   };
 
+  /**
+   * Reads of the table under way, by slot. A `set` while one is under way marks it superseded:
+   * its answer (read before the write landed) must not go back over the newer value, or the next
+   * decryption finds an older ratchet ("Bad MAC") or none ("no session"). Baileys' own
+   * `makeCacheableSignalKeyStore` gets the same guarantee with one mutex over get and set; this
+   * keeps reads and writes of different keys from waiting on each other.
+   */
+  const reading = new Map<string, Set<{ newer?: { value: unknown } }>>();
+  /** Values set whose write has not landed yet: answered from here should the cache have dropped them. */
+  const unwritten = new Map<string, unknown>();
+
+  const readSlot = async (type: KeyType, id: string, slot: string): Promise<unknown> => {
+    const marker: { newer?: { value: unknown } } = {};
+    const markers = reading.get(slot) ?? new Set();
+    reading.set(slot, markers.add(marker));
+    try {
+      const value = revive(type, await unseal(ports, await getChannelRecord<SealedRecord>(ports.table, keyAt(connection, type, id))));
+      if (marker.newer) return marker.newer.value;
+      cache.set(slot, value);
+      return value;
+    } finally {
+      markers.delete(marker);
+      if (!markers.size && reading.get(slot) === markers) reading.delete(slot);
+    }
+  };
+
   const keys: AuthenticationState['keys'] = {
     async get<T extends KeyType>(type: T, ids: string[]) {
-      const found: { [id: string]: SignalDataTypeMap[T] } = {};
-      const missing = ids.filter((id) => !cache.has(`${type}#${id}`));
-      await eachLimited(missing, async (id) => {
-        const value = revive(type, await unseal(ports, await getChannelRecord<SealedRecord>(ports.table, keyAt(connection, type, id))));
-        cache.set(`${type}#${id}`, value);
-      });
+      const values = new Map<string, unknown>();
+      const missing: string[] = [];
       for (const id of ids) {
-        const value = cache.get(`${type}#${id}`);
+        const slot = `${type}#${id}`;
+        if (cache.has(slot)) values.set(id, cache.get(slot));
+        else if (unwritten.has(slot)) values.set(id, unwritten.get(slot));
+        else missing.push(id);
+      }
+      await eachLimited(missing, async (id) => void values.set(id, await readSlot(type, id, `${type}#${id}`)));
+      const found: { [id: string]: SignalDataTypeMap[T] } = {};
+      for (const id of ids) {
+        const value = values.get(id);
         if (value !== null && value !== undefined) found[id] = value as SignalDataTypeMap[T];
       }
       return found;
     },
     async set(data) {
+      if (cleared) return;
       const changes: { type: string; id: string; value: unknown }[] = [];
       for (const [type, values] of Object.entries(data)) {
         for (const [id, value] of Object.entries(values ?? {})) changes.push({ type, id, value: value ?? null });
       }
+      // Every change is visible at once, before any write: a read that started earlier is superseded.
+      for (const { type, id, value } of changes) {
+        const slot = `${type}#${id}`;
+        cache.set(slot, value);
+        unwritten.set(slot, value);
+        for (const marker of reading.get(slot) ?? []) marker.newer = { value };
+      }
       await eachLimited(changes, async ({ type, id, value }) => {
-        if (cleared) return;
-        cache.set(`${type}#${id}`, value);
+        const slot = `${type}#${id}`;
         const address = keyAt(connection, type, id);
-        await inOrder(`${type}#${id}`, async () =>
+        await inOrder(slot, async () =>
           value === null ? deleteChannelRecord(ports.table, address) : putChannelRecord(ports.table, address, await seal(ports, value)),
-        );
+        ).finally(() => unwritten.get(slot) === value && unwritten.delete(slot));
       });
     },
   };
@@ -96,6 +134,7 @@ export async function loadAuthState(ports: StatePorts, connection: ConnectionRef
     async clear() {
       cleared = true;
       cache.clear();
+      unwritten.clear();
       await Promise.allSettled([...writes.values()]);
       await clearAuthState(ports, connection);
     },

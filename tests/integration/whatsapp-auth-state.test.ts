@@ -7,10 +7,51 @@ import { ulid } from 'ulid';
 import { proto } from 'baileys';
 import { connectionRecordsOf, getChannelRecord } from '../../shared/db/channel-records.ts';
 import { clearAuthState, loadAuthState } from '../../connectors/whatsapp/auth-state.ts';
+import type { Ports } from '../../shared/domain/ports.ts';
 import { workerPorts } from './worker.ts';
 
 const connection = () => ({ accountId: ulid(), serviceId: ulid() });
 const bytes = (n: number, fill: number) => Buffer.alloc(n, fill);
+
+type AnyCommand = { constructor: { name: string }; input: { Key?: { sk?: string }; Item?: { sk?: string } } };
+
+/**
+ * The runtime's table, but the reads (GetItem) of the records `slow` picks are held: each is sent
+ * at once (so it reads what the table holds then) and its answer handed back only when `release`
+ * is called, as a slow DynamoDB call does. `held` counts the reads waiting.
+ */
+function slowTable(ports: Ports, slow: (sk: string) => boolean) {
+  const gates: (() => void)[] = [];
+  const doc = new Proxy(ports.table.doc, {
+    get: (target, property, receiver) =>
+      property === 'send'
+        ? async (command: AnyCommand) => {
+            const answer = target.send(command as never);
+            if (command.constructor.name !== 'GetCommand' || !slow(command.input.Key?.sk ?? '')) return answer;
+            const read = await answer;
+            await new Promise<void>((resolve) => gates.push(resolve));
+            return read;
+          }
+        : Reflect.get(target, property, receiver),
+  });
+  return {
+    ports: { ...ports, table: { ...ports.table, doc } },
+    get held() {
+      return gates.length;
+    },
+    release: () => {
+      for (const open of gates.splice(0)) open();
+    },
+  };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  const end = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 /** One key of each kind Baileys stores, as Baileys hands them over. */
 function realKeys() {
@@ -137,5 +178,26 @@ describe("WhatsApp's auth state in the table", () => {
     // Clearing without a loaded state (no live session in this process) removes the same.
     await clearAuthState(ports, other);
     expect(await connectionRecordsOf(ports.table, { ...other, channel: 'whatsapp', kind: '' })).toEqual([]);
+  });
+
+  it('a slow read never puts an older key back over a newer one written meanwhile (no session, Bad MAC)', async () => {
+    const ports = workerPorts();
+    const at = connection();
+    // The table holds an older session for one peer and none for another.
+    await (await loadAuthState(ports, at)).state.keys.set({ session: { 'old.0': bytes(16, 1) } });
+    const table = slowTable(ports, (sk) => sk.includes('KEY-session#'));
+    const { keys } = (await loadAuthState(table.ports, at)).state;
+
+    // Baileys reads both sessions (outside a transaction: no lock) and the table is slow to answer...
+    const reading = keys.get('session', ['old.0', 'new.0']);
+    await until(() => table.held === 2);
+    // ...while a message ratchets the one and starts the other (a transaction's commit).
+    await keys.set({ session: { 'old.0': bytes(16, 2), 'new.0': bytes(16, 3) } });
+    table.release();
+    await reading;
+
+    // The next decryption must see the newer sessions, from memory and from the table alike.
+    expect(await keys.get('session', ['old.0', 'new.0'])).toEqual({ 'old.0': bytes(16, 2), 'new.0': bytes(16, 3) });
+    expect(await (await loadAuthState(ports, at)).state.keys.get('session', ['old.0', 'new.0'])).toEqual({ 'old.0': bytes(16, 2), 'new.0': bytes(16, 3) });
   });
 });
