@@ -1,8 +1,8 @@
 /**
  * Inbound WhatsApp messages (Baileys `messages.upsert`) as the port's shapes: text and extended
- * text, image, video, audio, voice (ptt), document, sticker (as an image), location and contact
- * cards (as readable text), with captions and quoted replies, in private chats and groups, from the
- * customer or from the phone itself. Edits and deletions for everyone arrive as protocol messages
+ * text, image, video and video note (ptv), audio, voice (ptt), document, sticker (as an image),
+ * location, contact cards, polls and button or list replies (as readable text), with captions
+ * and quoted replies, in private chats and groups, from the customer or from the phone itself. Edits and deletions for everyone arrive as protocol messages
  * and reactions as reaction messages; they go to the sink's `edit`, `deletion` and `reaction`.
  *
  * Everything is taken from the raw message Baileys upserts (Baileys derives `messages.reaction`
@@ -36,6 +36,7 @@ export function textOf(content: proto.IMessage): string {
     content.extendedTextMessage?.text ||
     content.imageMessage?.caption ||
     content.videoMessage?.caption ||
+    content.ptvMessage?.caption ||
     content.documentMessage?.caption ||
     ''
   );
@@ -50,7 +51,27 @@ function vcardPhone(vcard: string | null | undefined): string {
 
 const contactCard = (c: proto.Message.IContactMessage) => `[contato] ${[c.displayName, vcardPhone(c.vcard)].filter(Boolean).join(' ')}`;
 
-/** Messages with nothing to download, as readable pt-BR text (as Telegram's adapter writes them). */
+/** A poll as the customer sees it: the question, then one option a line. */
+function pollText(poll: proto.Message.IPollCreationMessage): string {
+  const options = (poll.options ?? []).map((o) => o.optionName).filter(Boolean);
+  return [`📊 Enquete: ${poll.name ?? ''}`, ...options.map((o) => `• ${o}`)].join('\n');
+}
+
+/** What the customer chose on a business's buttons, list or template: the option's own text. */
+function choiceText(content: proto.IMessage): string {
+  return (
+    content.buttonsResponseMessage?.selectedDisplayText ||
+    content.listResponseMessage?.title ||
+    content.templateButtonReplyMessage?.selectedDisplayText ||
+    content.interactiveResponseMessage?.body?.text ||
+    ''
+  );
+}
+
+/**
+ * Messages with nothing to download, as readable pt-BR text (as Telegram's adapter writes them):
+ * places, contact cards, polls, and the option chosen on a business's buttons or list.
+ */
 export function placeholderText(content: proto.IMessage): string {
   const location = content.locationMessage ?? content.liveLocationMessage;
   if (location) {
@@ -59,7 +80,9 @@ export function placeholderText(content: proto.IMessage): string {
   }
   if (content.contactMessage) return contactCard(content.contactMessage);
   if (content.contactsArrayMessage) return (content.contactsArrayMessage.contacts ?? []).map(contactCard).join('\n');
-  return '';
+  const poll = content.pollCreationMessage ?? content.pollCreationMessageV2 ?? content.pollCreationMessageV3 ?? content.pollCreationMessageV5;
+  if (poll) return pollText(poll);
+  return choiceText(content);
 }
 
 /** The context info of whatever kind of message the content is (quotes live there). */

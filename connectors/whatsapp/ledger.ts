@@ -40,9 +40,18 @@ export function ledgerRecord(message: WAMessage, now = Date.now()): LedgerRecord
   return { raw: JSON.stringify(message, BufferJSON.replacer), receivedAt: now, seq: ++sequence };
 }
 
-/** The message a record holds, as Baileys' own type again. */
+/** Fields Baileys adds to a message key beyond the protobuf's (`WAMessageKey`); `fromObject` drops them. */
+const keyExtras = ['remoteJidAlt', 'remoteJidUsername', 'participantAlt', 'participantUsername', 'server_id', 'addressingMode', 'isViewOnce'] as const;
+
+/** The message a record holds, as Baileys' own type again, its key's extra fields (the alternate JIDs) kept. */
 export function messageOfRecord(record: LedgerRecord): WAMessage {
-  return proto.WebMessageInfo.fromObject(JSON.parse(record.raw, BufferJSON.reviver)) as WAMessage;
+  const parsed = JSON.parse(record.raw, BufferJSON.reviver) as { key?: Record<string, unknown> };
+  const message = proto.WebMessageInfo.fromObject(parsed) as WAMessage;
+  for (const field of keyExtras) {
+    const value = parsed.key?.[field];
+    if (value !== undefined && value !== null) Object.assign(message.key, { [field]: value });
+  }
+  return message;
 }
 
 /** Records in the order they were received. */

@@ -53,8 +53,10 @@ export function mediaOf(content: proto.IMessage, id: string): MediaDescription |
     const mimetype = content.imageMessage.mimetype || 'image/jpeg';
     return { type: 'image', mimetype, name: fileName('imagem', id, mimetype, 'jpg') };
   }
-  if (content.videoMessage) {
-    const mimetype = content.videoMessage.mimetype || 'video/mp4';
+  // A video note (round, recorded in the chat) is a plain video to play.
+  const video = content.videoMessage ?? content.ptvMessage;
+  if (video) {
+    const mimetype = video.mimetype || 'video/mp4';
     return { type: 'video', mimetype, name: fileName('video', id, mimetype, 'mp4') };
   }
   if (content.audioMessage) {

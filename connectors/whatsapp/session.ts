@@ -20,7 +20,7 @@
  * messages not stored yet wait briefly (`early-acks.ts`); after a reopening, chats that had offline
  * activity get their recent history asked for and the outage's part stored (`gaps.ts`).
  */
-import { DisconnectReason, proto, S_WHATSAPP_NET, type BaileysEventMap, type BinaryNode, type ConnectionState, type WAMessage } from 'baileys';
+import { DisconnectReason, proto, S_WHATSAPP_NET, type BaileysEventMap, type BinaryNode, type ConnectionState, type LIDMapping, type WAMessage } from 'baileys';
 import QRCode from 'qrcode';
 import type { ChannelSession, InboundAck, SessionContext } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
@@ -262,10 +262,18 @@ export class WhatsAppSession implements ChannelSession {
     on('messages.update', (updates) => this.enqueueAcks(acksOfUpdates(updates)));
     on('message-receipt.update', (receipts) => this.enqueueAcks(acksOfReceipts(receipts)));
     // A person's @lid id and phone number learnt later: one contact holds both (in order with messages).
-    on('lid-mapping.update', (mapping) => {
+    on('lid-mapping.update', (mapping) => this.enqueueAliases([mapping]));
+  }
+
+  /** Links of a person's @lid id and phone number, each once, in order with messages. */
+  private enqueueAliases(mappings: readonly LIDMapping[]): void {
+    const seen = new Set<string>();
+    for (const mapping of mappings) {
       const alias = aliasOfMapping(mapping);
-      if (alias) this.enqueue(() => this.context.inbound.alias(alias));
-    });
+      if (!alias || seen.has(alias.alias)) continue;
+      seen.add(alias.alias);
+      this.enqueue(() => this.context.inbound.alias(alias));
+    }
   }
 
   /** Writes a message to the ledger at once, then queues it for the sink, then forgets it there. */
@@ -465,6 +473,8 @@ export class WhatsAppSession implements ChannelSession {
 
   /** An on-demand history answer: its messages of the outage are handed over like live ones (stored once per id). */
   private onHistory(socket: WhatsAppSocket, history: BaileysEventMap['messaging-history.set']): void {
+    // Whatever the sync, its @lid ↔ number links reach the domain (Baileys stores them in its own LID store but emits no `lid-mapping.update`).
+    this.enqueueAliases(history.lidPnMappings ?? []);
     const gap = this.gap;
     if (history.syncType !== proto.HistorySync.HistorySyncType.ON_DEMAND || !gap) return;
     const fresh = history.messages

@@ -73,10 +73,13 @@ export const silentLogger: SocketConfig['logger'] = {
 };
 
 /**
- * History sync: only what the session asks for (on demand, to fill gaps after an outage). The
- * initial and recent syncs a new device gets are left out: the inbox starts from the pairing.
+ * History sync: what the session asks for (on demand, to fill gaps after an outage), and the
+ * initial bootstrap a new device gets once, for its @lid ↔ number links only (its messages are not
+ * imported: the inbox starts from the pairing). Recent and full syncs are left out, so Baileys
+ * never waits for them after an open.
  */
-export const shouldSyncHistoryMessage = ({ syncType }: proto.Message.IHistorySyncNotification): boolean => syncType === proto.Message.HistorySyncType.ON_DEMAND;
+export const shouldSyncHistoryMessage = ({ syncType }: proto.Message.IHistorySyncNotification): boolean =>
+  syncType === proto.Message.HistorySyncType.ON_DEMAND || syncType === proto.Message.HistorySyncType.INITIAL_BOOTSTRAP;
 
 /**
  * A real socket. History sync is on demand only (see above), the phone keeps its
