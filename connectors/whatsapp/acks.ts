@@ -11,6 +11,20 @@ import type { InboundAck } from '#domain/channels/port.ts';
 
 const Status = proto.WebMessageInfo.Status;
 
+/**
+ * Why WhatsApp refused a message it had taken (an ack with an error code; pt-BR, shown on the
+ * bubble). 463 is what WhatsApp answers a first message it will not let through: the number is
+ * restricted from starting chats, or the contact moved to a LID and the send went to the number
+ * (Baileys #2683). Baileys does not send it again, and neither do we: each try counts as another
+ * reach-out and can make the restriction worse.
+ */
+export function refusedReason(code: string): string {
+  if (code === '463') {
+    return 'O WhatsApp recusou esta mensagem (erro 463): este número pode estar impedido de iniciar conversas, ou o contato mudou de identificação no WhatsApp. Não reenvie em seguida: cada nova tentativa conta como um novo contato e pode agravar a restrição.';
+  }
+  return `O WhatsApp recusou esta mensagem (erro ${code}). Tente de novo mais tarde.`;
+}
+
 /** Baileys' message status as the product's ack; null for a status that is no ack (pending). */
 export function ackOfStatus(status: number | null | undefined): number | null {
   switch (status) {
@@ -29,12 +43,18 @@ export function ackOfStatus(status: number | null | undefined): number | null {
   }
 }
 
-/** Acks in `messages.update`; other updates there (edits, revokes, polls) are not followed. */
+/**
+ * Acks in `messages.update`; other updates there (edits, revokes, polls) are not followed. An error
+ * ack carries the code WhatsApp gave (Baileys' `handleBadAck` puts the ack node's `error` first in
+ * `messageStubParameters`) as a pt-BR reason.
+ */
 export function acksOfUpdates(updates: readonly WAMessageUpdate[]): InboundAck[] {
   const found: InboundAck[] = [];
   for (const { key, update } of updates) {
     const code = ackOfStatus(update.status);
-    if (key.fromMe && key.id && code !== null) found.push({ channelMessageId: key.id, ack: code });
+    if (!key.fromMe || !key.id || code === null) continue;
+    const errorCode = code === ack.error ? update.messageStubParameters?.[0] : undefined;
+    found.push({ channelMessageId: key.id, ack: code, ...(errorCode ? { reason: refusedReason(errorCode) } : {}) });
   }
   return found;
 }

@@ -7,7 +7,7 @@
  * session hands over the message itself, until they apply or `keepMs` has passed. Bounded: past
  * `max` acks the oldest is dropped (a lost ack is corrected by the next one).
  */
-import { nextAck } from '#contracts/messages.ts';
+import { ack as acks, nextAck } from '#contracts/messages.ts';
 import type { InboundAck } from '#domain/channels/port.ts';
 
 export interface EarlyAckOptions {
@@ -23,10 +23,25 @@ export const defaultEarlyAckOptions: EarlyAckOptions = { keepMs: 120_000, firstR
 
 interface Waiting {
   ack: number;
+  /** The reason of an error ack (463 ...), kept while the merged ack is still the error. */
+  reason?: string | undefined;
   since: number;
   nextAt: number;
   delayMs: number;
 }
+
+/** A later ack of the same message merged into a kept one, as the domain merges them; an error keeps its reason. */
+function merge(kept: Waiting, input: InboundAck): void {
+  kept.ack = nextAck(kept.ack, input.ack);
+  if (kept.ack !== acks.error) kept.reason = undefined;
+  else if (input.ack === acks.error && input.reason) kept.reason = input.reason;
+}
+
+const ackOf = (channelMessageId: string, kept: Waiting): InboundAck => ({
+  channelMessageId,
+  ack: kept.ack,
+  ...(kept.reason ? { reason: kept.reason } : {}),
+});
 
 export class EarlyAcks {
   private readonly waiting = new Map<string, Waiting>();
@@ -41,7 +56,7 @@ export class EarlyAcks {
   keep(input: InboundAck, now: number): void {
     const kept = this.waiting.get(input.channelMessageId);
     if (kept) {
-      kept.ack = nextAck(kept.ack, input.ack);
+      merge(kept, input);
       return;
     }
     if (this.waiting.size >= this.options.max) {
@@ -49,7 +64,7 @@ export class EarlyAcks {
       if (oldest !== undefined) this.waiting.delete(oldest);
     }
     const delayMs = this.options.firstRetryMs;
-    this.waiting.set(input.channelMessageId, { ack: input.ack, since: now, nextAt: now + delayMs, delayMs });
+    this.waiting.set(input.channelMessageId, { ack: input.ack, reason: input.reason, since: now, nextAt: now + delayMs, delayMs });
   }
 
   /** The kept ack of a message, taken out (its message was just handed over). */
@@ -57,7 +72,7 @@ export class EarlyAcks {
     const kept = this.waiting.get(channelMessageId);
     if (!kept) return null;
     this.waiting.delete(channelMessageId);
-    return { channelMessageId, ack: kept.ack };
+    return ackOf(channelMessageId, kept);
   }
 
   /**
@@ -73,7 +88,7 @@ export class EarlyAcks {
       }
       if (kept.nextAt > now) continue;
       kept.nextAt = Number.POSITIVE_INFINITY;
-      found.push({ channelMessageId, ack: kept.ack });
+      found.push(ackOf(channelMessageId, kept));
     }
     return found;
   }
@@ -85,7 +100,7 @@ export class EarlyAcks {
       this.keep(input, now);
       return;
     }
-    kept.ack = nextAck(kept.ack, input.ack);
+    merge(kept, input);
     kept.delayMs *= 2;
     kept.nextAt = now + kept.delayMs;
   }

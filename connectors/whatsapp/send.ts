@@ -8,6 +8,7 @@ import type { AnyMessageContent, WAMessage } from 'baileys';
 import { ChannelSendError, type ChannelAdapter, type OutboundMessage } from '#domain/channels/port.ts';
 import { notLiveText } from './adapter.ts';
 import type { LiveConnection, LiveConnections } from './live.ts';
+import type { WhatsAppSocket } from './socket.ts';
 import { isoTime } from './time.ts';
 
 /**
@@ -45,6 +46,28 @@ export function quotedOf(live: LiveConnection, chatJid: string, replyTo: string)
   return live.recent(replyTo) ?? { key: { remoteJid: chatJid, id: replyTo, fromMe: false }, message: { conversation: '' } };
 }
 
+const pnServer = '@s.whatsapp.net';
+
+/**
+ * The chat to send to. WhatsApp refuses, with ack error 463 after the call has succeeded, sends to
+ * the phone number of a person it moved to a LID (Baileys #2683: sending to the mapped LID stopped
+ * the refusals), so a person's phone-number JID becomes their `@lid` id when this device's LID
+ * store already links the two. Read from the store's own keys (`lid-mapping`: number → LID user),
+ * never from WhatsApp: `lidMapping.getLIDForPN` runs a USync query for a number it does not know,
+ * and an unknown number goes as before. Plain string handling: this module loads no Baileys code.
+ */
+export async function recipientOf(socket: WhatsAppSocket, jid: string): Promise<string> {
+  if (!jid.endsWith(pnServer) || !socket.authState) return jid;
+  const user = jid.slice(0, -pnServer.length).split(':')[0]!;
+  try {
+    const lid = (await socket.authState.keys.get('lid-mapping', [user]))[user];
+    return typeof lid === 'string' && /^\d+$/.test(lid) ? `${lid}@lid` : jid;
+  } catch (error) {
+    console.warn(`[whatsapp] LID of ${jid} could not be read; sending to the number:`, (error as Error).message);
+    return jid;
+  }
+}
+
 /** Baileys' failures (Boom errors) as the dispatcher understands them. */
 export function sendError(error: unknown): ChannelSendError {
   const status = (error as { output?: { statusCode?: number } })?.output?.statusCode;
@@ -69,9 +92,10 @@ export const sendThrough =
       console.warn(`[whatsapp] file of message ${message.messageId} could not be read:`, (error as Error).message);
       throw new ChannelSendError('Não foi possível ler o arquivo da mensagem. Tente de novo.');
     }
+    const to = await recipientOf(live.socket, message.to);
     let sent: WAMessage | undefined;
     try {
-      sent = await live.socket.sendMessage(message.to, content, message.replyTo ? { quoted: quotedOf(live, message.to, message.replyTo) } : undefined);
+      sent = await live.socket.sendMessage(to, content, message.replyTo ? { quoted: quotedOf(live, to, message.replyTo) } : undefined);
     } catch (error) {
       throw sendError(error);
     }

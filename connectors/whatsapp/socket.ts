@@ -11,6 +11,7 @@ import {
   type BinaryNode,
   type SocketConfig,
   type MiscMessageGenerationOptions,
+  type SignalKeyStore,
   proto,
   type WAMessage,
   type WAMessageKey,
@@ -36,6 +37,12 @@ export interface WhatsAppSocket {
   groupMetadata(jid: string): Promise<{ subject: string }>;
   /** Baileys' store of @lid ↔ phone-number links (`getPNForLID` reads only what it learnt: no network). */
   readonly signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
+  /**
+   * The keys Baileys' LID store keeps its links in (`lid-mapping`: phone-number user → LID user),
+   * read by sends without asking WhatsApp (the store's own `getLIDForPN` runs a USync query for a
+   * number it does not know).
+   */
+  readonly authState?: { keys: Pick<SignalKeyStore, 'get'> };
   /** The URL of a person's or group's profile picture (WhatsApp's CDN); throws when none is set or it is hidden. */
   profilePictureUrl(jid: string, type?: 'preview' | 'image', timeoutMs?: number): Promise<string | undefined>;
   /**

@@ -167,16 +167,20 @@ export async function channelMessageExists(table: Table, accountId: string, serv
   return Boolean(Item);
 }
 
-/** Sets a message's ack when it is still the one that was read; answers the message written, or undefined. */
-export async function moveAck(table: Table, message: MessageItem, next: number, now: string): Promise<MessageItem | undefined> {
+/**
+ * Sets a message's ack when it is still the one that was read (and, for an error the channel gave a
+ * reason for, the reason); answers the message written, or undefined.
+ */
+export async function moveAck(table: Table, message: MessageItem, next: number, now: string, reason?: string): Promise<MessageItem | undefined> {
   const answer = await unlessConditionFails(
     table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.message(message.accountId, message.contactId, message.id),
-        UpdateExpression: 'SET ack = :next, updatedAt = :now',
+        UpdateExpression: reason ? 'SET ack = :next, updatedAt = :now, #error = :reason' : 'SET ack = :next, updatedAt = :now',
         ConditionExpression: 'ack = :seen',
-        ExpressionAttributeValues: { ':next': next, ':seen': message.ack, ':now': now },
+        ...(reason ? { ExpressionAttributeNames: { '#error': 'error' } } : {}),
+        ExpressionAttributeValues: { ':next': next, ':seen': message.ack, ':now': now, ...(reason ? { ':reason': reason } : {}) },
         ReturnValues: 'ALL_NEW',
       }),
     ),

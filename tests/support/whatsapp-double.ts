@@ -13,6 +13,7 @@ import {
   type BaileysEventMap,
   type BinaryNode,
   type MiscMessageGenerationOptions,
+  type SignalKeyStore,
   type WAMessage,
   type WAMessageKey,
 } from 'baileys';
@@ -92,12 +93,65 @@ export class SocketDouble implements WhatsAppSocket {
       throw error;
     }
     this.sent.push({ jid, content, options });
+    const key = { remoteJid: jid, fromMe: true, id: `3EB0${String(++this.sequence).padStart(16, '0')}` };
+    // WhatsApp takes the stanza (the call succeeds) and refuses it afterwards, in the server's ack.
+    if (this.refusedNumbers.has(jid)) setImmediate(() => this.badAck(key, '463'));
     return proto.WebMessageInfo.fromObject({
-      key: { remoteJid: jid, fromMe: true, id: `3EB0${String(++this.sequence).padStart(16, '0')}` },
+      key,
       messageTimestamp: 1_767_000_000,
       message: 'text' in content ? { conversation: content.text } : {},
     }) as WAMessage;
   }
+
+  /**
+   * Baileys' LID store as this device learnt it: phone-number user → LID user, the `lid-mapping`
+   * keys of the auth state that `signalRepository.lidMapping` reads and writes (Signal/lid-mapping.js).
+   */
+  readonly lidMappings = new Map<string, string>();
+  /** Numbers `getLIDForPN` had to ask WhatsApp about: the real store runs a USync query for a number it does not know. */
+  readonly lidQueries: string[] = [];
+  /** Phone-number JIDs WhatsApp refuses with ack error 463 after taking the send (contacts moved to a LID, Baileys #2683). */
+  readonly refusedNumbers = new Set<string>();
+
+  /** A contact WhatsApp moved to a LID: the store knows the link, and sends to the phone-number JID are refused with 463. */
+  migrateToLid(pnJid: string, lidJid: string): void {
+    this.lidMappings.set(pnJid.split('@')[0]!.split(':')[0]!, lidJid.split('@')[0]!.split(':')[0]!);
+    this.refusedNumbers.add(pnJid);
+  }
+
+  readonly authState = {
+    keys: {
+      get: async (type: string, ids: string[]) =>
+        Object.fromEntries(type === 'lid-mapping' ? ids.flatMap((id) => (this.lidMappings.has(id) ? [[id, this.lidMappings.get(id)!]] : [])) : []),
+    } as Pick<SignalKeyStore, 'get'>,
+  };
+
+  readonly signalRepository = {
+    lidMapping: {
+      getPNForLID: async (lid: string): Promise<string | null> => {
+        const user = lid.split('@')[0]!.split(':')[0]!;
+        for (const [pn, l] of this.lidMappings) if (l === user) return `${pn}@s.whatsapp.net`;
+        return null;
+      },
+      getLIDForPN: async (pn: string): Promise<string | null> => {
+        const user = pn.split('@')[0]!.split(':')[0]!;
+        const lid = this.lidMappings.get(user);
+        if (!lid) this.lidQueries.push(pn);
+        return lid ? `${lid}@lid` : null;
+      },
+    },
+  };
+
+  /**
+   * An ack with an error code, as Baileys' `handleBadAck` (Socket/messages-recv.js) reports it:
+   * `messages.update` with status ERROR and the code in `messageStubParameters`; for 463 it adds
+   * its ACCOUNT_RESTRICTED_TEXT (the code is also NACK_REASONS.SenderReachoutTimelocked).
+   */
+  badAck(key: WAMessageKey, code: string): void {
+    const params = code === '463' ? [code, 'Your account has been restricted'] : [code];
+    this.emit('messages.update', [{ key, update: { status: proto.WebMessageInfo.Status.ERROR, messageStubParameters: params } }]);
+  }
+
 
   /** Phone numbers asked for a pairing code; `pairingCodeError` makes the next ask fail. */
   readonly pairingCodeAsks: string[] = [];

@@ -263,6 +263,8 @@ export interface InboundMessage {
 export interface InboundAck {
   channelMessageId: string;
   ack: number;
+  /** Why the channel refused a message it had taken (ack -2), in pt-BR; shown on the bubble. */
+  reason?: string;
 }
 
 export interface InboundEdit {

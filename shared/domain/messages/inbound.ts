@@ -148,7 +148,8 @@ export async function receiveAck(ports: Ports, from: InboundConnection, input: I
     if (!message) return null;
     const next = nextAck(message.ack, input.ack);
     if (next === message.ack) return message;
-    const updated = await moveAck(ports.table, message, next, ports.clock().toISOString());
+    const reason = next === acks.error ? input.reason : undefined;
+    const updated = await moveAck(ports.table, message, next, ports.clock().toISOString(), reason);
     if (updated) {
       await refreshLastMessage(ports, updated);
       return updated;
