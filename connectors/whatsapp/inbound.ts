@@ -12,7 +12,7 @@
 import { isJidGroup, normalizeMessageContent, proto, toNumber, type WAMessage } from 'baileys';
 import type { InboundMessage, InboundSink } from '#domain/channels/port.ts';
 import { chatOf, isIgnoredChat, participantOf, personJid, phoneOf, type PnForLid } from './jids.ts';
-import { inboundMedia, mediaOf, type MediaTarget } from './media.ts';
+import { inboundMedia, maxInboundBytes, mediaOf, tooLargeMediaText, type MediaTarget } from './media.ts';
 import { isoTime, messageTime } from './time.ts';
 
 /** What the mapping needs besides the message. */
@@ -99,8 +99,14 @@ export async function toInboundMessage(context: InboundContext, message: WAMessa
   const id = message.key.id;
   if (!chat || !id) return null;
   const chatJid = chat.id;
-  const media = mediaOf(content, id);
-  const text = textOf(content) || (media ? '' : placeholderText(content));
+  const described = mediaOf(content, id);
+  // A file its sender says is over the cap is never fetched: the message says so instead.
+  const tooLarge = described?.declaredBytes !== undefined && described.declaredBytes > maxInboundBytes(described.type);
+  const media = tooLarge ? null : described;
+  const caption = textOf(content);
+  const text = tooLarge
+    ? [caption, tooLargeMediaText(described!.name, maxInboundBytes(described!.type))].filter(Boolean).join('\n')
+    : caption || (media ? '' : placeholderText(content));
   if (!text && !media) return null;
   const isGroup = Boolean(isJidGroup(chatJid));
   const isFromMe = Boolean(message.key.fromMe);
@@ -135,8 +141,14 @@ async function reactorOf(context: InboundContext, message: WAMessage): Promise<s
   return (await person)?.id ?? null;
 }
 
-/** Hands one upserted message to the sink, whatever it is. */
-export async function handleMessage(context: InboundContext, message: WAMessage): Promise<void> {
+/** What is left to do after a message was stored: fetch its file and attach it (run outside the chat's queue). */
+export type Later = () => Promise<void>;
+
+/**
+ * Hands one upserted message to the sink, whatever it is. A message with a file is stored first;
+ * the file's download and attachment are answered as `Later`, for the caller to run apart.
+ */
+export async function handleMessage(context: InboundContext, message: WAMessage): Promise<Later | undefined> {
   const jid = message.key.remoteJid;
   if (!jid || isIgnoredChat(jid)) return;
   const content = normalizeMessageContent(message.message);
@@ -146,10 +158,14 @@ export async function handleMessage(context: InboundContext, message: WAMessage)
   if (protocol) {
     const target = protocol.key?.id;
     if (!target) return;
-    if (protocol.type === proto.Message.ProtocolMessage.Type.REVOKE) return context.sink.deletion({ channelMessageId: target });
+    if (protocol.type === proto.Message.ProtocolMessage.Type.REVOKE) {
+      await context.sink.deletion({ channelMessageId: target });
+      return;
+    }
     if (protocol.type === proto.Message.ProtocolMessage.Type.MESSAGE_EDIT && protocol.editedMessage) {
       const edited = normalizeMessageContent(protocol.editedMessage);
-      return context.sink.edit({ channelMessageId: target, text: edited ? textOf(edited) : '' });
+      await context.sink.edit({ channelMessageId: target, text: edited ? textOf(edited) : '' });
+      return;
     }
     return;
   }
@@ -160,11 +176,17 @@ export async function handleMessage(context: InboundContext, message: WAMessage)
     const reactorId = await reactorOf(context, message);
     if (!target || !reactorId) return;
     const at = reaction.senderTimestampMs ? new Date(toNumber(reaction.senderTimestampMs)).toISOString() : isoTime(message.messageTimestamp);
-    return context.sink.reaction({ channelMessageId: target, reactorId, fromMe: Boolean(message.key.fromMe), emoji: reaction.text ?? '', timestamp: at });
+    await context.sink.reaction({ channelMessageId: target, reactorId, fromMe: Boolean(message.key.fromMe), emoji: reaction.text ?? '', timestamp: at });
+    return;
   }
 
   const inbound = await toInboundMessage(context, message, content);
-  if (inbound) await context.sink.message(inbound);
+  if (!inbound) return;
+  await context.sink.message(inbound);
+  const media = inbound.media;
+  if (!media?.pendingText) return;
+  // Also for a repeat (a replay): the domain attaches only to a message still waiting for its file.
+  return () => context.sink.attach({ channelMessageId: inbound.channelMessageId, type: inbound.type, text: inbound.text, media });
 }
 
 /** Our own JID as the inbox keeps people (no device suffix). */

@@ -5,7 +5,8 @@
  * (`downloadWithRetry`). A medium that still cannot be had leaves 'mídia indisponível'.
  */
 import { createHash } from 'node:crypto';
-import { downloadMediaMessage, extractMessageContent, getContentType, type proto, type WAMessage } from 'baileys';
+import { downloadMediaMessage, extractMessageContent, getContentType, toNumber, type proto, type WAMessage } from 'baileys';
+import { fileTooLargeText, uploadKinds } from '#contracts/files.ts';
 import type { MessageType } from '#contracts/messages.ts';
 import { fileObjectKey } from '#db/keys.ts';
 import type { InboundMedia } from '#domain/channels/port.ts';
@@ -13,18 +14,99 @@ import type { Ports } from '#domain/ports.ts';
 import type { WhatsAppSocket } from './socket.ts';
 
 export const unavailableMediaText = 'mídia indisponível';
+/** What a message shows while its file is still being fetched (it comes after the message). */
+export const pendingMediaText = 'Recebendo arquivo…';
+
+/** The largest file of each type the inbox keeps: the product's upload caps (voice as audio). */
+export function maxInboundBytes(type: MessageType): number {
+  const kind = type === 'voice' ? 'audio' : type;
+  return uploadKinds.find((k) => k.type === kind)?.maxBytes ?? Math.max(...uploadKinds.map((k) => k.maxBytes));
+}
+
+/** The text a message keeps instead of a file over the cap: never dropped silently. */
+export function tooLargeMediaText(name: string, maxBytes: number): string {
+  return `${fileTooLargeText(maxBytes)}: ${name}. Peça ao contato que envie de outra forma.`;
+}
+
+/** How a download is bounded: the cap, the session's stop, and how long it may go without a byte. */
+export interface DownloadLimits {
+  maxBytes: number;
+  signal?: AbortSignal;
+  idleMs: number;
+}
+
+/** A download stops after this long without a byte (a stalled link), and is retried. */
+export const mediaIdleMs = 30_000;
+
+/** The medium is over the cap (whatever its message declared): kept as a text saying so, not retried. */
+export class MediaTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the medium is larger than ${maxBytes} bytes`);
+  }
+}
+
+/** The session stopped during the download: the message keeps waiting for its file (the next holder fetches it). */
+export class MediaStopped extends Error {
+  constructor() {
+    super('the session stopped during the download');
+  }
+}
+
+/**
+ * Reads a download's bytes within its limits: past the cap, on the session's stop, or after
+ * `idleMs` without a chunk it destroys the stream (Baileys' download takes no abort signal: its
+ * `getHttpStream` passes only headers and a dispatcher to fetch, 7.0.0-rc14) and throws.
+ */
+export async function readWithin(stream: AsyncIterable<Uint8Array>, limits: DownloadLimits): Promise<Buffer> {
+  const destroy = () => (stream as { destroy?: () => void }).destroy?.();
+  const iterator = stream[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new MediaStopped());
+    if (limits.signal?.aborted) onAbort();
+    else limits.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  stopped.catch(() => undefined);
+  try {
+    for (;;) {
+      const idle = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no bytes for ${limits.idleMs} ms`)), limits.idleMs);
+      });
+      const next = await Promise.race([iterator.next(), idle, stopped]);
+      clearTimeout(timer);
+      if (next.done) break;
+      size += next.value.length;
+      if (size > limits.maxBytes) throw new MediaTooLarge(limits.maxBytes);
+      chunks.push(next.value);
+    }
+    return Buffer.concat(chunks);
+  } catch (error) {
+    destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) limits.signal?.removeEventListener('abort', onAbort);
+  }
+}
 
 export interface MediaDescription {
   type: MessageType;
   name: string;
   mimetype: string;
+  /** The size the sender declared (`fileLength`), when it did. */
+  declaredBytes?: number;
 }
 
 /** How media reach the bucket; tests give their own download. */
 export interface MediaTarget {
   ports: Pick<Ports, 'storage' | 'newId'>;
   accountId: string;
-  download?: (message: WAMessage) => Promise<Uint8Array>;
+  download?: (message: WAMessage, limits: DownloadLimits) => Promise<Uint8Array>;
+  /** The session's: a stop aborts the downloads under way. */
+  signal?: AbortSignal;
 }
 
 const extensions: Record<string, string> = {
@@ -47,8 +129,22 @@ function fileName(prefix: string, id: string, mimetype: string, fallbackExtensio
   return `${prefix}-${id}.${ext}`;
 }
 
-/** The medium a message's content carries, if any (a sticker as an image). */
+/** The medium a message's content carries, if any (a sticker as an image), with the size its sender declared. */
 export function mediaOf(content: proto.IMessage, id: string): MediaDescription | null {
+  const media = mediaKindOf(content, id);
+  if (!media) return null;
+  const declared = (
+    content.imageMessage ??
+    content.videoMessage ??
+    content.ptvMessage ??
+    content.audioMessage ??
+    content.documentMessage ??
+    content.stickerMessage
+  )?.fileLength;
+  return declared === null || declared === undefined ? media : { ...media, declaredBytes: toNumber(declared) };
+}
+
+function mediaKindOf(content: proto.IMessage, id: string): MediaDescription | null {
   if (content.imageMessage) {
     const mimetype = content.imageMessage.mimetype || 'image/jpeg';
     return { type: 'image', mimetype, name: fileName('imagem', id, mimetype, 'jpg') };
@@ -116,6 +212,7 @@ export function wantsReupload(error: unknown): boolean {
 
 /** Failures no retry cures (the message has no medium to fetch). */
 function isHopeless(error: unknown): boolean {
+  if (error instanceof MediaTooLarge || error instanceof MediaStopped) return true;
   return statusOf(error) === 400 || /is not a media message|no message present/i.test((error as Error)?.message ?? '');
 }
 
@@ -172,8 +269,11 @@ function checksumOf(message: WAMessage): Uint8Array | null {
  * neither the MAC nor the hash of what it decrypts, so a damaged copy would be stored as garbage:
  * the bytes are checked against the sender's SHA-256, and a mismatch fails as a bad decrypt.
  */
-export async function fetchMedia(message: WAMessage): Promise<Uint8Array> {
-  const bytes = await downloadMediaMessage(message, 'buffer', {});
+export async function fetchMedia(
+  message: WAMessage,
+  limits: DownloadLimits = { maxBytes: Number.POSITIVE_INFINITY, idleMs: mediaIdleMs },
+): Promise<Uint8Array> {
+  const bytes = await readWithin(await downloadMediaMessage(message, 'stream', {}), limits);
   const expected = checksumOf(message);
   if (expected && !createHash('sha256').update(bytes).digest().equals(Buffer.from(expected))) {
     throw new Error('bad decrypt: the medium does not match its checksum');
@@ -182,20 +282,34 @@ export async function fetchMedia(message: WAMessage): Promise<Uint8Array> {
 }
 
 /** Baileys' download through a socket, with the retries and the re-upload request of `downloadWithRetry`. */
-export function socketDownload(socket: WhatsAppSocket, policy: MediaRetryPolicy = mediaRetryPolicy): (message: WAMessage) => Promise<Uint8Array> {
-  return (message) => downloadWithRetry(message, { fetch: fetchMedia, reupload: (m) => socket.updateMediaMessage(m) }, policy);
+export function socketDownload(
+  socket: WhatsAppSocket,
+  policy: MediaRetryPolicy = mediaRetryPolicy,
+): (message: WAMessage, limits?: DownloadLimits) => Promise<Uint8Array> {
+  return (message, limits) => downloadWithRetry(message, { fetch: (m) => fetchMedia(m, limits), reupload: (m) => socket.updateMediaMessage(m) }, policy);
 }
 
-/** The medium as the port takes it: loaded into the bucket only when asked. */
+/**
+ * The medium as the port takes it: fetched after its message is stored (`pendingText`), loaded into
+ * the bucket only when the domain asks. Over the cap it keeps a text saying so; a stop of the
+ * session throws, so the message keeps waiting for its file.
+ */
 export function inboundMedia(target: MediaTarget, message: WAMessage, media: MediaDescription): InboundMedia {
-  return {
+  const maxBytes = maxInboundBytes(media.type);
+  const described: InboundMedia = {
     unavailableText: unavailableMediaText,
+    pendingText: pendingMediaText,
     async load() {
       if (!target.download) return null;
       let bytes: Uint8Array;
       try {
-        bytes = await target.download(message);
+        bytes = await target.download(message, { maxBytes, signal: target.signal, idleMs: mediaIdleMs });
       } catch (error) {
+        if (error instanceof MediaStopped || target.signal?.aborted) throw new MediaStopped();
+        if (error instanceof MediaTooLarge) {
+          described.unavailableText = tooLargeMediaText(media.name, maxBytes);
+          return null;
+        }
         console.warn(`[whatsapp] media of ${message.key.id} could not be downloaded:`, (error as Error).message);
         return null;
       }
@@ -205,4 +319,5 @@ export function inboundMedia(target: MediaTarget, message: WAMessage, media: Med
       return { objectKey, name: media.name, mimetype: media.mimetype, size: bytes.length };
     },
   };
+  return described;
 }

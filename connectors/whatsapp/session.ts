@@ -29,12 +29,12 @@ import { clearAuthState, loadAuthState, type ConnectionRef, type TableAuthState 
 import { copyProfilePicture, fetchPicture, type PictureFetch } from './avatar.ts';
 import { defaultEarlyAckOptions, EarlyAcks, type EarlyAckOptions } from './early-acks.ts';
 import { defaultGapOptions, GapWatch, type GapOptions } from './gaps.ts';
-import { handleMessage, ownJid, type InboundContext } from './inbound.ts';
+import { handleMessage, ownJid, type InboundContext, type Later } from './inbound.ts';
 import { aliasOfMapping, isIgnoredChat } from './jids.ts';
 import { tableLedger, type InboundLedger } from './ledger.ts';
 import { liveConnections, type LiveConnection, type LiveConnections } from './live.ts';
 import { Lru } from './lru.ts';
-import { socketDownload } from './media.ts';
+import { MediaStopped, socketDownload, type DownloadLimits } from './media.ts';
 import { makeSocket, type SocketFactory, type WhatsAppSocket } from './socket.ts';
 import { secondsOf } from './time.ts';
 
@@ -55,7 +55,7 @@ export interface SessionOptions {
   maxUnreadQrRounds: number;
   qrDataUrl: (qr: string) => Promise<string>;
   /** How a socket fetches a message's medium (Baileys' `downloadMediaMessage`). */
-  mediaDownload: (socket: WhatsAppSocket) => (message: WAMessage) => Promise<Uint8Array>;
+  mediaDownload: (socket: WhatsAppSocket) => (message: WAMessage, limits: DownloadLimits) => Promise<Uint8Array>;
   /** The liveness check of an open socket (all in ms). */
   liveness: {
     /** Baileys' own keep-alive ping (its socket ends itself when nothing arrived for this plus 5 s). */
@@ -120,6 +120,9 @@ export async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/** Files fetched at once per session (the rest wait their turn). */
+const mediaConcurrency = 2;
+
 /** Messages kept for quotes and for Baileys' retries, and group names, per session. */
 const recentMessages = 500;
 const groupNames = 200;
@@ -140,6 +143,11 @@ export class WhatsAppSession implements ChannelSession {
   private unreadQrRounds = 0;
   /** Inbound work, one item at a time. */
   private work: Promise<void> = Promise.resolve();
+  /** Files being fetched apart from `work` (`attachApart`), by message id; a stop aborts them. */
+  private readonly attaching = new Set<string>();
+  private readonly mediaAbort = new AbortController();
+  private mediaRunning = 0;
+  private readonly mediaWaiting: (() => void)[] = [];
   private readonly recent = new Lru<WAMessage>(recentMessages);
   private readonly groups = new Lru<string>(groupNames);
   private readonly ledger: InboundLedger;
@@ -192,6 +200,8 @@ export class WhatsAppSession implements ChannelSession {
     this.dropLive();
     // Ends the socket and stays paired: the next start resumes with no QR.
     if (socket) await Promise.resolve(socket.end(undefined)).catch(() => undefined);
+    // Downloads under way are aborted and not waited for: their messages are stored, and the ledger keeps them for the next open.
+    this.mediaAbort.abort();
     await this.work;
   }
 
@@ -280,7 +290,7 @@ export class WhatsAppSession implements ChannelSession {
   private receive(socket: WhatsAppSocket, message: WAMessage): void {
     const id = message.key.id;
     if (!id) {
-      this.enqueue(() => handleMessage(this.inboundContext(socket), message));
+      this.enqueue(async () => void (await handleMessage(this.inboundContext(socket), message)));
       return;
     }
     this.recent.set(id, message);
@@ -296,8 +306,9 @@ export class WhatsAppSession implements ChannelSession {
       try {
         const written = await stored;
         // A failure leaves the message in the ledger: the next open hands it over again.
-        await handleMessage(this.inboundContext(socket), message);
-        if (written) await this.ledger.done(this.context.run, id);
+        const later = await handleMessage(this.inboundContext(socket), message);
+        if (later) this.attachApart(id, later, written);
+        else if (written) await this.ledger.done(this.context.run, id);
       } finally {
         this.inFlight.delete(id);
       }
@@ -318,11 +329,12 @@ export class WhatsAppSession implements ChannelSession {
       const id = message.key.id;
       // A replaced socket leaves the rest to the next open; a message queued live is handed over by its own task.
       if (socket !== this.socket) return;
-      if (!id || this.inFlight.has(id)) continue;
+      if (!id || this.inFlight.has(id) || this.attaching.has(id)) continue;
       this.recent.set(id, message);
       try {
-        await handleMessage(this.inboundContext(socket), message);
-        await this.ledger.done(this.context.run, id);
+        const later = await handleMessage(this.inboundContext(socket), message);
+        if (later) this.attachApart(id, later, true);
+        else await this.ledger.done(this.context.run, id);
       } catch (error) {
         console.error(`${this.name}: replay of ${id} failed`, error);
       }
@@ -331,6 +343,35 @@ export class WhatsAppSession implements ChannelSession {
 
   private enqueue(task: () => Promise<void>): void {
     this.work = this.work.then(task).catch((error) => console.error(`${this.name}: inbound event failed`, error));
+  }
+
+  /**
+   * Fetches and attaches a stored message's file apart from the chat's queue (a slow download holds
+   * no other message, and `stop` does not wait for it: it aborts it), `mediaConcurrency` at a time.
+   * The ledger forgets the message only once its file is attached (or known unavailable): a stop or
+   * a crash before leaves it, and the next open attaches it.
+   */
+  private attachApart(id: string, later: Later, ledgered: boolean): void {
+    this.attaching.add(id);
+    const run = async () => {
+      try {
+        await later();
+        if (ledgered) await this.ledger.done(this.context.run, id);
+      } catch (error) {
+        if (error instanceof MediaStopped) console.info(`${this.name}: the file of ${id} is left for the next open`);
+        else console.error(`${this.name}: the file of ${id} could not be attached`, error);
+      } finally {
+        this.attaching.delete(id);
+        this.mediaRunning--;
+        this.mediaWaiting.shift()?.();
+      }
+    };
+    const start = () => {
+      this.mediaRunning++;
+      void run();
+    };
+    if (this.mediaRunning < mediaConcurrency) start();
+    else this.mediaWaiting.push(start);
   }
 
   private enqueueAcks(acks: InboundAck[]): void {
@@ -369,7 +410,7 @@ export class WhatsAppSession implements ChannelSession {
   private inboundContext(socket: WhatsAppSocket): InboundContext {
     return {
       sink: this.context.inbound,
-      media: { ports: this.context.ports, accountId: this.context.run.accountId, download: this.options.mediaDownload(socket) },
+      media: { ports: this.context.ports, accountId: this.context.run.accountId, download: this.options.mediaDownload(socket), signal: this.mediaAbort.signal },
       me: () => ownJid(socket.user),
       groupName: (jid) => this.groupName(socket, jid),
       pnForLid: async (lid) => (await socket.signalRepository?.lidMapping.getPNForLID(lid)) ?? null,

@@ -30,6 +30,8 @@ export interface MessageItem {
   ack: number;
   error: string | null;
   file: StoredFile | null;
+  /** The message was stored before its file, which is still being fetched from the channel (`attachInboundFile`). */
+  filePending?: boolean;
   quotedMessage: MessageSummary | null;
   replyMessageId: string | null;
   /** The quoted message's id on the channel, for replies sent out. */
@@ -254,4 +256,27 @@ export function moveMessageSteps(message: MessageItem, contactId: string, now: s
       },
     },
   };
+}
+
+/** Gives a message stored before its file (`filePending`) the file, or the text saying why there is none; undefined when it no longer waits. */
+export async function attachFile(
+  table: Table,
+  message: MessageItem,
+  fields: Pick<MessageItem, 'file' | 'text' | 'messageType'>,
+  now: string,
+): Promise<MessageItem | undefined> {
+  const answer = await unlessConditionFails(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.message(message.accountId, message.contactId, message.id),
+        UpdateExpression: 'SET #file = :file, #text = :text, messageType = :type, updatedAt = :now REMOVE filePending',
+        ConditionExpression: 'filePending = :yes',
+        ExpressionAttributeNames: { '#file': 'file', '#text': 'text' },
+        ExpressionAttributeValues: { ':file': fields.file, ':text': fields.text, ':type': fields.messageType, ':now': now, ':yes': true },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return answer?.Attributes as MessageItem | undefined;
 }

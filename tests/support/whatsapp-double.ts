@@ -5,6 +5,7 @@
  * is the adapter's real code.
  */
 import { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
 import {
   DisconnectReason,
   initAuthCreds,
@@ -207,7 +208,8 @@ export type SinkCall =
   | { kind: 'edit'; input: Parameters<InboundSink['edit']>[0] }
   | { kind: 'deletion'; input: Parameters<InboundSink['deletion']>[0] }
   | { kind: 'reaction'; input: Parameters<InboundSink['reaction']>[0] }
-  | { kind: 'alias'; input: Parameters<InboundSink['alias']>[0] };
+  | { kind: 'alias'; input: Parameters<InboundSink['alias']>[0] }
+  | { kind: 'attach'; input: Parameters<InboundSink['attach']>[0]; loaded: Awaited<ReturnType<Parameters<InboundSink['attach']>[0]['media']['load']>> };
 
 /** A sink that remembers what it was handed, in order; acks of the ids in `missing` find no message. */
 export function recordingSink(): { sink: InboundSink; calls: SinkCall[]; missing: Set<string> } {
@@ -226,6 +228,8 @@ export function recordingSink(): { sink: InboundSink; calls: SinkCall[]; missing
     deletion: async (input) => void calls.push({ kind: 'deletion', input }),
     reaction: async (input) => void calls.push({ kind: 'reaction', input }),
     alias: async (input) => void calls.push({ kind: 'alias', input }),
+    // As the domain does for a message still waiting for its file: loads it (a stop's abort throws through).
+    attach: async (input) => void calls.push({ kind: 'attach', input, loaded: await input.media.load() }),
   };
   return { sink, calls, missing };
 }
@@ -240,6 +244,29 @@ export function memoryLedger(): InboundLedger & { records: Map<string, LedgerRec
     done: async (c, id) => void records.delete(keyOf(c.serviceId, id)),
     pending: async (c) => replayOrder([...records].filter(([key]) => key.startsWith(`${c.serviceId}#`)).map(([, record]) => record)).map(messageOfRecord),
   };
+}
+
+/**
+ * A medium as Baileys' `downloadMediaMessage(message, 'stream')` hands it over: a Node stream of the
+ * decrypted bytes, produced as they arrive (generated lazily here, never held), which takes no abort
+ * signal (its `getHttpStream` forwards none in 7.0.0-rc14): only destroying the stream stops it.
+ * `stallAfter`: the link goes quiet after that many bytes and the stream neither ends nor fails.
+ */
+export function mediaStream(totalBytes: number, options: { chunkBytes?: number; stallAfter?: number } = {}): Readable & { produced: number } {
+  const chunkBytes = options.chunkBytes ?? 64 * 1024;
+  let produced = 0;
+  const stream = new Readable({
+    read() {
+      if (options.stallAfter !== undefined && produced >= options.stallAfter) return;
+      if (produced >= totalBytes) return void this.push(null);
+      const size = Math.min(chunkBytes, totalBytes - produced);
+      produced += size;
+      (stream as Readable & { produced: number }).produced = produced;
+      setImmediate(() => this.push(Buffer.alloc(size, produced % 251)));
+    },
+  }) as Readable & { produced: number };
+  stream.produced = 0;
+  return stream;
 }
 
 /** The bucket in memory. */

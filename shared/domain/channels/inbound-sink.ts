@@ -1,5 +1,6 @@
 /** The `InboundSink` an adapter hands its reports to, for one connection: the domain's inbound calls. */
 import { receiveAck, receiveAlias, receiveDeletion, receiveEdit, receiveMessage, receiveReaction, type InboundConnection } from '../messages/inbound.ts';
+import { attachInboundFile } from '../messages/attach-file.ts';
 import type { Ports } from '../ports.ts';
 import type { InboundSink } from './port.ts';
 
@@ -11,5 +12,6 @@ export function inboundSink(ports: Ports, from: InboundConnection): InboundSink 
     deletion: async (input) => void (await receiveDeletion(ports, from, input.channelMessageId)),
     reaction: async (input) => void (await receiveReaction(ports, from, input)),
     alias: async (input) => void (await receiveAlias(ports, from, input)),
+    attach: async (input) => void (await attachInboundFile(ports, from, input)),
   };
 }

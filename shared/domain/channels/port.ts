@@ -227,6 +227,21 @@ export interface InboundMedia {
   load(): Promise<{ objectKey: string; name: string; mimetype: string; size: number } | null>;
   /** The text stored instead when the media cannot be had (pt-BR). */
   unavailableText: string;
+  /**
+   * Set when the file comes after the message (a download that may take minutes must not hold the
+   * chat's other messages): the message is stored at once without the file, showing this text
+   * (pt-BR) unless it has a caption, and the adapter hands the file over with `InboundSink.attach`.
+   */
+  pendingText?: string;
+}
+
+/** The file of a message stored before it (`InboundMedia.pendingText`). */
+export interface InboundAttachment {
+  channelMessageId: string;
+  type: MessageType;
+  /** The message's own text (a caption), kept once the file is there. */
+  text: string;
+  media: InboundMedia;
 }
 
 /** A message the adapter received (or saw sent from the phone itself). */
@@ -309,4 +324,6 @@ export interface InboundSink {
   reaction(input: InboundReaction): Promise<void>;
   /** Two ids of one chat: links them to one contact, merging two contacts made before the link was known. */
   alias(input: InboundAlias): Promise<void>;
+  /** Loads and attaches the file of a message stored before it, if that message still waits for it (a repeat does nothing). */
+  attach(input: InboundAttachment): Promise<void>;
 }

@@ -79,7 +79,7 @@ async function contactFor(ports: Ports, from: InboundConnection, input: InboundM
   }
 }
 
-async function storeFile(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<MessageItem['file']> {
+export async function storeFile(ports: Ports, from: InboundConnection, input: Pick<InboundMessage, 'media' | 'type'>): Promise<MessageItem['file']> {
   const loaded = input.media ? await input.media.load() : null;
   if (!loaded) return null;
   const record = await putFile(ports.table, {
@@ -104,8 +104,10 @@ export async function receiveMessage(ports: Ports, from: InboundConnection, inpu
   const quoted = input.replyToChannelMessageId
     ? await messageByChannelId(ports.table, from.accountId, from.serviceId, input.replyToChannelMessageId)
     : undefined;
-  const file = await storeFile(ports, from, input);
-  const text = input.text || (input.media && !file ? input.media.unavailableText : '');
+  // A file that comes after the message (`pendingText`) is attached by `attachInboundFile`.
+  const later = Boolean(input.media?.pendingText);
+  const file = later ? null : await storeFile(ports, from, input);
+  const text = input.text || (input.media && !file ? (later ? input.media.pendingText! : input.media.unavailableText) : '');
   const now = ports.clock().toISOString();
   const id = ports.newId(Date.parse(input.timestamp) || undefined);
   const message: MessageItem = {
@@ -122,6 +124,7 @@ export async function receiveMessage(ports: Ports, from: InboundConnection, inpu
     ack: input.isFromMe ? acks.sent : acks.delivered,
     error: null,
     file,
+    ...(later ? { filePending: true } : {}),
     quotedMessage: quoted ? summaryOf(quoted) : null,
     replyMessageId: quoted?.id ?? null,
     replyToChannelMessageId: input.replyToChannelMessageId ?? null,
