@@ -18,13 +18,16 @@ import type { ServiceType } from '#contracts/services.ts';
 import { acquireLease, type LeaseItem, readLease, releaseLease, renewLease } from '#db/leases.ts';
 import { getServiceItem, isRunningStatus, runningServices, type ServiceItem } from '#db/services.ts';
 import { inboundSink } from '#domain/channels/inbound-sink.ts';
-import type { ChannelSession, InboundSink } from '#domain/channels/port.ts';
+import { ChannelSendError, type ChannelSession, type InboundSink } from '#domain/channels/port.ts';
 import { sessionReport } from '#domain/channels/session-report.ts';
 import type { WorkerCommand } from '#domain/channels/worker-commands.ts';
 import { dispatchQueued } from '#domain/messages/dispatch.ts';
 import type { DispatchDelivery } from '#domain/messages/outbound-queue.ts';
 import type { Ports } from '#domain/ports.ts';
 import { defaultPace, type PaceOptions, sendPacer } from './send-pace.ts';
+
+/** How often read receipts wait for a reconnecting session before they are dropped. */
+const readTries = 6;
 
 /**
  * What became of a command: done (delete it), `later` (the connection's group waits that long: the
@@ -263,7 +266,29 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
       }
       case 'logout':
         return logout(command);
+      case 'read':
+        return read(command, delivery);
     }
+  };
+
+  /**
+   * Read receipts go through the session this worker holds. With no session held anywhere they are
+   * dropped (the conversation is read in the inbox all the same; a receipt is not worth opening a
+   * session); a held session without a live socket (reconnecting) gets them 5 s later, a few times.
+   */
+  const read = async (command: Extract<WorkerCommand, { kind: 'read' }>, delivery: DispatchDelivery): Promise<CommandOutcome> => {
+    const { accountId, serviceId, channelType } = command;
+    if (await forAnother(serviceId)) return elsewhere;
+    const markRead = ports.channels.get(channelType)?.sessions?.markRead;
+    if (!markRead || !held.has(serviceId)) return done;
+    try {
+      await markRead({ accountId, serviceId, type: channelType, token: null }, { chat: command.chat, messages: command.messages });
+    } catch (error) {
+      const wait = error instanceof ChannelSendError ? error.options.retryAfterSeconds : undefined;
+      if (wait !== undefined && delivery.receiveCount < readTries) return { kind: 'later', seconds: wait };
+      console.warn(`[worker] connection ${serviceId}: read receipts not sent`, (error as Error).message);
+    }
+    return done;
   };
 
   const logout = async ({ accountId, serviceId, channelType }: Extract<WorkerCommand, { kind: 'logout' }>): Promise<CommandOutcome> => {

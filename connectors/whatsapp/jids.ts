@@ -59,9 +59,17 @@ function chatAlt(key: WAMessageKey, me: string | null): string | null | undefine
   return alt && isPnUser(alt) && alt !== me ? alt : null;
 }
 
-/** The chat of a message key: the group, or the person (`me`: our own phone-number JID). */
-export function chatOf(key: WAMessageKey, pnForLid?: PnForLid, me: string | null = null): Promise<Person> | null {
-  return key.remoteJid ? personOf(key.remoteJid, chatAlt(key, me), pnForLid) : null;
+/**
+ * The chat of a message key: the group, or the person (`me`: our own phone-number JID). A Brazilian
+ * mobile also goes with its other spelling (with or without the ninth digit, `brazilianVariant`)
+ * as an alias, so a contact typed by hand with the ninth digit is the one found when the person
+ * writes from the JID WhatsApp keeps without it.
+ */
+export async function chatOf(key: WAMessageKey, pnForLid?: PnForLid, me: string | null = null): Promise<Person | null> {
+  if (!key.remoteJid) return null;
+  const person = await personOf(key.remoteJid, chatAlt(key, me), pnForLid);
+  const variant = brazilianVariant(person.id);
+  return variant && variant !== me ? { id: person.id, aliases: [...person.aliases, variant] } : person;
 }
 
 /** Who wrote a message in a group. */
@@ -75,6 +83,19 @@ export function aliasOfMapping(mapping: LIDMapping): InboundAlias | null {
   const [lid, pn] = [mapping.lid, mapping.pn].map(personJid).sort((a, b) => Number(isPnUser(a)) - Number(isPnUser(b)));
   if (!lid || !pn || !isLidUser(lid) || !isPnUser(pn)) return null;
   return { idFromService: pn, alias: lid, phoneNumber: phoneOf(pn) };
+}
+
+/**
+ * The same Brazilian mobile with or without its ninth digit: `55 DD 9XXXXXXXX` and `55 DD XXXXXXXX`,
+ * where the eight digits start with 6 to 9 (the mobiles that got the ninth digit in 2012-2016).
+ * WhatsApp keeps numbers registered before then without it and answers, and writes, from that JID,
+ * while people type the number with it. Null for landlines, other countries, groups and `@lid` ids.
+ */
+export function brazilianVariant(jid: string): string | null {
+  const match = /^55(\d{2})(9?)([6-9]\d{7})@s\.whatsapp\.net$/.exec(jid);
+  if (!match) return null;
+  const [, area, ninth, rest] = match;
+  return `55${area}${ninth ? '' : '9'}${rest}@s.whatsapp.net`;
 }
 
 /** The phone number (digits) of a person's JID; null for groups and `@lid` ids. */

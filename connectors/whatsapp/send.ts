@@ -5,11 +5,19 @@
  * Thumbnails are not made (Baileys would need sharp, jimp or ffmpeg).
  */
 import type { AnyMessageContent, WAMessage } from 'baileys';
-import { ChannelSendError, type ChannelAdapter, type OutboundMessage } from '#domain/channels/port.ts';
+import { ChannelSendError, type ChannelAdapter, type OutboundMessage, type SentMessage } from '#domain/channels/port.ts';
 import { notLiveText } from './adapter.ts';
 import type { LiveConnection, LiveConnections } from './live.ts';
 import type { WhatsAppSocket } from './socket.ts';
+import { checkNumber, noWhatsAppText, type NumberCheck } from './lookup.ts';
 import { isoTime } from './time.ts';
+
+/** What the contact should be known by after a check: the JID WhatsApp answered (when not the one asked) and its LID. */
+function recipientIds(asked: string, check: NumberCheck): Pick<SentMessage, 'recipient'> {
+  if (check.kind !== 'on' || (check.jid === asked && !check.lid)) return {};
+  const aliases = [...(check.jid !== asked ? [asked] : []), ...(check.lid ? [check.lid] : [])];
+  return { recipient: { idFromService: check.jid, aliases, phoneNumber: check.jid.split('@')[0] ?? null } };
+}
 
 /**
  * Baileys' content for a message (audio has no caption on WhatsApp). Voice notes go as `ptt` with
@@ -92,7 +100,11 @@ export const sendThrough =
       console.warn(`[whatsapp] file of message ${message.messageId} could not be read:`, (error as Error).message);
       throw new ChannelSendError('Não foi possível ler o arquivo da mensagem. Tente de novo.');
     }
-    const to = await recipientOf(live.socket, message.to);
+    // A number typed by hand is checked first: not on WhatsApp fails for good; another JID (no ninth digit) is sent to and kept.
+    const check = await checkNumber(live.socket, message.to);
+    if (check.kind === 'absent') throw new ChannelSendError(noWhatsAppText, { permanent: true });
+    const chat = check.kind === 'on' ? check.jid : message.to;
+    const to = await recipientOf(live.socket, chat);
     let sent: WAMessage | undefined;
     try {
       sent = await live.socket.sendMessage(to, content, message.replyTo ? { quoted: quotedOf(live, to, message.replyTo) } : undefined);
@@ -101,5 +113,5 @@ export const sendThrough =
     }
     if (!sent?.key.id) throw new ChannelSendError('O WhatsApp não confirmou o envio. Tente de novo.');
     live.remember(sent);
-    return { channelMessageId: sent.key.id, timestamp: isoTime(sent.messageTimestamp) };
+    return { channelMessageId: sent.key.id, timestamp: isoTime(sent.messageTimestamp), ...recipientIds(message.to, check) };
   };

@@ -35,6 +35,14 @@ export interface WhatsAppSocket {
   /** Asks the sender's phone to upload an expired medium again (Baileys' re-upload request). */
   updateMediaMessage(message: WAMessage): Promise<WAMessage>;
   groupMetadata(jid: string): Promise<{ subject: string }>;
+  /**
+   * Which numbers (digits or JIDs) are on WhatsApp, as a USync query: one `{ jid, exists: true }`
+   * per number that is, under the JID WhatsApp keeps it (a Brazilian number registered before the
+   * ninth digit answers without it); nothing for a number that is not. No LID in 7.0.0-rc14.
+   */
+  onWhatsApp(...phoneNumbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
+  /** Read receipts for received messages (`read`, or `read-self` when the phone's privacy hides read receipts). */
+  readMessages(keys: WAMessageKey[]): Promise<void>;
   /** Baileys' store of @lid ↔ phone-number links (`getPNForLID` reads only what it learnt: no network). */
   readonly signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
   /**

@@ -64,6 +64,7 @@ export const serviceSchema = z.object({
   internalData: z.object({ token: z.string().optional() }),
   statusReason: nullable(z.string()),
   defaultDepartmentId: nullable(z.string()),
+  readReceipts: z.boolean().catch(true),
   ...timestamps,
 });
 

@@ -19,6 +19,8 @@ export interface Service {
   statusReason: string | null;
   /** The department new conversations on this connection start in (issue 14). */
   defaultDepartmentId: string | null;
+  /** Opening a conversation sends the channel's read receipts (WhatsApp's blue ticks); on unless turned off. */
+  readReceipts: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -43,6 +45,8 @@ export const serviceCreatePayload = z
     type: z.enum(serviceTypes, { error: requiredText }),
     token: token.optional(),
     defaultDepartmentId: defaultDepartment,
+    /** WhatsApp's read receipts when an agent opens a conversation; absent: on. */
+    readReceipts: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     if (v.type === 'telegram' && !v.token) ctx.addIssue({ code: 'custom', path: ['token'], message: telegramTokenRequiredText });
@@ -56,7 +60,12 @@ export const serviceUpdatePayload = z.object({
   token: token.optional(),
   /** Absent: unchanged; null: none. */
   defaultDepartmentId: z.string().min(1).max(64).nullable().optional(),
+  /** Absent: unchanged. */
+  readReceipts: z.boolean().optional(),
 });
+
+/** The connection form's label of `readReceipts` (WhatsApp connections). */
+export const readReceiptsLabel = 'Enviar confirmação de leitura (tiques azuis)';
 export type ServiceUpdatePayload = z.infer<typeof serviceUpdatePayload>;
 
 export function maskToken(token: string | undefined): string | undefined {

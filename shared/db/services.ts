@@ -34,6 +34,8 @@ export interface ServiceItem {
   stoppedByLimit?: boolean;
   /** The department new conversations on this connection start in (issue 14). */
   defaultDepartmentId?: string | null;
+  /** False: opening a conversation sends no read receipts. Absent (connections made before the setting): on. */
+  readReceipts?: boolean;
   /** Index keys present while the connection should run (`keys.runningService`). */
   gsi1pk?: string;
   gsi1sk?: string;

@@ -8,8 +8,10 @@
  *
  * The control server speaks JSON (see ./whatsapp-control.ts for the client):
  * - `GET /sockets/<serviceId>`: 404 until the worker opened a socket for the connection; then the
- *   latest socket's `{ sockets, user, sent: [{ jid, text, id, at }] }` (`at`: epoch ms with
+ *   latest socket's `{ sockets, user, sent: [{ jid, text, id, at }], reads }` (`at`: epoch ms with
  *   fractions, when `sendMessage` was called; `id`: the WhatsApp id the double answered).
+ * - `PUT /registered` `{ jids }`: WhatsApp's directory as every socket's `onWhatsApp` answers it
+ *   (`SocketDouble.registered`; `jids: null`, the default, has every number on WhatsApp as asked).
  * - `POST /sockets/<serviceId>/emit` `{ event, arg }`: the latest socket emits that Baileys event.
  *   `messages.upsert` messages become real `proto.WebMessageInfo`s; a `creds.update` is merged into
  *   the socket's creds as Baileys' socket does, and `user` follows `creds.me` as in Baileys.
@@ -39,6 +41,7 @@ class ControlledSocket extends SocketDouble {
 
   constructor(auth: AuthenticationState) {
     super();
+    this.registered = registered;
     const follow = () => {
       const me = auth.creds.me;
       this.user = me ? { id: me.id, name: me.name } : undefined;
@@ -64,6 +67,8 @@ class ControlledSocket extends SocketDouble {
 /** The file in the data folder where every send to the double is appended. */
 const sentLogName = 'whatsapp-double-sent.jsonl';
 const sockets = new Map<string, ControlledSocket[]>();
+/** WhatsApp's directory for every socket (`SocketDouble.registered`): null, every number is on WhatsApp as asked. */
+let registered: Set<string> | null = null;
 const live = liveConnections();
 const worker = whatsappWorkerChannel({
   live,
@@ -101,10 +106,18 @@ async function control(req: IncomingMessage, res: ServerResponse): Promise<void>
     res.end(body === undefined ? '' : JSON.stringify(body));
   };
   const [, route, serviceId, action] = (req.url ?? '').split('?')[0]!.split('/');
+  if (req.method === 'PUT' && route === 'registered') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const { jids } = JSON.parse(Buffer.concat(chunks).toString()) as { jids: string[] | null };
+    registered = jids ? new Set(jids) : null;
+    for (const of of sockets.values()) for (const socket of of) socket.registered = registered;
+    return answer(204);
+  }
   const of = serviceId ? sockets.get(serviceId) : undefined;
   const socket = of?.[of.length - 1];
   if (route !== 'sockets' || !socket) return answer(404, { message: 'no socket for that connection (yet)' });
-  if (req.method === 'GET' && !action) return answer(200, { sockets: of!.length, user: socket.user ?? null, sent: socket.sentAt });
+  if (req.method === 'GET' && !action) return answer(200, { sockets: of!.length, user: socket.user ?? null, sent: socket.sentAt, reads: socket.reads });
   if (req.method === 'POST' && action === 'emit') {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -17,6 +17,8 @@ export interface DoubleSocketState {
   sockets: number;
   user: { id: string; name?: string } | null;
   sent: SentToDouble[];
+  /** Read receipts the socket sent (`readMessages`), with the type Baileys chose. */
+  reads: { keys: { remoteJid?: string | null; id?: string | null; participant?: string | null }[]; type: 'read' | 'read-self' }[];
 }
 
 /** Events as JSON: an upserted message is a plain object the server turns into a `proto.WebMessageInfo`. */
@@ -33,6 +35,12 @@ export class WhatsAppControl {
     if (res.status === 404) return null;
     if (!res.ok) throw new Error(`control server answered ${res.status}`);
     return (await res.json()) as DoubleSocketState;
+  }
+
+  /** WhatsApp's directory for every socket: the JIDs of the numbers on WhatsApp (null: every number, as asked). */
+  async register(jids: string[] | null): Promise<void> {
+    const res = await fetch(`${this.url}/registered`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jids }) });
+    if (res.status !== 204) throw new Error(`register: control server answered ${res.status}`);
   }
 
   async emit<T extends keyof BaileysEventMap>(serviceId: string, event: T, arg: EmittedArg<T>): Promise<void> {

@@ -195,6 +195,45 @@ export class SocketDouble implements WhatsAppSocket {
     return { subject: 'Grupo da Loja' };
   }
 
+  /**
+   * WhatsApp's directory as `onWhatsApp` (a USync contact query, Socket/socket.js) answers it: the
+   * JIDs of the numbers on WhatsApp, as WhatsApp keeps them. A number asked is found by its digits,
+   * or, in Brazil, as the same number with or without the ninth digit: WhatsApp answers the JID it
+   * keeps (an older mobile without the ninth digit). Null, the default of tests that predate it:
+   * every number is on WhatsApp under the JID asked.
+   */
+  registered: Set<string> | null = null;
+  /** The numbers of each `onWhatsApp` call. */
+  readonly numberAsks: string[][] = [];
+
+  async onWhatsApp(...numbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined> {
+    this.numberAsks.push(numbers);
+    if (!this.answering) return new Promise(() => undefined);
+    // Baileys' own shaping: LIDs are skipped, the rest asked as '+digits'; only numbers whose contact node says 'in' come back.
+    const withoutNinth = (digits: string) =>
+      digits.length === 13 && digits.startsWith('55') && digits[4] === '9' ? digits.slice(0, 4) + digits.slice(5) : digits;
+    const answers: { jid: string; exists: boolean }[] = [];
+    for (const asked of numbers) {
+      if (asked.endsWith('@lid')) continue;
+      const digits = asked.replace('+', '').split('@')[0]!.split(':')[0]!;
+      const jid = this.registered ? [...this.registered].find((j) => withoutNinth(j.split('@')[0]!) === withoutNinth(digits)) : `${digits}@s.whatsapp.net`;
+      if (jid) answers.push({ jid, exists: true });
+    }
+    return answers;
+  }
+
+  /** The phone's privacy setting for read receipts ('all', or 'none': Baileys then sends `read-self`, seen only by our own devices). */
+  readReceiptsPrivacy: 'all' | 'none' = 'all';
+  /** Read receipts sent, one per `readMessages` call that had a key not from us, with the type Baileys chose. */
+  readonly reads: { keys: WAMessageKey[]; type: 'read' | 'read-self' }[] = [];
+
+  /** Baileys' `readMessages`: reads the privacy settings (a query), then sends receipts for the keys not from us. */
+  async readMessages(keys: WAMessageKey[]): Promise<void> {
+    if (!this.answering) return new Promise(() => undefined);
+    const theirs = keys.filter((key) => !key.fromMe);
+    if (theirs.length) this.reads.push({ keys: theirs, type: this.readReceiptsPrivacy === 'all' ? 'read' : 'read-self' });
+  }
+
   query(node: BinaryNode): Promise<unknown> {
     this.queries.push(node);
     if (!this.answering) return new Promise(() => undefined);

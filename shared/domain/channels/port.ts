@@ -56,6 +56,12 @@ export const oggOpusMimetype = 'audio/ogg; codecs=opus';
 export interface SentMessage {
   channelMessageId: string;
   timestamp?: string;
+  /**
+   * The channel knows the recipient under other ids than `to` (WhatsApp answered a number typed by
+   * hand under the JID it keeps, and its LID): the contact keeps `idFromService` as its id and the
+   * `aliases` as its other ids, so the person's own messages find it (linked as inbound links are).
+   */
+  recipient?: { idFromService: string; aliases: string[]; phoneNumber?: string | null };
 }
 
 /** A send the channel refused. `retryAfterSeconds` when the channel asks to come back later. */
@@ -181,6 +187,20 @@ export interface SessionHolding {
    * the time of the call, so no session opens meanwhile.
    */
   logoutWithoutSession?(ports: Ports, connection: ChannelConnection): Promise<void>;
+  /**
+   * Sends the channel's read receipts for received messages of a chat (WhatsApp's blue ticks),
+   * through the session this worker holds. Throws `ChannelSendError` with `retryAfterSeconds` when
+   * the session has no live socket right now (reconnecting). Absent: the channel has none to send.
+   */
+  markRead?(connection: ChannelConnection, read: ReadReceipts): Promise<void>;
+}
+
+/** Received messages of one chat an agent has read. */
+export interface ReadReceipts {
+  /** The chat's id on the channel (the contact's `idFromService`). */
+  chat: string;
+  /** Newest first; `author`: in groups, the member who wrote it. */
+  messages: { channelMessageId: string; author: string | null }[];
 }
 
 // ─── Webhooks ──────────────────────────────────────────────────────────────────────────────────

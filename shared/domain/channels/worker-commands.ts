@@ -7,6 +7,8 @@
  * - `changed`: the connection item changed (status, run, removal): reconcile its session.
  * - `send`: a send of a channel whose sends run in the session (`SessionHolding.sendsInSession`).
  * - `logout`: unpair on the channel and forget the session's auth state.
+ * - `read`: an agent opened the conversation: send the channel's read receipts for the customer's
+ *   unread messages (WhatsApp's blue ticks), through the session.
  */
 import { z } from 'zod';
 import { serviceTypes, type ServiceType } from '#contracts/services.ts';
@@ -15,6 +17,9 @@ import type { DispatchRequest } from '../messages/outbound-queue.ts';
 import type { Channels } from './registry.ts';
 
 const connection = { accountId: z.string().min(1), serviceId: z.string().min(1) };
+
+/** The most messages one `read` command names (the newest unread ones; WhatsApp's own clients send one receipt per batch). */
+export const maxReadReceipts = 100;
 
 export const workerCommandSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -34,6 +39,19 @@ export const workerCommandSchema = z.discriminatedUnion('kind', [
     channelType: z.enum(serviceTypes),
     /** A new id per logout asked for (a ULID), so two logouts are two commands. */
     requestId: z.string().min(1),
+  }),
+  z.object({
+    kind: z.literal('read'),
+    ...connection,
+    channelType: z.enum(serviceTypes),
+    /** The conversation read, and the chat's id on the channel (the contact's `idFromService`). */
+    contactId: z.string().min(1),
+    chat: z.string().min(1),
+    /** The customer's messages read, by channel id; `author` in groups (the member who wrote it). */
+    messages: z
+      .array(z.object({ channelMessageId: z.string().min(1), author: z.string().min(1).nullable() }))
+      .min(1)
+      .max(maxReadReceipts),
   }),
 ]);
 
@@ -59,6 +77,9 @@ export function commandDeduplicationId(command: WorkerCommand): string {
       return `send#${command.request.messageId}#${command.request.sendAttempt}`;
     case 'logout':
       return `logout#${command.serviceId}#${command.requestId}`;
+    case 'read':
+      // The newest message read names the receipt: opening the conversation twice queues it once.
+      return `read#${command.serviceId}#${command.contactId}#${command.messages[0]!.channelMessageId}`;
   }
 }
 

@@ -38,6 +38,7 @@ import { loadVisibleContact, viewerOf, visibleWhere, type Viewer } from '../conv
 import { contactDirectory, tombstoneLifetimeSeconds, type ContactDirectory } from './contact-directory.ts';
 import { readContactSnapshot, writeContactSnapshot } from './contact-snapshot.ts';
 import { presentContact, toContact } from './present-contact.ts';
+import { queueReadReceipts } from './read-receipts.ts';
 
 export const contactListRules: ListRules = {
   fields: [
@@ -344,9 +345,17 @@ export async function deleteContact(ports: Ports, session: AccountSession, id: s
   });
 }
 
-/** Opening a conversation: the contact has no unread messages any more. */
+/**
+ * Opening a conversation: the contact has no unread messages any more, and the customer's messages
+ * are marked read on the channel when the connection sends read receipts (./read-receipts.ts).
+ */
 export async function markContactRead(ports: Ports, session: AccountSession, id: string): Promise<Contact> {
   const current = await loadVisibleContact(ports, session, id);
   if (current.unread === 0) return present(ports, current);
-  return present(ports, await clearUnread(ports.table, current, nextUpdatedAt(ports.clock(), current.updatedAt)));
+  const [cleared, service] = await Promise.all([
+    clearUnread(ports.table, current, nextUpdatedAt(ports.clock(), current.updatedAt)),
+    getServiceItem(ports.table, current.accountId, current.serviceId),
+  ]);
+  await queueReadReceipts(ports, current, service);
+  return presentContact(cleared, service, ports.storage.downloadUrl);
 }

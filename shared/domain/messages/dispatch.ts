@@ -21,13 +21,14 @@
  */
 import { ack } from '#contracts/messages.ts';
 import type { ServiceType } from '#contracts/services.ts';
-import { getContactItem } from '#db/contacts.ts';
+import { getContactItem, type ContactItem } from '#db/contacts.ts';
 import { getMessageItem, type MessageItem } from '#db/messages.ts';
 import { claimHandOver, recordFailed, recordSent, releaseHandOver } from '#db/outbound-messages.ts';
 import { getServiceItem } from '#db/services.ts';
 import { webmOpusToOgg } from '#media/webm-opus-to-ogg.ts';
 import type { Ports } from '../ports.ts';
 import { ChannelSendError, oggOpusMimetype, type OutboundMessage, type SentMessage } from '../channels/port.ts';
+import { linkChannelIds } from '../contacts/channel-aliases.ts';
 import { refreshLastMessage } from './last-message.ts';
 import type { DispatchDelivery, DispatchRequest } from './outbound-queue.ts';
 
@@ -216,8 +217,35 @@ export async function dispatchQueued(
     console.error(`Sending message ${message.id} failed`, error);
     return failWith(ports, message, 'Falha ao enviar a mensagem. Tente de novo.', channelType);
   }
-  return answered(ports, message, await recordSent(ports.table, message, sent.channelMessageId, ports.clock().toISOString()), {
+  const outcome = await answered(ports, message, await recordSent(ports.table, message, sent.channelMessageId, ports.clock().toISOString()), {
     sent: true,
     channel: channelType,
   });
+  if (sent.recipient) await keepRecipientIds(ports, contact, sent.recipient);
+  return outcome;
+}
+
+/**
+ * The channel sent to the contact under other ids than its own (WhatsApp answered a number typed by
+ * hand under the JID it keeps, and its LID): the contact takes them, through the same links inbound
+ * messages make, so the person's reply finds this contact and later sends go to the answered JID
+ * (a contact made from the person's own messages meanwhile is merged, keeping the answered JID).
+ * The message is sent whatever happens here: a failure is logged and the next send tries again.
+ */
+async function keepRecipientIds(ports: Ports, contact: ContactItem, recipient: NonNullable<SentMessage['recipient']>): Promise<void> {
+  const known = new Set([contact.idFromService, ...(contact.channelAliases ?? [])]);
+  if (contact.idFromService === recipient.idFromService && recipient.aliases.every((alias) => known.has(alias))) return;
+  const link = {
+    accountId: contact.accountId,
+    serviceId: contact.serviceId,
+    idFromService: recipient.idFromService,
+    phoneNumber: recipient.phoneNumber ?? null,
+  };
+  try {
+    for (const alias of new Set([contact.idFromService, ...recipient.aliases])) {
+      if (alias !== recipient.idFromService) await linkChannelIds(ports, { ...link, alias });
+    }
+  } catch (error) {
+    console.warn(`[dispatch] contact ${contact.id}: the ids the channel answered (${recipient.idFromService}) were not kept`, error);
+  }
 }

@@ -13,6 +13,7 @@ export function toService(item: ServiceItem): Service {
     internalData: item.tokenHint ? { token: maskToken(item.tokenHint) } : {},
     statusReason: item.statusReason ?? null,
     defaultDepartmentId: item.defaultDepartmentId ?? null,
+    readReceipts: item.readReceipts !== false,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

@@ -78,6 +78,7 @@ export async function createService(ports: Ports, session: AccountSession, paylo
     tokenSealed: token ? await ports.vault.seal(token) : null,
     tokenHint: token ? token.slice(-4) : null,
     defaultDepartmentId: payload.defaultDepartmentId,
+    readReceipts: payload.readReceipts !== false,
     createdAt: now,
     updatedAt: now,
   };
@@ -110,6 +111,7 @@ export async function updateService(ports: Ports, session: AccountSession, id: s
     ...current,
     name: payload.name,
     ...(payload.defaultDepartmentId !== undefined ? { defaultDepartmentId: payload.defaultDepartmentId } : {}),
+    ...(payload.readReceipts !== undefined ? { readReceipts: payload.readReceipts } : {}),
     ...(token ? { tokenSealed: await ports.vault.seal(token), tokenHint: token.slice(-4) } : {}),
     updatedAt: ports.clock().toISOString(),
   };

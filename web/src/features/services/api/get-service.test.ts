@@ -25,6 +25,7 @@ const service = (updatedAt: string, pairingCode: string | null): Service => ({
   internalData: {},
   statusReason: null,
   defaultDepartmentId: null,
+  readReceipts: true,
   createdAt: '2026-11-26T09:00:00.000Z',
   updatedAt,
 });

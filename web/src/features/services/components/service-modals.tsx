@@ -2,11 +2,18 @@ import { useEffect, useMemo, useState } from 'react';
 import { z } from 'zod';
 import { requiredText } from '#contracts/fields.ts';
 import { serviceTypeLabels, serviceTypes } from '#contracts/service-labels.ts';
-import { serviceCreatePayload, serviceUpdatePayload, telegramTokenRequiredText, type Service, type ServiceCreatePayload } from '#contracts/services.ts';
+import {
+  readReceiptsLabel,
+  serviceCreatePayload,
+  serviceUpdatePayload,
+  telegramTokenRequiredText,
+  type Service,
+  type ServiceCreatePayload,
+} from '#contracts/services.ts';
 import { DetailsDialog, type DetailRow } from '#web/components/ui/details-dialog.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { FormActions } from '#web/components/ui/form-actions.tsx';
-import { InputField, SelectField } from '#web/components/ui/field.tsx';
+import { CheckboxField, InputField, SelectField } from '#web/components/ui/field.tsx';
 import { DialogLoading } from '#web/components/ui/spinner.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { formatDateTime } from '#web/lib/format.ts';
@@ -16,7 +23,7 @@ import { useSaveService } from '#web/features/services/api/save-service.ts';
 import { canPairByPhone, PairByPhone, PairByPhoneSwitch } from './pairing-code.tsx';
 import { ServiceType } from './service-type.tsx';
 
-type Values = { name: string; type: string; token: string };
+type Values = { name: string; type: string; token: string; readReceipts: boolean };
 
 /** The form's rules: name and type required; for Telegram the token ('Token do Telegram é obrigatório' when blank). */
 export function serviceFormSchema(mode: 'create' | 'edit', tokenStored: boolean) {
@@ -24,7 +31,9 @@ export function serviceFormSchema(mode: 'create' | 'edit', tokenStored: boolean)
     const type = v.type || undefined;
     const token = v.token.trim() ? v.token : undefined;
     const schema = mode === 'create' ? serviceCreatePayload : serviceUpdatePayload;
-    const parsed = schema.safeParse({ name: v.name, type, token });
+    // Read receipts are a WhatsApp setting: other channels send none (and keep the default).
+    const readReceipts = type === 'whatsapp' ? v.readReceipts : undefined;
+    const parsed = schema.safeParse({ name: v.name, type, token, readReceipts });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = String(issue.path[0] ?? '');
@@ -43,10 +52,20 @@ export function serviceFormSchema(mode: 'create' | 'edit', tokenStored: boolean)
 function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose: () => void; onSaved: () => void }) {
   const mode = service ? 'edit' : 'create';
   const schema = useMemo(() => serviceFormSchema(mode, !!service?.internalData.token), [mode, service]);
-  const form = useSchemaForm<Values, ServiceCreatePayload>(schema, { name: service?.name ?? '', type: service?.type ?? '', token: '' }, 'service');
+  const form = useSchemaForm<Values, ServiceCreatePayload>(
+    schema,
+    { name: service?.name ?? '', type: service?.type ?? '', token: '', readReceipts: service?.readReceipts ?? true },
+    'service',
+  );
   const save = useSaveService(service?.id);
   const onSubmit = form.handleSubmit((payload) => {
-    const body = service ? { name: payload.name, ...(payload.token ? { token: payload.token } : {}) } : payload;
+    const body = service
+      ? {
+          name: payload.name,
+          ...(payload.token ? { token: payload.token } : {}),
+          ...(payload.readReceipts !== undefined ? { readReceipts: payload.readReceipts } : {}),
+        }
+      : payload;
     save.mutate(body, {
       onSuccess: onSaved,
       onError: (error) => {
@@ -80,6 +99,7 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
           {...form.field('token')}
         />
       ) : null}
+      {form.watch('type') === 'whatsapp' ? <CheckboxField label={readReceiptsLabel} {...form.field('readReceipts')} /> : null}
       <FormActions onCancel={onClose} saving={save.isPending} editing={!!service} />
     </form>
   );
