@@ -11,6 +11,7 @@ describe('mainConfig', () => {
       queueUrl: 'https://sqs/q.fifo',
       livenessPort: 9000,
       stopGraceSeconds: 20,
+      whatsappWebVersion: undefined,
     });
   });
 
@@ -20,7 +21,16 @@ describe('mainConfig', () => {
       queueUrl: undefined,
       livenessPort: defaultLivenessPort,
       stopGraceSeconds: defaultStopGraceSeconds,
+      whatsappWebVersion: undefined,
     });
+  });
+
+  it('takes a pinned WhatsApp Web version, and names a malformed one', () => {
+    expect(mainConfig({ ...cloud, WHATSAPP_WEB_VERSION: '2.3000.1043857760' }).whatsappWebVersion).toEqual([2, 3000, 1043857760]);
+    expect(mainConfig({ ...cloud, WHATSAPP_WEB_VERSION: '2, 3000, 1043857760' }).whatsappWebVersion).toEqual([2, 3000, 1043857760]);
+    expect(() => mainConfig({ ...cloud, WHATSAPP_WEB_VERSION: '2.3000' })).toThrow(
+      /WHATSAPP_WEB_VERSION must be three whole numbers like 2.3000.1043857760, not "2.3000"/,
+    );
   });
 
   it('takes the data key itself where no ARN is given (a run outside AWS)', () => {

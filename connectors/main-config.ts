@@ -5,6 +5,7 @@
  */
 import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { defaultLivenessPort } from './liveness.ts';
+import { parseWaVersion, type WAVersion } from './whatsapp/version.ts';
 
 export interface MainConfig {
   /** The most sessions this process holds (`WORKER_CAPACITY`); unlimited when unset. */
@@ -15,6 +16,8 @@ export interface MainConfig {
   stopGraceSeconds: number;
   /** The worker queue's URL (`WORKER_QUEUE_URL`), when this process should consume it. */
   queueUrl: string | undefined;
+  /** A WhatsApp Web version every socket presents (`WHATSAPP_WEB_VERSION`, e.g. 2.3000.1043857760) instead of the current one fetched at start. */
+  whatsappWebVersion: WAVersion | undefined;
 }
 
 /** Default grace: under the task definition's stop timeout (60 s), so the process logs its own give-up before ECS kills it. */
@@ -40,7 +43,13 @@ export function mainConfig(env: Record<string, string | undefined>): MainConfig 
     livenessPort: whole('LIVENESS_PORT', defaultLivenessPort, 1, 65535)!,
     stopGraceSeconds: whole('STOP_GRACE_SECONDS', defaultStopGraceSeconds, 1)!,
     queueUrl: env[workerQueue.urlVariable] || undefined,
+    whatsappWebVersion: undefined,
   };
+  const pinned = env.WHATSAPP_WEB_VERSION;
+  if (pinned) {
+    config.whatsappWebVersion = parseWaVersion(pinned) ?? undefined;
+    if (!config.whatsappWebVersion) problems.push(`WHATSAPP_WEB_VERSION must be three whole numbers like 2.3000.1043857760, not "${pinned}"`);
+  }
   if (problems.length > 0) throw new Error(`The channel worker cannot start:\n  ${problems.join('\n  ')}`);
   return config;
 }

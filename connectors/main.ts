@@ -11,7 +11,8 @@
  * leases, so the next task takes them over at its next scan. See docs/decisions.md "How a deploy rolls".
  */
 import { randomUUID } from 'node:crypto';
-import { count } from '#lib/observability.ts';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { count, metrics } from '#lib/observability.ts';
 import { defaultPorts, installChannels } from '#lib/ports.ts';
 import { secretBytes } from '#lib/signing-secret.ts';
 import { livenessOf, serveLiveness } from './liveness.ts';
@@ -19,6 +20,8 @@ import { mainConfig } from './main-config.ts';
 import { type ChannelWorker, startChannelWorker, type WorkerEvents } from './worker.ts';
 import { workerChannels } from './worker-channels.ts';
 import { startWorkerQueue } from './worker-queue.ts';
+import type { SessionEvents } from './whatsapp/session.ts';
+import { waWebVersionSource } from './whatsapp/version.ts';
 
 interface Stoppable {
   stop(): Promise<void>;
@@ -61,10 +64,26 @@ const countedEvents: WorkerEvents = {
   messageStored: (channel) => count('InboundMessages', { channel }),
 };
 
+/**
+ * WhatsApp closes that end a session (banned, locked, a retired WhatsApp Web version…) and every
+ * 500, as `WhatsAppDisconnects` by `reason`: the stack alarms on a retired version at once and on
+ * bans in numbers (infra/constructs/operations.ts).
+ */
+const whatsappEvents: SessionEvents = {
+  disconnected: (kind) => {
+    const single = metrics.singleMetric();
+    single.addDimension('reason', kind);
+    single.addMetric('WhatsAppDisconnects', MetricUnit.Count, 1);
+  },
+};
+
 async function main(): Promise<void> {
   const config = mainConfig(process.env);
+  // The current WhatsApp Web version, asked for now (in the background, bounded, cached; Baileys' own when it cannot be had).
+  const version = waWebVersionSource({ pinned: config.whatsappWebVersion });
+  void version.current().then(({ version: v, origin }) => console.log(`[main] WhatsApp Web ${v.join('.')} (${origin})`));
   // The worker's adapters: WhatsApp with its sessions and the sends through their sockets.
-  installChannels(workerChannels());
+  installChannels(workerChannels({ version, events: whatsappEvents }));
   const ports = defaultPorts();
   // Read the data key now: a task that may not read it fails its start, not its first session.
   await secretBytes('DATA_KEY');

@@ -5,8 +5,11 @@
  */
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { telegramChannel } from '#connectors/telegram/adapter.ts';
+import type { SessionOptions } from '#connectors/whatsapp/session.ts';
+import { waWebVersionSource } from '#connectors/whatsapp/version.ts';
 import { whatsappWorkerChannel } from '#connectors/whatsapp/worker-adapter.ts';
 
-export function workerChannels(): readonly ChannelAdapter[] {
-  return [telegramChannel, whatsappWorkerChannel()];
+/** WhatsApp's sessions present the current WhatsApp Web version (fetched when first needed), unless told otherwise. */
+export function workerChannels(whatsapp: Partial<SessionOptions> = { version: waWebVersionSource() }): readonly ChannelAdapter[] {
+  return [telegramChannel, whatsappWorkerChannel(whatsapp)];
 }

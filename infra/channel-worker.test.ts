@@ -14,7 +14,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { livenessProbeCommand } from '#connectors/liveness.ts';
 import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { streamConsumers } from '#functions/streams/consumers.ts';
-import { WORKER_METRICS, workerCapacity, workerDockerfile, workerStopTimeoutSeconds, workerTaskSize } from './constructs/channel-worker.ts';
+import {
+  WHATSAPP_DISCONNECTS_METRIC,
+  WORKER_METRICS,
+  workerCapacity,
+  workerDockerfile,
+  workerStopTimeoutSeconds,
+  workerTaskSize,
+} from './constructs/channel-worker.ts';
 import { ConversaStack } from './stack.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
 import { wholeTemplate } from './test-support/whole-template.ts';
@@ -177,8 +184,9 @@ describe('the channel worker task', () => {
 
   it("turns the EMF lines it prints into the functions' business metrics, with metric filters on its log group", () => {
     const logGroupId = container.LogConfiguration.Options['awslogs-group'].Ref;
-    const filters = Object.values(resourcesOf(template, 'AWS::Logs::MetricFilter'));
-    expect(filters.map((f) => f.Properties.MetricTransformations[0].MetricName).sort()).toEqual([...WORKER_METRICS].sort());
+    const all = Object.values(resourcesOf(template, 'AWS::Logs::MetricFilter'));
+    expect(all.map((f) => f.Properties.MetricTransformations[0].MetricName).sort()).toEqual([...WORKER_METRICS, WHATSAPP_DISCONNECTS_METRIC].sort());
+    const filters = all.filter((f) => f.Properties.MetricTransformations[0].MetricName !== WHATSAPP_DISCONNECTS_METRIC);
     for (const filter of filters) {
       const [transformation] = filter.Properties.MetricTransformations;
       const name = transformation.MetricName;
@@ -194,6 +202,24 @@ describe('the channel worker task', () => {
         ],
       });
     }
+  });
+
+  it('turns its WhatsApp disconnect lines into WhatsAppDisconnects by reason (what the WhatsApp alarms watch)', () => {
+    const logGroupId = container.LogConfiguration.Options['awslogs-group'].Ref;
+    const filter = Object.values(resourcesOf(template, 'AWS::Logs::MetricFilter')).find(
+      (f) => f.Properties.MetricTransformations[0].MetricName === WHATSAPP_DISCONNECTS_METRIC,
+    )!;
+    expect(filter.Properties.LogGroupName).toEqual({ Ref: logGroupId });
+    expect(filter.Properties.FilterPattern).toBe('{ $.WhatsAppDisconnects >= 1 }');
+    expect(filter.Properties.MetricTransformations[0]).toEqual({
+      MetricName: 'WhatsAppDisconnects',
+      MetricNamespace: 'Conversa',
+      MetricValue: '$.WhatsAppDisconnects',
+      Dimensions: [
+        { Key: 'reason', Value: '$.reason' },
+        { Key: 'service', Value: '$.service' },
+      ],
+    });
   });
 
   it('sizes its capacity from its memory: 40 MiB a session over a 200 MiB process, in three quarters of the task', () => {

@@ -379,6 +379,33 @@ describe('the alarms', () => {
     );
   });
 
+  it('watch WhatsApp ending sessions: any refused version or device in 5 minutes, 3 bans or locks in an hour', () => {
+    const check = (prefix: string, reasons: string[], period: number, threshold: number) => {
+      const [[, alarm]] = alarmsNamed(template, prefix) as [[string, Resource]];
+      const metrics = alarm.Properties.Metrics as MetricQuery[];
+      expect(metrics.find((q) => q.Expression)!.Expression).toBe(reasons.map((r) => `FILL(${r}, 0)`).join(' + '));
+      const stats = metrics.filter((q) => q.MetricStat);
+      expect(stats.map((q) => q.Id)).toEqual(reasons);
+      for (const { Id, MetricStat } of stats) {
+        expect(MetricStat).toMatchObject({ Period: period, Stat: 'Sum', Metric: { Namespace: 'Conversa', MetricName: 'WhatsAppDisconnects' } });
+        expect(MetricStat!.Metric.Dimensions).toEqual(
+          expect.arrayContaining([
+            { Name: 'service', Value: 'conversa' },
+            { Name: 'reason', Value: Id },
+          ]),
+        );
+      }
+      expect(alarm.Properties).toMatchObject({
+        Threshold: threshold,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+      });
+    };
+    check('WhatsAppClientOutdated', ['clientOutdated', 'badUserAgent'], 300, 1);
+    check('WhatsAppBans', ['banned', 'tempBanned', 'locked'], 3600, 3);
+  });
+
   it('are all accounted for by the checks above', () => {
     const groups = [
       'Http5xxRate',
@@ -393,6 +420,8 @@ describe('the alarms', () => {
       'WebSocketErrors',
       'SendFailures',
       'WebhooksRejected',
+      'WhatsAppClientOutdated',
+      'WhatsAppBans',
     ];
     const alarms = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
     expect(alarms.filter((id) => !groups.some((g) => id.startsWith(`Operations${g}`)))).toEqual([]);

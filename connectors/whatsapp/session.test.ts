@@ -4,13 +4,26 @@
  * adapter's lifecycle (start, logout).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DisconnectReason, proto, type WAMessage } from 'baileys';
+import { DisconnectReason, proto, type WAMessage, type WAVersion } from 'baileys';
+import { whatsappStopReasons } from '#contracts/services.ts';
 import type { Ports } from '#domain/ports.ts';
-import { closeError, memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
+import {
+  builtInVersion,
+  closeError,
+  doublesOn,
+  failureError,
+  memoryAuth,
+  memoryLedger,
+  sessionContext,
+  type ServerDouble,
+  type SocketDouble,
+  until,
+} from '../../tests/support/whatsapp-double.ts';
 import { whatsappLifecycle } from './lifecycle.ts';
 import { liveConnections } from './live.ts';
 import { sendThrough } from './send.ts';
 import { whatsappChannel } from './adapter.ts';
+import type { VersionSource } from './version.ts';
 import {
   defaultSessionOptions,
   loggedOutText,
@@ -25,18 +38,24 @@ import {
 const customer = '5511912345678@s.whatsapp.net';
 const sessions: WhatsAppSession[] = [];
 
-function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string; pairingPhone?: string } = {}) {
+/** WhatsApp's side: what its server decides at each handshake, and whether the number was paired before. */
+interface World {
+  server?: ServerDouble;
+  paired?: boolean;
+}
+
+function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string; pairingPhone?: string } = {}, world: World = {}) {
   const sockets: SocketDouble[] = [];
   const auth = memoryAuth();
+  if (world.paired) Object.assign(auth.state.creds, pairedCreds());
   const live = liveConnections();
+  const server = world.server ?? {};
+  const disconnects: string[] = [];
   const options: SessionOptions = {
     ...defaultSessionOptions,
     live,
-    socketFactory: () => {
-      const socket = new SocketDouble();
-      sockets.push(socket);
-      return socket;
-    },
+    socketFactory: doublesOn(server, sockets),
+    events: { disconnected: (kind) => void disconnects.push(kind) },
     loadAuth: async () => auth,
     backoff: { firstMs: 10, maxMs: 40 },
     ledger: () => ledger,
@@ -55,8 +74,15 @@ function harness(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(
     s.emit('connection.update', { connection: 'open' });
     await until(() => report.said.includes('connected'));
   };
-  return { session, sockets, socket, open, auth, context, calls, report, ledger, missing, live };
+  return { session, sockets, socket, open, auth, context, calls, report, ledger, missing, live, server, disconnects };
 }
+
+/** The creds of a device paired earlier (Baileys' pair-success gives `me` and `account`). */
+const pairedCreds = () => ({
+  registered: true,
+  me: { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' },
+  account: proto.ADVSignedDeviceIdentity.fromObject({ details: new Uint8Array([1]) }),
+});
 
 /** A session whose first socket has opened. */
 async function connected(overrides: Partial<SessionOptions> = {}, ledger = memoryLedger(), run: { serviceId?: string; pairingPhone?: string } = {}) {
@@ -458,8 +484,8 @@ describe('pairing by phone number code', () => {
     expect(first.pairingCodeAsks).toHaveLength(1);
     expect(h.report.said).toHaveLength(1);
 
-    // The code was typed: WhatsApp asks for a restart, and the new socket opens.
-    first.close(closeError(DisconnectReason.restartRequired, 'Stream Errored (restart required)'));
+    // The code was typed on the phone: WhatsApp pairs, asks for a restart, and the new socket opens.
+    expect(first.typePairingCode('ABCD1234')).toBe(true);
     await h.open(await h.socket(1));
     expect(h.report.said).toEqual(['pairingCode ABCD1234', 'connected']);
   });
@@ -659,5 +685,128 @@ describe('new contacts: profile pictures and group names', () => {
     expect(await first!.chat.lookupName?.()).toBe('Grupo da Loja');
     expect(await second!.chat.lookupName?.()).toBe('Grupo da Loja');
     expect(h.first.groupAsks).toEqual([group]);
+  });
+});
+
+describe('a retired WhatsApp Web version (405)', () => {
+  const newer: WAVersion = [builtInVersion[0], builtInVersion[1], builtInVersion[2] + 1000];
+  const retired = { oldestVersion: newer };
+
+  it('stops with the pt-BR reason and counts it, instead of retrying every 30 s for good, when no newer version is to be had', async () => {
+    const h = harness({}, memoryLedger(), {}, { server: retired });
+    await until(() => h.report.said.length === 1);
+    expect(h.report.said).toEqual([`stopped ${whatsappStopReasons.clientOutdated}`]);
+    expect(h.disconnects).toEqual(['clientOutdated']);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(h.sockets).toHaveLength(1);
+    expect(h.sockets[0]!.version).toEqual(builtInVersion);
+    expect(h.auth.clears).toBe(0);
+  });
+
+  it('presents the version its source gives, and after a 405 asks the source again and pairs with the newer one', async () => {
+    const asked: string[] = [];
+    let latest: WAVersion = builtInVersion;
+    // The source's contract: a refresh fetches again, and what it found is the current version from then on.
+    const version: VersionSource = {
+      current: async () => {
+        asked.push('current');
+        return { version: latest, origin: 'built-in' };
+      },
+      refresh: async () => {
+        asked.push('refresh');
+        latest = newer;
+        return { version: latest, origin: 'fetched' };
+      },
+    };
+    const h = harness({ version }, memoryLedger(), {}, { server: retired });
+    const second = await h.socket(1);
+    expect(second.version).toEqual(newer);
+    second.emit('connection.update', { qr: '2@qr' });
+    await until(() => h.report.said.length === 1);
+    expect(h.report.said[0]).toMatch(/^pairing data:image\/png/);
+    expect(asked).toEqual(['current', 'refresh', 'current']);
+    expect(h.disconnects).toEqual([]);
+  });
+});
+
+describe('WhatsApp ending a connection for good', () => {
+  const cases: { code: number; attrs: Record<string, string>; text: string; kind: string; clears: number }[] = [
+    { code: 402, attrs: { code: '101' }, text: whatsappStopReasons.tempBanned(null), kind: 'tempBanned', clears: 0 },
+    { code: 403, attrs: {}, text: whatsappStopReasons.locked, kind: 'locked', clears: 1 },
+    { code: 406, attrs: {}, text: whatsappStopReasons.banned, kind: 'banned', clears: 1 },
+    { code: 409, attrs: {}, text: whatsappStopReasons.badUserAgent, kind: 'badUserAgent', clears: 0 },
+    { code: 411, attrs: {}, text: whatsappStopReasons.multideviceMismatch, kind: 'multideviceMismatch', clears: 1 },
+  ];
+
+  it.each(cases)(
+    'a $code at login stops the session with its own reason ($kind), counted, opening nothing more',
+    async ({ code, attrs, text, kind, clears }) => {
+      const h = harness({}, memoryLedger(), {}, { paired: true, server: { loginFailure: { reason: code, attrs } } });
+      await until(() => h.report.said.length === 1);
+      expect(h.report.said).toEqual([`stopped ${text}`]);
+      expect(h.disconnects).toEqual([kind]);
+      expect(h.auth.clears).toBe(clears);
+      await new Promise((r) => setTimeout(r, 60));
+      expect(h.sockets).toHaveLength(1);
+    },
+  );
+
+  it('a temporary ban says until when, in Brasília time, when WhatsApp tells', async () => {
+    const h = await connected();
+    h.first.close(failureError(402, { code: '101', expire: '7200' }));
+    await until(() => h.report.said.length === 2);
+    const until2h = new Date(Date.now() + 7200_000);
+    const [day, month] = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit' }).format(until2h).split('/');
+    expect(h.report.said[1]).toContain(`O WhatsApp baniu este número temporariamente (até ${day}/${month} às `);
+    expect(h.report.said[1]).toContain(', horário de Brasília). Espere o bloqueio acabar e inicie a conexão de novo.');
+  });
+
+  it('500 closes are retried a few times in a row, each counted, then the session stops with its reason', async () => {
+    const h = harness({ maxBadSessionCloses: 3 });
+    for (const n of [0, 1, 2]) (await h.socket(n)).close(closeError(500, 'Stream Errored (unknown)'));
+    await until(() => h.report.said.includes(`stopped ${whatsappStopReasons.badSession}`));
+    expect(h.disconnects).toEqual(['badSession', 'badSession', 'badSession']);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(h.sockets).toHaveLength(3);
+  });
+
+  it('an open between two 500 closes starts the count again', async () => {
+    const h = harness({ maxBadSessionCloses: 2 });
+    (await h.socket(0)).close(closeError(500, 'Stream Errored (unknown)'));
+    const second = await h.socket(1);
+    await h.open(second);
+    second.close(closeError(500, 'Stream Errored (unknown)'));
+    await h.socket(2);
+    expect(h.report.said.filter((line) => line.startsWith('stopped'))).toEqual([]);
+  });
+});
+
+describe('pairing by phone number code, as WhatsApp takes it', () => {
+  it('presents a browser WhatsApp accepts for codes, so the code typed on the phone pairs', async () => {
+    const h = harness({}, memoryLedger(), { pairingPhone: '5511912345678' });
+    const first = await h.socket(0);
+    first.emit('connection.update', { qr: '2@qr-1' });
+    await until(() => h.report.said.length === 1);
+    expect(first.deadCodes).toEqual([]);
+    expect(first.typePairingCode('ABCD1234')).toBe(true);
+    await h.open(await h.socket(1));
+    expect(h.report.said).toEqual(['pairingCode ABCD1234', 'connected']);
+  });
+
+  it('a code never typed leaves no half-registered device behind: the next socket asks for a new code instead of being "logged out"', async () => {
+    const h = harness({}, memoryLedger(), { pairingPhone: '5511912345678' });
+    const first = await h.socket(0);
+    first.emit('connection.update', { qr: '2@qr-1' });
+    await until(() => h.report.said.length === 1);
+    first.close(closeError(DisconnectReason.timedOut, 'QR refs attempts ended'));
+    const second = await h.socket(1);
+    await new Promise((r) => setTimeout(r, 20));
+    second.emit('connection.update', { qr: '2@qr-2' });
+    await until(() => h.report.said.length === 2);
+    expect(h.report.said).toEqual(['pairingCode ABCD1234', 'pairingCode ABCD1234']);
+    expect(second.pairingCodeAsks).toEqual(['5511912345678']);
+    expect(h.auth.clears).toBe(0);
+    expect(second.typePairingCode('ABCD1234')).toBe(true);
+    await h.open(await h.socket(2));
   });
 });

@@ -20,7 +20,17 @@
  * messages not stored yet wait briefly (`early-acks.ts`); after a reopening, chats that had offline
  * activity get their recent history asked for and the outage's part stored (`gaps.ts`).
  */
-import { DisconnectReason, proto, S_WHATSAPP_NET, type BaileysEventMap, type BinaryNode, type ConnectionState, type LIDMapping, type WAMessage } from 'baileys';
+import {
+  DisconnectReason,
+  initAuthCreds,
+  proto,
+  S_WHATSAPP_NET,
+  type BaileysEventMap,
+  type BinaryNode,
+  type ConnectionState,
+  type LIDMapping,
+  type WAMessage,
+} from 'baileys';
 import QRCode from 'qrcode';
 import type { ChannelSession, InboundAck, SessionContext } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
@@ -37,6 +47,8 @@ import { Lru } from './lru.ts';
 import { MediaStopped, socketDownload, type DownloadLimits } from './media.ts';
 import { makeSocket, type SocketFactory, type WhatsAppSocket } from './socket.ts';
 import { secondsOf } from './time.ts';
+import { badSessionStop, closeCodes, closeOf, finalClose, type DisconnectKind, type FinalClose } from './disconnects.ts';
+import { builtInVersionSource, type VersionSource, type WAVersion } from './version.ts';
 
 export const loggedOutText = 'O WhatsApp encerrou a sessão deste aparelho. Inicie a conexão e leia o código QR de novo.';
 export const qrExpiredText = 'O código QR não foi lido a tempo. Inicie a conexão de novo para ver um novo código.';
@@ -79,6 +91,17 @@ export interface SessionOptions {
   live: LiveConnections;
   /** How long a logout waits for WhatsApp to confirm the unpairing. */
   logoutTimeoutMs: number;
+  /** The WhatsApp Web version each socket presents (`version.ts`; the worker fetches the current one). */
+  version: VersionSource;
+  /** 500 closes in a row (no open between them) after which the session stops. */
+  maxBadSessionCloses: number;
+  /** What the worker counts (metrics). */
+  events: SessionEvents;
+}
+
+export interface SessionEvents {
+  /** A close that stopped the session (or a 500, each one): counted by kind, alarmed on in the cloud. */
+  disconnected(kind: DisconnectKind): void;
 }
 
 export const defaultSessionOptions: SessionOptions = {
@@ -97,6 +120,10 @@ export const defaultSessionOptions: SessionOptions = {
   gaps: defaultGapOptions,
   live: liveConnections(),
   logoutTimeoutMs: 10_000,
+  // No network here: the worker's adapters (worker-channels.ts) hand the fetching source.
+  version: builtInVersionSource(),
+  maxBadSessionCloses: 5,
+  events: { disconnected: () => undefined },
 };
 
 /** The error a socket found dead is ended with: a lost connection, reopened with the backoff. */
@@ -172,6 +199,11 @@ export class WhatsAppSession implements ChannelSession {
   private gapTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly earlyAcks: EarlyAcks;
   private earlyAckTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The version the current socket presented; whether a 405 already made the session try a fresh one. */
+  private socketVersion: WAVersion | undefined;
+  private versionRetried = false;
+  /** 500 closes since the last open. */
+  private badSessionCloses = 0;
 
   constructor(
     private readonly context: SessionContext,
@@ -229,8 +261,13 @@ export class WhatsAppSession implements ChannelSession {
     if (this.stopped) return;
     try {
       this.auth ??= await this.options.loadAuth(this.context.ports, this.context.run);
+      const { version, origin } = await this.options.version.current();
       if (this.stopped) return;
+      if (origin !== 'fetched' && version.join('.') !== this.socketVersion?.join('.'))
+        console.info(`${this.name}: WhatsApp Web ${version.join('.')} (${origin})`);
+      this.socketVersion = version;
       const socket = this.options.socketFactory({
+        version,
         auth: this.auth.state,
         getMessage: async (key) => (key.id ? (this.recent.get(key.id)?.message ?? undefined) : undefined),
         keepAliveIntervalMs: this.options.liveness.keepAliveIntervalMs,
@@ -457,13 +494,34 @@ export class WhatsAppSession implements ChannelSession {
       this.qrShown = false;
       this.unreadQrRounds = 0;
       this.reconnectReported = false;
+      this.badSessionCloses = 0;
+      this.versionRetried = false;
       this.watchGaps(socket);
       this.goLive(socket);
       this.watch(socket);
       await report.connected();
     }
     if (update.receivedPendingNotifications) await this.fillGaps(socket);
-    if (update.connection === 'close') await this.onClose(update.lastDisconnect?.error);
+    if (update.connection === 'close') {
+      this.forgetUntypedCode(socket, update.lastDisconnect?.error);
+      await this.onClose(update.lastDisconnect?.error);
+    }
+  }
+
+  /**
+   * A socket that asked for a pairing code closed without pairing (the code was not typed, or the
+   * socket dropped): Baileys stored the number as `creds.me` when it asked, and with `creds.me` set
+   * the next socket logs in instead of registering, which WhatsApp refuses as 401 ("logged out").
+   * The creds start afresh instead, so the next socket registers and asks for a new code.
+   */
+  private forgetUntypedCode(socket: WhatsAppSocket, error: Error | undefined): void {
+    const auth = this.auth;
+    const creds = auth?.state.creds;
+    if (this.codeAskedOf !== socket || !auth || !creds || creds.account || closeOf(error).code === DisconnectReason.restartRequired) return;
+    for (const key of Object.keys(creds)) delete (creds as unknown as Record<string, unknown>)[key];
+    Object.assign(creds, initAuthCreds());
+    // In memory at once (the next socket reads these); the write is ordered after Baileys' own.
+    auth.saveCreds().catch((error) => console.error(`${this.name}: could not save fresh creds`, error));
   }
 
   /** 'Conectar com número de telefone': the code replaces the QR; asked once per socket (its later QRs change nothing). */
@@ -540,6 +598,22 @@ export class WhatsAppSession implements ChannelSession {
       if (!this.loggingOut) await this.context.report.stopped(loggedOutText);
       return;
     }
+    // A retired WhatsApp Web version: a newer one may cure it (once per socket that opened); otherwise stop.
+    if (code === closeCodes.clientOutdated && !this.versionRetried) {
+      this.versionRetried = true;
+      const { version } = await this.options.version.refresh();
+      if (this.stopped) return;
+      if (version.join('.') !== this.socketVersion?.join('.')) {
+        console.warn(`${this.name}: WhatsApp refused WhatsApp Web ${this.socketVersion?.join('.')} (405); trying ${version.join('.')}`);
+        return this.connect();
+      }
+    }
+    const final = finalClose(code, closeOf(error).data);
+    if (final) return this.stopFor(final, code);
+    if (code === closeCodes.badSession) {
+      this.options.events.disconnected('badSession');
+      if (++this.badSessionCloses >= this.options.maxBadSessionCloses) return this.stopFor(badSessionStop, code);
+    }
     // Right after a QR is read WhatsApp closes once and asks for a new socket with the new creds.
     if (code === DisconnectReason.restartRequired) {
       this.justPaired = this.qrShown;
@@ -563,6 +637,15 @@ export class WhatsAppSession implements ChannelSession {
       this.reconnectReported = true;
       await this.context.report.reconnecting(reconnectingText);
     }
+  }
+
+  /** WhatsApp ended the connection for good (banned, locked, outdated…): stop with its reason, counted. */
+  private async stopFor(final: FinalClose, code: number | undefined): Promise<void> {
+    this.stopped = true;
+    console.warn(`${this.name}: WhatsApp closed the connection with ${code} (${final.kind}); stopping`);
+    if (final.kind !== 'badSession') this.options.events.disconnected(final.kind);
+    if (final.clearsAuth) await this.auth?.clear();
+    await this.context.report.stopped(final.text);
   }
 
   private goLive(socket: WhatsAppSocket): void {

@@ -4,6 +4,7 @@
  * factory that makes a real one.
  */
 import {
+  Browsers,
   makeWASocket,
   type AnyMessageContent,
   type AuthenticationState,
@@ -15,6 +16,7 @@ import {
   proto,
   type WAMessage,
   type WAMessageKey,
+  type WAVersion,
 } from 'baileys';
 
 /** The part of Baileys' socket the adapter uses; `makeWASocket`'s socket is one. */
@@ -68,11 +70,22 @@ export interface SocketOptions {
   getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined>;
   /** How often Baileys pings WhatsApp; it ends the socket when nothing arrived for this long plus 5 s. */
   keepAliveIntervalMs: number;
+  /** The WhatsApp Web version to present (`version.ts`); Baileys' built-in one when absent. */
+  version?: WAVersion | undefined;
   /** Chats Baileys refuses before decrypting (a nack, no event): status updates, broadcast lists, newsletters (`isIgnoredChat`). */
   shouldIgnoreJid(jid: string): boolean;
 }
 
 export type SocketFactory = (options: SocketOptions) => WhatsAppSocket;
+
+/**
+ * The browser the device presents: one of Baileys' standard tuples. Baileys sends a pairing code's
+ * `companion_platform_display` as `${browser[1]} (${browser[0]})` (Socket/socket.js,
+ * `requestPairingCode`), and WhatsApp refuses a custom first part there ("Chrome (Conversa)") with
+ * an IQ error Baileys never reads, since it sends the request without waiting for the answer: the
+ * code is shown and never works (Baileys #2560). The phone lists the device as Chrome on Mac OS.
+ */
+export const socketBrowser: [string, string, string] = Browsers.macOS('Chrome');
 
 const quiet = () => undefined;
 
@@ -101,7 +114,7 @@ export const shouldSyncHistoryMessage = ({ syncType }: proto.Message.IHistorySyn
  * notifications (not marked online), and messages this socket sends are not echoed back as
  * upserts (`emitOwnEvents: false`): the outbound dispatcher records them itself.
  */
-export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalMs, shouldIgnoreJid }) =>
+export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalMs, shouldIgnoreJid, version }) =>
   makeWASocket({
     auth,
     logger: silentLogger,
@@ -110,8 +123,8 @@ export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalM
     shouldSyncHistoryMessage,
     markOnlineOnConnect: false,
     emitOwnEvents: false,
-    // The first part names the device in the phone's "Linked devices" list.
-    browser: ['Conversa', 'Chrome', '1.0.0'],
+    browser: socketBrowser,
+    ...(version ? { version } : {}),
     getMessage,
     keepAliveIntervalMs,
     shouldIgnoreJid,

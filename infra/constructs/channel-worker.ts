@@ -45,6 +45,9 @@ export const workerStopTimeoutSeconds = 60;
 /** What the worker counts (connectors/main.ts), as metric names. */
 export const WORKER_METRICS = ['MessagesSent', 'MessagesFailed', 'InboundMessages'] as const;
 
+/** WhatsApp closes that stop a session (or a 500), by `reason` (connectors/main.ts, `whatsappEvents`). */
+export const WHATSAPP_DISCONNECTS_METRIC = 'WhatsAppDisconnects';
+
 export interface ChannelWorkerProps {
   /** Where the worker's business metrics go (the functions' POWERTOOLS_METRICS_NAMESPACE). */
   readonly metricsNamespace: string;
@@ -189,6 +192,14 @@ export class ChannelWorker extends Construct {
         dimensions: { channel: '$.channel', service: '$.service' },
       });
     }
+    new logs.MetricFilter(this, `Metric${WHATSAPP_DISCONNECTS_METRIC}`, {
+      logGroup: this.logGroup,
+      metricNamespace: props.metricsNamespace,
+      metricName: WHATSAPP_DISCONNECTS_METRIC,
+      filterPattern: logs.FilterPattern.numberValue(`$.${WHATSAPP_DISCONNECTS_METRIC}`, '>=', 1),
+      metricValue: `$.${WHATSAPP_DISCONNECTS_METRIC}`,
+      dimensions: { reason: '$.reason', service: '$.service' },
+    });
 
     // The task role: exactly what the worker touches.
     const role = this.taskDefinition.taskRole;

@@ -40,6 +40,10 @@ export const alarmSettings = {
   sendFailureRate: { thresholdPercent: 20, minimumSends: 20, period: 900, evaluationPeriods: 1 },
   /** Webhook deliveries of one source refused (wrong secret, not an update): a probe or a broken secret. */
   webhookRejected: { threshold: 50, period: 300, evaluationPeriods: 1 },
+  /** Any WhatsApp session stopped because WhatsApp refused our WhatsApp Web version (405) or our device (409): every number is at risk. */
+  whatsappClientOutdated: { threshold: 1, period: 300, evaluationPeriods: 1 },
+  /** Three or more numbers banned, temporarily banned or locked by WhatsApp in an hour: something we do may be getting numbers banned. */
+  whatsappBans: { threshold: 3, period: 3600, evaluationPeriods: 1 },
 } as const;
 
 /** A metric math expression takes at most 10 metrics in an alarm. */
@@ -339,6 +343,47 @@ export class Operations extends Construct {
         evaluationPeriods: rejected.evaluationPeriods,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
+    }
+
+    // WhatsApp ending sessions for good (the worker's `WhatsAppDisconnects`, by reason).
+    if (props.worker) {
+      const disconnects = (reasons: readonly string[], period: number, label: string) =>
+        new cloudwatch.MathExpression({
+          label,
+          expression: reasons.map((reason) => `FILL(${reason}, 0)`).join(' + '),
+          usingMetrics: Object.fromEntries(reasons.map((reason) => [reason, businessMetric('WhatsAppDisconnects', { reason }, period)] as const)),
+          period: Duration.seconds(period),
+        });
+      const outdated = alarmSettings.whatsappClientOutdated;
+      alarm('WhatsAppClientOutdated', disconnects(['clientOutdated', 'badUserAgent'], outdated.period, 'WhatsApp: version or device refused'), {
+        alarmDescription:
+          'WhatsApp refused the WhatsApp Web version (405) or the device (409) the channel worker presents and stopped a session: pin a current version with WHATSAPP_WEB_VERSION or update Baileys (docs/decisions.md, "Pinned WhatsApp Web version")',
+        threshold: outdated.threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: outdated.evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      const bans = alarmSettings.whatsappBans;
+      alarm('WhatsAppBans', disconnects(['banned', 'tempBanned', 'locked'], bans.period, 'WhatsApp: numbers banned or locked'), {
+        alarmDescription: `${bans.threshold} or more WhatsApp numbers banned, temporarily banned or locked in an hour: look at what they sent before`,
+        threshold: bans.threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: bans.evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      workerWidgets.push(
+        new cloudwatch.GraphWidget({
+          title: 'WhatsApp: sessions ended by WhatsApp, by reason',
+          left: [
+            new cloudwatch.MathExpression({
+              label: 'WhatsAppDisconnects',
+              expression: `SEARCH('{${props.metricsNamespace},reason,service} MetricName="WhatsAppDisconnects"', 'Sum', 300)`,
+              period: Duration.minutes(5),
+            }),
+          ],
+          width: 8,
+        }),
+      );
     }
 
     // The functions' own metrics (EMF from Powertools), by channel or source, whatever values occur.

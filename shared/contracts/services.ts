@@ -82,3 +82,36 @@ export const serviceStopReasons = {
   unreachable: 'Não foi possível falar com o canal. Tente iniciar a conexão de novo.',
   planLimit: 'Desligada porque o plano da conta permite menos conexões. Ela volta a funcionar quando o plano tiver espaço.',
 } as const;
+
+/** 'dd/mm às hh:mm' in Brasília time. */
+function brasiliaTime(at: Date): string {
+  const part = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', ...options }).format(at);
+  return `${part({ day: '2-digit', month: '2-digit' })} às ${part({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })}`;
+}
+
+/**
+ * Why WhatsApp ended a connection for good (statusReason), in pt-BR for the shop owner: what
+ * happened to the number and what to do next. Chosen by the close's status code
+ * (connectors/whatsapp/disconnects.ts).
+ */
+export const whatsappStopReasons = {
+  /** 402: a temporary ban; WhatsApp may say until when. */
+  tempBanned: (until: Date | null) =>
+    `O WhatsApp baniu este número temporariamente${until ? ` (até ${brasiliaTime(until)}, horário de Brasília)` : ''}. Espere o bloqueio acabar e inicie a conexão de novo. Enquanto isso, evite mandar a mesma mensagem para muitas pessoas ou para quem não tem o seu número salvo.`,
+  /** 403: the account is locked for linked devices. */
+  locked:
+    'O WhatsApp bloqueou este número para aparelhos conectados. Abra o WhatsApp no celular e siga o aviso que aparecer; depois inicie a conexão e leia o código QR de novo.',
+  /** 406: banned. */
+  banned:
+    'O WhatsApp baniu este número e desconectou o Conversa. No celular, o WhatsApp mostra como pedir a revisão do banimento; se o número for liberado, inicie a conexão e leia o código QR de novo.',
+  /** 405: the WhatsApp Web version this server uses was retired. */
+  clientOutdated:
+    'O WhatsApp recusou a versão do WhatsApp Web usada pelo Conversa. Nossa equipe já foi avisada e vai atualizar; tente iniciar a conexão de novo mais tarde.',
+  /** 409: WhatsApp refused the device our server presents. */
+  badUserAgent: 'O WhatsApp recusou o aparelho do Conversa ao conectar. Nossa equipe já foi avisada; tente iniciar a conexão de novo mais tarde.',
+  /** 411: the phone's WhatsApp does not take linked devices. */
+  multideviceMismatch: 'O WhatsApp deste celular não aceita aparelhos conectados. Atualize o WhatsApp no celular e leia o código QR de novo.',
+  /** 500, again and again. */
+  badSession:
+    'O WhatsApp recusou a sessão deste aparelho várias vezes seguidas. Inicie a conexão de novo; se o erro continuar, desconecte e leia o código QR de novo.',
+} as const;

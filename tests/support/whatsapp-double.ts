@@ -14,19 +14,61 @@ import {
   type BaileysEventMap,
   type BinaryNode,
   type MiscMessageGenerationOptions,
+  DEFAULT_CONNECTION_CONFIG,
   type SignalKeyStore,
   type WAMessage,
   type WAMessageKey,
+  type WAVersion,
 } from 'baileys';
 import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '../../shared/domain/channels/port.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import type { TableAuthState } from '../../connectors/whatsapp/auth-state.ts';
 import { ledgerRecord, messageOfRecord, replayOrder, type InboundLedger, type LedgerRecord } from '../../connectors/whatsapp/ledger.ts';
-import type { SocketOptions, WhatsAppSocket } from '../../connectors/whatsapp/socket.ts';
+import { socketBrowser, type SocketFactory, type SocketOptions, type WhatsAppSocket } from '../../connectors/whatsapp/socket.ts';
 
 /** An error as Baileys closes with (a Boom: the reason is `output.statusCode`). */
 export function closeError(statusCode: number, message = 'closed'): Error {
   return Object.assign(new Error(message), { isBoom: true, output: { statusCode, payload: { statusCode, message } } });
+}
+
+/** The first parts of Baileys' standard browser tuples (Utils/browser-utils.js), which WhatsApp shows as '<browser> (<OS>)'. */
+const acceptedPlatformDisplays = new Set(['Mac OS', 'Windows', 'Ubuntu']);
+
+/** A close as Baileys makes it from WhatsApp's `<failure reason="…" …/>` (Socket/socket.js, `CB:failure`): the attributes are the Boom's data. */
+export function failureError(reason: number, attrs: Record<string, string> = {}): Error {
+  return Object.assign(closeError(reason, 'Connection Failure'), { data: { reason: String(reason), ...attrs } });
+}
+
+/**
+ * What WhatsApp's server decides at a socket's handshake, before the socket shows anything: a
+ * retired WhatsApp Web version gets `<failure reason="405">` (Baileys #1937, #2370), a banned or
+ * locked number its own failure at login, and a login with `creds.me` but no paired device (a
+ * pairing code asked for and never typed) is refused as 401, since Baileys logs in rather than
+ * registers whenever `creds.me` is set (Socket/socket.js, `validateConnection`).
+ */
+export interface ServerDouble {
+  /** The oldest WhatsApp Web version WhatsApp still takes. */
+  oldestVersion?: WAVersion;
+  /** The failure every login of a paired device gets (402 with `expire`, 403, 406, 409…). */
+  loginFailure?: { reason: number; attrs?: Record<string, string> };
+}
+
+/** Baileys' own WhatsApp Web version (what a socket presents when given none). */
+export const builtInVersion: WAVersion = DEFAULT_CONNECTION_CONFIG.version;
+
+const older = (a: WAVersion, b: WAVersion) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+/** A socket factory of doubles that meet `server` at their handshake (the session's options reach each double). */
+export function doublesOn(server: ServerDouble, made: SocketDouble[] = []): SocketFactory & { made: SocketDouble[] } {
+  const factory = (options: SocketOptions) => {
+    const socket = new SocketDouble(options);
+    made.push(socket);
+    // Judged on the creds as the socket was made (Baileys reads them at its handshake, before any event); closed a tick later.
+    const failure = socket.handshake(server);
+    if (failure) setTimeout(() => socket.close(failure), 0);
+    return socket;
+  };
+  return Object.assign(factory, { made });
 }
 
 export class SocketDouble implements WhatsAppSocket {
@@ -64,6 +106,20 @@ export class SocketDouble implements WhatsAppSocket {
       else kept.push(message);
     }
     if (kept.length) this.emit('messages.upsert', { messages: kept, type });
+  }
+
+  /** The version this socket presented at its handshake. */
+  get version(): WAVersion {
+    return this.options.version ?? builtInVersion;
+  }
+
+  /** The handshake's verdict (see `ServerDouble`): the failure the socket closes with, as Baileys does; none when it goes on. */
+  handshake(server: ServerDouble): Error | null {
+    const creds = this.options.auth?.creds;
+    if (server.oldestVersion && older(this.version, server.oldestVersion) < 0) return failureError(405, { location: 'cln' });
+    if (creds?.me && !creds.account) return failureError(DisconnectReason.loggedOut, { location: 'rva' });
+    if (creds?.me && server.loginFailure) return failureError(server.loginFailure.reason, server.loginFailure.attrs);
+    return null;
   }
 
   emit<T extends keyof BaileysEventMap>(event: T, arg: BaileysEventMap[T]): void {
@@ -158,10 +214,47 @@ export class SocketDouble implements WhatsAppSocket {
   readonly pairingCodeAsks: string[] = [];
   pairingCodeError: Error | null = null;
 
+  /** The browser tuple the socket presents (the real factory's `socketBrowser`). */
+  browser: [string, string, string] = socketBrowser;
+  /** Codes WhatsApp refused (`companion_hello` answered 400 bad-request): the phone is never asked for them. */
+  readonly deadCodes: string[] = [];
+
+  /**
+   * As Baileys' `requestPairingCode` (Socket/socket.js): it stores the code and `creds.me` (the
+   * number, not yet a device) in the creds and emits `creds.update` before sending `companion_hello`
+   * with `sendNode`, so it never sees WhatsApp's answer. WhatsApp refuses a display other than
+   * '<browser> (<standard OS>)' (Baileys #2560): the code still comes back, and is dead.
+   */
   async requestPairingCode(phoneNumber: string): Promise<string> {
     this.pairingCodeAsks.push(phoneNumber);
     if (this.pairingCodeError) throw this.pairingCodeError;
-    return 'ABCD1234';
+    const code = 'ABCD1234';
+    const creds = this.options.auth?.creds;
+    if (creds) {
+      creds.pairingCode = code;
+      creds.me = { id: `${phoneNumber}@s.whatsapp.net`, name: '~' };
+      this.emit('creds.update', creds);
+    }
+    if (!acceptedPlatformDisplays.has(this.browser[0])) this.deadCodes.push(code);
+    return code;
+  }
+
+  /**
+   * The owner types `code` on the phone. A dead code (or another socket's) is refused by the phone
+   * and nothing happens here; a live one pairs as Baileys does: the creds become a device's
+   * (`registered`, `me` with the device, `account`), then WhatsApp asks for a restart.
+   */
+  typePairingCode(code: string): boolean {
+    const creds = this.options.auth?.creds;
+    if (this.closed || !this.pairingCodeAsks.length || this.deadCodes.includes(code) || (creds && creds.pairingCode !== code)) return false;
+    if (creds) {
+      creds.registered = true;
+      creds.me = { id: `${this.pairingCodeAsks.at(-1)}:9@s.whatsapp.net`, name: 'Loja' };
+      creds.account = proto.ADVSignedDeviceIdentity.fromObject({ details: new Uint8Array([1]) });
+      this.emit('creds.update', creds);
+    }
+    this.close(closeError(DisconnectReason.restartRequired, 'Stream Errored (restart required)'));
+    return true;
   }
 
   /** Profile pictures by JID; any other JID answers as WhatsApp does for none (a Boom 404 'item-not-found'). */
