@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultLivenessPort } from './liveness.ts';
 import { defaultStopGraceSeconds, mainConfig } from './main-config.ts';
+import { defaultSendCaps } from './send-caps.ts';
 
 const cloud = { TABLE_NAME: 't', BUCKET_NAME: 'b', DATA_KEY_ARN: 'arn:aws:secretsmanager:us-east-1:1:secret:k' };
 
@@ -11,6 +12,7 @@ describe('mainConfig', () => {
       queueUrl: 'https://sqs/q.fifo',
       livenessPort: 9000,
       stopGraceSeconds: 20,
+      sendCaps: defaultSendCaps,
       whatsappWebVersion: undefined,
     });
   });
@@ -21,6 +23,7 @@ describe('mainConfig', () => {
       queueUrl: undefined,
       livenessPort: defaultLivenessPort,
       stopGraceSeconds: defaultStopGraceSeconds,
+      sendCaps: defaultSendCaps,
       whatsappWebVersion: undefined,
     });
   });
@@ -30,6 +33,16 @@ describe('mainConfig', () => {
     expect(mainConfig({ ...cloud, WHATSAPP_WEB_VERSION: '2, 3000, 1043857760' }).whatsappWebVersion).toEqual([2, 3000, 1043857760]);
     expect(() => mainConfig({ ...cloud, WHATSAPP_WEB_VERSION: '2.3000' })).toThrow(
       /WHATSAPP_WEB_VERSION must be three whole numbers like 2.3000.1043857760, not "2.3000"/,
+    );
+  });
+
+  it('reads the daily send caps, and names a wrong one', () => {
+    expect(mainConfig({ ...cloud, WHATSAPP_DAILY_SEND_CAP: '400', WHATSAPP_DAILY_NEW_CHAT_CAP: '20' }).sendCaps).toEqual({
+      dailySends: 400,
+      dailyNewChats: 20,
+    });
+    expect(() => mainConfig({ ...cloud, WHATSAPP_DAILY_NEW_CHAT_CAP: '0' })).toThrow(
+      /WHATSAPP_DAILY_NEW_CHAT_CAP must be a whole number of at least 1, not "0"/,
     );
   });
 

@@ -5,6 +5,7 @@
  */
 import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { defaultLivenessPort } from './liveness.ts';
+import { type SendCapOptions, sendCapsFromEnv } from './send-caps.ts';
 import { parseWaVersion, type WAVersion } from './whatsapp/version.ts';
 
 export interface MainConfig {
@@ -16,6 +17,8 @@ export interface MainConfig {
   stopGraceSeconds: number;
   /** The worker queue's URL (`WORKER_QUEUE_URL`), when this process should consume it. */
   queueUrl: string | undefined;
+  /** Daily caps per number against bans (`WHATSAPP_DAILY_SEND_CAP`, `WHATSAPP_DAILY_NEW_CHAT_CAP`). */
+  sendCaps: SendCapOptions;
   /** A WhatsApp Web version every socket presents (`WHATSAPP_WEB_VERSION`, e.g. 2.3000.1043857760) instead of the current one fetched at start. */
   whatsappWebVersion: WAVersion | undefined;
 }
@@ -43,6 +46,7 @@ export function mainConfig(env: Record<string, string | undefined>): MainConfig 
     livenessPort: whole('LIVENESS_PORT', defaultLivenessPort, 1, 65535)!,
     stopGraceSeconds: whole('STOP_GRACE_SECONDS', defaultStopGraceSeconds, 1)!,
     queueUrl: env[workerQueue.urlVariable] || undefined,
+    sendCaps: sendCapsFromEnv(env, problems),
     whatsappWebVersion: undefined,
   };
   const pinned = env.WHATSAPP_WEB_VERSION;

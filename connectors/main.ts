@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   await secretBytes('DATA_KEY');
 
   const workerId = await taskWorkerId();
-  const worker = await startChannelWorker(ports, { workerId, capacity: config.capacity, events: countedEvents });
+  const worker = await startChannelWorker(ports, { workerId, capacity: config.capacity, sendCaps: config.sendCaps, events: countedEvents });
   const liveness = await serveLiveness(() => livenessOf(worker.heartbeat, Date.now()), config.livenessPort);
   const queueLoop = startQueueLoop(worker, config.queueUrl);
   console.log(

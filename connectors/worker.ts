@@ -24,6 +24,7 @@ import type { WorkerCommand } from '#domain/channels/worker-commands.ts';
 import { dispatchQueued } from '#domain/messages/dispatch.ts';
 import type { DispatchDelivery } from '#domain/messages/outbound-queue.ts';
 import type { Ports } from '#domain/ports.ts';
+import { defaultSendCaps, type SendCapOptions, sendCaps } from './send-caps.ts';
 import { defaultPace, type PaceOptions, sendPacer } from './send-pace.ts';
 
 /** How often read receipts wait for a reconnecting session before they are dropped. */
@@ -81,6 +82,8 @@ export interface ChannelWorkerOptions {
   capacity?: number;
   /** Pacing of sends per connection (default about one a second). */
   pace?: PaceOptions;
+  /** Daily caps per connection: sends, and chats opened (default `defaultSendCaps`). */
+  sendCaps?: SendCapOptions;
   /** Told of what the worker did, for metrics (the Fargate entry counts them; the local runtime does not). */
   events?: WorkerEvents;
 }
@@ -114,6 +117,9 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   const { table } = ports;
   const consistent = true;
   const pacer = sendPacer(options.pace ?? defaultPace);
+  const caps = sendCaps(ports, options.sendCaps ?? defaultSendCaps);
+  /** Sends a daily cap let go after holding them: when, and at which receive (dispatch's bounds count from there). */
+  const released = new Map<string, { at: number; receiveCount: number }>();
   const holders = ports.channels.all().filter((adapter) => adapter.sessions);
   const held = new Map<string, Held>();
   /** Sessions closing (replaced, or their lease lost): a new session of the connection opens only after. */
@@ -256,11 +262,28 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
       case 'send': {
         const { request } = command;
         if (await forAnother(request.serviceId)) return elsewhere;
+        // A daily cap reached: the group waits (the message says why), and the send goes on the next day.
+        const verdict = await caps.gate(request);
+        if (verdict.kind === 'wait') return { kind: 'later', seconds: verdict.seconds };
+        // Dispatch's bounds (15 minutes, 10 hand-overs) count from the moment a cap let the send go, not from its queueing.
+        const attempt = `${request.messageId}#${request.sendAttempt}`;
+        if (verdict.waited) released.set(attempt, { at: Date.now(), receiveCount: delivery.receiveCount });
+        const since = released.get(attempt);
+        const bounds = since
+          ? {
+              receiveCount: Math.max(1, delivery.receiveCount - since.receiveCount + 1),
+              enqueuedAt: new Date(Math.max(since.at, delivery.enqueuedAt.getTime())),
+            }
+          : delivery;
         // Held here, or by nobody (then the channel asks to come back, until dispatch's bounds fail the message).
-        const outcome = await dispatchQueued(ports, request, delivery, {
+        const outcome = await dispatchQueued(ports, request, bounds, {
           pace: () => pacer.turn(request.serviceId),
           started: () => pacer.started(request.serviceId),
         });
+        if (outcome.kind === 'done') released.delete(attempt);
+        if (outcome.kind === 'done' && outcome.answer?.sent) {
+          await caps.sent(request, verdict.newChat).catch((error) => console.error(`[worker] connection ${request.serviceId}: a send was not counted`, error));
+        }
         if (outcome.kind === 'done' && outcome.answer) options.events?.sendAnswered?.(outcome.answer);
         return outcome.kind === 'later' ? outcome : done;
       }

@@ -113,7 +113,9 @@ export class EdgeStack extends Stack {
       ],
     });
 
-    // Logs of every inspected request, tokens redacted, kept as long as the stage keeps logs.
+    // Logs of every inspected request, tokens redacted, kept as long as the stage keeps logs. The
+    // query string goes too: the realtime link's one-time ticket travels there (`/ws?ticket=`), and
+    // the lists' queries carry what people search for (names, phone numbers).
     this.wafLogs = new logs.LogGroup(this, 'WafLogs', { logGroupName: `aws-waf-logs-conversa-${stage}` });
     // WAF wants the log group's ARN without the `:*` that `logGroupArn` ends with.
     const wafLogsArn = this.formatArn({
@@ -125,7 +127,7 @@ export class EdgeStack extends Stack {
     const logging = new wafv2.CfnLoggingConfiguration(this, 'WafLogging', {
       resourceArn: this.webAcl.attrArn,
       logDestinationConfigs: [wafLogsArn],
-      redactedFields: redactedHeaders.map((name) => ({ singleHeader: { Name: name } })),
+      redactedFields: [{ queryString: {} }, ...redactedHeaders.map((name) => ({ singleHeader: { Name: name } }))],
     });
     logging.node.addDependency(this.wafLogs);
   }

@@ -11,7 +11,8 @@ import { streamConsumers } from '#functions/streams/consumers.ts';
 import { handlerConstructId } from './constructs/http-api.ts';
 import { ACCESS_LOG_DAYS } from './constructs/media-bucket.ts';
 import { StreamConsumers } from './constructs/stream-consumers.ts';
-import { webSocketRoutes } from './constructs/websocket-api.ts';
+import { webSocketMockRoutes, webSocketRoutes } from './constructs/websocket-api.ts';
+import { pingAction, pongMessage } from '#contracts/realtime-link.ts';
 import { CONSUMERS_THAT_MANAGE_CONNECTIONS, CONSUMERS_THAT_SEND_MAIL, CONSUMERS_THAT_START_CONNECTIONS, ConversaStack, isPaymentHandler } from './stack.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
 import { wholeTemplate } from './test-support/whole-template.ts';
@@ -396,11 +397,12 @@ describe('the WebSocket API', () => {
     return apis[0]![0];
   };
 
-  it('has exactly the $connect, $disconnect and $default routes, with no API Gateway authorizer', () => {
+  it('has exactly the $connect, $disconnect, $default and ping routes, with no API Gateway authorizer', () => {
     const apiId = wsApiId();
     const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).filter((route) => route.Properties.ApiId.Ref === apiId);
-    expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
+    expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect', 'ping']);
     expect(webSocketRoutes.map((r) => r.routeKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
+    expect(webSocketMockRoutes.map((r) => r.routeKey)).toEqual(['ping']);
     for (const route of routes) expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
   });
@@ -420,6 +422,36 @@ describe('the WebSocket API', () => {
       const target = Object.entries(functions).find(([id]) => uri.includes(`"${id}"`));
       expect(target?.[1].Properties.Description, routeKey).toBe(`ws/${handler}`);
     }
+  });
+
+  it('answers the keep-alive on a ping route with a MOCK integration: API Gateway itself sends the pong back, no function runs', () => {
+    // Browsers send {"action":"ping"}; the API routes on $request.body.action.
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET', RouteSelectionExpression: '$request.body.action' });
+    const apiId = wsApiId();
+    const route = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).find(
+      ([, r]) => r.Properties.ApiId.Ref === apiId && r.Properties.RouteKey === pingAction,
+    );
+    expect(route).toBeDefined();
+    const [routeId, { Properties: routeProps }] = route!;
+    // Two-way: the route has a response, so the pong reaches the client (bytes from the origin
+    // are what keeps CloudFront's idle timer from closing the socket).
+    expect(routeProps.RouteResponseSelectionExpression).toBe('$default');
+    template.hasResourceProperties('AWS::ApiGatewayV2::RouteResponse', { ApiId: { Ref: apiId }, RouteId: { Ref: routeId }, RouteResponseKey: '$default' });
+    const [, [, integrationRef]] = routeProps.Target['Fn::Join'] as [string, [string, { Ref: string }]];
+    const integration = resourcesOf(template, 'AWS::ApiGatewayV2::Integration')[integrationRef.Ref]!;
+    expect(integration.Properties).toMatchObject({
+      IntegrationType: 'MOCK',
+      TemplateSelectionExpression: '\\$default',
+      RequestTemplates: { $default: '{"statusCode":200}' },
+    });
+    expect(integration.Properties.IntegrationUri ?? '').toBe('');
+    template.hasResourceProperties('AWS::ApiGatewayV2::IntegrationResponse', {
+      ApiId: { Ref: apiId },
+      IntegrationId: { Ref: integrationRef.Ref },
+      IntegrationResponseKey: '$default',
+      TemplateSelectionExpression: '\\$default',
+      ResponseTemplates: { $default: pongMessage },
+    });
   });
 
   it('has an auto-deployed, throttled stage named ws (the path browsers use on the site)', () => {

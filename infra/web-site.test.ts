@@ -367,7 +367,7 @@ describe('the WAF', () => {
     for (const route of httpRoutes.filter((r) => r.path.includes('webhook'))) expect(`/api${route.path}`.startsWith(RATE_EXEMPT_PATH_PREFIX)).toBe(true);
   });
 
-  it('logs every request it inspects to aws-waf-logs-conversa-<stage>, tokens and signatures redacted, kept as the stage keeps logs', () => {
+  it('logs every request it inspects to aws-waf-logs-conversa-<stage>, tokens, signatures and query strings redacted, kept as the stage keeps logs', () => {
     const [logGroupId, logGroup] = only(edge, 'AWS::Logs::LogGroup');
     expect(logGroup.Properties.LogGroupName).toBe('aws-waf-logs-conversa-dev');
     expect(logGroup.Properties.RetentionInDays).toBe(7);
@@ -378,7 +378,8 @@ describe('the WAF', () => {
     expect(destination).toContain(':log-group:');
     expect(destination).toContain(logGroupId);
     expect(destination).not.toContain(':*');
-    expect(logging.Properties.RedactedFields).toEqual(redactedHeaders.map((name) => ({ SingleHeader: { Name: name } })));
+    // The query string too: browsers put the realtime link's one-time ticket there (`/ws?ticket=`).
+    expect(logging.Properties.RedactedFields).toEqual([{ QueryString: {} }, ...redactedHeaders.map((name) => ({ SingleHeader: { Name: name } }))]);
     expect(redactedHeaders).toContain('authorization');
     const prodEdge = Template.fromStack(appWith({ stage: 'prod' }).edge);
     expect(only(prodEdge, 'AWS::Logs::LogGroup')[1]).toMatchObject({

@@ -23,6 +23,7 @@ import type { ServiceItem } from '../shared/db/services.ts';
 import { createTableInput, tableShape } from '../shared/db/table-definition.ts';
 import { ttlIndexFileName, type SavedTtlIndex } from '../infra/local/dynamo-front.ts';
 import { newUserItem } from '../shared/db/users.ts';
+import { realtimeUrl } from '../tests/support/realtime-url.ts';
 
 /** The runtime's table, made straight in dynalite under `dataDir`; `close` before the runtime starts on it. */
 export async function openSeedTable(dataDir: string, tableName: string): Promise<{ doc: DynamoDBDocumentClient; close: () => Promise<void> }> {
@@ -171,7 +172,7 @@ export function benchMessageItem(
  * each message.CREATED reached it, by message id. `close` when done.
  */
 export async function messageArrivals(runtimeUrl: string, token: string): Promise<{ arrivals: Map<string, number>; close: () => void }> {
-  const socket = new WebSocket(`${runtimeUrl.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  const socket = new WebSocket(await realtimeUrl(runtimeUrl, token));
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);
     socket.once('error', reject);

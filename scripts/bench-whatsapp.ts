@@ -32,6 +32,7 @@ import type { Ports } from '../shared/domain/ports.ts';
 import type { SocketFactory } from '../connectors/whatsapp/socket.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
+import { realtimeUrl } from '../tests/support/realtime-url.ts';
 import { runtimePorts, type RuntimeAddress } from '../tests/support/runtime-ports.ts';
 import { WhatsAppControl } from '../tests/support/whatsapp-control.ts';
 
@@ -379,7 +380,7 @@ async function main() {
       body: JSON.stringify({ email: seeded.email, password: seeded.password }),
     });
     const { accessToken } = (await login.json()) as { accessToken: string };
-    const client = new WebSocket(`${runtime.url.replace('http', 'ws')}/ws?token=${encodeURIComponent(accessToken)}`);
+    const client = new WebSocket(await realtimeUrl(runtime.url, accessToken));
     ws.push(client);
     await new Promise((resolve, reject) => {
       client.once('open', resolve);

@@ -69,7 +69,7 @@ if (total > budgetKb * 1000) {
 // only that code contains (the realtime URL, the bearer header, TanStack Query's cache classes).
 const appModules = [/^src\/app\/routes\/app\//, /^src\/app\/query-scope\.tsx$/, /^src\/lib\/(realtime|api-client|query-client)\.ts$/, /^src\/features\//];
 const appMarkers = [
-  ['the realtime client', '/ws?token='],
+  ['the realtime client', '/ws?ticket='],
   ['the API client', 'Bearer '],
   ['TanStack Query', 'QueryObserver'],
   ['zod', 'invalid_type'],

@@ -21,6 +21,8 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/auth/reset-password', handler: 'auth/reset-password' },
   { method: 'POST', path: '/auth/verify-email', handler: 'auth/verify-email' },
   { method: 'POST', path: '/auth/resend-verification', handler: 'auth/resend-verification' },
+  // The realtime link's one-time ticket (the access token never goes in the WebSocket URL).
+  { method: 'POST', path: '/ws-ticket', handler: 'auth/ws-ticket' },
 
   { method: 'GET', path: '/accounts', handler: 'accounts/list-accounts' },
   { method: 'POST', path: '/accounts', handler: 'accounts/create-account' },

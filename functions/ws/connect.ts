@@ -1,14 +1,16 @@
 /**
- * $connect: authenticates the access token given as the `token` query parameter (refused when
- * malformed, expired, revoked, of an older session generation, or of an archived or removed user)
- * and records the connection under its account with the session it was opened with, so ending
- * that session closes it (functions/streams/close-sessions.ts), and the user's role, which the
- * fan-out's visibility filter needs (shared/domain/realtime/audience.ts).
+ * $connect: spends the one-time ticket given as the `ticket` query parameter (`POST /api/ws-ticket`
+ * asked it with the access token, which never goes in this URL) and checks its session again:
+ * refused (401) when the ticket is missing, unknown, spent, expired, or its session has ended since
+ * (revoked, the user archived or removed, a newer session generation). Records the connection under
+ * the session's account with the session it was opened with, so ending that session closes it
+ * (functions/streams/close-sessions.ts), and the user's role, which the fan-out's visibility filter
+ * needs (shared/domain/realtime/audience.ts).
  */
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { recordConnection } from '#db/ws-connections.ts';
 import { DomainError } from '#domain/errors.ts';
-import { resolveSession } from '#domain/auth/resolve-session.ts';
+import { redeemWsTicket } from '#domain/realtime/ws-tickets.ts';
 import { logTenant, observed } from '#lib/observability.ts';
 import { defaultPorts } from '#lib/ports.ts';
 
@@ -20,7 +22,7 @@ interface ConnectEvent {
 export const handler = observed(async (event: ConnectEvent): Promise<APIGatewayProxyResultV2> => {
   const ports = defaultPorts();
   try {
-    const session = await resolveSession(ports, event.queryStringParameters?.token);
+    const session = await redeemWsTicket(ports, event.queryStringParameters?.ticket);
     logTenant({ accountId: session.accountId, userId: session.user.id });
     if (!session.accountId) return { statusCode: 403 };
     const now = ports.clock();

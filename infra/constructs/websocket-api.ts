@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
-import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { WebSocketLambdaIntegration, WebSocketMockIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { handlerConstructId } from './http-api.ts';
 import { NodeFunction, requireEntries } from './node-function.ts';
 
-import { webSocketRoutes } from '../../functions/ws/routes.ts';
+import { webSocketMockRoutes, webSocketRoutes } from '../../functions/ws/routes.ts';
 
-/** The WebSocket routes and their handler modules (functions/ws/routes.ts, shared with the local gateway). */
-export { webSocketRoutes };
+/** The WebSocket routes and their handler modules, and the routes answered by MOCK integrations (functions/ws/routes.ts, shared with the local gateway). */
+export { webSocketMockRoutes, webSocketRoutes };
 
 /**
  * The stage's name, which is also the path browsers connect to on the site's origin
@@ -34,8 +34,9 @@ export interface WebSocketApiProps {
 
 /**
  * The realtime API: a WebSocket API whose `$connect`, `$disconnect` and `$default` routes each
- * invoke their own function. No API Gateway authorizer: `$connect` reads the `token` query
- * parameter and checks it itself (tokens are revocable, which needs a table read).
+ * invoke their own function, and whose keep-alive route (`ping`) API Gateway answers itself. No API
+ * Gateway authorizer: `$connect` reads the one-time `ticket` query parameter and spends it itself
+ * (tickets are single-use and bound to a revocable session, which needs table writes and reads).
  */
 export class ConversaWebSocketApi extends Construct {
   readonly api: apigw.WebSocketApi;
@@ -69,6 +70,27 @@ export class ConversaWebSocketApi extends Construct {
     for (const route of webSocketRoutes) {
       const integration = new WebSocketLambdaIntegration(`${handlerConstructId(route.routeKey)}Integration`, this.functions.get(route.handler)!);
       this.api.addRoute(route.routeKey, { integration });
+    }
+    // MOCK routes: API Gateway answers with the route's response; no function runs, nothing is
+    // billed but the messages. Two-way (a route response and an integration response), so the answer
+    // reaches the client: bytes from the origin are what keeps CloudFront's idle timer at bay.
+    for (const mock of webSocketMockRoutes) {
+      const integrationId = `${handlerConstructId(mock.routeKey)}Integration`;
+      const route = this.api.addRoute(mock.routeKey, {
+        integration: new WebSocketMockIntegration(integrationId, {
+          requestTemplates: { $default: JSON.stringify({ statusCode: 200 }) },
+          templateSelectionExpression: '\\$default',
+        }),
+        returnResponse: true,
+      });
+      const integration = route.node.findChild(integrationId) as apigw.WebSocketIntegration;
+      new apigw.CfnIntegrationResponse(route, 'IntegrationResponse', {
+        apiId: this.api.apiId,
+        integrationId: integration.integrationId,
+        integrationResponseKey: '$default',
+        templateSelectionExpression: '\\$default',
+        responseTemplates: { $default: mock.response },
+      });
     }
 
     this.stage = new apigw.WebSocketStage(this, 'Stage', {

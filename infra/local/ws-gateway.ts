@@ -4,8 +4,16 @@
  * management endpoint (POST to send, GET to describe, DELETE to close; 410 Gone for unknown ids) on
  * a loopback port, so code written against the API Gateway Management API works unchanged. Like API
  * Gateway, it closes every connection after its maximum duration (2 hours; code 1001, Going away),
- * and one that sends a frame over 32 KB or a message over 128 KB (1009, Message too big:
- * ws-frame-limit.ts); a `@connections` post over 128 KB is refused with 413.
+ * one that has sent nothing for the idle timeout (10 minutes; 1001), and one that sends a frame
+ * over 32 KB or a message over 128 KB (1009, Message too big: ws-frame-limit.ts); a `@connections`
+ * post over 128 KB is refused with 413. A client message is routed as the API's route selection
+ * expression (`$request.body.action`) routes it: to a MOCK route (functions/ws/routes.ts, the
+ * keep-alive `ping`), answered by the gateway itself with the route's response and no handler, or
+ * else to `$default`.
+ *
+ * AWS's quota table does not say which direction of traffic resets API Gateway's idle timer; this
+ * double takes the stricter reading, only the client's messages, so a client that counts on the
+ * server's events to stay open fails here rather than on AWS.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -14,6 +22,7 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { type WebSocketMockRoute, webSocketMockRoutes } from '../../functions/ws/routes.ts';
 import { handlerOf } from './handler-modules.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { readBodyWithin, refuseTooLarge } from './request-body.ts';
@@ -45,11 +54,32 @@ interface Connection {
   userAgent: string;
 }
 
+/** API Gateway's WebSocket quotas that are times, and the routes it answers itself. */
+export interface WsGatewayOptions {
+  /** API Gateway's idle connection timeout: a connection that sent nothing for this long is closed. @default 10 minutes */
+  idleTimeoutMs?: number;
+  /** Routes with a MOCK integration, answered without a handler. @default functions/ws/routes.ts's */
+  mockRoutes?: readonly WebSocketMockRoute[];
+}
+
+/** The route key `$request.body.action` selects for a client message: the body's `action`, when it is JSON with a string one. */
+function selectedRouteKey(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const action = parsed && typeof parsed === 'object' ? (parsed as { action?: unknown }).action : undefined;
+    return typeof action === 'string' ? action : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class WsGateway {
   // `maxPayload` bounds a message, its frames together; each frame is bound by watchFrameSizes.
   private wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
   private connections = new Map<string, Connection>();
   private management?: Server;
+  private readonly idleTimeoutMs: number;
+  private readonly mockRoutes: ReadonlyMap<string, WebSocketMockRoute>;
   managementUrl = '';
 
   constructor(
@@ -57,7 +87,11 @@ export class WsGateway {
     private readonly stage = 'local',
     /** API Gateway's maximum connection duration. */
     private readonly maxConnectionMs = 2 * 60 * 60 * 1000,
-  ) {}
+    options: WsGatewayOptions = {},
+  ) {
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60 * 1000;
+    this.mockRoutes = new Map((options.mockRoutes ?? webSocketMockRoutes).map((route) => [route.routeKey, route]));
+  }
 
   private handler(route: keyof WsRoutes): Promise<WsHandler> {
     return handlerOf(pathToFileURL(this.routes[route]).href) as Promise<WsHandler>;
@@ -127,19 +161,33 @@ export class WsGateway {
         frameTooBig = true;
         ws.close(1009);
       });
+      // API Gateway's idle timeout: restarted by every message the client sends.
+      let idle = setTimeout(() => ws.close(1001, 'Going away'), this.idleTimeoutMs);
+      idle.unref();
       ws.on('message', (data) => {
         // The rest of a message whose frame was refused is never delivered.
         if (frameTooBig) return;
         const conn = this.connections.get(connectionId);
         if (conn) conn.lastActiveAt = new Date();
+        clearTimeout(idle);
+        idle = setTimeout(() => ws.close(1001, 'Going away'), this.idleTimeoutMs);
+        idle.unref();
+        const body = data.toString();
+        const mock = this.mockRoutes.get(selectedRouteKey(body) ?? '');
+        if (mock) {
+          // A MOCK integration with a route response: the gateway answers, no function runs.
+          ws.send(mock.response);
+          return;
+        }
         void this.handler('$default')
-          .then((h) => h(this.event('$default', connectionId, undefined, { body: data.toString() }), lambdaContext('ws-default')))
+          .then((h) => h(this.event('$default', connectionId, undefined, { body }), lambdaContext('ws-default')))
           .catch((error) => console.error('[ws] $default failed', error));
       });
       const cap = setTimeout(() => ws.close(1001, 'Going away'), this.maxConnectionMs);
       cap.unref();
       ws.on('close', () => {
         clearTimeout(cap);
+        clearTimeout(idle);
         this.connections.delete(connectionId);
         void this.handler('$disconnect')
           .then((h) => h(this.event('$disconnect', connectionId, undefined), lambdaContext('ws-disconnect')))

@@ -63,6 +63,8 @@ export interface Message {
   ack: number;
   /** Why a send failed (ack -2), in pt-BR. */
   error: string | null;
+  /** Why a send still at ack 0 waits instead of going (a daily cap of the number), in pt-BR; null when it is not held. */
+  waiting: string | null;
   file: MessageFile | null;
   fileId: string | null;
   thumbnail: { url: string } | null;
@@ -75,6 +77,12 @@ export interface Message {
   createdAt: string;
   updatedAt: string;
 }
+
+/** Why a queued send waits for the next day (the channel worker's daily caps, against bans); shown on the bubble. */
+export const sendWaitTexts = {
+  dailySends: 'Aguardando: limite diário de envios deste número atingido (proteção contra banimento). O envio continua amanhã.',
+  dailyNewChats: 'Aguardando: limite diário de novas conversas deste número atingido (proteção contra banimento). O envio continua amanhã.',
+} as const;
 
 export const maxTextLength = 4096;
 

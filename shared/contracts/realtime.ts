@@ -117,6 +117,8 @@ export const messageSchema = z.object({
   isFromMe: z.boolean(),
   ack: z.number(),
   error: nullable(z.string()),
+  // Missing on items written before the daily send caps.
+  waiting: z.string().nullable().default(null),
   file: nullable(
     z.object({
       id: z.string(),

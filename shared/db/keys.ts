@@ -17,6 +17,7 @@ export const entityTypes = {
   signupClaim: 'SignupClaim',
   rate: 'RateCounter',
   wsConnection: 'WsConnection',
+  wsTicket: 'WsTicket',
   service: 'Service',
   contact: 'Contact',
   contactTombstone: 'ContactTombstone',
@@ -35,6 +36,7 @@ export const entityTypes = {
   tag: 'Tag',
   quickReply: 'QuickReply',
   uniqueName: 'UniqueName',
+  sendDay: 'SendDay',
 } as const;
 
 /** The team inbox's small per-account catalogues: each item lives in its account's partition. */
@@ -144,6 +146,11 @@ export const keys = {
     gsi1sk: `${deletedAt}#${accountId}#${contactId}`,
   }),
   pendingContactPurges: () => ({ gsi1pk: 'CONTACT-PURGES' }),
+  /**
+   * A connection's sends of one day (Brazil's, `YYYY-MM-DD`) for the worker's daily caps
+   * (connectors/send-caps.ts): how many, and which contacts they opened a chat with. Kept 3 days.
+   */
+  sendDay: (accountId: string, serviceId: string, day: string): Key => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`, sk: `SEND-DAY#${day}` }),
   /** A contact by (connection, channel id): lookup for every inbound message, and the uniqueness guard. */
   channelContact: (accountId: string, serviceId: string, idFromService: string): Key => ({
     pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
@@ -184,6 +191,11 @@ export const keys = {
   accountConnection: (accountId: string, connectionId: string): Key => ({ pk: `${ACCOUNT}${accountId}#WS`, sk: `CONN#${connectionId}` }),
   accountConnections: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}#WS`, skPrefix: 'CONN#' }),
   connection: (connectionId: string): Key => ({ pk: `WSCONN#${connectionId}`, sk: 'CONN' }),
+  /**
+   * A one-time ticket that opens one realtime connection (shared/db/ws-tickets.ts), by the SHA-256
+   * of the ticket (the table never holds a usable ticket); spent by `$connect`, gone by TTL anyway.
+   */
+  wsTicket: (digest: string): Key => ({ pk: `WSTICKET#${digest}`, sk: 'TICKET' }),
 
   /** Sliding-window rate logs: the recent hits of a scope and subject. */
   rate: (scope: string, subject: string): Key => ({

@@ -47,6 +47,9 @@ export interface MessageItem {
    * hand-over never got its answer recorded (the process died during the call).
    */
   handedOverAttempt?: number;
+  /** Why this attempt (`waitingAttempt`) waits in the worker for a daily cap, in pt-BR (connectors/send-caps.ts). */
+  waiting?: string;
+  waitingAttempt?: number;
   /** A team note or a system line (issue 14); absent on messages exchanged with the customer. Never sent to a channel. */
   kind?: 'note' | 'system';
   /** Reactions on the channel, one per reactor (their channel id). */

@@ -67,7 +67,7 @@ describe('public pages at phone width', () => {
       const names = [...scripts.keys()];
       for (const chunk of [...appChunks(), queryScope()]) expect(names, `${path} fetched ${chunk}`).not.toContain(chunk);
       for (const [name, text] of scripts) {
-        expect(text.includes('/ws?token='), `${path}: ${name} holds the realtime client`).toBe(false);
+        expect(text.includes('/ws?ticket='), `${path}: ${name} holds the realtime client`).toBe(false);
         expect(text.includes('Bearer '), `${path}: ${name} holds the API client`).toBe(false);
       }
     }
@@ -87,7 +87,7 @@ describe('public pages at phone width', () => {
     expect(names).toContain(queryScope());
     expect(names).toContain(fileOf('src/app/routes/auth/login.tsx'));
     for (const chunk of appChunks()) expect(names).not.toContain(chunk);
-    for (const [name, text] of scripts) expect(text.includes('/ws?token='), `${name} holds the realtime client`).toBe(false);
+    for (const [name, text] of scripts) expect(text.includes('/ws?ticket='), `${name} holds the realtime client`).toBe(false);
   });
 
   it('while the signed-in inbox does fetch the app shell, its screen and the realtime client', async () => {
@@ -98,6 +98,6 @@ describe('public pages at phone width', () => {
     expect(names).toContain(fileOf('src/app/routes/app/app-shell.tsx'));
     expect(names).toContain(fileOf('src/app/routes/app/inbox.tsx'));
     expect(names).toContain(queryScope());
-    expect([...scripts.values()].some((text) => text.includes('/ws?token='))).toBe(true);
+    expect([...scripts.values()].some((text) => text.includes('/ws?ticket='))).toBe(true);
   });
 });

@@ -17,6 +17,7 @@ import { httpDoubleChannel } from '../support/http-double-channel.ts';
 import { runtimePorts } from '../support/runtime-ports.ts';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
+import { realtimeUrl } from '../support/realtime-url.ts';
 import { callAt, call as callShared, newOwner as newSharedOwner } from './api.ts';
 
 const strongPassword = 'Senha#Forte123';
@@ -78,7 +79,7 @@ async function subscribedOwner() {
 }
 
 async function listen(token: string) {
-  const socket = new WebSocket(`${runtime.url.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  const socket = new WebSocket(await realtimeUrl(runtime.url, token));
   const events: { event: string; data: any }[] = [];
   socket.on('message', (data) => events.push(JSON.parse(data.toString())));
   await new Promise((resolve, reject) => {

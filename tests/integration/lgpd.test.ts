@@ -19,6 +19,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
+import { realtimeUrl } from '../support/realtime-url.ts';
 import { startFakeTelegram, type FakeTelegram, type Person } from '../support/fake-telegram.ts';
 import { callAt } from './api.ts';
 
@@ -145,7 +146,7 @@ async function busyAccount(tag: string) {
   });
   await eventually(async () => (await call('GET', `/contacts/${withPhoto.id}`, { token })).body.avatar?.url);
 
-  const socket = new WebSocket(`${runtime.url.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  const socket = new WebSocket(await realtimeUrl(runtime.url, token));
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);
     socket.once('error', reject);

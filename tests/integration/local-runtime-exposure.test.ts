@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { maxPayloadBytes } from '../../infra/local/http-gateway.ts';
 import { maxFrameBytes, maxMessageBytes } from '../../infra/local/ws-frame-limit.ts';
+import { realtimeUrl } from '../support/realtime-url.ts';
 import { newOwner, type Member } from './api.ts';
 import { workerPorts } from './worker.ts';
 
@@ -98,7 +99,7 @@ describe('the realtime socket’s size quotas (32 KB a frame, 128 KB a message, 
   });
 
   async function open(): Promise<{ socket: WebSocket; closed: Promise<number> }> {
-    const socket = new WebSocket(`${inject('baseUrl').replace('http', 'ws')}/ws?token=${encodeURIComponent(owner.token)}`);
+    const socket = new WebSocket(await realtimeUrl(inject('baseUrl'), owner.token));
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
     await new Promise((resolve, reject) => {
       socket.once('open', resolve);

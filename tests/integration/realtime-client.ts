@@ -1,6 +1,7 @@
 /** A WebSocket client of the realtime API that collects the events it receives. */
 import { inject } from 'vitest';
 import WebSocket from 'ws';
+import { realtimeUrl } from '../support/realtime-url.ts';
 
 export interface EventLog {
   events: { event: string; data: any }[];
@@ -11,7 +12,8 @@ export interface EventLog {
 }
 
 export async function listen(token: string): Promise<EventLog> {
-  const socket = new WebSocket(`${inject('baseUrl').replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  // As the web app does: a one-time ticket for each socket, never the access token in the URL.
+  const socket = new WebSocket(await realtimeUrl(inject('baseUrl'), token));
   const events: { event: string; data: any }[] = [];
   const waiters: (() => void)[] = [];
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));

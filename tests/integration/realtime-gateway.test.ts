@@ -5,13 +5,13 @@ import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GetConnectionCo
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountConnections } from '../../shared/db/ws-connections.ts';
+import { realtimeUrl, ticketUrl } from '../support/realtime-url.ts';
 import { newOwner, register } from './api.ts';
 
-const wsUrl = (token: string) => `${inject('baseUrl').replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`;
-
-function open(token: string): Promise<WebSocket> {
+async function open(token: string, url?: string): Promise<WebSocket> {
+  const at = url ?? (await realtimeUrl(inject('baseUrl'), token));
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrl(token));
+    const socket = new WebSocket(at);
     socket.once('open', () => resolve(socket));
     socket.once('unexpected-response', (_req, res) => reject(Object.assign(new Error('refused'), { status: res.statusCode })));
     socket.once('error', reject);
@@ -33,8 +33,8 @@ const table = () => ({
 });
 
 describe('the WebSocket gateway', () => {
-  it('refuses a connection without a valid token, or of a user without an account', async () => {
-    await expect(open('not-a-token')).rejects.toMatchObject({ status: 401 });
+  it('refuses a connection without a valid ticket, or of a user without an account', async () => {
+    await expect(open('', ticketUrl(inject('baseUrl'), 'not-a-ticket'))).rejects.toMatchObject({ status: 401 });
     const person = await register();
     await expect(open(person.accessToken)).rejects.toMatchObject({ status: 403 });
   });

@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
+import { realtimeUrl } from '../support/realtime-url.ts';
 import { call } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 
@@ -23,9 +24,10 @@ afterAll(() => {
   for (const s of opened) s.terminate();
 });
 
-function listen(account: number, token: string): Promise<Listener> {
+async function listen(account: number, token: string): Promise<Listener> {
+  const url = await realtimeUrl(inject('baseUrl'), token);
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${inject('baseUrl').replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+    const socket = new WebSocket(url);
     opened.push(socket);
     const listener: Listener = { account, socket, raw: [] };
     socket.on('message', (data) => listener.raw.push(data.toString()));

@@ -9,9 +9,8 @@ import { SignJWT } from 'jose';
 import { ulid } from 'ulid';
 import { describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
+import { realtimeUrl, TicketRefused } from '../support/realtime-url.ts';
 import { call, lastMail, proTeam, signIn, strongPassword } from './api.ts';
-
-const wsUrl = (token: string) => `${inject('baseUrl').replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`;
 
 interface OpenSocket {
   socket: WebSocket;
@@ -20,9 +19,19 @@ interface OpenSocket {
   closed: Promise<number>;
 }
 
-function open(token: string): Promise<OpenSocket> {
+/**
+ * Opens a socket for the session of `token` as the web app does (a one-time ticket first). A
+ * session that is over is refused with 401 either when it asks the ticket or at `$connect`.
+ */
+async function open(token: string): Promise<OpenSocket> {
+  let url: string;
+  try {
+    url = await realtimeUrl(inject('baseUrl'), token);
+  } catch (error) {
+    throw error instanceof TicketRefused ? Object.assign(new Error('ticket refused'), { status: error.status }) : error;
+  }
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrl(token));
+    const socket = new WebSocket(url);
     const messages: string[] = [];
     const closed = new Promise<number>((r) => socket.once('close', (code) => r(code)));
     socket.on('message', (data) => messages.push(data.toString()));

@@ -199,6 +199,8 @@ export const routeAccess: Record<string, MatrixEntry> = {
   },
   'POST /auth/logout': { access: 'signedIn', ok: 204, stranger: 204, revokesToken: true, build: path('/auth/logout') },
   'GET /auth/me': { access: 'signedIn', ok: 200, stranger: 200, build: path('/auth/me') },
+  // The realtime link's one-time ticket, for the caller's own session (any session, no ids in it).
+  'POST /ws-ticket': { access: 'signedIn', ok: 200, stranger: 200, build: path('/ws-ticket') },
   'POST /auth/switch-account': {
     access: 'signedIn',
     ok: 200,

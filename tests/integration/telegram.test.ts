@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
+import { realtimeUrl } from '../support/realtime-url.ts';
 import { startFakeTelegram, type FakeTelegram, type Person } from '../support/fake-telegram.ts';
 
 const strongPassword = 'Senha#Forte123';
@@ -38,7 +39,7 @@ function client(baseUrl: () => string) {
     return { token: account.body.accessToken as string, accountId: account.body.id as string };
   };
   const listen = async (token: string) => {
-    const socket = new WebSocket(`${baseUrl().replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+    const socket = new WebSocket(await realtimeUrl(baseUrl(), token));
     const events: { event: string; data: any }[] = [];
     socket.on('message', (data) => events.push(JSON.parse(data.toString())));
     await new Promise((resolve, reject) => {

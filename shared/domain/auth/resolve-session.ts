@@ -14,6 +14,14 @@ export async function resolveSession(ports: Ports, token: string | undefined, wh
   const claims = await ports.tokens.verify(token);
   if (!claims) throw fail.unauthorized();
   whileChecking?.(claims);
+  return liveSession(ports, claims);
+}
+
+/**
+ * The session of claims already verified (a token's, or those a realtime ticket carries): refused
+ * when revoked, when its user is gone or archived, or when its generation is not the user's.
+ */
+export async function liveSession(ports: Ports, claims: TokenClaims): Promise<Session> {
   const { revoked, user } = await tokenSessionItems(ports.table, { jti: claims.jti, accountId: claims.acc, userId: claims.sub });
   if (revoked || !user || user.archivedAt || (user.sessionGeneration ?? 0) !== claims.gen) throw fail.unauthorized();
   return { claims, user, accountId: claims.acc };

@@ -1,5 +1,5 @@
 /** A message as the API answers it; file URLs are signed at read time. */
-import type { Message, MessageReaction } from '#contracts/messages.ts';
+import { ack, type Message, type MessageReaction } from '#contracts/messages.ts';
 import type { MessageItem, Reactions } from '#db/messages.ts';
 
 /** Reactions grouped by emoji, in the order each emoji was first chosen. */
@@ -39,6 +39,7 @@ export async function toMessage(item: MessageItem, signUrl: (key: string, name: 
     isFromMe: item.isFromMe,
     ack: item.ack,
     error: item.error,
+    waiting: item.ack === ack.sending && item.waiting && item.waitingAttempt === item.sendAttempt ? item.waiting : null,
     file,
     fileId: item.file?.id ?? null,
     thumbnail: item.messageType === 'image' && file ? { url: file.url } : null,

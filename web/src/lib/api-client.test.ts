@@ -51,18 +51,25 @@ describe('the API client', () => {
     queryClient.setQueryData(['something'], { cached: true });
     // A socket as the app shell opens it: the sign-out must close it (lib/realtime.ts listens).
     const closed: number[] = [];
+    let made = 0;
     class FakeSocket {
       readyState = 1;
       onopen = null;
       onmessage = null;
       onclose = null;
+      constructor() {
+        made++;
+      }
       close(code: number) {
         closed.push(code);
       }
     }
     vi.stubGlobal('WebSocket', FakeSocket);
+    // The link asks its one-time ticket first, then opens the socket.
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(answer(200, { ticket: 'ticket-1', expiresIn: 30 }));
     realtime.connectRealtime('tok-2');
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(answer(401, { statusCode: 401, error: 'Unauthorized', message: 'Unauthorized' }));
+    await vi.waitFor(() => expect(made).toBe(1));
+    fetchMock.mockResolvedValue(answer(401, { statusCode: 401, error: 'Unauthorized', message: 'Unauthorized' }));
     const error = await api.get('/accounts').catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 401, sessionExpired: true });
     expect(sessionStore.get()).toMatchObject({ accessToken: null, user: null });

@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { closeRealtime, connectRealtime, onRealtimeDrop } from './realtime.ts';
+import { pingIntervalMs, pingMessage, pongMessage } from '#contracts/realtime-link.ts';
+import { closeRealtime, connectRealtime, onRealtimeDrop, onRealtimeMessage } from './realtime.ts';
 
 /** Just the part of the browser's WebSocket the realtime link uses; the test plays the server. */
 class FakeSocket {
   static made: FakeSocket[] = [];
   readyState = 0;
+  sent: string[] = [];
   onopen: (() => void) | null = null;
   onclose: (() => void) | null = null;
   onmessage: ((m: { data: string }) => void) | null = null;
@@ -23,12 +25,33 @@ class FakeSocket {
   close() {
     this.drop();
   }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  receive(data: string) {
+    this.onmessage?.({ data });
+  }
 }
+
+/** The tickets the API answered, in order, and the token each was asked with. */
+let tickets: { authorization: string | undefined }[] = [];
 
 beforeEach(() => {
   vi.useFakeTimers();
   FakeSocket.made = [];
+  tickets = [];
   vi.stubGlobal('WebSocket', FakeSocket);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      expect([url, init.method]).toEqual(['/api/ws-ticket', 'POST']);
+      tickets.push({ authorization: (init.headers as Record<string, string>).Authorization });
+      return new Response(JSON.stringify({ ticket: `ticket-${tickets.length}`, expiresIn: 30 }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    }),
+  );
 });
 
 afterEach(() => {
@@ -37,27 +60,90 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Lets the ticket's request and answer settle (promises only: no timer moves). */
+const settle = async () => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await vi.advanceTimersByTimeAsync(0);
+};
+
+/** Until the n-th socket exists (its ticket answered). */
+async function socketNumber(n: number): Promise<FakeSocket> {
+  for (let i = 0; i < 50 && FakeSocket.made.length < n; i++) await settle();
+  expect(FakeSocket.made).toHaveLength(n);
+  return FakeSocket.made[n - 1]!;
+}
+
+describe('the realtime link opens with a one-time ticket', () => {
+  it('asks a ticket with the session’s token before each (re)connection, and only the ticket goes in the URL', async () => {
+    connectRealtime('token-1');
+    const first = await socketNumber(1);
+    expect(tickets).toEqual([{ authorization: 'Bearer token-1' }]);
+    expect(first.url).toMatch(/\/ws\?ticket=ticket-1$/);
+    expect(first.url).not.toContain('token-1');
+    first.accept();
+    first.drop();
+    vi.runOnlyPendingTimers();
+    const second = await socketNumber(2);
+    expect(tickets).toHaveLength(2);
+    expect(second.url).toMatch(/\/ws\?ticket=ticket-2$/);
+  });
+
+  it('opens nothing when the link was closed while the ticket was on its way', async () => {
+    connectRealtime('token-3');
+    closeRealtime();
+    await settle();
+    await settle();
+    expect(FakeSocket.made).toHaveLength(0);
+  });
+});
+
+describe('the realtime link keeps its socket alive', () => {
+  it('pings about every 5 minutes while open, and keeps the pongs to itself', async () => {
+    const heard = vi.fn();
+    const off = onRealtimeMessage(heard);
+    connectRealtime('token-4');
+    const socket = await socketNumber(1);
+    vi.advanceTimersByTime(pingIntervalMs);
+    expect(socket.sent).toEqual([]);
+    socket.accept();
+    vi.advanceTimersByTime(pingIntervalMs - 1000);
+    expect(socket.sent).toEqual([]);
+    vi.advanceTimersByTime(1000);
+    expect(socket.sent).toEqual([pingMessage]);
+    socket.receive(pongMessage);
+    expect(heard).not.toHaveBeenCalled();
+    socket.receive('{"event":"account.UPDATED","data":{}}');
+    expect(heard).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(pingIntervalMs);
+    expect(socket.sent).toEqual([pingMessage, pingMessage]);
+    // A closed socket pings no more.
+    socket.drop();
+    vi.advanceTimersByTime(3 * pingIntervalMs);
+    expect(socket.sent).toEqual([pingMessage, pingMessage]);
+    off();
+  });
+});
+
 describe('the realtime link when the server ends it', () => {
-  it('tells drop listeners once when an open socket is closed by the server, not when a reconnection is refused', () => {
+  it('tells drop listeners once when an open socket is closed by the server, not when a reconnection is refused', async () => {
     const dropped = vi.fn();
     const off = onRealtimeDrop(dropped);
     connectRealtime('token-1');
-    FakeSocket.made[0]!.accept();
+    (await socketNumber(1)).accept();
     FakeSocket.made[0]!.drop();
     expect(dropped).toHaveBeenCalledTimes(1);
-    // The reconnection is refused at the handshake (a revoked token): no second check.
+    // The reconnection is refused at the handshake (a ticket of an ended session): no second check.
     vi.runOnlyPendingTimers();
-    expect(FakeSocket.made).toHaveLength(2);
-    FakeSocket.made[1]!.drop();
+    (await socketNumber(2)).drop();
     expect(dropped).toHaveBeenCalledTimes(1);
     off();
   });
 
-  it('does not tell them when the app closes the link itself (logout)', () => {
+  it('does not tell them when the app closes the link itself (logout)', async () => {
     const dropped = vi.fn();
     const off = onRealtimeDrop(dropped);
     connectRealtime('token-2');
-    FakeSocket.made[0]!.accept();
+    (await socketNumber(1)).accept();
     closeRealtime();
     expect(dropped).not.toHaveBeenCalled();
     off();

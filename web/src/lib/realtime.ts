@@ -1,29 +1,38 @@
 /**
- * The realtime connection (`/ws?token=<accessToken>`, docs/realtime.md): one socket per signed-in
- * tab, reconnecting with exponential backoff. Listeners get each server message as it came (one
- * JSON `{ event, data }`); the signed-in app parses it with the shared contract
- * (`app/realtime-sync.ts`), which keeps zod out of this module. Only the signed-in app shell loads
- * it (public pages load no realtime code: scripts/check-bundle-size.mjs). Reconnect listeners run when a socket
- * opens (events sent meanwhile are not replayed, so they refetch what is shown). Drop listeners run
- * when an open socket is closed by the server, which is what ending the session does.
+ * The realtime connection (docs/realtime.md): one socket per signed-in tab, reconnecting with
+ * exponential backoff. Each socket opens with a one-time ticket asked just before
+ * (`POST /api/ws-ticket`, then `/ws?ticket=<ticket>`): the access token never goes in a URL, where
+ * WAF and CloudFront would log it. An open socket pings every few minutes (API Gateway and
+ * CloudFront close one idle for 10 minutes); the gateway's pong stays here. Listeners get each
+ * other server message as it came (one JSON `{ event, data }`); the signed-in app parses it with the
+ * shared contract (`app/realtime-sync.ts`), which keeps zod out of this module. Only the signed-in app
+ * shell loads it (public pages load no realtime code: scripts/check-bundle-size.mjs). Reconnect
+ * listeners run when a socket opens (events sent meanwhile are not replayed, so they refetch what is
+ * shown). Drop listeners run when an open socket is closed by the server, which is what ending the
+ * session does.
  */
+import { pingIntervalMs, pingMessage, pongMessage, type WsTicketAnswer } from '#contracts/realtime-link.ts';
+import { api } from './api-client.ts';
 import { onSignOut } from './auth.ts';
 
 type Listener = (message: string) => void;
 
 let socket: WebSocket | null = null;
 let token: string | null = null;
+/** Moves on every connect and close: a ticket that comes back for an older link opens nothing. */
+let link = 0;
 let attempts = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let pingTimer: ReturnType<typeof setInterval> | undefined;
 const listeners = new Set<Listener>();
 const reconnectListeners = new Set<() => void>();
 const dropListeners = new Set<() => void>();
 
 const maxDelayMs = 30_000;
 
-export function realtimeUrl(accessToken: string, location: Pick<Location, 'protocol' | 'host'> = globalThis.location): string {
+export function realtimeUrl(ticket: string, location: Pick<Location, 'protocol' | 'host'> = globalThis.location): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ws?token=${encodeURIComponent(accessToken)}`;
+  return `${scheme}//${location.host}/ws?ticket=${encodeURIComponent(ticket)}`;
 }
 
 /** Delay before the n-th reconnection: 1 s, 2 s, 4 s ... capped at 30 s, with jitter. */
@@ -37,27 +46,52 @@ function markState(state: 'open' | 'closed'): void {
   if (typeof document !== 'undefined') document.documentElement.dataset.realtime = state;
 }
 
-function open(): void {
+function retryLater(): void {
+  retryTimer = setTimeout(open, backoffDelay(attempts++));
+}
+
+/**
+ * Asks a ticket for the current session, then opens the socket with it. A ticket refused with 401
+ * means the session is over: the API client signs out, which closes the link (`onSignOut`).
+ */
+async function open(): Promise<void> {
   if (!token || typeof WebSocket === 'undefined') return;
-  const ws = new WebSocket(realtimeUrl(token));
+  const mine = link;
+  let ticket: string;
+  try {
+    ({ ticket } = await api.post<WsTicketAnswer>('/ws-ticket', undefined, { headers: { Authorization: `Bearer ${token}` } }));
+  } catch {
+    // Offline, or the API is down: try again later. (A 401 has signed out, and the check below ends it.)
+    if (mine === link && token) retryLater();
+    return;
+  }
+  if (mine !== link || !token) return;
+  const ws = new WebSocket(realtimeUrl(ticket));
   socket = ws;
   let opened = false;
   ws.onopen = () => {
     opened = true;
     attempts = 0;
     markState('open');
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => {
+      if (ws.readyState === 1) ws.send(pingMessage);
+    }, pingIntervalMs);
     // Events sent before this socket was accepted are not replayed: refetch what is shown, also on
     // the first open (a page fetched just before it could otherwise miss a change).
     for (const listener of [...reconnectListeners]) listener();
   };
   ws.onmessage = (message) => {
-    for (const listener of [...listeners]) listener(String(message.data));
+    const text = String(message.data);
+    if (text === pongMessage) return;
+    for (const listener of [...listeners]) listener(text);
   };
   ws.onclose = () => {
     if (socket !== ws || !token) return;
+    clearInterval(pingTimer);
     markState('closed');
     socket = null;
-    retryTimer = setTimeout(open, backoffDelay(attempts++));
+    retryLater();
     // The server closes an open socket when its session ends (logout elsewhere, password reset, the
     // user archived): drop listeners check the session once, and a 401 signs out.
     if (opened) for (const listener of [...dropListeners]) listener();
@@ -69,12 +103,14 @@ export function connectRealtime(accessToken: string): void {
   closeRealtime();
   token = accessToken;
   attempts = 0;
-  open();
+  void open();
 }
 
 export function closeRealtime(): void {
   token = null;
+  link++;
   clearTimeout(retryTimer);
+  clearInterval(pingTimer);
   const ws = socket;
   socket = null;
   markState('closed');
@@ -84,7 +120,7 @@ export function closeRealtime(): void {
 // The socket goes with the session (sign-out, or a 401 that ended it).
 onSignOut(closeRealtime);
 
-/** Runs for every message the server sends, as text. */
+/** Runs for every message the server sends, as text (the keep-alive's pongs aside). */
 export function onRealtimeMessage(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

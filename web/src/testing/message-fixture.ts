@@ -15,6 +15,7 @@ export function messageFixture(fields: Partial<Message> & Pick<Message, 'id'>, a
     isFromMe: false,
     ack: 0,
     error: null,
+    waiting: null,
     file: null,
     fileId: null,
     thumbnail: null,

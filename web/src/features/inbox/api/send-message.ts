@@ -73,6 +73,7 @@ export async function sendOutgoing(client: QueryClient, out: Outgoing): Promise<
     isFromMe: true,
     ack: ack.sending,
     error: null,
+    waiting: null,
     file: out.file
       ? { id: '', url: objectUrl, mimetype: out.file.mimetype, name: out.file.name, filename: out.file.name, type, size: out.file.blob.size, captionsUrl: null }
       : null,

@@ -19,6 +19,15 @@ function show(m: ChatMessage) {
 }
 
 describe('a message bubble', () => {
+  it('says why a send of ours waits (a daily cap), while it is still being sent, and nothing once it went', () => {
+    const waiting = 'Aguardando: limite diário de envios deste número atingido (proteção contra banimento). O envio continua amanhã.';
+    show(message({ isFromMe: true, ack: 0, waiting }));
+    expect(screen.getByTestId('send-waiting').textContent).toBe(waiting);
+    cleanup();
+    show(message({ isFromMe: true, ack: 1, waiting }));
+    expect(screen.queryByTestId('send-waiting')).toBeNull();
+  });
+
   it('shows reactions as chips under the message, counted from two, read as one label', () => {
     show(
       message({

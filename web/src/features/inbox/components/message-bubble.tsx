@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { FileText, Mic, NotebookPen, Reply, RotateCcw } from 'lucide-react';
+import { Clock, FileText, Mic, NotebookPen, Reply, RotateCcw } from 'lucide-react';
 import { ack } from '#contracts/message-acks.ts';
 import type { MessageReaction, MessageSummary } from '#contracts/messages.ts';
 import { cn } from '#web/lib/cn.ts';
@@ -186,6 +186,12 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
               <time dateTime={message.timestamp}>{formatMessageTime(message.timestamp)}</time>
               {mine && !note ? <AckStatus ack={message.ack} /> : null}
             </p>
+            {mine && !note && message.ack === ack.sending && message.waiting ? (
+              <p className="mt-1.5 flex items-start gap-1.5 rounded-md bg-black/20 px-2 py-1 text-xs" data-testid="send-waiting">
+                <Clock className="mt-px size-3 shrink-0" aria-hidden="true" />
+                <span>{message.waiting}</span>
+              </p>
+            ) : null}
             {failed ? (
               <div
                 className={cn(

@@ -1,0 +1,149 @@
+/**
+ * The channel worker's daily caps against bans, on a local runtime of this file's own whose worker
+ * sends through socket doubles: a send over the number's daily cap, or opening one chat too many
+ * in a day, waits in the queue (ack 0, the pt-BR reason on the message) instead of failing, and goes
+ * on the next day; the counts are table records, read by whichever worker holds the connection.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { sendWaitTexts } from '../../shared/contracts/messages.ts';
+import { keys } from '../../shared/db/keys.ts';
+import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
+import type { Ports } from '../../shared/domain/ports.ts';
+import { brazilDay } from '../../connectors/send-caps.ts';
+import { liveConnections } from '../../connectors/whatsapp/live.ts';
+import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.ts';
+import { SocketDouble } from '../support/whatsapp-double.ts';
+import { callAt } from './api.ts';
+import { eventually } from './worker.ts';
+
+const live = liveConnections();
+const sockets = new Map<string, SocketDouble>();
+const base = whatsappWorkerChannel({ live });
+const adapter: ChannelAdapter = {
+  ...base,
+  sessions: {
+    ...base.sessions!,
+    open(context) {
+      const socketFactory = () => {
+        const socket = new SocketDouble();
+        sockets.set(context.run.serviceId, socket);
+        return socket;
+      };
+      return whatsappWorkerChannel({ live, socketFactory, backoff: { firstMs: 20, maxMs: 100 } }).sessions!.open(context);
+    },
+  },
+};
+
+/** The worker's clock, moved a day on by the tests. */
+let now = Date.now();
+let runtime: LocalRuntime;
+let dataDir: string;
+let ports: Ports;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'conversa-wa-caps-'));
+  runtime = await startLocalRuntime({
+    port: 0,
+    dataDir,
+    channels: [adapter],
+    worker: {
+      pace: { intervalMs: 50, jitterMs: 0 },
+      sendCaps: { dailySends: 2, dailyNewChats: 1, maxWaitSeconds: 1, now: () => now },
+      scanEverySeconds: 1,
+      waitTimeSeconds: 1,
+    },
+  });
+  const { defaultPorts } = await import('../../functions/lib/ports.ts');
+  ports = defaultPorts();
+}, 60_000);
+
+afterAll(async () => {
+  await runtime?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.env = savedEnv;
+}, 60_000);
+
+const call = callAt(() => runtime.url);
+let people = 0;
+
+async function team() {
+  const email = `caps.${Date.now().toString(36)}.${++people}@example.com`;
+  const registered = await call('POST', '/auth/register', { body: { name: 'Dona Zap', email, password: 'Senha#Forte123' } });
+  const account = await call('POST', '/accounts', { token: registered.body.accessToken, body: { name: 'Loja Zap' } });
+  const token = account.body.accessToken as string;
+  const service = await call('POST', '/services', { token, body: { name: 'WhatsApp da loja', type: 'whatsapp' } });
+  const serviceId = service.body.id as string;
+  expect((await call('POST', `/services/${serviceId}/start`, { token })).status).toBe(200);
+  const socket = await eventually(async () => sockets.get(serviceId));
+  socket.emit('creds.update', { me: { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' } });
+  socket.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
+  socket.emit('connection.update', { connection: 'open' });
+  await eventually(async () => (await call('GET', `/services/${serviceId}`, { token })).body.status === 'connected');
+  return { token, accountId: account.body.id as string, serviceId, socket };
+}
+type Team = Awaited<ReturnType<typeof team>>;
+
+async function contact(t: Team, name: string) {
+  const phone = `55119${String((Date.now() + ++people) % 100000000).padStart(8, '0')}`;
+  const made = await call('POST', '/contacts', { token: t.token, body: { name, serviceId: t.serviceId, data: { phoneNumber: phone, phoneCountry: 'BR' } } });
+  expect(made.status).toBe(201);
+  return made.body.id as string;
+}
+
+async function send(t: Team, contactId: string, text: string) {
+  const answer = await call('POST', '/messages/send', { token: t.token, body: { contactId, serviceId: t.serviceId, text } });
+  expect(answer.status).toBe(201);
+  return answer.body.id as string;
+}
+
+async function messageOf(t: Team, contactId: string, id: string) {
+  const page = await call('GET', `/messages${listQueryString({ where: { contactId } })}`, { token: t.token });
+  return (page.body.data as { id: string; ack: number; waiting: string | null; error: string | null }[]).find((m) => m.id === id)!;
+}
+
+const texts = (socket: SocketDouble) => socket.sent.map((s) => ('text' in s.content ? s.content.text : null));
+
+describe('daily send caps', () => {
+  it('a send over the number’s daily cap waits, queued, with the reason on the message, and goes the next day', async () => {
+    const t = await team();
+    const customer = await contact(t, 'Cliente');
+    const ids = [await send(t, customer, 'um'), await send(t, customer, 'dois'), await send(t, customer, 'três')];
+    await eventually(async () => (await messageOf(t, customer, ids[2]!)).waiting === sendWaitTexts.dailySends);
+    expect(texts(t.socket)).toEqual(['um', 'dois']);
+    expect(await messageOf(t, customer, ids[2]!)).toMatchObject({ ack: 0, error: null });
+    // The count is the table's, for whichever worker holds the connection next.
+    const { Item } = await ports.table.doc.send(new GetCommand({ TableName: ports.table.name, Key: keys.sendDay(t.accountId, t.serviceId, brazilDay(now)) }));
+    expect(Item).toMatchObject({ sends: 2 });
+    // Still waiting a while later: it is not failed.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await messageOf(t, customer, ids[2]!)).toMatchObject({ ack: 0, waiting: sendWaitTexts.dailySends });
+
+    now += 24 * 3600 * 1000;
+    await eventually(async () => (await messageOf(t, customer, ids[2]!)).ack === 1, 10_000);
+    expect(texts(t.socket)).toEqual(['um', 'dois', 'três']);
+    expect((await messageOf(t, customer, ids[2]!)).waiting).toBeNull();
+  }, 30_000);
+
+  it('a first message to a new chat past the daily cap of new chats waits; more messages to an opened chat do not count', async () => {
+    const t = await team();
+    const [first, second] = [await contact(t, 'Primeira'), await contact(t, 'Segunda')];
+    const opened = await send(t, first, 'Olá, primeira!');
+    await eventually(async () => (await messageOf(t, first, opened)).ack === 1);
+    const waiting = await send(t, second, 'Olá, segunda!');
+    await eventually(async () => (await messageOf(t, second, waiting)).waiting === sendWaitTexts.dailyNewChats);
+    expect(texts(t.socket)).toEqual(['Olá, primeira!']);
+
+    now += 24 * 3600 * 1000;
+    await eventually(async () => (await messageOf(t, second, waiting)).ack === 1, 10_000);
+    const again = await send(t, first, 'De novo, primeira');
+    await eventually(async () => (await messageOf(t, first, again)).ack === 1, 10_000);
+    expect(texts(t.socket)).toEqual(['Olá, primeira!', 'Olá, segunda!', 'De novo, primeira']);
+  }, 30_000);
+});

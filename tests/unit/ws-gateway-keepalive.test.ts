@@ -1,0 +1,107 @@
+/**
+ * The local WebSocket gateway's idle timeout and keep-alive route, as API Gateway's (issue 27, AWS 7):
+ * a connection that sends nothing for the idle timeout (10 minutes on AWS, short here) is closed
+ * (1001, Going away) and `$disconnect` runs; the client's `{"action":"ping"}` is routed by
+ * `$request.body.action` to the `ping` route, answered by the gateway itself (a MOCK integration:
+ * `{"event":"pong"}`, no handler runs) and keeps the connection open; any other message still
+ * reaches `$default`. Handlers are tiny modules written for the test.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { pingMessage, pongMessage } from '../../shared/contracts/realtime-link.ts';
+import { WsGateway } from '../../infra/local/ws-gateway.ts';
+
+declare global {
+  var wsKeepAliveEvents: { route: string; connectionId: string; body?: string }[];
+}
+
+const idleTimeoutMs = 600;
+
+let dir: string;
+let server: Server;
+let gateway: WsGateway;
+let url: string;
+
+beforeAll(async () => {
+  globalThis.wsKeepAliveEvents = [];
+  dir = mkdtempSync(join(tmpdir(), 'ws-keepalive-'));
+  const routes = Object.fromEntries(
+    ['$connect', '$disconnect', '$default'].map((route) => {
+      const file = join(dir, `${route.slice(1)}.mjs`);
+      writeFileSync(
+        file,
+        `export const handler = async (event) => { globalThis.wsKeepAliveEvents.push({ route: ${JSON.stringify(route)}, connectionId: event.requestContext.connectionId, body: event.body }); return { statusCode: 200 }; };\n`,
+      );
+      return [route, file];
+    }),
+  ) as unknown as ConstructorParameters<typeof WsGateway>[0];
+  gateway = new WsGateway(routes, 'local', 60_000, { idleTimeoutMs });
+  server = createServer();
+  server.on('upgrade', (req, socket, head) => void gateway.upgrade(req, socket, head));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await new Promise<void>((r) => server.close(() => r()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function connect() {
+  const before = globalThis.wsKeepAliveEvents.filter((e) => e.route === '$connect').length;
+  const socket = new WebSocket(url);
+  const frames: string[] = [];
+  socket.on('message', (data) => frames.push(String(data)));
+  const closed = new Promise<number>((r) => socket.once('close', (code) => r(code)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const connectionId = globalThis.wsKeepAliveEvents.filter((e) => e.route === '$connect')[before]!.connectionId;
+  return { socket, frames, closed, connectionId };
+}
+
+const eventsOf = (connectionId: string, route: string) => globalThis.wsKeepAliveEvents.filter((e) => e.connectionId === connectionId && e.route === route);
+
+describe('the local WebSocket gateway keeps API Gateway’s idle timeout', () => {
+  it('closes a connection that sends nothing for the idle timeout (1001) and runs $disconnect', async () => {
+    const started = Date.now();
+    const { closed, connectionId } = await connect();
+    expect(await closed).toBe(1001);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(idleTimeoutMs - 50);
+    expect(Date.now() - started).toBeLessThan(idleTimeoutMs * 4);
+    await expect.poll(() => eventsOf(connectionId, '$disconnect')).toHaveLength(1);
+  });
+
+  it('keeps a connection that pings open: each ping answered with a pong by the gateway, no handler run', async () => {
+    const { socket, frames, closed, connectionId } = await connect();
+    let isClosed = false;
+    void closed.then(() => (isClosed = true));
+    // Pings at half the idle timeout, for three idle timeouts.
+    for (let i = 0; i < 6; i++) {
+      socket.send(pingMessage);
+      await new Promise((r) => setTimeout(r, idleTimeoutMs / 2));
+    }
+    expect(isClosed).toBe(false);
+    expect(frames).toEqual(Array.from({ length: 6 }, () => pongMessage));
+    expect(eventsOf(connectionId, '$default')).toEqual([]);
+    socket.close();
+    await closed;
+  });
+
+  it('sends any other message to $default, and a message counts as activity too', async () => {
+    const { socket, frames, closed, connectionId } = await connect();
+    socket.send('{"action":"something-else"}');
+    socket.send('not json');
+    await expect.poll(() => eventsOf(connectionId, '$default').map((e) => e.body)).toEqual(['{"action":"something-else"}', 'not json']);
+    expect(frames).toEqual([]);
+    socket.close();
+    await closed;
+  });
+});
