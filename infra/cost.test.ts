@@ -33,7 +33,7 @@ describe('the cost model on the real template', () => {
     expect(inventory.kmsKeys).toBe(1);
     expect(inventory.dashboards).toBe(1);
     expect(inventory.webAcls).toBe(1);
-    expect(inventory.wafRules).toBe(4);
+    expect(inventory.wafRules).toBe(5);
     expect(inventory.pointInTimeRecovery).toBe(true);
     expect(inventory.polledQueues).toBe(1);
   });

@@ -14,11 +14,15 @@ export const DEFAULT_RATE_LIMIT = 2000;
  * AWS managed rule groups on the distribution, in order. Rules of the common set that inspect the
  * body are only counted: message texts are written by people and may look like markup or be long
  * (the app renders them escaped; the CSP is the second line), so blocking on them would eat real
- * messages.
+ * messages. `NoUserAgent_HEADER` is only counted too, and its label is blocked by a rule of ours
+ * everywhere but the webhooks (`noUserAgentRule`): Telegram posts its updates with no User-Agent.
  */
 export const managedRuleGroups = [
   { name: 'AWSManagedRulesAmazonIpReputationList', countOnly: [] },
-  { name: 'AWSManagedRulesCommonRuleSet', countOnly: ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY', 'GenericLFI_BODY'] },
+  {
+    name: 'AWSManagedRulesCommonRuleSet',
+    countOnly: ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY', 'GenericLFI_BODY', 'NoUserAgent_HEADER'],
+  },
   { name: 'AWSManagedRulesKnownBadInputsRuleSet', countOnly: [] },
 ] as const;
 
@@ -26,9 +30,44 @@ export const managedRuleGroups = [
  * Paths the per-address rate rule leaves alone: channel and payment webhooks. Telegram and Stripe
  * post from a few shared addresses on behalf of every tenant, so one busy hour of a big customer
  * would look like a flood from one address; each delivery is authenticated in its handler (a
- * per-connection secret token, Stripe's signature) and refused cheaply when it is not.
+ * per-connection secret token, Stripe's signature) and refused cheaply when it is not. The same
+ * paths may come without a User-Agent (`noUserAgentRule`).
  */
 export const RATE_EXEMPT_PATH_PREFIX = '/api/webhooks/';
+
+/** The label the common rule set's `NoUserAgent_HEADER` puts on a request without a User-Agent (AWS's documentation). */
+export const NO_USER_AGENT_LABEL = 'awswaf:managed:aws:core-rule-set:NoUserAgent_Header';
+
+/** A URI path that starts with `prefix`, as a WAF statement. */
+const pathStartsWith = (prefix: string): wafv2.CfnWebACL.StatementProperty => ({
+  byteMatchStatement: {
+    fieldToMatch: { uriPath: {} },
+    positionalConstraint: 'STARTS_WITH',
+    searchString: prefix,
+    textTransformations: [{ priority: 0, type: 'NONE' }],
+  },
+});
+
+/**
+ * The common rule set's block of requests without a User-Agent, everywhere but the webhooks:
+ * Telegram's Bot API posts updates with none (issue 27: the first real bot's webhooks were all
+ * refused). The managed rule only counts and labels; this rule, after the group, blocks the label
+ * outside `RATE_EXEMPT_PATH_PREFIX`, as AWS documents for exceptions to a managed rule.
+ */
+export const noUserAgentRule = (priority: number, visibilityConfig: wafv2.CfnWebACL.VisibilityConfigProperty): wafv2.CfnWebACL.RuleProperty => ({
+  name: 'NoUserAgentOutsideWebhooks',
+  priority,
+  action: { block: {} },
+  statement: {
+    andStatement: {
+      statements: [
+        { labelMatchStatement: { scope: 'LABEL', key: NO_USER_AGENT_LABEL } },
+        { notStatement: { statement: pathStartsWith(RATE_EXEMPT_PATH_PREFIX) } },
+      ],
+    },
+  },
+  visibilityConfig,
+});
 
 /** The request headers WAF logs never hold: session tokens and Stripe's signature. */
 export const redactedHeaders = ['authorization', 'stripe-signature', 'x-telegram-bot-api-secret-token'] as const;
@@ -93,23 +132,14 @@ export class EdgeStack extends Stack {
               limit: props.rateLimit ?? DEFAULT_RATE_LIMIT,
               evaluationWindowSec: 300,
               aggregateKeyType: 'IP',
-              scopeDownStatement: {
-                notStatement: {
-                  statement: {
-                    byteMatchStatement: {
-                      fieldToMatch: { uriPath: {} },
-                      positionalConstraint: 'STARTS_WITH',
-                      searchString: RATE_EXEMPT_PATH_PREFIX,
-                      textTransformations: [{ priority: 0, type: 'NONE' }],
-                    },
-                  },
-                },
-              },
+              scopeDownStatement: { notStatement: { statement: pathStartsWith(RATE_EXEMPT_PATH_PREFIX) } },
             },
           },
           visibilityConfig: metric('rate-per-address'),
         },
         ...managed,
+        // After the common rule set, whose label it reads.
+        noUserAgentRule(managed.length + 1, metric('no-user-agent')),
       ],
     });
 

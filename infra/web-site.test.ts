@@ -344,7 +344,9 @@ describe('the WAF', () => {
       Action: { Block: {} },
       Statement: { RateBasedStatement: { Limit: DEFAULT_RATE_LIMIT, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } },
     });
-    expect(rules.slice(1).map((r) => r.Statement.ManagedRuleGroupStatement.Name)).toEqual(managedRuleGroups.map((g) => g.name));
+    expect(rules.slice(1, 1 + managedRuleGroups.length).map((r) => r.Statement.ManagedRuleGroupStatement.Name)).toEqual(managedRuleGroups.map((g) => g.name));
+    // Then the common set's no-User-Agent block, outside the webhooks (infra/edge-behaviour.test.ts).
+    expect(rules.slice(1 + managedRuleGroups.length).map((r) => r.Name)).toEqual(['NoUserAgentOutsideWebhooks']);
     for (const rule of rules) expect(rule.VisibilityConfig).toMatchObject({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true });
   });
 
@@ -388,12 +390,12 @@ describe('the WAF', () => {
     });
   });
 
-  it('only counts the common rules that read message bodies, and takes the rate limit from context', () => {
+  it('only counts the common rules that read message bodies, and its no-User-Agent rule (blocked by ours outside webhooks), and takes the rate limit from context', () => {
     const rules = only(edge, 'AWS::WAFv2::WebACL')[1].Properties.Rules as Record<string, any>[];
     const common = rules.find((r) => r.Name === 'AWSManagedRulesCommonRuleSet')!;
     expect(common.OverrideAction).toEqual({ None: {} });
     expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toEqual(
-      ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY', 'GenericLFI_BODY'].map((name) => ({ Name: name, ActionToUse: { Count: {} } })),
+      ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY', 'GenericLFI_BODY', 'NoUserAgent_HEADER'].map((name) => ({ Name: name, ActionToUse: { Count: {} } })),
     );
     const limited = Template.fromStack(appWith({ wafRateLimit: '500' }).edge);
     expect((only(limited, 'AWS::WAFv2::WebACL')[1].Properties.Rules as Record<string, any>[])[0]!.Statement.RateBasedStatement.Limit).toBe(500);
