@@ -21,16 +21,46 @@ export interface GapOptions {
   maxChats: number;
   /** How long after the open the offline batch is collected when Baileys never says it is over. */
   settleMs: number;
+  /**
+   * After Baileys' `receivedPendingNotifications`, how long without an offline message ('append')
+   * before the batch counts as processed: Baileys emits the signal when WhatsApp's `<ib><offline/>`
+   * arrives, while its offline node processor may still be decrypting the batch's stanzas.
+   */
+  batchQuietMs: number;
+  /** History requests per number (connection) in any hour, whatever the reconnections. */
+  maxRequestsPerHour: number;
+  /** Where the requests of the last hour are counted (one per process, shared by its sessions). */
+  budget: HistoryBudget;
   /** For a session's first socket (the process restarted), how far back its outage is taken to reach. */
   firstOpenLookbackMs: number;
   /** Slack between our clock (when the socket was last alive) and WhatsApp's message times. */
   clockSlackMs: number;
 }
 
+/** History requests made per connection in the last hour. */
+export class HistoryBudget {
+  private readonly made = new Map<string, number[]>();
+
+  constructor(private readonly windowMs = 60 * 60_000) {}
+
+  /** Takes up to `wanted` requests for `key` within `perWindow` per window; answers how many it may make now. */
+  take(key: string, wanted: number, perWindow: number, now = Date.now()): number {
+    const recent = (this.made.get(key) ?? []).filter((at) => now - at < this.windowMs);
+    const granted = Math.max(0, Math.min(wanted, perWindow - recent.length));
+    for (let i = 0; i < granted; i++) recent.push(now);
+    if (recent.length) this.made.set(key, recent);
+    else this.made.delete(key);
+    return granted;
+  }
+}
+
 export const defaultGapOptions: GapOptions = {
   historyCount: 50,
   maxChats: 20,
   settleMs: 30_000,
+  batchQuietMs: 2000,
+  maxRequestsPerHour: 30,
+  budget: new HistoryBudget(),
   firstOpenLookbackMs: 60 * 60_000,
   clockSlackMs: 60_000,
 };

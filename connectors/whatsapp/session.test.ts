@@ -24,6 +24,7 @@ import { liveConnections } from './live.ts';
 import { sendThrough } from './send.ts';
 import { whatsappChannel } from './adapter.ts';
 import type { VersionSource } from './version.ts';
+import { defaultGapOptions, HistoryBudget } from './gaps.ts';
 import {
   defaultSessionOptions,
   loggedOutText,
@@ -575,6 +576,7 @@ describe('acks that arrive before their message is stored', () => {
 
 describe('gaps after an outage', () => {
   const other = '5511977776666@s.whatsapp.net';
+  const third = '5511955554444@s.whatsapp.net';
   const now = () => Math.floor(Date.now() / 1000);
   const message = (jid: string, id: string, seconds: number, text: string, fromMe = false) =>
     proto.WebMessageInfo.fromObject({
@@ -592,7 +594,7 @@ describe('gaps after an outage', () => {
   });
 
   it('asks for the recent history of each chat of the offline batch and stores only the outage’s messages it did not have', async () => {
-    const h = await connected();
+    const h = await connected({ gaps: { ...defaultGapOptions, batchQuietMs: 20 } });
     h.first.emit('messages.upsert', { type: 'notify', messages: [message(customer, 'BEFORE', now() - 5, 'Antes da queda')] });
     await until(() => h.calls.length === 1);
     h.first.close(closeError(DisconnectReason.connectionLost, 'Connection Lost'));
@@ -629,6 +631,45 @@ describe('gaps after an outage', () => {
     second.emit('connection.update', { receivedPendingNotifications: true });
     await new Promise((r) => setTimeout(r, 20));
     expect(second.historyAsks).toHaveLength(2);
+  });
+
+  it('waits until Baileys has processed the whole offline batch: chats it hands over after its signal are asked about too', async () => {
+    const h = await connected({ gaps: { ...defaultGapOptions, batchQuietMs: 40, budget: new HistoryBudget() } });
+    h.first.close(closeError(DisconnectReason.connectionLost, 'Connection Lost'));
+    const second = await h.socket(1);
+    second.emit('connection.update', { connection: 'open' });
+    const t = now();
+    // Three of five offline stanzas were decrypted when WhatsApp's <ib><offline/> came; two chats come after the signal.
+    await second.deliverOffline(
+      [
+        message(customer, 'OFF1', t - 9, 'Está aí?'),
+        message(customer, 'OFF2', t - 8, 'Alô?'),
+        message(customer, 'OFF3', t - 7, 'Oi?'),
+        message(other, 'OFF4', t - 6, 'Bom dia'),
+        message(third, 'OFF5', t - 5, 'Boa tarde'),
+      ],
+      3,
+    );
+    await until(() => second.historyAsks.length === 3);
+    expect(second.historyAsks.map((ask) => ask.key.remoteJid)).toEqual([customer, other, third]);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(second.historyAsks).toHaveLength(3);
+  });
+
+  it('asks at most so many times per number per hour, however often it reconnects', async () => {
+    const h = await connected({ gaps: { ...defaultGapOptions, batchQuietMs: 10, maxRequestsPerHour: 3, budget: new HistoryBudget() } });
+    const asks: number[] = [];
+    let socket = h.first;
+    for (const n of [1, 2, 3]) {
+      socket.close(closeError(DisconnectReason.connectionLost, 'Connection Lost'));
+      socket = await h.socket(n);
+      socket.emit('connection.update', { connection: 'open' });
+      const t = now();
+      await socket.deliverOffline([message(customer, `A${n}`, t - 2, 'Oi'), message(other, `B${n}`, t - 1, 'Olá')]);
+      await new Promise((r) => setTimeout(r, 60));
+      asks.push(socket.historyAsks.length);
+    }
+    expect(asks).toEqual([2, 1, 0]);
   });
 
   it('asks for nothing after a fresh pairing', async () => {

@@ -197,6 +197,8 @@ export class WhatsAppSession implements ChannelSession {
   private readonly startedAt = Date.now();
   private gap: GapWatch | null = null;
   private gapTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether Baileys said the current socket's offline batch was delivered. */
+  private batchSignalled = false;
   private readonly earlyAcks: EarlyAcks;
   private earlyAckTimer: ReturnType<typeof setTimeout> | undefined;
   /** The version the current socket presented; whether a 405 already made the session try a fresh one. */
@@ -299,11 +301,13 @@ export class WhatsAppSession implements ChannelSession {
     on('creds.update', () => this.auth?.saveCreds());
     on('connection.update', (update) => this.onConnection(socket, update));
     // 'notify' (live, and most of the offline delivery) and 'append' (offline messages Baileys does not notify) alike.
-    on('messages.upsert', ({ messages }) => {
+    on('messages.upsert', ({ messages, type }) => {
       for (const message of messages) {
         this.gap?.saw(message);
         this.receive(socket, message);
       }
+      // Offline stanzas are upserted as 'append' (Socket/messages-recv.js, `node.attrs.offline`).
+      if (type === 'append') this.offlineMessageProcessed(socket);
     });
     on('messaging-history.set', (history) => this.onHistory(socket, history));
     on('messages.update', (updates) => this.enqueueAcks(acksOfUpdates(updates)));
@@ -501,7 +505,7 @@ export class WhatsAppSession implements ChannelSession {
       this.watch(socket);
       await report.connected();
     }
-    if (update.receivedPendingNotifications) await this.fillGaps(socket);
+    if (update.receivedPendingNotifications) this.offlineBatchDelivered(socket);
     if (update.connection === 'close') {
       this.forgetUntypedCode(socket, update.lastDisconnect?.error);
       await this.onClose(update.lastDisconnect?.error);
@@ -549,9 +553,25 @@ export class WhatsAppSession implements ChannelSession {
     const down = this.aliveUntil ?? this.startedAt - this.options.gaps.firstOpenLookbackMs;
     this.aliveUntil = null;
     this.gap = resumed ? new GapWatch(down - this.options.gaps.clockSlackMs) : null;
-    if (!this.gap) return;
-    this.gapTimer = setTimeout(() => void this.fillGaps(socket), this.options.gaps.settleMs);
+    this.batchSignalled = false;
+    if (this.gap) this.fillGapsIn(socket, this.options.gaps.settleMs);
+  }
+
+  private fillGapsIn(socket: WhatsAppSocket, ms: number): void {
+    clearTimeout(this.gapTimer);
+    this.gapTimer = setTimeout(() => void this.fillGaps(socket), ms);
     this.gapTimer.unref?.();
+  }
+
+  /**
+   * Baileys says the offline batch was delivered (`receivedPendingNotifications`, on WhatsApp's
+   * `<ib><offline/>`), but its offline node processor may still be decrypting the batch's stanzas,
+   * which come later as 'append' upserts: the gaps are filled once none came for `batchQuietMs`.
+   */
+  private offlineBatchDelivered(socket: WhatsAppSocket): void {
+    if (!this.gap?.isCollecting || socket !== this.socket) return;
+    this.batchSignalled = true;
+    this.fillGapsIn(socket, this.options.gaps.batchQuietMs);
   }
 
   /** Asks the phone for the recent history of each chat that had activity during the outage. */
@@ -559,8 +579,12 @@ export class WhatsAppSession implements ChannelSession {
     const gap = this.gap;
     if (!gap?.isCollecting || socket !== this.socket) return;
     clearTimeout(this.gapTimer);
-    const { historyCount, maxChats } = this.options.gaps;
-    for (const { key, timestampMs } of gap.requests(maxChats)) {
+    const { historyCount, maxChats, maxRequestsPerHour, budget } = this.options.gaps;
+    const wanted = gap.requests(maxChats);
+    // A number that keeps reconnecting asks at most `maxRequestsPerHour` in all (WhatsApp may take a stream of them badly).
+    const allowed = budget.take(this.context.run.serviceId, wanted.length, maxRequestsPerHour);
+    if (allowed < wanted.length) console.warn(`${this.name}: history asked for ${allowed} of ${wanted.length} chat(s) (at most ${maxRequestsPerHour} an hour)`);
+    for (const { key, timestampMs } of wanted.slice(0, allowed)) {
       if (socket !== this.socket) return;
       try {
         await socket.fetchMessageHistory(historyCount, key, timestampMs);

@@ -122,6 +122,24 @@ export class SocketDouble implements WhatsAppSocket {
     return null;
   }
 
+  /**
+   * WhatsApp's offline delivery after a socket opens, as Baileys hands it over (Socket/socket.js and
+   * Socket/messages-recv.js): offline stanzas are queued in its offline node processor and upserted
+   * as 'append', decrypted one after another; the events of the first ones are buffered and flushed
+   * as one upsert when the server's `<ib><offline/></ib>` arrives, which is also when Baileys emits
+   * `receivedPendingNotifications: true`; the rest of the queue is still being processed and
+   * comes after the signal, one upsert each. `processedBeforeSignal` is how many were done by then.
+   */
+  async deliverOffline(messages: WAMessage[], processedBeforeSignal = messages.length, eachMs = 5): Promise<void> {
+    const before = messages.slice(0, processedBeforeSignal);
+    if (before.length) this.deliver(before, 'append');
+    this.emit('connection.update', { receivedPendingNotifications: true });
+    for (const message of messages.slice(processedBeforeSignal)) {
+      await new Promise((r) => setTimeout(r, eachMs));
+      this.deliver([message], 'append');
+    }
+  }
+
   emit<T extends keyof BaileysEventMap>(event: T, arg: BaileysEventMap[T]): void {
     this.ev.emit(event, arg);
   }
