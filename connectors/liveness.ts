@@ -6,9 +6,11 @@
  *
  * Unhealthy means a loop of the worker stalled, not that a dependency failed: a scan that fails
  * (the table unreachable) still ends and is logged, and the leases stop sessions they cannot
- * renew. What a restart cures is a scan that never ends (a call that hangs), a change of a
- * connection stuck half-way (everything behind it waits), or an event loop that does not turn (the
- * probe gets no answer at all).
+ * renew. What a restart cures is a scan that never ends (a call that hangs), a renewal timer that
+ * does not fire, or an event loop that does not turn (the probe gets no answer at all). A change of
+ * one connection stuck half-way is not one of them: each connection's changes have their own queue
+ * in the worker, so it holds up that connection only, and a restart of the task would drop every
+ * other number on it. It is noted (`notes`), and the worker logs it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,13 +19,15 @@ import type { WorkerHeartbeat } from './worker.ts';
 /** The loopback port the worker answers liveness on, unless `LIVENESS_PORT` says otherwise. */
 export const defaultLivenessPort = 8081;
 
-/** The longest a single change of a connection may take (close, lease, open) before the worker counts as stuck. */
+/** A change of a connection (close, lease, open) running longer than this is noted as slow; it never makes the worker unhealthy. */
 export const changeStallMs = 120_000;
 
 export interface Liveness {
   healthy: boolean;
   /** Why it is not healthy (empty when it is). */
   problems: string[];
+  /** What is slow but not a stalled loop: connections whose change has been running for over `changeStallMs`. */
+  notes: string[];
 }
 
 /**
@@ -36,10 +40,10 @@ export function livenessOf(beat: WorkerHeartbeat, now: number): Liveness {
   const scanBound = Math.max(4 * beat.scanEveryMs, 120_000);
   if (now - beat.scannedAt > scanBound) problems.push(`no scan ended for ${Math.round((now - beat.scannedAt) / 1000)} s`);
   if (now - beat.renewedAt > 4 * beat.renewEveryMs) problems.push(`the renewal timer has not fired for ${Math.round((now - beat.renewedAt) / 1000)} s`);
-  if (beat.changeSince !== undefined && now - beat.changeSince > changeStallMs) {
-    problems.push(`a connection change has been running for ${Math.round((now - beat.changeSince) / 1000)} s`);
-  }
-  return { healthy: problems.length === 0, problems };
+  const notes = beat.changes
+    .filter((change) => now - change.since > changeStallMs)
+    .map((change) => `the change of connection ${change.serviceId} has been running for ${Math.round((now - change.since) / 1000)} s`);
+  return { healthy: problems.length === 0, problems, notes };
 }
 
 /** Answers every request with 200 (healthy) or 503 and the problems, as JSON, on 127.0.0.1 only. */

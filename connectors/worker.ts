@@ -4,7 +4,8 @@
  * WhatsApp's socket). It reconciles: the desired state of each connection is in the table (its
  * status and run), learnt from the running index (at start and on a periodic scan) and from the
  * table's stream; the worker opens, replaces or closes the connection's session until what runs
- * matches it. Changes of one connection are applied one at a time, in order.
+ * matches it. Changes of one connection are applied one at a time, in order, in a queue of its own:
+ * a slow change of one connection never delays another's.
  *
  * Several workers may run: each session is owned by one worker at a time through the connection's
  * lease in the table (`shared/db/leases.ts`). A worker opens a session only after acquiring the
@@ -25,6 +26,7 @@ import { dispatchQueued } from '#domain/messages/dispatch.ts';
 import type { DispatchDelivery } from '#domain/messages/outbound-queue.ts';
 import type { Ports } from '#domain/ports.ts';
 import { defaultSendCaps, type SendCapOptions, sendCaps } from './send-caps.ts';
+import { changeStallMs } from './liveness.ts';
 import { defaultPace, type PaceOptions, sendPacer } from './send-pace.ts';
 
 /** How often read receipts wait for a reconnecting session before they are dropped. */
@@ -59,8 +61,8 @@ export interface WorkerHeartbeat {
   /** When the renewal timer last fired. */
   readonly renewedAt: number;
   readonly renewEveryMs: number;
-  /** When the change being applied now started (changes of connections are applied one at a time), if one is. */
-  readonly changeSince: number | undefined;
+  /** The changes being applied now, at most one per connection (each has its own queue), with when each started. */
+  readonly changes: readonly { serviceId: string; since: number }[];
 }
 
 export interface ChannelWorkerOptions {
@@ -124,10 +126,14 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   const held = new Map<string, Held>();
   /** Sessions closing (replaced, or their lease lost): a new session of the connection opens only after. */
   const closing = new Map<string, Promise<void>>();
+  /** Connections whose session is being opened (their changes run side by side): they count against the capacity before they are held. */
+  const opening = new Set<string>();
   let stopped = false;
-  // One change at a time, in order: a stop never overtakes the start before it.
-  let queue: Promise<void> = Promise.resolve();
-  const beat = { scannedAt: 0, renewedAt: Date.now(), changeSince: undefined as number | undefined };
+  // One change of a connection at a time, in order (a stop never overtakes the start before it); each connection has its own queue.
+  const queues = new Map<string, Promise<void>>();
+  /** The change under way of each connection, since when. */
+  const changing = new Map<string, number>();
+  const beat = { scannedAt: 0, renewedAt: Date.now() };
 
   const wanted = (item: ServiceItem | undefined): ServiceItem | undefined => {
     if (stopped || !item || !item.runId || !isRunningStatus(item.status)) return undefined;
@@ -162,6 +168,13 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   };
 
   const reconcile = async (serviceId: string, item: ServiceItem | undefined) => {
+    try {
+      await reconcileOnce(serviceId, item);
+    } finally {
+      opening.delete(serviceId);
+    }
+  };
+  const reconcileOnce = async (serviceId: string, item: ServiceItem | undefined) => {
     const current = held.get(serviceId);
     const want = wanted(item);
     if (current && want && current.runId === want.runId) return;
@@ -171,7 +184,8 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
       if (!want) await releaseLease(table, serviceId, workerId);
     }
     if (!want) return;
-    if (!current && held.size >= capacity) return;
+    if (!current && held.size + opening.size >= capacity) return;
+    if (!current) opening.add(serviceId);
     const now = Date.now();
     const claim = { serviceId, accountId: want.accountId, ownerId: workerId, runId: want.runId!, now, leaseMs };
     const ours = current ? await renewLease(table, claim) : Boolean(await acquireLease(table, claim));
@@ -202,22 +216,34 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
       : sink;
     const session = sessions.open({ ports, run, report: sessionReport(ports, run), inbound });
     const entry: Held = { accountId: want.accountId, runId: run.runId, session, renewing: false };
+    opening.delete(serviceId);
     held.set(serviceId, entry);
     armDeadline(serviceId, entry, until);
   };
   const enqueue = <T>(serviceId: string, job: () => Promise<T>): Promise<T> => {
-    const next = queue.then(async () => {
-      beat.changeSince = Date.now();
+    const next = (queues.get(serviceId) ?? Promise.resolve()).then(async () => {
+      changing.set(serviceId, Date.now());
+      // Logged, not fatal: the connection's later changes wait for it, other connections go on.
+      const slow = setTimeout(
+        () => console.warn(`[worker] connection ${serviceId}: a change has been running for over ${changeStallMs / 1000} s`),
+        changeStallMs,
+      );
+      slow.unref();
       try {
         return await job();
       } finally {
-        beat.changeSince = undefined;
+        clearTimeout(slow);
+        changing.delete(serviceId);
       }
     });
-    queue = next.then(
+    const tail = next.then(
       () => undefined,
       (error) => console.error(`[worker] connection ${serviceId}`, error),
     );
+    queues.set(serviceId, tail);
+    void tail.then(() => {
+      if (queues.get(serviceId) === tail) queues.delete(serviceId);
+    });
     return next;
   };
 
@@ -349,6 +375,8 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
       for (const item of await runningServices(table, adapter.type)) if (wanted(item)) running.set(item.id, item);
     }
     for (const item of shuffled([...running.values()])) {
+      // A connection with changes under way or queued reconciles on its item then; the next scan looks again (a hung change does not pile up scans).
+      if (queues.has(item.id)) continue;
       const entry = held.get(item.id);
       if (entry) {
         // A new run while the status stayed running (a restart whose change this worker missed): reconcile on the item.
@@ -357,7 +385,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
         continue;
       }
       void enqueue(item.id, async () => {
-        if (stopped || held.has(item.id) || held.size >= capacity) return;
+        if (stopped || held.has(item.id) || held.size + opening.size >= capacity) return;
         if (heldElsewhere(await readLease(table, item.id))) return;
         // The index lags behind the item: reconcile on the item as it is now.
         await reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent }));
@@ -365,7 +393,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     }
     // Held sessions whose connection left the index (a missed stream record): reconcile on the item.
     for (const [serviceId, entry] of held) {
-      if (!running.has(serviceId))
+      if (!running.has(serviceId) && !queues.has(serviceId))
         void enqueue(serviceId, async () => reconcile(serviceId, await getServiceItem(table, entry.accountId, serviceId, { consistent })));
     }
   };
@@ -399,13 +427,13 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     },
     workerId,
     get heartbeat() {
-      return { ...beat, scanEveryMs: scanMs, renewEveryMs: renewMs };
+      return { ...beat, scanEveryMs: scanMs, renewEveryMs: renewMs, changes: [...changing].map(([serviceId, since]) => ({ serviceId, since })) };
     },
     async stop() {
       stopped = true;
       clearTimeout(scanTimer);
       clearInterval(renewTimer);
-      await queue;
+      await Promise.all(queues.values());
       const all = [...held];
       await Promise.all(
         all.map(async ([serviceId, entry]) => {

@@ -278,11 +278,12 @@ describe('workers sharing a connection', () => {
       const before = Date.now();
       // Not awaited: the change runs until the session's close ends.
       const told = tellChanged(worker, service.accountId, service.id);
-      await eventually(async () => worker.heartbeat.changeSince !== undefined, 4000);
-      expect(worker.heartbeat.changeSince).toBeGreaterThanOrEqual(before);
+      await eventually(async () => worker.heartbeat.changes.length > 0, 4000);
+      expect(worker.heartbeat.changes).toEqual([{ serviceId: service.id, since: expect.any(Number) }]);
+      expect(worker.heartbeat.changes[0]!.since).toBeGreaterThanOrEqual(before);
       closeSession();
       await told;
-      await eventually(async () => worker.heartbeat.changeSince === undefined, 4000);
+      await eventually(async () => worker.heartbeat.changes.length === 0, 4000);
     } finally {
       closeSession();
       await worker.stop();
