@@ -574,6 +574,11 @@ export class WhatsAppSession implements ChannelSession {
     this.fillGapsIn(socket, this.options.gaps.batchQuietMs);
   }
 
+  /** An offline message processed after the signal: the batch is not over yet. */
+  private offlineMessageProcessed(socket: WhatsAppSocket): void {
+    if (this.batchSignalled && this.gap?.isCollecting && socket === this.socket) this.fillGapsIn(socket, this.options.gaps.batchQuietMs);
+  }
+
   /** Asks the phone for the recent history of each chat that had activity during the outage. */
   private async fillGaps(socket: WhatsAppSocket): Promise<void> {
     const gap = this.gap;
