@@ -30,11 +30,12 @@ export interface TableAuthState {
   clear(): Promise<void>;
 }
 
-async function seal(ports: StatePorts, value: unknown): Promise<SealedRecord> {
+/** A value as the table keeps it: `BufferJSON` text sealed with the vault. */
+export async function seal(ports: StatePorts, value: unknown): Promise<SealedRecord> {
   return { sealed: await ports.vault.seal(JSON.stringify(value, BufferJSON.replacer)) };
 }
 
-async function unseal<T>(ports: StatePorts, record: SealedRecord | undefined): Promise<T | null> {
+export async function unseal<T>(ports: StatePorts, record: SealedRecord | undefined): Promise<T | null> {
   if (!record?.sealed) return null;
   return JSON.parse(await ports.vault.open(record.sealed), BufferJSON.reviver) as T;
 }

@@ -47,6 +47,9 @@ import { Lru } from './lru.ts';
 import { MediaStopped, socketDownload, type DownloadLimits } from './media.ts';
 import { makeSocket, type SocketFactory, type WhatsAppSocket } from './socket.ts';
 import { secondsOf } from './time.ts';
+import type { GroupMetadata, WAMessageKey } from 'baileys';
+import { tableSentStore, type SentStore } from './sent-store.ts';
+import { TtlCache } from './ttl-cache.ts';
 import { badSessionStop, closeCodes, closeOf, finalClose, type DisconnectKind, type FinalClose } from './disconnects.ts';
 import { builtInVersionSource, type VersionSource, type WAVersion } from './version.ts';
 
@@ -81,6 +84,8 @@ export interface SessionOptions {
   };
   /** Where raw inbound messages wait until the sink has taken them. */
   ledger: (ports: Pick<Ports, 'table'>) => InboundLedger;
+  /** Where the messages this connection sent are kept (days) for Baileys' `getMessage`: retries asked after a restart or a takeover. */
+  sent: (ports: Pick<Ports, 'table' | 'vault'>) => SentStore;
   /** How a chat's profile picture is fetched from WhatsApp's CDN. */
   pictureFetch: PictureFetch;
   /** Acks that arrive before their message is stored. */
@@ -115,6 +120,7 @@ export const defaultSessionOptions: SessionOptions = {
   // A dead socket is found at most silentMs + checkEveryMs + probeTimeoutMs (2 min 20 s) after its last sign of life.
   liveness: { keepAliveIntervalMs: 30_000, checkEveryMs: 60_000, silentMs: 60_000, probeTimeoutMs: 20_000 },
   ledger: (ports) => tableLedger(ports.table),
+  sent: tableSentStore,
   pictureFetch: fetchPicture,
   earlyAcks: defaultEarlyAckOptions,
   gaps: defaultGapOptions,
@@ -153,6 +159,11 @@ const mediaConcurrency = 2;
 /** Messages kept for quotes and for Baileys' retries, and group names, per session. */
 const recentMessages = 500;
 const groupNames = 200;
+/** A group's members are asked again after this long even when WhatsApp told no change (a notification missed during an outage). */
+const groupMetadataTtlMs = 5 * 60_000;
+/** Retry counts, as Baileys' own default keeps them (an hour), but for the session: a new socket does not start them over. */
+const retryCountTtlMs = 60 * 60_000;
+const retryCountsKept = 10_000;
 
 function statusCodeOf(error: unknown): number | undefined {
   return (error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
@@ -176,7 +187,14 @@ export class WhatsAppSession implements ChannelSession {
   private mediaRunning = 0;
   private readonly mediaWaiting: (() => void)[] = [];
   private readonly recent = new Lru<WAMessage>(recentMessages);
-  private readonly groups = new Lru<string>(groupNames);
+  /** Groups' metadata (subject and members), for names and for Baileys' group sends. */
+  private readonly groups = new TtlCache<GroupMetadata>(groupMetadataTtlMs, groupNames);
+  /** Changes WhatsApp told per group: a metadata answer that left before the last one is not cached. */
+  private readonly groupChanges = new Map<string, number>();
+  private readonly retryCounts = new TtlCache<number>(retryCountTtlMs, retryCountsKept);
+  private readonly sent: SentStore;
+  /** Writes of sent messages under way (a stop waits for them). */
+  private readonly sentWrites = new Set<Promise<void>>();
   private readonly ledger: InboundLedger;
   /** Ids of upserted messages written to the ledger and queued, so a replay leaves them to their own task. */
   private readonly inFlight = new Set<string>();
@@ -213,6 +231,7 @@ export class WhatsAppSession implements ChannelSession {
   ) {
     this.delayMs = options.backoff.firstMs;
     this.ledger = options.ledger(context.ports);
+    this.sent = options.sent(context.ports);
     this.earlyAcks = new EarlyAcks(options.earlyAcks);
   }
 
@@ -237,6 +256,8 @@ export class WhatsAppSession implements ChannelSession {
     // Downloads under way are aborted and not waited for: their messages are stored, and the ledger keeps them for the next open.
     this.mediaAbort.abort();
     await this.work;
+    // What was sent is kept before the worker lets the lease go (it does once this resolves).
+    await Promise.all(this.sentWrites);
   }
 
   /**
@@ -271,7 +292,9 @@ export class WhatsAppSession implements ChannelSession {
       const socket = this.options.socketFactory({
         version,
         auth: this.auth.state,
-        getMessage: async (key) => (key.id ? (this.recent.get(key.id)?.message ?? undefined) : undefined),
+        getMessage: (key) => this.sentContent(key),
+        msgRetryCounterCache: this.retryCounts,
+        cachedGroupMetadata: (jid) => this.groupMetadataOf(this.socket, jid),
         keepAliveIntervalMs: this.options.liveness.keepAliveIntervalMs,
         shouldIgnoreJid: isIgnoredChat,
       });
@@ -310,6 +333,9 @@ export class WhatsAppSession implements ChannelSession {
       if (type === 'append') this.offlineMessageProcessed(socket);
     });
     on('messaging-history.set', (history) => this.onHistory(socket, history));
+    // A group's members or subject changed: the next send must encrypt for the members it has now.
+    on('group-participants.update', ({ id }) => this.groupChanged(socket, id));
+    on('groups.update', async (updates) => void (await Promise.all(updates.flatMap(({ id }) => (id ? [this.groupChanged(socket, id)] : [])))));
     on('messages.update', (updates) => this.enqueueAcks(acksOfUpdates(updates)));
     on('message-receipt.update', (receipts) => this.enqueueAcks(acksOfReceipts(receipts)));
     // A person's @lid id and phone number learnt later: one contact holds both (in order with messages).
@@ -464,15 +490,59 @@ export class WhatsAppSession implements ChannelSession {
   }
 
   private async groupName(socket: WhatsAppSocket, jid: string): Promise<string> {
+    return (await this.groupMetadataOf(socket, jid))?.subject ?? '';
+  }
+
+  /**
+   * A group's metadata for names and for Baileys' sends (`cachedGroupMetadata`): from memory for
+   * up to `groupMetadataTtlMs`, else asked of WhatsApp (no socket: only what is cached).
+   */
+  private async groupMetadataOf(socket: WhatsAppSocket | null, jid: string): Promise<GroupMetadata | undefined> {
     const known = this.groups.get(jid);
-    if (known !== undefined) return known;
+    if (known || !socket) return known;
+    const changes = this.groupChanges.get(jid) ?? 0;
     try {
-      const { subject } = await socket.groupMetadata(jid);
-      this.groups.set(jid, subject);
-      return subject;
+      const metadata = await socket.groupMetadata(jid);
+      // WhatsApp told a change while this answer was on its way: it may predate the change.
+      if ((this.groupChanges.get(jid) ?? 0) === changes) this.groups.set(jid, metadata);
+      return metadata;
     } catch {
-      return '';
+      return undefined;
     }
+  }
+
+  /** WhatsApp told a group changed: its cached metadata goes, and a group that was cached is asked for again at once. */
+  private async groupChanged(socket: WhatsAppSocket, jid: string): Promise<void> {
+    this.groupChanges.set(jid, (this.groupChanges.get(jid) ?? 0) + 1);
+    const cached = this.groups.get(jid) !== undefined;
+    this.groups.del(jid);
+    if (cached) await this.groupMetadataOf(socket, jid);
+  }
+
+  /**
+   * Baileys' `getMessage` (a recipient's retry request, a poll's votes): a message this connection
+   * sent or saw, from memory, else what the table kept of our sends (after a restart or a takeover).
+   */
+  private async sentContent(key: WAMessageKey): Promise<proto.IMessage | undefined> {
+    if (!key.id) return undefined;
+    const recent = this.recent.get(key.id)?.message;
+    if (recent) return recent;
+    try {
+      return await this.sent.get(this.context.run, key.id);
+    } catch (error) {
+      console.warn(`${this.name}: could not read sent message ${key.id}:`, (error as Error).message);
+      return undefined;
+    }
+  }
+
+  /** A message this connection sent: in memory for quotes, in the table (days) for retries; a stop waits for the write. */
+  private rememberSent(message: WAMessage): void {
+    const id = message.key.id;
+    if (!id) return;
+    this.recent.set(id, message);
+    const write = this.sent.put(this.context.run, message).catch((error) => console.error(`${this.name}: could not keep sent message ${id}`, error));
+    this.sentWrites.add(write);
+    void write.finally(() => this.sentWrites.delete(write));
   }
 
   private async onConnection(socket: WhatsAppSocket, update: Partial<ConnectionState>): Promise<void> {
@@ -682,7 +752,7 @@ export class WhatsAppSession implements ChannelSession {
     const live: LiveConnection = {
       socket,
       recent: (id) => this.recent.get(id),
-      remember: (message) => void (message.key.id && this.recent.set(message.key.id, message)),
+      remember: (message) => this.rememberSent(message),
     };
     this.live = live;
     this.options.live.hold(this.context.run.serviceId, live);

@@ -18,6 +18,7 @@ import {
   type WAMessageKey,
   type WAVersion,
 } from 'baileys';
+import type { CacheStore, GroupMetadata } from 'baileys';
 
 /** The part of Baileys' socket the adapter uses; `makeWASocket`'s socket is one. */
 export interface WhatsAppSocket {
@@ -36,7 +37,8 @@ export interface WhatsAppSocket {
   requestPairingCode(phoneNumber: string): Promise<string>;
   /** Asks the sender's phone to upload an expired medium again (Baileys' re-upload request). */
   updateMediaMessage(message: WAMessage): Promise<WAMessage>;
-  groupMetadata(jid: string): Promise<{ subject: string }>;
+  /** A group as WhatsApp has it now (subject, members): a query to WhatsApp every call. */
+  groupMetadata(jid: string): Promise<GroupMetadata>;
   /**
    * Which numbers (digits or JIDs) are on WhatsApp, as a USync query: one `{ jid, exists: true }`
    * per number that is, under the JID WhatsApp keeps it (a Brazilian number registered before the
@@ -70,6 +72,13 @@ export interface SocketOptions {
   getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined>;
   /** How often Baileys pings WhatsApp; it ends the socket when nothing arrived for this long plus 5 s. */
   keepAliveIntervalMs: number;
+  /**
+   * How many times each (message, participant) was encrypted again for a retry request; Baileys
+   * stops at 5. The session's own outlives its sockets (Baileys' default is one per socket).
+   */
+  msgRetryCounterCache?: CacheStore;
+  /** A group's members for a send (Baileys asks WhatsApp for them at every group send when this answers nothing). */
+  cachedGroupMetadata?: (jid: string) => Promise<GroupMetadata | undefined>;
   /** The WhatsApp Web version to present (`version.ts`); Baileys' built-in one when absent. */
   version?: WAVersion | undefined;
   /** Chats Baileys refuses before decrypting (a nack, no event): status updates, broadcast lists, newsletters (`isIgnoredChat`). */
@@ -114,7 +123,7 @@ export const shouldSyncHistoryMessage = ({ syncType }: proto.Message.IHistorySyn
  * notifications (not marked online), and messages this socket sends are not echoed back as
  * upserts (`emitOwnEvents: false`): the outbound dispatcher records them itself.
  */
-export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalMs, shouldIgnoreJid, version }) =>
+export const makeSocket: SocketFactory = ({ auth, getMessage, msgRetryCounterCache, cachedGroupMetadata, keepAliveIntervalMs, shouldIgnoreJid, version }) =>
   makeWASocket({
     auth,
     logger: silentLogger,
@@ -126,6 +135,8 @@ export const makeSocket: SocketFactory = ({ auth, getMessage, keepAliveIntervalM
     browser: socketBrowser,
     ...(version ? { version } : {}),
     getMessage,
+    ...(msgRetryCounterCache ? { msgRetryCounterCache } : {}),
+    ...(cachedGroupMetadata ? { cachedGroupMetadata } : {}),
     keepAliveIntervalMs,
     shouldIgnoreJid,
   });

@@ -20,11 +20,52 @@ import {
   type WAMessageKey,
   type WAVersion,
 } from 'baileys';
+import { createHash, randomBytes } from 'node:crypto';
+import { type GroupMetadata, WAMessageAddressingMode } from 'baileys';
 import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '../../shared/domain/channels/port.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import type { TableAuthState } from '../../connectors/whatsapp/auth-state.ts';
 import { ledgerRecord, messageOfRecord, replayOrder, type InboundLedger, type LedgerRecord } from '../../connectors/whatsapp/ledger.ts';
 import { socketBrowser, type SocketFactory, type SocketOptions, type WhatsAppSocket } from '../../connectors/whatsapp/socket.ts';
+
+/**
+ * The content Baileys' `sendMessage` answers with (`generateWAMessageContent`, Utils/messages.js):
+ * text goes as `extendedTextMessage`; a medium as its `*Message` with what the upload gave (CDN
+ * url and direct path, the random `mediaKey`, both hashes, the length as a protobuf Long-able number).
+ */
+export function contentSent(content: AnyMessageContent): proto.IMessage {
+  if ('text' in content) return { extendedTextMessage: { text: content.text } };
+  const media = (bytes: unknown) => {
+    const length = Buffer.isBuffer(bytes) ? bytes.length : 0;
+    const mediaKey = randomBytes(32);
+    return {
+      url: `https://mmg.whatsapp.net/v/t62.7118-24/${mediaKey.toString('hex').slice(0, 16)}.enc`,
+      directPath: `/v/t62.7118-24/${mediaKey.toString('hex').slice(0, 16)}.enc`,
+      mediaKey,
+      mediaKeyTimestamp: 1_767_000_000,
+      fileSha256: createHash('sha256')
+        .update(Buffer.isBuffer(bytes) ? bytes : Buffer.alloc(0))
+        .digest(),
+      fileEncSha256: randomBytes(32),
+      fileLength: length,
+    };
+  };
+  const c = content as Record<string, unknown> & { mimetype?: string; caption?: string };
+  if ('image' in c) return { imageMessage: { ...media(c.image), mimetype: c.mimetype ?? 'image/jpeg', caption: c.caption ?? null } };
+  if ('video' in c) return { videoMessage: { ...media(c.video), mimetype: c.mimetype ?? 'video/mp4', caption: c.caption ?? null } };
+  if ('audio' in c)
+    return { audioMessage: { ...media(c.audio), mimetype: c.mimetype ?? 'audio/ogg', ptt: Boolean(c.ptt), seconds: (c.seconds as number) ?? 0 } };
+  if ('document' in c)
+    return {
+      documentMessage: {
+        ...media(c.document),
+        mimetype: c.mimetype ?? 'application/octet-stream',
+        fileName: (c.fileName as string) ?? null,
+        caption: c.caption ?? null,
+      },
+    };
+  return {};
+}
 
 /** An error as Baileys closes with (a Boom: the reason is `output.statusCode`). */
 export function closeError(statusCode: number, message = 'closed'): Error {
@@ -171,11 +212,13 @@ export class SocketDouble implements WhatsAppSocket {
     const key = { remoteJid: jid, fromMe: true, id: `3EB0${String(++this.sequence).padStart(16, '0')}` };
     // WhatsApp takes the stanza (the call succeeds) and refuses it afterwards, in the server's ack.
     if (this.refusedNumbers.has(jid)) setImmediate(() => this.badAck(key, '463'));
-    return proto.WebMessageInfo.fromObject({
-      key,
-      messageTimestamp: 1_767_000_000,
-      message: 'text' in content ? { conversation: content.text } : {},
-    }) as WAMessage;
+    return this.relayed(
+      proto.WebMessageInfo.fromObject({
+        key,
+        messageTimestamp: 1_767_000_000,
+        message: contentSent(content),
+      }) as WAMessage,
+    );
   }
 
   /**
@@ -226,7 +269,6 @@ export class SocketDouble implements WhatsAppSocket {
     const params = code === '463' ? [code, 'Your account has been restricted'] : [code];
     this.emit('messages.update', [{ key, update: { status: proto.WebMessageInfo.Status.ERROR, messageStubParameters: params } }]);
   }
-
 
   /** Phone numbers asked for a pairing code; `pairingCodeError` makes the next ask fail. */
   readonly pairingCodeAsks: string[] = [];
@@ -301,9 +343,92 @@ export class SocketDouble implements WhatsAppSocket {
 
   readonly groupAsks: string[] = [];
 
-  async groupMetadata(jid: string): Promise<{ subject: string }> {
+  /** Members of each group as WhatsApp knows them (a group not set here has one member). */
+  readonly groupMembers = new Map<string, string[]>();
+  /** Subjects of groups (default 'Grupo da Loja'). */
+  readonly groupSubjects = new Map<string, string>();
+
+  /** Baileys' `groupMetadata`: a query to WhatsApp every call (Socket/groups.js), answering the group as it is now. */
+  async groupMetadata(jid: string): Promise<GroupMetadata> {
     this.groupAsks.push(jid);
-    return { subject: 'Grupo da Loja' };
+    const members = this.groupMembers.get(jid) ?? ['5511911110000@s.whatsapp.net'];
+    return {
+      id: jid,
+      subject: this.groupSubjects.get(jid) ?? 'Grupo da Loja',
+      owner: undefined,
+      addressingMode: WAMessageAddressingMode.PN,
+      participants: members.map((id) => ({ id, admin: null })),
+    };
+  }
+
+  /**
+   * WhatsApp tells the group changed (a `w:gp2` notification, Utils/process-message.js): members
+   * added or removed come as `group-participants.update`, a new subject as `groups.update`.
+   */
+  changeGroup(jid: string, change: { add?: string[]; remove?: string[]; subject?: string }): void {
+    const members = this.groupMembers.get(jid) ?? ['5511911110000@s.whatsapp.net'];
+    if (change.add?.length) {
+      this.groupMembers.set(jid, [...members, ...change.add]);
+      this.emit('group-participants.update', { id: jid, author: members[0]!, participants: change.add.map((id) => ({ id })), action: 'add' });
+    }
+    if (change.remove?.length) {
+      this.groupMembers.set(
+        jid,
+        members.filter((id) => !change.remove!.includes(id)),
+      );
+      this.emit('group-participants.update', { id: jid, author: members[0]!, participants: change.remove.map((id) => ({ id })), action: 'remove' });
+    }
+    if (change.subject !== undefined) {
+      this.groupSubjects.set(jid, change.subject);
+      this.emit('groups.update', [{ id: jid, subject: change.subject }]);
+    }
+  }
+
+  /** Sends to groups: the members each was encrypted for (from `cachedGroupMetadata` when it answers, else a `groupMetadata` query). */
+  readonly groupSends: { jid: string; participants: string[] }[] = [];
+  /** Baileys' MessageRetryManager of this socket: what it sent, 512 for 5 minutes (Utils/message-retry-manager.js). */
+  private readonly recentSent = new Map<string, { at: number; message: proto.IMessage }>();
+  /** Baileys' own retry counter when the socket is given none (per socket, Socket/messages-recv.js). */
+  private readonly ownRetryCounts = new Map<string, number>();
+  /** What retry requests re-sent, and those that found no message ("Aguardando esta mensagem" on the phone). */
+  readonly resent: { id: string; participant: string; message: proto.IMessage }[] = [];
+  readonly unavailable: { id: string; participant: string }[] = [];
+
+  /** `relayMessage` as Baileys runs it for a send: group members resolved, the message kept for retries. */
+  private async relayed(message: WAMessage): Promise<WAMessage> {
+    const jid = message.key.remoteJid!;
+    if (jid.endsWith('@g.us')) {
+      const cached = await this.options.cachedGroupMetadata?.(jid);
+      const group = cached && Array.isArray(cached.participants) ? cached : await this.groupMetadata(jid);
+      this.groupSends.push({ jid, participants: group.participants.map((p) => p.id) });
+    }
+    this.recentSent.set(message.key.id!, { at: Date.now(), message: message.message! });
+    if (this.recentSent.size > 512) this.recentSent.delete(this.recentSent.keys().next().value!);
+    return message;
+  }
+
+  /**
+   * A recipient's phone could not decrypt a message and asks for it again (a `retry` receipt), as
+   * Baileys' `sendMessagesAgain` answers it (Socket/messages-recv.js): the message from this
+   * socket's recent sends, else from `getMessage`; re-sent while the retry count of (id,
+   * participant) in `msgRetryCounterCache` (Baileys' own per socket when none is given) is under 5;
+   * otherwise nothing is sent and the phone keeps showing "Aguardando esta mensagem".
+   */
+  async retryReceipt(key: WAMessageKey, participant = key.remoteJid!): Promise<proto.IMessage | undefined> {
+    const id = key.id!;
+    const recent = this.recentSent.get(id);
+    const message = recent && Date.now() - recent.at < 5 * 60_000 ? recent.message : await this.options.getMessage?.({ ...key, id });
+    const counter = `${id}:${participant}`;
+    const counts = this.options.msgRetryCounterCache;
+    const count = Number((counts ? await counts.get<number>(counter) : this.ownRetryCounts.get(counter)) ?? 0);
+    if (!message || count >= 5) {
+      this.unavailable.push({ id, participant });
+      return undefined;
+    }
+    if (counts) await counts.set(counter, count + 1);
+    else this.ownRetryCounts.set(counter, count + 1);
+    this.resent.push({ id, participant, message });
+    return message;
   }
 
   /**
