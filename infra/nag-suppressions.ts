@@ -47,7 +47,7 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
   const everyFunction: Reasons = {
     'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
       "CDK's default Lambda execution policy: CreateLogGroup/CreateLogStream/PutLogEvents and nothing else",
-    L1: 'Node.js 22 on purpose: the worker image runs node:22 too, and Lambda supports it until 2027 (docs/decisions.md "Cloud stack")',
+    L1: 'Node.js 24, the newest runtime aws-cdk-lib offers (infra/day-one.test.ts keeps it so); cdk-nag may know a newer name than Lambda has',
     [tableIndexes]: "DynamoDB grants include index/* by design: handlers query the table's global secondary indexes",
   };
   const xrayOnly = { 'IAM5[Resource::*]': "X-Ray's PutTraceSegments/PutTelemetryRecords (active tracing) take no resource" };

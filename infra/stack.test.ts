@@ -196,14 +196,14 @@ describe('the Lambda functions', () => {
     );
   });
 
-  it('run Node.js 22 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), 30 s for stream batches (or what the consumer asks), what the queue list says for queue batches', () => {
+  it('run Node.js 24 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), 30 s for stream batches (or what the consumer asks), what the queue list says for queue batches', () => {
     const routeTimeout = (description: string) => httpRoutes.find((r) => `http/${r.handler}` === description)?.timeoutSeconds;
     const streamTimeout = (description: string) => streamConsumers.find((c) => `streams/${c.name}` === description)?.timeoutSeconds ?? 30;
     const queueTimeout = (description: string) => queueConsumers.find((c) => `queues/${c.name}` === description)?.timeoutSeconds;
     for (const [, fn] of functionsOf(template)) {
       const description = String(fn.Properties.Description);
       expect(fn.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         MemorySize: 512,
         Timeout: description.startsWith('streams/') ? streamTimeout(description) : (queueTimeout(description) ?? routeTimeout(description) ?? 10),
@@ -355,7 +355,7 @@ describe('the HTTP API', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      DefaultRouteSettings: { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 },
       AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('\\$context\\.requestId') },
     });
   });
@@ -976,10 +976,10 @@ describe('the scheduled resume of stalled jobs', () => {
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: fnId }, MaximumRetryAttempts: 2 });
   });
 
-  it('runs Node.js 22 on arm64 with tracing, 60 s, knowing the table and the Powertools settings and no secret', () => {
+  it('runs Node.js 24 on arm64 with tracing, 60 s, knowing the table and the Powertools settings and no secret', () => {
     const [, fn] = resumer();
     const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
-    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 60, TracingConfig: { Mode: 'Active' } });
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 60, TracingConfig: { Mode: 'Active' } });
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(
       ['NODE_OPTIONS', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_SERVICE_NAME', 'TABLE_NAME'].sort(),
     );

@@ -101,6 +101,10 @@ export interface ConversaStackProps extends StackProps {
   readonly workerQueue?: WorkerQueueDef;
   /** Channel worker tasks (Fargate). @default context `workerDesiredCount`, else 1 */
   readonly workerDesiredCount?: number;
+  /** Requests a second the HTTP API's stage accepts, all clients together. @default context `apiRateLimit`, else 500 */
+  readonly apiRateLimit?: number;
+  /** The stage's burst. @default context `apiBurstLimit`, else 1000 */
+  readonly apiBurstLimit?: number;
   /** Where alarms are mailed. @default context `alarmEmail`, else no subscription */
   readonly alarmEmail?: string;
   /** The functions' log level (POWERTOOLS_LOG_LEVEL). @default context `logLevel`, else INFO */
@@ -164,9 +168,12 @@ export class ConversaStack extends Stack {
 
     // Handlers fetch the value at cold start through JWT_SECRET_ARN: it never appears in the
     // template, the environment or the logs. Alphanumeric, 64 characters (~380 bits).
+    // Both generated secrets stay when a prod stack is deleted, like the table: the data key is the
+    // only way to open the channel credentials sealed in it (docs/deploy.md, "Re-create prod").
     this.jwtSecret = new secretsmanager.Secret(this, 'JwtSecret', {
       description: 'HMAC key that signs Conversa access tokens',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: this.stage.dataRemovalPolicy,
     });
 
     // Key material for encrypting channel tokens at rest (AES-256-GCM, key = SHA-256 of it),
@@ -175,6 +182,7 @@ export class ConversaStack extends Stack {
     this.dataKey = new secretsmanager.Secret(this, 'DataKey', {
       description: 'Key material that encrypts Conversa channel credentials at rest',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: this.stage.dataRemovalPolicy,
     });
 
     // Stripe's API key and the webhook endpoint's signing secret come from Stripe, not from us: the
@@ -219,6 +227,9 @@ export class ConversaStack extends Stack {
     });
 
     this.httpApi = new ConversaHttpApi(this, 'Http', {
+      // The stage's throttle is a ceiling for the whole product; one address's flood is the WAF's.
+      rateLimit: props.apiRateLimit ?? wholeContext('apiRateLimit'),
+      burstLimit: props.apiBurstLimit ?? wholeContext('apiBurstLimit'),
       routes: props.routes ?? httpRoutes,
       handlersDir: join(projectRoot, 'functions', 'http'),
       projectRoot,

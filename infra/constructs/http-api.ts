@@ -17,11 +17,19 @@ export interface HttpApiProps {
   readonly projectRoot: string;
   /** Environment every handler gets. */
   readonly environment: Record<string, string>;
-  /** Steady-state requests per second for the whole stage. @default 50 */
+  /** Steady-state requests per second for the whole stage. @default DEFAULT_API_RATE_LIMIT */
   readonly rateLimit?: number;
-  /** Burst capacity for the whole stage. @default 100 */
+  /** Burst capacity for the whole stage. @default DEFAULT_API_BURST_LIMIT */
   readonly burstLimit?: number;
 }
+
+/**
+ * The stage's throttle, all clients together: a ceiling on what a bug or an attack can cost, well
+ * above a busy hour (the first 50 a second was about what one browser's inbox burst sends). One
+ * address's flood is the WAF's rate rule. Context `apiRateLimit` and `apiBurstLimit` change them.
+ */
+export const DEFAULT_API_RATE_LIMIT = 500;
+export const DEFAULT_API_BURST_LIMIT = 1000;
 
 /** Mount point of the REST API: the route list's paths are relative to it. */
 export const API_PREFIX = '/api';
@@ -78,7 +86,7 @@ export class ConversaHttpApi extends Construct {
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: { rateLimit: props.rateLimit ?? 50, burstLimit: props.burstLimit ?? 100 },
+      throttle: { rateLimit: props.rateLimit ?? DEFAULT_API_RATE_LIMIT, burstLimit: props.burstLimit ?? DEFAULT_API_BURST_LIMIT },
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(

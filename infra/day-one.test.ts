@@ -1,0 +1,66 @@
+/**
+ * Issue 27, "day one on a real AWS account": what the template must say so that AWS does what we
+ * mean with it (the runtime's support window, what a prod deletion keeps, the API's throttle).
+ */
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { ConversaStack } from './stack.ts';
+import { siteFixture } from './test-support/site-fixture.ts';
+import { wholeTemplate } from './test-support/whole-template.ts';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+const cdkContext = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+
+function synth(context: Record<string, unknown> = {}): Template {
+  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
+  return wholeTemplate(new ConversaStack(app, 'ConversaStack', { siteAssetPath: siteFixture }));
+}
+const resourcesOf = (template: Template, type: string) => Object.entries(template.findResources(type) as Record<string, Resource>);
+
+const dev = synth();
+const prod = synth({ stage: 'prod' });
+
+describe('the Lambda runtime', () => {
+  it('is the newest Node.js runtime aws-cdk-lib offers, for every function of ours', () => {
+    const newest = Object.keys(lambda.Runtime)
+      .map((key) => /^NODEJS_(\d+)_X$/.exec(key)?.[1])
+      .filter((major): major is string => major !== undefined)
+      .map(Number)
+      .sort((a, b) => b - a)[0];
+    expect(newest).toBeGreaterThanOrEqual(24);
+    const ours = resourcesOf(dev, 'AWS::Lambda::Function').filter(([, fn]) => /^(http|ws|streams|queues|schedules)\//.test(fn.Properties.Description ?? ''));
+    expect(ours.length).toBeGreaterThan(40);
+    for (const [id, fn] of ours) expect(fn.Properties.Runtime, id).toBe(`nodejs${newest}.x`);
+  });
+});
+
+describe('a prod stack deleted', () => {
+  const secret = (template: Template, pattern: RegExp) =>
+    resourcesOf(template, 'AWS::SecretsManager::Secret').find(([, s]) => pattern.test(s.Properties.Description))![1];
+
+  it('keeps the JWT signing secret and the data key, as it keeps the table whose credentials the key seals', () => {
+    for (const pattern of [/access tokens/, /at rest/]) {
+      expect(secret(prod, pattern)).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      expect(secret(dev, pattern)).toMatchObject({ DeletionPolicy: 'Delete' });
+    }
+    expect(resourcesOf(prod, 'AWS::DynamoDB::GlobalTable')[0]![1].DeletionPolicy).toBe('Retain');
+  });
+});
+
+describe("the HTTP API's stage throttle", () => {
+  const throttle = (template: Template) => {
+    const stages = resourcesOf(template, 'AWS::ApiGatewayV2::Stage').filter(([, s]) => s.Properties.StageName === '$default');
+    expect(stages).toHaveLength(1);
+    return stages[0]![1].Properties.DefaultRouteSettings as { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
+  };
+
+  it('is a ceiling for the whole product (per-address limits are the WAF’s), 500 a second unless context says', () => {
+    expect(throttle(dev)).toMatchObject({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
+    expect(throttle(synth({ apiRateLimit: '2000', apiBurstLimit: '4000' }))).toMatchObject({ ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 });
+    expect(() => synth({ apiRateLimit: 'lots' })).toThrow(/apiRateLimit/);
+  });
+});
