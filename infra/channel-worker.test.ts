@@ -388,7 +388,9 @@ describe('the worker queue', () => {
     const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).filter((fn) =>
       /^(http|ws|streams|queues)\//.test(fn.Properties.Description),
     );
-    const producers = [...workerQueue.producers.map((p) => `streams/${p}`), ...workerQueue.routeProducers.map((h) => `http/${h}`)];
+    // A stream consumer sends through the router that runs it (functions/streams/consumers.ts).
+    const routerOf = (name: string) => `streams/${streamConsumers.find((c) => c.name === name)!.router}-router`;
+    const producers = [...new Set([...workerQueue.producers.map(routerOf), ...workerQueue.routeProducers.map((h) => `http/${h}`)])];
     expect(producers.length).toBeGreaterThan(0);
     let senders = 0;
     for (const fn of functions) {

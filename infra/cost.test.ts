@@ -94,7 +94,7 @@ describe('the pricing arithmetic on a tiny template', () => {
 
   it('counts a plain alarm as one metric and a metric-math alarm as its metrics', () => {
     expect(inventory.alarms).toEqual([1, 2]);
-    expect(inventory.functions.get('streams/fanout')).toBe(1024);
+    expect(inventory.functions.get('streams/realtime-router')).toBe(1024);
     expect(inventory.deployTimeFunctions).toBe(1);
   });
 

@@ -9,7 +9,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpRoutes } from '#functions/http/routes.ts';
 import { queueConsumers } from '#functions/queues/consumers.ts';
-import { streamConsumers } from '#functions/streams/consumers.ts';
+import { consumersOf, streamConsumers, streamRouters } from '#functions/streams/consumers.ts';
 import { alarmSettings, maxMetricsPerAlarm } from './constructs/operations.ts';
 import { webSocketRoutes } from './constructs/websocket-api.ts';
 import { ConversaStack } from './stack.ts';
@@ -61,8 +61,10 @@ function functionsOfAlarm(alarm: Resource): string[] {
 }
 
 const handlerModules = new Set(httpRoutes.map((r) => r.handler));
+/** The stream's readers: one function per router that has consumers. */
+const routerCount = streamRouters.filter((r) => consumersOf(r.name).length > 0).length;
 // The last one: the scheduled resume of stalled jobs.
-const functionCount = handlerModules.size + new Set(webSocketRoutes.map((r) => r.handler)).size + streamConsumers.length + queueConsumers.length + 1;
+const functionCount = handlerModules.size + new Set(webSocketRoutes.map((r) => r.handler)).size + routerCount + queueConsumers.length + 1;
 
 let template: Template;
 let topicId: string;
@@ -203,11 +205,11 @@ describe('the alarms', () => {
     }
   });
 
-  it('watch every dead-letter queue (stream consumers, the send queue, the worker queue) for any message', () => {
+  it('watch every dead-letter queue (stream routers, the send queue, the worker queue) for any message', () => {
     const queues = resourcesOf(template, 'AWS::SQS::Queue');
     const deadLetterIds = Object.keys(queues).filter((id) => /Dlq/.test(id));
-    // One per stream consumer, one per queue consumer, the worker queue's.
-    expect(deadLetterIds).toHaveLength(streamConsumers.length + queueConsumers.length + 1);
+    // One per stream router, one per queue consumer, the worker queue's.
+    expect(deadLetterIds).toHaveLength(routerCount + queueConsumers.length + 1);
     const alarms = alarmsNamed(template, 'DeadLetters');
     const watched = alarms.map(
       ([, alarm]) => (alarm.Properties.Dimensions as { Name: string; Value: { 'Fn::GetAtt': [string, string] } }[])[0]!.Value['Fn::GetAtt'][0],
@@ -227,9 +229,9 @@ describe('the alarms', () => {
     }
   });
 
-  it("watch each stream consumer's iterator age: over 60 s for 5 minutes", () => {
+  it("watch each stream reader's (router's) iterator age: over 60 s for 5 minutes", () => {
     const alarms = alarmsNamed(template, 'IteratorAge');
-    expect(alarms).toHaveLength(streamConsumers.length);
+    expect(alarms).toHaveLength(routerCount);
     const streamFunctionIds = ourFunctions(template)
       .filter(([, fn]) => String(fn.Properties.Description).startsWith('streams/'))
       .map(([id]) => id);
@@ -245,6 +247,26 @@ describe('the alarms', () => {
         EvaluationPeriods: 5,
         TreatMissingData: 'notBreaching',
       });
+    }
+  });
+
+  it("watch each stream consumer's failed calls (the routers' StreamConsumerFailures by consumer): 3 or more in 5 minutes", () => {
+    const alarms = alarmsNamed(template, 'StreamConsumerFailures');
+    expect(alarms).toHaveLength(streamConsumers.length);
+    const watched = alarms.map(([, a]) => (a.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'consumer')!.Value);
+    expect(watched.sort()).toEqual(streamConsumers.map((c) => c.name).sort());
+    for (const [, alarm] of alarms) {
+      expect(alarm.Properties).toMatchObject({
+        Namespace: 'Conversa',
+        MetricName: 'StreamConsumerFailures',
+        Statistic: 'Sum',
+        Period: alarmSettings.streamConsumerFailures.period,
+        Threshold: alarmSettings.streamConsumerFailures.threshold,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+      });
+      expect(alarm.Properties.Dimensions).toEqual(expect.arrayContaining([{ Name: 'service', Value: 'conversa' }]));
     }
   });
 
@@ -413,6 +435,7 @@ describe('the alarms', () => {
       'LambdaThrottles',
       'DeadLetters',
       'IteratorAge',
+      'StreamConsumerFailures',
       'WorkerDown',
       'WorkerCpuHigh',
       'WorkerMemoryHigh',
@@ -438,6 +461,7 @@ describe('the dashboard', () => {
     for (const signal of [
       '5xx',
       'IteratorAge',
+      'StreamConsumerFailures',
       'ApproximateNumberOfMessagesVisible',
       'CPUUtilization',
       'MemoryUtilization',

@@ -7,10 +7,10 @@ import { tableShape } from '#db/table-definition.ts';
 import { httpRoutes } from '#functions/http/routes.ts';
 import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { queueConsumers, visibilityTimeoutSeconds } from '#functions/queues/consumers.ts';
-import { streamConsumers } from '#functions/streams/consumers.ts';
+import { consumersOf, routerFilters, routerTimeoutSeconds, streamConsumers, streamRouters } from '#functions/streams/consumers.ts';
 import { handlerConstructId } from './constructs/http-api.ts';
 import { ACCESS_LOG_DAYS } from './constructs/media-bucket.ts';
-import { StreamConsumers } from './constructs/stream-consumers.ts';
+import { routerDescription, StreamConsumers } from './constructs/stream-consumers.ts';
 import { webSocketMockRoutes, webSocketRoutes } from './constructs/websocket-api.ts';
 import { pingAction, pongMessage } from '#contracts/realtime-link.ts';
 import { CONSUMERS_THAT_MANAGE_CONNECTIONS, CONSUMERS_THAT_SEND_MAIL, CONSUMERS_THAT_START_CONNECTIONS, ConversaStack, isPaymentHandler } from './stack.ts';
@@ -38,6 +38,12 @@ function resourcesOf(template: Template, type: string): Record<string, Resource>
 }
 
 const handlerModules = [...new Set(httpRoutes.map((route) => route.handler))];
+/** The stream's readers: one function per router that has consumers. */
+const routers = streamRouters.filter((r) => consumersOf(r.name).length > 0);
+/** The description of the function that runs a stream consumer: its router's. */
+const runnerOf = (consumer: string) => routerDescription(streamConsumers.find((c) => c.name === consumer)!.router);
+/** Whether the router with this description runs any of these consumers. */
+const runsAny = (description: string, consumers: Iterable<string>) => [...consumers].some((name) => runnerOf(name) === description);
 const wsHandlerModules = [...new Set(webSocketRoutes.map((route) => route.handler))];
 
 /** Our Lambda functions whose description starts with `prefix` (`http/`, `ws/`, `streams/`, `queues/`, or '' for all of ours). */
@@ -174,11 +180,11 @@ describe('the secrets', () => {
 });
 
 describe('the Lambda functions', () => {
-  it('are one per HTTP handler module, WebSocket route, stream consumer and queue consumer, and the scheduled resume', () => {
+  it('are one per HTTP handler module, WebSocket route, stream router and queue consumer, and the scheduled resume', () => {
     expect(handlerModules.length).toBeGreaterThan(0);
-    expect(streamConsumers.length).toBeGreaterThan(0);
+    expect(routers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
-    const ours = handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length;
+    const ours = handlerModules.length + wsHandlerModules.length + routers.length + queueConsumers.length;
     // Plus the scheduled resume of stalled jobs (its own tests below) and CDK's own: the custom
     // resources that strip the worker VPC's default security group of its rules, upload the web
     // app, and (in dev) empty the buckets on deletion.
@@ -190,15 +196,15 @@ describe('the Lambda functions', () => {
       [
         ...handlerModules.map((h) => `http/${h}`),
         ...wsHandlerModules.map((h) => `ws/${h}`),
-        ...streamConsumers.map((c) => `streams/${c.name}`),
+        ...routers.map((r) => routerDescription(r.name)),
         ...queueConsumers.map((c) => `queues/${c.name}`),
       ].sort(),
     );
   });
 
-  it('run Node.js 24 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), 30 s for stream batches (or what the consumer asks), what the queue list says for queue batches', () => {
+  it('run Node.js 24 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), twice the slowest consumer call for stream routers, what the queue list says for queue batches', () => {
     const routeTimeout = (description: string) => httpRoutes.find((r) => `http/${r.handler}` === description)?.timeoutSeconds;
-    const streamTimeout = (description: string) => streamConsumers.find((c) => `streams/${c.name}` === description)?.timeoutSeconds ?? 30;
+    const streamTimeout = (description: string) => routerTimeoutSeconds(consumersOf(routers.find((r) => routerDescription(r.name) === description)!.name));
     const queueTimeout = (description: string) => queueConsumers.find((c) => `queues/${c.name}` === description)?.timeoutSeconds;
     for (const [, fn] of functionsOf(template)) {
       const description = String(fn.Properties.Description);
@@ -211,8 +217,9 @@ describe('the Lambda functions', () => {
       });
     }
     expect(functionsOf(template, 'streams/').every(([, fn]) => fn.Properties.Timeout === streamTimeout(String(fn.Properties.Description)))).toBe(true);
-    // The plan-limit consumer archives a Pro account's contacts in one invocation where it can.
-    expect(functionsOf(template, 'streams/plan-limits')[0]![1].Properties.Timeout).toBe(300);
+    // The plan-limit consumer archives a Pro account's contacts in one call (300 s) where it can; its router allows two such calls.
+    expect(functionsOf(template, runnerOf('plan-limits'))[0]![1].Properties.Timeout).toBe(600);
+    expect(functionsOf(template, runnerOf('fanout'))[0]![1].Properties.Timeout).toBe(60);
   });
 
   it('all get the table, both secret ARNs and the bucket name in their environment', () => {
@@ -220,7 +227,7 @@ describe('the Lambda functions', () => {
     const bucketId = mediaBucketId(template);
     const { jwt, dataKey } = secretIds(template);
     const all = functionsOf(template);
-    expect(all.length).toBe(handlerModules.length + wsHandlerModules.length + streamConsumers.length + queueConsumers.length);
+    expect(all.length).toBe(handlerModules.length + wsHandlerModules.length + routers.length + queueConsumers.length);
     for (const [, fn] of all) {
       expect(fn.Properties.Environment.Variables, fn.Properties.Description).toMatchObject({
         TABLE_NAME: { Ref: tableId },
@@ -294,7 +301,7 @@ describe('the Lambda functions', () => {
       const description = String(fn.Properties.Description);
       const statements = statementsOf(template, fn);
       const isHttp = description.startsWith('http/');
-      const mails = isHttp || [...CONSUMERS_THAT_SEND_MAIL].some((name) => description === `streams/${name}`);
+      const mails = isHttp || runsAny(description, CONSUMERS_THAT_SEND_MAIL);
       const usesBucket = isHttp || description.startsWith('streams/') || description.startsWith('queues/');
       expect(
         allows(statements, 'ses:SendEmail', (r) => r === '*'),
@@ -314,7 +321,7 @@ describe('the Lambda functions', () => {
     const sesStatements = Object.values(resourcesOf(scoped, 'AWS::IAM::Policy'))
       .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
       .filter((s) => [s.Action].flat().includes('ses:SendEmail'));
-    expect(sesStatements).toHaveLength(handlerModules.length + CONSUMERS_THAT_SEND_MAIL.size);
+    expect(sesStatements).toHaveLength(handlerModules.length + new Set([...CONSUMERS_THAT_SEND_MAIL].map(runnerOf)).size);
     for (const s of sesStatements) {
       expect(JSON.stringify(s.Resource)).toContain(':identity/conversa.example');
       expect(s.Resource).not.toBe('*');
@@ -555,31 +562,47 @@ describe('the media bucket', () => {
 });
 
 describe('the stream consumers', () => {
-  /** The function of a consumer and its event source mapping. */
+  /** The function that runs a consumer (its router's) and that router's event source mapping. */
   function consumer(name: string) {
-    const fns = functionsOf(template, `streams/${name}`).filter(([, fn]) => fn.Properties.Description === `streams/${name}`);
+    const description = runnerOf(name);
+    const fns = functionsOf(template, description).filter(([, fn]) => fn.Properties.Description === description);
     expect(fns, name).toHaveLength(1);
     const [fnId, fn] = fns[0]!;
     const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter((m) => m.Properties.FunctionName.Ref === fnId);
     expect(mappings, name).toHaveLength(1);
-    return { fnId, fn, mapping: mappings[0]! };
+    return { fnId, fn, mapping: mappings[0]!, description };
   }
+  const routerOf = (name: string) => consumer(consumersOf(name as (typeof routers)[number]['name'])[0]!.name);
 
-  it('each get one event source mapping on the table stream, and the queue consumers one each on their queue', () => {
+  it("read the table's stream through at most two event source mappings (DynamoDB Streams: no more than two readers of a shard)", () => {
+    const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
+    const readers = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
+      (m) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] }),
+    );
+    expect(readers.length).toBeGreaterThan(0);
+    expect(readers.length).toBeLessThanOrEqual(2);
+  });
+
+  it('each run in one of the routers, which get one event source mapping each on the table stream; the queue consumers one each on their queue', () => {
     expect(streamConsumers.length).toBeGreaterThan(0);
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', streamConsumers.length + queueConsumers.length);
+    expect(streamConsumers.every((c) => routers.some((r) => r.name === c.router))).toBe(true);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', routers.length + queueConsumers.length);
     const tableId = onlyId(template, 'AWS::DynamoDB::GlobalTable');
     for (const { name } of streamConsumers) {
       expect(consumer(name).mapping.Properties.EventSourceArn, name).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
     }
+    for (const { name } of routers) {
+      expect(routerOf(name).fn.Properties.Environment.Variables.STREAM_ROUTER, name).toBe(name);
+    }
   });
 
-  it('read from LATEST in their batch size, one batch per shard at a time, bisecting failures and retrying 5 times', () => {
-    for (const { name, batchSize } of streamConsumers) {
-      expect(consumer(name).mapping.Properties, name).toMatchObject({
-        BatchSize: batchSize,
+  it('read from LATEST in their largest consumer batch, one batch per shard at a time, reporting partial failures, bisecting and retrying 5 times', () => {
+    for (const { name } of routers) {
+      expect(routerOf(name).mapping.Properties, name).toMatchObject({
+        BatchSize: Math.max(...consumersOf(name).map((c) => c.batchSize)),
         StartingPosition: 'LATEST',
         BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
         MaximumRetryAttempts: 5,
         ParallelizationFactor: 1,
         MaximumBatchingWindowInSeconds: 0,
@@ -587,33 +610,44 @@ describe('the stream consumers', () => {
     }
   });
 
-  it('receive only the records their filters let through', () => {
-    for (const { name, filters } of streamConsumers) {
+  it("are invoked only for records some consumer of the router asks for: at most two patterns (a mapping takes five), covering every consumer's item types", () => {
+    for (const { name } of routers) {
+      const filters = routerFilters(consumersOf(name));
       expect(filters, name).toBeDefined();
-      expect(consumer(name).mapping.Properties.FilterCriteria, name).toEqual({ Filters: filters!.map((f) => ({ Pattern: JSON.stringify(f) })) });
+      expect(filters!.length).toBeLessThanOrEqual(2);
+      expect(routerOf(name).mapping.Properties.FilterCriteria, name).toEqual({ Filters: filters!.map((f) => ({ Pattern: JSON.stringify(f) })) });
+      const text = JSON.stringify(filters);
+      for (const c of consumersOf(name)) {
+        expect(c.filters, c.name).toBeDefined();
+        for (const pattern of c.filters!) {
+          const image =
+            (pattern.dynamodb as Record<string, { type: { S: string[] } }>).NewImage ??
+            (pattern.dynamodb as Record<string, { type: { S: string[] } }>).OldImage;
+          for (const type of image!.type.S) expect(text, `${c.name} ${type}`).toContain(`"${type}"`);
+        }
+      }
     }
   });
 
   it('include contact-snapshots: contact and tombstone writes in batches of 1000, writing the bucket the API reads snapshots from', () => {
     const { fn, mapping } = consumer('contact-snapshots');
     expect(mapping.Properties.BatchSize).toBe(1000);
-    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({
-      eventName: ['INSERT', 'MODIFY'],
-      dynamodb: { NewImage: { type: { S: ['Contact', 'ContactTombstone'] } } },
-    });
-    expect(fn.Properties.Timeout).toBe(120);
+    const def = streamConsumers.find((c) => c.name === 'contact-snapshots')!;
+    expect(def.batchSize).toBe(1000);
+    expect(def.filters).toEqual([{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['Contact', 'ContactTombstone'] } } } }]);
+    expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(2 * 120);
     const objects = same({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [mediaBucketId(template), 'Arn'] }, '/*']] });
     expect(allows(statementsOf(template, fn), 's3:PutObject', objects)).toBe(true);
     expect(fn.Properties.Environment.Variables.BUCKET_NAME).toEqual({ Ref: mediaBucketId(template) });
   });
 
-  it('send records that keep failing to their own SQS dead-letter queue', () => {
+  it("send records that keep failing to their router's own SQS dead-letter queue", () => {
     const queues = resourcesOf(template, 'AWS::SQS::Queue');
-    // Theirs, plus each queue consumer's queue and dead-letter queue, and the worker queue and its dead-letter queue.
-    template.resourceCountIs('AWS::SQS::Queue', streamConsumers.length + 2 * queueConsumers.length + 2);
+    // The routers', plus each queue consumer's queue and dead-letter queue, and the worker queue and its dead-letter queue.
+    template.resourceCountIs('AWS::SQS::Queue', routers.length + 2 * queueConsumers.length + 2);
     const destinations = new Set<string>();
-    for (const { name } of streamConsumers) {
-      const { fn, mapping } = consumer(name);
+    for (const { name } of routers) {
+      const { fn, mapping } = routerOf(name);
       const destination = mapping.Properties.DestinationConfig?.OnFailure?.Destination;
       expect(destination, name).toBeDefined();
       const queueId = destination['Fn::GetAtt'][0] as string;
@@ -622,7 +656,7 @@ describe('the stream consumers', () => {
       destinations.add(queueId);
       expect(allows(statementsOf(template, fn), 'sqs:SendMessage', same({ 'Fn::GetAtt': [queueId, 'Arn'] })), name).toBe(true);
     }
-    expect(destinations.size).toBe(streamConsumers.length);
+    expect(destinations.size).toBe(routers.length);
   });
 
   it('may read the table stream', () => {
@@ -642,11 +676,11 @@ describe('the stream consumers', () => {
     }
   });
 
-  it('the account purge mails as MAIL_FROM, may delete and list objects of the bucket, and may queue logouts for the channel worker', () => {
+  it('the account purge mails as MAIL_FROM, may delete and list objects of the bucket, and may queue logouts for the channel worker (through its router)', () => {
     expect([...CONSUMERS_THAT_SEND_MAIL]).toEqual(['account-deletion']);
     const { fn } = consumer('account-deletion');
     expect(fn.Properties.Environment.Variables.MAIL_FROM).toBeDefined();
-    expect(fn.Properties.Timeout).toBe(120);
+    expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(120);
     const statements = statementsOf(template, fn);
     const bucketId = mediaBucketId(template);
     expect(allows(statements, 's3:DeleteObject*', same({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] }))).toBe(true);
@@ -654,12 +688,12 @@ describe('the stream consumers', () => {
     expect(fn.Properties.Environment.Variables[workerQueue.urlVariable]).toBeDefined();
     expect(allows(statements, 'sqs:SendMessage', () => true)).toBe(true);
     for (const { name } of streamConsumers) {
-      if (CONSUMERS_THAT_SEND_MAIL.has(name)) continue;
-      expect(consumer(name).fn.Properties.Environment.Variables.MAIL_FROM, name).toBeUndefined();
+      const { fn: runner, description } = consumer(name);
+      expect(runner.Properties.Environment.Variables.MAIL_FROM, name).toEqual(runsAny(description, CONSUMERS_THAT_SEND_MAIL) ? expect.anything() : undefined);
     }
   });
 
-  it('may manage WebSocket connections of the ws stage only where they post to or close them (fanout, close-sessions)', () => {
+  it('may manage WebSocket connections of the ws stage only in the router that runs fanout and close-sessions', () => {
     expect(streamConsumers.map((c) => c.name)).toContain('fanout');
     expect([...CONSUMERS_THAT_MANAGE_CONNECTIONS].every((n) => streamConsumers.some((c) => c.name === n))).toBe(true);
     const wsApi = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api')).find(([, api]) => api.Properties.ProtocolType === 'WEBSOCKET')![0];
@@ -667,10 +701,13 @@ describe('the stream consumers', () => {
       const text = JSON.stringify(r);
       return text.includes(`{"Ref":"${wsApi}"}`) && text.endsWith('"/ws/*/@connections/*"]]}');
     };
-    for (const { name } of streamConsumers) {
-      const statements = statementsOf(template, consumer(name).fn);
-      expect(allows(statements, 'execute-api:ManageConnections', connections), name).toBe(CONSUMERS_THAT_MANAGE_CONNECTIONS.has(name));
+    for (const { name } of routers) {
+      const { fn, description } = routerOf(name);
+      expect(allows(statementsOf(template, fn), 'execute-api:ManageConnections', connections), name).toBe(
+        runsAny(description, CONSUMERS_THAT_MANAGE_CONNECTIONS),
+      );
     }
+    expect(runsAny(runnerOf('fanout'), CONSUMERS_THAT_MANAGE_CONNECTIONS)).toBe(true);
     // Nobody else may.
     for (const [, fn] of [...functionsOf(template, 'http/'), ...functionsOf(template, 'ws/')]) {
       expect(allows(statementsOf(template, fn), 'execute-api:ManageConnections', () => true)).toBe(false);
@@ -744,7 +781,7 @@ describe('the send queue', () => {
     const { queueId } = queueConsumer(sendQueue!.name);
     for (const [, fn] of functionsOf(template)) {
       const description = String(fn.Properties.Description);
-      const producer = sendQueue!.producers.some((p) => description === `streams/${p}`);
+      const producer = runsAny(description, sendQueue!.producers);
       expect(allows(statementsOf(template, fn), 'sqs:SendMessage', same({ 'Fn::GetAtt': [queueId, 'Arn'] })), description).toBe(producer);
       expect(fn.Properties.Environment.Variables.OUTBOUND_QUEUE_URL !== undefined, description).toBe(producer || description === `queues/${sendQueue!.name}`);
     }
@@ -786,12 +823,13 @@ describe('Telegram', () => {
     }
   });
 
-  it('the consumers that start connections (plan limits, after an upgrade) get the Telegram webhook origin; the other consumers do not', () => {
+  it('the router that runs the consumers that start connections (plan limits, after an upgrade) gets the Telegram webhook origin; the other does not', () => {
     expect([...CONSUMERS_THAT_START_CONNECTIONS]).toEqual(['plan-limits']);
-    for (const { name } of streamConsumers) {
-      const [[, fn]] = functionsOf(template, `streams/${name}`).filter(([, f]) => f.Properties.Description === `streams/${name}`) as [[string, any]];
+    for (const { name } of routers) {
+      const description = routerDescription(name);
+      const [[, fn]] = functionsOf(template, description).filter(([, f]) => f.Properties.Description === description) as [[string, any]];
       const base = fn.Properties.Environment.Variables.TELEGRAM_WEBHOOK_BASE_URL;
-      expect(base, name).toEqual(CONSUMERS_THAT_START_CONNECTIONS.has(name) ? siteUrlOf(template) : undefined);
+      expect(base, name).toEqual(runsAny(description, CONSUMERS_THAT_START_CONNECTIONS) ? siteUrlOf(template) : undefined);
     }
   });
 
@@ -919,7 +957,7 @@ describe('synthesis with bundling', () => {
       partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
       dynamoStream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
     });
-    const consumers = [...streamConsumers, { name: 'ghost', handler: 'ghost-consumer', batchSize: 1 }];
+    const consumers = [...streamConsumers, { name: 'ghost', handler: 'ghost-consumer', router: 'jobs' as const, batchSize: 1 }];
     expect(
       () =>
         new StreamConsumers(stack, 'Streams', {

@@ -295,7 +295,8 @@ export class ConversaStack extends Stack {
       if (!fn) throw new Error(`The worker queue "${workerQueueDef.name}" names route producer "${handler}", which is not an HTTP handler`);
       return fn;
     });
-    for (const fn of [...workerProducers, ...workerRouteProducers]) {
+    // Once per function: consumers that share a router share its function.
+    for (const fn of new Set([...workerProducers, ...workerRouteProducers])) {
       fn.addEnvironment(workerQueueDef.urlVariable, this.channelWorker.queue.queueUrl);
       this.channelWorker.queue.grantSendMessages(fn);
     }
@@ -334,7 +335,8 @@ export class ConversaStack extends Stack {
     });
     const httpFunctions = [...this.httpApi.functions.values()];
     const wsFunctions = [...this.webSocketApi.functions.values()];
-    const streamFunctions = [...this.streamConsumers.functions.values()];
+    // The routers that run the stream consumers (each consumer's grants go to its router, below).
+    const streamFunctions = [...this.streamConsumers.routers.values()];
     const queueFunctions = [...this.queueConsumers.functions.values()];
     for (const fn of [...httpFunctions, ...wsFunctions, ...streamFunctions, ...queueFunctions]) {
       this.table.table.grantReadWriteData(fn);
@@ -345,14 +347,15 @@ export class ConversaStack extends Stack {
       bucket.grantReadWrite(fn);
       fn.addToRolePolicy(sendEmail);
     }
-    for (const [name, fn] of this.streamConsumers.functions) {
-      // Consumers read files to send them and presign downloads.
-      bucket.grantReadWrite(fn);
-      if (CONSUMERS_THAT_MANAGE_CONNECTIONS.has(name)) this.webSocketApi.stage.grantManagementApiAccess(fn);
-      if (CONSUMERS_THAT_SEND_MAIL.has(name)) {
-        fn.addToRolePolicy(sendEmail);
-        fn.addEnvironment('MAIL_FROM', mailFrom);
-      }
+    // Consumers read files to send them and presign downloads.
+    for (const fn of streamFunctions) bucket.grantReadWrite(fn);
+    // A consumer's rights go to the router that runs it, once per router.
+    const routersOf = (names: ReadonlySet<string>) =>
+      new Set([...names].map((name) => this.streamConsumers.functions.get(name)).filter((fn) => fn !== undefined));
+    for (const fn of routersOf(CONSUMERS_THAT_MANAGE_CONNECTIONS)) this.webSocketApi.stage.grantManagementApiAccess(fn);
+    for (const fn of routersOf(CONSUMERS_THAT_SEND_MAIL)) {
+      fn.addToRolePolicy(sendEmail);
+      fn.addEnvironment('MAIL_FROM', mailFrom);
     }
     // The send queue's consumer reads files to send them and presigns their download URLs.
     for (const fn of queueFunctions) bucket.grantReadWrite(fn);
@@ -417,9 +420,10 @@ export class ConversaStack extends Stack {
         ['consumers', [...streamFunctions, ...queueFunctions]],
         ['scheduled', scheduledFunctions],
       ]),
-      streamConsumers: this.streamConsumers.functions,
+      streamConsumers: this.streamConsumers.routers,
+      streamConsumerNames: [...this.streamConsumers.functions.keys()],
       deadLetterQueues: new Map([
-        ...[...this.streamConsumers.deadLetterQueues].map(([name, queue]) => [`stream consumer ${name}`, queue] as const),
+        ...[...this.streamConsumers.deadLetterQueues].map(([name, queue]) => [`stream router ${name}`, queue] as const),
         ...[...this.queueConsumers.deadLetterQueues].map(([name, queue]) => [`queue ${name}`, queue] as const),
         [`worker queue ${workerQueueDef.name}`, this.channelWorker.deadLetterQueue],
       ]),

@@ -1,4 +1,8 @@
-/** The table stream's consumers; the stack and the local runtime both read this list. */
+/**
+ * The table stream's consumers and the two routers that read the stream for them; the stack and
+ * the local runtime both read these lists (docs/decisions.md "Stream fan-in (issue 27)").
+ */
+import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { entityTypes } from '#db/keys.ts';
 
 /**
@@ -9,10 +13,35 @@ import { entityTypes } from '#db/keys.ts';
 export type EventPattern = { readonly [field: string]: EventPattern | readonly PatternValue[] };
 export type PatternValue = string | number | boolean | null | { exists: boolean } | { prefix: string } | { 'anything-but': readonly (string | number)[] };
 
+/** A consumer's handler as its router calls it: a batch of the records it asked for. */
+export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
+
+/**
+ * The stream's readers. DynamoDB Streams allows no more than two processes reading one shard at
+ * a time (more are throttled), so two event source mappings read it, each calling a router that
+ * hands every consumer of its group the records its filters let through. `realtime`: what users
+ * wait for (browsers' events, sends, closed sessions, the channel worker's changes), short
+ * batches; `jobs`: long steps (snapshots, plan limits, purges, exports) that must not hold
+ * realtime records back on the shard.
+ */
+export const streamRouters = [
+  { name: 'realtime', description: 'Realtime events, sends, sessions and connection changes' },
+  { name: 'jobs', description: 'Snapshots, plan limits, purges and exports' },
+] as const;
+export type StreamRouterName = (typeof streamRouters)[number]['name'];
+
 export interface StreamConsumerDef {
   name: string;
   /** Module under functions/streams, without extension. */
   handler: string;
+  /** The router (event source mapping) whose batches it gets. */
+  router: StreamRouterName;
+  /**
+   * Its handler module, imported when its router first needs it. A literal `import()` so the
+   * router's bundle (esbuild) carries the module; the local runtime loads it by path instead.
+   */
+  load?: () => Promise<{ handler: StreamHandler }>;
+  /** Records per call of the consumer; its router's batches are split to this size. */
   batchSize: number;
   /**
    * The records the consumer acts on (Lambda event filtering in the cloud, the stream emulator
@@ -20,7 +49,7 @@ export interface StreamConsumerDef {
    * compares old and new images still checks in code. Absent: every record.
    */
   filters?: readonly EventPattern[];
-  /** Handler timeout. @default 30 */
+  /** The longest a call of the consumer may take; its router's timeout covers the longest of its group. @default 30 */
   timeoutSeconds?: number;
 }
 
@@ -31,6 +60,8 @@ export const streamConsumers: StreamConsumerDef[] = [
   {
     name: 'fanout',
     handler: 'fanout',
+    router: 'realtime',
+    load: () => import('./fanout.ts'),
     batchSize: 100,
     // Created or changed items of a kind browsers follow; removals become no event.
     filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: realtimeItemTypes } } } }],
@@ -38,6 +69,8 @@ export const streamConsumers: StreamConsumerDef[] = [
   {
     name: 'close-sessions',
     handler: 'close-sessions',
+    router: 'realtime',
+    load: () => import('./close-sessions.ts'),
     batchSize: 100,
     // Changes that end sessions: a revoked token (logout), a user archived or moved to a new session
     // generation (password reset), a user removed. Whether a user's change ended anything is
@@ -55,6 +88,8 @@ export const streamConsumers: StreamConsumerDef[] = [
   {
     name: 'dispatch-outbound',
     handler: 'dispatch-outbound',
+    router: 'realtime',
+    load: () => import('./dispatch-outbound.ts'),
     batchSize: 10,
     // Our own messages at ack 0 (sending): stored by a send, or put back by a retry.
     filters: [{ dynamodb: { NewImage: { type: { S: [entityTypes.message] }, isFromMe: { BOOL: [true] }, ack: { N: ['0'] } } } }],
@@ -62,6 +97,8 @@ export const streamConsumers: StreamConsumerDef[] = [
   {
     name: 'notify-worker',
     handler: 'notify-worker',
+    router: 'realtime',
+    load: () => import('./notify-worker.ts'),
     batchSize: 100,
     // Connections created or changed, and connections removed (a removal has only the old image).
     filters: [
@@ -72,6 +109,8 @@ export const streamConsumers: StreamConsumerDef[] = [
   {
     name: 'contact-snapshots',
     handler: 'contact-snapshots',
+    router: 'jobs',
+    load: () => import('./contact-snapshots.ts'),
     // One snapshot write per account in a batch, however many of its contacts changed.
     batchSize: 1000,
     // Contacts written and deletion tombstones (a deletion writes one); a contact's own REMOVE
@@ -83,6 +122,8 @@ export const streamConsumers: StreamConsumerDef[] = [
   {
     name: 'plan-limits',
     handler: 'plan-limits',
+    router: 'jobs',
+    load: () => import('./plan-limits.ts'),
     batchSize: 10,
     // Changed accounts that have been through billing (only the billing write sets billingSyncedAt);
     // whether the limits moved is checked in code against the old image.
@@ -93,6 +134,8 @@ export const streamConsumers: StreamConsumerDef[] = [
   {
     name: 'contact-purge',
     handler: 'contact-purge',
+    router: 'jobs',
+    load: () => import('./contact-purge.ts'),
     batchSize: 10,
     // Tombstones of deleted contacts while their messages, files and avatar are being purged.
     filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.contactTombstone] }, purge: { BOOL: [true] } } } }],
@@ -101,6 +144,8 @@ export const streamConsumers: StreamConsumerDef[] = [
   {
     name: 'account-deletion',
     handler: 'account-deletion',
+    router: 'jobs',
+    load: () => import('./account-deletion.ts'),
     batchSize: 10,
     // The purge jobs of deleted accounts, new or moved on by their last step.
     filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.accountDeletion] } } } }],
@@ -110,6 +155,8 @@ export const streamConsumers: StreamConsumerDef[] = [
   {
     name: 'account-export',
     handler: 'account-export',
+    router: 'jobs',
+    load: () => import('./account-export.ts'),
     batchSize: 10,
     // Exports of an account's data while they run: new, or moved on by their last step.
     filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.accountExport] }, status: { S: ['running'] } } } }],
@@ -117,3 +164,43 @@ export const streamConsumers: StreamConsumerDef[] = [
     timeoutSeconds: 300,
   },
 ];
+
+/** The consumers one router calls, in list order. */
+export function consumersOf(router: StreamRouterName, consumers: readonly StreamConsumerDef[] = streamConsumers): StreamConsumerDef[] {
+  return consumers.filter((c) => c.router === router);
+}
+
+/** A router's batch: its largest consumer's (the router splits it into each consumer's size). */
+export const routerBatchSize = (consumers: readonly StreamConsumerDef[]) => Math.max(...consumers.map((c) => c.batchSize));
+
+/** A router's timeout: twice its slowest consumer's call (so a second call of it still fits), at most Lambda's 900 s. */
+export function routerTimeoutSeconds(consumers: readonly StreamConsumerDef[]): number {
+  return Math.min(900, 2 * Math.max(30, ...consumers.map((c) => c.timeoutSeconds ?? 30)));
+}
+
+const images = ['NewImage', 'OldImage'] as const;
+
+/**
+ * The event filter of a router's mapping: a superset of its consumers' filters that Lambda checks
+ * before invoking it (a mapping takes 5 filters by default; the realtime group's own add up to 9).
+ * Each consumer pattern keeps only its item type on one image, and patterns on the same image
+ * merge their types, so at most two patterns remain; a record passing none is wanted by no
+ * consumer. Undefined (every record) when a consumer takes records without an item type. The
+ * router still applies each consumer's own filters, exactly.
+ */
+export function routerFilters(consumers: readonly { readonly filters?: readonly EventPattern[] }[]): EventPattern[] | undefined {
+  const types = new Map<(typeof images)[number], Set<string>>();
+  for (const consumer of consumers) {
+    if (!consumer.filters?.length) return undefined;
+    for (const pattern of consumer.filters) {
+      const dynamodb = pattern.dynamodb as Record<string, EventPattern> | undefined;
+      const image = images.find((i) => Array.isArray((dynamodb?.[i]?.type as EventPattern | undefined)?.S));
+      const values = image ? ((dynamodb![image]!.type as EventPattern).S as readonly PatternValue[]) : undefined;
+      if (!image || !values?.every((v) => typeof v === 'string')) return undefined;
+      const set = types.get(image) ?? new Set<string>();
+      for (const v of values as readonly string[]) set.add(v);
+      types.set(image, set);
+    }
+  }
+  return [...types].map(([image, set]) => ({ dynamodb: { [image]: { type: { S: [...set].sort() } } } }));
+}

@@ -5,8 +5,11 @@
  * Values may also be `{ exists: true | false }` (on leaves, as in Lambda), `{ prefix: '...' }` and
  * `{ 'anything-but': [...] }`.
  * Anything else in a pattern is refused, so a filter that works only in the cloud fails here first.
+ *
+ * One matcher for every place a consumer's filters are applied: the stream routers (in Lambda and in
+ * the local runtime, stream-router.ts) and the local stream emulator's readers.
  */
-import type { EventPattern, PatternValue } from '../../functions/streams/consumers.ts';
+import type { EventPattern, PatternValue } from './consumers.ts';
 
 type Json = unknown;
 

@@ -24,8 +24,10 @@ export const alarmSettings = {
   lambdaThrottles: { threshold: 1, period: 300, evaluationPeriods: 1 },
   /** Any message in a dead-letter queue. */
   deadLetters: { threshold: 1, period: 300, evaluationPeriods: 1 },
-  /** A stream consumer one minute behind the table, for five minutes. */
+  /** A stream reader (router) one minute behind the table, for five minutes. */
   iteratorAge: { thresholdMs: 60_000, period: 60, evaluationPeriods: 5 },
+  /** Failed calls of one stream consumer by its router (each retried from its record) in 5 minutes, like a group's Lambda errors. */
+  streamConsumerFailures: { threshold: 3, period: 300, evaluationPeriods: 1 },
   /** No worker task reporting metrics (none running) for three minutes. */
   workerDown: { period: 60, evaluationPeriods: 3 },
   /** The busiest worker task above 80% CPU for 15 minutes. */
@@ -60,8 +62,14 @@ export interface OperationsProps {
    * in groups of up to 10 functions (metric math), not one alarm per function.
    */
   readonly functionGroups: ReadonlyMap<string, readonly lambda.IFunction[]>;
-  /** The table stream's consumers, by name: their iterator age. */
+  /** The table stream's readers (the routers), by name: their iterator age. */
   readonly streamConsumers: ReadonlyMap<string, lambda.IFunction>;
+  /**
+   * The consumers the routers call, by name: their failed calls (`StreamConsumerFailures`, by
+   * dimension `consumer`, which the routers count), one alarm each, so an operator sees which
+   * consumer fails although they share a function.
+   */
+  readonly streamConsumerNames?: readonly string[];
   /** Every dead-letter queue, by a readable name. */
   readonly deadLetterQueues: ReadonlyMap<string, sqs.IQueue>;
   /** The channel worker's service and queue. */
@@ -215,17 +223,37 @@ export class Operations extends Construct {
       });
     }
 
-    // Stream consumers falling behind the table (realtime events and sends arrive late).
+    // Stream readers falling behind the table (realtime events and sends arrive late).
     const ages: cloudwatch.IMetric[] = [];
     for (const [name, fn] of props.streamConsumers) {
       const age = fn.metric('IteratorAge', { statistic: 'Maximum', period: Duration.seconds(alarmSettings.iteratorAge.period) });
       ages.push(age.with({ label: name }));
       alarm(`IteratorAge${idPart(name)}`, age, {
-        alarmDescription: `The stream consumer ${name} has been more than ${alarmSettings.iteratorAge.thresholdMs / 1000} s behind the table for ${alarmSettings.iteratorAge.evaluationPeriods} minutes`,
+        alarmDescription: `The stream reader ${name} has been more than ${alarmSettings.iteratorAge.thresholdMs / 1000} s behind the table for ${alarmSettings.iteratorAge.evaluationPeriods} minutes`,
         threshold: alarmSettings.iteratorAge.thresholdMs,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: alarmSettings.iteratorAge.evaluationPeriods,
         // Reported only when the consumer is invoked (filters let few records through): no data is no lag.
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    }
+
+    // Each stream consumer's failed calls (its router goes on with the others and retries it).
+    const consumerFailures: cloudwatch.IMetric[] = [];
+    for (const name of props.streamConsumerNames ?? []) {
+      const failures = new cloudwatch.Metric({
+        namespace: props.metricsNamespace,
+        metricName: 'StreamConsumerFailures',
+        dimensionsMap: { consumer: name, service: props.serviceName },
+        statistic: 'Sum',
+        period: Duration.seconds(alarmSettings.streamConsumerFailures.period),
+      });
+      consumerFailures.push(failures.with({ label: name }));
+      alarm(`StreamConsumerFailures${idPart(name)}`, failures, {
+        alarmDescription: `The stream consumer ${name} failed ${alarmSettings.streamConsumerFailures.threshold} or more calls in ${alarmSettings.streamConsumerFailures.period / 60} minutes (its router's log names the record and the error)`,
+        threshold: alarmSettings.streamConsumerFailures.threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: alarmSettings.streamConsumerFailures.evaluationPeriods,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     }
@@ -419,8 +447,9 @@ export class Operations extends Construct {
           new cloudwatch.GraphWidget({ title: 'Lambda throttles by group', left: throttleGroups, width: 12 }),
         ],
         [
-          new cloudwatch.GraphWidget({ title: 'Stream iterator age (ms)', left: ages, width: 12 }),
-          new cloudwatch.GraphWidget({ title: 'Dead-letter queue depth', left: depths, width: 12 }),
+          new cloudwatch.GraphWidget({ title: 'Stream iterator age (ms)', left: ages, width: 8 }),
+          new cloudwatch.GraphWidget({ title: 'Stream consumer failures', left: consumerFailures, width: 8 }),
+          new cloudwatch.GraphWidget({ title: 'Dead-letter queue depth', left: depths, width: 8 }),
         ],
         [
           new cloudwatch.GraphWidget({

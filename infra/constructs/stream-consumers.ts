@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { StreamConsumerDef } from '#functions/streams/consumers.ts';
+import { routerBatchSize, routerFilters, routerTimeoutSeconds, type StreamConsumerDef, streamRouters } from '#functions/streams/consumers.ts';
 import { handlerConstructId } from './http-api.ts';
 import { NodeFunction, requireEntries } from './node-function.ts';
 
@@ -18,27 +18,30 @@ export interface StreamConsumersProps {
   readonly handlersDir: string;
   /** Repository root, for bundling. */
   readonly projectRoot: string;
-  /** Environment every consumer gets. */
+  /** Environment every router gets. */
   readonly environment: Record<string, string>;
-  /** Retries of a failing batch (halved each time by bisection) before it goes to the DLQ. @default 5 */
+  /** Retries of a failing batch (bisected each time) before it goes to the router's DLQ. @default 5 */
   readonly retryAttempts?: number;
-  /**
-   * @default 30 seconds (no consumer waits for a channel: sends go through the send queue); a
-   * consumer's own `timeoutSeconds` wins
-   */
-  readonly timeout?: Duration;
 }
 
+/** A router's function description (`streams/<router>-router`), as the tests and the dashboard name it. */
+export const routerDescription = (router: string) => `streams/${router}-router`;
+
 /**
- * One function per entry of the consumer list, each reading the table stream in order
- * (parallelization factor 1, so changes to one item arrive in order), from LATEST, only the records
- * its filters let through, splitting a failing batch in two to isolate the bad record, and sending
- * records that still fail to its own SQS dead-letter queue.
+ * The table stream's readers: one function per router of `streamRouters` (functions/streams/router.ts
+ * with `STREAM_ROUTER`), so no more than two event source mappings read a shard, as DynamoDB Streams
+ * asks (docs/decisions.md "Stream fan-in (issue 27)"). Each mapping reads in order (parallelization
+ * factor 1, so changes to one item arrive in order), from LATEST, only records some consumer of its
+ * router asks for (a superset of their filters; the router applies each consumer's own), reporting
+ * the earliest record a consumer failed (`ReportBatchItemFailures`), bisecting and retrying from
+ * there, and sending records that still fail to the router's own SQS dead-letter queue.
  */
 export class StreamConsumers extends Construct {
-  /** One function per consumer, keyed by consumer name. */
+  /** Per consumer name, the function that runs it: its router's. */
   readonly functions = new Map<string, NodeFunction>();
-  /** One dead-letter queue per consumer, keyed by consumer name. */
+  /** One function per router, keyed by router name. */
+  readonly routers = new Map<string, NodeFunction>();
+  /** One dead-letter queue per router, keyed by router name. */
   readonly deadLetterQueues = new Map<string, sqs.Queue>();
 
   constructor(scope: Construct, id: string, props: StreamConsumersProps) {
@@ -48,46 +51,49 @@ export class StreamConsumers extends Construct {
     const duplicate = names.find((name, i) => names.indexOf(name) !== i);
     if (duplicate) throw new Error(`Stream consumer "${duplicate}" is listed twice`);
 
+    // The routers' bundles carry the consumers' modules (their `load`): each must exist.
     const entryOf = (handler: string) => join(props.handlersDir, `${handler}.ts`);
-    requireEntries(
-      this,
-      props.consumers.map((c) => entryOf(c.handler)),
-      'consumers.ts',
-    );
+    requireEntries(this, [entryOf('router'), ...props.consumers.map((c) => entryOf(c.handler))], 'consumers.ts');
 
-    for (const consumer of props.consumers) {
-      const constructId = handlerConstructId(consumer.name);
+    for (const router of streamRouters) {
+      const consumers = props.consumers.filter((c) => c.router === router.name);
+      if (!consumers.length) continue;
+      const constructId = handlerConstructId(`${router.name}-router`);
       const fn = new NodeFunction(this, `${constructId}Fn`, {
-        entry: entryOf(consumer.handler),
+        entry: entryOf('router'),
         projectRoot: props.projectRoot,
-        description: `streams/${consumer.name}`,
-        environment: props.environment,
-        timeout: consumer.timeoutSeconds ? Duration.seconds(consumer.timeoutSeconds) : (props.timeout ?? Duration.seconds(30)),
+        description: routerDescription(router.name),
+        environment: { ...props.environment, STREAM_ROUTER: router.name },
+        timeout: Duration.seconds(routerTimeoutSeconds(consumers)),
       });
 
       // Failure records (shard, sequence numbers, not the data) of batches that exhausted their
-      // retries; the table still holds the items, so they can be replayed from there.
+      // retries; the table still holds the items, so they can be replayed from there. The router's
+      // log names the consumer that failed.
       const dlq = new sqs.Queue(this, `${constructId}Dlq`, {
         retentionPeriod: Duration.days(14),
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
       });
 
+      const filters = routerFilters(consumers);
       fn.addEventSource(
         new DynamoEventSource(props.table, {
           startingPosition: lambda.StartingPosition.LATEST,
-          batchSize: consumer.batchSize,
+          batchSize: routerBatchSize(consumers),
           maxBatchingWindow: Duration.seconds(0),
           parallelizationFactor: 1,
           bisectBatchOnError: true,
+          reportBatchItemFailures: true,
           retryAttempts: props.retryAttempts ?? 5,
           onFailure: new SqsDlq(dlq),
-          ...(consumer.filters ? { filters: consumer.filters.map((pattern) => lambda.FilterCriteria.filter(pattern)) } : {}),
+          ...(filters ? { filters: filters.map((pattern) => lambda.FilterCriteria.filter(pattern)) } : {}),
         }),
       );
 
-      this.functions.set(consumer.name, fn);
-      this.deadLetterQueues.set(consumer.name, dlq);
+      this.routers.set(router.name, fn);
+      this.deadLetterQueues.set(router.name, dlq);
+      for (const consumer of consumers) this.functions.set(consumer.name, fn);
     }
   }
 }

@@ -143,10 +143,11 @@ export const assumptions = {
 export const messageModels: readonly MessageModel[] = [
   {
     title: 'Inbound (Telegram webhook)',
-    source: 'functions/webhooks/telegram.ts → shared/domain/messages/inbound.ts receiveMessage → record-message.ts; stream → functions/streams/fanout.ts',
+    source:
+      'functions/webhooks/telegram.ts → shared/domain/messages/inbound.ts receiveMessage → record-message.ts; stream → the realtime router (functions/streams/router.ts) → fanout',
     invocations: [
       { fn: 'http/../webhooks/telegram', ms: 150 },
-      { fn: 'streams/fanout', ms: 80 },
+      { fn: 'streams/realtime-router', ms: 80 },
     ],
     httpRequests: 1,
     edgeRequests: 0,
@@ -162,15 +163,15 @@ export const messageModels: readonly MessageModel[] = [
   {
     title: 'Outbound (staff reply, Telegram)',
     source:
-      'functions/http/messages/send-message.ts → send-message.ts → record-message.ts; stream → dispatch-outbound (SQS FIFO) → functions/queues/send-outbound.ts dispatchQueued → claimHandOver, recordSent, refreshLastMessage; fanout three times',
+      'functions/http/messages/send-message.ts → send-message.ts → record-message.ts; stream → the realtime router: dispatch-outbound (SQS FIFO) and fanout side by side → functions/queues/send-outbound.ts dispatchQueued → claimHandOver, recordSent, refreshLastMessage; the router (fanout) twice more',
     invocations: [
       { fn: 'http/messages/send-message', ms: 120 },
-      { fn: 'streams/dispatch-outbound', ms: 60 },
+      // The new message's records: one router call runs the dispatcher and the fan-out side by side.
+      { fn: 'streams/realtime-router', ms: 90 },
       { fn: 'queues/send-outbound', ms: 300 },
-      { fn: 'streams/fanout', ms: 80 },
-      { fn: 'streams/fanout', ms: 80 },
+      { fn: 'streams/realtime-router', ms: 80 },
       // The hand-over mark's change: fanout reads it and posts nothing.
-      { fn: 'streams/fanout', ms: 20 },
+      { fn: 'streams/realtime-router', ms: 20 },
     ],
     httpRequests: 1,
     edgeRequests: 1,
@@ -185,8 +186,8 @@ export const messageModels: readonly MessageModel[] = [
   },
   {
     title: 'WhatsApp delivery or read receipt (each)',
-    source: 'channel worker → inbound.ts receiveAck → moveAck, refreshLastMessage; stream → fanout',
-    invocations: [{ fn: 'streams/fanout', ms: 80 }],
+    source: 'channel worker → inbound.ts receiveAck → moveAck, refreshLastMessage; stream → the realtime router → fanout',
+    invocations: [{ fn: 'streams/realtime-router', ms: 80 }],
     httpRequests: 0,
     edgeRequests: 0,
     // channel-id guard, message; fanout: connections.

@@ -14,7 +14,6 @@ import { join, resolve } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
 import type { StreamRecord } from './dynamo-front.ts';
 import { HttpGateway } from './http-gateway.ts';
@@ -26,8 +25,17 @@ import { ManagementPort } from './ws-management-port.ts';
 import { serveStatic } from './static-site.ts';
 import { startS3Front } from './s3-front.ts';
 import { siteHeaders } from '../site-headers.ts';
-import { StreamEmulator, type StreamConsumer } from './stream-emulator.ts';
-import { streamConsumers } from '../../functions/streams/consumers.ts';
+import { StreamEmulator } from './stream-emulator.ts';
+import {
+  consumersOf,
+  routerBatchSize,
+  routerFilters,
+  routerTimeoutSeconds,
+  type StreamHandler,
+  streamConsumers,
+  streamRouters,
+} from '../../functions/streams/consumers.ts';
+import type { StreamRouter } from '../../functions/streams/stream-router.ts';
 import { SqsEmulator, type QueueSubscription } from './sqs-emulator.ts';
 import { queueConsumers, visibilityTimeoutSeconds } from '../../functions/queues/consumers.ts';
 import { WsGateway, type WsRoutes } from './ws-gateway.ts';
@@ -71,6 +79,8 @@ export interface LocalRuntime {
   outboxDir: string;
   dataDir: string;
   streams: StreamEmulator;
+  /** The stream's two readers, by router name (a test attaches its own consumer to one: a third reader is refused). */
+  routers: ReadonlyMap<string, StreamRouter>;
   queues: SqsEmulator;
   stop(): Promise<void>;
 }
@@ -222,12 +232,40 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const { managementClient } = await import('../../functions/lib/ws-broadcaster.ts');
   managementClient(managementUrl).config.requestHandler = new ManagementPort(ws);
 
-  for (const consumer of streamConsumers) {
-    const moduleUrl = runtimeModuleUrl(`functions/streams/${consumer.handler}`);
-    const handler: StreamConsumer['handler'] = consumersOnHandlerThread.has(consumer.name)
-      ? (event: DynamoDBStreamEvent) => handlerThread.invoke(moduleUrl, event, consumer.name)
-      : ((await handlerOf(moduleUrl)) as StreamConsumer['handler']);
-    streams.subscribe({ name: consumer.name, handler, batchSize: consumer.batchSize, filters: consumer.filters });
+  // The stream's two readers are the cloud's routers, the same module (functions/streams/router.ts),
+  // loading the consumers' handlers here or on the handler thread (docs/decisions.md "Stream fan-in").
+  const { streamRouter } = (await import(runtimeModuleUrl('functions/streams/router'))) as typeof import('../../functions/streams/router.ts');
+  const routers = new Map<string, StreamRouter>();
+  const mappingFilters = new Map<StreamRouter, { count: number; filters: ReturnType<typeof routerFilters> }>();
+  const filtersOf = (router: StreamRouter) => {
+    let known = mappingFilters.get(router);
+    if (known?.count !== router.routed.length) {
+      known = { count: router.routed.length, filters: routerFilters(router.routed) };
+      mappingFilters.set(router, known);
+    }
+    return known.filters;
+  };
+  for (const { name } of streamRouters) {
+    const consumers = consumersOf(name);
+    if (!consumers.length) continue;
+    const router = streamRouter(name, async (consumer) => {
+      const moduleUrl = runtimeModuleUrl(`functions/streams/${consumer.handler}`);
+      const handler: StreamHandler = consumersOnHandlerThread.has(consumer.name)
+        ? (event) => handlerThread.invoke(moduleUrl, event, consumer.name)
+        : ((await handlerOf(moduleUrl)) as StreamHandler);
+      return { handler };
+    });
+    await router.preload();
+    routers.set(name, router);
+    streams.subscribe({
+      name: `${name}-router`,
+      handler: (event, context) => router.handle(event, context),
+      batchSize: routerBatchSize(consumers),
+      timeoutSeconds: routerTimeoutSeconds(consumers),
+      // Its consumers' filters as the mapping's (a consumer a test attaches adds its own).
+      filters: () => filtersOf(router),
+      formerNames: consumers.map((c) => c.name),
+    });
   }
   // What the consumers had not handled when the last process stopped (or was killed).
   streams.resume(ready.resumed?.pending ?? [], ready.resumed?.lastSequence ?? 0);
@@ -303,6 +341,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     outboxDir,
     dataDir,
     streams,
+    routers,
     queues,
     async stop() {
       if (stopped) return;

@@ -1,14 +1,19 @@
 /**
  * Delivers DynamoDB Streams records to stream handlers as Lambda's event source mapping does:
- * only the records that pass the consumer's filters, in commit order, in batches, one batch at a
- * time per consumer, retrying a failed batch.
+ * only the records that pass the reader's filters, in commit order, in batches, one batch at a
+ * time per reader, retrying a failed batch, or with a partial batch response (`batchItemFailures`,
+ * as `ReportBatchItemFailures` reads it) the records from the earliest reported one on.
+ *
+ * Like DynamoDB Streams, it takes at most two readers: AWS throttles more than two processes
+ * reading one shard, so a third subscription is refused here rather than working only on this
+ * machine. The product's consumers reach it through two routers (functions/streams/stream-router.ts).
  *
  * With a checkpoints folder (the local runtime's), each consumer's progress is stored after every
  * batch, and `resume` hands each consumer the records of the stream log (infra/local/change-log.ts)
  * it had not handled when the process died: at least once, like Lambda after a crash, so consumers
  * are idempotent.
  */
-import type { DynamoDBStreamEvent, DynamoDBStreamHandler } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent, DynamoDBStreamHandler } from 'aws-lambda';
 import type { EventPattern } from '../../functions/streams/consumers.ts';
 import type { StreamRecord } from './dynamo-front.ts';
 import { type Checkpoints, readCheckpoints, sequenceOf, writeCheckpoints } from './change-log.ts';
@@ -18,13 +23,27 @@ import { lambdaContext } from './lambda-context.ts';
 /** How long handled batches' checkpoints may wait to be stored together. */
 const saveEveryMs = 200;
 
+/** DynamoDB Streams: "no more than two processes should be reading from the same stream shard at the same time". */
+export const maxReadersPerShard = 2;
+
 export interface StreamConsumer {
   name: string;
   handler: DynamoDBStreamHandler | ((event: DynamoDBStreamEvent) => Promise<unknown>);
   batchSize?: number;
   maxRetries?: number;
-  /** Lambda event filter patterns; a record that matches none never reaches the handler. */
-  filters?: readonly EventPattern[];
+  /**
+   * Lambda event filter patterns; a record that matches none never reaches the handler. A function
+   * is asked at every record (a router's, which follow the consumers attached to it).
+   */
+  filters?: readonly EventPattern[] | (() => readonly EventPattern[] | undefined);
+  /** The function's timeout, as its context tells it. @default 30 */
+  timeoutSeconds?: number;
+  /**
+   * Readers whose work this one took over (the consumers that read the stream themselves before
+   * the routers): without a checkpoint of its own, it starts at the earliest of theirs, so records
+   * they had not handled when the last process stopped are not lost.
+   */
+  formerNames?: readonly string[];
 }
 
 export class StreamEmulator {
@@ -41,6 +60,11 @@ export class StreamEmulator {
   constructor(private readonly checkpointsDir?: string) {}
 
   subscribe(consumer: StreamConsumer): void {
+    if (this.consumers.length >= maxReadersPerShard) {
+      throw new Error(
+        `Stream reader "${consumer.name}" refused: DynamoDB Streams throttles more than ${maxReadersPerShard} readers of a shard (already: ${this.consumers.map((c) => c.name).join(', ')}); add a consumer to a router instead`,
+      );
+    }
     this.consumers.push(consumer);
     this.queues.set(consumer.name, []);
   }
@@ -51,7 +75,10 @@ export class StreamEmulator {
    */
   resume(records: readonly StreamRecord[], lastSequence: number): void {
     const stored = this.checkpointsDir ? readCheckpoints(this.checkpointsDir) : {};
-    for (const consumer of this.consumers) this.checkpoints[consumer.name] = stored[consumer.name] ?? lastSequence;
+    for (const consumer of this.consumers) {
+      const former = (consumer.formerNames ?? []).map((name) => stored[name]).filter((n) => n !== undefined);
+      this.checkpoints[consumer.name] = stored[consumer.name] ?? (former.length ? Math.min(...former) : lastSequence);
+    }
     this.seen = Math.max(this.seen, lastSequence);
     this.save();
     for (const record of records) {
@@ -66,7 +93,7 @@ export class StreamEmulator {
   private pushTo(consumer: StreamConsumer, record: StreamRecord): void {
     const sequence = sequenceOf(record);
     this.seen = Math.max(this.seen, sequence);
-    if (!passesFilters(consumer.filters, record)) {
+    if (!passesFilters(typeof consumer.filters === 'function' ? consumer.filters() : consumer.filters, record)) {
       // Nothing of this consumer's is waiting: it has handled everything up to here.
       if (!this.running.has(consumer.name)) this.checkpoints[consumer.name] = Math.max(this.checkpoints[consumer.name] ?? 0, sequence);
       return;
@@ -88,19 +115,31 @@ export class StreamEmulator {
     const queue = this.queues.get(consumer.name)!;
     await Promise.resolve();
     while (queue.length) {
-      const batch = queue.splice(0, consumer.batchSize ?? 100);
-      const event = { Records: batch } as unknown as DynamoDBStreamEvent;
+      let batch = queue.splice(0, consumer.batchSize ?? 100);
       const attempts = (consumer.maxRetries ?? 3) + 1;
       for (let attempt = 1; attempt <= attempts; attempt++) {
+        let failedAt = -1;
+        let error: unknown;
         try {
-          await (consumer.handler as (e: DynamoDBStreamEvent, c: unknown) => Promise<unknown>)(event, lambdaContext(consumer.name));
-          break;
-        } catch (error) {
-          if (attempt === attempts) {
-            console.error(`[streams] ${consumer.name} dropped a batch of ${batch.length} after ${attempts} attempts`, error);
-          } else {
-            await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-          }
+          const event = { Records: batch } as unknown as DynamoDBStreamEvent;
+          const answer = (await (consumer.handler as (e: DynamoDBStreamEvent, c: unknown) => Promise<unknown>)(
+            event,
+            lambdaContext(consumer.name, (consumer.timeoutSeconds ?? 30) * 1000),
+          )) as Partial<DynamoDBBatchResponse> | undefined;
+          // ReportBatchItemFailures: the earliest reported record is the checkpoint; one not in the batch fails it all.
+          const reported = (answer?.batchItemFailures ?? []).map((f) => batch.findIndex((r) => r.dynamodb?.SequenceNumber === f.itemIdentifier));
+          if (reported.length) failedAt = reported.some((i) => i < 0) ? 0 : Math.min(...reported);
+        } catch (thrown) {
+          failedAt = 0;
+          error = thrown;
+        }
+        if (failedAt < 0) break;
+        // Retried from the failed record on; what came before it is handled.
+        batch = batch.slice(failedAt);
+        if (attempt === attempts) {
+          console.error(`[streams] ${consumer.name} dropped ${batch.length} record(s) after ${attempts} attempts`, error ?? 'reported batch item failures');
+        } else {
+          await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
         }
       }
       this.checkpoints[consumer.name] = queue.length ? sequenceOf(batch.at(-1)!) : this.seen;

@@ -32,6 +32,14 @@ describe('stream emulator', () => {
     expect(overlap).toBe(false);
   });
 
+  it('refuses a third reader of the stream, as DynamoDB Streams throttles more than two readers of a shard', () => {
+    const streams = new StreamEmulator();
+    const handler = async () => undefined;
+    streams.subscribe({ name: 'one', handler });
+    streams.subscribe({ name: 'two', handler });
+    expect(() => streams.subscribe({ name: 'three', handler })).toThrow(/more than 2 readers/);
+  });
+
   it('retries a failing batch before moving on', async () => {
     const streams = new StreamEmulator();
     let calls = 0;
@@ -45,6 +53,25 @@ describe('stream emulator', () => {
     streams.push(record(1));
     await streams.idle();
     expect(calls).toBe(3);
+  });
+
+  it('reads a partial batch response as Lambda does: retries from the earliest reported record, the records before it handled', async () => {
+    const streams = new StreamEmulator();
+    const calls: string[][] = [];
+    streams.subscribe({
+      name: 'partial',
+      handler: async (event: DynamoDBStreamEvent) => {
+        calls.push(event.Records.map((r) => r.eventID!));
+        if (calls.length === 1) return { batchItemFailures: [{ itemIdentifier: '4' }, { itemIdentifier: '3' }] };
+        return { batchItemFailures: [] };
+      },
+    });
+    for (let i = 1; i <= 5; i++) streams.push(record(i));
+    await streams.idle();
+    expect(calls).toEqual([
+      ['1', '2', '3', '4', '5'],
+      ['3', '4', '5'],
+    ]);
   });
 
   it('gives up on a batch after its retries, logs it, and goes on with the next', async () => {
