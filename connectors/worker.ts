@@ -214,7 +214,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
           },
         }
       : sink;
-    const session = sessions.open({ ports, run, report: sessionReport(ports, run), inbound });
+    const session = sessions.open({ ports, run, report: sessionReport(ports, run), inbound, leaseOwner: workerId });
     const entry: Held = { accountId: want.accountId, runId: run.runId, session, renewing: false };
     opening.delete(serviceId);
     held.set(serviceId, entry);

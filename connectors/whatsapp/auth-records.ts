@@ -3,6 +3,9 @@
  * the functions that stop connections load no Baileys code:
  *   creds                  `WHATSAPP-CREDS` under the connection
  *   each signal key        `WHATSAPP-KEY-<type>#<id>` under the connection (pre-key, session, sender-key, ...)
+ *   a key's parts          `WHATSAPP-KEY-PART-<type>#<id>#<generation>#<n>` when its sealed value passes
+ *                          `maxSealedChars` (an app-state version of a large account): the key's own
+ *                          record then holds `{ parts, gen }` and each part a slice of the sealed text
  * Every value is sealed with the vault: `{ sealed }`.
  */
 import { connectionRecordsOf, deleteChannelRecord, type RecordAddress } from '#db/channel-records.ts';
@@ -22,6 +25,23 @@ export interface SealedRecord {
   sealed: string;
 }
 
+/** A key whose sealed value is kept in `parts` records of generation `gen`. */
+export interface ChunkedRecord {
+  parts: number;
+  gen: string;
+}
+
+export interface PartRecord {
+  part: string;
+}
+
+/**
+ * The longest sealed text one item holds. DynamoDB refuses an item over 400 KB (names and values);
+ * this leaves room for the keys and attributes around it. An app-state version passes it at about
+ * 2,000 patches (some 176 bytes each, sealed).
+ */
+export const maxSealedChars = 350_000;
+
 export const credsAt = (c: ConnectionRef): RecordAddress => ({ scope: 'connection', accountId: c.accountId, serviceId: c.serviceId, channel, kind: 'CREDS' });
 export const keyAt = (c: ConnectionRef, type: string, id: string): RecordAddress => ({
   scope: 'connection',
@@ -31,6 +51,9 @@ export const keyAt = (c: ConnectionRef, type: string, id: string): RecordAddress
   kind: `${keyKindPrefix}${type}`,
   id,
 });
+
+/** One part of a split key (see the header). */
+export const partAt = (c: ConnectionRef, type: string, id: string, gen: string, n: number): RecordAddress => keyAt(c, `PART-${type}`, `${id}#${gen}#${n}`);
 
 /** Runs `fn` over `items`, at most `limit` (16) at a time. */
 export async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promise<void>, limit = parallelCalls): Promise<void> {
@@ -46,7 +69,7 @@ export async function clearAuthState(ports: Pick<Ports, 'table'>, connection: Co
   const records = await connectionRecordsOf<SealedRecord>(ports.table, { ...connection, channel, kind: keyKindPrefix });
   const prefix = `${channel.toUpperCase()}-${keyKindPrefix}`;
   await eachLimited(records, async ({ sk }) => {
-    // `WHATSAPP-KEY-<type>#<id>`: the type before the first '#', the id after it.
+    // `WHATSAPP-KEY-<type>#<id>`: the type before the first '#', the id after it (parts alike: type `PART-<type>`).
     const at = sk.indexOf('#');
     await deleteChannelRecord(ports.table, keyAt(connection, sk.slice(prefix.length, at), sk.slice(at + 1)));
   });

@@ -35,7 +35,7 @@ import QRCode from 'qrcode';
 import type { ChannelSession, InboundAck, SessionContext } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
 import { acksOfReceipts, acksOfUpdates } from './acks.ts';
-import { clearAuthState, loadAuthState, type ConnectionRef, type TableAuthState } from './auth-state.ts';
+import { clearAuthState, loadAuthState, type AuthStateOptions, type ConnectionRef, type TableAuthState } from './auth-state.ts';
 import { copyProfilePicture, fetchPicture, type PictureFetch } from './avatar.ts';
 import { defaultEarlyAckOptions, EarlyAcks, type EarlyAckOptions } from './early-acks.ts';
 import { defaultGapOptions, GapWatch, type GapOptions } from './gaps.ts';
@@ -63,7 +63,7 @@ export const reconnectingText = 'Reconectando ao WhatsApp…';
 
 export interface SessionOptions {
   socketFactory: SocketFactory;
-  loadAuth: (ports: Pick<Ports, 'table' | 'vault'>, connection: ConnectionRef) => Promise<TableAuthState>;
+  loadAuth: (ports: Pick<Ports, 'table' | 'vault'>, connection: ConnectionRef, options?: AuthStateOptions) => Promise<TableAuthState>;
   /** Backoff between reconnections: the first wait, doubled up to the longest. */
   backoff: { firstMs: number; maxMs: number };
   /** Sockets that show QR codes nobody reads before one closes; after this many the session stops. */
@@ -164,6 +164,8 @@ const groupMetadataTtlMs = 5 * 60_000;
 /** Retry counts, as Baileys' own default keeps them (an hour), but for the session: a new socket does not start them over. */
 const retryCountTtlMs = 60 * 60_000;
 const retryCountsKept = 10_000;
+/** The longest a stop waits for the auth state's writes (a table that slow has failed; the next holder's fence refuses what lands later). */
+const flushTimeoutMs = 15_000;
 
 function statusCodeOf(error: unknown): number | undefined {
   return (error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
@@ -256,8 +258,10 @@ export class WhatsAppSession implements ChannelSession {
     // Downloads under way are aborted and not waited for: their messages are stored, and the ledger keeps them for the next open.
     this.mediaAbort.abort();
     await this.work;
-    // What was sent is kept before the worker lets the lease go (it does once this resolves).
+    // What was sent, and the auth state's writes (creds, keys), land before the worker lets the lease go (it does once this resolves).
     await Promise.all(this.sentWrites);
+    if (this.auth)
+      await withinMs(this.auth.flush(), flushTimeoutMs).catch((error) => console.error(`${this.name}: auth state writes not finished at stop`, error));
   }
 
   /**
@@ -283,7 +287,7 @@ export class WhatsAppSession implements ChannelSession {
   private async connect(): Promise<void> {
     if (this.stopped) return;
     try {
-      this.auth ??= await this.options.loadAuth(this.context.ports, this.context.run);
+      this.auth ??= await this.options.loadAuth(this.context.ports, this.context.run, { leaseOwner: this.context.leaseOwner });
       const { version, origin } = await this.options.version.current();
       if (this.stopped) return;
       if (origin !== 'fetched' && version.join('.') !== this.socketVersion?.join('.'))

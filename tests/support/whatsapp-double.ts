@@ -569,6 +569,7 @@ export function memoryAuth(): TableAuthState & { saves: number; clears: number }
     async clear() {
       auth.clears++;
     },
+    async flush() {},
   };
   return auth;
 }

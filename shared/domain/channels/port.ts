@@ -148,6 +148,8 @@ export interface SessionContext {
   run: ChannelRun;
   report: SessionReport;
   inbound: InboundSink;
+  /** The worker holding the connection's session lease: what the session writes of its own state is refused once another holds it. */
+  leaseOwner?: string;
 }
 
 /** A running session; it runs until `stop` resolves. */
