@@ -36,7 +36,8 @@ export interface SiteHeaderOptions {
 
 /**
  * The Content-Security-Policy the app passes. Scripts: our own files plus the hashes of the shell's
- * inline scripts (the theme, the signed-in screen's early first request) (no 'unsafe-inline', no eval). Styles: our own files only (React sets
+ * inline scripts (the theme, the signed-in screen's early first request) (no 'unsafe-inline', no eval), and
+ * 'wasm-unsafe-eval' for WebAssembly (the Opus encoder of voice notes on Safari). Styles: our own files only (React sets
  * `style` through the CSSOM, which CSP does not restrict). Images and media: ours, `data:` (the
  * QR code PNG, the notification chime), `blob:` (previews of files and voice notes being sent) and
  * the media bucket. Connections: the same origin (`/api`, and `/ws`, since CSP 3's 'self' covers
@@ -47,7 +48,9 @@ export function contentSecurityPolicy(options: SiteHeaderOptions): string {
   const media = options.mediaOrigin;
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
-    ['script-src', "'self'", ...inlineScriptsOf(html).map(scriptHash)],
+    // 'wasm-unsafe-eval' lets WebAssembly compile (the voice recorder's Opus encoder where the browser
+    // records no WebM); it allows no JavaScript eval.
+    ['script-src', "'self'", ...inlineScriptsOf(html).map(scriptHash), "'wasm-unsafe-eval'"],
     ['style-src', "'self'"],
     ['img-src', "'self'", 'data:', 'blob:', media],
     ['media-src', "'self'", 'data:', 'blob:', media],

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,24 @@ import { prerender } from './build/prerender.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
+/**
+ * opus-recorder (the voice recorder where the browser records no WebM) finds the global object
+ * with webpack's `function(){return this}() || new Function("return this")()`: bundled as strict
+ * code the first is undefined and the second is an eval the CSP refuses (caught, but reported as a
+ * violation). `globalThis` is the same object, with no eval.
+ */
+function opusRecorderWithoutEval(): Plugin {
+  const probe = 'new Function("return this")()';
+  return {
+    name: 'opus-recorder-without-eval',
+    transform(code, id) {
+      if (!/[\\/]opus-recorder[\\/]dist[\\/]recorder\.min\.js$/.test(id)) return null;
+      if (!code.includes(probe)) throw new Error('opus-recorder: the global probe changed; check it still needs no eval');
+      return { code: code.replace(probe, 'globalThis'), map: null };
+    },
+  };
+}
+
 const bootLibraries = /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/;
 const bootSources = /[\\/]web[\\/]src[\\/](lib[\\/](cn|store|storage)\.ts|components[\\/]ui[\\/]spinner\.tsx)$/;
 const bootModule = (id: string) =>
@@ -20,7 +38,7 @@ const bootModule = (id: string) =>
 export default defineConfig({
   root,
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), preloadFont(), preloadBoot(), prerender(), precompress()],
+  plugins: [opusRecorderWithoutEval(), react(), tailwindcss(), preloadFont(), preloadBoot(), prerender(), precompress()],
   // `zod` is zod configured jitless before anything uses it (src/lib/zod-jitless.ts: the CSP).
   resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url)) }] },
   build: {

@@ -66,13 +66,13 @@ describe('sending on WhatsApp', () => {
     ]);
   });
 
-  it('sends a voice note as push-to-talk with the label and length the dispatcher gave it', async () => {
+  it('sends a voice note as push-to-talk with the label and length the dispatcher gave it; AAC as plain audio', async () => {
     const { socket } = live();
     await sendWhatsApp(connection, outbound({ type: 'voice', text: '', file: { ...file('gravacao.ogg', 'audio/ogg; codecs=opus'), durationSeconds: 1.98 } }));
     await sendWhatsApp(connection, outbound({ type: 'voice', text: '', file: file('gravacao.mp4', 'audio/mp4') }));
     expect(socket.sent.map((s) => s.content)).toEqual([
       { audio: Buffer.from([1, 2, 3]), ptt: true, mimetype: 'audio/ogg; codecs=opus', seconds: 2 },
-      { audio: Buffer.from([1, 2, 3]), ptt: true, mimetype: 'audio/mp4' },
+      { audio: Buffer.from([1, 2, 3]), mimetype: 'audio/mp4' },
     ]);
   });
 

@@ -5,7 +5,8 @@
  * Thumbnails are not made (Baileys would need sharp, jimp or ffmpeg).
  */
 import type { AnyMessageContent, WAMessage } from 'baileys';
-import { ChannelSendError, type ChannelAdapter, type OutboundMessage, type SentMessage } from '#domain/channels/port.ts';
+import { ChannelSendError, oggOpusMimetype, type ChannelAdapter, type OutboundMessage, type SentMessage } from '#domain/channels/port.ts';
+import { oggOpusVoiceShape } from '#media/ogg-opus-waveform.ts';
 import { notLiveText } from './adapter.ts';
 import type { LiveConnection, LiveConnections } from './live.ts';
 import type { WhatsAppSocket } from './socket.ts';
@@ -20,9 +21,11 @@ function recipientIds(asked: string, check: NumberCheck): Pick<SentMessage, 'rec
 }
 
 /**
- * Baileys' content for a message (audio has no caption on WhatsApp). Voice notes go as `ptt` with
- * the label of their bytes: the dispatcher has already repackaged a WebM recording as OGG/Opus
- * (what WhatsApp plays as a voice note), with its length; Safari's MP4/AAC goes as recorded.
+ * Baileys' content for a message (audio has no caption on WhatsApp). Voice notes go as `ptt` only
+ * as OGG/Opus (the dispatcher has already repackaged a WebM recording, with its length; the web app
+ * records OGG/Opus where the browser has no WebM), labelled `audio/ogg; codecs=opus`, with their
+ * seconds and the 64-bar waveform WhatsApp draws (`oggOpusVoiceShape`: Baileys makes none without
+ * its optional `audio-decode`); a voice note in anything else (AAC/MP4) goes as a plain audio file.
  */
 export async function contentOf(message: OutboundMessage): Promise<AnyMessageContent> {
   if (!message.file) return { text: message.text };
@@ -36,8 +39,17 @@ export async function contentOf(message: OutboundMessage): Promise<AnyMessageCon
     case 'video':
       return { video: media, mimetype, jpegThumbnail: '', ...caption };
     case 'voice': {
-      const seconds = message.file.durationSeconds;
-      return { audio: media, mimetype, ptt: true, ...(seconds ? { seconds: Math.max(1, Math.round(seconds)) } : {}) };
+      // WhatsApp plays a voice note only as OGG/Opus; anything else (Safari's AAC) goes as plain audio.
+      const shape = await oggOpusVoiceShape(bytes);
+      if (!shape && !/^audio\/(ogg|opus)\b/i.test(mimetype)) return { audio: media, mimetype };
+      const seconds = message.file.durationSeconds ?? shape?.seconds;
+      return {
+        audio: media,
+        mimetype: oggOpusMimetype,
+        ptt: true,
+        ...(seconds ? { seconds: Math.max(1, Math.round(seconds)) } : {}),
+        ...(shape ? { waveform: shape.waveform } : {}),
+      };
     }
     case 'audio':
       return { audio: media, mimetype };

@@ -46,6 +46,36 @@ export function messageTypeOf(mimetype: string, isPtt: boolean): MessageType | n
 
 export const maxInlineAudioBytes = 4 * MB;
 
+/**
+ * Voice notes must be Opus, in OGG or WebM (what WhatsApp plays as a voice note, once the dispatcher
+ * repackages WebM as OGG); AAC/MP4 is refused as a voice note rather than sent as one a phone may not
+ * play (the web app records OGG/Opus where the browser records no WebM). It may still be sent as a
+ * plain audio file.
+ */
+export const voiceNoteNotOpusText = 'Mensagem de voz precisa ser OGG/Opus ou WebM/Opus';
+const voiceMimetype = /^audio\/(ogg|webm)(\s*;\s*codecs="?opus"?)?$/;
+
+/**
+ * Whether inline bytes (the start of their base64 is enough) are what a voice note's label says:
+ * OGG (`OggS`, its first packet `OpusHead`) or WebM (the EBML magic and an `A_OPUS` track in the
+ * header). A light check of the container; the dispatcher and the channels read the stream itself.
+ */
+export function inlineVoiceIsOpus(mimetype: string, base64: string): boolean {
+  let head: string;
+  try {
+    head = atob(
+      base64
+        .slice(0, 8192)
+        .replace(/[^A-Za-z0-9+/]/g, '')
+        .slice(0, 8188),
+    );
+  } catch {
+    return false;
+  }
+  if (mimetype.startsWith('audio/ogg')) return head.startsWith('OggS') && head.slice(27 + head.charCodeAt(26), 35 + head.charCodeAt(26)) === 'OpusHead';
+  return head.startsWith('\x1a\x45\xdf\xa3') && head.includes('A_OPUS');
+}
+
 export const uploadRequestPayload = z
   .object({
     name: z.string({ error: requiredText }).trim().min(1, { error: requiredText }).max(200),
@@ -64,6 +94,11 @@ export const uploadRequestPayload = z
     if (v.length > kind.maxBytes) ctx.addIssue({ code: 'custom', path: ['length'], message: fileTooLargeText(kind.maxBytes) });
     if (v.base64 !== undefined && kind.type !== 'audio') {
       ctx.addIssue({ code: 'custom', path: ['base64'], message: 'Somente áudio pode ser enviado em base64' });
+    }
+    if (kind.type === 'audio' && v.isPtt) {
+      if (!voiceMimetype.test(v.mimetype)) ctx.addIssue({ code: 'custom', path: ['mimetype'], message: voiceNoteNotOpusText });
+      else if (v.base64 !== undefined && !inlineVoiceIsOpus(v.mimetype, v.base64))
+        ctx.addIssue({ code: 'custom', path: ['base64'], message: voiceNoteNotOpusText });
     }
   });
 export type UploadRequestPayload = z.infer<typeof uploadRequestPayload>;

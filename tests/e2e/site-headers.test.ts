@@ -87,7 +87,7 @@ describe("the site's Content-Security-Policy in a browser", () => {
     const answer = await fetch(`${siteUrl}/inbox`);
     expect(answer.headers.get('content-security-policy')).toBe(headers['content-security-policy']);
     expect(answer.headers.get('x-frame-options')).toBe('DENY');
-    expect(headers['content-security-policy']).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+'){2};/);
+    expect(headers['content-security-policy']).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+'){2} 'wasm-unsafe-eval';/);
   });
 
   it('lets the public pages and the auth screens load and run with no violation', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { realtimeEvent } from '../../shared/contracts/realtime.ts';
 import { receiveAck, receiveMessage } from '../../shared/domain/messages/inbound.ts';
+import { webmOpusToOgg } from '../../shared/media/webm-opus-to-ogg.ts';
 import { call, proTeam } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 import { listen } from './realtime-client.ts';
@@ -238,7 +239,8 @@ describe('uploads', () => {
 
   it('voice notes may come inline as base64 and go out as voice', async () => {
     const { owner, contact } = await inboxTeam();
-    const audio = Buffer.from('OggS-fake-opus-voice-note');
+    // An OGG/Opus recording (what the web app records where the browser has no WebM): the upload checks its header.
+    const audio = Buffer.from(webmOpusToOgg(readFileSync(new URL('../fixtures/voice.webm', import.meta.url)))!.bytes);
     const request = await call('POST', '/files/generate-url-to-upload', {
       token: owner.token,
       body: { name: 'gravacao.ogg', mimetype: 'audio/ogg', serviceId: contact.serviceId, length: audio.length, isPtt: true, base64: audio.toString('base64') },

@@ -21,7 +21,7 @@ export function useSendSequence(contact: Pick<Contact, 'id' | 'serviceId'>) {
     }
     let reply = replyTo;
     if (voice) {
-      const ext = voice.mimetype.includes('mp4') ? 'm4a' : 'webm';
+      const ext = voice.mimetype.includes('ogg') ? 'ogg' : 'webm';
       await sendOutgoing(client, {
         ...base,
         text: '',
