@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptedStream, proto, type WAMessage } from 'baileys';
 import type { Ports } from '#domain/ports.ts';
 import { memoryStorage, SocketDouble } from '../../tests/support/whatsapp-double.ts';
-import { downloadWithRetry, fetchMedia, inboundMedia, mediaOf, socketDownload, wantsReupload, type MediaRetryPolicy } from './media.ts';
+import { downloadWithRetry, fetchMedia, inboundMedia, mediaOf, socketDownload, socketStreamDownload, wantsReupload, type MediaRetryPolicy } from './media.ts';
 
 const photo = Buffer.from('a JPEG as the customer sent it, bytes and all');
 let encrypted: Buffer;
@@ -133,6 +133,58 @@ describe('downloading a medium that fails', () => {
     const socket = new SocketDouble();
     socket.updateMediaMessage = () => new Promise(() => undefined);
     await expect(socketDownload(socket, { ...quick, reuploadTimeoutMs: 30 })(imageMessage('IMG6', '/silent'))).rejects.toThrow(/did not upload/);
+  });
+
+  it("streamed into the bucket (the sessions' path): a damaged copy fails before the upload completes, the phone is asked, the fresh copy is stored", async () => {
+    answers.set('/damaged-s', ['damaged']);
+    answers.set('/fresh-s', ['ok']);
+    const { socket, asked } = phoneThatReuploads('/fresh-s');
+    const { storage, objects } = memoryStorage();
+    const completed: number[] = [];
+    const putStream = storage.putStream;
+    storage.putStream = async (key, body, mimetype) => {
+      const written = await putStream(key, body, mimetype);
+      completed.push(written.size);
+      return written;
+    };
+    const message = imageMessage('IMG7', '/damaged-s');
+    const media = inboundMedia(
+      {
+        ports: { storage, newId: () => 'F7' } as unknown as Pick<Ports, 'storage' | 'newId'>,
+        accountId: 'ACC1',
+        download: socketStreamDownload(socket, quick),
+      },
+      message,
+      mediaOf(message.message!, 'IMG7')!,
+    );
+    expect(await media.load()).toEqual({ objectKey: expect.stringContaining('F7'), name: expect.any(String), mimetype: 'image/jpeg', size: photo.length });
+    // The damaged copy never completed an object: only the fresh one did.
+    expect(completed).toEqual([photo.length]);
+    expect(Buffer.from([...objects.values()][0]!.bytes).equals(photo)).toBe(true);
+    expect(asked).toEqual(['IMG7']);
+  });
+
+  it("streamed: a failure of our bucket is not the medium's: not retried, and thrown (the message is handed over again later)", async () => {
+    answers.set('/fine', ['ok', 'ok', 'ok']);
+    requests.length = 0;
+    const { socket } = phoneThatReuploads('/never');
+    const { storage } = memoryStorage();
+    storage.putStream = async (_key, body) => {
+      for await (const _ of body) break;
+      throw Object.assign(new Error('SlowDown'), { $metadata: { httpStatusCode: 503 } });
+    };
+    const message = imageMessage('IMG8', '/fine');
+    const media = inboundMedia(
+      {
+        ports: { storage, newId: () => 'F8' } as unknown as Pick<Ports, 'storage' | 'newId'>,
+        accountId: 'ACC1',
+        download: socketStreamDownload(socket, quick),
+      },
+      message,
+      mediaOf(message.message!, 'IMG8')!,
+    );
+    await expect(media.load()).rejects.toThrow('SlowDown');
+    expect(requests).toEqual(['/fine']);
   });
 
   it('knows which failures a fresh copy can cure', () => {

@@ -2,7 +2,9 @@
  * Media of inbound WhatsApp messages: what a message carries (type, name, type of file), and the
  * copy into the bucket under the account with Baileys' `downloadMediaMessage`, made only when the
  * domain asks (a message not stored before), retried with a re-upload request to the sender's phone
- * (`downloadWithRetry`). A medium that still cannot be had leaves 'mídia indisponível'.
+ * (`downloadWithRetry`). A medium that still cannot be had leaves 'mídia indisponível'. The bytes
+ * go to the bucket as they arrive (`storage.putStream`: S3 multipart, one 5 MiB part held at a
+ * time), checked against the sender's SHA-256 on the way, so a 50 MB document never sits in memory.
  */
 import { createHash } from 'node:crypto';
 import { downloadMediaMessage, extractMessageContent, getContentType, toNumber, type proto, type WAMessage } from 'baileys';
@@ -52,16 +54,45 @@ export class MediaStopped extends Error {
   }
 }
 
+/** Our bucket failed while a medium streamed into it: not the medium's fault, so not retried here; the message is handed over again later. */
+export class StorageFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super(`the bucket failed: ${(failure as Error)?.message ?? failure}`);
+  }
+}
+
+/** What a streamed download wrote to the bucket. */
+export interface StoredMedium {
+  size: number;
+}
+
+/** Writes a download's bytes to the bucket as they come (the medium's object) and answers how many it wrote. */
+export type MediaStore = (bytes: AsyncIterable<Uint8Array>) => Promise<StoredMedium>;
+
 /**
- * Reads a download's bytes within its limits: past the cap, on the session's stop, or after
- * `idleMs` without a chunk it destroys the stream (Baileys' download takes no abort signal: its
- * `getHttpStream` passes only headers and a dispatcher to fetch, 7.0.0-rc14) and throws.
+ * A download of a message's medium within its limits: into `store` as the bytes come (answering
+ * what it wrote), or, for small doubles in tests, the bytes themselves, which are then stored whole.
  */
+export type MediaDownload = (message: WAMessage, limits: DownloadLimits, store: MediaStore) => Promise<Uint8Array | StoredMedium>;
+
+/** Reads a download's bytes within its limits (`bounded`), all of them into memory: for small media and tests. */
 export async function readWithin(stream: AsyncIterable<Uint8Array>, limits: DownloadLimits): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of bounded(stream, limits)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A download's bytes within its limits, as they come: past the cap, on the session's stop, or after
+ * `idleMs` without a chunk it destroys the stream (Baileys' download takes no abort signal: its
+ * `getHttpStream` passes only headers and a dispatcher to fetch, 7.0.0-rc14) and throws; so does a
+ * reader that stops early (a failed upload).
+ */
+export async function* bounded(stream: AsyncIterable<Uint8Array>, limits: DownloadLimits): AsyncGenerator<Uint8Array> {
   const destroy = () => (stream as { destroy?: () => void }).destroy?.();
   const iterator = stream[Symbol.asyncIterator]();
-  const chunks: Uint8Array[] = [];
   let size = 0;
+  let ended = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<never>((_, reject) => {
@@ -80,16 +111,24 @@ export async function readWithin(stream: AsyncIterable<Uint8Array>, limits: Down
       if (next.done) break;
       size += next.value.length;
       if (size > limits.maxBytes) throw new MediaTooLarge(limits.maxBytes);
-      chunks.push(next.value);
+      yield next.value;
     }
-    return Buffer.concat(chunks);
-  } catch (error) {
-    destroy();
-    throw error;
+    ended = true;
   } finally {
     clearTimeout(timer);
     if (onAbort) limits.signal?.removeEventListener('abort', onAbort);
+    if (!ended) destroy();
   }
+}
+
+/** The bytes as they pass, hashed: at their end, a mismatch with the sender's SHA-256 fails as a bad decrypt (before the upload completes). */
+async function* checked(stream: AsyncIterable<Uint8Array>, expected: Uint8Array | null): AsyncGenerator<Uint8Array> {
+  const hash = createHash('sha256');
+  for await (const chunk of stream) {
+    hash.update(chunk);
+    yield chunk;
+  }
+  if (expected && !hash.digest().equals(Buffer.from(expected))) throw new Error('bad decrypt: the medium does not match its checksum');
 }
 
 export interface MediaDescription {
@@ -104,7 +143,7 @@ export interface MediaDescription {
 export interface MediaTarget {
   ports: Pick<Ports, 'storage' | 'newId'>;
   accountId: string;
-  download?: (message: WAMessage, limits: DownloadLimits) => Promise<Uint8Array>;
+  download?: MediaDownload;
   /** The session's: a stop aborts the downloads under way. */
   signal?: AbortSignal;
 }
@@ -186,9 +225,9 @@ export interface MediaRetryPolicy {
 export const mediaRetryPolicy: MediaRetryPolicy = { attempts: 3, firstDelayMs: 1000, reuploadTimeoutMs: 20_000 };
 
 /** What a download needs from the socket; tests give doubles. */
-export interface MediaFetcher {
-  /** One download and decryption of the message's medium. */
-  fetch(message: WAMessage): Promise<Uint8Array>;
+export interface MediaFetcher<T = Uint8Array> {
+  /** One download and decryption of the message's medium (its bytes, or what storing them wrote). */
+  fetch(message: WAMessage): Promise<T>;
   /** Asks the sender's phone to upload the medium again; answers the message with its new path. */
   reupload(message: WAMessage): Promise<WAMessage>;
   sleep?(ms: number): Promise<void>;
@@ -212,7 +251,7 @@ export function wantsReupload(error: unknown): boolean {
 
 /** Failures no retry cures (the message has no medium to fetch). */
 function isHopeless(error: unknown): boolean {
-  if (error instanceof MediaTooLarge || error instanceof MediaStopped) return true;
+  if (error instanceof MediaTooLarge || error instanceof MediaStopped || error instanceof StorageFailed) return true;
   return statusOf(error) === 400 || /is not a media message|no message present/i.test((error as Error)?.message ?? '');
 }
 
@@ -235,7 +274,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
  * (WhiskeySockets/Baileys#2767, 7.0.0-rc14). So the re-upload is asked here, and Baileys'
  * download is called without it (a fixed Baileys would otherwise ask twice).
  */
-export async function downloadWithRetry(message: WAMessage, fetcher: MediaFetcher, policy: MediaRetryPolicy = mediaRetryPolicy): Promise<Uint8Array> {
+export async function downloadWithRetry<T = Uint8Array>(message: WAMessage, fetcher: MediaFetcher<T>, policy: MediaRetryPolicy = mediaRetryPolicy): Promise<T> {
   const sleep = fetcher.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let current = message;
   let reuploaded = false;
@@ -273,12 +312,38 @@ export async function fetchMedia(
   message: WAMessage,
   limits: DownloadLimits = { maxBytes: Number.POSITIVE_INFINITY, idleMs: mediaIdleMs },
 ): Promise<Uint8Array> {
-  const bytes = await readWithin(await downloadMediaMessage(message, 'stream', {}), limits);
-  const expected = checksumOf(message);
-  if (expected && !createHash('sha256').update(bytes).digest().equals(Buffer.from(expected))) {
-    throw new Error('bad decrypt: the medium does not match its checksum');
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of checked(bounded(await downloadMediaMessage(message, 'stream', {}), limits), checksumOf(message))) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `fetchMedia` into the bucket as the bytes come: decrypted, bounded and checked on the way, never
+ * held whole. A failure of the bucket (not of the body) is a `StorageFailed`.
+ */
+export async function fetchMediaInto(message: WAMessage, limits: DownloadLimits, store: MediaStore): Promise<StoredMedium> {
+  let bodyFailure: unknown;
+  async function* body(source: AsyncIterable<Uint8Array>) {
+    try {
+      yield* source;
+    } catch (error) {
+      bodyFailure = error;
+      throw error;
+    }
   }
-  return bytes;
+  const source = checked(bounded(await downloadMediaMessage(message, 'stream', {}), limits), checksumOf(message));
+  try {
+    return await store(body(source));
+  } catch (error) {
+    if (error === bodyFailure || limits.signal?.aborted) throw error;
+    throw new StorageFailed(error);
+  }
+}
+
+/** Baileys' download through a socket into the bucket as it comes, with the retries and the re-upload request of `downloadWithRetry`: the sessions' download. */
+export function socketStreamDownload(socket: WhatsAppSocket, policy: MediaRetryPolicy = mediaRetryPolicy): MediaDownload {
+  return (message, limits, store) =>
+    downloadWithRetry(message, { fetch: (m) => fetchMediaInto(m, limits, store), reupload: (m) => socket.updateMediaMessage(m) }, policy);
 }
 
 /** Baileys' download through a socket, with the retries and the re-upload request of `downloadWithRetry`. */
@@ -301,11 +366,15 @@ export function inboundMedia(target: MediaTarget, message: WAMessage, media: Med
     pendingText: pendingMediaText,
     async load() {
       if (!target.download) return null;
-      let bytes: Uint8Array;
+      const objectKey = fileObjectKey(target.accountId, target.ports.newId(), media.name);
+      const store: MediaStore = (bytes) => target.ports.storage.putStream(objectKey, bytes, media.mimetype, { signal: target.signal });
+      let got: Uint8Array | StoredMedium;
       try {
-        bytes = await target.download(message, { maxBytes, signal: target.signal, idleMs: mediaIdleMs });
+        got = await target.download(message, { maxBytes, signal: target.signal, idleMs: mediaIdleMs }, store);
       } catch (error) {
         if (error instanceof MediaStopped || target.signal?.aborted) throw new MediaStopped();
+        // A failure of our own bucket is not the medium's: it throws, and the message is handed over again later.
+        if (error instanceof StorageFailed) throw error.failure;
         if (error instanceof MediaTooLarge) {
           described.unavailableText = tooLargeMediaText(media.name, maxBytes);
           return null;
@@ -313,10 +382,9 @@ export function inboundMedia(target: MediaTarget, message: WAMessage, media: Med
         console.warn(`[whatsapp] media of ${message.key.id} could not be downloaded:`, (error as Error).message);
         return null;
       }
-      // A failure of our own bucket is not the medium's: it throws, and the message is handed over again later.
-      const objectKey = fileObjectKey(target.accountId, target.ports.newId(), media.name);
-      await target.ports.storage.put(objectKey, bytes, media.mimetype);
-      return { objectKey, name: media.name, mimetype: media.mimetype, size: bytes.length };
+      // Bytes handed back whole (small doubles) are stored now; a failure of the bucket throws, as above.
+      if (got instanceof Uint8Array) await target.ports.storage.put(objectKey, got, media.mimetype);
+      return { objectKey, name: media.name, mimetype: media.mimetype, size: got instanceof Uint8Array ? got.length : got.size };
     },
   };
   return described;

@@ -44,7 +44,7 @@ import { aliasOfMapping, isIgnoredChat } from './jids.ts';
 import { tableLedger, type InboundLedger } from './ledger.ts';
 import { liveConnections, type LiveConnection, type LiveConnections } from './live.ts';
 import { Lru } from './lru.ts';
-import { MediaStopped, socketDownload, type DownloadLimits } from './media.ts';
+import { MediaStopped, type MediaDownload, socketStreamDownload } from './media.ts';
 import { makeSocket, type SocketFactory, type WhatsAppSocket } from './socket.ts';
 import { secondsOf } from './time.ts';
 import type { GroupMetadata, WAMessageKey } from 'baileys';
@@ -70,7 +70,7 @@ export interface SessionOptions {
   maxUnreadQrRounds: number;
   qrDataUrl: (qr: string) => Promise<string>;
   /** How a socket fetches a message's medium (Baileys' `downloadMediaMessage`). */
-  mediaDownload: (socket: WhatsAppSocket) => (message: WAMessage, limits: DownloadLimits) => Promise<Uint8Array>;
+  mediaDownload: (socket: WhatsAppSocket) => MediaDownload;
   /** The liveness check of an open socket (all in ms). */
   liveness: {
     /** Baileys' own keep-alive ping (its socket ends itself when nothing arrived for this plus 5 s). */
@@ -116,7 +116,7 @@ export const defaultSessionOptions: SessionOptions = {
   // Baileys shows about six QR codes (60 s, then 20 s each) per socket: about 8 minutes in all.
   maxUnreadQrRounds: 3,
   qrDataUrl: (qr) => QRCode.toDataURL(qr),
-  mediaDownload: socketDownload,
+  mediaDownload: socketStreamDownload,
   // A dead socket is found at most silentMs + checkEveryMs + probeTimeoutMs (2 min 20 s) after its last sign of life.
   liveness: { keepAliveIntervalMs: 30_000, checkEveryMs: 60_000, silentMs: 60_000, probeTimeoutMs: 20_000 },
   ledger: (ports) => tableLedger(ports.table),

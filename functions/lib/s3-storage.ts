@@ -1,5 +1,16 @@
 /** The media bucket on S3 (s3rver locally), read and written through presigned URLs. */
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { downloadHeadersOf } from '#contracts/downloads.ts';
 import type { Storage } from '#domain/ports.ts';
@@ -7,6 +18,42 @@ import { traced } from './observability.ts';
 
 export const uploadUrlLifetimeSeconds = 15 * 60;
 export const downloadUrlLifetimeSeconds = 60 * 60;
+
+/** S3's smallest part of a multipart upload (all parts but the last): what `putStream` holds at a time. */
+export const minPartBytes = 5 * 1024 * 1024;
+
+export interface StreamUploadOptions {
+  /** The size of each part but the last (at least S3's 5 MiB). */
+  partBytes?: number;
+  /** How long one request of an upload (a part, the completion) may take before it is aborted. */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * The body cut into parts of exactly `partBytes` (the last one shorter), copied into one buffer that
+ * every part reuses: a part is valid until the next is asked for, so the caller sends it first. What
+ * is held is that one buffer, whatever the body's length, and a long body leaves no garbage of
+ * parts behind (freed buffers are only given back at V8's next collection). Ending early (a failed
+ * upload) ends the body, which releases its source.
+ */
+export async function* partsOf(body: AsyncIterable<Uint8Array>, partBytes: number): AsyncGenerator<Buffer> {
+  let part: Buffer | undefined;
+  let held = 0;
+  for await (const chunk of body) {
+    part ??= Buffer.allocUnsafe(partBytes);
+    for (let offset = 0; offset < chunk.byteLength; ) {
+      const n = Math.min(partBytes - held, chunk.byteLength - offset);
+      part.set(chunk.subarray(offset, offset + n), held);
+      held += n;
+      offset += n;
+      if (held === partBytes) {
+        yield part;
+        held = 0;
+      }
+    }
+  }
+  if (part && held > 0) yield part.subarray(0, held);
+}
 
 export function s3Storage(
   bucket: string,
@@ -17,7 +64,15 @@ export function s3Storage(
       responseChecksumValidation: 'WHEN_REQUIRED',
     }),
   ),
+  streams: StreamUploadOptions = {},
 ): Storage {
+  const partBytes = Math.max(minPartBytes, streams.partBytes ?? minPartBytes);
+  const requestTimeoutMs = streams.requestTimeoutMs ?? 60_000;
+  /** One request's abort: the caller's signal, or the request taking too long. */
+  const abortOf = (signal: AbortSignal | undefined) => {
+    const timeout = AbortSignal.timeout(requestTimeoutMs);
+    return { abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout };
+  };
   return {
     uploadUrl(key, mimetype, length) {
       return getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: mimetype, ContentLength: length }), {
@@ -35,6 +90,44 @@ export function s3Storage(
     },
     async put(key, bytes, mimetype) {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: mimetype }));
+    },
+    async putStream(key, body, mimetype, options = {}) {
+      const { signal } = options;
+      const parts = partsOf(body, partBytes);
+      const first = await parts.next();
+      // A part shorter than the rest can only be the last.
+      const bytes = first.done ? Buffer.alloc(0) : first.value;
+      if (bytes.length < partBytes) {
+        // The whole body is shorter than a part: one PutObject.
+        signal?.throwIfAborted();
+        await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: mimetype }), abortOf(signal));
+        return { size: bytes.length };
+      }
+      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: mimetype }), abortOf(signal));
+      const done: { ETag: string; PartNumber: number }[] = [];
+      let size = 0;
+      try {
+        for (let part: IteratorResult<Buffer> = first; !part.done; part = await parts.next()) {
+          signal?.throwIfAborted();
+          const PartNumber = done.length + 1;
+          const answer = await client.send(
+            new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: part.value, ContentLength: part.value.length }),
+            abortOf(signal),
+          );
+          done.push({ ETag: answer.ETag!, PartNumber });
+          size += part.value.length;
+        }
+        signal?.throwIfAborted();
+        await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: done } }), abortOf(signal));
+        return { size };
+      } catch (error) {
+        await parts.return(undefined);
+        // Not under the caller's signal (it may be the reason): the parts would otherwise be kept, and billed, until a lifecycle rule drops them.
+        await client
+          .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId }), abortOf(undefined))
+          .catch((failure) => console.error(`[storage] abandoning the upload of ${key}`, failure));
+        throw error;
+      }
     },
     async head(key) {
       try {

@@ -5,11 +5,16 @@
  * on a loopback port, hands it only requests signed with the runtime's key pair, as a private S3
  * bucket would: header-signed ones (the AWS SDK's) and query-presigned URLs (the browser's), verified
  * by sigv4-verifier.ts. CORS preflights pass unsigned, as S3 answers them from the bucket's rules.
- * A refusal is S3's XML error, its body left unread.
+ * A refusal is S3's XML error, its body left unread. s3rver 3.7 takes multipart uploads (create,
+ * upload part, complete) but not AbortMultipartUpload (a DELETE with `uploadId` answers 405): the
+ * front answers that one itself, dropping the parts where s3rver's file store keeps them.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import S3rver from 's3rver';
 import { refuseUnread } from './request-body.ts';
 import { sigV4Refusal, type Refusal, type SigV4Key } from './sigv4-verifier.ts';
@@ -48,6 +53,29 @@ function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): vo
   );
 }
 
+/**
+ * AbortMultipartUpload (`DELETE /<bucket>/<key>?uploadId=<id>`): the upload's parts are removed from
+ * s3rver's store (`<directory>/<bucket>/._S3rver_uploads/<id>`, 3.7's layout), 204 as S3 answers;
+ * an upload that is not there is S3's 404 NoSuchUpload. False for any other request.
+ */
+async function abortedUpload(req: IncomingMessage, res: ServerResponse, directory: string): Promise<boolean> {
+  if (req.method !== 'DELETE') return false;
+  const url = new URL(req.url ?? '/', 'http://s3.local');
+  const uploadId = url.searchParams.get('uploadId');
+  if (uploadId === null) return false;
+  const bucket = decodeURIComponent(url.pathname.split('/')[1] ?? '');
+  const dir = join(directory, bucket, '._S3rver_uploads', uploadId);
+  if (!/^[0-9a-f]{32}$/.test(uploadId) || !/^[a-z0-9.-]+$/.test(bucket) || bucket.includes('..') || !existsSync(dir)) {
+    refuse(req, res, { status: 404, code: 'NoSuchUpload', message: 'The specified upload does not exist.' });
+    return true;
+  }
+  await rm(dir, { recursive: true, force: true });
+  req.resume();
+  res.writeHead(204, { 'x-amz-request-id': randomBytes(8).toString('hex').toUpperCase() });
+  res.end();
+  return true;
+}
+
 /** Starts s3rver's handler behind the verifying front, on a free loopback port. */
 export async function startS3Front(options: S3FrontOptions): Promise<S3Front> {
   const s3 = new S3rver({ silent: true, directory: options.directory, configureBuckets: options.buckets });
@@ -58,7 +86,15 @@ export async function startS3Front(options: S3FrontOptions): Promise<S3Front> {
       const refusal = sigV4Refusal({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers }, options.key);
       if (refusal) return refuse(req, res, refusal);
     }
-    s3rverHandler(req, res);
+    abortedUpload(req, res, options.directory).then(
+      (answered) => {
+        if (!answered) s3rverHandler(req, res);
+      },
+      (error: unknown) => {
+        console.error('[s3] aborting a multipart upload', error);
+        if (!res.headersSent) res.writeHead(500).end();
+      },
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -56,6 +56,14 @@ export interface Storage {
    */
   downloadUrl(key: string, filename: string, mimetype: string): Promise<string>;
   put(key: string, bytes: Uint8Array, mimetype: string): Promise<void>;
+  /**
+   * Writes an object from bytes of unknown length as they come, never holding the whole: S3's
+   * multipart upload, one part in memory at a time (5 MiB, S3's smallest but the last); a body
+   * shorter than a part is one PutObject. A failure of the body or of the bucket, or `signal`,
+   * abandons the upload (AbortMultipartUpload: no object, no parts left) and throws. Answers the
+   * bytes written.
+   */
+  putStream(key: string, body: AsyncIterable<Uint8Array>, mimetype: string, options?: { signal?: AbortSignal }): Promise<{ size: number }>;
   /** Size and type of a stored object, or null when there is none. */
   head(key: string): Promise<{ size: number; mimetype: string | null } | null>;
   get(key: string): Promise<Uint8Array>;

@@ -549,6 +549,13 @@ export function memoryStorage() {
   const objects = new Map<string, { bytes: Uint8Array; mimetype: string }>();
   const storage = {
     put: async (key: string, bytes: Uint8Array, mimetype: string) => void objects.set(key, { bytes, mimetype }),
+    putStream: async (key: string, body: AsyncIterable<Uint8Array>, mimetype: string) => {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of body) chunks.push(chunk);
+      const bytes = Buffer.concat(chunks);
+      objects.set(key, { bytes, mimetype });
+      return { size: bytes.length };
+    },
     get: async (key: string) => objects.get(key)!.bytes,
     head: async (key: string) => (objects.has(key) ? { size: objects.get(key)!.bytes.length, mimetype: objects.get(key)!.mimetype } : null),
     uploadUrl: async () => 'http://bucket/upload',
