@@ -29,7 +29,7 @@ describe('the cost model on the real template', () => {
     expect(inventory.alarms.length).toBeGreaterThan(20);
     // Grouped Lambda alarms read up to 10 functions' errors (or throttles) each.
     expect(Math.max(...inventory.alarms)).toBe(10);
-    expect(inventory.secrets).toBe(4);
+    expect(inventory.secrets).toBe(5);
     expect(inventory.kmsKeys).toBe(1);
     expect(inventory.dashboards).toBe(1);
     expect(inventory.webAcls).toBe(1);

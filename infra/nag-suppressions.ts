@@ -105,6 +105,9 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
     SMG4: 'Rotation would sign every session out until tokens carry a key id and two keys are accepted (docs/decisions.md "Cloud stack")',
   });
   acknowledge(stack.dataKey, { SMG4: 'Re-keying means rewriting every sealed channel credential; no rotation function for that yet' });
+  acknowledge(stack.originSecret, {
+    SMG4: 'CloudFront reads it into its origin header at deploy time only: a rotation would refuse every request until the next deploy',
+  });
   for (const secret of [stack.stripeSecretKey, stack.stripeWebhookSecret]) {
     acknowledge(secret, { SMG4: 'The value is issued by Stripe and put in by operators; Secrets Manager cannot rotate it' });
   }

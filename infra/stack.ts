@@ -9,6 +9,7 @@ import { httpRoutes, type HttpRoute } from '#functions/http/routes.ts';
 import { queueConsumers, type QueueConsumerDef } from '#functions/queues/consumers.ts';
 import { streamConsumers, type StreamConsumerDef } from '#functions/streams/consumers.ts';
 import { unsetSecretValue } from '#functions/lib/signing-secret.ts';
+import { ORIGIN_VERIFY_HEADER } from '#functions/lib/caller-address.ts';
 import { workerQueue, type WorkerQueueDef } from '#functions/queues/worker-queue.ts';
 import { serviceTypes } from '#contracts/services.ts';
 import { ChannelWorker } from './constructs/channel-worker.ts';
@@ -122,6 +123,8 @@ export interface ConversaStackProps extends StackProps {
 export class ConversaStack extends Stack {
   readonly table: DataTable;
   readonly jwtSecret: secretsmanager.Secret;
+  /** What CloudFront sends the HTTP API to show a request came through it (and its WAF). */
+  readonly originSecret: secretsmanager.Secret;
   readonly dataKey: secretsmanager.Secret;
   readonly stripeSecretKey: secretsmanager.Secret;
   readonly stripeWebhookSecret: secretsmanager.Secret;
@@ -183,6 +186,14 @@ export class ConversaStack extends Stack {
       description: 'Key material that encrypts Conversa channel credentials at rest',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
       removalPolicy: this.stage.dataRemovalPolicy,
+    });
+
+    // CloudFront adds it to every request for the HTTP API, and the functions refuse requests
+    // without it: the API's own execute-api URL, which bypasses the WAF, leads nowhere
+    // (functions/lib/caller-address.ts). Read through ORIGIN_VERIFY_ARN like the others.
+    this.originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
+      description: 'Header value CloudFront sends the Conversa HTTP API; requests without it are refused',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
     });
 
     // Stripe's API key and the webhook endpoint's signing secret come from Stripe, not from us: the
@@ -346,6 +357,8 @@ export class ConversaStack extends Stack {
     for (const fn of httpFunctions) {
       bucket.grantReadWrite(fn);
       fn.addToRolePolicy(sendEmail);
+      fn.addEnvironment('ORIGIN_VERIFY_ARN', this.originSecret.secretArn);
+      this.originSecret.grantRead(fn);
     }
     // Consumers read files to send them and presign downloads.
     for (const fn of streamFunctions) bucket.grantReadWrite(fn);
@@ -372,6 +385,8 @@ export class ConversaStack extends Stack {
     this.site = new WebSite(this, 'Site', {
       assetPath: props.siteAssetPath ?? context('siteAssetPath') ?? join(projectRoot, 'web', 'dist'),
       httpApiId: this.httpApi.api.apiId,
+      // Resolved by CloudFormation at deploy time: the template holds a reference, not the value.
+      apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: this.originSecret.secretValue.unsafeUnwrap() },
       webSocketApiId: this.webSocketApi.api.apiId,
       mediaOrigin: bucketOrigin(mediaName),
       webAclArn: props.webAclArn ?? context('webAclArn'),
@@ -389,6 +404,11 @@ export class ConversaStack extends Stack {
     // and the WAF unless told otherwise (the rate rule leaves webhook paths alone). Start and restart
     // register it with a per-connection secret token that the webhook function checks.
     const webhookBase = props.publicApiUrl ?? context('publicApiUrl') ?? this.site.url;
+    if (/\.execute-api\./.test(webhookBase)) {
+      throw new Error(
+        `publicApiUrl ${webhookBase} is the API's own URL, which refuses what did not come through CloudFront: give the site's URL (or leave it out)`,
+      );
+    }
     for (const fn of this.httpApi.functions.values()) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
     for (const [name, fn] of this.streamConsumers.functions) {
       if (CONSUMERS_THAT_START_CONNECTIONS.has(name)) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);

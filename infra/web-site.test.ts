@@ -76,7 +76,14 @@ describe('the distribution', () => {
     expect(distribution.DefaultCacheBehavior).toMatchObject({
       ViewerProtocolPolicy: 'redirect-to-https',
       AllowedMethods: ['GET', 'HEAD'],
-      FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [only(template, 'AWS::CloudFront::Function')[0], 'FunctionARN'] } }],
+      FunctionAssociations: [
+        {
+          EventType: 'viewer-request',
+          FunctionARN: {
+            'Fn::GetAtt': [
+              Object.entries(resourcesOf(template, 'AWS::CloudFront::Function')).find(([, f]) => f.Properties.FunctionCode === spaFallbackSource)![0],
+              'FunctionARN',
+            ],
     });
     expect(distribution.DefaultRootObject).toBe('index.html');
     template.hasResourceProperties('AWS::S3::BucketPolicy', {

@@ -16,6 +16,7 @@ import { parseListQuery, type ListRules } from '#domain/list-query.ts';
 import type { Ports } from '#domain/ports.ts';
 import type { AccountSession, Session } from '#domain/session.ts';
 import { resolveSession } from '#domain/auth/resolve-session.ts';
+import { callerAddress } from './caller-address.ts';
 import { compressResponse } from './compress-response.ts';
 import { logTenant, observability } from './observability.ts';
 import { defaultPorts } from './ports.ts';
@@ -60,7 +61,7 @@ export interface ApiInput<A extends AuthMode, B, P, Q = undefined, R = never> {
   ports: Ports;
   /** The route's `prefetch`, when it was started (a member's session with an account and a valid body). */
   prefetched: Promise<R> | undefined;
-  /** The caller's address, for rate limits. */
+  /** The caller's address, for rate limits: the viewer's behind CloudFront (caller-address.ts). */
   address: string;
   event: APIGatewayProxyEventV2;
 }
@@ -107,6 +108,8 @@ export function api<
   return {
     handler(fn: (input: ApiInput<A, B, P, Q, R>) => Promise<HttpResult>) {
       const run = async (event: APIGatewayProxyEventV2, _context: Context): Promise<HttpResult> => {
+        // First: in the cloud, a request that did not come through CloudFront is refused here.
+        const address = await callerAddress(event);
         const ports = (options.ports ?? defaultPorts)();
         let session: Session | undefined;
         const parse = (schema: z.ZodType | undefined, value: unknown) => {
@@ -159,7 +162,7 @@ export function api<
           session,
           ports,
           prefetched,
-          address: event.requestContext?.http?.sourceIp ?? 'unknown',
+          address,
           event,
         } as ApiInput<A, B, P, Q, R>);
       };

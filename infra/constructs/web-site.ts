@@ -9,6 +9,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { notFoundPage, prerenderDir, prerenderedPages, shellFile, shellPaths } from '../../web/src/app/static-routes.ts';
 import { contentSecurityPolicy, permissionsPolicy, strictTransportSecurity } from '../site-headers.ts';
+import { VIEWER_ADDRESS_HEADER } from '#functions/lib/caller-address.ts';
 import { API_PREFIX } from './http-api.ts';
 import { WEBSOCKET_STAGE } from './websocket-api.ts';
 
@@ -57,11 +58,28 @@ function handler(event) {
   return request;
 }`;
 
+/**
+ * The viewer-request function of `/api/*`: the viewer's address in `VIEWER_ADDRESS_HEADER`, written
+ * over whatever the viewer sent. Behind CloudFront the API sees an edge server's address; the managed
+ * origin request policy API Gateway needs (AllViewerExceptHostHeader) forwards viewer headers, and
+ * one that adds CloudFront-Viewer-Address would have to forward Host too, which API Gateway refuses.
+ */
+export const viewerAddressSource = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
+  return request;
+}`;
+
 export interface WebSiteProps {
   /** The built web app (`web/dist`): `index.html` at its root, hashed files under `assets/`. */
   readonly assetPath: string;
   /** The HTTP API serving `/api/*` (its routes already carry the prefix). */
   readonly httpApiId: string;
+  /**
+   * Headers CloudFront adds to every request it sends the HTTP API: the origin secret its
+   * functions check (functions/lib/caller-address.ts), so the API's own URL leads nowhere.
+   */
+  readonly apiOriginHeaders?: Record<string, string>;
   /** The WebSocket API, whose stage is `WEBSOCKET_STAGE`. */
   readonly webSocketApiId: string;
   /** The media bucket's origin, for the Content-Security-Policy. */
@@ -95,6 +113,7 @@ export class WebSite extends Construct {
   readonly shellCachePolicy: cloudfront.CachePolicy;
   readonly assetsCachePolicy: cloudfront.CachePolicy;
   readonly spaFallback: cloudfront.Function;
+  readonly viewerAddress: cloudfront.Function;
   /** The custom domain when one is given, else the distribution's own (`d111111abcdef8.cloudfront.net`). */
   readonly domainName: string;
   /** `https://<domainName>`: the app's origin, with no trailing slash. */
@@ -176,10 +195,19 @@ export class WebSite extends Construct {
       runtime: cloudfront.FunctionRuntime.JS_2_0,
     });
 
+    this.viewerAddress = new cloudfront.Function(this, 'ViewerAddress', {
+      comment: "The viewer's address for the API's rate limits",
+      code: cloudfront.FunctionCode.fromInline(viewerAddressSource),
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+    });
+
     const siteOrigin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket);
     const apiDomain = (apiId: string) => `${apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`;
     const toApi = {
-      origin: new origins.HttpOrigin(apiDomain(props.httpApiId), { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY }),
+      origin: new origins.HttpOrigin(apiDomain(props.httpApiId), {
+        protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+        ...(props.apiOriginHeaders ? { customHeaders: props.apiOriginHeaders } : {}),
+      }),
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
@@ -227,7 +255,10 @@ export class WebSite extends Construct {
           responseHeadersPolicy: this.responseHeaders,
           compress: true,
         },
-        [`${API_PREFIX}/*`]: toApi,
+        [`${API_PREFIX}/*`]: {
+          ...toApi,
+          functionAssociations: [{ function: this.viewerAddress, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+        },
         // The WebSocket API's stage is named `ws`, so the viewer's path is the stage's path as it
         // is: no origin path, no rewriting. CloudFront passes the upgrade through.
         [WEBSOCKET_PATH]: {
