@@ -13,6 +13,8 @@ import type { Ports } from '#domain/ports.ts';
 
 const channel = 'whatsapp';
 const keyKindPrefix = 'KEY-';
+/** What the device sent, kept for retries (./sent-store.ts): the device's too, so a logout removes it. */
+export const sentKind = 'SENT';
 /** How many table calls run at once. */
 const parallelCalls = 16;
 
@@ -64,7 +66,10 @@ export async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promi
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
-/** Removes a connection's creds and every signal key from the table (logout). */
+/**
+ * Removes a connection's creds, every signal key and the messages the device sent from the table
+ * (logout): a new pairing is a new device, which no retry of the old one's messages reaches.
+ */
 export async function clearAuthState(ports: Pick<Ports, 'table'>, connection: ConnectionRef): Promise<void> {
   const records = await connectionRecordsOf<SealedRecord>(ports.table, { ...connection, channel, kind: keyKindPrefix });
   const prefix = `${channel.toUpperCase()}-${keyKindPrefix}`;
@@ -72,6 +77,10 @@ export async function clearAuthState(ports: Pick<Ports, 'table'>, connection: Co
     // `WHATSAPP-KEY-<type>#<id>`: the type before the first '#', the id after it (parts alike: type `PART-<type>`).
     const at = sk.indexOf('#');
     await deleteChannelRecord(ports.table, keyAt(connection, sk.slice(prefix.length, at), sk.slice(at + 1)));
+  });
+  const sent = await connectionRecordsOf<object>(ports.table, { ...connection, channel, kind: `${sentKind}#` });
+  await eachLimited(sent, async ({ sk }) => {
+    await deleteChannelRecord(ports.table, { scope: 'connection', ...connection, channel, kind: sentKind, id: sk.slice(sk.indexOf('#') + 1) });
   });
   await deleteChannelRecord(ports.table, credsAt(connection));
 }

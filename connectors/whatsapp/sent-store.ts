@@ -7,16 +7,17 @@
  *   each sent message   `WHATSAPP-SENT#<key.id>` under the connection, forgotten after 7 days
  * A record holds the message's content (`proto.IMessage`, what `getMessage` answers) serialised
  * with Baileys' `BufferJSON` and sealed with the vault, as the auth state is: a medium's content
- * carries its `mediaKey`, with which anyone holding the CDN link can decrypt the file.
+ * carries its `mediaKey`, with which anyone holding the CDN link can decrypt the file. A logout
+ * removes them with the auth state (`clearAuthState`).
  */
 import { proto, type WAMessage } from 'baileys';
 import { getChannelRecord, putChannelRecord, type RecordAddress } from '#db/channel-records.ts';
 import type { Ports } from '#domain/ports.ts';
-import type { ConnectionRef, SealedRecord } from './auth-records.ts';
+import { sentKind, type ConnectionRef, type SealedRecord } from './auth-records.ts';
 import { seal, unseal } from './auth-state.ts';
 
 const channel = 'whatsapp';
-const kind = 'SENT';
+const kind = sentKind;
 /** How long a sent message can be encrypted again for a recipient who asks. */
 export const sentTtlSeconds = 7 * 24 * 60 * 60;
 

@@ -539,6 +539,12 @@ export class WhatsAppSession implements ChannelSession {
     }
   }
 
+  /** Deletes the auth state (and what the device sent) once the sent-message writes under way have landed, so none outlives it. */
+  private async clearAuth(): Promise<void> {
+    await Promise.all(this.sentWrites);
+    await this.auth?.clear();
+  }
+
   /** A message this connection sent: in memory for quotes, in the table (days) for retries; a stop waits for the write. */
   private rememberSent(message: WAMessage): void {
     const id = message.key.id;
@@ -696,7 +702,7 @@ export class WhatsAppSession implements ChannelSession {
     const code = statusCodeOf(error);
     if (code === DisconnectReason.loggedOut) {
       this.stopped = true;
-      await this.auth?.clear();
+      await this.clearAuth();
       // A logout asked from the inbox is not news to report.
       if (!this.loggingOut) await this.context.report.stopped(loggedOutText);
       return;
@@ -747,7 +753,7 @@ export class WhatsAppSession implements ChannelSession {
     this.stopped = true;
     console.warn(`${this.name}: WhatsApp closed the connection with ${code} (${final.kind}); stopping`);
     if (final.kind !== 'badSession') this.options.events.disconnected(final.kind);
-    if (final.clearsAuth) await this.auth?.clear();
+    if (final.clearsAuth) await this.clearAuth();
     await this.context.report.stopped(final.text);
   }
 

@@ -9,7 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { DisconnectReason, proto, type WAMessage } from 'baileys';
-import { getChannelRecord } from '../../shared/db/channel-records.ts';
+import { connectionRecordsOf, getChannelRecord } from '../../shared/db/channel-records.ts';
+import { clearAuthState, loadAuthState } from '../../connectors/whatsapp/auth-state.ts';
+import { tableSentStore } from '../../connectors/whatsapp/sent-store.ts';
 import { liveConnections } from '../../connectors/whatsapp/live.ts';
 import { defaultSessionOptions, WhatsAppSession, type SessionOptions } from '../../connectors/whatsapp/session.ts';
 import { closeError, memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from '../support/whatsapp-double.ts';
@@ -24,7 +26,7 @@ afterAll(() => local.close());
 const customer = '5511987654321@s.whatsapp.net';
 
 /** A session of one connection on socket doubles, its sent messages in the table. */
-function sessionOf(connection: { accountId: string; serviceId: string }) {
+function sessionOf(connection: { accountId: string; serviceId: string }, overrides: Partial<SessionOptions> = {}) {
   const sockets: SocketDouble[] = [];
   const live = liveConnections();
   const options: SessionOptions = {
@@ -38,6 +40,7 @@ function sessionOf(connection: { accountId: string; serviceId: string }) {
       sockets.push(socket);
       return socket;
     },
+    ...overrides,
   };
   const { context } = sessionContext(connection);
   context.ports = { ...context.ports, ...local.ports };
@@ -140,5 +143,38 @@ describe('WhatsApp retries and group sends as Baileys asks for them', () => {
       ['5511900000002@s.whatsapp.net', '5511900000003@s.whatsapp.net'],
     ]);
     expect(socket.groupAsks).toHaveLength(3);
+  });
+
+  it('a logout removes what the device sent with its auth state (a new pairing is a new device)', async () => {
+    const connection = { accountId: ulid(), serviceId: ulid() };
+    const sent = tableSentStore(local.ports);
+    await sent.put(connection, {
+      key: { remoteJid: customer, fromMe: true, id: '3EB0LOGOUT1' },
+      message: { extendedTextMessage: { text: 'Oi' } },
+    } as WAMessage);
+    expect(await sent.get(connection, '3EB0LOGOUT1')).toBeDefined();
+    await clearAuthState(local.ports, connection);
+    expect(await connectionRecordsOf(local.ports.table, { ...connection, channel: 'whatsapp', kind: '' })).toEqual([]);
+  });
+
+  it('a logout right after a send leaves nothing of the device behind, even when the sent write lands late', async () => {
+    const connection = { accountId: ulid(), serviceId: ulid() };
+    const table = tableSentStore(local.ports);
+    // A table slow to take the sent message's write.
+    const slowSent = () => ({
+      ...table,
+      put: async (...args: Parameters<typeof table.put>) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await table.put(...args);
+      },
+    });
+    const { session, open, send } = sessionOf(connection, { loadAuth: (ports, at) => loadAuthState(ports, at), sent: slowSent });
+    const socket = await open(1);
+    await send(customer, { text: 'Até logo' });
+    // Logged out on the phone while the sent message is still being written.
+    socket.close(closeError(DisconnectReason.loggedOut, 'Connection Failure'));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await session.stop();
+    expect(await connectionRecordsOf(local.ports.table, { ...connection, channel: 'whatsapp', kind: '' })).toEqual([]);
   });
 });
