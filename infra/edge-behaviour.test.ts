@@ -7,16 +7,24 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpRoutes } from '#functions/http/routes.ts';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '#functions/lib/caller-address.ts';
 import { defineConversa } from './conversa-app.ts';
+import { wholeTemplate } from './test-support/whole-template.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
 import { evaluateWebAcl, type WafRequest } from './test-support/waf-evaluator.ts';
 
 const cdkContext = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 
+type Resource = { Type: string; Properties: Record<string, any> };
+
+const appWith = (context: Record<string, unknown> = {}) =>
+  defineConversa(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } }), { siteAssetPath: siteFixture });
+
 let webAcl: Record<string, any>;
+let main: Template;
 beforeAll(() => {
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
-  const { edge } = defineConversa(app, { siteAssetPath: siteFixture });
+  const { edge, main: mainStack } = appWith();
+  main = wholeTemplate(mainStack);
   const acls = Object.values(Template.fromStack(edge).findResources('AWS::WAFv2::WebACL'));
   expect(acls).toHaveLength(1);
   webAcl = acls[0]!.Properties;
@@ -44,5 +52,56 @@ describe('the web ACL, as WAF evaluates it', () => {
       expect(evaluateWebAcl(webAcl, request('POST', path)).action, path).toBe('block');
       expect(evaluateWebAcl(webAcl, request('POST', path, browser)).action, path).toBe('allow');
     }
+  });
+});
+
+describe('the only way in: CloudFront, with the viewer’s address', () => {
+  const resources = (type: string) => Object.entries(main.findResources(type) as Record<string, Resource>);
+  const distribution = () => resources('AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
+  const apiBehaviour = () => (distribution().CacheBehaviors as Record<string, any>[]).find((b) => b.PathPattern === '/api/*')!;
+  const httpApiId = () => resources('AWS::ApiGatewayV2::Api').find(([, a]) => a.Properties.ProtocolType === 'HTTP')![0];
+  const originSecretId = () => resources('AWS::SecretsManager::Secret').find(([, s]) => /CloudFront/.test(s.Properties.Description))![0];
+
+  it('sends a generated secret with every request to the HTTP API, which every HTTP function may read to check it', () => {
+    const behaviour = apiBehaviour();
+    const origin = (distribution().Origins as Record<string, any>[]).find((o) => o.Id === behaviour.TargetOriginId)!;
+    expect(JSON.stringify(origin.DomainName)).toContain(httpApiId());
+    const secretId = originSecretId();
+    expect(resources('AWS::SecretsManager::Secret').find(([id]) => id === secretId)![1].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64 });
+    // CloudFormation resolves the secret into the header at deploy time: the template holds no value.
+    expect(origin.OriginCustomHeaders).toEqual([
+      { HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] } },
+    ]);
+    const httpFunctions = resources('AWS::Lambda::Function').filter(([, fn]) => String(fn.Properties.Description).startsWith('http/'));
+    expect(httpFunctions.length).toBeGreaterThan(40);
+    const policies = resources('AWS::IAM::Policy').map(([, p]) => p.Properties);
+    for (const [id, fn] of httpFunctions) {
+      expect(fn.Properties.Environment.Variables.ORIGIN_VERIFY_ARN, id).toEqual({ Ref: secretId });
+      const role = fn.Properties.Role['Fn::GetAtt'][0];
+      const statements = policies.filter((p) => p.Roles.some((r: { Ref: string }) => r.Ref === role)).flatMap((p) => p.PolicyDocument.Statement);
+      expect(
+        statements.some(
+          (st: { Action: string | string[]; Resource: unknown }) =>
+            [st.Action].flat().includes('secretsmanager:GetSecretValue') &&
+            [st.Resource].flat().some((r) => JSON.stringify(r) === JSON.stringify({ Ref: secretId })),
+        ),
+        id,
+      ).toBe(true);
+    }
+  });
+
+  it("writes the viewer's address on /api/* requests at the edge, over any the viewer claimed", () => {
+    const association = (apiBehaviour().FunctionAssociations as { EventType: string; FunctionARN: { 'Fn::GetAtt': [string, string] } }[]).find(
+      (a) => a.EventType === 'viewer-request',
+    )!;
+    const fn = resources('AWS::CloudFront::Function').find(([id]) => id === association.FunctionARN['Fn::GetAtt'][0])![1];
+    expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    const handler = new Function(`${fn.Properties.FunctionCode}; return handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
+    const request = { uri: '/api/auth/login', headers: { [VIEWER_ADDRESS_HEADER]: { value: '10.0.0.1' } } };
+    expect(handler({ request, viewer: { ip: '2001:db8::7' } }).headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '2001:db8::7' });
+  });
+
+  it("refuses to register Telegram's webhooks on the API's own URL, which the origin check refuses", () => {
+    expect(() => appWith({ publicApiUrl: 'https://abc123.execute-api.sa-east-1.amazonaws.com' })).toThrow(/publicApiUrl/);
   });
 });
