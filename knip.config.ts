@@ -23,6 +23,8 @@ const config: KnipConfig = {
     // Loaded by URL in the handler thread (tests/unit/handler-thread.test.ts).
     'tests/support/handler-thread-fixture.ts',
     'tests/support/runtime-with-whatsapp-double.ts',
+    // Run in a child process under a memory cap by tests/unit/media-memory.test.ts, by path.
+    'tests/support/media-memory-child.ts',
     'tests/e2e/take-*.ts',
     'tests/e2e/measure-*.ts',
     // Built for Node by web/build/prerender.ts, by path.
