@@ -9,15 +9,14 @@
  * Runs are seeded: set PROPERTY_SEED to replay a failure (fast-check prints the seed and the
  * shrunk counterexample); PROPERTY_RUNS changes the number of runs per route.
  */
-import { request } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { httpRoutes, type HttpRoute } from '../../functions/http/routes.ts';
 import type { ApiContract } from '../../functions/lib/api.ts';
 import { errorTexts, errorTitles } from '../../shared/contracts/errors.ts';
 import { type Fixtures, listQueryArbitrary, pathSegment, queryArbitraries, schemaArbitraries } from './request-arbitraries.ts';
-import { call } from './api.ts';
+import { call, callFrom } from './api.ts';
 import { matrixTeam, type Team } from './route-access.ts';
 import { emailsIn, type Scope, storedState } from './stored-state.ts';
 
@@ -44,39 +43,8 @@ interface Sent {
  * 127.0.0.1, which the other test files share.
  */
 function send(method: string, path: string, token: string | undefined, body: string | undefined): Promise<Sent> {
-  const base = new URL(inject('baseUrl'));
-  const localAddress = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: base.hostname,
-        port: base.port,
-        method,
-        path: `/api${path}`,
-        localAddress,
-        headers: {
-          ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            /* not JSON: the assertions say so */
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  const address = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  return callFrom(address)(method, path, { token, raw: body });
 }
 
 const titleOf: Record<number, string> = {
