@@ -184,7 +184,8 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
             <p className={cn('mt-1 flex items-center justify-end gap-1 text-[11px]', note ? 'text-note-fg' : mine ? 'text-brand-fg' : 'text-fg-muted')}>
               {mine && !note && message.user ? <span className="mr-1 truncate">{message.user.name} ·</span> : null}
               <time dateTime={message.timestamp}>{formatMessageTime(message.timestamp)}</time>
-              {mine && !note ? <AckStatus ack={message.ack} /> : null}
+              {/* The error icon's red is lost on the brand green: there it takes the bubble's text colour (the red ring and the reason mark the failure). */}
+              {mine && !note ? <AckStatus ack={message.ack} className={failed ? '[&>svg]:text-current' : undefined} /> : null}
             </p>
             {mine && !note && message.ack === ack.sending && message.waiting ? (
               <p className="mt-1.5 flex items-start gap-1.5 rounded-md bg-black/20 px-2 py-1 text-xs" data-testid="send-waiting">
