@@ -18,6 +18,7 @@ export interface ConversaApp {
  */
 export function defineConversa(app: App, props: Omit<ConversaStackProps, 'stage' | 'webAclArn' | 'env'> = {}): ConversaApp {
   const stage = stageSettings(app.node.tryGetContext('stage'));
+  applyStageContext(app, stage.name);
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const contextRegion: unknown = app.node.tryGetContext('region');
   // The region must be explicit for the cross-region reference; the account may stay unknown
@@ -37,6 +38,27 @@ export function defineConversa(app: App, props: Omit<ConversaStackProps, 'stage'
     webAclArn: edge.webAcl.attrArn,
   });
   return { edge, main };
+}
+
+/**
+ * Context `stages`: a block of context per stage, kept in cdk.json (`"stages": { "prod": {
+ * "domainName": "…", "certificateArn": "…", "mailFrom": "…" } }`), so `cdk deploy --all -c stage=prod`
+ * alone deploys prod as configured: a forgotten `-c` cannot drop the domain or the sender, and the
+ * values of one stage never reach another. A value given on the command line wins.
+ */
+function applyStageContext(app: App, stage: string): void {
+  const blocks: unknown = app.node.tryGetContext('stages');
+  if (blocks === undefined) return;
+  const isBlock = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isBlock(blocks)) throw new Error('Context stages must be an object of stage name: { key: value }');
+  const block = blocks[stage];
+  if (block === undefined) return;
+  if (!isBlock(block) || 'stage' in block || 'stages' in block || Object.values(block).some((v) => !['string', 'number', 'boolean'].includes(typeof v))) {
+    throw new Error(`Context stages.${stage} must be an object of plain context values (not stage or stages)`);
+  }
+  for (const [key, value] of Object.entries(block)) {
+    if (app.node.tryGetContext(key) === undefined) app.node.setContext(key, value);
+  }
 }
 
 /** Context `wafRateLimit`: requests per address per five minutes. */

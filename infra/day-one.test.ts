@@ -7,6 +7,7 @@ import { App } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { defineConversa } from './conversa-app.ts';
 import { ConversaStack } from './stack.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
 import { wholeTemplate } from './test-support/whole-template.ts';
@@ -62,5 +63,29 @@ describe("the HTTP API's stage throttle", () => {
     expect(throttle(dev)).toMatchObject({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
     expect(throttle(synth({ apiRateLimit: '2000', apiBurstLimit: '4000' }))).toMatchObject({ ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 });
     expect(() => synth({ apiRateLimit: 'lots' })).toThrow(/apiRateLimit/);
+  });
+});
+
+describe("a stage's context kept in cdk.json", () => {
+  const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/abc';
+  const stages = { prod: { domainName: 'app.example.com.br', certificateArn, mailFrom: 'nao-responda@example.com.br' } };
+  const aliasesOf = (context: Record<string, unknown>) => {
+    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], stages, ...context } });
+    const { main } = defineConversa(app, { siteAssetPath: siteFixture });
+    const [[, distribution]] = resourcesOf(wholeTemplate(main), 'AWS::CloudFront::Distribution') as [[string, Resource]];
+    return distribution.Properties.DistributionConfig.Aliases as string[] | undefined;
+  };
+
+  it("applies the chosen stage's block, so `-c stage=prod` alone cannot drop the domain, and no other stage gets it", () => {
+    expect(aliasesOf({ stage: 'prod' })).toEqual(['app.example.com.br']);
+    expect(aliasesOf({})).toBeUndefined();
+  });
+
+  it('lets a value given on the command line win over the block', () => {
+    expect(aliasesOf({ stage: 'prod', domainName: 'novo.example.com.br' })).toEqual(['novo.example.com.br']);
+  });
+
+  it('refuses a block that is not an object of plain values', () => {
+    expect(() => aliasesOf({ stage: 'prod', stages: { prod: 'app.example.com.br' } })).toThrow(/stages\.prod/);
   });
 });
