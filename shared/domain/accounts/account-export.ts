@@ -63,6 +63,32 @@ export async function getAccountExportStatus(ports: Ports, session: AccountSessi
   return present(job, job.objectKey ? await ports.storage.downloadUrl(job.objectKey, `conversa-dados-${day}.jsonl`, 'application/x-ndjson') : null);
 }
 
+/**
+ * Parts the last step reads ahead of the one it writes: enough to hide S3's latency, few enough that
+ * memory holds these and one 5 MiB upload part, whatever the account's size.
+ */
+export const composeReadAhead = 8;
+
+/** The objects under `keys`, in order, at most `ahead` being read at once. */
+async function* inOrder(ports: Ports, keys: readonly string[], ahead: number): AsyncGenerator<Uint8Array> {
+  const reading: Promise<Uint8Array>[] = [];
+  let next = 0;
+  const refill = () => {
+    while (next < keys.length && reading.length < ahead) {
+      const read = ports.storage.get(keys[next++]!);
+      // Read while the consumer is elsewhere; its failure is thrown when its turn comes.
+      read.catch(() => undefined);
+      reading.push(read);
+    }
+  };
+  refill();
+  while (reading.length) {
+    const bytes = await reading.shift()!;
+    refill();
+    yield bytes;
+  }
+}
+
 async function writePart(ports: Ports, job: AccountExportItem, lines: string[]): Promise<number> {
   if (!lines.length) return job.parts;
   const part = job.parts + 1;
@@ -130,9 +156,10 @@ export async function runExportStep(ports: Ports, accountId: string, exportId: s
     case 'compose': {
       const prefix = exportObjectKey(accountId, exportId, 'part-');
       const names = Array.from({ length: job.parts }, (_, i) => exportObjectKey(accountId, exportId, `part-${String(i + 1).padStart(6, '0')}.jsonl`));
-      const chunks = await Promise.all(names.map((key) => ports.storage.get(key)));
       const archive = exportObjectKey(accountId, exportId, 'conversa-dados.jsonl');
-      await ports.storage.put(archive, Buffer.concat(chunks), 'application/x-ndjson');
+      // A multipart upload fed part by part (docs/decisions.md "Deletion and export"): memory holds
+      // `composeReadAhead` parts and one upload part, not the whole archive.
+      await ports.storage.putStream(archive, inOrder(ports, names, composeReadAhead), 'application/x-ndjson');
       for (let left = await ports.storage.list(prefix, 1000); left.length; left = await ports.storage.list(prefix, 1000)) await ports.storage.remove(left);
       await advance({ ...same, status: 'done', finishedAt: ports.clock().toISOString(), objectKey: archive });
       return;
