@@ -13,14 +13,15 @@
  * - the final stage's `COPY --from=<build stage>` sources must exist, and the file its CMD runs must
  *   be among what it copies.
  *
- * Two settings are added, neither of which changes what npm writes: npm's cache is this machine's
- * (`npm_config_cache`, so nothing is downloaded twice) and `prefer-offline` (cached metadata is
- * used without asking the registry again). Differences from the real build that remain: the host's
+ * Settings added, none of which changes what npm writes: npm's cache is this machine's
+ * (`npm_config_cache`, so nothing is downloaded twice), `prefer-offline` (cached metadata is used
+ * without asking the registry again), and how this machine reaches the registry (its proxy
+ * variables, the CA certificates it trusts and npm's `cafile`, `networkSettings`). Differences from the real build that remain: the host's
  * Node and npm, not the image's (node:22 ships npm 10), and the host's platform.
  *
  *   node scripts/replay-docker-build.mjs [--keep]
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, posix, resolve } from 'node:path';
@@ -67,6 +68,21 @@ export function stagesOf(instructions) {
     }
   }
   return stages;
+}
+
+/**
+ * How this machine reaches the registry: its proxy and the certificates it trusts (a TLS-inspecting
+ * proxy's CA, say), passed on as they are. They change where npm's requests go, not what it writes.
+ */
+function networkSettings() {
+  const names = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+  const settings = Object.fromEntries(names.filter((name) => process.env[name]).map((name) => [name, process.env[name]]));
+  let cafile = '';
+  try {
+    cafile = execFileSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).trim();
+  } catch {}
+  if (cafile && cafile !== 'null' && cafile !== 'undefined') settings.npm_config_cafile = cafile;
+  return settings;
 }
 
 /** Host folders a RUN line may name as they are (the tools); any other absolute path is the container's. */
@@ -129,6 +145,7 @@ export async function replayBuild({ contextDir, dockerfile, workDir, npmCache = 
     const globalConfig = join(workDir, 'empty-global-npmrc');
     for (const file of [userConfig, globalConfig]) writeFileSync(file, '');
     const env = {
+      ...networkSettings(),
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
       npm_config_userconfig: userConfig,
