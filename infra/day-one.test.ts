@@ -1,5 +1,5 @@
 /**
- * Issue 27, "day one on a real AWS account": what the template must say so that AWS does what we
+ * Day one on a real AWS account: what the template must say so that AWS does what we
  * mean with it (the runtime's support window, what a prod deletion keeps, the API's throttle).
  */
 import { readFileSync } from 'node:fs';

@@ -50,7 +50,7 @@ const pathStartsWith = (prefix: string): wafv2.CfnWebACL.StatementProperty => ({
 
 /**
  * The common rule set's block of requests without a User-Agent, everywhere but the webhooks:
- * Telegram's Bot API posts updates with none (issue 27: the first real bot's webhooks were all
+ * Telegram's Bot API posts updates with none (on the first real deploy the bot's webhooks were all
  * refused). The managed rule only counts and labels; this rule, after the group, blocks the label
  * outside `RATE_EXEMPT_PATH_PREFIX`, as AWS documents for exceptions to a managed rule.
  */

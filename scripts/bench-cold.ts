@@ -216,7 +216,7 @@ Each row is a fresh Node process (module loading not counted) timing its first r
 other one. ${CHANGED_AFTER_SNAPSHOT} contacts changed after the snapshot was written, so the snapshot path also reads
 them from the change index. "DynamoDB items read" is what the first request read from the table
 (every contact item on a full load; the change index's answer after a snapshot).
-Goal (issue 13): under 300 ms at 25,000 contacts and under 1 s at 100,000, reading a bounded amount.
+Goal (docs/product.md#performance-goals): under 300 ms at 25,000 contacts and under 1 s at 100,000, reading a bounded amount.
 
 | contacts | first request | ms | next request ms | started from | DynamoDB items read | snapshot (gzip) | heap MB |
 |---|---|---|---|---|---|---|---|

@@ -1,5 +1,5 @@
 /**
- * The benchmarks' inbox data (issue 13): one account with 25,000 contacts, each a conversation,
+ * The benchmarks' inbox data (docs/product.md#performance-goals): one account with 25,000 contacts, each a conversation,
  * and 100,000 messages, one conversation of 5,000. Drawn from mulberry32, a 32-bit generator in
  * integer arithmetic: the former `(seed * 1103515245 + 12345) % 2 ** 31` in doubles lost its low
  * bits past 2^53 and cycled after about 10,000 values (4,463 distinct names, 13,278 contacts
@@ -142,7 +142,7 @@ export async function inboxItems(shape: InboxShape, put: (item: Record<string, u
   });
   const ownerItems = await benchOwnerItems(accountId, email, password, iso(now));
   for (const item of ownerItems) await put(item);
-  // The team inbox (issue 14): a fifth of the contacts are the owner's, every contact is in one of 4 departments.
+  // The team inbox (docs/product.md#team-inbox): a fifth of the contacts are the owner's, every contact is in one of 4 departments.
   const owner = ownerItems.find((i) => i.type === entityTypes.user) as unknown as { id: string; name: string };
   const serviceId = ulid(now);
   const service = benchServiceItem(accountId, serviceId, 'WhatsApp Bench', 'connected', iso(now));

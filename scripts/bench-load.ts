@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load` (issue 13): the local runtime under concurrent load, on the issue's data
+ * `npm run bench:load` (docs/product.md#performance-goals): the local runtime under concurrent load, on the benchmarks' data (docs/product.md#performance-goals)
  * (25,000 contacts, each a conversation, 100,000 messages, one conversation of 5,000).
  *   1. Seeds straight into dynalite (bench-data.ts), then starts the runtime as the other benchmarks
  *      do (the HTTP channel double in place of the channels, so sends succeed). A seed written

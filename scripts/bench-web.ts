@@ -178,7 +178,7 @@ async function measure(url: string, port: number, preset: 'mobile' | 'desktop'):
   };
 }
 
-/** Signs the browser's profile in: the app keeps its session in localStorage (SPEC section 3). */
+/** Signs the browser's profile in: the app keeps its session in localStorage (docs/product.md#entities-and-states). */
 async function signIn(port: number, origin: string, session: unknown) {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   const page = await browser.contexts()[0]!.newPage();
@@ -277,7 +277,7 @@ async function main() {
   const body = [
     '## Web (Lighthouse)',
     '',
-    `\`npm run bench:web\`: Lighthouse 13 on Debian's chromium (${chromeFlags.join(' ')}), default mobile preset (simulated 4G, 4x CPU slowdown) and the desktop preset, median of ${RUNS} runs per figure, against the local runtime (\`npm start\`'s server). /inbox and /contacts signed in to an account with ${CONVERSATIONS} conversations and ${CONTACTS.toLocaleString('en')} contacts. Last run ${date}, ${cpus().length} shared cores, load average ${load} at the start: scores vary a few points between runs on this machine. /pricing is not a route of the app (SPEC section 2): it is the not-found page under the marketing layout.`,
+    `\`npm run bench:web\`: Lighthouse 13 on Debian's chromium (${chromeFlags.join(' ')}), default mobile preset (simulated 4G, 4x CPU slowdown) and the desktop preset, median of ${RUNS} runs per figure, against the local runtime (\`npm start\`'s server). /inbox and /contacts signed in to an account with ${CONVERSATIONS} conversations and ${CONTACTS.toLocaleString('en')} contacts. Last run ${date}, ${cpus().length} shared cores, load average ${load} at the start: scores vary a few points between runs on this machine. /pricing is not a route of the app (docs/product.md#screens): it is the not-found page under the marketing layout.`,
     '',
     ...Object.entries(all).flatMap(([label, run]) => table(`${label} (${run.date}, median of ${run.runs})`, run.rows, run.bursts)),
   ].join('\n');

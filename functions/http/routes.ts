@@ -66,7 +66,7 @@ export const httpRoutes: HttpRoute[] = [
 
   { method: 'POST', path: '/files/generate-url-to-upload', handler: 'files/generate-url-to-upload' },
 
-  // The team inbox (issue 14). Gates: member reads and acts on conversations it sees; admin manages catalogues and settings.
+  // The team inbox (docs/product.md#team-inbox). Gates: member reads and acts on conversations it sees; admin manages catalogues and settings.
   { method: 'GET', path: '/departments', handler: 'departments/list-departments' },
   { method: 'POST', path: '/departments', handler: 'departments/create-department' },
   { method: 'GET', path: '/departments/{id}', handler: 'departments/get-department' },

@@ -1,4 +1,4 @@
-/** Payloads of the /auth calls (SPEC section 7) and the forms that send them (SPEC section 5). */
+/** Payloads of the /auth calls (docs/api.md) and the forms that send them (docs/product.md#validation). */
 import { z } from 'zod';
 import { emailField, idField, passwordField, requiredString, requiredText, verifyCodeField } from './fields.ts';
 import type { SessionUser } from './entities.ts';

@@ -1,4 +1,4 @@
-/** Contacts (SPEC sections 3 and 5): entity, payload and the form rules shared by the modal and the API. */
+/** Contacts (docs/product.md#entities-and-states and docs/product.md#validation): entity, payload and the form rules shared by the modal and the API. */
 import { z } from 'zod';
 import type { ConversationStatus } from './conversations.ts';
 import { requiredString, requiredText } from './fields.ts';
@@ -28,7 +28,7 @@ export interface Contact {
   lastMessage: MessageSummary | null;
   lastMessageAt: string | null;
   unread: number;
-  /** The conversation's status (issue 14). */
+  /** The conversation's status (docs/product.md#team-inbox). */
   status: ConversationStatus;
   /** Who handles the conversation, and the department it is routed to. */
   userId: string | null;
@@ -83,7 +83,7 @@ export interface ContactRulesContext {
 }
 
 /**
- * The rules of SPEC section 5 that depend on the connection and on create versus edit. Answers
+ * The rules of docs/product.md#validation that depend on the connection and on create versus edit. Answers
  * the problems as [path, pt-BR message] pairs; empty when the payload is acceptable.
  */
 export function contactRuleProblems(payload: ContactPayload, ctx: ContactRulesContext): [string, string][] {

@@ -1,5 +1,5 @@
 /**
- * The conversation with each contact (issue 14): its status, who handles it, internal notes, the
+ * The conversation with each contact (docs/product.md#team-inbox): its status, who handles it, internal notes, the
  * inbox's tabs and counts, and the account's inbox setting.
  */
 import { z } from 'zod';

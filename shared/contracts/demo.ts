@@ -1,4 +1,4 @@
-/** The request-a-demo form (SPEC sections 2, 3 and 5). Web only: it is never sent anywhere. */
+/** The request-a-demo form (docs/product.md#screens). Web only: it is never sent anywhere. */
 import { z } from 'zod';
 import { emailField, requiredString, requiredText } from './fields.ts';
 

@@ -1,4 +1,4 @@
-/** Departments ('Departamentos', issue 14): teams of users that conversations are routed to. */
+/** Departments ('Departamentos', docs/product.md#team-inbox): teams of users that conversations are routed to. */
 import { z } from 'zod';
 import { idField, requiredString } from './fields.ts';
 

@@ -1,4 +1,4 @@
-/** Entities as the API answers them (SPEC section 3). */
+/** Entities as the API answers them (docs/product.md#entities-and-states). */
 import type { PlanLimits } from './plans.ts';
 
 export interface User {

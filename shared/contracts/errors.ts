@@ -1,5 +1,5 @@
 /**
- * The error catalogue (SPEC section 8): the titles and texts the server sends, and the pt-BR
+ * The error catalogue (docs/product.md#error-catalogue): the titles and texts the server sends, and the pt-BR
  * texts the web app shows for them. One source for both sides.
  */
 
@@ -53,7 +53,7 @@ export const errorTexts = {
   alreadySubscribed: 'The account already has an active subscription',
   noSubscription: 'The account has no subscription to manage',
   invalidSignature: 'Invalid webhook signature',
-  // The team inbox (issue 14).
+  // The team inbox (docs/product.md#team-inbox).
   conversationTaken: 'The conversation is already assigned to someone else',
 } as const;
 
@@ -68,7 +68,7 @@ export interface ApiErrorBody {
   details?: { path: string; message: string }[];
 }
 
-/** Shown titles (SPEC section 8, title mapping). */
+/** Shown titles (docs/product.md#error-catalogue, title mapping). */
 export const shownTitles: Record<string, string> = {
   'Payment Required': 'Pagamento obrigatório',
   'Bad Request': 'Requisição inválida',
@@ -77,7 +77,7 @@ export const shownTitles: Record<string, string> = {
 };
 export const fallbackShownTitle = 'Erro inesperado';
 
-/** Shown messages (SPEC section 8, message mapping, plus our own in the same style). */
+/** Shown messages (docs/product.md#error-catalogue, message mapping, plus our own in the same style). */
 export const shownMessages: Record<string, string> = {
   'Email already exists': 'Email já existe',
   'Email must be a valid email': 'Email precisa ser um email válido',

@@ -1,4 +1,4 @@
-/** Field schemas with the exact pt-BR validation texts of SPEC section 5, shared by forms and handlers. */
+/** Field schemas with the exact pt-BR validation texts of docs/product.md#validation, shared by forms and handlers. */
 import { z } from 'zod';
 
 export const requiredText = 'Campo obrigatório';

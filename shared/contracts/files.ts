@@ -1,4 +1,4 @@
-/** Upload requests (SPEC section 3): the allow-list and size limits every channel accepts. */
+/** Upload requests (docs/product.md#entities-and-states): the allow-list and size limits every channel accepts. */
 import { z } from 'zod';
 import { requiredText } from './fields.ts';
 import type { MessageType } from './messages.ts';

@@ -1,5 +1,5 @@
 /**
- * A contact's gender (SPEC section 3), in its own module so that the realtime contract can read it
+ * A contact's gender (docs/product.md#entities-and-states), in its own module so that the realtime contract can read it
  * without loading the contact form's phone rules (libphonenumber) into every signed-in screen.
  */
 export const genders = ['male', 'female'] as const;

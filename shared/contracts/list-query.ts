@@ -1,5 +1,5 @@
 /**
- * The list query of SPEC section 7: a JSON object sent URL-encoded in the `query` parameter.
+ * The list query of docs/product.md#lists-and-calls: a JSON object sent URL-encoded in the `query` parameter.
  *
  *   { where, include, order, page, perPage, withCount, after }
  *

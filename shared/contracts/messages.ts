@@ -1,4 +1,4 @@
-/** Messages (SPEC section 3): entity, ack codes and the send payload. */
+/** Messages (docs/product.md#entities-and-states): entity, ack codes and the send payload. */
 import { z } from 'zod';
 import { idField, requiredText } from './fields.ts';
 import { ack } from './message-acks.ts';
@@ -9,7 +9,7 @@ export const messageTypes = ['text', 'image', 'video', 'audio', 'voice', 'docume
 export type MessageType = (typeof messageTypes)[number];
 
 /**
- * What a message is (issue 14): one exchanged with the customer, an internal note of the team, or a
+ * What a message is (docs/product.md#team-inbox): one exchanged with the customer, an internal note of the team, or a
  * system line recording an assignment or status change. Notes and system lines never reach a channel.
  */
 export const messageKinds = ['message', 'note', 'system'] as const;

@@ -1,4 +1,4 @@
-/** Payments (SPEC sections 3 and 7): the product and its prices, checkout and the billing portal. */
+/** Payments (docs/product.md#entities-and-states and docs/product.md#lists-and-calls): the product and its prices, checkout and the billing portal. */
 import { z } from 'zod';
 
 /** A price of the paid product, as `GET /payments/products` answers it. */

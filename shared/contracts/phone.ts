@@ -1,5 +1,5 @@
 /**
- * Phone validation (SPEC section 5) with libphonenumber-js: the numbers are digits only, with the
+ * Phone validation (docs/product.md#validation) with libphonenumber-js: the numbers are digits only, with the
  * country's dial code first; the messages are the spec's.
  */
 import {

@@ -1,4 +1,4 @@
-/** Plans and their limits (SPEC section 9). The one place these numbers live. */
+/** Plans and their limits (docs/product.md#plans-and-limits). The one place these numbers live. */
 
 export interface PlanLimits {
   productName: string;

@@ -1,5 +1,5 @@
 /**
- * Quick replies ('Respostas rápidas', issue 14): saved texts with a shortcut, typed as `/atalho` in
+ * Quick replies ('Respostas rápidas', docs/product.md#team-inbox): saved texts with a shortcut, typed as `/atalho` in
  * the composer, and the variables (`{{nome}}`, ...) filled from the contact and the agent. The
  * filling is here, isomorphic: the server answers filled texts and the web can preview them.
  */

@@ -1,4 +1,4 @@
-/** Connections ("services"): WhatsApp or Telegram channels of an account (SPEC sections 3, 4, 5). */
+/** Connections ("services"): WhatsApp or Telegram channels of an account (docs/product.md#entities-and-states and docs/product.md#validation). */
 import { z } from 'zod';
 import { requiredString, requiredText } from './fields.ts';
 import { type ServiceStatus, type ServiceType, serviceTypes } from './service-labels.ts';
@@ -17,7 +17,7 @@ export interface Service {
   internalData: { token?: string };
   /** Why the connection stopped (when it did not stop by request), or why it is starting again (reconnecting), in pt-BR. */
   statusReason: string | null;
-  /** The department new conversations on this connection start in (issue 14). */
+  /** The department new conversations on this connection start in (docs/product.md#team-inbox). */
   defaultDepartmentId: string | null;
   /** Opening a conversation sends the channel's read receipts (WhatsApp's blue ticks); on unless turned off. */
   readReceipts: boolean;

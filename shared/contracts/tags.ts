@@ -1,4 +1,4 @@
-/** Tags ('Etiquetas', issue 14): the account's palette of named, coloured tags, and a contact's tags. */
+/** Tags ('Etiquetas', docs/product.md#team-inbox): the account's palette of named, coloured tags, and a contact's tags. */
 import { z } from 'zod';
 import { idField, requiredString } from './fields.ts';
 

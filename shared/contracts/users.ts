@@ -1,4 +1,4 @@
-/** User payloads and the create/edit form (SPEC sections 3 and 5). */
+/** User payloads and the create/edit form (docs/product.md#entities-and-states and docs/product.md#validation). */
 import { z } from 'zod';
 import { emailField, idField, passwordField, requiredString, requiredText } from './fields.ts';
 

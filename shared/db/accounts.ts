@@ -27,7 +27,7 @@ export interface AccountItem {
   stripeSubscriptionCreated?: number | null;
   /** When the provider was read for the state written here (ISO); older reads never overwrite it. */
   billingSyncedAt?: string | null;
-  /** The team inbox's account setting (issue 14); absent: members see only theirs and their departments'. */
+  /** The team inbox's account setting (docs/product.md#team-inbox); absent: members see only theirs and their departments'. */
   inboxSettings?: { membersSeeAll: boolean };
 }
 
@@ -187,7 +187,7 @@ export async function writeBillingState(table: Table, accountId: string, state: 
   return answer?.Attributes as AccountItem | undefined;
 }
 
-/** Writes the account's inbox setting (issue 14) alone. */
+/** Writes the account's inbox setting (docs/product.md#team-inbox) alone. */
 export async function writeInboxSettings(table: Table, accountId: string, settings: { membersSeeAll: boolean }, now: string): Promise<AccountItem> {
   const { Attributes } = await table.doc.send(
     new UpdateCommand({

@@ -41,7 +41,7 @@ export interface ContactItem {
   lastMessageAt: string | null;
   unread: number;
   messagesCount: number;
-  /** The team inbox (issue 14); absent on contacts stored before it (read as open, nobody's, no tags). */
+  /** The team inbox (docs/product.md#team-inbox); absent on contacts stored before it (read as open, nobody's, no tags). */
   status?: ConversationStatus;
   userId?: string | null;
   /** The assignee's and the department's names as of the assignment, like a message's `user`. */

@@ -170,7 +170,7 @@ export const keys = {
   }),
 
   /**
-   * The team inbox's catalogues (issue 14): departments, the tag palette, quick replies. Each is a
+   * The team inbox's catalogues (docs/product.md#team-inbox): departments, the tag palette, quick replies. Each is a
    * handful of items per account, read whole with one Query.
    */
   catalogueItem: (kind: CatalogueKind, accountId: string, id: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `${catalogueSk[kind]}${id}` }),

@@ -50,7 +50,7 @@ export interface MessageItem {
   /** Why this attempt (`waitingAttempt`) waits in the worker for a daily cap, in pt-BR (connectors/send-caps.ts). */
   waiting?: string;
   waitingAttempt?: number;
-  /** A team note or a system line (issue 14); absent on messages exchanged with the customer. Never sent to a channel. */
+  /** A team note or a system line (docs/product.md#team-inbox); absent on messages exchanged with the customer. Never sent to a channel. */
   kind?: 'note' | 'system';
   /** Reactions on the channel, one per reactor (their channel id). */
   reactions?: Reactions;

@@ -32,7 +32,7 @@ export interface ServiceItem {
    * connections; such connections start again when the plan has room. Cleared by every start.
    */
   stoppedByLimit?: boolean;
-  /** The department new conversations on this connection start in (issue 14). */
+  /** The department new conversations on this connection start in (docs/product.md#team-inbox). */
   defaultDepartmentId?: string | null;
   /** False: opening a conversation sends no read receipts. Absent (connections made before the setting): on. */
   readReceipts?: boolean;

@@ -1,5 +1,5 @@
 /**
- * The list query mechanism every list route uses: parse the `query` URL parameter (SPEC section 7)
+ * The list query mechanism every list route uses: parse the `query` URL parameter (docs/product.md#lists-and-calls)
  * against what a route allows, then filter, order and page the candidate items.
  */
 import type { ListQuery, Where, WhereOperator, WhereValue } from '#contracts/list-query.ts';

@@ -33,7 +33,7 @@ describe('a newcomer', () => {
     await page.waitForFunction(() => document.title.startsWith('Criar uma nova conta'));
     await expectAccessible(page, '/register');
 
-    // Validation texts of SPEC section 5 before anything is sent.
+    // Validation texts of docs/product.md#validation before anything is sent.
     await page.getByRole('button', { name: 'Criar conta grátis' }).click();
     await page.getByText('Você precisa aceitar os termos para continuar').waitFor();
     expect(await page.getByText('Campo obrigatório').count()).toBeGreaterThanOrEqual(2);

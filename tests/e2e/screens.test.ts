@@ -46,7 +46,7 @@ describe('contacts, connections and users screens', () => {
     await page.getByRole('button', { name: 'Última página' }).click();
     await page.getByText('10–12 de 12').waitFor();
 
-    // Create: the rules of SPEC section 5, the async connection picker, the country's dial code.
+    // Create: the rules of docs/product.md#validation, the async connection picker, the country's dial code.
     await page.getByRole('link', { name: 'Novo contato' }).click();
     const dialog = page.getByRole('dialog', { name: 'Novo contato' });
     await dialog.getByRole('button', { name: 'Criar' }).click();

@@ -1,5 +1,5 @@
 /**
- * Issue 14's contrast fix, checked: our own bubbles (sender and time at 11 px, a deleted message,
+ * The bubbles' contrast fix, checked: our own bubbles (sender and time at 11 px, a deleted message,
  * a document card) beside the customer's, on /inbox in light and dark, with axe-core (0 serious or
  * critical) and screenshots into docs/screenshots/inbox-bubbles-1280-{light,dark}.png.
  * Run: `npx tsx tests/e2e/take-bubble-screenshots.ts`.

@@ -1,5 +1,5 @@
 /**
- * Screenshots of the conversation header of issue 14 (who handles it, department, status, tags and
+ * Screenshots of the conversation header of the team inbox (docs/product.md#team-inbox: who handles it, department, status, tags and
  * the actions; the phone's 'Mais ações' menu), of the transfer dialog and of the inbox after a take
  * lost to someone the member may not see it with (the 404's toast, back on the list), light and
  * dark, 1280 and 390 px wide, into docs/screenshots/team-conversation-*.png.

@@ -1,5 +1,5 @@
 /**
- * Screenshots of the team inbox list (issue 14: tabs with counts, status, tag and department
+ * Screenshots of the team inbox list (docs/product.md#team-inbox: tabs with counts, status, tag and department
  * filters, rows with who handles them), light and dark, 1280 and 390 px wide, into
  * docs/screenshots/team-inbox-list-*.png. Run: `npx tsx tests/e2e/take-team-inbox-list-screenshots.ts [name-filter]`.
  */

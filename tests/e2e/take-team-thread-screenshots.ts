@@ -1,5 +1,5 @@
 /**
- * Screenshots of the team thread (issue 14): a conversation with an internal note, system lines
+ * Screenshots of the team thread (docs/product.md#team-inbox): a conversation with an internal note, system lines
  * and the `/atalho` quick-reply picker open, light and dark, 1280 and 390 px wide, into
  * docs/screenshots/team-thread-*.png. Run: `npx tsx tests/e2e/take-team-thread-screenshots.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * Screenshots of issue 27's items 9 and 15 (tests/e2e/whatsapp-numbers.test.ts proves them): the
+ * Screenshots of numbers WhatsApp does not know and of read receipts (tests/e2e/whatsapp-numbers.test.ts proves them): the
  * WhatsApp connection form with 'Enviar confirmação de leitura (tiques azuis)', and a reply that
  * failed because the number is not on WhatsApp, light and dark, 1280 and 390 px wide, each with
  * axe-core (0 serious or critical), into docs/screenshots/whatsapp-read-receipts-*.png and

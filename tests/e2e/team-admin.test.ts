@@ -1,5 +1,5 @@
 /**
- * The team admin screens of issue 14 in a real browser against the local runtime: departments
+ * The team admin screens (docs/product.md#team-inbox) in a real browser against the local runtime: departments
  * (with the 'Membros veem todas as conversas' setting), tags, tagging contacts and quick replies.
  * Admins act; members see the lists without the actions. axe-core clean throughout.
  */

@@ -1,5 +1,5 @@
 /**
- * Who handles a conversation, from its header (issue 14), in a real browser against the local
+ * Who handles a conversation, from its header (docs/product.md#team-inbox), in a real browser against the local
  * runtime: a member takes nobody's conversation, tags its contact, changes its status and releases
  * it; an admin transfers one to a department with a note; a member who hands one to a queue they
  * are not in goes back to the list; a member beaten to a conversation they no longer see is told it

@@ -1,5 +1,5 @@
 /**
- * The team inbox list of issue 14 in a real browser against the local runtime: the tabs 'Meus',
+ * The team inbox list (docs/product.md#team-inbox) in a real browser against the local runtime: the tabs 'Meus',
  * 'Não atribuídos' and 'Todos' with their counts, keyboard switching, the status, tag and
  * department filters, the filters kept in the address, and counts that follow another agent's take
  * live. axe-core clean throughout.

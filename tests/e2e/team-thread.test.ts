@@ -1,5 +1,5 @@
 /**
- * The team inbox thread of issue 14 in a real browser against the local runtime: internal notes
+ * The team inbox thread (docs/product.md#team-inbox) in a real browser against the local runtime: internal notes
  * written from the composer (stored as notes, never sent to the customer's channel), a system line
  * from 'Assumir' shown across the thread, and the `/atalho` quick-reply picker driven by the
  * keyboard, its variables filled by the server. axe-core clean with the picker open.
@@ -19,8 +19,8 @@ afterAll(async () => {
 });
 
 /**
- * Our own bubble's sender and time (11 px) against the bubble, measured on the page: issue 14 found
- * them at 4.43:1; WCAG AA wants 4.5:1 for text this small.
+ * Our own bubble's sender and time (11 px) against the bubble, measured on the page: the team inbox's first screenshots
+ * found them at 4.43:1; WCAG AA wants 4.5:1 for text this small.
  */
 async function ownBubbleMetaContrast(page: Page, text: string): Promise<{ sender: string; ratio: number }> {
   const bubble = page.getByTestId('message').filter({ hasText: text });

@@ -1,5 +1,5 @@
 /**
- * The account takeover found by an outside attack (issue 26), end to end and link by link: an
+ * The account takeover found by an outside attack (docs/security.md, "Who owns an address"), end to end and link by link: an
  * attacker with an account of their own, knowing only the victim's e-mail, must get nothing of the
  * victim's, in any order of the chain's steps. Each test here failed before the fix:
  * `PUT /users/{own id}` moved the e-mail at once, a verification code (bound to the user, not the

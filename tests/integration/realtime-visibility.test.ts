@@ -1,5 +1,5 @@
 /**
- * Realtime events follow conversation visibility (issue 14): a member's socket gets no note, message
+ * Realtime events follow conversation visibility (docs/product.md#team-inbox): a member's socket gets no note, message
  * or contact update of a conversation the member may not see over HTTP (404 there), gets those of
  * their own, and gets one last contact.UPDATED of a conversation moved away from them; an admin's
  * socket gets everything. Account-level events still reach every socket.

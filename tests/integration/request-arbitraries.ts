@@ -198,7 +198,7 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
       }),
   ],
   [checkoutPayload, () => shaped({ priceId: fc.oneof(fc.stringMatching(/^price_\w{4,20}$/), oddString) })],
-  // The team inbox (issue 14). Department, tag and quick-reply ids are made at run time; the team's
+  // The team inbox (docs/product.md#team-inbox). Department, tag and quick-reply ids are made at run time; the team's
   // users and contacts, another account's ids and odd strings stand in for them.
   [departmentPayload, (f) => shaped({ name, userIds: fc.oneof(fc.array(idOf(f, f.userIds), { maxLength: 5 }), fc.constant([]), hostile) })],
   [departmentArchivePayload, () => shaped({ archive: fc.boolean() })],

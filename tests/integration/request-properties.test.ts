@@ -3,7 +3,7 @@
  * the real handlers behind the local gateway. The routes come from functions/http/routes.ts and
  * each handler's declared contract (`api({ body, params, query, list })`), so a new route is
  * covered as soon as it exists, and one whose schema has no generator fails here. For any
- * generated request: no 500; every error body is the catalogue's (SPEC section 8); and a refused
+ * generated request: no 500; every error body is the catalogue's (docs/product.md#error-catalogue); and a refused
  * request leaves the stored state of both accounts (and of the e-mails it names) as it was.
  *
  * Runs are seeded: set PROPERTY_SEED to replay a failure (fast-check prints the seed and the

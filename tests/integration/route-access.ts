@@ -156,7 +156,7 @@ export interface MatrixEntry {
   ownTeam?: boolean;
 }
 
-/** The team inbox's catalogue items of an account (issue 14), made once per account by its owner. */
+/** The team inbox's catalogue items of an account (docs/product.md#team-inbox), made once per account by its owner. */
 const inboxFixtures = new Map<string, Promise<{ departmentId: string; tagId: string; quickReplyId: string }>>();
 let named = 0;
 const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${process.pid}${++named}`;
@@ -313,7 +313,7 @@ export const routeAccess: Record<string, MatrixEntry> = {
     }),
   },
 
-  // The team inbox (issue 14). Rows that would change whom a conversation belongs to work on spare contacts.
+  // The team inbox (docs/product.md#team-inbox). Rows that would change whom a conversation belongs to work on spare contacts.
   'GET /departments': { access: 'member', ok: 200, stranger: 200, build: path('/departments') },
   'POST /departments': { access: 'admin', ok: 201, stranger: 201, build: () => ({ path: '/departments', body: { name: uniqueName('Vendas '), userIds: [] } }) },
   'GET /departments/{id}': { access: 'member', ok: 200, build: async (t) => ({ path: `/departments/${(await inboxOf(t)).departmentId}` }) },

@@ -1,11 +1,11 @@
 /**
- * The route matrix (issue 12): every route of functions/http/routes.ts × every kind of caller, with
+ * The route matrix (docs/decisions.md "Route matrix"): every route of functions/http/routes.ts × every kind of caller, with
  * the status its access class (tests/integration/route-access.ts) expects. Callers: no token, a
  * malformed one, an expired one (signed with the runtime's own secret), a revoked one, a member, an
  * admin and the owner of the team's account, and two strangers sending the same requests with the
  * victim account's ids in path, body and list query: the owner of another account, and a user of
  * another account that bears the victim owner's e-mail (added there with a password its admin chose,
- * the address even confirmed by the victim: the account takeover of issue 26 joined users by that
+ * the address even confirmed by the victim: the account takeover (docs/security.md, "Who owns an address") joined users by that
  * string). The strangers' answers must carry none of the victim's ids, and the victim's items must
  * read the same after the matrix.
  */

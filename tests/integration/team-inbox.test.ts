@@ -1,5 +1,5 @@
 /**
- * The team inbox (issue 14) over the shared runtime: departments, tags, conversation status,
+ * The team inbox (docs/product.md#team-inbox) over the shared runtime: departments, tags, conversation status,
  * assignment (with the concurrent take), who sees what, quick replies and internal notes.
  */
 import { ulid } from 'ulid';

@@ -1,6 +1,8 @@
 /**
- * The direction of imports (ARCHITECTURE.md): connectors/ and functions/ point into shared/, never
- * the other way; the domain owns its ports, so no handler or domain file reaches a channel adapter.
+ * The direction of imports (docs/architecture.md): connectors/ and functions/ point into shared/,
+ * never the other way; the domain owns its ports, so no handler or domain file reaches a channel
+ * adapter. In web/src, a feature imports no other feature, and nothing below the app (features,
+ * components, lib, api, config) imports web/src/app.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -32,6 +34,22 @@ function offenders(files: string[], forbidden: (spec: string) => boolean): strin
       .map((spec) => `${file} → ${spec}`),
   );
 }
+
+/** A web module's imports as project paths (`#web/x` is web/src/x). */
+const webImportsOf = (file: string) => importsOf(file).map((spec) => spec.replace(/^#web\//, 'web/src/'));
+
+const featureOf = (path: string) => /^web\/src\/features\/([^/]+)\//.exec(path)?.[1];
+
+/**
+ * Known exceptions to the web rules, each with its reason. A line here that no longer matches an
+ * import fails the test, so the list only shrinks.
+ */
+const webAllowed: Record<string, string> = {
+  'web/src/features/inbox/components/contact-list.test.tsx → web/src/app/realtime-sync.ts':
+    'a test of the contact list fed by the app-level realtime sync, as the running app feeds it; the production module imports nothing from app/',
+  'web/src/features/inbox/components/contact-list-filters.test.tsx → web/src/app/realtime-sync.ts':
+    'a test of the list filters fed by the app-level realtime sync, as the running app feeds it; the production module imports nothing from app/',
+};
 
 const above = (spec: string) => /^(#connectors\/|#functions\/|#lib\/|connectors\/|functions\/|infra\/|web\/)/.test(spec);
 
@@ -70,5 +88,41 @@ describe('import boundaries', () => {
       const bad = offenders(sources(join('connectors', adapter)), (spec) => others.some((other) => spec.includes(`connectors/${other}/`)));
       expect(bad).toEqual([]);
     }
+  });
+
+  describe('web/src', () => {
+    const web = sources('web/src');
+    const found = (rule: (file: string, spec: string) => boolean) =>
+      web.flatMap((file) =>
+        webImportsOf(file)
+          .filter((spec) => rule(file, spec))
+          .map((spec) => `${file} → ${spec}`),
+      );
+    const crossFeature = found((file, spec) => {
+      const from = featureOf(file);
+      const to = featureOf(spec);
+      return from !== undefined && to !== undefined && from !== to;
+    });
+    const intoApp = found((file, spec) => /^web\/src\/(features|components|lib|api|config)\//.test(file) && spec.startsWith('web/src/app/'));
+
+    it('a feature imports nothing from another feature (shared pieces live in components/, lib/ or api/)', () => {
+      expect(crossFeature.filter((line) => !(line in webAllowed))).toEqual([]);
+    });
+
+    it('nothing below the app (features, components, lib, api, config) imports web/src/app', () => {
+      expect(intoApp.filter((line) => !(line in webAllowed))).toEqual([]);
+    });
+
+    it('every allowed exception still exists and says why', () => {
+      const current = new Set([...crossFeature, ...intoApp]);
+      for (const [line, reason] of Object.entries(webAllowed)) {
+        expect(current.has(line), line).toBe(true);
+        expect(reason.length).toBeGreaterThan(20);
+      }
+    });
+
+    it('the rules see the imports: features import shared web modules through #web/', () => {
+      expect(webImportsOf('web/src/features/inbox/components/contact-list.test.tsx')).toContain('web/src/app/realtime-sync.ts');
+    });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The local WebSocket gateway's idle timeout and keep-alive route, as API Gateway's (issue 27, AWS 7):
+ * The local WebSocket gateway's idle timeout and keep-alive route, as API Gateway's (docs/realtime.md, Keep-alive):
  * a connection that sends nothing for the idle timeout (10 minutes on AWS, short here) is closed
  * (1001, Going away) and `$disconnect` runs; the client's `{"action":"ping"}` is routed by
  * `$request.body.action` to the `ping` route, answered by the gateway itself (a MOCK integration:

@@ -1,5 +1,5 @@
 /**
- * Contacts: the rules of SPEC sections 4-6. A contact is unique per connection and channel id; past
+ * Contacts: the rules of docs/product.md#validation and docs/product.md#roles-and-permissions. A contact is unique per connection and channel id; past
  * the plan's contact limit new contacts are kept but archived (archivedReason 'limit'); only
  * active contacts take a seat of the limit.
  */
@@ -58,14 +58,14 @@ export const contactListRules: ListRules = {
     'lastMessageAt',
     'createdAt',
     'updatedAt',
-    // The team inbox (issue 14); `tags` matches a contact carrying the tag id.
+    // The team inbox (docs/product.md#team-inbox); `tags` matches a contact carrying the tag id.
     'status',
     'userId',
     'departmentId',
     'tags',
   ],
   includes: ['service', 'lastMessage', 'avatar', 'user', 'department', 'tags'],
-  // The team inbox (issue 14): `tags` matches a contact carrying the tag id.
+  // The team inbox (docs/product.md#team-inbox): `tags` matches a contact carrying the tag id.
 
   defaultOrder: [
     ['lastMessageAt', 'DESC'],

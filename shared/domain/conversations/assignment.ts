@@ -1,5 +1,5 @@
 /**
- * Who handles a conversation and in what state it is (issue 14): take ('Assumir'), transfer to a
+ * Who handles a conversation and in what state it is (docs/product.md#team-inbox): take ('Assumir'), transfer to a
  * user or a department with an optional note, release, and the status (open, pending, resolved).
  * Admins act on every conversation; a member acts on the ones they see that are theirs or nobody's
  * (notes aside: anyone who sees a conversation may write one). Every change writes a system line.

@@ -1,5 +1,5 @@
 /**
- * What a customer's message does to the conversation (issue 14): a new contact starts in its
+ * What a customer's message does to the conversation (docs/product.md#team-inbox): a new contact starts in its
  * connection's default department, and a message to a resolved conversation reopens it, each with
  * a system line just before the message.
  */

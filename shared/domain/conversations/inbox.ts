@@ -1,5 +1,5 @@
 /**
- * The inbox's tabs and counts (issue 14) and the account's inbox setting. Counts come from the
+ * The inbox's tabs and counts (docs/product.md#team-inbox) and the account's inbox setting. Counts come from the
  * contact directory like the list itself, narrowed to what the caller sees, so they agree with it.
  */
 import { conversationStatuses, inboxTabs, type InboxCounts, type InboxSettings, type InboxTab } from '#contracts/conversations.ts';

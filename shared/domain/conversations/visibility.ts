@@ -1,5 +1,5 @@
 /**
- * Who sees which conversation (issue 14). Admins see every one. A member sees the conversations
+ * Who sees which conversation (docs/product.md#team-inbox). Admins see every one. A member sees the conversations
  * assigned to them, the unassigned ones of their departments and the unassigned ones of no
  * department (the account's general queue); with the account's `membersSeeAll` setting, every one.
  * Enforced here for every read and write of a conversation: a conversation a member may not see

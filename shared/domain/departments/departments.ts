@@ -1,5 +1,5 @@
 /**
- * Departments (issue 14): admins create, rename and archive them and choose their users. Members
+ * Departments (docs/product.md#team-inbox): admins create, rename and archive them and choose their users. Members
  * of a department see its unassigned conversations; a connection may route new conversations to
  * one (`defaultDepartmentId`), and conversations are transferred to them.
  */

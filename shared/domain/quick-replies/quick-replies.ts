@@ -1,5 +1,5 @@
 /**
- * Quick replies (issue 14): the account's saved texts, each with a unique shortcut. Everyone in the
+ * Quick replies (docs/product.md#team-inbox): the account's saved texts, each with a unique shortcut. Everyone in the
  * account reads them and fills one for a contact they see; admins manage them.
  */
 import type { ListAnswer } from '#contracts/entities.ts';

@@ -1,5 +1,5 @@
 /**
- * Who receives which realtime event (issue 14): the HTTP API's visibility rule
+ * Who receives which realtime event (docs/product.md#team-inbox): the HTTP API's visibility rule
  * (shared/domain/conversations/visibility.ts) applied to the socket. Account-level events
  * (account.*, user.*, service.*) go to every connection of the account; a conversation's events
  * (contact.*, message.*, notes and system lines included) go to admins and owners always, and to a

@@ -1,5 +1,5 @@
 /**
- * Realtime events (SPEC section 4): every changed item of a kind the browser lists becomes
+ * Realtime events (docs/product.md#entities-and-states): every changed item of a kind the browser lists becomes
  * `<kind>.CREATED` or `<kind>.UPDATED` with the item as the API answers it, addressed to the
  * item's account. The events are typed by the shared contract (`shared/contracts/realtime.ts`), which
  * the browser parses them with; nothing is parsed here. See docs/realtime.md.

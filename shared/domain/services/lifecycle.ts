@@ -1,5 +1,5 @@
 /**
- * Starting and stopping connections (SPEC section 4: 'Iniciar', 'Desligar', 'Reiniciar',
+ * Starting and stopping connections (docs/product.md#entities-and-states: 'Iniciar', 'Desligar', 'Reiniciar',
  * 'Logout'), and checking channel credentials before they are stored. The channel work itself is
  * the adapter's (`ports.channels`); a channel without a lifecycle cannot be started.
  */

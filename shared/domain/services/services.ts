@@ -1,4 +1,4 @@
-/** Connections: list, read, create, update and delete, with the plan's connection limit (SPEC sections 4-6). */
+/** Connections: list, read, create, update and delete, with the plan's connection limit (docs/product.md#plans-and-limits). */
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';

@@ -1,5 +1,5 @@
 /**
- * Tags (issue 14): the account's palette of named, coloured tags, managed by admins; anyone who
+ * Tags (docs/product.md#team-inbox): the account's palette of named, coloured tags, managed by admins; anyone who
  * sees a conversation tags and untags its contact. Contacts keep tag ids (`tags`). Deleting a tag
  * does not rewrite the contacts that carry it (up to 25,000): their `tags` may keep its id, which
  * clients drop since GET /tags no longer lists it, and which the next tagging of the contact removes.

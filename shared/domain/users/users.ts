@@ -1,4 +1,4 @@
-/** Users of an account and the rules of SPEC section 6 that govern them. */
+/** Users of an account and the rules of docs/product.md#roles-and-permissions that govern them. */
 import type { ListAnswer, User } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';

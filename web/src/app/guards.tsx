@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '#web/lib/auth.ts';
 
-/** Guest-only routes (SPEC section 2): signed-in users go to /inbox (or where they were headed). */
+/** Guest-only routes (docs/product.md#screens): signed-in users go to /inbox (or where they were headed). */
 export function GuestOnly() {
   const { accessToken } = useSession();
   const location = useLocation();

@@ -1,5 +1,5 @@
 /**
- * Realtime events into the query cache (SPEC section 4, docs/realtime.md): every event replaces or
+ * Realtime events into the query cache (docs/product.md#entities-and-states, docs/realtime.md): every event replaces or
  * adds its item in the cached lists; after a reconnection, what is shown is refetched. The app layer
  * composes the features' cache rules here, so features stay independent of each other.
  */

@@ -82,7 +82,7 @@ function Screen({ children }: { children: ReactNode }) {
   return <Suspense fallback={<ScreenSkeleton screen={skeletonScreenOf(useLocation().pathname)} />}>{children}</Suspense>;
 }
 
-/** The route table of SPEC section 2, with its guards. */
+/** The route table of docs/product.md#screens, with its guards. */
 export function AppRoutes() {
   return (
     <>

@@ -5,7 +5,7 @@ import { useStore } from '#web/lib/store.ts';
 import { Button } from './ui/button.tsx';
 import { Dialog } from './ui/dialog.tsx';
 
-/** The error modal of SPEC section 8: a title, a message and 'Entendi'. */
+/** The error modal of docs/product.md#error-catalogue: a title, a message and 'Entendi'. */
 export function ErrorModal() {
   const error = useStore(errorModalStore);
   const buttonRef = useRef<HTMLButtonElement>(null);

@@ -9,7 +9,7 @@ export const widgetVisibleMs = 8_000;
 export const widgetTooltipText = 'Precisa de ajuda? Fale conosco pelo WhatsApp';
 
 /**
- * The floating WhatsApp button (SPEC section 1): appears 30 s after load, hides 8 s later
+ * The floating WhatsApp button (docs/product.md#screens): appears 30 s after load, hides 8 s later
  * (held while the pointer or focus is on it), can be dismissed for good, makes no server call.
  */
 export function WhatsAppWidget() {

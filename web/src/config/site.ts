@@ -1,4 +1,4 @@
-/** Public facts about the company shown on the marketing pages (SPEC section 1). */
+/** Public facts about the company shown on the marketing pages (docs/product.md#screens). */
 export const site = {
   name: 'Conversa',
   foundedYear: 2020,

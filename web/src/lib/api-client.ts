@@ -5,7 +5,7 @@ import { showToast } from './notify.ts';
 
 export const apiBase = '/api';
 
-/** An error answer from the API, carrying the server's title and text (SPEC section 8). */
+/** An error answer from the API, carrying the server's title and text (docs/product.md#error-catalogue). */
 export class ApiError extends Error {
   readonly status: number;
   /** The server title, e.g. 'Bad Request'. */

@@ -4,7 +4,7 @@ import { storage, storageKeys } from './storage.ts';
 import { createStore, useStore } from './store.ts';
 
 /**
- * The persisted auth state (SPEC section 3): the access token and the user. A stored session is used
+ * The persisted auth state (docs/product.md#entities-and-states): the access token and the user. A stored session is used
  * at once, as it was stored: the app renders and asks for its data while /auth/me checks the token
  * (app/app.tsx), whose 401 signs out like any other call's.
  */

@@ -12,7 +12,7 @@ afterEach(() => {
   toastStore.set([]);
 });
 
-describe('the error mapping (SPEC section 8)', () => {
+describe('the error mapping (docs/product.md#error-catalogue)', () => {
   it('maps server titles and texts through the catalogue into the modal', () => {
     expect(describeError(new ApiError(401, { error: 'Unauthorized', message: 'Invalid credentials' }))).toEqual({
       kind: 'modal',

@@ -5,7 +5,7 @@ import { showErrorModal, showToast } from './notify.ts';
 /** How an error reaches the person: the 'Entendi' modal, a toast (network) or nothing. */
 export type ShownError = { kind: 'modal'; title: string; message: string } | { kind: 'toast'; title: string; message: string } | { kind: 'none' };
 
-/** Maps any thrown value through the catalogue of SPEC section 8. */
+/** Maps any thrown value through the catalogue of docs/product.md#error-catalogue. */
 export function describeError(error: unknown): ShownError {
   if (error instanceof NetworkError) {
     return { kind: 'toast', title: shownTitle('FETCH_ERROR'), message: shownMessage('Failed to fetch') };

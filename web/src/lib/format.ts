@@ -1,4 +1,4 @@
-/** Dates and times as the spec writes them (pt-BR, SPEC sections 2 and 9). */
+/** Dates and times as the spec writes them (pt-BR, docs/product.md#who-it-is-for). */
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -1,5 +1,5 @@
 /**
- * The new-message alert of SPEC section 4: a browser notification titled 'Nova mensagem' with the
+ * The new-message alert of docs/product.md#entities-and-states: a browser notification titled 'Nova mensagem' with the
  * message text (permission asked for when not yet decided) and a short sound at volume 0.5.
  */
 export const newMessageTitle = 'Nova mensagem';

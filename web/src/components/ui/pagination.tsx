@@ -37,7 +37,7 @@ export interface PaginationProps {
   idPrefix?: string;
 }
 
-/** The pager of SPEC section 9: first, previous, up to 5 numbers with ellipses, next, last; and the page size. */
+/** The pager (docs/product.md#screens): first, previous, up to 5 numbers with ellipses, next, last; and the page size. */
 export function Pagination({ page, perPage, total, onPageChange, pageSizeOptions, onPerPageChange, idPrefix = 'pager' }: PaginationProps) {
   const pageCount = Math.max(1, Math.ceil(total / perPage));
   const from = total === 0 ? 0 : page * perPage + 1;

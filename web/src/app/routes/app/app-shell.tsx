@@ -19,7 +19,7 @@ interface MenuItem {
   icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean }>;
 }
 
-/** The sidebar menu of SPEC section 2 (Sair is the logout button below it). */
+/** The sidebar menu of docs/product.md#screens (Sair is the logout button below it). */
 export const menu: MenuItem[] = [
   { to: '/inbox', label: 'Chat', icon: MessageSquare },
   { to: '/contacts', label: 'Contatos', icon: Contact },

@@ -29,7 +29,7 @@ function ConversationLoading() {
   );
 }
 
-/** /inbox and /inbox/{id}: the contact list and the open conversation (SPEC section 2). */
+/** /inbox and /inbox/{id}: the contact list and the open conversation (docs/product.md#screens). */
 export default function InboxPage() {
   usePageMeta({ title: 'Chat', noindex: true });
   const { contactId } = useParams();

@@ -21,7 +21,7 @@ function Loading({ text }: { text: string }) {
   );
 }
 
-/** /my-account and /my-account/{id}/edit (SPEC section 2). */
+/** /my-account and /my-account/{id}/edit (docs/product.md#screens). */
 export default function MyAccountPage() {
   usePageMeta({ title: 'Minha Conta', noindex: true });
   const { user } = useSession();

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api-client.ts';
 import { paymentKeys } from '#web/api/keys.ts';
 
-/** A product of the payment provider (SPEC section 3). */
+/** A product of the payment provider (docs/product.md#entities-and-states). */
 export interface Product {
   name: string;
   prices: { id: string; unit_amount: number }[];

@@ -3,7 +3,7 @@ import type { Usage } from '#contracts/entities.ts';
 import { api } from '#web/lib/api-client.ts';
 import { accountKeys } from '#web/api/keys.ts';
 
-/** GET /accounts/{id}/usage: called only when the subscription is active (SPEC section 7). */
+/** GET /accounts/{id}/usage: called only while the subscription keeps the plan (docs/product.md#screens, /my-account). */
 export function getUsage(id: string, signal?: AbortSignal): Promise<Usage> {
   return api.get<Usage>(`/accounts/${encodeURIComponent(id)}/usage`, { signal });
 }

@@ -10,7 +10,7 @@ import { proProduct, useProducts } from '#web/features/account/api/get-products.
 import { useCreateCheckoutSession } from '#web/features/account/api/create-checkout-session.ts';
 import { useUsage } from '#web/features/account/api/get-usage.ts';
 
-/** Subscription status labels and colours (SPEC section 4). */
+/** Subscription status labels and colours (docs/product.md#entities-and-states). */
 export function statusBadge(status: string) {
   switch (status) {
     case 'active':
@@ -70,7 +70,7 @@ const dayWord = (days: number) => `${days} ${days === 1 ? 'dia' : 'dias'}`;
 /** 'Plano Pro Ativo': status, price, next charge, period and usage. `now`: the clock (tests fix it). */
 export function ActivePlan({ account, subscription, now = new Date() }: { account: Account; subscription: Subscription; now?: Date }) {
   const limits = effectiveLimits(account.plan);
-  // Usage is read while the subscription gives the plan (SPEC section 7 says "active"; trial and
+  // Usage is read while the subscription gives the plan (not only while "active"; trial and
   // payment retries keep the plan too, and their bars would otherwise read 0).
   const usage = useUsage(account.id, statusGrantsPlan(subscription.status));
   const days = daysUntil(subscription.current_period_end, now);

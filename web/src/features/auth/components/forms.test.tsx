@@ -16,7 +16,7 @@ function submit(name: RegExp | string) {
   fireEvent.click(screen.getByRole('button', { name }));
 }
 
-describe('form validation with the exact pt-BR texts of SPEC section 5', () => {
+describe('form validation with the exact pt-BR texts of docs/product.md#validation', () => {
   it('login: email and password are required, and nothing is sent', async () => {
     const fetchMock = vi.spyOn(globalThis, 'fetch');
     renderWithProviders(<LoginForm />);

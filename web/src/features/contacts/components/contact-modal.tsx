@@ -36,7 +36,7 @@ export function toPayload(v: Values): unknown {
   };
 }
 
-/** The modal's rules: the shared payload schema, then the connection and create/edit rules of SPEC section 5. */
+/** The modal's rules: the shared payload schema, then the connection and create/edit rules of docs/product.md#validation. */
 export function contactFormSchema(mode: 'create' | 'edit', serviceType: 'whatsapp' | 'telegram', original?: Contact) {
   return z.custom<Values>().transform((values, ctx) => {
     const parsed = contactPayload.safeParse(toPayload(values));
@@ -190,7 +190,7 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
   );
 }
 
-/** Create or edit a contact (SPEC section 2): /contacts/create and /contacts/{id}/edit. */
+/** Create or edit a contact (docs/product.md#screens): /contacts/create and /contacts/{id}/edit. */
 export function ContactModal({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
   const contact = useContact(id);
   return (

@@ -118,7 +118,7 @@ const ContactTableRow = memo(function ContactTableRow({ contact, number, tags, c
   );
 });
 
-/** The contacts list of SPEC section 2: filters, the table, the pager with page sizes. */
+/** The contacts list of docs/product.md#screens: filters, the table, the pager with page sizes. */
 export function ContactsTable() {
   const list = useListFilters(emptyContactFilters);
   const [perPage, setPerPage] = useState(defaultPerPage);

@@ -14,7 +14,7 @@ export const demoTexts = {
 };
 
 /**
- * The demo request form. Nothing is sent: the data stays in the page (SPEC section 2), the
+ * The demo request form. Nothing is sent: the data stays in the page (docs/product.md#screens), the
  * button shows 'Enviando...' for 1.5 s, then the success text, then the landing page after 3 s.
  */
 export function DemoForm() {

@@ -6,7 +6,7 @@ import { replaceEverywhere } from '#web/lib/list-cache.ts';
 import { contactKeys } from '#web/api/keys.ts';
 import { applyContactToInbox } from './get-inbox-contacts.ts';
 
-/** One change of who handles a conversation or of its status (issue 14). */
+/** One change of who handles a conversation or of its status (docs/product.md#team-inbox). */
 export type ConversationChange =
   | { action: 'take' }
   | { action: 'release' }

@@ -5,7 +5,7 @@ import type { Service } from '#contracts/services.ts';
 import { api } from '#web/lib/api-client.ts';
 import { serviceKeys } from '#web/api/keys.ts';
 
-/** Every connection of the account (maxPerPage, 500 a page, looping to totalCount: SPEC section 7). */
+/** Every connection of the account (maxPerPage, 500 a page, looping to totalCount: docs/product.md#lists-and-calls). */
 export async function getAllConnections(signal?: AbortSignal): Promise<ListAnswer<Service>> {
   const data: Service[] = [];
   for (let page = 0; ; page++) {

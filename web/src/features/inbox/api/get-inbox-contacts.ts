@@ -45,8 +45,8 @@ export const inboxPageSize = 50;
 export const inboxContactIncludes = ['service', 'lastMessage', 'avatar', 'user', 'department', 'tags'];
 
 /**
- * The filters every tab shares (SPEC section 7: like on name and data.email, archivedAt null unless
- * archived are shown, serviceId, service type; issue 14: department and tag). It is also the
+ * The filters every tab shares (docs/product.md#lists-and-calls: like on name and data.email, archivedAt null unless
+ * archived are shown, serviceId, service type; docs/product.md#team-inbox: department and tag). It is also the
  * counts' `where`, so the badges count what the list would show in each tab and status.
  */
 export function inboxSharedWhere(filters: InboxFilters): Where {

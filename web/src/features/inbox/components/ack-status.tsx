@@ -2,7 +2,7 @@ import { AlertCircle, Ban, Check, CheckCheck, Clock, Headphones } from 'lucide-r
 import { ack as ackCode } from '#contracts/message-acks.ts';
 import { cn } from '#web/lib/cn.ts';
 
-/** Every ack of SPEC section 3, as a tick with a spoken label. */
+/** Every ack of docs/product.md#entities-and-states, as a tick with a spoken label. */
 export const ackLabels: Record<number, string> = {
   [ackCode.error]: 'Erro no envio',
   [ackCode.deleted]: 'Apagada',

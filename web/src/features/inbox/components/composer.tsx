@@ -36,7 +36,7 @@ export function mimeOf(file: File): string {
   return extensionTypes[file.name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 }
 
-/** Files are the same when name, modified time and size match (SPEC section 2). */
+/** Files are the same when name, modified time and size match (docs/product.md#screens). */
 export const fileKey = (file: File) => `${file.name}|${file.lastModified}|${file.size}`;
 
 /** Adds picked files to the list: duplicates dropped, types and sizes checked. */
@@ -138,7 +138,7 @@ export function Composer({ contact, replyTo, onClearReply, onSend, noteMode: not
       textarea.current?.focus();
       return;
     }
-    if (!text.trim() && files.length === 0) return; // SPEC section 5: blank text alone is ignored
+    if (!text.trim() && files.length === 0) return; // docs/product.md#validation: blank text alone is ignored
     onSend({ text: text.trim(), files });
     setText('');
     setFiles([]);

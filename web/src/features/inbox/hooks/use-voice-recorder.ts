@@ -38,7 +38,7 @@ export function useVoiceRecorder() {
       timer.current = setInterval(tick, 250);
       setState('recording');
     } catch (error) {
-      // SPEC section 8: a recording failure is only logged.
+      // docs/product.md#error-catalogue: a recording failure is only logged.
       console.warn('Voice recording failed', error);
       capture.current = null;
       setState('idle');

@@ -19,7 +19,7 @@ export interface VoiceCapture {
 
 export const webmOpus = 'audio/webm;codecs=opus';
 
-/** MediaRecorder's chunks (SPEC section 4: 200 ms). */
+/** MediaRecorder's chunks (200 ms, docs/product.md#screens). */
 export const chunkMs = 200;
 
 /** Whether MediaRecorder records WebM/Opus here (false on Safari, which records AAC/MP4). */

@@ -1,5 +1,5 @@
 /**
- * What the signed-in person may do with a conversation they see (issue 14), the server's rules of
+ * What the signed-in person may do with a conversation they see (docs/product.md#team-inbox), the server's rules of
  * docs/api.md "Team inbox" (shared/domain/conversations/assignment.ts) so the header offers only
  * what the server would accept. Admins act on every conversation; a member on their own and on
  * nobody's. 'Assumir' is for nobody's only: taking someone else's is a 409 for everyone (an admin

@@ -1,6 +1,6 @@
 import { ClosingCta, Faq, Features, HowItWorks, Pricing, Testimonials } from './landing-sections.tsx';
 
-/** The landing page's sections after the hero, in the order of SPEC section 1. */
+/** The landing page's sections after the hero, in the order of docs/product.md#screens. */
 export default function LandingBelowFold() {
   return (
     <>

@@ -13,7 +13,7 @@ export function updateService(id: string, payload: ServiceUpdatePayload): Promis
   return api.put<Service>(`/services/${encodeURIComponent(id)}`, payload);
 }
 
-/** Submission errors are only logged and the form stays (SPEC section 2): the caller shows field messages. */
+/** Submission errors are only logged and the form stays (docs/product.md#screens): the caller shows field messages. */
 export function useSaveService(id: string | undefined) {
   return useSaveEntity(
     serviceKeys.all,

@@ -4,7 +4,7 @@ import { serviceStatusLabels } from '#contracts/service-labels.ts';
 import type { Service } from '#contracts/services.ts';
 import { Badge } from '#web/components/ui/misc.tsx';
 
-/** The connection status display of SPEC section 4. */
+/** The connection status display of docs/product.md#entities-and-states. */
 export function ServiceStatus({ service, canReadQr = true }: { service: Service; canReadQr?: boolean }) {
   switch (service.status) {
     case 'starting':

@@ -61,7 +61,7 @@ function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }
   );
 }
 
-/** The connections list of SPEC section 2. */
+/** The connections list of docs/product.md#screens. */
 export function ServicesTable() {
   const { user } = useSession();
   const isAdmin = !!user?.isAdmin;

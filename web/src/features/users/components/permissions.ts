@@ -2,7 +2,7 @@ import type { User } from '#contracts/entities.ts';
 
 type Me = Pick<User, 'id' | 'isAdmin'> | null | undefined;
 
-/** Editing: admins on non-owners, and anyone on themselves (SPEC section 6). */
+/** Editing: admins on non-owners, and anyone on themselves (docs/product.md#roles-and-permissions). */
 export function canEditUser(me: Me, target: Pick<User, 'id' | 'isOwner'>): boolean {
   return !!me && (me.id === target.id || (me.isAdmin && !target.isOwner));
 }

@@ -53,7 +53,7 @@ function PendingEmailBadge({ pendingEmail }: { pendingEmail: string }) {
 
 const empty: UserFilters = { name: '', email: '' };
 
-/** The users list of SPEC section 2. */
+/** The users list of docs/product.md#screens. */
 export function UsersTable() {
   const { user: me } = useSession();
   const list = useListFilters(empty);
