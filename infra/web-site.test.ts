@@ -84,6 +84,9 @@ describe('the distribution', () => {
               Object.entries(resourcesOf(template, 'AWS::CloudFront::Function')).find(([, f]) => f.Properties.FunctionCode === spaFallbackSource)![0],
               'FunctionARN',
             ],
+          },
+        },
+      ],
     });
     expect(distribution.DefaultRootObject).toBe('index.html');
     template.hasResourceProperties('AWS::S3::BucketPolicy', {

@@ -11,7 +11,7 @@
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { consumersOf, routerBatchSize, routerFilters, routerTimeoutSeconds, type StreamHandler, streamConsumers, streamRouters } from '../functions/streams/consumers.ts';
+import { consumersOf, routerBatchSize, routerFilters, routerTimeoutSeconds, streamConsumers, streamRouters } from '../functions/streams/consumers.ts';
 import { StreamRouter } from '../functions/streams/stream-router.ts';
 import type { StreamRecord } from '../infra/local/dynamo-front.ts';
 import { StreamEmulator } from '../infra/local/stream-emulator.ts';
@@ -42,7 +42,17 @@ function record(eventName: 'INSERT' | 'MODIFY', next: Record<string, unknown>, p
 
 /** One send's writes, each write's records together. */
 function sendWrites(i: number): StreamRecord[][] {
-  const message = { pk: 'ACCOUNT#A#CONTACT#C', sk: `MSG#${i}`, type: 'Message', id: `${i}`, accountId: 'A', isFromMe: true, ack: 0, sendAttempt: 1, text: 'Oi' };
+  const message = {
+    pk: 'ACCOUNT#A#CONTACT#C',
+    sk: `MSG#${i}`,
+    type: 'Message',
+    id: `${i}`,
+    accountId: 'A',
+    isFromMe: true,
+    ack: 0,
+    sendAttempt: 1,
+    text: 'Oi',
+  };
   const contact = { pk: 'ACCOUNT#A', sk: 'CONTACT#C', type: 'Contact', id: 'C', accountId: 'A', lastMessage: `${i}` };
   return [
     [record('INSERT', message), record('MODIFY', contact, { ...contact, lastMessage: `${i - 1}` })],
@@ -58,7 +68,7 @@ async function run(mode: 'before' | 'after'): Promise<Run> {
   const latencies: number[] = [];
   let calls = 0;
   const stub =
-    (name: string): StreamHandler =>
+    (name: string): ((event: DynamoDBStreamEvent) => Promise<unknown>) =>
     async (event: DynamoDBStreamEvent) => {
       calls++;
       const now = performance.now();
@@ -80,7 +90,13 @@ async function run(mode: 'before' | 'after'): Promise<Run> {
       const consumers = consumersOf(name);
       const router = new StreamRouter(
         name,
-        consumers.map((c) => ({ name: c.name, batchSize: c.batchSize, filters: c.filters, timeoutSeconds: c.timeoutSeconds, handler: async () => stub(c.name) })),
+        consumers.map((c) => ({
+          name: c.name,
+          batchSize: c.batchSize,
+          filters: c.filters,
+          timeoutSeconds: c.timeoutSeconds,
+          handler: async () => stub(c.name),
+        })),
       );
       const filters = routerFilters(consumers);
       streams.subscribe({
@@ -122,7 +138,12 @@ for (const mode of ['before', 'after', 'before', 'after'] as const) {
   const r = await run(mode);
   const previous = results[mode];
   results[mode] = previous
-    ? { latencies: [...previous.latencies, ...r.latencies], calls: previous.calls + r.calls, cpuMs: previous.cpuMs + r.cpuMs, wallMs: previous.wallMs + r.wallMs }
+    ? {
+        latencies: [...previous.latencies, ...r.latencies],
+        calls: previous.calls + r.calls,
+        cpuMs: previous.cpuMs + r.cpuMs,
+        wallMs: previous.wallMs + r.wallMs,
+      }
     : r;
 }
 for (const [mode, r] of Object.entries(results)) {
