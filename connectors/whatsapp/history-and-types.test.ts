@@ -5,11 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { proto, type WAMessage } from 'baileys';
-import { memoryAuth, memoryLedger, recordingSink, sessionContext, sessionPorts, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
+import { recordingSink, sessionPorts, until } from '../../tests/support/whatsapp-double.ts';
+import { connectedSession } from '../../tests/support/whatsapp-session-harness.ts';
 import { handleMessage, type InboundContext } from './inbound.ts';
 import { ledgerRecord, messageOfRecord } from './ledger.ts';
-import { liveConnections } from './live.ts';
-import { defaultSessionOptions, WhatsAppSession } from './session.ts';
+import type { WhatsAppSession } from './session.ts';
 import { shouldSyncHistoryMessage } from './socket.ts';
 
 const customer = '5511912345678@s.whatsapp.net';
@@ -30,26 +30,7 @@ describe('history sync links', () => {
   });
 
   it('hands every @lid ↔ number link of a history set to the sink as an alias; the bootstrap’s messages are not imported', async () => {
-    const sockets: SocketDouble[] = [];
-    const { context, calls, report } = sessionContext();
-    const session = new WhatsAppSession(context, {
-      ...defaultSessionOptions,
-      live: liveConnections(),
-      loadAuth: async () => memoryAuth(),
-      ledger: () => memoryLedger(),
-      socketFactory: (options) => {
-        const socket = new SocketDouble(options);
-        sockets.push(socket);
-        return socket;
-      },
-    });
-    sessions.push(session);
-    session.start();
-    await until(() => sockets.length === 1);
-    const socket = sockets[0]!;
-    socket.user = { id: '5511900000000:7@s.whatsapp.net' };
-    socket.emit('connection.update', { connection: 'open' });
-    await until(() => report.said.includes('connected'));
+    const { socket, calls } = await connectedSession(sessions);
 
     // As Baileys' processHistoryMessage hands it over: the pairs of phoneNumberToLidMappings and of the conversations.
     socket.emit('messaging-history.set', {

@@ -6,9 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { proto, type WAMessage } from 'baileys';
-import { memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
-import { liveConnections } from './live.ts';
-import { defaultSessionOptions, WhatsAppSession } from './session.ts';
+import { memoryLedger, until } from '../../tests/support/whatsapp-double.ts';
+import { connectedSession } from '../../tests/support/whatsapp-session-harness.ts';
+import type { WhatsAppSession } from './session.ts';
 
 const sessions: WhatsAppSession[] = [];
 afterEach(async () => {
@@ -27,26 +27,7 @@ describe('chats the inbox does not show', () => {
       written.push(m.key.id!);
       await put(c, m);
     };
-    const sockets: SocketDouble[] = [];
-    const { context, calls, report } = sessionContext();
-    const session = new WhatsAppSession(context, {
-      ...defaultSessionOptions,
-      live: liveConnections(),
-      loadAuth: async () => memoryAuth(),
-      ledger: () => ledger,
-      socketFactory: (options) => {
-        const socket = new SocketDouble(options);
-        sockets.push(socket);
-        return socket;
-      },
-    });
-    sessions.push(session);
-    session.start();
-    await until(() => sockets.length === 1);
-    const socket = sockets[0]!;
-    socket.user = { id: '5511900000000:7@s.whatsapp.net' };
-    socket.emit('connection.update', { connection: 'open' });
-    await until(() => report.said.includes('connected'));
+    const { socket, calls } = await connectedSession(sessions, { ledger: () => ledger });
 
     socket.deliver([
       message('status@broadcast', 'STATUS1', 'minha foto de hoje'),

@@ -7,10 +7,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { proto, type WAMessage } from 'baileys';
-import { memoryAuth, memoryLedger, mediaStream, sessionContext, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
-import { liveConnections } from './live.ts';
+import { memoryLedger, mediaStream, until } from '../../tests/support/whatsapp-double.ts';
+import { connectedSession } from '../../tests/support/whatsapp-session-harness.ts';
 import { maxInboundBytes, readWithin, type DownloadLimits } from './media.ts';
-import { defaultSessionOptions, WhatsAppSession, type SessionOptions } from './session.ts';
+import type { WhatsAppSession, SessionOptions } from './session.ts';
 
 const customer = '5511912345678@s.whatsapp.net';
 const MB = 1024 * 1024;
@@ -35,28 +35,7 @@ const text = (id: string, body: string) =>
 
 async function openSession(mediaDownload: SessionOptions['mediaDownload']) {
   const ledger = memoryLedger();
-  const sockets: SocketDouble[] = [];
-  const h = sessionContext();
-  const session = new WhatsAppSession(h.context, {
-    ...defaultSessionOptions,
-    live: liveConnections(),
-    loadAuth: async () => memoryAuth(),
-    ledger: () => ledger,
-    mediaDownload,
-    socketFactory: (options) => {
-      const socket = new SocketDouble(options);
-      sockets.push(socket);
-      return socket;
-    },
-  });
-  sessions.push(session);
-  session.start();
-  await until(() => sockets.length === 1);
-  const socket = sockets[0]!;
-  socket.user = { id: '5511900000000:7@s.whatsapp.net' };
-  socket.emit('connection.update', { connection: 'open' });
-  await until(() => h.report.said.includes('connected'));
-  return { ...h, session, socket, ledger };
+  return { ...(await connectedSession(sessions, { ledger: () => ledger, mediaDownload })), ledger };
 }
 
 describe('media that are large or slow', () => {
