@@ -90,6 +90,31 @@ describe('the only way in: CloudFront, with the viewer’s address', () => {
     }
   });
 
+  it('sends the same secret with the WebSocket upgrade on /ws, which $connect may read to check it', () => {
+    const behaviour = (distribution().CacheBehaviors as Record<string, any>[]).find((b) => b.PathPattern === '/ws')!;
+    const origin = (distribution().Origins as Record<string, any>[]).find((o) => o.Id === behaviour.TargetOriginId)!;
+    const webSocketApiId = resources('AWS::ApiGatewayV2::Api').find(([, a]) => a.Properties.ProtocolType === 'WEBSOCKET')![0];
+    expect(JSON.stringify(origin.DomainName)).toContain(webSocketApiId);
+    const secretId = originSecretId();
+    expect(origin.OriginCustomHeaders).toEqual([
+      { HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] } },
+    ]);
+    const [connectId, connect] = resources('AWS::Lambda::Function').find(([, fn]) => fn.Properties.Description === 'ws/connect')!;
+    expect(connect.Properties.Environment.Variables.ORIGIN_VERIFY_ARN, connectId).toEqual({ Ref: secretId });
+    const role = connect.Properties.Role['Fn::GetAtt'][0];
+    const statements = resources('AWS::IAM::Policy')
+      .map(([, p]) => p.Properties)
+      .filter((p) => p.Roles.some((r: { Ref: string }) => r.Ref === role))
+      .flatMap((p) => p.PolicyDocument.Statement);
+    expect(
+      statements.some(
+        (st: { Action: string | string[]; Resource: unknown }) =>
+          [st.Action].flat().includes('secretsmanager:GetSecretValue') &&
+          [st.Resource].flat().some((r) => JSON.stringify(r) === JSON.stringify({ Ref: secretId })),
+      ),
+    ).toBe(true);
+  });
+
   it("writes the viewer's address on /api/* requests at the edge, over any the viewer claimed", () => {
     const association = (apiBehaviour().FunctionAssociations as { EventType: string; FunctionARN: { 'Fn::GetAtt': [string, string] } }[]).find(
       (a) => a.EventType === 'viewer-request',

@@ -188,11 +188,11 @@ export class ConversaStack extends Stack {
       removalPolicy: this.stage.dataRemovalPolicy,
     });
 
-    // CloudFront adds it to every request for the HTTP API, and the functions refuse requests
-    // without it: the API's own execute-api URL, which bypasses the WAF, leads nowhere
-    // (functions/lib/caller-address.ts). Read through ORIGIN_VERIFY_ARN like the others.
+    // CloudFront adds it to every request for the HTTP API and the WebSocket API, and the HTTP
+    // functions and $connect refuse requests without it: neither API's own execute-api URL, which
+    // bypasses the WAF, leads anywhere (functions/lib/caller-address.ts). Read through ORIGIN_VERIFY_ARN like the others.
     this.originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
-      description: 'Header value CloudFront sends the Conversa HTTP API; requests without it are refused',
+      description: 'Header value CloudFront sends the Conversa HTTP and WebSocket APIs; requests without it are refused',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
     });
 
@@ -360,6 +360,10 @@ export class ConversaStack extends Stack {
       fn.addEnvironment('ORIGIN_VERIFY_ARN', this.originSecret.secretArn);
       this.originSecret.grantRead(fn);
     }
+    // $connect checks the same secret on the WebSocket upgrade (functions/ws/connect.ts).
+    const wsConnect = this.webSocketApi.functions.get('connect')!;
+    wsConnect.addEnvironment('ORIGIN_VERIFY_ARN', this.originSecret.secretArn);
+    this.originSecret.grantRead(wsConnect);
     // Consumers read files to send them and presign downloads.
     for (const fn of streamFunctions) bucket.grantReadWrite(fn);
     // A consumer's rights go to the router that runs it, once per router.

@@ -8,7 +8,8 @@
  * read once per cold start: the cloud), a request without it did not come through CloudFront and
  * its WAF (the API's own execute-api URL) and is refused; one with it is from the viewer the header
  * names. Where none is configured (the local runtime, which has no CloudFront) the connection's
- * address is the caller's and the header is ignored.
+ * address is the caller's and the header is ignored. The WebSocket API's `$connect` makes the same
+ * check (`cameThroughCloudFront`): CloudFront's `/ws` origin sends the same secret.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -16,7 +17,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { fail } from '#domain/errors.ts';
 import { secretBytes } from './signing-secret.ts';
 
-/** Set by CloudFront on every origin request to the HTTP API, from the stack's generated secret. */
+/** Set by CloudFront on every origin request to the HTTP and WebSocket APIs, from the stack's generated secret. */
 export const ORIGIN_VERIFY_HEADER = 'x-conversa-origin-verify';
 /** Set by the distribution's viewer-request function on `/api/*`: the viewer's address. */
 export const VIEWER_ADDRESS_HEADER = 'x-conversa-viewer-address';
@@ -38,8 +39,22 @@ export function parseViewerAddress(value: string | undefined): string | undefine
 
 const configured = () => Boolean(process.env.ORIGIN_VERIFY || process.env.ORIGIN_VERIFY_ARN);
 
-function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
-  return event.headers?.[name] ?? Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
+type Headers = Record<string, string | undefined> | undefined;
+
+function header(headers: Headers, name: string): string | undefined {
+  return headers?.[name] ?? Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+/**
+ * Whether a request may be served: in the cloud, only when its headers carry the origin secret
+ * (it came through CloudFront); locally, where no secret is configured, always. The HTTP API's
+ * requests (below) and the WebSocket API's `$connect` (functions/ws/connect.ts) ask it first.
+ */
+export async function cameThroughCloudFront(headers: Headers): Promise<boolean> {
+  if (!configured()) return true;
+  const expected = await secretBytes('ORIGIN_VERIFY');
+  const given = new TextEncoder().encode(header(headers, ORIGIN_VERIFY_HEADER) ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /**
@@ -49,8 +64,6 @@ function header(event: APIGatewayProxyEventV2, name: string): string | undefined
 export async function callerAddress(event: APIGatewayProxyEventV2): Promise<string> {
   const sourceIp = event.requestContext?.http?.sourceIp ?? 'unknown';
   if (!configured()) return sourceIp;
-  const expected = await secretBytes('ORIGIN_VERIFY');
-  const given = new TextEncoder().encode(header(event, ORIGIN_VERIFY_HEADER) ?? '');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw fail.forbidden();
-  return parseViewerAddress(header(event, VIEWER_ADDRESS_HEADER)) ?? sourceIp;
+  if (!(await cameThroughCloudFront(event.headers))) throw fail.forbidden();
+  return parseViewerAddress(header(event.headers, VIEWER_ADDRESS_HEADER)) ?? sourceIp;
 }

@@ -1,5 +1,7 @@
 /**
- * $connect: spends the one-time ticket given as the `ticket` query parameter (`POST /api/ws-ticket`
+ * $connect: first refuses (403), in the cloud, an upgrade that did not come through CloudFront (no
+ * origin secret header: the WebSocket API's own URL, past the WAF; functions/lib/caller-address.ts),
+ * then spends the one-time ticket given as the `ticket` query parameter (`POST /api/ws-ticket`
  * asked it with the access token, which never goes in this URL) and checks its session again:
  * refused (401) when the ticket is missing, unknown, spent, expired, or its session has ended since
  * (revoked, the user archived or removed, a newer session generation). Records the connection under
@@ -11,15 +13,19 @@ import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { recordConnection } from '#db/ws-connections.ts';
 import { DomainError } from '#domain/errors.ts';
 import { redeemWsTicket } from '#domain/realtime/ws-tickets.ts';
+import { cameThroughCloudFront } from '#lib/caller-address.ts';
 import { logTenant, observed } from '#lib/observability.ts';
 import { defaultPorts } from '#lib/ports.ts';
 
 interface ConnectEvent {
+  headers?: Record<string, string | undefined>;
   queryStringParameters?: Record<string, string>;
   requestContext: { connectionId: string };
 }
 
 export const handler = observed(async (event: ConnectEvent): Promise<APIGatewayProxyResultV2> => {
+  // The WebSocket API's own execute-api URL skips CloudFront and its WAF: refused in the cloud.
+  if (!(await cameThroughCloudFront(event.headers))) return { statusCode: 403 };
   const ports = defaultPorts();
   try {
     const session = await redeemWsTicket(ports, event.queryStringParameters?.ticket);

@@ -76,8 +76,9 @@ export interface WebSiteProps {
   /** The HTTP API serving `/api/*` (its routes already carry the prefix). */
   readonly httpApiId: string;
   /**
-   * Headers CloudFront adds to every request it sends the HTTP API: the origin secret its
-   * functions check (functions/lib/caller-address.ts), so the API's own URL leads nowhere.
+   * Headers CloudFront adds to every request it sends the HTTP API and to the WebSocket API's
+   * upgrade requests: the origin secret their functions check (functions/lib/caller-address.ts,
+   * `$connect`), so neither API's own URL leads anywhere.
    */
   readonly apiOriginHeaders?: Record<string, string>;
   /** The WebSocket API, whose stage is `WEBSOCKET_STAGE`. */
@@ -263,7 +264,11 @@ export class WebSite extends Construct {
         // is: no origin path, no rewriting. CloudFront passes the upgrade through.
         [WEBSOCKET_PATH]: {
           ...toApi,
-          origin: new origins.HttpOrigin(apiDomain(props.webSocketApiId), { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY }),
+          // The same secret on the upgrade request: `$connect` refuses one without it.
+          origin: new origins.HttpOrigin(apiDomain(props.webSocketApiId), {
+            protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+            ...(props.apiOriginHeaders ? { customHeaders: props.apiOriginHeaders } : {}),
+          }),
           allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
           compress: false,
         },
