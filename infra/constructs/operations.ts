@@ -48,6 +48,12 @@ export const alarmSettings = {
   whatsappBans: { threshold: 3, period: 3600, evaluationPeriods: 1 },
 } as const;
 
+/** Where the runbooks are, from the repository's root. */
+export const runbookDir = 'docs/runbooks/';
+
+/** The runbooks alarms point at (files under `runbookDir`). */
+export type Runbook = 'dead-letter-replay.md' | 'stream-routers.md' | 'functions-and-apis.md' | 'taking-a-worker-out.md' | 'channel-failures.md';
+
 /** A metric math expression takes at most 10 metrics in an alarm. */
 export const maxMetricsPerAlarm = 10;
 
@@ -137,8 +143,13 @@ export class Operations extends Construct {
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
 
-    const alarm = (alarmId: string, metric: cloudwatch.IMetric, options: Omit<cloudwatch.AlarmProps, 'metric'>) => {
-      const created = new cloudwatch.Alarm(this, alarmId, { metric, ...options });
+    // Every alarm's description ends with the runbook an operator opens (infra/runbooks.test.ts).
+    const alarm = (
+      alarmId: string,
+      metric: cloudwatch.IMetric,
+      { runbook, alarmDescription, ...options }: Omit<cloudwatch.AlarmProps, 'metric' | 'alarmDescription'> & { alarmDescription: string; runbook: Runbook },
+    ) => {
+      const created = new cloudwatch.Alarm(this, alarmId, { metric, alarmDescription: `${alarmDescription}. Runbook: ${runbookDir}${runbook}`, ...options });
       created.addAlarmAction(action);
       created.addOkAction(action);
       this.alarms.push(created);
@@ -158,6 +169,7 @@ export class Operations extends Construct {
       period: Duration.seconds(http.period),
     });
     alarm('Http5xxRate', fiveXxRate, {
+      runbook: 'functions-and-apis.md',
       alarmDescription: `More than ${http.thresholdPercent}% of the REST API's responses were 5xx (with at least ${http.minimumRequests} requests) in two 5-minute periods in a row`,
       threshold: http.thresholdPercent,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -191,6 +203,7 @@ export class Operations extends Construct {
         errorGroups.push(errors);
         throttleGroups.push(throttles);
         alarm(`LambdaErrors${idPart(area)}${suffix}`, errors, {
+          runbook: 'functions-and-apis.md',
           alarmDescription: `${alarmSettings.lambdaErrors.threshold} or more Lambda errors in 5 minutes among the ${area} functions ${names}`,
           threshold: alarmSettings.lambdaErrors.threshold,
           comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -198,6 +211,7 @@ export class Operations extends Construct {
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         });
         alarm(`LambdaThrottles${idPart(area)}${suffix}`, throttles, {
+          runbook: 'functions-and-apis.md',
           alarmDescription: `Throttled Lambda invocations among the ${area} functions ${names} (the account's concurrency is exhausted)`,
           threshold: alarmSettings.lambdaThrottles.threshold,
           comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -214,7 +228,8 @@ export class Operations extends Construct {
       const depth = queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: Duration.seconds(alarmSettings.deadLetters.period) });
       depths.push(depth.with({ label: name }));
       alarm(`DeadLetters${idPart(name)}`, depth, {
-        alarmDescription: `The dead-letter queue of ${name} holds messages: see docs/decisions.md for how to replay them`,
+        runbook: 'dead-letter-replay.md',
+        alarmDescription: `The dead-letter queue of ${name} holds messages: work given up on, to read, fix and replay`,
         threshold: alarmSettings.deadLetters.threshold,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: alarmSettings.deadLetters.evaluationPeriods,
@@ -229,6 +244,7 @@ export class Operations extends Construct {
       const age = fn.metric('IteratorAge', { statistic: 'Maximum', period: Duration.seconds(alarmSettings.iteratorAge.period) });
       ages.push(age.with({ label: name }));
       alarm(`IteratorAge${idPart(name)}`, age, {
+        runbook: 'stream-routers.md',
         alarmDescription: `The stream reader ${name} has been more than ${alarmSettings.iteratorAge.thresholdMs / 1000} s behind the table for ${alarmSettings.iteratorAge.evaluationPeriods} minutes`,
         threshold: alarmSettings.iteratorAge.thresholdMs,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -250,6 +266,7 @@ export class Operations extends Construct {
       });
       consumerFailures.push(failures.with({ label: name }));
       alarm(`StreamConsumerFailures${idPart(name)}`, failures, {
+        runbook: 'stream-routers.md',
         alarmDescription: `The stream consumer ${name} failed ${alarmSettings.streamConsumerFailures.threshold} or more calls in ${alarmSettings.streamConsumerFailures.period / 60} minutes (its router's log names the record and the error)`,
         threshold: alarmSettings.streamConsumerFailures.threshold,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -265,6 +282,7 @@ export class Operations extends Construct {
       const { service, queue } = props.worker;
       const reporting = service.metricCpuUtilization({ statistic: 'SampleCount', period: Duration.seconds(alarmSettings.workerDown.period) });
       alarm('WorkerDown', reporting, {
+        runbook: 'taking-a-worker-out.md',
         alarmDescription: `No channel worker task has reported for ${alarmSettings.workerDown.evaluationPeriods} minutes: WhatsApp sessions are down`,
         threshold: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
@@ -273,6 +291,7 @@ export class Operations extends Construct {
       });
       const cpu = service.metricCpuUtilization({ statistic: 'Maximum', period: Duration.seconds(alarmSettings.workerCpu.period) });
       alarm('WorkerCpuHigh', cpu, {
+        runbook: 'taking-a-worker-out.md',
         alarmDescription: `A channel worker task has used more than ${alarmSettings.workerCpu.thresholdPercent}% of its CPU for 15 minutes`,
         threshold: alarmSettings.workerCpu.thresholdPercent,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -282,6 +301,7 @@ export class Operations extends Construct {
       });
       const memory = service.metricMemoryUtilization({ statistic: 'Maximum', period: Duration.seconds(alarmSettings.workerMemory.period) });
       alarm('WorkerMemoryHigh', memory, {
+        runbook: 'taking-a-worker-out.md',
         alarmDescription: `A channel worker task has used more than ${alarmSettings.workerMemory.thresholdPercent}% of its memory for 10 minutes (sessions are budgeted for 75%)`,
         threshold: alarmSettings.workerMemory.thresholdPercent,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -290,6 +310,7 @@ export class Operations extends Construct {
       });
       const oldest = queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: Duration.seconds(alarmSettings.workerQueueAge.period) });
       alarm('WorkerQueueStuck', oldest, {
+        runbook: 'taking-a-worker-out.md',
         alarmDescription: `A command has waited in the channel worker's queue for more than ${alarmSettings.workerQueueAge.thresholdSeconds / 60} minutes, for ${alarmSettings.workerQueueAge.evaluationPeriods} minutes: WhatsApp sends are not going out`,
         threshold: alarmSettings.workerQueueAge.thresholdSeconds,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -326,6 +347,7 @@ export class Operations extends Construct {
       period: Duration.seconds(ws.period),
     });
     alarm('WebSocketErrors', wsErrors, {
+      runbook: 'functions-and-apis.md',
       alarmDescription: `${ws.threshold} or more WebSocket integration or execution errors in 5 minutes: live updates are failing`,
       threshold: ws.threshold,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -355,6 +377,7 @@ export class Operations extends Construct {
         period: Duration.seconds(failure.period),
       });
       alarm(`SendFailures${idPart(channel)}`, rate, {
+        runbook: 'channel-failures.md',
         alarmDescription: `More than ${failure.thresholdPercent}% of ${channel} sends failed in 15 minutes (with at least ${failure.minimumSends} sends): a channel outage, a ban or revoked credentials`,
         threshold: failure.thresholdPercent,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -365,6 +388,7 @@ export class Operations extends Construct {
     const rejected = alarmSettings.webhookRejected;
     for (const source of props.webhookSources) {
       alarm(`WebhooksRejected${idPart(source)}`, businessMetric('WebhookRejected', { source }, rejected.period), {
+        runbook: 'functions-and-apis.md',
         alarmDescription: `${rejected.threshold} or more ${source} webhook deliveries refused in 5 minutes: someone is probing, or a webhook secret no longer matches`,
         threshold: rejected.threshold,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -384,8 +408,9 @@ export class Operations extends Construct {
         });
       const outdated = alarmSettings.whatsappClientOutdated;
       alarm('WhatsAppClientOutdated', disconnects(['clientOutdated', 'badUserAgent'], outdated.period, 'WhatsApp: version or device refused'), {
+        runbook: 'channel-failures.md',
         alarmDescription:
-          'WhatsApp refused the WhatsApp Web version (405) or the device (409) the channel worker presents and stopped a session: pin a current version with WHATSAPP_WEB_VERSION or update Baileys (docs/decisions.md, "Pinned WhatsApp Web version")',
+          'WhatsApp refused the WhatsApp Web version (405) or the device (409) the channel worker presents and stopped a session: pin a current version with WHATSAPP_WEB_VERSION or update Baileys',
         threshold: outdated.threshold,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: outdated.evaluationPeriods,
@@ -393,6 +418,7 @@ export class Operations extends Construct {
       });
       const bans = alarmSettings.whatsappBans;
       alarm('WhatsAppBans', disconnects(['banned', 'tempBanned', 'locked'], bans.period, 'WhatsApp: numbers banned or locked'), {
+        runbook: 'channel-failures.md',
         alarmDescription: `${bans.threshold} or more WhatsApp numbers banned, temporarily banned or locked in an hour: look at what they sent before`,
         threshold: bans.threshold,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
