@@ -1,20 +1,8 @@
-/**
- * The local WebSocket gateway's idle timeout and keep-alive route, as API Gateway's (docs/realtime.md, Keep-alive):
- * a connection that sends nothing for the idle timeout (10 minutes on AWS, short here) is closed
- * (1001, Going away) and `$disconnect` runs; the client's `{"action":"ping"}` is routed by
- * `$request.body.action` to the `ping` route, answered by the gateway itself (a MOCK integration:
- * `{"event":"pong"}`, no handler runs) and keeps the connection open; any other message still
- * reaches `$default`. Handlers are tiny modules written for the test.
- */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { pingMessage, pongMessage } from '../../shared/contracts/realtime-link.ts';
 import { WsGateway } from '../../infra/local/ws-gateway.ts';
+import { startGateway } from '../support/ws-gateway-harness.ts';
 
 declare global {
   var wsKeepAliveEvents: { route: string; connectionId: string; body?: string }[];
@@ -22,36 +10,16 @@ declare global {
 
 const idleTimeoutMs = 600;
 
-let dir: string;
-let server: Server;
-let gateway: WsGateway;
+let harness: Awaited<ReturnType<typeof startGateway>>;
 let url: string;
 
 beforeAll(async () => {
   globalThis.wsKeepAliveEvents = [];
-  dir = mkdtempSync(join(tmpdir(), 'ws-keepalive-'));
-  const routes = Object.fromEntries(
-    ['$connect', '$disconnect', '$default'].map((route) => {
-      const file = join(dir, `${route.slice(1)}.mjs`);
-      writeFileSync(
-        file,
-        `export const handler = async (event) => { globalThis.wsKeepAliveEvents.push({ route: ${JSON.stringify(route)}, connectionId: event.requestContext.connectionId, body: event.body }); return { statusCode: 200 }; };\n`,
-      );
-      return [route, file];
-    }),
-  ) as unknown as ConstructorParameters<typeof WsGateway>[0];
-  gateway = new WsGateway(routes, 'local', 60_000, { idleTimeoutMs });
-  server = createServer();
-  server.on('upgrade', (req, socket, head) => void gateway.upgrade(req, socket, head));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
+  harness = await startGateway('wsKeepAliveEvents', { body: 'event.body' }, (routes) => new WsGateway(routes, 'local', 60_000, { idleTimeoutMs }));
+  ({ url } = harness);
 });
 
-afterAll(async () => {
-  await gateway.close();
-  await new Promise<void>((r) => server.close(() => r()));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => harness.close());
 
 async function connect() {
   const before = globalThis.wsKeepAliveEvents.filter((e) => e.route === '$connect').length;

@@ -1,18 +1,8 @@
-/**
- * The local WebSocket gateway's size quotas, as API Gateway's (32 KB a frame, 128 KB a message,
- * 1009 beyond either; a `@connections` post over 128 KB refused with PayloadTooLargeException):
- * a frame or message over them closes the socket and never reaches `$default`; a message of 128 KB
- * in frames of 32 KB does. Handlers are tiny modules written for the test.
- */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ApiGatewayManagementApiClient, PayloadTooLargeException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { WsGateway } from '../../infra/local/ws-gateway.ts';
+import { startGateway } from '../support/ws-gateway-harness.ts';
 import { maxFrameBytes, maxMessageBytes } from '../../infra/local/ws-frame-limit.ts';
 import { ManagementPort } from '../../infra/local/ws-management-port.ts';
 
@@ -20,37 +10,21 @@ declare global {
   var wsLimitEvents: { route: string; connectionId: string; bodyLength?: number }[];
 }
 
-let dir: string;
-let server: Server;
+let harness: Awaited<ReturnType<typeof startGateway>>;
 let gateway: WsGateway;
 let url: string;
 
 beforeAll(async () => {
   globalThis.wsLimitEvents = [];
-  dir = mkdtempSync(join(tmpdir(), 'ws-limits-'));
-  const routes = Object.fromEntries(
-    ['$connect', '$disconnect', '$default'].map((route) => {
-      const file = join(dir, `${route.slice(1)}.mjs`);
-      writeFileSync(
-        file,
-        `export const handler = async (event) => { globalThis.wsLimitEvents.push({ route: ${JSON.stringify(route)}, connectionId: event.requestContext.connectionId, bodyLength: event.body?.length }); return { statusCode: 200 }; };\n`,
-      );
-      return [route, file];
-    }),
-  ) as unknown as ConstructorParameters<typeof WsGateway>[0];
-  gateway = new WsGateway(routes);
-  await gateway.listenManagement();
-  server = createServer();
-  server.on('upgrade', (req, socket, head) => void gateway.upgrade(req, socket, head));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
+  harness = await startGateway('wsLimitEvents', { bodyLength: 'event.body?.length' }, async (routes) => {
+    const made = new WsGateway(routes);
+    await made.listenManagement();
+    return made;
+  });
+  ({ gateway, url } = harness);
 });
 
-afterAll(async () => {
-  await gateway.close();
-  await new Promise<void>((r) => server.close(() => r()));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => harness.close());
 
 async function connect(): Promise<{ socket: WebSocket; connectionId: string; closed: Promise<number> }> {
   const before = globalThis.wsLimitEvents.filter((e) => e.route === '$connect').length;

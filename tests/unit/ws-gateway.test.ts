@@ -1,14 +1,3 @@
-/**
- * The local WebSocket gateway's connection limits and `@connections` DELETE, as API Gateway
- * behaves: a connection is closed after the maximum duration, and closing one through the
- * management API runs `$disconnect`; the runtime's own management client answered in process.
- * Handlers are tiny modules written for the test.
- */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -19,43 +8,28 @@ import {
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { WsGateway } from '../../infra/local/ws-gateway.ts';
+import { startGateway } from '../support/ws-gateway-harness.ts';
 import { ManagementPort } from '../../infra/local/ws-management-port.ts';
 
 declare global {
   var wsGatewayTestEvents: { route: string; connectionId: string }[];
 }
 
-let dir: string;
-let server: Server;
+let harness: Awaited<ReturnType<typeof startGateway>>;
 let gateway: WsGateway;
 let url: string;
 
 beforeAll(async () => {
   globalThis.wsGatewayTestEvents = [];
-  dir = mkdtempSync(join(tmpdir(), 'ws-gateway-'));
-  const routes = Object.fromEntries(
-    ['$connect', '$disconnect', '$default'].map((route) => {
-      const file = join(dir, `${route.slice(1)}.mjs`);
-      writeFileSync(
-        file,
-        `export const handler = async (event) => { globalThis.wsGatewayTestEvents.push({ route: ${JSON.stringify(route)}, connectionId: event.requestContext.connectionId }); return { statusCode: 200 }; };\n`,
-      );
-      return [route, file];
-    }),
-  ) as unknown as ConstructorParameters<typeof WsGateway>[0];
-  gateway = new WsGateway(routes, 'local', 1500);
-  await gateway.listenManagement();
-  server = createServer();
-  server.on('upgrade', (req, socket, head) => void gateway.upgrade(req, socket, head));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
+  harness = await startGateway('wsGatewayTestEvents', {}, async (routes) => {
+    const made = new WsGateway(routes, 'local', 1500);
+    await made.listenManagement();
+    return made;
+  });
+  ({ gateway, url } = harness);
 });
 
-afterAll(async () => {
-  await gateway.close();
-  await new Promise<void>((r) => server.close(() => r()));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => harness.close());
 
 function connect(): Promise<{ socket: WebSocket; closed: Promise<number> }> {
   return new Promise((resolve, reject) => {
