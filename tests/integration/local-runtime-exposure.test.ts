@@ -1,72 +1,16 @@
-/**
- * What the local runtime lets an unauthenticated or hostile caller do, through the runtime as
- * `npm start` runs it: the API refuses a body over API Gateway's 10 MB without reading it; the
- * realtime socket closes on a frame or message over API Gateway's quotas (and the runtime lives
- * on); the S3 stand-in lists and serves nothing without a valid signature by the runtime's key.
- * The gateways' own tests: tests/unit/http-gateway-body-cap.test.ts, ws-gateway-limits.test.ts,
- * s3-front.test.ts.
- */
-import { request, type IncomingHttpHeaders } from 'node:http';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { maxPayloadBytes } from '../../infra/local/http-gateway.ts';
 import { maxFrameBytes, maxMessageBytes } from '../../infra/local/ws-frame-limit.ts';
+import { postLarge } from '../support/large-post.ts';
 import { realtimeUrl } from '../support/realtime-url.ts';
 import { newOwner, type Member } from './api.ts';
 import { workerPorts } from './worker.ts';
 
 const tooLarge = JSON.stringify({ message: 'Request Entity Too Large' });
 
-interface Outcome {
-  status?: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** Body bytes the client had handed to its socket when the answer or the close came. */
-  written: number;
-}
-
-/**
- * Posts `total` bytes to `path` (declared with a Content-Length, or chunked), 64 KB at a time as the
- * socket takes them; with `headersOnly`, sends the headers and waits for the answer before writing
- * any body. Settles once the answer is read or the connection is gone.
- */
-function post(path: string, total: number, { declared, headersOnly = false }: { declared: boolean; headersOnly?: boolean }): Promise<Outcome> {
-  const chunk = Buffer.from('a'.repeat(64 * 1024));
-  return new Promise((resolve) => {
-    const outcome: Outcome = { headers: {}, body: '', written: 0 };
-    let done = false;
-    const finish = () => {
-      if (!done) resolve(outcome);
-      done = true;
-    };
-    const req = request(`${inject('baseUrl')}/api${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(declared ? { 'content-length': String(total) } : {}) },
-    });
-    req.on('response', (res) => {
-      outcome.status = res.statusCode;
-      outcome.headers = res.headers;
-      res.setEncoding('utf8');
-      res.on('data', (text: string) => (outcome.body += text));
-      res.on('end', finish);
-      res.on('error', finish);
-    });
-    req.on('error', finish);
-    req.on('close', () => {
-      if (outcome.status === undefined) finish();
-    });
-    const pump = () => {
-      while (!done && !req.destroyed && outcome.written < total) {
-        const part = chunk.subarray(0, Math.min(chunk.length, total - outcome.written));
-        outcome.written += part.length;
-        if (!req.write(part)) return void req.once('drain', pump);
-      }
-      if (!done && !req.destroyed) req.end();
-    };
-    req.flushHeaders();
-    if (!headersOnly) pump();
-  });
-}
+const post = (path: string, total: number, options: { declared: boolean; headersOnly?: boolean }) =>
+  postLarge(`${inject('baseUrl')}/api${path}`, total, options);
 
 describe('the API’s payload limit (10 MB, as API Gateway’s)', () => {
   it('answers an 800 MB Content-Length with 413 from the headers alone, with the security headers of every answer', async () => {

@@ -4,10 +4,11 @@
  * than the limit) and the connection is closed; a body of exactly the limit reaches the handler.
  * The gateway runs behind a bare server here, so the test sees how many bytes the server read.
  */
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpGateway, maxPayloadBytes } from '../../infra/local/http-gateway.ts';
+import { postLarge } from '../support/large-post.ts';
 
 let server: Server;
 let url: string;
@@ -32,61 +33,13 @@ afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
 });
 
-interface Outcome {
-  status?: number;
-  body: string;
-  /** Body bytes the client had handed to its socket when the answer or the close came. */
-  written: number;
-}
-
-/**
- * Posts a body of `total` bytes of JSON-ish text in chunks of 64 KB, declared with a Content-Length
- * when `declared`, chunked otherwise; with `headersOnly`, sends the headers and waits for the answer
- * before writing any of the body. Resolves once the answer is read or the connection is gone.
- */
-function post(total: number, { declared, headersOnly = false }: { declared: boolean; headersOnly?: boolean }): Promise<Outcome> {
-  const chunk = Buffer.alloc(64 * 1024, 'a');
-  return new Promise((resolve) => {
-    const outcome: Outcome = { body: '', written: 0 };
-    let done = false;
-    const finish = () => {
-      if (!done) resolve(outcome);
-      done = true;
-    };
-    const req = request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', ...(declared ? { 'content-length': String(total) } : {}) },
-    });
-    req.on('response', (res: IncomingMessage) => {
-      outcome.status = res.statusCode;
-      res.setEncoding('utf8');
-      res.on('data', (text: string) => (outcome.body += text));
-      res.on('end', finish);
-      res.on('error', finish);
-    });
-    req.on('error', finish);
-    req.on('close', () => {
-      // An answer being read finishes on its own 'end'.
-      if (outcome.status === undefined) finish();
-    });
-    const pump = () => {
-      while (!done && !req.destroyed && outcome.written < total) {
-        const part = chunk.subarray(0, Math.min(chunk.length, total - outcome.written));
-        outcome.written += part.length;
-        if (!req.write(part)) return void req.once('drain', pump);
-      }
-      if (!done && !req.destroyed) req.end();
-    };
-    req.flushHeaders();
-    if (!headersOnly) pump();
-  });
-}
+const post = (total: number, options: { declared: boolean; headersOnly?: boolean }) => postLarge(url, total, { ...options, contentType: 'text/plain' });
 
 describe('the local HTTP gateway’s payload limit', () => {
   it('answers 413 to a Content-Length over 10 MB from the headers alone, and closes', async () => {
     const before = { invoked: invoked.length, closed: bytesReadAtClose.length };
     const outcome = await post(800 * 1024 * 1024, { declared: true, headersOnly: true });
-    expect(outcome).toEqual({ status: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }), written: 0 });
+    expect(outcome).toMatchObject({ status: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }), written: 0 });
     await expect.poll(() => bytesReadAtClose.length, { timeout: 10_000 }).toBe(before.closed + 1);
     // The request's headers, and not one byte of body (none was sent: the answer came first).
     expect(bytesReadAtClose.at(-1)).toBeLessThan(1024);
