@@ -16,8 +16,8 @@ const config: KnipConfig = {
     'infra/app.ts',
     // The channel worker's container entry (connectors/Dockerfile bundles it).
     'connectors/main.ts',
-    'infra/local/dynamo-worker-entry.mjs',
-    'infra/local/handler-worker-entry.mjs',
+    'infra/local/emulators/dynamo-worker-entry.mjs',
+    'infra/local/runtime/handler-worker-entry.mjs',
     'scripts/*.{ts,mjs}',
     'tests/support/runtime-with-double.ts',
     // Loaded by URL in the handler thread (tests/unit/handler-thread.test.ts).

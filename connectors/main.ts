@@ -1,7 +1,7 @@
 /**
  * The channel worker's process in the cloud: the entry of the Fargate service's container
  * (`connectors/Dockerfile` bundles this file). Locally `npm start` hosts its own worker instead
- * (`infra/local/runtime.ts`); nothing here runs there.
+ * (`infra/local/runtime/runtime.ts`); nothing here runs there.
  *
  * It builds the production ports (`defaultPorts()`, as the Lambda functions do: TABLE_NAME,
  * BUCKET_NAME, the data key through DATA_KEY_ARN), starts the generic channel worker (leases in

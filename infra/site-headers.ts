@@ -74,7 +74,7 @@ export const referrerPolicy = 'strict-origin-when-cross-origin';
 
 /**
  * Every header the site answers with, as HTTP header names and values: what the local runtime
- * sends on every answer (infra/local/runtime.ts) and the browser test's loopback server sends.
+ * sends on every answer (infra/local/runtime/runtime.ts) and the browser test's loopback server sends.
  */
 export function siteHeaders(options: SiteHeaderOptions): Record<string, string> {
   const hsts = `max-age=${strictTransportSecurity.maxAgeSeconds}${strictTransportSecurity.includeSubdomains ? '; includeSubDomains' : ''}`;

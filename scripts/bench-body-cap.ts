@@ -5,7 +5,7 @@
  * Content-Length), then with a Content-Length, 1 MB at a time as fast as the socket takes it, and
  * reports for each the answer, how much of the body the runtime took before it answered or closed,
  * and the runtime's RSS (sampled every 50 ms, and its VmHWM). API Gateway refuses a body over 10 MB
- * (infra/local/http-gateway.ts); the runtime should stay near its idle size. Prints, writes nothing.
+ * (infra/local/emulators/http-gateway.ts); the runtime should stay near its idle size. Prints, writes nothing.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';

@@ -21,7 +21,7 @@ import { messageItem, type MessageItem } from '../shared/db/messages.ts';
 import type { ServiceStatus } from '../shared/contracts/services.ts';
 import type { ServiceItem } from '../shared/db/services.ts';
 import { createTableInput, tableShape } from '../shared/db/table-definition.ts';
-import { ttlIndexFileName, type SavedTtlIndex } from '../infra/local/dynamo-front.ts';
+import { ttlIndexFileName, type SavedTtlIndex } from '../infra/local/emulators/dynamo-front.ts';
 import { newUserItem } from '../shared/db/users.ts';
 import { realtimeUrl } from '../tests/support/realtime-url.ts';
 

@@ -13,8 +13,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { consumersOf, routerBatchSize, routerFilters, routerTimeoutSeconds, streamConsumers, streamRouters } from '../functions/streams/consumers.ts';
 import { StreamRouter } from '../functions/streams/stream-router.ts';
-import type { StreamRecord } from '../infra/local/dynamo-front.ts';
-import { StreamEmulator } from '../infra/local/stream-emulator.ts';
+import type { StreamRecord } from '../infra/local/emulators/dynamo-front.ts';
+import { StreamEmulator } from '../infra/local/emulators/stream-emulator.ts';
 
 const sends = Number(process.argv[2] ?? 2000);
 let sequence = 0;

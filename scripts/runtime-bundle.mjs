@@ -9,7 +9,7 @@
  * and of the stream and queue emulators. Code they share is split into chunks, so each module is
  * loaded once, and a lazy `import()` (Baileys' session code) stays lazy. npm packages are not bundled:
  * node loads them from node_modules as before. Output mirrors the sources' tree
- * (infra/local/runtime-modules.ts finds handlers there by path), under `.tmp/runtime/<hash of the
+ * (infra/local/runtime/runtime-modules.ts finds handlers there by path), under `.tmp/runtime/<hash of the
  * output>/`: a rebuild never rewrites the files of a runtime already running, and two processes
  * building the same sources at once write the same folder, each file through a rename.
  *
@@ -38,9 +38,9 @@ function entries() {
       .map((file) => join(dir, file)),
   );
   const files = [
-    'infra/local/main.ts',
-    'infra/local/dynamo-worker.ts',
-    'infra/local/handler-worker.ts',
+    'infra/local/runtime/main.ts',
+    'infra/local/emulators/dynamo-worker.ts',
+    'infra/local/runtime/handler-worker.ts',
     'tests/support/runtime-with-double.ts',
     'tests/support/runtime-with-whatsapp-double.ts',
     ...handlers,
@@ -131,7 +131,7 @@ export async function ensureRuntimeBundle() {
 }
 
 /**
- * How `npm start` and the tests' runtimes run an entry of the bundle ('infra/local/main'): node's
+ * How `npm start` and the tests' runtimes run an entry of the bundle ('infra/local/runtime/main'): node's
  * arguments and what the environment adds (the caller's own environment wins).
  * - Source maps on: stack traces name the sources' files and lines. They cost a few MB (small maps,
  *   no sources' text in them; docs/decisions.md).
@@ -139,7 +139,7 @@ export async function ensureRuntimeBundle() {
  *   worker, V8's and libuv's) otherwise each keep freed native memory resident (docs/decisions.md
  *   "Where the runtime's memory goes"; about 25-35 MB here).
  * - A young generation of 2 × 2 MB for the main thread instead of V8's 2 × 16: the API's reads and
- *   their allocation run on the handler thread (infra/local/handler-thread.ts), so the main
+ *   their allocation run on the handler thread (infra/local/runtime/handler-thread.ts), so the main
  *   thread's scavenges stay short and few, and the runtime clears the flag before its worker
  *   threads start, which keep their own sizes (docs/decisions.md "The API's reads on a thread of
  *   their own").

@@ -7,7 +7,7 @@ ensureDependencies();
 ensureWebBuild();
 // Imported once the dependencies are installed: it loads esbuild.
 const { ensureRuntimeBundle, runtimeCommand } = await import('./runtime-bundle.mjs');
-const { args, env } = runtimeCommand(await ensureRuntimeBundle(), 'infra/local/main');
+const { args, env } = runtimeCommand(await ensureRuntimeBundle(), 'infra/local/runtime/main');
 
 const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...env, ...process.env, NODE_NO_WARNINGS: '1' } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

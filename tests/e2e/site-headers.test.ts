@@ -14,7 +14,7 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteHeaders } from '../../infra/site-headers.ts';
-import { serveStatic } from '../../infra/local/static-site.ts';
+import { serveStatic } from '../../infra/local/runtime/static-site.ts';
 import { root } from './browser.ts';
 import { newTeam, openAs, startWorld, type World } from './world.ts';
 
@@ -118,7 +118,7 @@ describe("the site's Content-Security-Policy in a browser", () => {
     }
     // What the app loads from outside its own files, done the way the app does it: uploads are PUT
     // to the bucket (XMLHttpRequest, connect-src) and shown from it (img-src, media-src).
-    // The bucket takes only signed requests (infra/local/s3-front.ts), as the app's presigned URLs are.
+    // The bucket takes only signed requests (infra/local/emulators/s3-front.ts), as the app's presigned URLs are.
     const s3 = new S3Client({
       endpoint: world.runtime.s3Url,
       region: 'us-east-1',

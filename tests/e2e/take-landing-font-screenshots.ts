@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { serveStatic } from '../../infra/local/static-site.ts';
+import { serveStatic } from '../../infra/local/runtime/static-site.ts';
 import { launchBrowser, root } from './browser.ts';
 
 const dist = process.argv[2] ?? join(root, 'web/dist');

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { maxPayloadBytes } from '../../infra/local/http-gateway.ts';
-import { maxFrameBytes, maxMessageBytes } from '../../infra/local/ws-frame-limit.ts';
+import { maxPayloadBytes } from '../../infra/local/emulators/http-gateway.ts';
+import { maxFrameBytes, maxMessageBytes } from '../../infra/local/emulators/ws-frame-limit.ts';
 import { postLarge } from '../support/large-post.ts';
 import { realtimeUrl } from '../support/realtime-url.ts';
 import { newOwner, type Member } from './api.ts';

@@ -128,7 +128,7 @@ describe('route matrix: the table', () => {
   });
 
   it("states classes its handlers' gates allow", () => {
-    const httpDir = fileURLToPath(new URL('../../functions/http/', import.meta.url));
+    const httpDir = fileURLToPath(new URL('../../functions/http', import.meta.url));
     const wrong = httpRoutes.flatMap((route) => {
       const entry = routeAccess[keyOf(route)];
       if (!entry) return [];

@@ -11,7 +11,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime/runtime.ts';
 import { eventually } from './worker.ts';
 
 let runtime: LocalRuntime;

@@ -2,7 +2,7 @@
  * Uploads and downloads (docs/decisions.md "Request properties, uploads, headers and audit"). The presigned upload URL binds the account (its key is under
  * the session's account), the key, the content type and the length: checked with SigV4 verified
  * from the specification (tests/support/sigv4.ts), independently of the local S3 stand-in's own
- * verifier (infra/local/sigv4-verifier.ts). A file's link serves it with a safe type and disposition, so an HTML page or an SVG
+ * verifier (infra/local/emulators/sigv4-verifier.ts). A file's link serves it with a safe type and disposition, so an HTML page or an SVG
  * in the bucket never runs as a page: checked by fetching links from the S3 stand-in.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -10,7 +10,7 @@ import { sigV4Problem } from '../support/sigv4.ts';
 import { call, newOwner, type Member } from './api.ts';
 import { setServiceStatus, workerPorts } from './worker.ts';
 
-/** The local S3 stand-in's key pair (infra/local/runtime.ts gives it to the functions). */
+/** The local S3 stand-in's key pair (infra/local/runtime/runtime.ts gives it to the functions). */
 const secret = 'S3RVER';
 const html = '<!doctype html><script>document.title = "owned"</script>';
 

@@ -23,7 +23,7 @@ import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.
 import { startChannelWorker } from '../../connectors/worker.ts';
 import { runWorkerProcess, type WorkerProcess } from '../../connectors/worker-queue.ts';
 import { workerQueue } from '../../functions/queues/worker-queue.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime/runtime.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
 import { callAt } from './api.ts';
 import { eventually } from './worker.ts';

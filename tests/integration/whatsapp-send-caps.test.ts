@@ -17,7 +17,7 @@ import type { Ports } from '../../shared/domain/ports.ts';
 import { brazilDay } from '../../connectors/send-caps.ts';
 import { liveConnections } from '../../connectors/whatsapp/live.ts';
 import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime/runtime.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
 import { callAt } from './api.ts';
 import { eventually } from './worker.ts';

@@ -39,7 +39,7 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
     ? 'tests/support/runtime-with-double'
     : env.WHATSAPP_DOUBLE
       ? 'tests/support/runtime-with-whatsapp-double'
-      : 'infra/local/main';
+      : 'infra/local/runtime/main';
   const command = runtimeCommand(await ensureRuntimeBundle(), entry);
   const child: ChildProcess = spawn(process.execPath, command.args, {
     cwd: root,

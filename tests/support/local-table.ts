@@ -14,7 +14,7 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { aesVault } from '../../functions/lib/aes-vault.ts';
-import { DynamoFront } from '../../infra/local/dynamo-front.ts';
+import { DynamoFront } from '../../infra/local/emulators/dynamo-front.ts';
 import type { Table } from '../../shared/db/client.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
 import type { Ports } from '../../shared/domain/ports.ts';

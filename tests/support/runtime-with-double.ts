@@ -4,7 +4,7 @@
  * FAKE_CHANNEL_STARTS=1: the double also starts and stops connections (the billing tests).
  */
 import { serviceTypes } from '../../shared/contracts/services.ts';
-import { serve } from '../../infra/local/serve.ts';
+import { serve } from '../../infra/local/runtime/serve.ts';
 import { httpDoubleChannel } from './http-double-channel.ts';
 
 const url = process.env.FAKE_CHANNEL_URL;

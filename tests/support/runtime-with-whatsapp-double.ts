@@ -27,7 +27,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { proto, type AnyMessageContent, type AuthenticationState, type BaileysEventMap, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
-import { serve } from '../../infra/local/serve.ts';
+import { serve } from '../../infra/local/runtime/serve.ts';
 import { telegramChannel } from '../../connectors/telegram/adapter.ts';
 import { liveConnections } from '../../connectors/whatsapp/live.ts';
 import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WsGateway } from '../../infra/local/ws-gateway.ts';
+import type { WsGateway } from '../../infra/local/emulators/ws-gateway.ts';
 
 type Routes = ConstructorParameters<typeof WsGateway>[0];
 

@@ -1,5 +1,5 @@
 /**
- * The local table across a killed process (infra/local/change-log.ts): a transaction cut short
+ * The local table across a killed process (infra/local/emulators/change-log.ts): a transaction cut short
  * half-way is rolled back on start, a write whose records were logged but not committed is
  * dropped with them, and stream records past the consumers' checkpoints come back.
  *
@@ -16,8 +16,8 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChangeLog, writeCheckpoints } from '../../infra/local/change-log.ts';
-import { DynamoFront, type StreamRecord } from '../../infra/local/dynamo-front.ts';
+import { ChangeLog, writeCheckpoints } from '../../infra/local/emulators/change-log.ts';
+import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
 
 const tableName = 'change-log-test';

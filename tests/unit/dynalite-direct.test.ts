@@ -1,5 +1,5 @@
 /**
- * dynalite called in-process (infra/local/dynalite-direct.ts) answers as dynalite's HTTP server
+ * dynalite called in-process (infra/local/emulators/dynalite-direct.ts) answers as dynalite's HTTP server
  * does: same statuses and bodies for reads, writes, validation errors, missing tables and unknown
  * operations; and its cached table descriptions follow CreateTable, UpdateTable and DeleteTable.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dynalite from 'dynalite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteAnswer, type DynaliteStore } from '../../infra/local/dynalite-direct.ts';
+import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteAnswer, type DynaliteStore } from '../../infra/local/emulators/dynalite-direct.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
 
 let dirs: string[] = [];

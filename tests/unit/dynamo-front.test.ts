@@ -13,8 +13,8 @@ import {
   DeleteCommand,
   BatchWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { DynamoFront, type StreamRecord } from '../../infra/local/dynamo-front.ts';
-import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteStore } from '../../infra/local/dynalite-direct.ts';
+import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
+import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteStore } from '../../infra/local/emulators/dynalite-direct.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
 
 const TableName = 'front-test';
@@ -26,7 +26,7 @@ let records: StreamRecord[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'front-'));
-  // dynalite in-process, as the local runtime's DynamoDB thread runs it (infra/local/dynamo-worker.ts).
+  // dynalite in-process, as the local runtime's DynamoDB thread runs it (infra/local/emulators/dynamo-worker.ts).
   db = openDynaliteStore({ path: dir, createTableMs: 0 });
   front = new DynamoFront({ backend: dynaliteCaller(db), onRecord: (r) => records.push(r), sweepEveryMs: 3_600_000 });
   const endpoint = await front.listen();

@@ -5,9 +5,9 @@ import { entityTypes } from '../../shared/db/keys.ts';
 import { realtimeEventFor } from '../../shared/domain/realtime/events.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import { realtimeItemTypes, streamConsumers, type EventPattern } from '../../functions/streams/consumers.ts';
-import { matchesPattern, passesFilters } from '../../infra/local/event-filter.ts';
-import { StreamEmulator } from '../../infra/local/stream-emulator.ts';
-import type { StreamRecord } from '../../infra/local/dynamo-front.ts';
+import { matchesPattern, passesFilters } from '../../infra/local/emulators/event-filter.ts';
+import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';
+import type { StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
 
 /** A stream record as the DynamoDB front (and DynamoDB Streams) builds it. */
 function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', next?: Record<string, unknown>, previous?: Record<string, unknown>): StreamRecord {

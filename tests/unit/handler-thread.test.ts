@@ -1,5 +1,5 @@
 /**
- * The handler thread (infra/local/handler-thread.ts): the local runtime's API reads and contact
+ * The handler thread (infra/local/runtime/handler-thread.ts): the local runtime's API reads and contact
  * snapshots' consumer run there. A call runs the named module's handler off the main thread, its
  * table calls reach the DynamoDB thread on the thread's own line (the SDK's endpoint is a closed
  * port: an answer could come no other way), a handler's error comes back as an error, an answer
@@ -13,10 +13,10 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HandlerThread } from '../../infra/local/handler-thread.ts';
+import { HandlerThread } from '../../infra/local/runtime/handler-thread.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
-import { root, threadEntry } from '../../infra/local/runtime-modules.ts';
-import { TablePort } from '../../infra/local/table-port.ts';
+import { root, threadEntry } from '../../infra/local/runtime/runtime-modules.ts';
+import { TablePort } from '../../infra/local/runtime/table-port.ts';
 
 const fixture = pathToFileURL(join(root, 'tests/support/handler-thread-fixture.ts')).href;
 let dir: string;
@@ -26,7 +26,7 @@ const environment = { ...process.env };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'conversa-handler-thread-'));
-  dynamo = new Worker(threadEntry('dynamo-worker'), { workerData: { path: join(dir, 'dynamo'), ttlAttribute: 'ttl' } });
+  dynamo = new Worker(threadEntry('emulators/dynamo-worker'), { workerData: { path: join(dir, 'dynamo'), ttlAttribute: 'ttl' } });
   await new Promise<void>((resolve) => dynamo.on('message', (m: { type: string }) => m.type === 'ready' && resolve()));
   // What the runtime's environment holds for the ports (the thread shares this process's).
   Object.assign(process.env, {
@@ -40,7 +40,7 @@ beforeAll(async () => {
   client.config.requestHandler = new TablePort(dynamo);
   // The product's table, as the runtime makes it.
   await client.send(new CreateTableCommand(createTableInput('handler-thread-test')));
-  thread = new HandlerThread(threadEntry('handler-worker'), dynamo, [fixture]);
+  thread = new HandlerThread(threadEntry('runtime/handler-worker'), dynamo, [fixture]);
 }, 60_000);
 
 afterAll(async () => {

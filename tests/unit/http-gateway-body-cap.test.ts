@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpGateway, maxPayloadBytes } from '../../infra/local/http-gateway.ts';
+import { HttpGateway, maxPayloadBytes } from '../../infra/local/emulators/http-gateway.ts';
 import { postLarge } from '../support/large-post.ts';
 
 let server: Server;

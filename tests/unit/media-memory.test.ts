@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { startS3Front, type S3Front } from '../../infra/local/s3-front.ts';
+import { startS3Front, type S3Front } from '../../infra/local/emulators/s3-front.ts';
 
 const MB = 1024 * 1024;
 /**

@@ -13,7 +13,7 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoFront } from '../../infra/local/dynamo-front.ts';
+import { DynamoFront } from '../../infra/local/emulators/dynamo-front.ts';
 import { errorTexts } from '../../shared/contracts/errors.ts';
 import type { Table } from '../../shared/db/client.ts';
 import { readCounter, releaseHit, takeHit } from '../../shared/db/rate-counters.ts';

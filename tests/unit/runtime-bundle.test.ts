@@ -1,6 +1,6 @@
 /**
  * The local runtime's bundle (scripts/runtime-bundle.mjs) holds every module the runtime loads by
- * path, where infra/local/runtime-modules.ts looks for it, and its start does not load Baileys (only
+ * path, where infra/local/runtime/runtime-modules.ts looks for it, and its start does not load Baileys (only
  * a WhatsApp session's lazy import does).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -33,9 +33,9 @@ describe('runtime bundle', () => {
       ...webSocketRoutes.map((r) => `functions/ws/${r.handler}`),
       ...streamConsumers.map((c) => `functions/streams/${c.handler}`),
       ...queueConsumers.map((c) => `functions/queues/${c.handler}`),
-      'infra/local/main',
-      'infra/local/dynamo-worker',
-      'infra/local/handler-worker',
+      'infra/local/runtime/main',
+      'infra/local/emulators/dynamo-worker',
+      'infra/local/runtime/handler-worker',
       'tests/support/runtime-with-double',
       'tests/support/runtime-with-whatsapp-double',
     ];
@@ -44,7 +44,7 @@ describe('runtime bundle', () => {
 
   it('starts without loading Baileys', { timeout: 60_000 }, async () => {
     const bundle = await ensureRuntimeBundle();
-    const { files, packages } = staticGraph(join(bundle, 'infra/local/main.mjs'));
+    const { files, packages } = staticGraph(join(bundle, 'infra/local/runtime/main.mjs'));
     expect(files.size).toBeGreaterThan(1);
     expect(packages.has('node:path')).toBe(true);
     expect(packages.has('baileys')).toBe(false);

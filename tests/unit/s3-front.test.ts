@@ -1,5 +1,5 @@
 /**
- * The local S3 front (infra/local/s3-front.ts): s3rver answers only what is signed with the
+ * The local S3 front (infra/local/emulators/s3-front.ts): s3rver answers only what is signed with the
  * runtime's key pair, as a private bucket does. The AWS SDK's header-signed calls and the
  * presigner's URLs (the same options as functions/lib/s3-storage.ts) pass; anonymous listing,
  * reading and writing, another key, a changed or expired presigned URL and a skewed clock do not.
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { startS3Front, type S3Front } from '../../infra/local/s3-front.ts';
-import { sigV4Refusal } from '../../infra/local/sigv4-verifier.ts';
+import { startS3Front, type S3Front } from '../../infra/local/emulators/s3-front.ts';
+import { sigV4Refusal } from '../../infra/local/emulators/sigv4-verifier.ts';
 
 const bucket = 'media';
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { minPartBytes, partsOf, s3Storage } from '../../functions/lib/s3-storage.ts';
-import { startS3Front, type S3Front } from '../../infra/local/s3-front.ts';
+import { startS3Front, type S3Front } from '../../infra/local/emulators/s3-front.ts';
 
 const bucket = 'media';
 const secret = 'S3RVER';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SqsEmulator, type QueueOptions } from '../../infra/local/sqs-emulator.ts';
+import { SqsEmulator, type QueueOptions } from '../../infra/local/emulators/sqs-emulator.ts';
 
 let sqs: SqsEmulator;
 let client: SQSClient;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptedCodings } from '../../functions/lib/accept-encoding.ts';
-import { serveStatic } from '../../infra/local/static-site.ts';
+import { serveStatic } from '../../infra/local/runtime/static-site.ts';
 import { precompressDirectory } from '../../web/build/precompress.ts';
 
 const script = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{ id: ${i}, label: 'Linha ${i}' }`).join(', ')}];\n`;

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { readCheckpoints } from '../../infra/local/change-log.ts';
+import { readCheckpoints } from '../../infra/local/emulators/change-log.ts';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { StreamEmulator } from '../../infra/local/stream-emulator.ts';
-import type { StreamRecord } from '../../infra/local/dynamo-front.ts';
+import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';
+import type { StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
 
 const record = (n: number) => ({ eventID: String(n), eventName: 'INSERT', dynamodb: { SequenceNumber: String(n) } }) as unknown as StreamRecord;
 

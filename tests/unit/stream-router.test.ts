@@ -11,9 +11,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { consumersOf, type EventPattern, type PatternValue, routerFilters, streamConsumers, streamRouters } from '../../functions/streams/consumers.ts';
 import { passesFilters } from '../../functions/streams/event-filter.ts';
 import { type RoutedConsumer, StreamRouter } from '../../functions/streams/stream-router.ts';
-import type { StreamRecord } from '../../infra/local/dynamo-front.ts';
-import { lambdaContext } from '../../infra/local/lambda-context.ts';
-import { StreamEmulator } from '../../infra/local/stream-emulator.ts';
+import type { StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
+import { lambdaContext } from '../../infra/local/runtime/lambda-context.ts';
+import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';
 
 let sequence = 0;
 /** A stream record of an item of `type` (its sk says which record it is). */

@@ -1,6 +1,6 @@
 /** The local runtime's gate on table calls (in its DynamoDB thread): reads' calls yield to the write path's. */
 import { describe, expect, it } from 'vitest';
-import { TableCallGate } from '../../infra/local/table-call-gate.ts';
+import { TableCallGate } from '../../infra/local/emulators/table-call-gate.ts';
 
 const turn = () => new Promise((r) => setImmediate(r));
 

@@ -1,5 +1,5 @@
 /**
- * The table port (infra/local/table-port.ts): an SDK client whose calls go to the DynamoDB thread
+ * The table port (infra/local/runtime/table-port.ts): an SDK client whose calls go to the DynamoDB thread
  * by message. The client's endpoint is a closed port, so a call that went over HTTP would fail:
  * every answer here came through the port, with the SDK's own errors for DynamoDB's error answers.
  */
@@ -10,8 +10,8 @@ import { Worker } from 'node:worker_threads';
 import { ConditionalCheckFailedException, CreateTableCommand, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { threadEntry } from '../../infra/local/runtime-modules.ts';
-import { TablePort } from '../../infra/local/table-port.ts';
+import { threadEntry } from '../../infra/local/runtime/runtime-modules.ts';
+import { TablePort } from '../../infra/local/runtime/table-port.ts';
 
 let dir: string;
 let worker: Worker;
@@ -31,7 +31,7 @@ const message = (type: string) =>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'conversa-table-port-'));
-  worker = new Worker(threadEntry('dynamo-worker'), { workerData: { path: join(dir, 'dynamo'), ttlAttribute: 'ttl' } });
+  worker = new Worker(threadEntry('emulators/dynamo-worker'), { workerData: { path: join(dir, 'dynamo'), ttlAttribute: 'ttl' } });
   await message('ready');
   const client = new DynamoDBClient({
     endpoint: 'http://127.0.0.1:9',

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
-import { DynamoFront } from '../../infra/local/dynamo-front.ts';
+import { DynamoFront } from '../../infra/local/emulators/dynamo-front.ts';
 import type { Table } from '../../shared/db/client.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
 import { deleteExistingStep, putNewStep, putStep, refusedBy, replaceIfUnchangedStep, TransactionRefused, writeTogether } from '../../shared/db/transaction.ts';

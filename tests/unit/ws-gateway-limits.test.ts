@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ApiGatewayManagementApiClient, PayloadTooLargeException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
-import { WsGateway } from '../../infra/local/ws-gateway.ts';
+import { WsGateway } from '../../infra/local/emulators/ws-gateway.ts';
 import { startGateway } from '../support/ws-gateway-harness.ts';
-import { maxFrameBytes, maxMessageBytes } from '../../infra/local/ws-frame-limit.ts';
-import { ManagementPort } from '../../infra/local/ws-management-port.ts';
+import { maxFrameBytes, maxMessageBytes } from '../../infra/local/emulators/ws-frame-limit.ts';
+import { ManagementPort } from '../../infra/local/runtime/ws-management-port.ts';
 
 declare global {
   var wsLimitEvents: { route: string; connectionId: string; bodyLength?: number }[];

@@ -7,9 +7,9 @@ import {
   GoneException,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
-import { WsGateway } from '../../infra/local/ws-gateway.ts';
+import { WsGateway } from '../../infra/local/emulators/ws-gateway.ts';
 import { startGateway } from '../support/ws-gateway-harness.ts';
-import { ManagementPort } from '../../infra/local/ws-management-port.ts';
+import { ManagementPort } from '../../infra/local/runtime/ws-management-port.ts';
 
 declare global {
   var wsGatewayTestEvents: { route: string; connectionId: string }[];

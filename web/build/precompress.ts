@@ -1,7 +1,7 @@
 /**
  * A Vite plugin that writes a Brotli (`.br`) and a gzip (`.gz`) copy next to every text file of the
  * build (JavaScript, CSS, HTML, SVG, JSON...), at the best ratio: the local server sends them as
- * they are (infra/local/precompressed.ts), so nothing is compressed per request. Small files stay
+ * they are (infra/local/runtime/precompressed.ts), so nothing is compressed per request. Small files stay
  * as they are: under 1 kB the headers cost more than compression saves.
  */
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
  * Which HTML file answers which path, in one place for the build (web/build/prerender.ts), the
- * local server (infra/local/static-site.ts) and CloudFront's viewer-request function
+ * local server (infra/local/runtime/static-site.ts) and CloudFront's viewer-request function
  * (infra/constructs/web-site.ts). The public pages are prerendered at build time, so their largest
  * text is in the HTML and paints before any JavaScript runs; the client then hydrates them. The
  * signed-in app and the screens that depend on the URL's token or a session get the empty shell.

@@ -1,10 +1,10 @@
 /**
  * dynalite and its front in a worker thread, so the database work runs on a core of its own while
  * the main thread runs the gateways and handlers. Stream records go to the main thread as messages.
- * The front calls dynalite's store in-process (infra/local/dynalite-direct.ts): dynalite runs no
+ * The front calls dynalite's store in-process (infra/local/emulators/dynalite-direct.ts): dynalite runs no
  * server of its own.
  *
- * With a `streamsDir`, writes are journaled there (infra/local/change-log.ts): a write a killed
+ * With a `streamsDir`, writes are journaled there (infra/local/emulators/change-log.ts): a write a killed
  * process left half-done is rolled back before the front listens, and the stream records that
  * consumers had not handled yet are handed to the main thread with `ready`.
  */
@@ -15,7 +15,7 @@ import { closeDynaliteStore, dynaliteCaller, openDynaliteStore } from './dynalit
 import { DynamoFront, type StreamRecord, ttlIndexFileName } from './dynamo-front.ts';
 import { closeDynaliteIterators } from './level-iterators.ts';
 import { TableCallGate } from './table-call-gate.ts';
-import type { TableAnswer, TableCall } from './table-port.ts';
+import type { TableAnswer, TableCall } from '../runtime/table-port.ts';
 
 /**
  * Reads' table calls (the handler thread's) in flight at once, and while any of the main thread's

@@ -14,7 +14,7 @@ const bundleMark = `${sep}.tmp${sep}runtime${sep}`;
 const at = here.lastIndexOf(bundleMark);
 
 /** The repository's root folder. */
-export const root = at >= 0 ? here.slice(0, at) : resolve(dirname(here), '../..');
+export const root = at >= 0 ? here.slice(0, at) : resolve(dirname(here), '../../..');
 
 /** The folder of the bundle this code runs from, or none when it runs from the sources. */
 const bundleDir = at >= 0 ? join(root, '.tmp', 'runtime', here.slice(at + bundleMark.length).split(sep)[0]!) : undefined;
@@ -30,10 +30,10 @@ export function runtimeModuleUrl(path: string): string {
 }
 
 /**
- * A worker thread's entry ('dynamo-worker', 'handler-worker'): bundled, the module itself; from the
+ * A worker thread's entry ('emulators/dynamo-worker', 'runtime/handler-worker'): bundled, the module itself; from the
  * sources, a plain `.mjs` beside it that registers tsx in the thread first (Node 20 does not carry
  * the loader into worker threads).
  */
-export function threadEntry(name: 'dynamo-worker' | 'handler-worker'): URL {
+export function threadEntry(name: 'emulators/dynamo-worker' | 'runtime/handler-worker'): URL {
   return pathToFileURL(bundleDir ? join(bundleDir, `infra/local/${name}.mjs`) : join(root, `infra/local/${name}-entry.mjs`));
 }

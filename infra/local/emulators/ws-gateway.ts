@@ -22,9 +22,9 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { type WebSocketMockRoute, webSocketMockRoutes } from '../../functions/ws/routes.ts';
-import { handlerOf } from './handler-modules.ts';
-import { lambdaContext } from './lambda-context.ts';
+import { type WebSocketMockRoute, webSocketMockRoutes } from '../../../functions/ws/routes.ts';
+import { handlerOf } from '../runtime/handler-modules.ts';
+import { lambdaContext } from '../runtime/lambda-context.ts';
 import { readBodyWithin, refuseTooLarge } from './request-body.ts';
 import { maxFrameBytes, maxMessageBytes, watchFrameSizes } from './ws-frame-limit.ts';
 

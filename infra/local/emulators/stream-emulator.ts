@@ -9,16 +9,16 @@
  * machine. The product's consumers reach it through two routers (functions/streams/stream-router.ts).
  *
  * With a checkpoints folder (the local runtime's), each consumer's progress is stored after every
- * batch, and `resume` hands each consumer the records of the stream log (infra/local/change-log.ts)
+ * batch, and `resume` hands each consumer the records of the stream log (infra/local/emulators/change-log.ts)
  * it had not handled when the process died: at least once, like Lambda after a crash, so consumers
  * are idempotent.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, DynamoDBStreamHandler } from 'aws-lambda';
-import type { EventPattern } from '../../functions/streams/consumers.ts';
+import type { EventPattern } from '../../../functions/streams/consumers.ts';
 import type { StreamRecord } from './dynamo-front.ts';
 import { type Checkpoints, readCheckpoints, sequenceOf, writeCheckpoints } from './change-log.ts';
 import { passesFilters } from './event-filter.ts';
-import { lambdaContext } from './lambda-context.ts';
+import { lambdaContext } from '../runtime/lambda-context.ts';
 
 /** How long handled batches' checkpoints may wait to be stored together. */
 const saveEveryMs = 200;

@@ -14,18 +14,18 @@ import { join, resolve } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
-import type { StreamRecord } from './dynamo-front.ts';
-import { HttpGateway } from './http-gateway.ts';
-import { httpRoutes } from '../../functions/http/routes.ts';
+import { createTableInput, tableShape } from '../../../shared/db/table-definition.ts';
+import type { StreamRecord } from '../emulators/dynamo-front.ts';
+import { HttpGateway } from '../emulators/http-gateway.ts';
+import { httpRoutes } from '../../../functions/http/routes.ts';
 import { handlerOf, invokeHere } from './handler-modules.ts';
 import { HandlerThread } from './handler-thread.ts';
 import { TablePort } from './table-port.ts';
 import { ManagementPort } from './ws-management-port.ts';
 import { serveStatic } from './static-site.ts';
-import { startS3Front } from './s3-front.ts';
-import { siteHeaders } from '../site-headers.ts';
-import { StreamEmulator } from './stream-emulator.ts';
+import { startS3Front } from '../emulators/s3-front.ts';
+import { siteHeaders } from '../../site-headers.ts';
+import { StreamEmulator } from '../emulators/stream-emulator.ts';
 import {
   consumersOf,
   routerBatchSize,
@@ -34,15 +34,15 @@ import {
   type StreamHandler,
   streamConsumers,
   streamRouters,
-} from '../../functions/streams/consumers.ts';
-import type { StreamRouter } from '../../functions/streams/stream-router.ts';
-import { SqsEmulator, type QueueSubscription } from './sqs-emulator.ts';
-import { queueConsumers, visibilityTimeoutSeconds } from '../../functions/queues/consumers.ts';
-import { WsGateway, type WsRoutes } from './ws-gateway.ts';
-import { webSocketRoutes } from '../../functions/ws/routes.ts';
-import { workerQueue } from '../../functions/queues/worker-queue.ts';
-import { runWorkerProcess, type WorkerProcessOptions } from '../../connectors/worker-queue.ts';
-import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
+} from '../../../functions/streams/consumers.ts';
+import type { StreamRouter } from '../../../functions/streams/stream-router.ts';
+import { SqsEmulator, type QueueSubscription } from '../emulators/sqs-emulator.ts';
+import { queueConsumers, visibilityTimeoutSeconds } from '../../../functions/queues/consumers.ts';
+import { WsGateway, type WsRoutes } from '../emulators/ws-gateway.ts';
+import { webSocketRoutes } from '../../../functions/ws/routes.ts';
+import { workerQueue } from '../../../functions/queues/worker-queue.ts';
+import { runWorkerProcess, type WorkerProcessOptions } from '../../../connectors/worker-queue.ts';
+import type { ChannelAdapter } from '../../../shared/domain/channels/port.ts';
 import { root, runtimeModuleFile, runtimeModuleUrl, threadEntry } from './runtime-modules.ts';
 
 /**
@@ -119,14 +119,14 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   // DynamoDB: dynalite and its front in a worker thread; clients talk to the front. Writes are
   // journaled under streams/ so a killed process comes back with whole writes and no stream
-  // record lost (infra/local/change-log.ts, docs/decisions.md).
+  // record lost (infra/local/emulators/change-log.ts, docs/decisions.md).
   const streamsDir = join(dataDir, 'streams');
   const streams = new StreamEmulator(streamsDir);
   // The main thread's young generation is sized by `runtimeCommand`'s flag; V8 reads that flag
   // for every isolate created after and prefers it to a worker's own limits, so it is cleared
   // before the threads start (docs/decisions.md "The API's reads on a thread of their own").
   setFlagsFromString('--max-semi-space-size=0');
-  const dynamo = new Worker(threadEntry('dynamo-worker'), {
+  const dynamo = new Worker(threadEntry('emulators/dynamo-worker'), {
     workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute, streamsDir },
     // A young generation of 24 MB (semi-spaces of 8), half V8's default: with the API's reads on a
     // thread of their own, the process's peak needed the room, and reads stayed within the noise.
@@ -137,7 +137,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // calls yield to this thread's at the DynamoDB thread (handler-thread.ts, table-call-gate.ts). It
   // starts now and loads its handlers while this thread starts the rest; it builds its ports at its
   // first call, once the environment below is set (it shares this process's). A read waits for it.
-  const handlerThread = new HandlerThread(threadEntry('handler-worker'), dynamo, [
+  const handlerThread = new HandlerThread(threadEntry('runtime/handler-worker'), dynamo, [
     ...httpRoutes.filter((route) => route.method === 'GET').map((route) => runtimeModuleUrl(`functions/http/${route.handler}`)),
     ...streamConsumers.filter((c) => consumersOnHandlerThread.has(c.name)).map((c) => runtimeModuleUrl(`functions/streams/${c.handler}`)),
   ]);
@@ -223,18 +223,18 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // The composition root of this process: the functions' ports, with the worker's adapters (this
   // process hosts the worker too) or the ones a test asked for.
   handlerThread.environmentSet();
-  const { defaultPorts, installChannels } = await import('../../functions/lib/ports.ts');
+  const { defaultPorts, installChannels } = await import('../../../functions/lib/ports.ts');
   // The worker's own adapters only when no test hands doubles (they load the channels' libraries).
-  installChannels(options.channels ?? (await import('../../connectors/worker-channels.ts')).workerChannels());
+  installChannels(options.channels ?? (await import('../../../connectors/worker-channels.ts')).workerChannels());
   // This thread's table calls reach the DynamoDB thread by message, not over loopback HTTP (table-port.ts).
   defaultPorts().table.doc.config.requestHandler = new TablePort(dynamo);
   // The fan-out's posts and closes reach the WebSocket gateway in this process, not over loopback HTTP (ws-management-port.ts).
-  const { managementClient } = await import('../../functions/lib/ws-broadcaster.ts');
+  const { managementClient } = await import('../../../functions/lib/ws-broadcaster.ts');
   managementClient(managementUrl).config.requestHandler = new ManagementPort(ws);
 
   // The stream's two readers are the cloud's routers, the same module (functions/streams/router.ts),
   // loading the consumers' handlers here or on the handler thread (docs/decisions.md "Stream fan-in").
-  const { streamRouter } = (await import(runtimeModuleUrl('functions/streams/router'))) as typeof import('../../functions/streams/router.ts');
+  const { streamRouter } = (await import(runtimeModuleUrl('functions/streams/router'))) as typeof import('../../../functions/streams/router.ts');
   const routers = new Map<string, StreamRouter>();
   const mappingFilters = new Map<StreamRouter, { count: number; filters: ReturnType<typeof routerFilters> }>();
   const filtersOf = (router: StreamRouter) => {
@@ -282,9 +282,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // Purges of deleted accounts and contacts and exports of accounts that a stop interrupted: the
   // stream records that ran their next steps were in memory only, so each job is moved on once,
   // however recent its last step (docs/decisions.md "Resuming stalled jobs").
-  const { resumeAccountDeletions } = await import('../../shared/domain/accounts/account-deletion.ts');
-  const { resumeAccountExports } = await import('../../shared/domain/accounts/account-export.ts');
-  const { resumeContactPurges } = await import('../../shared/domain/contacts/contact-purge.ts');
+  const { resumeAccountDeletions } = await import('../../../shared/domain/accounts/account-deletion.ts');
+  const { resumeAccountExports } = await import('../../../shared/domain/accounts/account-export.ts');
+  const { resumeContactPurges } = await import('../../../shared/domain/contacts/contact-purge.ts');
   const purges = (await resumeAccountDeletions(defaultPorts())) + (await resumeContactPurges(defaultPorts()));
   if (purges && !options.quiet) console.log(`[deletion] ${purges} exclusão(ões) retomada(s)`);
   const exports = await resumeAccountExports(defaultPorts());

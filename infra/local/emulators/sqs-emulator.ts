@@ -23,7 +23,7 @@
  *   instead of being delivered again.
  *
  * - Durability (with a journal folder, as the local runtime runs it): every accepted message,
- *   receive and deletion is journaled before it is answered (infra/local/sqs-journal.ts), so a
+ *   receive and deletion is journaled before it is answered (infra/local/emulators/sqs-journal.ts), so a
  *   killed process loses no queued message; on start the messages come back visible.
  *
  * Not emulated: standard queues, DeleteMessageBatch, ReceiveRequestAttemptId, message attributes,
@@ -34,7 +34,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { lambdaContext } from './lambda-context.ts';
+import { lambdaContext } from '../runtime/lambda-context.ts';
 import { SqsJournal } from './sqs-journal.ts';
 
 export interface QueueOptions {

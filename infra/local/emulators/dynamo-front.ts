@@ -44,7 +44,7 @@ export interface StreamRecord {
   };
 }
 
-/** Where a write's before-images and stream records are kept until it is complete (infra/local/change-log.ts). */
+/** Where a write's before-images and stream records are kept until it is complete (infra/local/emulators/change-log.ts). */
 export interface WriteJournal {
   begin(items: { table: string; key: AttributeMap; before?: AttributeMap }[]): void;
   append(record: StreamRecord): void;
@@ -52,7 +52,7 @@ export interface WriteJournal {
   nextSequence(): number;
 }
 
-/** dynalite answering one call in-process, as its server would (infra/local/dynalite-direct.ts). */
+/** dynalite answering one call in-process, as its server would (infra/local/emulators/dynalite-direct.ts). */
 export type DynamoBackend = (op: string, body: Json) => Promise<{ status: number; body: Json }>;
 
 export interface DynamoFrontOptions {
@@ -196,7 +196,7 @@ export class DynamoFront {
    * One call as a client sends it (its `X-Amz-Target` header and JSON body), answered as this
    * front's HTTP server answers it: the status, the JSON text and the request id. The server uses
    * it, and so does the local runtime's table port, which hands calls over by message
-   * (infra/local/table-port.ts).
+   * (infra/local/runtime/table-port.ts).
    */
   async answer(target: string, text: string, headers: IncomingMessage['headers'] = {}): Promise<FrontAnswer> {
     const requestId = `local-${++this.sequence}`;

@@ -8,7 +8,7 @@
  * too). docs/decisions.md, "The fan-out's posts in process".
  */
 import { InProcessRequestHandler } from './sdk-request-handler.ts';
-import type { ManagementAnswer } from './ws-gateway.ts';
+import type { ManagementAnswer } from '../emulators/ws-gateway.ts';
 
 /** The parts of the SDK's HTTP request this handler reads. */
 interface SdkRequest {
