@@ -1,17 +1,15 @@
 /**
  * The purge job of a deleted account: one item per account, outside the partitions it empties,
  * holding what the purge needs once the account's own items are gone (the owner to tell, the
- * users and connections whose items live elsewhere) and how far it got (`phase`). Every step of the
- * purge bumps `round` conditionally: the change is what runs the next step (the `account-deletion`
- * stream consumer), and a second chain of steps (a retried record, a resume) loses the race and
- * stops. The item goes when the purge is done.
+ * users and connections whose items live elsewhere) and how far it got (`phase`). A stepped job
+ * (`stepped-jobs.ts`) whose changes run the `account-deletion` stream consumer; the item goes when
+ * the purge is done.
  */
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
-import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
+import { advanceJob, getJob, pendingJobs, removeJob } from './stepped-jobs.ts';
 import type { PutStep, UpdateStep } from './transaction.ts';
-import { queryAll } from './users.ts';
 
 /**
  * In order: `requested` (the request is still ending the account's sessions), `connections`
@@ -88,9 +86,8 @@ export function newDeletionStep(item: AccountDeletionItem): PutStep {
   return { Put: { Item: { ...item }, ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
-export async function getAccountDeletion(table: Table, accountId: string): Promise<AccountDeletionItem | undefined> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.accountDeletion(accountId), ConsistentRead: true }));
-  return Item as AccountDeletionItem | undefined;
+export function getAccountDeletion(table: Table, accountId: string): Promise<AccountDeletionItem | undefined> {
+  return getJob(table, keys.accountDeletion(accountId));
 }
 
 /** Remembers connections the purge met, before it removes them. */
@@ -107,56 +104,27 @@ export async function rememberDeletedServices(table: Table, accountId: string, s
   );
 }
 
-/**
- * Records a step's progress (and when: `steppedAt`) and asks for the next step, only if no other
- * step moved the job since `round` was read. False when one did (this chain of steps ends there).
- * With no progress it is a resume's nudge: the change runs the next step.
- */
-export async function advanceAccountDeletion(
+/** Records a step's progress and asks for the next step (`advanceJob`); with no progress, a resume's nudge. */
+export function advanceAccountDeletion(
   table: Table,
   job: Pick<AccountDeletionItem, 'accountId' | 'round'>,
   progress: { phase?: DeletionPhase; waitingSince?: string | null; removedItems?: number; removedObjects?: number },
   now: string,
 ): Promise<boolean> {
-  const sets = ['round = round + :one', 'steppedAt = :now', 'removedItems = removedItems + :items', 'removedObjects = removedObjects + :objects'];
-  const values: Record<string, unknown> = {
-    ':one': 1,
-    ':now': now,
-    ':round': job.round,
-    ':items': progress.removedItems ?? 0,
-    ':objects': progress.removedObjects ?? 0,
-  };
-  if (progress.phase) {
-    sets.push('phase = :phase');
-    values[':phase'] = progress.phase;
-  }
-  if (progress.waitingSince !== undefined) {
-    sets.push('waitingSince = :waiting');
-    values[':waiting'] = progress.waitingSince;
-  }
-  const answer = await unlessConditionFails(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.accountDeletion(job.accountId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'round = :round',
-        ExpressionAttributeValues: values,
-      }),
-    ),
-  );
-  return answer !== undefined;
+  return advanceJob(table, {
+    key: keys.accountDeletion(job.accountId),
+    round: job.round,
+    now,
+    set: { phase: progress.phase, waitingSince: progress.waitingSince },
+    add: { removedItems: progress.removedItems ?? 0, removedObjects: progress.removedObjects ?? 0 },
+  });
 }
 
 /** Unfinished purges, oldest first (gsi1). */
 export function pendingAccountDeletions(table: Table): Promise<AccountDeletionItem[]> {
-  return queryAll<AccountDeletionItem>(table, {
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.pendingAccountDeletions().gsi1pk },
-  });
+  return pendingJobs(table, keys.pendingAccountDeletions().gsi1pk);
 }
 
-export async function removeAccountDeletion(table: Table, accountId: string): Promise<void> {
-  await table.doc.send(new DeleteCommand({ TableName: table.name, Key: keys.accountDeletion(accountId) }));
+export function removeAccountDeletion(table: Table, accountId: string): Promise<void> {
+  return removeJob(table, keys.accountDeletion(accountId));
 }

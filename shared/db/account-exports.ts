@@ -1,14 +1,12 @@
 /**
  * Exports of an account's data (LGPD access request): one item per export in the account's
- * partition, holding how far it got. Every step writes one part of the archive to the bucket and
- * bumps `round` conditionally: the change runs the next step (the `account-export` stream
- * consumer), and a second chain of steps loses the race and stops.
+ * partition, holding how far it got. A stepped job (`stepped-jobs.ts`): every step writes one part
+ * of the archive to the bucket, and its change runs the `account-export` stream consumer.
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
-import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
-import { queryAll } from './users.ts';
+import { advanceJob, getJob, pendingJobs } from './stepped-jobs.ts';
 
 /** `own`: the account's own items; `messages`: each contact's conversation; `compose`: the parts become one archive. */
 export type ExportPhase = 'own' | 'messages' | 'compose';
@@ -65,58 +63,33 @@ export async function putAccountExport(table: Table, input: { accountId: string;
   return item;
 }
 
-export async function getAccountExport(table: Table, accountId: string, id: string): Promise<AccountExportItem | undefined> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.accountExport(accountId, id), ConsistentRead: true }));
-  return Item as AccountExportItem | undefined;
+export function getAccountExport(table: Table, accountId: string, id: string): Promise<AccountExportItem | undefined> {
+  return getJob(table, keys.accountExport(accountId, id));
 }
 
 /**
- * Records a step (and when: `steppedAt`) and asks for the next, unless another step moved the
- * export since `round` was read. The last step (`status` done) takes it off the pending list. A
- * resume is the same move with the item's own values.
+ * Records a step and asks for the next (`advanceJob`). The last step (`status` done) takes the
+ * export off the pending list. A resume is the same move with the item's own values.
  */
-export async function advanceAccountExport(
+export function advanceAccountExport(
   table: Table,
   job: Pick<AccountExportItem, 'accountId' | 'id' | 'round'>,
   next: Pick<AccountExportItem, 'phase' | 'cursor' | 'contactSk' | 'parts' | 'lines' | 'status' | 'finishedAt' | 'objectKey'>,
   now: string,
 ): Promise<boolean> {
-  const sets =
-    'SET round = round + :one, steppedAt = :now, phase = :phase, #cursor = :cursor, contactSk = :contact, parts = :parts, #lines = :lines, #status = :status, finishedAt = :finished, objectKey = :object';
-  const answer = await unlessConditionFails(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.accountExport(job.accountId, job.id),
-        UpdateExpression: next.status === 'done' ? `${sets} REMOVE gsi1pk, gsi1sk` : sets,
-        ConditionExpression: 'round = :round',
-        ExpressionAttributeNames: { '#cursor': 'cursor', '#lines': 'lines', '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':now': now,
-          ':round': job.round,
-          ':phase': next.phase,
-          ':cursor': next.cursor,
-          ':contact': next.contactSk,
-          ':parts': next.parts,
-          ':lines': next.lines,
-          ':status': next.status,
-          ':finished': next.finishedAt,
-          ':object': next.objectKey,
-        },
-      }),
-    ),
-  );
-  return answer !== undefined;
+  const { phase, cursor, contactSk, parts, lines, status, finishedAt, objectKey } = next;
+  return advanceJob(table, {
+    key: keys.accountExport(job.accountId, job.id),
+    round: job.round,
+    now,
+    set: { phase, cursor, contactSk, parts, lines, status, finishedAt, objectKey },
+    remove: status === 'done' ? ['gsi1pk', 'gsi1sk'] : [],
+  });
 }
 
 /** Exports still running, oldest first (gsi1). */
 export function pendingAccountExports(table: Table): Promise<AccountExportItem[]> {
-  return queryAll<AccountExportItem>(table, {
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.pendingAccountExports().gsi1pk },
-  });
+  return pendingJobs(table, keys.pendingAccountExports().gsi1pk);
 }
 
 /** A page of a partition from a start key (optionally of a sort-key prefix, or after a sort key). */

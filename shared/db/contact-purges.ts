@@ -1,37 +1,31 @@
 /**
  * The purge of a deleted contact, kept on its tombstone (`purge`, `purgeRound`, listed in gsi1
- * while it lasts): every step bumps `purgeRound` conditionally, and that change runs the next step
- * (the `contact-purge` stream consumer); the last step clears `purge` and the gsi1 entry.
+ * while it lasts): a stepped job (`stepped-jobs.ts`) whose changes run the `contact-purge` stream
+ * consumer; the last step clears `purge` and the gsi1 entry.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import type { ContactTombstone } from './contacts.ts';
 import { keys } from './keys.ts';
-import { queryAll } from './users.ts';
+import { advanceJob, getJob, pendingJobs } from './stepped-jobs.ts';
 
-export async function getContactTombstone(table: Table, accountId: string, contactId: string): Promise<ContactTombstone | undefined> {
-  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.contactTombstone(accountId, contactId), ConsistentRead: true }));
-  return Item as ContactTombstone | undefined;
+export function getContactTombstone(table: Table, accountId: string, contactId: string): Promise<ContactTombstone | undefined> {
+  return getJob(table, keys.contactTombstone(accountId, contactId));
 }
 
 /**
- * Asks for the next step (and records when: `purgeSteppedAt`), unless another step moved the purge
- * since `round` was read. A resume (`nudgeContactPurge`) is the same move without a step's work.
+ * Asks for the next step (`advanceJob`, with the tombstone's `purgeRound` and `purgeSteppedAt`)
+ * while the purge lasts. A resume is the same move without a step's work.
  */
-export async function advanceContactPurge(table: Table, tombstone: Pick<ContactTombstone, 'accountId' | 'id'>, round: number, now: string): Promise<boolean> {
-  const answer = await unlessConditionFails(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.contactTombstone(tombstone.accountId, tombstone.id),
-        UpdateExpression: 'SET purgeRound = purgeRound + :one, purgeSteppedAt = :now',
-        ConditionExpression: 'purge = :true AND purgeRound = :round',
-        ExpressionAttributeValues: { ':one': 1, ':true': true, ':round': round, ':now': now },
-      }),
-    ),
-  );
-  return answer !== undefined;
+export function advanceContactPurge(table: Table, tombstone: Pick<ContactTombstone, 'accountId' | 'id'>, round: number, now: string): Promise<boolean> {
+  return advanceJob(table, {
+    key: keys.contactTombstone(tombstone.accountId, tombstone.id),
+    counters: { round: 'purgeRound', steppedAt: 'purgeSteppedAt' },
+    round,
+    now,
+    only: { purge: true },
+  });
 }
 
 /** The purge is done: the tombstone stays (the directories still learn of the deletion) without it. */
@@ -50,9 +44,5 @@ export async function finishContactPurge(table: Table, tombstone: Pick<ContactTo
 
 /** Purges not finished yet (gsi1). */
 export function pendingContactPurges(table: Table): Promise<ContactTombstone[]> {
-  return queryAll<ContactTombstone>(table, {
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.pendingContactPurges().gsi1pk },
-  });
+  return pendingJobs(table, keys.pendingContactPurges().gsi1pk);
 }

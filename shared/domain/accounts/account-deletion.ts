@@ -29,9 +29,10 @@ import { accountUsers, deleteAccountUsers } from '#db/users.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { isStalled, type ResumeOptions } from '../job-staleness.ts';
+import type { ResumeOptions } from '../job-staleness.ts';
 import { forgetConnection } from '../services/lifecycle.ts';
 import { exclusiveClaim } from '../services/services.ts';
+import { resumeJobs, runJobStep, type SteppedJob, type StepResult } from '../stepped-job.ts';
 import { accountDeletedMail } from './deletion-mail.ts';
 
 /** Items deleted by one step at most, so a step ends well inside its function's timeout. */
@@ -77,8 +78,6 @@ interface Progress {
   waitingSince?: string | null;
   removedItems?: number;
   removedObjects?: number;
-  /** Wait this long before asking for the next step (the worker is still letting go of sessions). */
-  pauseMs?: number;
 }
 
 const next = (phase: DeletionPhase): DeletionPhase => {
@@ -109,13 +108,14 @@ async function removeConnections(ports: Ports, job: AccountDeletionItem): Promis
 }
 
 /** Waits (up to `sessionWaitMs`) until no channel worker holds a session of the account's connections. */
-async function awaitSessions(ports: Ports, job: AccountDeletionItem): Promise<Progress> {
+async function awaitSessions(ports: Ports, job: AccountDeletionItem): Promise<StepResult<Progress>> {
   const now = ports.clock().getTime();
   const leases = await Promise.all([...(job.serviceIds ?? [])].map((id) => readLease(ports.table, id)));
   const held = leases.filter((l) => l && l.expiresAt > now);
   const since = job.waitingSince ? Date.parse(job.waitingSince) : now;
-  if (held.length && now - since < sessionWaitMs) return { waitingSince: new Date(since).toISOString(), pauseMs: 1000 };
-  return { phase: next(job.phase), waitingSince: null };
+  // Still held: ask again in a second.
+  if (held.length && now - since < sessionWaitMs) return { progress: { waitingSince: new Date(since).toISOString() }, pauseMs: 1000 };
+  return { progress: { phase: next(job.phase), waitingSince: null } };
 }
 
 /** Removes contacts (and deleted contacts not purged yet) with all their messages. */
@@ -174,58 +174,45 @@ async function removeObjects(ports: Ports, job: AccountDeletionItem): Promise<Pr
   return { removedObjects: objects.length };
 }
 
-/**
- * One step of an account's purge, for a change of its job item. Does nothing when the job is gone
- * (finished) or when another step moved it meanwhile (the conditional advance fails: that step's
- * change runs the next one).
- */
-export async function runDeletionStep(ports: Ports, accountId: string): Promise<void> {
-  const job = await getAccountDeletion(ports.table, accountId);
-  if (!job) return;
-  let progress: Progress;
+/** One step of an account's purge, by its phase. */
+async function deletionStep(ports: Ports, job: AccountDeletionItem): Promise<StepResult<Progress>> {
   switch (job.phase) {
     case 'requested':
       // The request starts its job; one that died before it did is taken over after a while.
-      if (ports.clock().getTime() - Date.parse(job.requestedAt) < requestGraceMs) return;
-      await deleteAccountUsers(ports.table, accountId, await accountUsers(ports.table, accountId));
-      progress = { phase: next(job.phase) };
-      break;
+      if (ports.clock().getTime() - Date.parse(job.requestedAt) < requestGraceMs) return null;
+      await deleteAccountUsers(ports.table, job.accountId, await accountUsers(ports.table, job.accountId));
+      return { progress: { phase: next(job.phase) } };
     case 'connections':
-      progress = await removeConnections(ports, job);
-      break;
+      return { progress: await removeConnections(ports, job) };
     case 'sessions':
-      progress = await awaitSessions(ports, job);
-      break;
+      return awaitSessions(ports, job);
     case 'contacts':
-      progress = await removeContacts(ports, job);
-      break;
+      return { progress: await removeContacts(ports, job) };
     case 'partitions':
-      progress = await removePartitions(ports, job);
-      break;
+      return { progress: await removePartitions(ports, job) };
     case 'files':
-      progress = await removeObjects(ports, job);
-      break;
+      return { progress: await removeObjects(ports, job) };
     case 'notify':
       await ports.mailer.send(accountDeletedMail(job));
-      await removeAccountDeletion(ports.table, accountId);
-      return;
+      return { done: true };
   }
-  if (progress.pauseMs) await new Promise((r) => setTimeout(r, progress.pauseMs));
-  await advanceAccountDeletion(ports.table, job, progress, ports.clock().toISOString());
 }
 
-/**
- * Moves unfinished purges on: every one (a restarted runtime: the stream records that would have
- * run their next steps are gone), or those stalled (`options.stalledFor`: the scheduled resume).
- * The move is conditional on the `round` seen, so a step or another resume that moved a job
- * meanwhile wins and this one leaves it. Answers how many it moved.
- */
-export async function resumeAccountDeletions(ports: Pick<Ports, 'table' | 'clock'>, options: ResumeOptions = {}): Promise<number> {
-  const now = ports.clock();
-  let moved = 0;
-  for (const job of await pendingAccountDeletions(ports.table)) {
-    if (!isStalled(job.steppedAt ?? job.requestedAt, now, options)) continue;
-    if (await advanceAccountDeletion(ports.table, job, {}, now.toISOString())) moved++;
-  }
-  return moved;
-}
+/** An account's purge as a stepped job: its item goes once the owner is told. */
+export const accountDeletionJob: SteppedJob<string, AccountDeletionItem, Progress> = {
+  refOf: (image) => (typeof image.accountId === 'string' ? image.accountId : undefined),
+  get: getAccountDeletion,
+  isRunning: () => true,
+  step: deletionStep,
+  advance: advanceAccountDeletion,
+  nudge: () => ({}),
+  finish: (table, job) => removeAccountDeletion(table, job.accountId),
+  pending: pendingAccountDeletions,
+  steppedAt: (job) => job.steppedAt ?? job.requestedAt,
+};
+
+/** One step of an account's purge, for a change of its job item (`runJobStep`). */
+export const runDeletionStep = (ports: Ports, accountId: string) => runJobStep(ports, accountDeletionJob, accountId);
+
+/** Moves unfinished purges on: every one (a restart), or those stalled (`resumeJobs`). */
+export const resumeAccountDeletions = (ports: Pick<Ports, 'table' | 'clock'>, options: ResumeOptions = {}) => resumeJobs(ports, accountDeletionJob, options);

@@ -12,7 +12,8 @@ import { entityTypes, exportObjectKey, keys } from '#db/keys.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { isStalled, type ResumeOptions } from '../job-staleness.ts';
+import type { ResumeOptions } from '../job-staleness.ts';
+import { resumeJobs, runJobStep, type SteppedJob, type StepResult } from '../stepped-job.ts';
 
 /** Records one step writes at most. */
 const pageSize = 500;
@@ -97,10 +98,11 @@ async function writePart(ports: Ports, job: AccountExportItem, lines: string[]):
   return part;
 }
 
-/** One step of an export, for a change of its item; nothing once it is done or gone. */
-export async function runExportStep(ports: Ports, accountId: string, exportId: string): Promise<void> {
-  const job = await getAccountExport(ports.table, accountId, exportId);
-  if (job?.status !== 'running') return;
+type ExportProgress = Parameters<typeof advanceAccountExport>[2];
+
+/** One step of an export, by its phase: the last one marks it done (its item stays, with the archive's key). */
+async function exportStep(ports: Ports, job: AccountExportItem): Promise<StepResult<ExportProgress>> {
+  const { accountId, id: exportId } = job;
   const same = {
     phase: job.phase,
     cursor: job.cursor,
@@ -111,21 +113,21 @@ export async function runExportStep(ports: Ports, accountId: string, exportId: s
     finishedAt: null,
     objectKey: null,
   };
-  const advance = (next: Parameters<typeof advanceAccountExport>[2]) => advanceAccountExport(ports.table, job, next, ports.clock().toISOString());
   const own = keys.accountPartition(accountId).pk;
   switch (job.phase) {
     case 'own': {
       const page = await pageOf(ports.table, { pk: own, limit: pageSize, start: job.cursor });
       const lines = page.items.filter((i) => ownKinds.has(String(i.type))).map(lineOf);
       const parts = await writePart(ports, job, lines);
-      await advance({
-        ...same,
-        parts,
-        lines: job.lines + lines.length,
-        cursor: page.next,
-        phase: page.next ? 'own' : 'messages',
-      });
-      return;
+      return {
+        progress: {
+          ...same,
+          parts,
+          lines: job.lines + lines.length,
+          cursor: page.next,
+          phase: page.next ? 'own' : 'messages',
+        },
+      };
     }
     case 'messages': {
       let contactSk = job.contactSk;
@@ -133,8 +135,7 @@ export async function runExportStep(ports: Ports, accountId: string, exportId: s
         const next = await pageOf(ports.table, { pk: own, after: job.cursor ? String(job.cursor.after) : 'CONTACT#', limit: 1, start: null });
         const sk = next.items[0]?.sk;
         if (typeof sk !== 'string' || !sk.startsWith(keys.accountContacts(accountId).skPrefix)) {
-          await advance({ ...same, phase: 'compose', cursor: null, contactSk: null });
-          return;
+          return { progress: { ...same, phase: 'compose', cursor: null, contactSk: null } };
         }
         contactSk = sk;
       }
@@ -143,15 +144,16 @@ export async function runExportStep(ports: Ports, accountId: string, exportId: s
       const page = await pageOf(ports.table, { pk, skPrefix, limit: pageSize, start: job.contactSk ? job.cursor : null });
       const lines = page.items.map(lineOf);
       const parts = await writePart(ports, job, lines);
-      await advance({
-        ...same,
-        parts,
-        lines: job.lines + lines.length,
-        // The contact's next page, or the next contact after this one.
-        contactSk: page.next ? contactSk : null,
-        cursor: page.next ?? { after: contactSk },
-      });
-      return;
+      return {
+        progress: {
+          ...same,
+          parts,
+          lines: job.lines + lines.length,
+          // The contact's next page, or the next contact after this one.
+          contactSk: page.next ? contactSk : null,
+          cursor: page.next ?? { after: contactSk },
+        },
+      };
     }
     case 'compose': {
       const prefix = exportObjectKey(accountId, exportId, 'part-');
@@ -161,23 +163,25 @@ export async function runExportStep(ports: Ports, accountId: string, exportId: s
       // `composeReadAhead` parts and one upload part, not the whole archive.
       await ports.storage.putStream(archive, inOrder(ports, names, composeReadAhead), 'application/x-ndjson');
       for (let left = await ports.storage.list(prefix, 1000); left.length; left = await ports.storage.list(prefix, 1000)) await ports.storage.remove(left);
-      await advance({ ...same, status: 'done', finishedAt: ports.clock().toISOString(), objectKey: archive });
-      return;
+      return { progress: { ...same, status: 'done', finishedAt: ports.clock().toISOString(), objectKey: archive } };
     }
   }
 }
 
-/**
- * Moves running exports on: every one (a restarted runtime lost the records that drove them), or
- * those stalled (`options.stalledFor`), each only at the round it was seen at: the move writes the
- * item's own values back with `round` bumped, and that change runs the next step.
- */
-export async function resumeAccountExports(ports: Pick<Ports, 'table' | 'clock'>, options: ResumeOptions = {}): Promise<number> {
-  const now = ports.clock();
-  let moved = 0;
-  for (const job of await pendingAccountExports(ports.table)) {
-    if (job.status !== 'running' || !isStalled(job.steppedAt ?? job.createdAt, now, options)) continue;
-    if (await advanceAccountExport(ports.table, job, job, now.toISOString())) moved++;
-  }
-  return moved;
-}
+/** An export as a stepped job; a resume writes the item's own values back. */
+export const accountExportJob: SteppedJob<{ accountId: string; id: string }, AccountExportItem, ExportProgress> = {
+  refOf: (image) => (typeof image.accountId === 'string' && typeof image.id === 'string' ? { accountId: image.accountId, id: image.id } : undefined),
+  get: (table, ref) => getAccountExport(table, ref.accountId, ref.id),
+  isRunning: (job) => job.status === 'running',
+  step: exportStep,
+  advance: advanceAccountExport,
+  nudge: (job) => job,
+  pending: pendingAccountExports,
+  steppedAt: (job) => job.steppedAt ?? job.createdAt,
+};
+
+/** One step of an export, for a change of its item (`runJobStep`); nothing once it is done or gone. */
+export const runExportStep = (ports: Ports, accountId: string, id: string) => runJobStep(ports, accountExportJob, { accountId, id });
+
+/** Moves running exports on: every one (a restart), or those stalled (`resumeJobs`). */
+export const resumeAccountExports = (ports: Pick<Ports, 'table' | 'clock'>, options: ResumeOptions = {}) => resumeJobs(ports, accountExportJob, options);

@@ -8,17 +8,19 @@
  */
 import { advanceContactPurge, finishContactPurge, getContactTombstone, pendingContactPurges } from '#db/contact-purges.ts';
 import { keys, type Key } from '#db/keys.ts';
+import type { ContactTombstone } from '#db/contacts.ts';
 import type { MessageItem } from '#db/messages.ts';
 import { deleteKeys, firstItems } from '#db/partition-purge.ts';
+import type { ResumeOptions } from '../job-staleness.ts';
 import type { Ports } from '../ports.ts';
-import { isStalled, type ResumeOptions } from '../job-staleness.ts';
+import { resumeJobs, runJobStep, type SteppedJob, type StepResult } from '../stepped-job.ts';
 
 /** Messages removed by one step at most. */
 const stepSize = 200;
 
-export async function runContactPurgeStep(ports: Ports, accountId: string, contactId: string): Promise<void> {
-  const tombstone = await getContactTombstone(ports.table, accountId, contactId);
-  if (!tombstone?.purge) return;
+/** One step of a contact's purge: some of its messages (and their files), or at last its avatar. */
+async function purgeStep(ports: Ports, tombstone: ContactTombstone): Promise<StepResult<void>> {
+  const { accountId, id: contactId } = tombstone;
   const { pk, skPrefix } = keys.contactMessages(accountId, contactId);
   const messages = await firstItems<MessageItem>(ports.table, pk, stepSize, skPrefix);
   if (messages.length) {
@@ -26,23 +28,27 @@ export async function runContactPurgeStep(ports: Ports, accountId: string, conta
     await ports.storage.remove(messages.flatMap((m) => (m.file?.objectKey ? [m.file.objectKey] : [])));
     const guards: Key[] = messages.flatMap((m) => (m.channelMessageId ? [keys.channelMessage(accountId, m.serviceId, m.channelMessageId)] : []));
     await deleteKeys(ports.table, [...guards, ...messages]);
-    await advanceContactPurge(ports.table, tombstone, tombstone.purgeRound ?? 0, ports.clock().toISOString());
-    return;
+    return { progress: undefined };
   }
   if (tombstone.avatarKey) await ports.storage.remove([tombstone.avatarKey]);
-  await finishContactPurge(ports.table, tombstone);
+  return { done: true };
 }
 
-/**
- * Moves unfinished contact purges on: every one (a restarted runtime lost the records that drove
- * them), or those stalled (`options.stalledFor`), each only at the round it was seen at.
- */
-export async function resumeContactPurges(ports: Pick<Ports, 'table' | 'clock'>, options: ResumeOptions = {}): Promise<number> {
-  const now = ports.clock();
-  let moved = 0;
-  for (const tombstone of await pendingContactPurges(ports.table)) {
-    if (!isStalled(tombstone.purgeSteppedAt ?? tombstone.deletedAt, now, options)) continue;
-    if (await advanceContactPurge(ports.table, tombstone, tombstone.purgeRound ?? 0, now.toISOString())) moved++;
-  }
-  return moved;
-}
+/** A contact's purge as a stepped job on its tombstone, which stays once the purge is done. */
+export const contactPurgeJob: SteppedJob<{ accountId: string; id: string }, ContactTombstone, void> = {
+  refOf: (image) => (typeof image.accountId === 'string' && typeof image.id === 'string' ? { accountId: image.accountId, id: image.id } : undefined),
+  get: (table, ref) => getContactTombstone(table, ref.accountId, ref.id),
+  isRunning: (tombstone) => Boolean(tombstone.purge),
+  step: purgeStep,
+  advance: (table, tombstone, _progress, now) => advanceContactPurge(table, tombstone, tombstone.purgeRound ?? 0, now),
+  nudge: () => undefined,
+  finish: finishContactPurge,
+  pending: pendingContactPurges,
+  steppedAt: (tombstone) => tombstone.purgeSteppedAt ?? tombstone.deletedAt,
+};
+
+/** One step of a contact's purge, for a change of its tombstone (`runJobStep`). */
+export const runContactPurgeStep = (ports: Ports, accountId: string, contactId: string) => runJobStep(ports, contactPurgeJob, { accountId, id: contactId });
+
+/** Moves unfinished contact purges on: every one (a restart), or those stalled (`resumeJobs`). */
+export const resumeContactPurges = (ports: Pick<Ports, 'table' | 'clock'>, options: ResumeOptions = {}) => resumeJobs(ports, contactPurgeJob, options);
