@@ -23,6 +23,8 @@ export const handler = observed(async (event: DynamoDBStreamEvent): Promise<void
     const accountId = (next ?? previous)?.accountId;
     if (typeof accountId === 'string') accounts.add(accountId);
   }
+  // Only the accounts written within the window are remembered: the map stays as small as one window's writes.
+  for (const [accountId, at] of writtenAt) if (Date.now() - at >= minRewriteMs) writtenAt.delete(accountId);
   for (const accountId of accounts) {
     const last = writtenAt.get(accountId);
     if (last !== undefined && Date.now() - last < minRewriteMs) continue;

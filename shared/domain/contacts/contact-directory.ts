@@ -7,7 +7,9 @@
  * search inside names nor count a filtered list.
  *
  * One directory lives per process (a warm Lambda container, or the local runtime); a cold one
- * loads the account's contacts once.
+ * loads the account's contacts once. It keeps its views under a byte budget derived from the
+ * process's memory (directory-memory.ts), forgetting the least recently used accounts first: a
+ * forgotten account's next list loads again, from its snapshot.
  */
 import type { Contact } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
@@ -29,6 +31,7 @@ import {
   type FieldAccess,
 } from '../list-query.ts';
 import { searchPlan } from './contact-search.ts';
+import { directoryBudgetBytes, mapEntryBytes, valueBytes } from './directory-memory.ts';
 import type { ContactSnapshot } from './contact-snapshot.ts';
 import { toContact } from './present-contact.ts';
 import { TrigramIndex } from './trigram-index.ts';
@@ -44,6 +47,25 @@ export const overlapMs = 3_000;
 export const tombstoneLifetimeSeconds = 7 * 24 * 60 * 60;
 const maxViewAgeMs = (tombstoneLifetimeSeconds - 24 * 60 * 60) * 1000;
 
+/** How many of a view's entries hold an answered contact, shared by its entries so a lazily made one counts. */
+interface Meter {
+  contacts: number;
+}
+
+/**
+ * A view's average entry size, estimated from a sample of its entries (every entry's own estimate
+ * would cost a cold load of 25,000 contacts tens of milliseconds), taken again once the view's size
+ * has moved by a tenth.
+ */
+interface Sample {
+  entryBytes: number;
+  contactBytes: number;
+  size: number;
+}
+
+/** Entries a size sample reads, spread evenly over the view. */
+const sampled = 64;
+
 interface Entry {
   slot: number;
   item: ContactFields;
@@ -51,7 +73,11 @@ interface Entry {
   /** The contact as answered, made when first needed (most entries are only sorted and filtered). */
   contact?: Contact;
   folded: { name: string; email: string | null; phone: string | null };
+  meter: Meter;
 }
+
+/** An entry object's own fields, its place in the entries map and in the slots array. */
+const entryOverhead = 24 + 6 * 8 + mapEntryBytes + 8;
 
 interface Sorted {
   entries: Entry[];
@@ -65,6 +91,8 @@ interface Sorted {
 
 interface AccountView {
   entries: Map<string, Entry>;
+  meter: Meter;
+  sample: Sample | undefined;
   /** Entries by slot (the trigram index's numbering); freed slots are reused. */
   slots: (Entry | undefined)[];
   free: number[];
@@ -111,9 +139,45 @@ export interface SyncReport {
 export type SnapshotReader = () => Promise<ContactSnapshot | null>;
 
 const contactOf = (e: Entry): Contact => {
-  e.contact ??= toContact(e.item, e.service);
+  if (!e.contact) {
+    e.contact = toContact(e.item, e.service);
+    e.meter.contacts++;
+  }
   return e.contact;
 };
+
+/** Forgets an entry's answered contact (its connection changed): made again when next needed. */
+function dropContact(e: Entry): void {
+  if (!e.contact) return;
+  e.meter.contacts--;
+  delete e.contact;
+}
+
+/** A view's estimated size: its entries, its sorted lists and kept matches, its search index. */
+function viewBytes(view: AccountView): number {
+  const size = view.entries.size;
+  let sample = view.sample;
+  if (!sample || Math.abs(size - sample.size) > sample.size / 10) {
+    let entryBytes = 0;
+    let contactBytes = 0;
+    let n = 0;
+    const stride = Math.max(1, Math.floor(view.slots.length / sampled));
+    for (let slot = 0; slot < view.slots.length && n < sampled; slot += stride) {
+      const e = view.slots[slot];
+      if (!e) continue;
+      const itemBytes = valueBytes(e.item);
+      entryBytes += entryOverhead + itemBytes + valueBytes(e.folded);
+      // An answered contact carries the item's fields again, in the contract's shape.
+      contactBytes += itemBytes;
+      n++;
+    }
+    sample = view.sample = { entryBytes: n ? entryBytes / n : 0, contactBytes: n ? contactBytes / n : 0, size };
+  }
+  let bytes = 1024 + size * sample.entryBytes + view.meter.contacts * sample.contactBytes;
+  for (const sorted of view.sorted.values()) bytes += 160 + sorted.entries.length * 8 + sorted.rank.byteLength;
+  for (const found of view.matches.values()) bytes += 32 + mapEntryBytes + found.length * 8;
+  return bytes + (view.index?.estimatedBytes() ?? 0);
+}
 
 /** Contact paths read straight from the stored fields, so filtering and sorting make no contact objects. */
 const itemPaths: Record<string, (item: ContactFields) => unknown> = {
@@ -165,6 +229,8 @@ const foldedOf = (item: ContactFields): Entry['folded'] => ({ name: fold(item.na
 function emptyView(readAt: number, loadedAt: number, servicesSignature: string): AccountView {
   return {
     entries: new Map(),
+    meter: { contacts: 0 },
+    sample: undefined,
     slots: [],
     free: [],
     index: undefined,
@@ -179,19 +245,34 @@ function emptyView(readAt: number, loadedAt: number, servicesSignature: string):
   };
 }
 
+/** What a directory holds against its budget (the tenant bench and the tests read it). */
+export interface DirectoryMemory {
+  accounts: number;
+  estimatedBytes: number;
+  budgetBytes: number;
+  /** Views forgotten to stay within the budget since the directory was made. */
+  evictions: number;
+}
+
 export class ContactDirectory {
+  /** Views by account, least recently used first (a use moves its view to the end). */
   private views = new Map<string, AccountView>();
   private pending = new Map<string, Promise<AccountView>>();
   private reports = new Map<string, SyncReport>();
+  private evictions = 0;
 
-  /** `now` is the table's clock (the change index is stamped by it). */
-  constructor(private readonly now: () => number = tableNow) {}
+  /** `now` is the table's clock (the change index is stamped by it); `budgetBytes` caps what the views hold together. */
+  constructor(
+    private readonly now: () => number = tableNow,
+    private readonly budgetBytes: number = directoryBudgetBytes(),
+  ) {}
 
   /** `folded` is the entry's own (a snapshot's decoded one is kept as it is): never changed after. */
   private put(view: AccountView, item: ContactFields, services: Map<string, ServiceItem>, folded = foldedOf(item)): void {
     const current = view.entries.get(item.id);
     const slot = current?.slot ?? view.free.pop() ?? view.slots.length;
-    const next: Entry = { slot, item, service: services.get(item.serviceId), folded };
+    const next: Entry = { slot, item, service: services.get(item.serviceId), folded, meter: view.meter };
+    if (current?.contact) view.meter.contacts--;
     view.entries.set(item.id, next);
     view.slots[slot] = next;
     view.index?.set(slot, current && indexedText(current), indexedText(next));
@@ -204,6 +285,7 @@ export class ContactDirectory {
   private remove(view: AccountView, current: Entry): void {
     if (view.sorted.size && !view.added.delete(current)) view.dropped.add(current);
     view.entries.delete(current.item.id);
+    if (current.contact) view.meter.contacts--;
     view.slots[current.slot] = undefined;
     view.free.push(current.slot);
     view.index?.set(current.slot, indexedText(current), undefined);
@@ -288,7 +370,7 @@ export class ContactDirectory {
     if (view.servicesSignature !== signature) {
       for (const e of view.entries.values()) {
         e.service = byId.get(e.item.serviceId);
-        delete e.contact;
+        dropContact(e);
       }
       view.servicesSignature = signature;
       // An order may read the connection (through the answered contact): sorted again when asked.
@@ -303,14 +385,44 @@ export class ContactDirectory {
     return view;
   }
 
-  /** The view of an account, brought up to date; concurrent callers share one read. */
+  /**
+   * The view of an account, brought up to date; concurrent callers share one read. Marks the view
+   * the most recently used and forgets others, least recently used first, while the views hold
+   * more than the budget; the view being answered stays even when it alone is over.
+   */
   private async current(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>, readSnapshot?: SnapshotReader): Promise<AccountView> {
     let running = this.pending.get(accountId);
     if (!running) {
       running = this.sync(table, accountId, loadServices, readSnapshot).finally(() => this.pending.delete(accountId));
       this.pending.set(accountId, running);
     }
-    return running;
+    const view = await running;
+    if (this.views.get(accountId) === view) {
+      this.views.delete(accountId);
+      this.views.set(accountId, view);
+    }
+    this.keepWithinBudget(accountId);
+    return view;
+  }
+
+  private keepWithinBudget(inUse: string): void {
+    let total = 0;
+    for (const view of this.views.values()) total += viewBytes(view);
+    for (const [accountId, view] of this.views) {
+      if (total <= this.budgetBytes) break;
+      if (accountId === inUse) continue;
+      total -= viewBytes(view);
+      this.views.delete(accountId);
+      this.reports.delete(accountId);
+      this.evictions++;
+    }
+  }
+
+  /** What the views hold against the budget. */
+  memory(): DirectoryMemory {
+    let estimatedBytes = 0;
+    for (const view of this.views.values()) estimatedBytes += viewBytes(view);
+    return { accounts: this.views.size, estimatedBytes, budgetBytes: this.budgetBytes, evictions: this.evictions };
   }
 
   /** The entries in the query's order made total by the id; one kept list per order, whether or not the caller named the id. */

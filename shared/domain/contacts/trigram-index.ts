@@ -30,6 +30,16 @@ export class TrigramIndex {
   private postings = new Map<number, number[]>();
   /** Slots at or above this were only ever appended (a load fills slots in ascending order). */
   private appendFrom = 0;
+  /** Slots held by every posting list together, for the size estimate. */
+  private held = 0;
+
+  /**
+   * The index's estimated heap size: a map entry and an array a trigram, 8 bytes a slot in its
+   * list plus the slack arrays keep to grow (directory-memory.ts).
+   */
+  estimatedBytes(): number {
+    return this.postings.size * (40 + 32) + this.held * 12;
+  }
 
   /** A load's fast path: a slot above every slot indexed so far takes its text. */
   append(slot: number, text: string): void {
@@ -38,8 +48,13 @@ export class TrigramIndex {
     for (let i = 0; i + 3 <= text.length; i++) {
       const gram = gramAt(text, i);
       const list = this.postings.get(gram);
-      if (!list) this.postings.set(gram, [slot]);
-      else if (list[list.length - 1] !== slot) list.push(slot);
+      if (!list) {
+        this.postings.set(gram, [slot]);
+        this.held++;
+      } else if (list[list.length - 1] !== slot) {
+        list.push(slot);
+        this.held++;
+      }
     }
   }
 
@@ -57,7 +72,10 @@ export class TrigramIndex {
       const list = this.postings.get(gram);
       if (!list) continue;
       const at = search(list, slot);
-      if (list[at] === slot) list.splice(at, 1);
+      if (list[at] === slot) {
+        list.splice(at, 1);
+        this.held--;
+      }
       if (!list.length) this.postings.delete(gram);
     }
     for (const gram of after) {
@@ -68,7 +86,10 @@ export class TrigramIndex {
         this.postings.set(gram, list);
       }
       const at = search(list, slot);
-      if (list[at] !== slot) list.splice(at, 0, slot);
+      if (list[at] !== slot) {
+        list.splice(at, 0, slot);
+        this.held++;
+      }
     }
   }
 
