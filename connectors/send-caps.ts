@@ -7,8 +7,14 @@
  * record per connection and day (`keys.sendDay`), so a restart or another worker taking the lease
  * over counts on from them. The day is Brazil's (UTC−3; no daylight saving time since 2019).
  *
- * Only one worker holds a connection and a group runs one command at a time, so checking before a
- * send and counting after it cannot race with another send of the same number.
+ * The cap on new chats holds only the sends that open a chat: such a send (`hold`) leaves its
+ * connection's queue group for its conversation's own (`held` on the worker command) and waits
+ * there, so replies to chats already open keep going. A later send of a conversation that has a
+ * held one is held too, behind it, so a conversation's messages never overtake each other.
+ *
+ * Only one worker holds a connection, and the worker runs one send of a connection at a time
+ * (whichever group it comes from), so checking before a send and counting after it cannot race
+ * with another send of the same number.
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ack, sendWaitTexts } from '#contracts/messages.ts';
@@ -69,8 +75,11 @@ interface SendDay {
   newChats?: Set<string>;
 }
 
-/** What the gate decided: wait (the group waits `seconds`), or go (`newChat`: the send opens a chat, to be counted). */
-export type CapVerdict = { kind: 'wait'; seconds: number } | { kind: 'go'; newChat: boolean; waited: boolean };
+/**
+ * What the gate decided: wait (the group waits `seconds`), hold (the send waits `seconds` in its
+ * conversation's own group, not its connection's), or go (`newChat`: the send opens a chat, to be counted).
+ */
+export type CapVerdict = { kind: 'wait'; seconds: number } | { kind: 'hold'; seconds: number } | { kind: 'go'; newChat: boolean; waited: boolean };
 
 export interface SendCaps {
   /** Before a send: whether it must wait for a cap; a waiting message gets the text, a released one loses it. */
@@ -100,16 +109,22 @@ export function sendCaps(ports: Ports, options: SendCapOptions): SendCaps {
       const at = now();
       const counts = await readDay(request, brazilDay(at));
       const waited = message.waiting != null && message.waitingAttempt === message.sendAttempt;
-      let text: string | null = null;
-      let newChat = false;
-      if ((counts.sends ?? 0) >= options.dailySends) text = sendWaitTexts.dailySends;
-      else {
-        newChat = !counts.newChats?.has(message.contactId) && (await opensChat(ports, message));
-        if (newChat && (counts.newChats?.size ?? 0) >= options.dailyNewChats) text = sendWaitTexts.dailyNewChats;
-      }
-      if (text) {
+      const seconds = Math.max(1, Math.min(maxWaitSeconds, Math.ceil(untilNextBrazilDay(at) / 1000)));
+      const waitWith = async (text: string) => {
         if (message.waiting !== text || !waited) await markWaiting(table, message, text);
-        return { kind: 'wait', seconds: Math.max(1, Math.min(maxWaitSeconds, Math.ceil(untilNextBrazilDay(at) / 1000))) };
+      };
+      if ((counts.sends ?? 0) >= options.dailySends) {
+        await waitWith(sendWaitTexts.dailySends);
+        return { kind: 'wait', seconds };
+      }
+      const newChat = !counts.newChats?.has(message.contactId) && (await opensChat(ports, message));
+      if (newChat && (counts.newChats?.size ?? 0) >= options.dailyNewChats) {
+        await waitWith(sendWaitTexts.dailyNewChats);
+        return { kind: 'hold', seconds };
+      }
+      if (await heldBefore(table, message)) {
+        await waitWith(sendWaitTexts.earlierMessage);
+        return { kind: 'hold', seconds };
       }
       if (waited) await markWaiting(table, message, null);
       return { kind: 'go', newChat, waited };
@@ -155,6 +170,41 @@ async function opensChat(ports: Ports, message: MessageItem): Promise<boolean> {
     }),
   );
   return !(Items as MessageItem[]).some((m) => !m.kind && (!m.isFromMe || Boolean(m.channelMessageId)));
+}
+
+/** How far back in a conversation a send looks for an earlier one held by the cap on new chats. */
+const heldLookBack = 50;
+
+/**
+ * Whether an earlier send of the message's conversation is held by the cap on new chats (still at
+ * ack 0 with a holding text on its current attempt): then this one waits behind it. Read from the
+ * conversation's newest messages before this one.
+ */
+async function heldBefore(table: Table, message: MessageItem): Promise<boolean> {
+  const { pk, sk } = keys.message(message.accountId, message.contactId, message.id);
+  const { skPrefix } = keys.contactMessages(message.accountId, message.contactId);
+  const { Items = [] } = await table.doc.send(
+    new QueryCommand({
+      TableName: table.name,
+      // This message and the ones before it (its own id is skipped below): ids sort by time.
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': skPrefix, ':to': sk },
+      ScanIndexForward: false,
+      Limit: heldLookBack,
+      ConsistentRead: true,
+    }),
+  );
+  const holding: string[] = [sendWaitTexts.dailyNewChats, sendWaitTexts.earlierMessage];
+  return (Items as MessageItem[]).some(
+    (m) =>
+      m.id !== message.id &&
+      m.isFromMe &&
+      !m.kind &&
+      m.ack === ack.sending &&
+      m.waiting != null &&
+      holding.includes(m.waiting) &&
+      m.waitingAttempt === m.sendAttempt,
+  );
 }
 
 /** Sets (or clears, `text` null) the waiting text of the message's attempt; nothing when the attempt was answered meanwhile. */

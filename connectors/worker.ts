@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceType } from '#contracts/services.ts';
 import { acquireLease, type LeaseItem, readLease, releaseLease, renewLease } from '#db/leases.ts';
+import { deleteWorkerBeat, writeWorkerBeat } from '#db/worker-beats.ts';
 import { getServiceItem, isRunningStatus, runningServices, type ServiceItem } from '#db/services.ts';
 import { inboundSink } from '#domain/channels/inbound-sink.ts';
 import { ChannelSendError, type ChannelSession, type InboundSink } from '#domain/channels/port.ts';
@@ -247,8 +248,16 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     return next;
   };
 
+  /** This process's heartbeat in the table (the health route counts live workers by it); a failed write is retried at the next tick. */
+  let beating: Promise<void> = Promise.resolve();
+  const beatInTable = () => {
+    beating = writeWorkerBeat(table, { workerId, now: Date.now(), leaseMs }).catch((error) => console.error('[worker] writing the heartbeat', error));
+    return beating;
+  };
+
   const renewAll = () => {
     beat.renewedAt = Date.now();
+    if (!stopped) void beatInTable();
     for (const [serviceId, entry] of held) {
       if (entry.renewing) continue;
       entry.renewing = true;
@@ -288,36 +297,60 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
       case 'send': {
         const { request } = command;
         if (await forAnother(request.serviceId)) return elsewhere;
-        // A daily cap reached: the group waits (the message says why), and the send goes on the next day.
-        const verdict = await caps.gate(request);
-        if (verdict.kind === 'wait') return { kind: 'later', seconds: verdict.seconds };
-        // Dispatch's bounds (15 minutes, 10 hand-overs) count from the moment a cap let the send go, not from its queueing.
-        const attempt = `${request.messageId}#${request.sendAttempt}`;
-        if (verdict.waited) released.set(attempt, { at: Date.now(), receiveCount: delivery.receiveCount });
-        const since = released.get(attempt);
-        const bounds = since
-          ? {
-              receiveCount: Math.max(1, delivery.receiveCount - since.receiveCount + 1),
-              enqueuedAt: new Date(Math.max(since.at, delivery.enqueuedAt.getTime())),
-            }
-          : delivery;
-        // Held here, or by nobody (then the channel asks to come back, until dispatch's bounds fail the message).
-        const outcome = await dispatchQueued(ports, request, bounds, {
-          pace: () => pacer.turn(request.serviceId),
-          started: () => pacer.started(request.serviceId),
-        });
-        if (outcome.kind === 'done') released.delete(attempt);
-        if (outcome.kind === 'done' && outcome.answer?.sent) {
-          await caps.sent(request, verdict.newChat).catch((error) => console.error(`[worker] connection ${request.serviceId}: a send was not counted`, error));
-        }
-        if (outcome.kind === 'done' && outcome.answer) options.events?.sendAnswered?.(outcome.answer);
-        return outcome.kind === 'later' ? outcome : done;
+        // One send of a connection at a time, whichever group it comes from (a held send waits in its conversation's group): the caps count between them.
+        return inTurn(request.serviceId, () => sendOne(command, delivery));
       }
       case 'logout':
         return logout(command);
       case 'read':
         return read(command, delivery);
     }
+  };
+
+  /** Each connection's sends, one after another (a chain per connection, forgotten when idle). */
+  const sendTurns = new Map<string, Promise<unknown>>();
+  const inTurn = <T>(serviceId: string, job: () => Promise<T>): Promise<T> => {
+    const next = (sendTurns.get(serviceId) ?? Promise.resolve()).then(job, job);
+    const tail = next.catch(() => undefined);
+    sendTurns.set(serviceId, tail);
+    void tail.then(() => {
+      if (sendTurns.get(serviceId) === tail) sendTurns.delete(serviceId);
+    });
+    return next;
+  };
+
+  const sendOne = async (command: Extract<WorkerCommand, { kind: 'send' }>, delivery: DispatchDelivery): Promise<CommandOutcome> => {
+    const { request } = command;
+    // The number's daily cap reached: the group waits (the message says why), and the send goes on the next day.
+    const verdict = await caps.gate(request);
+    if (verdict.kind === 'wait') return { kind: 'later', seconds: verdict.seconds };
+    // The cap on new chats: the send waits in its conversation's own group, so the connection's other sends go on.
+    if (verdict.kind === 'hold') {
+      if (command.held) return { kind: 'later', seconds: verdict.seconds };
+      await ports.workerQueue.enqueue([{ ...command, held: true }]);
+      return done;
+    }
+    // Dispatch's bounds (15 minutes, 10 hand-overs) count from the moment a cap let the send go, not from its queueing.
+    const attempt = `${request.messageId}#${request.sendAttempt}`;
+    if (verdict.waited) released.set(attempt, { at: Date.now(), receiveCount: delivery.receiveCount });
+    const since = released.get(attempt);
+    const bounds = since
+      ? {
+          receiveCount: Math.max(1, delivery.receiveCount - since.receiveCount + 1),
+          enqueuedAt: new Date(Math.max(since.at, delivery.enqueuedAt.getTime())),
+        }
+      : delivery;
+    // Held here, or by nobody (then the channel asks to come back, until dispatch's bounds fail the message).
+    const outcome = await dispatchQueued(ports, request, bounds, {
+      pace: () => pacer.turn(request.serviceId),
+      started: () => pacer.started(request.serviceId),
+    });
+    if (outcome.kind === 'done') released.delete(attempt);
+    if (outcome.kind === 'done' && outcome.answer?.sent) {
+      await caps.sent(request, verdict.newChat).catch((error) => console.error(`[worker] connection ${request.serviceId}: a send was not counted`, error));
+    }
+    if (outcome.kind === 'done' && outcome.answer) options.events?.sendAnswered?.(outcome.answer);
+    return outcome.kind === 'later' ? outcome : done;
   };
 
   /**
@@ -416,6 +449,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   const renewTimer = setInterval(renewAll, renewMs);
   renewTimer.unref();
 
+  await beatInTable();
   await scan();
   beat.scannedAt = Date.now();
   scheduleScan();
@@ -443,6 +477,9 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
         }),
       );
       await Promise.all(closing.values());
+      // Gone at once from the health count, rather than a lease period later (after a beat still being written).
+      await beating;
+      await deleteWorkerBeat(table, workerId).catch((error) => console.error('[worker] removing the heartbeat', error));
     },
   };
 }

@@ -8,7 +8,8 @@
  * Checks: the site's security headers; sign-in; a realtime socket through the site (ticket, ping
  * answered without a Lambda, an event caused by an API call); a presigned upload and a presigned
  * download (the account export); each webhook route reached from outside with no User-Agent
- * answered by its handler (not a WAF 403); the Stripe webhook refusing a bad signature.
+ * answered by its handler (not a WAF 403); the Stripe webhook refusing a bad signature; the
+ * channel worker's health (`GET /api/health`: at least one worker beat within its lease period).
  * docs/deploy.md, "Smoke test", says what each failure usually means.
  */
 import { request as httpRequest } from 'node:http';
@@ -251,6 +252,16 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
     if (answer.status === 400 && typeof answer.body?.statusCode === 'number') return 'refused with 400';
     if (answer.status === 503 && typeof answer.body?.statusCode === 'number') return 'payments are not configured on this stack: refused with 503';
     throw new Error(`expected the handler's 400, got ${answer.status} ${answer.text.slice(0, 120)}`);
+  });
+
+  await check('channel worker alive', async () => {
+    const answer = await send(api('/health'));
+    expectStatus(answer, [200], 'GET /api/health');
+    const workers = answer.body?.workers;
+    if (typeof workers?.live !== 'number') throw new Error(`GET /api/health answered no worker count: ${answer.text.slice(0, 120)}`);
+    const freshest = workers.freshestBeatSeconds == null ? 'no worker heartbeat at all' : `the freshest heartbeat is ${workers.freshestBeatSeconds} s old`;
+    if (workers.live < 1) throw new Error(`no channel worker beat within its lease period (${freshest}): WhatsApp sessions and sends are not being served`);
+    return `${workers.live} live, ${freshest}`;
   });
 
   if (state.createdServiceId && state.token) {

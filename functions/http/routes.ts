@@ -96,6 +96,9 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'GET', path: '/payments/checkout-session', handler: 'payments/get-checkout-session' },
   { method: 'POST', path: '/payments/portal-session', handler: 'payments/create-portal-session' },
 
+  // Public, for operators and uptime monitors: the channel workers' count and freshest heartbeat, nothing of any account.
+  { method: 'GET', path: '/health', handler: 'health' },
+
   // Called by Stripe: public, checked with the signature of the raw body.
   { method: 'POST', path: '/webhooks/stripe', handler: '../webhooks/stripe' },
 

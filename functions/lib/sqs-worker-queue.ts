@@ -1,9 +1,10 @@
 /**
  * The channel worker's queue on SQS FIFO (`functions/queues/worker-queue.ts`; the emulator locally):
- * one message group per connection, deduplication ids from the commands themselves.
+ * one message group per connection (a send held for the new-chat cap: per conversation),
+ * deduplication ids from the commands themselves.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { commandConnection, commandDeduplicationId, type WorkerQueue } from '#domain/channels/worker-commands.ts';
+import { commandDeduplicationId, commandGroup, type WorkerQueue } from '#domain/channels/worker-commands.ts';
 import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { sendFifo, sharedSqsClient } from './sqs-fifo.ts';
 
@@ -17,7 +18,7 @@ export function sqsWorkerQueue(queueUrl = process.env[workerQueue.urlVariable], 
         queueUrl,
         commands.map((command) => ({
           body: JSON.stringify(command),
-          group: commandConnection(command).serviceId,
+          group: commandGroup(command),
           deduplicationId: commandDeduplicationId(command),
         })),
       );

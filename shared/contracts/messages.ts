@@ -82,6 +82,7 @@ export interface Message {
 export const sendWaitTexts = {
   dailySends: 'Aguardando: limite diário de envios deste número atingido (proteção contra banimento). O envio continua amanhã.',
   dailyNewChats: 'Aguardando: limite diário de novas conversas deste número atingido (proteção contra banimento). O envio continua amanhã.',
+  earlierMessage: 'Aguardando: a mensagem anterior desta conversa ainda não foi enviada. Esta segue logo depois dela.',
 } as const;
 
 export const maxTextLength = 4096;

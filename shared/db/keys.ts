@@ -29,6 +29,7 @@ export const entityTypes = {
   channelClaim: 'ChannelClaim',
   outsideEvent: 'OutsideEvent',
   sessionLease: 'SessionLease',
+  workerBeat: 'WorkerBeat',
   billingCustomer: 'BillingCustomer',
   accountDeletion: 'AccountDeletion',
   accountExport: 'AccountExport',
@@ -86,6 +87,12 @@ export const keys = {
    * shared/db/leases.ts). Found by the connection id alone: workers serve every account.
    */
   sessionLease: (serviceId: string): Key => ({ pk: `LEASE#${serviceId}`, sk: 'LEASE' }),
+  /**
+   * A channel worker's heartbeat (shared/db/worker-beats.ts): one item per worker process, all in
+   * one small partition, so the health route counts the live ones with one Query.
+   */
+  workerBeat: (workerId: string): Key => ({ pk: 'WORKER-BEATS', sk: `WORKER#${workerId}` }),
+  workerBeats: () => ({ pk: 'WORKER-BEATS', skPrefix: 'WORKER#' }),
   /** The account of a payment provider's customer (Stripe webhooks name the customer, not the account). */
   billingCustomer: (customerId: string): Key => ({ pk: `BILLING-CUSTOMER#${customerId}`, sk: 'ACCOUNT' }),
   /**

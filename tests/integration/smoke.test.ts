@@ -46,15 +46,40 @@ describe('npm run smoke against the local stack', () => {
       'presigned download (account export)',
       'Telegram webhook reachable with no User-Agent',
       'Stripe webhook refuses a bad signature',
+      'channel worker alive',
       'clean-up',
     ]) {
       expect(passed.output).toContain(`ok    ${name}`);
     }
-    expect(passed.output).toMatch(/8\/8 checks passed/);
+    expect(passed.output).toMatch(/9\/9 checks passed/);
     expect(passed.code).toBe(0);
 
     const refused = await smoke(['--url', runtime.url, '--email', email, '--password', 'Errada#123']);
     expect(refused.output).toContain('FAIL  sign-in');
     expect(refused.code).toBe(1);
+  }, 120_000);
+});
+
+describe('npm run smoke when no channel worker runs', () => {
+  it('fails the worker check with a line saying so, and the health route names no worker or account', async () => {
+    const apiOnly = await spawnLocalRuntime({ RUNTIME_WORKER: 'off' });
+    try {
+      const call = callAt(() => apiOnly.url);
+      const health = await call('GET', '/health');
+      expect(health.status).toBe(200);
+      expect(health.body).toEqual({ workers: { live: 0, freshestBeatSeconds: null } });
+
+      const email = uniqueEmail('smoke-no-worker');
+      const registered = await call('POST', '/auth/register', { body: { name: 'Operadora', email, password: strongPassword } });
+      expect((await call('POST', '/accounts', { token: registered.body.accessToken, body: { name: 'Conta sem worker' } })).status).toBe(201);
+      const failed = await smoke(['--url', apiOnly.url, '--email', email, '--password', strongPassword]);
+      expect(failed.output).toMatch(
+        /FAIL {2}channel worker alive: no channel worker beat within its lease period \(no worker heartbeat at all\): WhatsApp sessions and sends are not being served/,
+      );
+      expect(failed.output).toMatch(/8\/9 checks passed/);
+      expect(failed.code).toBe(1);
+    } finally {
+      await apiOnly.stop();
+    }
   }, 120_000);
 });

@@ -70,6 +70,8 @@ describe('ACCESS_PATTERNS.md', () => {
     outsideEvent: [['stripe', '<event id>']],
     billingCustomer: [['<customer id>']],
     sessionLease: [['S']],
+    workerBeat: [['W']],
+    workerBeats: [[]],
     contact: [['A', 'C']],
     accountContacts: [['A']],
     contactChange: [['A', '<table time>', 'C']],

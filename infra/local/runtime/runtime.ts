@@ -70,8 +70,8 @@ export interface RuntimeOptions {
   quiet?: boolean;
   /** The channel adapters; the worker's own (`workerChannels()`, sessions included) unless a test hands doubles. */
   channels?: readonly ChannelAdapter[];
-  /** Settings of the channel worker (tests: a shorter send pace, shorter leases). */
-  worker?: Omit<WorkerProcessOptions, 'queueUrl' | 'workerId'>;
+  /** Settings of the channel worker (tests: a shorter send pace, shorter leases); false runs none (`RUNTIME_WORKER=off`: the API alone, its worker queue waiting). */
+  worker?: Omit<WorkerProcessOptions, 'queueUrl' | 'workerId'> | false;
 }
 
 export interface LocalRuntime {
@@ -294,7 +294,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // reading its queue as the Fargate task does: connection changes (from `notify-worker`), sends
   // of WhatsApp and logouts. One worker per data folder: a fixed owner id lets a restarted runtime
   // take its leases back at once.
-  const worker = await runWorkerProcess(defaultPorts(), { ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
+  const worker =
+    options.worker === false ? undefined : await runWorkerProcess(defaultPorts(), { ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
 
   // Reads (GET) on the handler thread, everything else here (handler-thread.ts).
   const gateway = new HttpGateway((route, event, functionName) => {
@@ -346,7 +347,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     async stop() {
       if (stopped) return;
       stopped = true;
-      await worker.stop();
+      await worker?.stop();
       server.closeAllConnections();
       await ws.close();
       await new Promise<void>((r) => server.close(() => r()));

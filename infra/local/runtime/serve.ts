@@ -20,6 +20,7 @@ export async function serve(options: Omit<RuntimeOptions, 'port' | 'host' | 'dat
   const { startLocalRuntime } = await import('./runtime.ts');
   const runtime = await startLocalRuntime({
     webDir: process.env.WEB_DIR,
+    ...(process.env.RUNTIME_WORKER === 'off' ? { worker: false as const } : {}),
     ...options,
     port,
     host: process.env.HOST ?? '127.0.0.1',

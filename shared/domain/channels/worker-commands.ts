@@ -31,6 +31,12 @@ export const workerCommandSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('send'),
     request: z.object({ ...connection, contactId: z.string().min(1), messageId: z.string().min(1), sendAttempt: z.number().int().positive() }),
+    /**
+     * Set when the send was moved out of its connection's group because it waits for the day's
+     * cap on new chats (connectors/send-caps.ts): it then waits in its conversation's own group,
+     * so the connection's other sends keep going and the conversation keeps its order.
+     */
+    held: z.literal(true).optional(),
   }),
   z.object({
     kind: z.literal('logout'),
@@ -60,9 +66,15 @@ export type WorkerCommand = z.infer<typeof workerCommandSchema>;
 /** A send request as a command. */
 export const sendCommand = (request: DispatchRequest): WorkerCommand => ({ kind: 'send', request });
 
-/** The connection a command is about: its message group. */
-export function commandConnection(command: WorkerCommand): { accountId: string; serviceId: string } {
+/** The connection a command is about. */
+function commandConnection(command: WorkerCommand): { accountId: string; serviceId: string } {
   return command.kind === 'send' ? command.request : command;
+}
+
+/** The message group a command waits in: its connection's, or for a held send its conversation's. */
+export function commandGroup(command: WorkerCommand): string {
+  if (command.kind === 'send' && command.held) return `${command.request.serviceId}#${command.request.contactId}`;
+  return commandConnection(command).serviceId;
 }
 
 /**
@@ -74,7 +86,7 @@ export function commandDeduplicationId(command: WorkerCommand): string {
     case 'changed':
       return `changed#${command.serviceId}#${command.change}`;
     case 'send':
-      return `send#${command.request.messageId}#${command.request.sendAttempt}`;
+      return `send#${command.request.messageId}#${command.request.sendAttempt}${command.held ? '#held' : ''}`;
     case 'logout':
       return `logout#${command.serviceId}#${command.requestId}`;
     case 'read':

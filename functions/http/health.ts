@@ -1,0 +1,6 @@
+/** GET /health: public; the channel workers' count and freshest beat, no tenant data (docs/adr/drafts/worker-health-check.md). */
+import { workerHealth } from '#domain/operations/worker-health.ts';
+import { api } from '#lib/api.ts';
+import { ok } from '#lib/responses.ts';
+
+export const handler = api({ auth: 'public' }).handler(async ({ ports }) => ok({ workers: await workerHealth(ports) }));

@@ -1,0 +1,137 @@
+/**
+ * The cap on first messages to new chats holds only the sends that open a chat: a reply to a chat
+ * already open, queued behind a capped first message of the same number, goes out at once, while
+ * the capped message keeps its 'Aguardando: limite diário…' text and the messages of its own
+ * conversation keep their order (a second message to the new chat waits behind the first and both
+ * go, in order, the next day). A local runtime of this file's own, with the worker on socket doubles.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { sendWaitTexts } from '../../shared/contracts/messages.ts';
+import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
+import { liveConnections } from '../../connectors/whatsapp/live.ts';
+import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime/runtime.ts';
+import { SocketDouble } from '../support/whatsapp-double.ts';
+import { callAt } from './api.ts';
+import { eventually } from './worker.ts';
+
+const live = liveConnections();
+const sockets = new Map<string, SocketDouble>();
+const base = whatsappWorkerChannel({ live });
+const adapter: ChannelAdapter = {
+  ...base,
+  sessions: {
+    ...base.sessions!,
+    open(context) {
+      const socketFactory = () => {
+        const socket = new SocketDouble();
+        sockets.set(context.run.serviceId, socket);
+        return socket;
+      };
+      return whatsappWorkerChannel({ live, socketFactory, backoff: { firstMs: 20, maxMs: 100 } }).sessions!.open(context);
+    },
+  },
+};
+
+let now = Date.now();
+let runtime: LocalRuntime;
+let dataDir: string;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'conversa-wa-caps-replies-'));
+  runtime = await startLocalRuntime({
+    port: 0,
+    dataDir,
+    channels: [adapter],
+    worker: {
+      pace: { intervalMs: 50, jitterMs: 0 },
+      sendCaps: { dailySends: 100, dailyNewChats: 1, maxWaitSeconds: 1, now: () => now },
+      scanEverySeconds: 1,
+      waitTimeSeconds: 1,
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await runtime?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.env = savedEnv;
+}, 60_000);
+
+const call = callAt(() => runtime.url);
+let people = 0;
+
+async function team() {
+  const email = `caps-replies.${Date.now().toString(36)}.${++people}@example.com`;
+  const registered = await call('POST', '/auth/register', { body: { name: 'Dona Zap', email, password: 'Senha#Forte123' } });
+  const account = await call('POST', '/accounts', { token: registered.body.accessToken, body: { name: 'Loja Zap' } });
+  const token = account.body.accessToken as string;
+  const service = await call('POST', '/services', { token, body: { name: 'WhatsApp da loja', type: 'whatsapp' } });
+  const serviceId = service.body.id as string;
+  expect((await call('POST', `/services/${serviceId}/start`, { token })).status).toBe(200);
+  const socket = await eventually(async () => sockets.get(serviceId));
+  socket.emit('creds.update', { me: { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' } });
+  socket.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
+  socket.emit('connection.update', { connection: 'open' });
+  await eventually(async () => (await call('GET', `/services/${serviceId}`, { token })).body.status === 'connected');
+  return { token, serviceId, socket };
+}
+type Team = Awaited<ReturnType<typeof team>>;
+
+async function contact(t: Team, name: string) {
+  const phone = `55119${String((Date.now() + ++people) % 100000000).padStart(8, '0')}`;
+  const made = await call('POST', '/contacts', { token: t.token, body: { name, serviceId: t.serviceId, data: { phoneNumber: phone, phoneCountry: 'BR' } } });
+  expect(made.status).toBe(201);
+  return made.body.id as string;
+}
+
+async function send(t: Team, contactId: string, text: string) {
+  const answer = await call('POST', '/messages/send', { token: t.token, body: { contactId, serviceId: t.serviceId, text } });
+  expect(answer.status).toBe(201);
+  return answer.body.id as string;
+}
+
+async function messageOf(t: Team, contactId: string, id: string) {
+  const page = await call('GET', `/messages${listQueryString({ where: { contactId } })}`, { token: t.token });
+  return (page.body.data as { id: string; ack: number; waiting: string | null }[]).find((m) => m.id === id)!;
+}
+
+const texts = (socket: SocketDouble) => socket.sent.map((s) => ('text' in s.content ? s.content.text : null));
+
+describe('the cap on new chats holds only the sends that open a chat', () => {
+  it('a reply to an open chat queued behind a capped first message goes out; the new chat’s messages wait, then go in order', async () => {
+    const t = await team();
+    const [open, fresh] = [await contact(t, 'Cliente antiga'), await contact(t, 'Cliente nova')];
+    const opened = await send(t, open, 'Olá!');
+    await eventually(async () => (await messageOf(t, open, opened)).ack === 1);
+
+    // Capped: the day's one new chat is spent. Then, behind it in the number's queue, a second
+    // message to the new chat and a reply to the open one.
+    const first = await send(t, fresh, 'Primeira para a nova');
+    const second = await send(t, fresh, 'Segunda para a nova');
+    const reply = await send(t, open, 'Resposta para a antiga');
+
+    await eventually(async () => (await messageOf(t, open, reply)).ack === 1, 10_000);
+    expect(await messageOf(t, fresh, first)).toMatchObject({ ack: 0, waiting: sendWaitTexts.dailyNewChats });
+    expect((await messageOf(t, fresh, second)).ack).toBe(0);
+    expect((await messageOf(t, fresh, second)).waiting).not.toBeNull();
+    expect(texts(t.socket)).toEqual(['Olá!', 'Resposta para a antiga']);
+
+    // More replies to the open chat keep going while the new chat waits.
+    const another = await send(t, open, 'Outra resposta');
+    await eventually(async () => (await messageOf(t, open, another)).ack === 1, 10_000);
+    expect((await messageOf(t, fresh, first)).ack).toBe(0);
+
+    // The next day the new chat's messages go, in the order they were written.
+    now += 24 * 3600 * 1000;
+    await eventually(async () => (await messageOf(t, fresh, second)).ack === 1, 15_000);
+    expect(texts(t.socket)).toEqual(['Olá!', 'Resposta para a antiga', 'Outra resposta', 'Primeira para a nova', 'Segunda para a nova']);
+    expect((await messageOf(t, fresh, first)).waiting).toBeNull();
+    expect((await messageOf(t, fresh, second)).waiting).toBeNull();
+  }, 40_000);
+});
