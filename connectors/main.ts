@@ -8,7 +8,7 @@
  * the table, so several tasks never hold one session twice), answers liveness on loopback for the
  * container health check, and on SIGTERM (ECS stopping the task: a deploy, a scale-in, a failed
  * health check) or SIGINT stops gracefully: the queue loop first, then every session, then their
- * leases, so the next task takes them over at its next scan. See docs/decisions.md "How a deploy rolls".
+ * leases, so the next task takes them over at its next scan. See ADR-0081.
  */
 import { randomUUID } from 'node:crypto';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';

@@ -37,7 +37,7 @@ export interface SendCapOptions {
   now?: () => number;
 }
 
-/** See docs/decisions.md, "Daily send caps": a day's worth of an SMB inbox's replies, and few cold chats. */
+/** See ADR-0179: a day's worth of an SMB inbox's replies, and few cold chats. */
 export const defaultSendCaps: SendCapOptions = { dailySends: 1000, dailyNewChats: 50 };
 
 /** The caps from the worker's environment (`WHATSAPP_DAILY_SEND_CAP`, `WHATSAPP_DAILY_NEW_CHAT_CAP`); problems are named. */

@@ -12,7 +12,7 @@
  * lease, renews its leases on a timer, stops a session at once when its lease is refused or could
  * not be renewed before `expiresAt - margin`, and releases its leases on a graceful stop. The scan
  * takes over connections whose lease is free or expired (a dead worker's). The timing argument,
- * the takeover bound and how sessions spread are in docs/decisions.md "Leases: one worker per session".
+ * the takeover bound and how sessions spread are in ADR-0064.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServiceType } from '#contracts/services.ts';

@@ -6,7 +6,7 @@
  * writes on purpose for every function's role policy.
  *
  * cfn-lint is not an npm or Debian package; where it is not on PATH (`pip install cfn-lint`,
- * README), this test is skipped and says so. docs/decisions.md "cfn-lint".
+ * README), this test is skipped and says so. ADR-0049.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * What AWS would do with the edge of the template (docs/decisions.md "Webhooks through CloudFront and the WAF by default"): requests as Telegram, Stripe and
+ * What AWS would do with the edge of the template (ADR-0102): requests as Telegram, Stripe and
  * browsers send them, through the web ACL as WAF evaluates it (infra/test-support/waf-evaluator.ts).
  */
 import { readFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * that owns the resource (cdk-nag 3 reads `Validations.of(construct).acknowledge` on the resource
  * and its ancestors), with one line saying why it is true here. Findings with a detail
  * (`AwsSolutions-IAM5[Resource::…]`) are acknowledged one detail at a time, so a new wildcard is a
- * new finding. `infra/nag.test.ts` fails on anything else. docs/decisions.md "Best-practice checks".
+ * new finding. `infra/nag.test.ts` fails on anything else. ADR-0049.
  */
 import { type CfnElement, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -80,7 +80,7 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
     });
   }
 
-  // ---- APIs: no API Gateway authorizer anywhere (docs/decisions.md "Cloud stack").
+  // ---- APIs: no API Gateway authorizer anywhere (ADR-0001).
   for (const route of stack.httpApi.node.findAll().filter((c) => c instanceof apigw.HttpRoute)) {
     acknowledge(route, {
       APIG4:
@@ -102,7 +102,7 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
 
   // ---- Secrets.
   acknowledge(stack.jwtSecret, {
-    SMG4: 'Rotation would sign every session out until tokens carry a key id and two keys are accepted (docs/decisions.md "Cloud stack")',
+    SMG4: 'Rotation would sign every session out until tokens carry a key id and two keys are accepted (ADR-0004)',
   });
   acknowledge(stack.dataKey, { SMG4: 'Re-keying means rewriting every sealed channel credential; no rotation function for that yet' });
   acknowledge(stack.originSecret, {
@@ -112,7 +112,7 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
     acknowledge(secret, { SMG4: 'The value is issued by Stripe and put in by operators; Secrets Manager cannot rotate it' });
   }
 
-  // ---- The channel worker (docs/decisions.md "The channel worker on Fargate").
+  // ---- The channel worker (ADR-0080).
   const worker = stack.channelWorker;
   acknowledge(worker.cluster, { ECS4: 'Container Insights off on purpose: per-task metrics are billed, and the service CPU/memory metrics come free' });
   acknowledge(worker.taskDefinition, {
@@ -123,7 +123,7 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
     'IAM5[Resource::*]': "ecr:GetAuthorizationToken takes no resource (CDK's image pull grant)",
   });
 
-  // ---- The web app (docs/decisions.md "Web app hosting").
+  // ---- The web app (ADR-0045).
   const site = stack.site;
   acknowledge(site.distribution, {
     CFR1: 'A multi-tenant inbox sold to customers anywhere: no country to block',

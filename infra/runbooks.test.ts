@@ -60,7 +60,7 @@ describe('docs/runbooks/', () => {
       for (const [, id] of text.matchAll(/`([A-Z][A-Za-z0-9]+[0-9A-F]{8})`/g)) expect(Object.keys(resources), `${name}: ${id}`).toContain(id);
       for (const [, path] of text.matchAll(/`((?:connectors|functions|shared|infra|docs|bench)\/[\w./-]+\.\w+)`/g))
         expect(exists(path!), `${name}: ${path}`).toBe(true);
-      for (const [, other] of text.matchAll(/\b([a-z]+(?:-[a-z]+)+\.md)\b/g)) expect(exists(`${runbookDir}${other}`), `${name}: ${other}`).toBe(true);
+      for (const [, other] of text.matchAll(/(?<![\w/-])([a-z]+(?:-[a-z]+)+\.md)\b/g)) expect(exists(`${runbookDir}${other}`), `${name}: ${other}`).toBe(true);
     }
   });
 });

@@ -65,7 +65,7 @@ export interface ConversaStackProps extends StackProps {
    * @default context `appUrl`, else the site's own URL (custom domain or CloudFront's)
    */
   readonly appUrl?: string;
-  /** `dev` or `prod` (docs/decisions.md "Stages"). @default context `stage`, else dev */
+  /** `dev` or `prod` (ADR-0048). @default context `stage`, else dev */
   readonly stage?: StageName;
   /** The built web app to upload. @default context `siteAssetPath`, else web/dist */
   readonly siteAssetPath?: string;
@@ -262,8 +262,7 @@ export class ConversaStack extends Stack {
       environment: { ...common, WS_MANAGEMENT_URL: this.webSocketApi.callbackUrl },
     });
 
-    // Moves on purges and exports whose chain of stream-driven steps broke (docs/decisions.md
-    // "Resuming stalled jobs"); it only lists and nudges them, so it gets the table and no secret.
+    // Moves on purges and exports whose chain of stream-driven steps broke (ADR-0118); it only lists and nudges them, so it gets the table and no secret.
     this.jobResumer = new JobResumer(this, 'Schedules', {
       table: this.table.table,
       handlersDir: join(projectRoot, 'functions', 'schedules'),
@@ -378,7 +377,7 @@ export class ConversaStack extends Stack {
     for (const fn of queueFunctions) bucket.grantReadWrite(fn);
 
     // ---- The web app: S3 and CloudFront, with /api and /ws on the same origin ----
-    // (docs/decisions.md "Web app hosting"). One build serves every stage: the app calls `/api` and
+    // (ADR-0045). One build serves every stage: the app calls `/api` and
     // `/ws` on whatever origin served it.
     const domainName = props.domainName ?? context('domainName');
     const certificateArn = props.certificateArn ?? context('certificateArn');

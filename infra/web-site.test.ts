@@ -155,7 +155,7 @@ describe('the distribution', () => {
   });
 
   it("leaves /api/*'s compression to the functions: the viewer's Accept-Encoding reaches them, their encoding goes back as it is", () => {
-    // Issue 17: the functions compress their JSON answers for the request's Accept-Encoding
+    // ADR-0167: the functions compress their JSON answers for the request's Accept-Encoding
     // (functions/lib/compress-response.ts). CachingDisabled has both EnableAcceptEncoding flags off, so
     // CloudFront neither normalises that header nor compresses (an answer with Content-Encoding is
     // sent on as it is); AllViewerExceptHostHeader forwards every viewer header, Accept-Encoding

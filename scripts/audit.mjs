@@ -2,7 +2,7 @@
 // advisory database cannot be asked (this project's machines and CI reach a registry that refuses
 // the audit endpoint with 405), it never reports "no advisories": it prints a banner saying the
 // dependencies were NOT audited and why, and passes, unless `NPM_AUDIT=require` (then it fails).
-// `NPM_AUDIT=skip` skips it knowingly. docs/decisions.md "npm audit".
+// `NPM_AUDIT=skip` skips it knowingly. ADR-0110.
 import { spawnSync } from 'node:child_process';
 
 if (process.env.NPM_AUDIT === 'skip') {

@@ -1,5 +1,5 @@
 /**
- * The local cost of routing (docs/decisions.md "Stream fan-in"): the latency of a record
+ * The local cost of routing (ADR-0192): the latency of a record
  * from the stream emulator to a consumer's handler, and the CPU of the whole run, with the nine
  * consumers each reading the stream themselves (before: nine readers, each its own queue and
  * filters, as the emulator did) and with the two routers (after: two readers, each consumer's

@@ -1,7 +1,6 @@
 /**
  * Replays the channel worker image's build (connectors/Dockerfile) without a container engine,
- * so a build that would fail in `cdk deploy` fails here first (docs/decisions.md, "The worker
- * image's build, replayed"). No engine runs on these machines and the base image comes from a
+ * so a build that would fail in `cdk deploy` fails here first (ADR-0082). No engine runs on these machines and the base image comes from a
  * registry they cannot reach, so the Dockerfile's build stage is interpreted instead:
  *
  * - the build context is the one CDK hands Docker: an image asset of the repository root staged by

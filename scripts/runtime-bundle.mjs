@@ -2,7 +2,7 @@
  * The local runtime as one esbuild bundle run by plain node: `npm start` (scripts/start.mjs) and the
  * tests' and benches' runtimes (tests/support/local-runtime.ts) run it instead of the TypeScript
  * sources through tsx, whose loader kept every transformed module and its source map in threads of
- * its own (docs/decisions.md, "Where the runtime's memory goes").
+ * its own (ADR-0136).
  *
  * Entries are what the runtime starts or loads by path: its entry, its worker threads' (DynamoDB, handlers), the
  * tests' runtimes on channel doubles, and every handler module of the HTTP (webhooks included) and WebSocket gateways
@@ -134,15 +134,13 @@ export async function ensureRuntimeBundle() {
  * How `npm start` and the tests' runtimes run an entry of the bundle ('infra/local/runtime/main'): node's
  * arguments and what the environment adds (the caller's own environment wins).
  * - Source maps on: stack traces name the sources' files and lines. They cost a few MB (small maps,
- *   no sources' text in them; docs/decisions.md).
+ *   no sources' text in them; ADR-0146).
  * - Two malloc arenas instead of glibc's eight per core: the runtime's threads (the database
- *   worker, V8's and libuv's) otherwise each keep freed native memory resident (docs/decisions.md
- *   "Where the runtime's memory goes"; about 25-35 MB here).
+ *   worker, V8's and libuv's) otherwise each keep freed native memory resident (ADR-0136; about 25-35 MB here).
  * - A young generation of 2 × 2 MB for the main thread instead of V8's 2 × 16: the API's reads and
  *   their allocation run on the handler thread (infra/local/runtime/handler-thread.ts), so the main
  *   thread's scavenges stay short and few, and the runtime clears the flag before its worker
- *   threads start, which keep their own sizes (docs/decisions.md "The API's reads on a thread of
- *   their own").
+ *   threads start, which keep their own sizes (ADR-0155).
  */
 export function runtimeCommand(bundleDir, entry) {
   return { args: ['--enable-source-maps', '--max-semi-space-size=2', join(bundleDir, `${entry}.mjs`)], env: { MALLOC_ARENA_MAX: '2' } };

@@ -7,7 +7,7 @@
  * in-memory cache: one session owns its state, so reads after the first come from memory. A value
  * set while a read of it is under way wins over that read's (older) answer.
  *
- * Durability (issue 27): given the worker that holds the connection's session lease, every write of
+ * Durability (ADR-0171): given the worker that holds the connection's session lease, every write of
  * creds and keys is fenced by it (a transaction with a check of the lease: a worker that lost the
  * session can no longer overwrite its new holder's state); `flush` waits for the writes under way
  * (a stop calls it before the lease is let go); a key whose sealed value passes one item's room

@@ -1,5 +1,5 @@
 /**
- * What real WhatsApp sends that the mapping used to lose (docs/decisions.md "Links, keys and types real WhatsApp sends that were lost"): the @lid ↔ number
+ * What real WhatsApp sends that the mapping used to lose (ADR-0175): the @lid ↔ number
  * links a history sync carries, the alternate JIDs of a key after the ledger's round trip, and
  * video notes, polls and button or list replies.
  */

@@ -1,7 +1,7 @@
 /**
  * Is a number on WhatsApp, and under which ids? Asked through the connection's live socket right
  * before a send to a phone-number JID, so a contact made by hand (`<digits>@s.whatsapp.net`, typed
- * by a person) is checked at its first send (docs/decisions.md, "Numbers not on WhatsApp").
+ * by a person) is checked at its first send (ADR-0180).
  *
  * Baileys' `onWhatsApp` (a USync contact query) answers `[{ jid, exists: true }]` for a number on
  * WhatsApp, under the JID WhatsApp keeps (a Brazilian mobile registered before the ninth digit

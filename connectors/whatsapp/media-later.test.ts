@@ -1,5 +1,5 @@
 /**
- * Large and slow media (docs/decisions.md "Large and slow inbound files"), with the medium delivered as Baileys' download
+ * Large and slow media (ADR-0176), with the medium delivered as Baileys' download
  * stream delivers it (`mediaStream`: lazily produced, no abort signal honoured, only a destroy
  * stops it): a message is stored before its file, a stalled download holds no other message of the
  * chat and `stop()` does not wait for it, a file declared over the cap is never fetched, and one

@@ -6,7 +6,7 @@
  *
  * Baileys (and the session code that uses it) is loaded at the first session or logout, not with
  * the adapter: a process that holds no WhatsApp connection (most local runtimes, a worker with
- * Telegram only) never pays its 20-odd MB (docs/decisions.md "Where the runtime's memory goes").
+ * Telegram only) never pays its 20-odd MB (ADR-0136).
  * Sends need no Baileys code of their own: they go through the socket a session registered.
  */
 import type { ChannelAdapter, ChannelSession } from '#domain/channels/port.ts';

@@ -1,5 +1,5 @@
 /**
- * The caller's address behind CloudFront (docs/decisions.md "The caller's address and the only way in"): rate limits keyed by
+ * The caller's address behind CloudFront (ADR-0183): rate limits keyed by
  * `requestContext.http.sourceIp` counted CloudFront's edge servers, not people. In the cloud the
  * address comes from the header CloudFront's viewer-request function writes, trusted only on a
  * request that carries CloudFront's secret origin header; a request that does not (the API's own

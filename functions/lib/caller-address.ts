@@ -1,6 +1,6 @@
 /**
  * The caller's address, for rate limits, and the check that a request came through CloudFront
- * (docs/decisions.md, "The caller's address and the only way in"). Behind CloudFront,
+ * (ADR-0183). Behind CloudFront,
  * `requestContext.http.sourceIp` is an edge server's address, shared by everyone that edge serves.
  * The distribution's viewer-request function on `/api/*` writes the viewer's address into
  * `VIEWER_ADDRESS_HEADER` (over anything the viewer sent), and its origin adds `ORIGIN_VERIFY_HEADER`

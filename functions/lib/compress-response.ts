@@ -20,7 +20,7 @@ import type { HttpResult } from './responses.ts';
 /** Bytes of body from which an answer is compressed. */
 export const compressionThreshold = 1024;
 
-/** Brotli's quality for answers made per request (docs/decisions.md: 11 costs ~50 times the CPU for ~4% less). */
+/** Brotli's quality for answers made per request (ADR-0167: 11 costs ~50 times the CPU for ~4% less). */
 const brotliQuality = 5;
 
 const brotli = promisify(brotliCompress);

@@ -1,6 +1,6 @@
 /**
  * The table stream's consumers and the two routers that read the stream for them; the stack and
- * the local runtime both read these lists (docs/decisions.md "Stream fan-in").
+ * the local runtime both read these lists (ADR-0192).
  */
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { entityTypes } from '#db/keys.ts';

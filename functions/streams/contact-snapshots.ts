@@ -1,6 +1,5 @@
 /**
- * Stream consumer: keeps each account's contact snapshot in the bucket current (docs/decisions.md
- * "Contact snapshots"), so a cold process loads the directory in one GET plus the changes since.
+ * Stream consumer: keeps each account's contact snapshot in the bucket current (ADR-0058), so a cold process loads the directory in one GET plus the changes since.
  * Its own directory view follows the change index like any other; a cold consumer starts from the
  * snapshot too. An account's snapshot is rewritten at most every `minRewriteMs` by one container: a
  * burst of writes (a send-heavy minute) costs a few re-encodings, and what a skipped batch changed

@@ -1,5 +1,5 @@
 /**
- * One reader of the table stream for several consumers (docs/decisions.md "Stream fan-in"). DynamoDB Streams allows no more than two readers of a shard at a time, so each event
+ * One reader of the table stream for several consumers (ADR-0192). DynamoDB Streams allows no more than two readers of a shard at a time, so each event
  * source mapping invokes a router, and the router does for each of its consumers what a mapping of
  * its own did: only the records the consumer's filters let through (the same matcher as Lambda's
  * filters, event-filter.ts), in stream order, in the consumer's batch size, one call after another.

@@ -1,5 +1,5 @@
 /**
- * $connect and the only way in (docs/decisions.md "The caller's address and the only way in"): the
+ * $connect and the only way in (ADR-0183): the
  * WebSocket API's own `wss://…execute-api…` URL skips CloudFront and its WAF, so in the cloud a
  * connection whose upgrade request lacks CloudFront's secret origin header is refused (403) before
  * its ticket is looked at. Locally, with no secret configured, the header is not asked for. The

@@ -27,7 +27,7 @@ export const workerTaskSize = { cpu: 512, memoryMiB: 2048 } as const;
  * garbage-collection headroom and media passing through), less the process's own 200 MiB (the
  * bundled process measured 121 MB RSS holding one session; the bench, under tsx, 168 MB with none
  * and 198 MB after its messages), divided by 40 MiB a session,
- * the budget the design set (docs/decisions.md, leases), not the 0.5 MB the bench measured: that is
+ * the budget the design set (ADR-0064, leases), not the 0.5 MB the bench measured: that is
  * the adapter's floor with a double in place of Baileys' real socket, which it cannot see.
  */
 export function workerCapacity(memoryMiB: number): number {
@@ -71,8 +71,7 @@ export interface ChannelWorkerProps {
  * (`connectors/main.ts`), as an ECS Fargate service on arm64, and the SQS FIFO queue that carries
  * commands to it. The tasks sit in public subnets with a public IP and a security group with no
  * inbound rule at all (they only dial out: WhatsApp, AWS APIs), so no NAT gateway is paid for;
- * DynamoDB and S3 traffic takes free gateway endpoints. docs/decisions.md "The channel worker on
- * Fargate" has the reasons, and "How a deploy rolls" the deployment settings.
+ * DynamoDB and S3 traffic takes free gateway endpoints. ADR-0080 has the reasons, and ADR-0081 the deployment settings.
  */
 export class ChannelWorker extends Construct {
   readonly queue: sqs.Queue;
@@ -218,7 +217,7 @@ export class ChannelWorker extends Construct {
       vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
       securityGroups: [this.securityGroup],
       // A new task starts and turns healthy before the old one is stopped; the leases, not these
-      // numbers, keep one socket per number (docs/decisions.md "How a deploy rolls").
+      // numbers, keep one socket per number (ADR-0081).
       minHealthyPercent: 100,
       maxHealthyPercent: 200,
       circuitBreaker: { enable: true, rollback: true },

@@ -51,7 +51,7 @@ export function handlerConstructId(handler: string): string {
  * The API, its stage and access logs belong to the enclosing stack; the functions (with their
  * roles, policies and log groups), integrations, permissions and routes, about seven resources a
  * route, live in nested stacks (`routes`), so the route list can grow without pushing any template
- * past CloudFormation's 500 resources (docs/decisions.md, "Resource count"). Handler folders
+ * past CloudFormation's 500 resources (ADR-0044). Handler folders
  * (areas: `auth`, `contacts`, ...) are packed whole, in route-list order, into stacks of at most
  * `handlersPerStack` functions: `Routes`, then `Routes2`, ...
  */

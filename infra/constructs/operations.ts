@@ -12,7 +12,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /**
- * Every alarm's threshold and window, in one place (docs/decisions.md "Operations" has the
+ * Every alarm's threshold and window, in one place (ADR-0098 has the
  * reasons). Periods are in seconds.
  */
 export const alarmSettings = {

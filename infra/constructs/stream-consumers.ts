@@ -30,7 +30,7 @@ export const routerDescription = (router: string) => `streams/${router}-router`;
 /**
  * The table stream's readers: one function per router of `streamRouters` (functions/streams/router.ts
  * with `STREAM_ROUTER`), so no more than two event source mappings read a shard, as DynamoDB Streams
- * asks (docs/decisions.md "Stream fan-in"). Each mapping reads in order (parallelization
+ * asks (ADR-0192). Each mapping reads in order (parallelization
  * factor 1, so changes to one item arrive in order), from LATEST, only records some consumer of its
  * router asks for (a superset of their filters; the router applies each consumer's own), reporting
  * the earliest record a consumer failed (`ReportBatchItemFailures`), bisecting and retrying from

@@ -11,6 +11,6 @@ export const archivedByLimitText = 'Contato arquivado automaticamente porque o l
  * 20, as far as anyone pages by hand); past them a list pages by cursor (`after`), which the
  * screens' infinite lists use throughout. A numbered page costs the directory a slice today, but a
  * number names a position rather than a row, so deep numbered pages shift under inserts and would
- * bind any other store to skipping rows (docs/decisions.md).
+ * bind any other store to skipping rows (ADR-0135).
  */
 export const maxContactsSkipped = 10_000;

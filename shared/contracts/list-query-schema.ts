@@ -2,7 +2,7 @@
  * The list query's schemas (list-query.ts describes the format): what the API reads a `query`
  * parameter with (shared/domain/list-query.ts). Apart from list-query.ts so that the browser,
  * which only writes queries, never builds them: their zod objects were about 50 ms of the first
- * long task of /inbox and /contacts on a phone (docs/decisions.md, "Web performance").
+ * long task of /inbox and /contacts on a phone (ADR-0161).
  */
 import { z } from 'zod';
 import { defaultPerPage, maxPerPage, type Where } from './list-query.ts';

@@ -7,7 +7,7 @@
  * Clocks: `expiresAt` (epoch ms) is written from the writer's `Date.now()` and compared against the
  * next writer's `Date.now()`; the table has no clock of its own to ask. Workers' clocks differ by
  * a small skew, so a holder must treat its lease as lost some margin before `expiresAt` (the worker
- * does: see `connectors/worker.ts` and docs/decisions.md "Leases: one worker per session").
+ * does: see `connectors/worker.ts` and ADR-0064).
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';

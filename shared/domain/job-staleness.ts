@@ -2,7 +2,7 @@
  * When a background job (an account's purge, a contact's purge, an account's export) counts as
  * stalled: its chain of steps broke (a step's batch went to the dead-letter queue after its
  * retries, or a request died between storing the job and starting it) and nothing will move it on
- * unless a resume does. See docs/decisions.md "Resuming stalled jobs".
+ * unless a resume does. See ADR-0118.
  */
 
 /**

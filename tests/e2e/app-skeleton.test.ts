@@ -1,5 +1,5 @@
 /**
- * The signed-in frame paints from the shell's HTML (docs/decisions.md "Web performance"): opening /contacts or /inbox with a
+ * The signed-in frame paints from the shell's HTML (ADR-0163): opening /contacts or /inbox with a
  * stored session, the top bar and the screen's heading are on screen while the app's code is still
  * held back (web/index.html, src/app/app-skeleton.tsx), accessible, in light and dark; once the app
  * runs, the real screen takes their place with the heading where it was and no layout shift. Other

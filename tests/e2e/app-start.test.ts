@@ -1,5 +1,5 @@
 /**
- * The signed-in app starts from the stored session (docs/decisions.md "Web performance"): opening /inbox or /contacts with a
+ * The signed-in app starts from the stored session (ADR-0160): opening /inbox or /contacts with a
  * session in localStorage, the screen's chunk and its first list request start before /auth/me has
  * answered, and the screen shows its heading meanwhile; the page then uses the list fetched early
  * rather than asking again (one list request). Held back here: /auth/me (answered only once the

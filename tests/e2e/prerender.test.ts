@@ -1,5 +1,5 @@
 /**
- * Prerendered public pages (docs/decisions.md "Web performance", web/build/prerender.ts): the HTML the server sends for a
+ * Prerendered public pages (ADR-0142, web/build/prerender.ts): the HTML the server sends for a
  * public path already holds the page, so its largest text paints before any JavaScript runs; the
  * signed-in app's paths get the empty shell. Once the JavaScript runs, React hydrates the page:
  * no console error (a hydration mismatch is one), nothing moves and the text stays the same, in

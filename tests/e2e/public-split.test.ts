@@ -1,5 +1,5 @@
 /**
- * Public pages load no signed-in code (docs/decisions.md "Web performance"): the network log of a first visit to the landing,
+ * Public pages load no signed-in code (ADR-0128): the network log of a first visit to the landing,
  * the sign-in page and an unknown path (the not-found page) holds no chunk of the signed-in app
  * (app shell and screens), and the marketing pages none of the query scope either (TanStack Query,
  * the API client, zod); nothing they run contains the realtime client. The chunk names come from

@@ -1,7 +1,7 @@
 /**
  * The landing page at phone width (390 px) before the web font arrives (font requests refused, so
  * the metric-matched fallback shows) and after, with where the hero's blocks sit in each: the two
- * should line up (docs/decisions.md, "Fonts"). Serves a build with the local static server.
+ * should line up (ADR-0129). Serves a build with the local static server.
  * Run: `npx tsx tests/e2e/take-landing-font-screenshots.ts [dist] [out-prefix]`.
  */
 import { createServer } from 'node:http';

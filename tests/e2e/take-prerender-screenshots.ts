@@ -2,7 +2,7 @@
  * The landing page and the sign-in page at phone width (390 px), light and dark, as the prerendered
  * HTML paints them (the app's scripts refused; the shell's inline theme script still runs, as it does
  * before the first paint) and once the app has hydrated them: the two of each pair should
- * look the same (docs/decisions.md, "Prerendered public pages"); the script says whether the two
+ * look the same (ADR-0142); the script says whether the two
  * PNGs are byte for byte identical. Serves a build with the local static server.
  * Run: `npx tsx tests/e2e/take-prerender-screenshots.ts [dist] [out-dir]`.
  */

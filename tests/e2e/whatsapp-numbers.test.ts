@@ -1,5 +1,5 @@
 /**
- * Numbers not on WhatsApp and read receipts (docs/decisions.md "Numbers not on WhatsApp" and "Read receipts"), in the browser (commit c19ab23 had only unit and API tests): the
+ * Numbers not on WhatsApp and read receipts (ADR-0180 and ADR-0181), in the browser (commit c19ab23 had only unit and API tests): the
  * WhatsApp connection form's 'Enviar confirmação de leitura (tiques azuis)' checkbox (on by
  * default, toggled with the keyboard, kept after a save), and a reply to a number that is not on
  * WhatsApp failing on its bubble with 'Este número não tem WhatsApp.' while the conversation and

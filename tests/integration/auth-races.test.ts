@@ -1,5 +1,5 @@
 /**
- * The races in the auth budgets and sessions (docs/decisions.md "Account takeover and the auth budgets"), through the real gateway. Each test sends
+ * The races in the auth budgets and sessions (ADR-0191), through the real gateway. Each test sends
  * from a loopback address of its own, since the budgets count per caller address. Before the fix:
  * 60 concurrent logins let the right password in at try 51 and answered some tries 500, 40
  * parallel code guesses met no 429, one reset code worked 8 times, an unarchived user's old

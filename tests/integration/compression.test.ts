@@ -1,5 +1,5 @@
 /**
- * The API's JSON answers compressed for the request's Accept-Encoding (docs/decisions.md "Web performance"), over the local
+ * The API's JSON answers compressed for the request's Accept-Encoding (ADR-0167), over the local
  * gateway: the raw bytes are read with node:http (fetch would decode them), decoded here, and must be
  * exactly the answer to the same request without Accept-Encoding.
  */

@@ -14,7 +14,7 @@
  * - account creation (register, create account, create a connection, concurrently): no half-made
  *   account, the counters equal what is stored, every accepted sign-up can log in.
  *
- * What makes them pass is docs/decisions.md, "Crash safety of the local runtime".
+ * What makes them pass is ADR-0111.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The realtime link opens with a one-time ticket, never with the access token in the URL (docs/decisions.md "A one-time ticket opens the socket",
+ * The realtime link opens with a one-time ticket, never with the access token in the URL (ADR-0187,
  * AWS 6: the URL lands in WAF and CloudFront logs). `POST /api/ws-ticket` answers a ticket bound to
  * the caller's session; `$connect` spends it atomically, so it opens one socket once, within its few
  * seconds, and only while its session lives.

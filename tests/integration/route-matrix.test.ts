@@ -1,5 +1,5 @@
 /**
- * The route matrix (docs/decisions.md "Route matrix"): every route of functions/http/routes.ts × every kind of caller, with
+ * The route matrix (ADR-0103): every route of functions/http/routes.ts × every kind of caller, with
  * the status its access class (tests/integration/route-access.ts) expects. Callers: no token, a
  * malformed one, an expired one (signed with the runtime's own secret), a revoked one, a member, an
  * admin and the owner of the team's account, and two strangers sending the same requests with the

@@ -1,5 +1,5 @@
 /**
- * Uploads and downloads (docs/decisions.md "Request properties, uploads, headers and audit"). The presigned upload URL binds the account (its key is under
+ * Uploads and downloads (ADR-0109). The presigned upload URL binds the account (its key is under
  * the session's account), the key, the content type and the length: checked with SigV4 verified
  * from the specification (tests/support/sigv4.ts), independently of the local S3 stand-in's own
  * verifier (infra/local/emulators/sigv4-verifier.ts). A file's link serves it with a safe type and disposition, so an HTML page or an SVG

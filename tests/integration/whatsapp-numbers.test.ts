@@ -1,5 +1,5 @@
 /**
- * Day one on a real phone (docs/decisions.md "Numbers not on WhatsApp" and "Read receipts"): numbers typed by hand and read receipts, on a runtime of this
+ * Day one on a real phone (ADR-0180 and ADR-0181): numbers typed by hand and read receipts, on a runtime of this
  * file's own whose WhatsApp sockets are the socket double (tests/support/runtime-with-whatsapp-double.ts),
  * with WhatsApp's directory set as `onWhatsApp` answers it: a Brazilian mobile registered before the
  * ninth digit is kept without it, and a number that is not on WhatsApp answers nothing.

@@ -1,5 +1,5 @@
 /**
- * One slow connection holds up no other (docs/decisions.md "One queue of changes per connection"): each connection's changes have their
+ * One slow connection holds up no other (ADR-0182): each connection's changes have their
  * own queue in the worker, so a change of connection A that never ends (its session's close hangs)
  * neither delays connection B's start nor makes the liveness check fail. The liveness check reports
  * a stuck loop of the worker (scan, renewal timer, event loop), not a slow number; the slow change

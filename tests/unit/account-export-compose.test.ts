@@ -1,5 +1,5 @@
 /**
- * The account export's last step (docs/decisions.md "Deletion and export"): the archive is the parts in order, written through the
+ * The account export's last step (ADR-0186): the archive is the parts in order, written through the
  * bucket's multipart upload (`putStream`, one 5 MiB part in memory at a time) while the parts are
  * read a few at a time, never all at once. It used to read every part with one Promise.all and PutObject
  * their concatenation, so an account of gigabytes needed gigabytes of a 512 MB function.

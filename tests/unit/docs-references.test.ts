@@ -1,7 +1,7 @@
 /**
  * References a newcomer can open. docs/architecture.md names files by path: each must exist. Code
- * and documents cite product rules as `docs/product.md#<section>` and choices as a section of
- * docs/decisions.md, never a document outside the repository (a spec's "section N", its
+ * and documents cite product rules as `docs/product.md#<section>` and choices as a decision record
+ * (`ADR-NNNN`, docs/adr/), never a document outside the repository (a spec's "section N", its
  * architecture page) nor a tracker's issue number: each such citation fails here with its file and
  * line. Every `docs/product.md#…` and `docs/architecture.md#…` anchor must name one of that
  * document's headings.
@@ -12,25 +12,6 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const self = relative(root, import.meta.filename);
-
-/**
- * Files left out of the outside-reference rule, each with its reason. docs/decisions.md is being
- * restructured (its headings still carry issue numbers; code cites those sections by their words
- * before the parenthesis), and docs/deploy.md is being rewritten alongside it.
- */
-const notYetChecked: Record<string, string> = {
-  'docs/decisions.md': 'being restructured by another change; its headings still name issues',
-  'docs/deploy.md': 'being rewritten alongside docs/decisions.md',
-};
-
-/**
- * Files whose citations wait for a change under way in them to land (edited by someone else when
- * the rule came in). Each still holds one; once it is replaced, its line here fails and goes.
- */
-const pendingReplacement: Record<string, string> = {
-  'connectors/whatsapp/auth-state.ts': 'cites docs/decisions.md "Auth state durability" once its own change lands',
-  'infra/web-site.test.ts': 'cites docs/decisions.md "Web performance" once its own change lands',
-};
 
 const skippedFolders = new Set(['node_modules', 'cdk.out', 'dist', 'coverage']);
 const checkedExtensions = /\.(ts|tsx|mts|cts|js|mjs|cjs|md|css|html)$/;
@@ -48,7 +29,7 @@ function files(dir = ''): string[] {
 const outside: { pattern: RegExp; instead: string }[] = [
   { pattern: /\bSPEC(?:\.md)?\s+(?:sections?|§)/, instead: 'docs/product.md#<section>' },
   { pattern: /\b(?:SPEC|ARCHITECTURE|DEVELOPERS)\.md\b/, instead: 'docs/product.md or docs/architecture.md' },
-  { pattern: /\bissues?\s+#?\d+/i, instead: 'docs/product.md#<section> or a section of docs/decisions.md' },
+  { pattern: /\bissues?\s+#?\d+/i, instead: 'docs/product.md#<section> or a decision record (ADR-NNNN)' },
 ];
 
 /** GitHub's anchor of a Markdown heading. */
@@ -118,12 +99,8 @@ describe('references point inside the repository', () => {
   }
 
   it('no code or document cites the outside spec, architecture page or an issue number', () => {
-    const found = checked.filter((file) => !(file in notYetChecked) && !(file in pendingReplacement)).flatMap(outsideCitations);
+    const found = checked.flatMap(outsideCitations);
     expect(found).toEqual([]);
-  });
-
-  it('each file waiting for its replacement still has a citation to replace', () => {
-    for (const file of Object.keys(pendingReplacement)) expect(outsideCitations(file), file).not.toEqual([]);
   });
 
   it('every anchor into docs/product.md or docs/architecture.md names a heading', () => {
@@ -143,14 +120,7 @@ describe('references point inside the repository', () => {
     expect(hits('see ARCHITECTURE.md')).toBe(true);
     expect(hits('The error catalogue (docs/product.md#error-catalogue)')).toBe(false);
     expect(hits('Lighthouse 13 on chromium')).toBe(false);
-    expect(hits('docs/decisions.md "Stream fan-in (issue 27)"')).toBe(true);
+    expect(hits('ADR-0192 "Stream fan-in (issue 27)"')).toBe(true);
     expect(slug('Roles and permissions')).toBe('roles-and-permissions');
-  });
-
-  it('the files left out still exist, each with a reason', () => {
-    for (const [file, reason] of Object.entries(notYetChecked)) {
-      expect(checked, file).toContain(file);
-      expect(reason.length).toBeGreaterThan(10);
-    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Inbound media stream into the bucket without being held (docs/decisions.md "Media stream into the bucket"): the media path
+ * Inbound media stream into the bucket without being held (ADR-0176): the media path
  * (`inboundMedia` → `storage.putStream` → S3 multipart against the local S3 front, which verifies
  * SigV4) runs in a child process started with `--max-old-space-size=160`, on lazily generated
  * media. A 45 MB document (within the 50 MB cap) arrives whole, checked by size and by a SHA-256

@@ -1,5 +1,5 @@
 /**
- * WhatsApp's auth state survives what a real AWS account does to it (docs/decisions.md "Auth state durability"), on the
+ * WhatsApp's auth state survives what a real AWS account does to it (ADR-0171), on the
  * table as the local runtime runs it (dynalite, which enforces DynamoDB's 400 KB item limit, behind
  * the local DynamoDB front): a stop lets the lease go only after the state's writes landed, a
  * worker that lost the lease can no longer write, and a record past 400 KB is split.

@@ -1,6 +1,6 @@
 /**
  * What Baileys asks of the session when a recipient's phone cannot decrypt a message, and when a
- * message goes to a group (docs/decisions.md "Retries after a restart, retry counts, group members"), on the socket double, which answers as Baileys'
+ * message goes to a group (ADR-0177), on the socket double, which answers as Baileys'
  * `sendMessagesAgain` and `relayMessage` do: a retry request is answered from the socket's own
  * recent sends, else from `getMessage`, at most 5 times per (message, participant) as counted in
  * `msgRetryCounterCache`; a group send takes the members from `cachedGroupMetadata`, else asks

@@ -3,7 +3,7 @@
  * gives every set of pages sharing a module a chunk of its own: /inbox fetched 45 files, most of a
  * kilobyte (an icon, a query hook, a contract), and over the six HTTP/1.1 connections a phone opens
  * to an origin those queue up for eight round trips before the page's first request can start
- * (Lighthouse's simulated 4G puts the list's text at 5 s; docs/decisions.md). This names a module
+ * (Lighthouse's simulated 4G puts the list's text at 5 s; ADR-0160). This names a module
  * `app` when only the signed-in screens reach it (its static importers lead to no root but theirs),
  * and the group, split by the set of screens using each module (`entriesAware`), merges the small
  * parts into their nearest neighbour. What a public page or the boot chunk reaches is left alone,

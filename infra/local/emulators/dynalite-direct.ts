@@ -2,8 +2,7 @@
  * dynalite called in-process: the DynamoDB front hands each call to dynalite's own validation and
  * action code instead of a second HTTP round trip to dynalite's server in the same thread. That hop
  * (undici's fetch, dynalite's HTTP handler and its CRC of every answer, a JSON encode and decode
- * each way) was over a third of the DynamoDB thread's CPU per read (docs/decisions.md, "Per-request
- * CPU of the read paths, second pass"). Answers and errors are what dynalite's server sends: the same validation
+ * each way) was over a third of the DynamoDB thread's CPU per read (ADR-0147). Answers and errors are what dynalite's server sends: the same validation
  * (`checkTypes`, `checkValidations`), the same action, the same `__type` and status.
  *
  * Item actions also read the table's description through a cache: dynalite reads it from LevelDB

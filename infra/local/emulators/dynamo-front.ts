@@ -164,7 +164,7 @@ export class DynamoFront {
   /**
    * Seeds the TTL index from what is already stored: a Scan of the whole table, run at start-up
    * when no clean saved index exists (it weighed about 115 MB of RSS and seconds of start-up at
-   * 130,000 items: docs/decisions.md, "Where the runtime's memory goes").
+   * 130,000 items: ADR-0136).
    */
   async seedTtlIndex(tableName: string): Promise<void> {
     let ExclusiveStartKey: Json | undefined;

@@ -3,8 +3,7 @@
  * abstract-level 1 used; abstract-level 3's key and value iterators have only `close()`, so every
  * Query and Scan left its iterator open, and the database holds each open iterator until it is
  * closed: its native LevelDB iterator, with the blocks it read and the memtables it pins. The
- * runtime's native memory grew by about 200 MB over a bench:load run (docs/decisions.md "Where the
- * memory goes, per holder"). Giving those iterators the `return()` dynalite calls closes them at
+ * runtime's native memory grew by about 200 MB over a bench:load run (ADR-0136). Giving those iterators the `return()` dynalite calls closes them at
  * the end of each stream, or when a Query stops early at its limit.
  */
 import { AbstractKeyIterator, AbstractValueIterator } from 'abstract-level';

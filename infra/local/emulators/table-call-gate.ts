@@ -5,7 +5,7 @@
  * (dynalite and its front, dynamo-worker.ts), which would answer in arrival order. Under ten
  * connections of list reads, each of a send's calls (the session, the contact and the connection,
  * the transaction, the fan-out's connections query) queued behind every read call sent before it
- * (docs/decisions.md "The send path under load: table calls by priority").
+ * (ADR-0148).
  *
  * So the DynamoDB thread passes reads' calls (those of the handler thread, handler-thread.ts:
  * API GETs and the contact snapshots' consumer) through this gate: at most `readLimit` of them in

@@ -4,7 +4,7 @@
  * cloud every request and stream batch has a container of its own; here they shared one event
  * loop, so ten connections of list reads kept it saturated and each hop of a send (its handler's
  * awaits, the stream record, the fan-out, the post to the socket) waited for turns of the reads'
- * handlers (docs/decisions.md "The API's reads on a thread of their own"). The main thread keeps
+ * handlers (ADR-0155). The main thread keeps
  * the HTTP and WebSocket servers, the writes, the other consumers and the channel worker.
  *
  * The thread has its own line to the DynamoDB thread (a `MessagePort`, table-port.ts), which
@@ -23,7 +23,7 @@ import { CallsById } from './calls-by-id.ts';
 const niceness = 10;
 /**
  * Its young generation: semi-spaces of 8 MB instead of V8's 16 (bench:load's peak RSS 349 → 333 MB
- * with the DynamoDB thread's at the same size, reads within the noise; docs/decisions.md).
+ * with the DynamoDB thread's at the same size, reads within the noise; ADR-0136).
  */
 const youngGenerationMb = 24;
 

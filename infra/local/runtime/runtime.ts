@@ -119,18 +119,18 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   // DynamoDB: dynalite and its front in a worker thread; clients talk to the front. Writes are
   // journaled under streams/ so a killed process comes back with whole writes and no stream
-  // record lost (infra/local/emulators/change-log.ts, docs/decisions.md).
+  // record lost (infra/local/emulators/change-log.ts, ADR-0112).
   const streamsDir = join(dataDir, 'streams');
   const streams = new StreamEmulator(streamsDir);
   // The main thread's young generation is sized by `runtimeCommand`'s flag; V8 reads that flag
   // for every isolate created after and prefers it to a worker's own limits, so it is cleared
-  // before the threads start (docs/decisions.md "The API's reads on a thread of their own").
+  // before the threads start (ADR-0155).
   setFlagsFromString('--max-semi-space-size=0');
   const dynamo = new Worker(threadEntry('emulators/dynamo-worker'), {
     workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute, streamsDir },
     // A young generation of 24 MB (semi-spaces of 8), half V8's default: with the API's reads on a
     // thread of their own, the process's peak needed the room, and reads stayed within the noise.
-    // A 12 MB one tripled this thread's scavenges: reads ran 30-50% slower (decisions.md).
+    // A 12 MB one tripled this thread's scavenges: reads ran 30-50% slower (ADR-0136).
     resourceLimits: { maxYoungGenerationSizeMb: 24 },
   });
   // The API's reads and the contact snapshots' consumer run on a thread of their own, whose table
@@ -184,7 +184,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const managementUrl = await ws.listenManagement();
 
   // SQS: the emulator's queues, named after their consumers, and the channel worker's queue,
-  // journaled under sqs/ so a restart loses no queued send (see docs/decisions.md).
+  // journaled under sqs/ so a restart loses no queued send (ADR-0112).
   const queues = new SqsEmulator({ journalDir: join(dataDir, 'sqs') });
   const sqsUrl = await queues.listen();
   const queueUrls = Object.fromEntries(
@@ -233,7 +233,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   managementClient(managementUrl).config.requestHandler = new ManagementPort(ws);
 
   // The stream's two readers are the cloud's routers, the same module (functions/streams/router.ts),
-  // loading the consumers' handlers here or on the handler thread (docs/decisions.md "Stream fan-in").
+  // loading the consumers' handlers here or on the handler thread (ADR-0192).
   const { streamRouter } = (await import(runtimeModuleUrl('functions/streams/router'))) as typeof import('../../../functions/streams/router.ts');
   const routers = new Map<string, StreamRouter>();
   const mappingFilters = new Map<StreamRouter, { count: number; filters: ReturnType<typeof routerFilters> }>();
@@ -281,7 +281,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   // Purges of deleted accounts and contacts and exports of accounts that a stop interrupted: the
   // stream records that ran their next steps were in memory only, so each job is moved on once,
-  // however recent its last step (docs/decisions.md "Resuming stalled jobs").
+  // however recent its last step (ADR-0118).
   const { resumeAccountDeletions } = await import('../../../shared/domain/accounts/account-deletion.ts');
   const { resumeAccountExports } = await import('../../../shared/domain/accounts/account-export.ts');
   const { resumeContactPurges } = await import('../../../shared/domain/contacts/contact-purge.ts');

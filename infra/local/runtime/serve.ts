@@ -9,8 +9,7 @@ import type { RuntimeOptions } from './runtime.ts';
 export async function serve(options: Omit<RuntimeOptions, 'port' | 'host' | 'dataDir'> = {}): Promise<void> {
   // The old generation grows by at most 30% of what survived the last full collection, instead of
   // V8's up to 4× when collections look cheap: under load the heap otherwise fills with garbage to
-  // several times the live set and keeps those pages afterwards (docs/decisions.md "Where the
-  // runtime's memory goes"). Read at each collection, so setting it here, before any load, holds.
+  // several times the live set and keeps those pages afterwards (ADR-0136). Read at each collection, so setting it here, before any load, holds.
   // RUNTIME_V8_DEFAULTS=1 leaves it at V8's default, for measuring what it costs in throughput (a
   // quiet A/B of `npm run bench:load`).
   if (!process.env.RUNTIME_V8_DEFAULTS) setFlagsFromString('--heap-growing-percent=30');

@@ -6,7 +6,7 @@
  * target and JSON body are posted to the thread, whose DynamoDB front answers it as its HTTP
  * server would (`DynamoFront.answer`), and the answer's bytes come back moved, not copied. The
  * front's HTTP server stays for other processes (the bench's seeders, the tests' clients).
- * docs/decisions.md, "Table calls by message".
+ * ADR-0151.
  */
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { CallsById } from './calls-by-id.ts';

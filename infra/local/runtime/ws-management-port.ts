@@ -5,7 +5,7 @@
  * gateway's management port (a socket write, an HTTP request parsed, an answer written and parsed,
  * each a turn of this thread's event loop behind the API's reads), the request goes straight to
  * the gateway that holds the sockets (`WsGateway.manage`, which the loopback server answers with
- * too). docs/decisions.md, "The fan-out's posts in process".
+ * too). ADR-0153.
  */
 import { InProcessRequestHandler } from './sdk-request-handler.ts';
 import type { ManagementAnswer } from '../emulators/ws-gateway.ts';

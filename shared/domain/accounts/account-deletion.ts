@@ -4,7 +4,7 @@
  * the background, a bounded step at a time (`runDeletionStep`, called by the `account-deletion`
  * stream consumer for every change of the job item, which each step makes). Every step is
  * idempotent: it deletes what is still there, so a step retried or a purge resumed after a restart
- * (`resumeAccountDeletions`) does no harm. See docs/decisions.md "Account deletion".
+ * (`resumeAccountDeletions`) does no harm. See ADR-0115.
  */
 import {
   accountDeletionItem,

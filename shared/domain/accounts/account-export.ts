@@ -4,7 +4,7 @@
  * "Service" | "Contact" | "File" | "Message", ... }`, keys and secrets left out), and the export
  * answers a signed download link once done. The job runs a bounded step per change of its item
  * (`runExportStep`, from the `account-export` stream consumer): each step writes one part, the last
- * joins the parts into the archive. See docs/decisions.md "Deletion and export".
+ * joins the parts into the archive. See ADR-0117.
  */
 import type { AccountExport } from '#contracts/accounts.ts';
 import { advanceAccountExport, getAccountExport, pageOf, pendingAccountExports, putAccountExport, type AccountExportItem } from '#db/account-exports.ts';
@@ -159,7 +159,7 @@ async function exportStep(ports: Ports, job: AccountExportItem): Promise<StepRes
       const prefix = exportObjectKey(accountId, exportId, 'part-');
       const names = Array.from({ length: job.parts }, (_, i) => exportObjectKey(accountId, exportId, `part-${String(i + 1).padStart(6, '0')}.jsonl`));
       const archive = exportObjectKey(accountId, exportId, 'conversa-dados.jsonl');
-      // A multipart upload fed part by part (docs/decisions.md "Deletion and export"): memory holds
+      // A multipart upload fed part by part (ADR-0117): memory holds
       // `composeReadAhead` parts and one upload part, not the whole archive.
       await ports.storage.putStream(archive, inOrder(ports, names, composeReadAhead), 'application/x-ndjson');
       for (let left = await ports.storage.list(prefix, 1000); left.length; left = await ports.storage.list(prefix, 1000)) await ports.storage.remove(left);

@@ -2,7 +2,7 @@
  * Plans and subscriptions: the product, checkout, the billing portal, and keeping the account's
  * `subscription` and `plan` in step with the payment provider's events. The provider is the source
  * of truth: every event makes us read its subscription again, so events that arrive late or out of
- * order cannot move an account backwards (see docs/decisions.md, "Billing").
+ * order cannot move an account backwards (see ADR-0092).
  */
 import type { Subscription } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';

@@ -1,6 +1,6 @@
 /**
  * An account over its plan's limits after a downgrade or a cancellation, and back under them after
- * an upgrade (docs/decisions.md, "Billing"). Nothing is deleted:
+ * an upgrade (ADR-0094). Nothing is deleted:
  *   users        the newest active users beyond the limit are archived (never the owner), and come
  *                back oldest first while the plan has room;
  *   connections  those beyond the limit in creation order are stopped (and may not be started while

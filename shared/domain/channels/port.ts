@@ -276,7 +276,7 @@ export interface InboundMessage {
     /**
      * Other ids the channel gives the same chat (WhatsApp's private `@lid` id of a person whose
      * phone-number JID is `idFromService`). They find the same contact; a contact known only by
-     * one of them takes `idFromService` as its id (see docs/decisions.md, "One person, one contact").
+     * one of them takes `idFromService` as its id (see ADR-0076).
      */
     aliases?: string[];
     name: string;

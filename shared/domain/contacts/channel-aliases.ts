@@ -12,7 +12,7 @@
  *   `idFromService` as its id and keeps its old id as an alias;
  * - both known as two contacts: the one holding `idFromService` stays; the other's messages move
  *   into its conversation (same ids, so the same order and quotes), its ids become aliases of the
- *   survivor, and it is deleted. Deterministic whichever was made first; see docs/decisions.md.
+ *   survivor, and it is deleted. Deterministic whichever was made first; ADR-0076.
  */
 import { ack } from '#contracts/messages.ts';
 import { releaseSeatStep } from '#db/accounts.ts';

@@ -110,7 +110,7 @@ interface AccountView {
   /**
    * Sorted lists by order signature, kept across changes: a sync moves the entries it changed
    * (a send changes one contact) instead of sorting every contact again, which held the runtime's
-   * event loop for hundreds of milliseconds per change under load (docs/decisions.md).
+   * event loop for hundreds of milliseconds per change under load (ADR-0138).
    */
   sorted: Map<string, Sorted>;
   /** Entries replaced or removed, and entries put, since the sorted lists were last brought up to date. */

@@ -1,6 +1,5 @@
 /**
- * An account's contact directory as one compact object in the bucket (docs/decisions.md "Contact
- * snapshots"): what a cold process loads in one GET instead of reading every contact item, then
+ * An account's contact directory as one compact object in the bucket (ADR-0058): what a cold process loads in one GET instead of reading every contact item, then
  * brings current from the change index. Kept by the `contact-snapshots` stream consumer.
  *
  * Format (gzip of JSON): `{ v, accountId, position, columns, messageColumns, orders, data }`.

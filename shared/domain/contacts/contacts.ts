@@ -97,7 +97,7 @@ export async function listContacts(ports: Ports, session: AccountSession, q: Lis
   );
   // A cold view read every contact item (the account has no usable snapshot yet, e.g. contacts
   // imported before snapshots existed and unchanged since): it writes one before answering, so
-  // only this first cold start pays the full read (docs/decisions.md "Contact snapshots").
+  // only this first cold start pays the full read (ADR-0058).
   if (contactDirectory.lastSync(accountId)?.loaded === 'items') await firstSnapshot(ports, accountId);
   return answer;
 }

@@ -2,7 +2,7 @@
  * Read receipts when an agent opens a conversation (WhatsApp's blue ticks), so the customer and the
  * business's phone see the messages as read: the newest unread messages of the customer, by their
  * channel ids, queued as a `read` command for the worker that holds the connection's session
- * (docs/decisions.md, "Read receipts"). Only channels reached through a worker-held session
+ * (ADR-0181). Only channels reached through a worker-held session
  * (`sendsInSession`), only when the connection's setting is on (the default), and never at the cost
  * of the open: a failure is logged, and a worker that is away drops the receipts.
  */

@@ -7,7 +7,7 @@
  * change: a member who saw the conversation before it moved away gets that one last
  * contact.UPDATED (which names the new owner or department), so their list can drop it; nothing
  * after. A message is judged on its conversation as it stands when the batch is fanned out.
- * See docs/decisions.md "Realtime events follow conversation visibility".
+ * See ADR-0123.
  */
 import type { ContactItem } from '#db/contacts.ts';
 import { getContactItem } from '#db/contacts.ts';

@@ -2,8 +2,7 @@
  * Ending a session closes its realtime connections. The table change that ends it (a revoked
  * token, a user archived, removed or moved to a new session generation by a password reset) reaches
  * the `close-sessions` stream consumer, which closes the matching connections through the API
- * Gateway Management API (`DeleteConnection`) and forgets them. See docs/decisions.md
- * "Closing the sockets of ended sessions". A user's role change closes their sockets too (recorded
+ * Gateway Management API (`DeleteConnection`) and forgets them. See ADR-0104. A user's role change closes their sockets too (recorded
  * with the role they opened with), so the fan-out never judges a socket by an old role.
  */
 import { entityTypes } from '#db/keys.ts';

@@ -25,8 +25,7 @@ export interface PendingEvent {
  * Posts a batch's events once they are built, reading each account's connections while they are
  * built rather than after: a contact's event reads its connection (channel) item first, and the
  * message stored beside it in the same batch would otherwise wait for that read and then for the
- * connections query, one round trip after the other (docs/decisions.md "The send path under load:
- * the fan-out's round trips").
+ * connections query, one round trip after the other (ADR-0149).
  */
 export async function fanOutBuilt(ports: Ports, broadcaster: Broadcaster, pending: readonly PendingEvent[]): Promise<{ sent: number; pruned: number }> {
   const connectionsOf = connectionsReader(ports);

@@ -1,5 +1,5 @@
 /**
- * The realtime link's one-time tickets (docs/decisions.md "A one-time ticket opens the socket"): a browser trades its access token for a ticket
+ * The realtime link's one-time tickets (ADR-0187): a browser trades its access token for a ticket
  * over HTTPS (`POST /api/ws-ticket`, the token in a header) and opens the socket with the ticket in
  * the URL, which WAF and CloudFront log; the 7-day token never goes there. A ticket opens one socket,
  * once, within `wsTicketSeconds`, and only while the session that asked it lives.

@@ -1,6 +1,5 @@
 /**
- * Query keys: one factory per entity, the only place keys are written (docs/decisions.md, "Data
- * layer"). Every key starts with its entity (`all`), which is what lets the realtime layer find
+ * Query keys: one factory per entity, the only place keys are written (ADR-0055). Every key starts with its entity (`all`), which is what lets the realtime layer find
  * every cached copy of an item by prefix without the features knowing each other. Shared by the
  * features, so it lives outside them.
  */

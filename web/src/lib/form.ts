@@ -1,6 +1,6 @@
 /**
  * Forms: react-hook-form checked by the contracts' zod schemas through `@hookform/resolvers/zod`
- * (docs/decisions.md, "Forms"), so the exact pt-BR messages come from `shared/contracts`. Validates
+ * (ADR-0054), so the exact pt-BR messages come from `shared/contracts`. Validates
  * on submit, then live as the person corrects the fields, and moves focus to the first invalid one.
  */
 import { zodResolver } from '@hookform/resolvers/zod';

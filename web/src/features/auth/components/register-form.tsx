@@ -14,7 +14,7 @@ export const registerRedirectMs = 1000;
 
 /**
  * Sign-up. The answer's token is not kept: the e-mail is verified first (a guest-only screen),
- * then the person signs in. See docs/decisions.md.
+ * then the person signs in. See ADR-0023.
  */
 export function RegisterForm() {
   const navigate = useNavigate();

@@ -22,7 +22,7 @@ function includesFor(isGroup: boolean): string[] {
 
 /**
  * GET /messages?query=...: 10 messages, newest first; older pages by cursor (`where.id.lt` the
- * oldest id shown), which costs the same at any depth (docs/decisions.md, "Messages pages").
+ * oldest id shown), which costs the same at any depth (ADR-0034).
  */
 export function getMessages(contactId: string, beforeId: string | null, isGroup = false, signal?: AbortSignal): Promise<ListAnswer<Message>> {
   const where = beforeId ? { contactId, id: { lt: beforeId } } : { contactId };

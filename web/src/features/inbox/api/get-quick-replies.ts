@@ -11,8 +11,7 @@ const catalogue: ListQueryInput = { where: {}, page: 0, perPage: maxPerPage, wit
 
 /**
  * GET /quick-replies, whole, for the composer's `/atalho` picker: read when the picker first opens,
- * then filtered here on every keystroke (docs/decisions.md, "The quick-reply picker filters a
- * cached catalogue").
+ * then filtered here on every keystroke (ADR-0134).
  */
 export function useQuickReplyCatalogue(enabled: boolean) {
   return useQuery({

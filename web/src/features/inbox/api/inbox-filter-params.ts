@@ -2,7 +2,7 @@ import { conversationStatuses, inboxTabs, type ConversationStatus, type InboxTab
 import type { ServiceType } from '#contracts/services.ts';
 import { emptyInboxFilters, type InboxFilters } from './get-inbox-contacts.ts';
 
-/** The status a list opens with: the conversations still waiting for someone (docs/decisions.md). */
+/** The status a list opens with: the conversations still waiting for someone (ADR-0144). */
 export const defaultInboxStatus: ConversationStatus = 'open';
 
 const isTab = (v: string | null): v is InboxTab => (inboxTabs as readonly string[]).includes(v ?? '');

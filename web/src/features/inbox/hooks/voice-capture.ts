@@ -3,7 +3,7 @@
  * WebM/Opus where the browser records it (Chrome, Firefox: the server repackages it as OGG/Opus), else
  * PCM from the microphone encoded as OGG/Opus in the browser by `opus-recorder` (libopus compiled to
  * WASM, in an AudioWorklet; Safari), never MediaRecorder's AAC/MP4, which WhatsApp may not play as a
- * voice note (docs/decisions.md, "Voice notes: OGG/Opus with a waveform").
+ * voice note (ADR-0079).
  */
 
 export interface VoiceCapture {
