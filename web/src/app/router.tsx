@@ -1,5 +1,5 @@
-import { Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
+import { type ComponentType, type ReactElement, type ReactNode, Suspense } from 'react';
+import { BrowserRouter, type NonIndexRouteObject, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { MarketingLayout } from '#web/components/layouts/marketing-layout.tsx';
 import { PageLoader } from '#web/components/ui/spinner.tsx';
 import { storage, storageKeys } from '#web/lib/storage.ts';
@@ -37,34 +37,49 @@ const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
 const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { data: true });
 const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
 
-/** Pages by path, fetched as soon as the path is known rather than once their parent layout has loaded. */
-const routePreloads: [prefix: string, pages: { preload: () => void }[]][] = [
-  ['/inbox', [AppShell, Inbox]],
-  ['/contacts', [AppShell, Contacts]],
-  ['/services', [AppShell, Services]],
-  ['/users', [AppShell, Users]],
-  ['/departments', [AppShell, Departments]],
-  ['/tags', [AppShell, Tags]],
-  ['/quick-replies', [AppShell, QuickReplies]],
-  ['/my-account', [AppShell, MyAccount]],
-  ['/login', [AuthLayout, Login]],
-  ['/register', [AuthLayout, Register]],
-  ['/forgot-password', [AuthLayout, ForgotPassword]],
-  ['/reset-password', [AuthLayout, ResetPassword]],
-  ['/verify-email', [AuthLayout, VerifyEmail]],
-  ['/accounts', [AuthLayout, Accounts]],
+type LazyPage = ReturnType<typeof lazyPage>;
+
+/** Who may open a screen; signed-in visitors without an account go to /accounts from an `account` screen. */
+type Guard = 'public' | 'guest' | 'signed-in' | 'account';
+/** The frame around a screen: the marketing pages', the sign-in screens' or the signed-in app's. */
+type Frame = 'marketing' | 'auth' | 'app';
+
+interface ScreenRoute {
+  /** Path under `/`; null: `/` itself. */
+  path: string | null;
+  page: LazyPage | ComponentType;
+  guard: Guard;
+  frame: Frame;
+}
+
+/** The screens of docs/product.md#screens: one line each. */
+const screens: ScreenRoute[] = [
+  { path: null, page: LandingPage, guard: 'guest', frame: 'marketing' },
+  { path: 'about', page: About, guard: 'public', frame: 'marketing' },
+  { path: 'contact', page: Contact, guard: 'public', frame: 'marketing' },
+  { path: 'terms', page: Terms, guard: 'public', frame: 'marketing' },
+  { path: 'privacy', page: Privacy, guard: 'public', frame: 'marketing' },
+  { path: 'cookies', page: Cookies, guard: 'public', frame: 'marketing' },
+  { path: 'demo', page: Demo, guard: 'public', frame: 'marketing' },
+  { path: '*', page: NotFound, guard: 'public', frame: 'marketing' },
+  { path: 'login', page: Login, guard: 'guest', frame: 'auth' },
+  { path: 'register', page: Register, guard: 'guest', frame: 'auth' },
+  { path: 'forgot-password', page: ForgotPassword, guard: 'guest', frame: 'auth' },
+  { path: 'reset-password', page: ResetPassword, guard: 'guest', frame: 'auth' },
+  // Guests and signed-in users alike: the link of an e-mail change is opened signed in.
+  { path: 'verify-email', page: VerifyEmail, guard: 'public', frame: 'auth' },
+  { path: 'accounts', page: Accounts, guard: 'signed-in', frame: 'auth' },
+  { path: 'inbox/:contactId?', page: Inbox, guard: 'account', frame: 'app' },
+  { path: 'contacts/*', page: Contacts, guard: 'account', frame: 'app' },
+  { path: 'services/*', page: Services, guard: 'account', frame: 'app' },
+  { path: 'users/*', page: Users, guard: 'account', frame: 'app' },
+  { path: 'departments/*', page: Departments, guard: 'account', frame: 'app' },
+  { path: 'tags/*', page: Tags, guard: 'account', frame: 'app' },
+  { path: 'quick-replies/*', page: QuickReplies, guard: 'account', frame: 'app' },
+  { path: 'my-account/*', page: MyAccount, guard: 'account', frame: 'app' },
 ];
 
-/** Starts fetching the chunks of the page at `pathname` and of its layout (boot.tsx calls it before React renders). */
-export function preloadRoute(pathname: string): void {
-  const match = routePreloads.find(([prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`));
-  for (const page of match?.[1] ?? []) page.preload();
-}
-
-function PreloadRoute() {
-  preloadRoute(useLocation().pathname);
-  return null;
-}
+const isLazy = (page: LazyPage | ComponentType): page is LazyPage => 'preload' in page;
 
 function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
@@ -82,227 +97,104 @@ function Screen({ children }: { children: ReactNode }) {
   return <Suspense fallback={<ScreenSkeleton screen={skeletonScreenOf(useLocation().pathname)} />}>{children}</Suspense>;
 }
 
+/**
+ * Each frame: its layout, its own chunk when it has one (fetched with the screen: `preloadRoute`),
+ * and how a screen waits for its code inside it. A frame with its own chunk sits inside the guard,
+ * so a visitor sent elsewhere never fetches it; the marketing frame is in the main chunk and stays
+ * mounted from the landing to the public pages, so the landing's guard sits inside it.
+ */
+const frames: Record<Frame, { layout: ReactElement; chunk: LazyPage | null; wait: (page: ReactElement) => ReactElement }> = {
+  marketing: { layout: <MarketingLayout />, chunk: null, wait: (page) => <Page>{page}</Page> },
+  auth: {
+    layout: (
+      <Page>
+        <AuthLayout />
+      </Page>
+    ),
+    chunk: AuthLayout,
+    wait: (page) => <Page>{page}</Page>,
+  },
+  app: {
+    layout: (
+      <AppFrame>
+        <AppShell />
+      </AppFrame>
+    ),
+    chunk: AppShell,
+    wait: (page) => <Screen>{page}</Screen>,
+  },
+};
+
+/** The guards a screen is behind, outermost first (guards.tsx). */
+const guards: Record<Guard, [name: string, element: ReactElement][]> = {
+  public: [],
+  guest: [['guest', <GuestOnly key="guest" />]],
+  'signed-in': [['signed-in', <RequireAuth key="signed-in" />]],
+  account: [
+    ['signed-in', <RequireAuth key="signed-in" />],
+    ['account', <RequireAccount key="account" />],
+  ],
+};
+
+/**
+ * The route tree: every screen under the layouts and guards its line names, screens sharing a
+ * layout or guard under one route of it (a layout stays mounted between its screens).
+ */
+function routeTree(): RouteObject[] {
+  type Parent = NonIndexRouteObject & { children: RouteObject[] };
+  const root: Parent = { element: <RootLayout />, children: [] };
+  const parents = new Map<string, Parent>();
+  for (const screen of screens) {
+    const frame = frames[screen.frame];
+    const frameStep: [string, ReactElement] = [screen.frame, frame.layout];
+    const chain = frame.chunk ? [...guards[screen.guard], frameStep] : [frameStep, ...guards[screen.guard]];
+    let parent = root;
+    let path = '';
+    for (const [name, element] of chain) {
+      path += `/${name}`;
+      let route = parents.get(path);
+      if (!route) {
+        route = { element, children: [] };
+        parents.set(path, route);
+        parent.children.push(route);
+      }
+      parent = route;
+    }
+    const Page = screen.page;
+    const element = isLazy(Page) ? frame.wait(<Page />) : <Page />;
+    parent.children.push(screen.path === null ? { index: true, element } : { path: screen.path, element });
+  }
+  return [root];
+}
+
+const routes = routeTree();
+
+/**
+ * Pages by path, fetched as soon as the path is known rather than once their frame has loaded: the
+ * screens of a frame with its own chunk, with that chunk.
+ */
+const routePreloads = screens.flatMap(({ path, page, frame }) => {
+  const { chunk } = frames[frame];
+  return chunk && path && isLazy(page) ? [{ prefix: `/${path.split('/')[0]}`, pages: [chunk, page] }] : [];
+});
+
+/** Starts fetching the chunks of the page at `pathname` and of its layout (boot.tsx calls it before React renders). */
+export function preloadRoute(pathname: string): void {
+  const match = routePreloads.find(({ prefix }) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  for (const page of match?.pages ?? []) page.preload();
+}
+
+function PreloadRoute() {
+  preloadRoute(useLocation().pathname);
+  return null;
+}
+
 /** The route table of docs/product.md#screens, with its guards. */
 export function AppRoutes() {
   return (
     <>
       <PreloadRoute />
-      <Routes>
-        <Route element={<RootLayout />}>
-          <Route element={<MarketingLayout />}>
-            <Route element={<GuestOnly />}>
-              <Route index element={<LandingPage />} />
-            </Route>
-            <Route
-              path="about"
-              element={
-                <Page>
-                  <About />
-                </Page>
-              }
-            />
-            <Route
-              path="contact"
-              element={
-                <Page>
-                  <Contact />
-                </Page>
-              }
-            />
-            <Route
-              path="terms"
-              element={
-                <Page>
-                  <Terms />
-                </Page>
-              }
-            />
-            <Route
-              path="privacy"
-              element={
-                <Page>
-                  <Privacy />
-                </Page>
-              }
-            />
-            <Route
-              path="cookies"
-              element={
-                <Page>
-                  <Cookies />
-                </Page>
-              }
-            />
-            <Route
-              path="demo"
-              element={
-                <Page>
-                  <Demo />
-                </Page>
-              }
-            />
-            <Route
-              path="*"
-              element={
-                <Page>
-                  <NotFound />
-                </Page>
-              }
-            />
-          </Route>
-          <Route element={<GuestOnly />}>
-            <Route
-              element={
-                <Page>
-                  <AuthLayout />
-                </Page>
-              }
-            >
-              <Route
-                path="login"
-                element={
-                  <Page>
-                    <Login />
-                  </Page>
-                }
-              />
-              <Route
-                path="register"
-                element={
-                  <Page>
-                    <Register />
-                  </Page>
-                }
-              />
-              <Route
-                path="forgot-password"
-                element={
-                  <Page>
-                    <ForgotPassword />
-                  </Page>
-                }
-              />
-              <Route
-                path="reset-password"
-                element={
-                  <Page>
-                    <ResetPassword />
-                  </Page>
-                }
-              />
-            </Route>
-          </Route>
-          {/* Guests and signed-in users alike: the link of an e-mail change is opened signed in. */}
-          <Route
-            element={
-              <Page>
-                <AuthLayout />
-              </Page>
-            }
-          >
-            <Route
-              path="verify-email"
-              element={
-                <Page>
-                  <VerifyEmail />
-                </Page>
-              }
-            />
-          </Route>
-          <Route element={<RequireAuth />}>
-            <Route
-              element={
-                <Page>
-                  <AuthLayout />
-                </Page>
-              }
-            >
-              <Route
-                path="accounts"
-                element={
-                  <Page>
-                    <Accounts />
-                  </Page>
-                }
-              />
-            </Route>
-            <Route element={<RequireAccount />}>
-              <Route
-                element={
-                  <AppFrame>
-                    <AppShell />
-                  </AppFrame>
-                }
-              >
-                <Route
-                  path="inbox/:contactId?"
-                  element={
-                    <Screen>
-                      <Inbox />
-                    </Screen>
-                  }
-                />
-                <Route
-                  path="contacts/*"
-                  element={
-                    <Screen>
-                      <Contacts />
-                    </Screen>
-                  }
-                />
-                <Route
-                  path="services/*"
-                  element={
-                    <Screen>
-                      <Services />
-                    </Screen>
-                  }
-                />
-                <Route
-                  path="users/*"
-                  element={
-                    <Screen>
-                      <Users />
-                    </Screen>
-                  }
-                />
-                <Route
-                  path="departments/*"
-                  element={
-                    <Screen>
-                      <Departments />
-                    </Screen>
-                  }
-                />
-                <Route
-                  path="tags/*"
-                  element={
-                    <Screen>
-                      <Tags />
-                    </Screen>
-                  }
-                />
-                <Route
-                  path="quick-replies/*"
-                  element={
-                    <Screen>
-                      <QuickReplies />
-                    </Screen>
-                  }
-                />
-                <Route
-                  path="my-account/*"
-                  element={
-                    <Screen>
-                      <MyAccount />
-                    </Screen>
-                  }
-                />
-              </Route>
-            </Route>
-          </Route>
-        </Route>
-      </Routes>
+      {useRoutes(routes)}
     </>
   );
 }
