@@ -15,6 +15,7 @@ import { consumersOf, routerBatchSize, routerFilters, routerTimeoutSeconds, stre
 import { StreamRouter } from '../functions/streams/stream-router.ts';
 import type { StreamRecord } from '../infra/local/emulators/dynamo-front.ts';
 import { StreamEmulator } from '../infra/local/emulators/stream-emulator.ts';
+import { StreamPollers } from '../infra/local/pollers/stream-poller.ts';
 
 const sends = Number(process.argv[2] ?? 2000);
 let sequence = 0;
@@ -75,17 +76,19 @@ async function run(mode: 'before' | 'after'): Promise<Run> {
       // The realtime path: a record reaching the fan-out.
       if (name === 'fanout') for (const r of event.Records) latencies.push(now - pushedAt.get(r.eventID!)!);
     };
-  const emulators: StreamEmulator[] = [];
+  const emulators: { stream: StreamEmulator; pollers: StreamPollers }[] = [];
   if (mode === 'before') {
     // Nine readers, as the runtime subscribed them before the routers (one emulator each: the
     // emulator itself now refuses a third reader, as DynamoDB Streams does).
     for (const c of streamConsumers) {
-      const streams = new StreamEmulator();
-      streams.subscribe({ name: c.name, handler: stub(c.name), batchSize: c.batchSize, filters: c.filters });
-      emulators.push(streams);
+      const stream = new StreamEmulator();
+      const pollers = new StreamPollers(stream);
+      pollers.subscribe({ name: c.name, handler: stub(c.name), batchSize: c.batchSize, filters: c.filters });
+      emulators.push({ stream, pollers });
     }
   } else {
-    const streams = new StreamEmulator();
+    const stream = new StreamEmulator();
+    const pollers = new StreamPollers(stream);
     for (const { name } of streamRouters) {
       const consumers = consumersOf(name);
       const router = new StreamRouter(
@@ -99,7 +102,7 @@ async function run(mode: 'before' | 'after'): Promise<Run> {
         })),
       );
       const filters = routerFilters(consumers);
-      streams.subscribe({
+      pollers.subscribe({
         name: `${name}-router`,
         handler: (event, context) => router.handle(event as DynamoDBStreamEvent, context as never),
         batchSize: routerBatchSize(consumers),
@@ -107,7 +110,7 @@ async function run(mode: 'before' | 'after'): Promise<Run> {
         filters,
       });
     }
-    emulators.push(streams);
+    emulators.push({ stream, pollers });
   }
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -115,12 +118,12 @@ async function run(mode: 'before' | 'after'): Promise<Run> {
     for (const write of sendWrites(i)) {
       const now = performance.now();
       for (const r of write) pushedAt.set(r.eventID!, now);
-      for (const streams of emulators) for (const r of write) streams.push(r);
+      for (const { stream } of emulators) for (const r of write) stream.push(r);
       // A write every so often, as a busy runtime's: the consumers' turns come between them.
       await new Promise((r) => setImmediate(r));
     }
   }
-  await Promise.all(emulators.map((e) => e.idle()));
+  await Promise.all(emulators.map((e) => e.pollers.idle()));
   const used = process.cpuUsage(cpu);
   return { latencies, calls, cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - start };
 }

@@ -5,8 +5,9 @@ import { entityTypes } from '../../shared/db/keys.ts';
 import { realtimeEventFor } from '../../shared/domain/realtime/events.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import { realtimeItemTypes, streamConsumers, type EventPattern } from '../../functions/streams/consumers.ts';
-import { matchesPattern, passesFilters } from '../../infra/local/emulators/event-filter.ts';
+import { matchesPattern, passesFilters } from '../../infra/local/pollers/event-filter.ts';
 import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';
+import { StreamPollers } from '../../infra/local/pollers/stream-poller.ts';
 import type { StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
 
 /** A stream record as the DynamoDB front (and DynamoDB Streams) builds it. */
@@ -155,7 +156,8 @@ describe('the stream consumers’ filters', () => {
 
 describe('the stream emulator with filters', () => {
   it('hands a consumer only the records its filters let through, in order, batched together', async () => {
-    const streams = new StreamEmulator();
+    const stream = new StreamEmulator();
+    const streams = new StreamPollers(stream);
     const batches: string[][] = [];
     streams.subscribe({
       name: 'dispatch-outbound',
@@ -167,11 +169,11 @@ describe('the stream emulator with filters', () => {
     });
     const all = vi.fn(async () => undefined);
     streams.subscribe({ name: 'everything', handler: all });
-    streams.push(streamRecord('INSERT', message({ id: 'm1' })));
-    streams.push(streamRecord('MODIFY', message({ id: 'm1', ack: 1 }), message({ id: 'm1' })));
-    streams.push(streamRecord('INSERT', message({ id: 'in', isFromMe: false })));
-    streams.push(streamRecord('INSERT', message({ id: 'm2' })));
-    streams.push(streamRecord('INSERT', message({ id: 'm3' })));
+    stream.push(streamRecord('INSERT', message({ id: 'm1' })));
+    stream.push(streamRecord('MODIFY', message({ id: 'm1', ack: 1 }), message({ id: 'm1' })));
+    stream.push(streamRecord('INSERT', message({ id: 'in', isFromMe: false })));
+    stream.push(streamRecord('INSERT', message({ id: 'm2' })));
+    stream.push(streamRecord('INSERT', message({ id: 'm3' })));
     await streams.idle();
     expect(batches).toEqual([['m1', 'm2'], ['m3']]);
     expect(all.mock.calls.flatMap((call) => (call as unknown as [DynamoDBStreamEvent])[0].Records)).toHaveLength(5);

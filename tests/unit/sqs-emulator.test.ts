@@ -13,18 +13,23 @@ import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqsEmulator, type QueueOptions } from '../../infra/local/emulators/sqs-emulator.ts';
+import { QueuePollers } from '../../infra/local/pollers/queue-poller.ts';
 
 let sqs: SqsEmulator;
+/** Lambda's SQS mappings of `sqs`'s queues. */
+let pollers: QueuePollers;
 let client: SQSClient;
 
 beforeEach(async () => {
   sqs = new SqsEmulator();
+  pollers = new QueuePollers(sqs);
   const url = await sqs.listen();
   client = new SQSClient({ endpoint: url, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 });
 
 afterEach(async () => {
   client.destroy();
+  await pollers.close();
   await sqs.close();
 });
 
@@ -92,10 +97,10 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
   it('delivers the Lambda SQS event shape and deletes what succeeded', async () => {
     const url = queue();
     const records: SQSRecord[] = [];
-    sqs.subscribe('q.fifo', { name: 'c', handler: async (event) => void records.push(...event.Records) });
+    pollers.subscribe('q.fifo', { name: 'c', handler: async (event) => void records.push(...event.Records) });
     await send(url, 'a:1');
     await until(() => records.length === 1);
-    await sqs.idle();
+    await pollers.idle();
     expect(records[0]).toMatchObject({
       body: 'a:1',
       eventSource: 'aws:sqs',
@@ -111,7 +116,7 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
     const seen: string[] = [];
     let release!: () => void;
     const a1Held = new Promise<void>((r) => (release = r));
-    sqs.subscribe('q.fifo', {
+    pollers.subscribe('q.fifo', {
       name: 'c',
       batchSize: 1,
       maxConcurrency: 3,
@@ -146,7 +151,7 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
       }
       return { batchItemFailures: failures };
     };
-    sqs.subscribe('q.fifo', { name: 'c', batchSize: 1, handler });
+    pollers.subscribe('q.fifo', { name: 'c', batchSize: 1, handler });
     const start = Date.now();
     await send(url, 'a:1', 'a:2', 'b:1');
     await until(() => seen.some((s) => s.body === 'b:1'));
@@ -161,7 +166,7 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
     const url = queue();
     const seen: { body: string; count: string }[] = [];
     let failOnce = true;
-    sqs.subscribe('q.fifo', {
+    pollers.subscribe('q.fifo', {
       name: 'c',
       handler: async (event) => {
         seen.push(...event.Records.map((r) => ({ body: r.body, count: r.attributes.ApproximateReceiveCount })));
@@ -174,7 +179,7 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
     });
     await send(url, 'a:1', 'b:1', 'c:1');
     await until(() => seen.length === 4);
-    await sqs.idle();
+    await pollers.idle();
     expect(seen).toEqual([
       { body: 'a:1', count: '1' },
       { body: 'b:1', count: '1' },
@@ -188,7 +193,7 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
     const url = queue({ visibilityTimeoutSeconds: 1 });
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let calls = 0;
-    sqs.subscribe('q.fifo', {
+    pollers.subscribe('q.fifo', {
       name: 'c',
       handler: async () => {
         if (++calls === 1) throw new Error('boom');
@@ -196,7 +201,7 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
     });
     await send(url, 'a:1', 'b:1');
     await until(() => calls === 2, 3000);
-    await sqs.idle();
+    await pollers.idle();
     expect(sqs.depth('q.fifo')).toBe(0);
     log.mockRestore();
   });
@@ -205,7 +210,7 @@ describe('SQS FIFO emulator: delivery as Lambda does it', () => {
     const url = queue({ maxReceiveCount: 2 });
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let calls = 0;
-    sqs.subscribe('q.fifo', {
+    pollers.subscribe('q.fifo', {
       name: 'c',
       handler: async (event) => {
         calls++;

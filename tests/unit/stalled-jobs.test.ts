@@ -25,7 +25,7 @@ import { s3Storage } from '../../functions/lib/s3-storage.ts';
 import { streamConsumers } from '../../functions/streams/consumers.ts';
 import { imagesOf } from '../../functions/streams/stream-images.ts';
 import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
-import { passesFilters } from '../../infra/local/emulators/event-filter.ts';
+import { passesFilters } from '../../infra/local/pollers/event-filter.ts';
 import { accountDeletionItem, newDeletionStep } from '../../shared/db/account-deletions.ts';
 import { putAccountExport } from '../../shared/db/account-exports.ts';
 import type { Table } from '../../shared/db/client.ts';

@@ -5,13 +5,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { readCheckpoints } from '../../infra/local/emulators/change-log.ts';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';
+import { StreamPollers } from '../../infra/local/pollers/stream-poller.ts';
 import type { StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
 
 const record = (n: number) => ({ eventID: String(n), eventName: 'INSERT', dynamodb: { SequenceNumber: String(n) } }) as unknown as StreamRecord;
 
 describe('stream emulator', () => {
   it('delivers every record once, in order, in batches, one batch at a time', async () => {
-    const streams = new StreamEmulator();
+    const stream = new StreamEmulator();
+    const streams = new StreamPollers(stream);
     const seen: string[] = [];
     let running = 0;
     let overlap = false;
@@ -26,14 +28,15 @@ describe('stream emulator', () => {
         running--;
       },
     });
-    for (let i = 1; i <= 10; i++) streams.push(record(i));
+    for (let i = 1; i <= 10; i++) stream.push(record(i));
     await streams.idle();
     expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => String(i + 1)));
     expect(overlap).toBe(false);
   });
 
   it('refuses a third reader of the stream, as DynamoDB Streams throttles more than two readers of a shard', () => {
-    const streams = new StreamEmulator();
+    const stream = new StreamEmulator();
+    const streams = new StreamPollers(stream);
     const handler = async () => undefined;
     streams.subscribe({ name: 'one', handler });
     streams.subscribe({ name: 'two', handler });
@@ -41,7 +44,8 @@ describe('stream emulator', () => {
   });
 
   it('retries a failing batch before moving on', async () => {
-    const streams = new StreamEmulator();
+    const stream = new StreamEmulator();
+    const streams = new StreamPollers(stream);
     let calls = 0;
     streams.subscribe({
       name: 'flaky',
@@ -50,13 +54,14 @@ describe('stream emulator', () => {
         if (calls < 3) throw new Error('transient');
       },
     });
-    streams.push(record(1));
+    stream.push(record(1));
     await streams.idle();
     expect(calls).toBe(3);
   });
 
   it('reads a partial batch response as Lambda does: retries from the earliest reported record, the records before it handled', async () => {
-    const streams = new StreamEmulator();
+    const stream = new StreamEmulator();
+    const streams = new StreamPollers(stream);
     const calls: string[][] = [];
     streams.subscribe({
       name: 'partial',
@@ -66,7 +71,7 @@ describe('stream emulator', () => {
         return { batchItemFailures: [] };
       },
     });
-    for (let i = 1; i <= 5; i++) streams.push(record(i));
+    for (let i = 1; i <= 5; i++) stream.push(record(i));
     await streams.idle();
     expect(calls).toEqual([
       ['1', '2', '3', '4', '5'],
@@ -76,7 +81,8 @@ describe('stream emulator', () => {
 
   it('gives up on a batch after its retries, logs it, and goes on with the next', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const streams = new StreamEmulator();
+    const stream = new StreamEmulator();
+    const streams = new StreamPollers(stream);
     const delivered: string[] = [];
     streams.subscribe({
       name: 'broken',
@@ -87,8 +93,8 @@ describe('stream emulator', () => {
         delivered.push(event.Records[0]!.eventID!);
       },
     });
-    streams.push(record(1));
-    streams.push(record(2));
+    stream.push(record(1));
+    stream.push(record(2));
     await streams.idle();
     expect(delivered).toEqual(['2']);
     expect(log).toHaveBeenCalledOnce();
@@ -100,22 +106,24 @@ describe('stream emulator: checkpoints across a killed process', () => {
   it('hands each consumer, after a restart, the records past its own checkpoint; a new consumer starts at the end', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stream-checkpoints-'));
     try {
-      const before = new StreamEmulator(dir);
+      const beforeStream = new StreamEmulator(dir);
+      const before = new StreamPollers(beforeStream);
       const seen: string[] = [];
       before.subscribe({ name: 'fast', handler: async (event: DynamoDBStreamEvent) => void seen.push(...event.Records.map((r) => r.eventID!)) });
-      before.resume([], 0);
-      for (let i = 1; i <= 3; i++) before.push(record(i));
+      beforeStream.resume([], 0);
+      for (let i = 1; i <= 3; i++) beforeStream.push(record(i));
       await before.idle();
       expect(seen).toEqual(['1', '2', '3']);
       expect(readCheckpoints(dir)).toEqual({ fast: 3 });
 
       // Records 2..5 are in the log; "fast" handled up to 3; "added" never ran before.
-      const after = new StreamEmulator(dir);
+      const afterStream = new StreamEmulator(dir);
+      const after = new StreamPollers(afterStream);
       const fast: string[] = [];
       const added: string[] = [];
       after.subscribe({ name: 'fast', handler: async (event: DynamoDBStreamEvent) => void fast.push(...event.Records.map((r) => r.eventID!)) });
       after.subscribe({ name: 'added', handler: async (event: DynamoDBStreamEvent) => void added.push(...event.Records.map((r) => r.eventID!)) });
-      after.resume([2, 3, 4, 5].map(record), 5);
+      afterStream.resume([2, 3, 4, 5].map(record), 5);
       await after.idle();
       expect(fast).toEqual(['4', '5']);
       expect(added).toEqual([]);
@@ -128,18 +136,19 @@ describe('stream emulator: checkpoints across a killed process', () => {
   it('moves a checkpoint past records a consumer filters out, so they are not replayed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stream-checkpoints-'));
     try {
-      const streams = new StreamEmulator(dir);
+      const stream = new StreamEmulator(dir);
+      const streams = new StreamPollers(stream);
       const seen: string[] = [];
       streams.subscribe({
         name: 'inserts',
         filters: [{ eventName: ['INSERT'] }],
         handler: async (event: DynamoDBStreamEvent) => void seen.push(...event.Records.map((r) => r.eventID!)),
       });
-      streams.resume([], 0);
-      streams.push(record(1));
+      stream.resume([], 0);
+      stream.push(record(1));
       await streams.idle();
-      streams.push({ ...record(2), eventName: 'REMOVE' });
-      streams.push(record(3));
+      stream.push({ ...record(2), eventName: 'REMOVE' });
+      stream.push(record(3));
       await streams.idle();
       expect(seen).toEqual(['1', '3']);
       expect(readCheckpoints(dir)).toEqual({ inserts: 3 });

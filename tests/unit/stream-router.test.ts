@@ -14,6 +14,7 @@ import { type RoutedConsumer, StreamRouter } from '../../functions/streams/strea
 import type { StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
 import { lambdaContext } from '../../infra/local/runtime/lambda-context.ts';
 import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';
+import { StreamPollers } from '../../infra/local/pollers/stream-poller.ts';
 
 let sequence = 0;
 /** A stream record of an item of `type` (its sk says which record it is). */
@@ -58,7 +59,8 @@ function consumer(name: string, filters: EventPattern[] | undefined, batchSize: 
 
 /** The router behind the emulator's one reader, as the runtime wires it (twice a consumer's 30 s, as routerTimeoutSeconds gives). */
 function wired(router: StreamRouter, maxRetries = 3) {
-  const streams = new StreamEmulator();
+  const stream = new StreamEmulator();
+  const streams = new StreamPollers(stream);
   streams.subscribe({
     name: `${router.name}-router`,
     batchSize: 100,
@@ -66,7 +68,7 @@ function wired(router: StreamRouter, maxRetries = 3) {
     timeoutSeconds: 60,
     handler: (event, context) => router.handle(event as DynamoDBStreamEvent, context as Context),
   });
-  return streams;
+  return { push: (record: StreamRecord) => stream.push(record), idle: () => streams.idle() };
 }
 
 describe('stream router', () => {

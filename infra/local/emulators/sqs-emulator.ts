@@ -1,7 +1,9 @@
 /**
  * An SQS FIFO emulator: the SQS API as SDK v3 speaks it (the JSON protocol,
- * `X-Amz-Target: AmazonSQS.<Action>`) on a loopback port, and Lambda's SQS event source mapping
- * on the consumer side, calling the same handler modules Lambda runs with the same event shape.
+ * `X-Amz-Target: AmazonSQS.<Action>`) on a loopback port. It stores and hands out messages; Lambda's
+ * SQS event source mapping, which invokes the handlers, is infra/local/pollers/queue-poller.ts, and
+ * receives through `handOut` and `deleteReceived` under the same rules as ReceiveMessage and
+ * DeleteMessage.
  *
  * - SendMessage, SendMessageBatch, ChangeMessageVisibility, GetQueueUrl.
  * - Clients that consume a queue themselves (the channel worker): ReceiveMessage (up to 10
@@ -14,11 +16,6 @@
  *   group is in flight (received, not deleted, visibility not expired) no other message of that
  *   group is delivered, while other groups go on; a deduplication id seen in the last five minutes
  *   is accepted and not queued again (answering the first message's id, as SQS does).
- * - Delivery: batches of up to `batchSize` records, taken in queue order from the groups not in
- *   flight, several batches at once (`maxConcurrency`); a batch stays in flight for the queue's
- *   visibility timeout unless the handler changes a record's visibility. Records the handler
- *   reports in `batchItemFailures` stay (and come back when their visibility ends); the others are
- *   deleted. A handler that throws, or reports an identifier not in the batch, fails the batch.
  * - Redrive: a message received `maxReceiveCount` times goes to the dead-letter list (logged)
  *   instead of being delivered again.
  *
@@ -33,8 +30,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { lambdaContext } from '../runtime/lambda-context.ts';
 import { SqsJournal } from './sqs-journal.ts';
 
 export interface QueueOptions {
@@ -49,19 +44,8 @@ export interface QueueOptions {
 // biome-ignore lint/suspicious/noExplicitAny: SQS's JSON wire input, checked field by field where it is read
 type WireInput = Record<string, any>;
 
-export interface QueueSubscription {
-  name: string;
-  // biome-ignore lint/suspicious/noConfusingVoidType: a Lambda SQS handler answers a batch response or nothing
-  handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
-  /** @default 10 */
-  batchSize?: number;
-  /** Batches in flight at once (each of other groups). @default 4 */
-  maxConcurrency?: number;
-  /** The handler's timeout, for its context. @default 60 */
-  timeoutSeconds?: number;
-}
-
-interface Stored {
+/** A message as the emulator stores it (the journal keeps a part of it: sqs-journal.ts). */
+export interface StoredMessage {
   id: string;
   body: string;
   md5: string;
@@ -76,19 +60,26 @@ interface Stored {
   receipt: string | null;
 }
 
+/** A message handed out to an event source mapping: what ReceiveMessage answers, with every system attribute. */
+export interface ReceivedMessage {
+  id: string;
+  receipt: string;
+  body: string;
+  md5: string;
+  attributes: ReturnType<typeof systemAttributes>;
+}
+
 interface Queue {
   name: string;
   arn: string;
   options: Required<QueueOptions>;
-  messages: Stored[];
+  messages: StoredMessage[];
   deduplication: Map<string, { id: string; sequenceNumber: string; at: number }>;
-  deadLetters: Stored[];
+  deadLetters: StoredMessage[];
   /** Messages accepted since the queue was created (a deduplicated repeat is not counted). */
   accepted: number;
-  subscription?: Required<QueueSubscription>;
-  running: Set<Promise<void>>;
-  wake?: NodeJS.Timeout;
-  pumpQueued: boolean;
+  /** Called on every change that may make a message receivable (the event source mappings' pumps). */
+  listeners: Set<() => void>;
   /** Long polls waiting for a message to receive: called on every change that may make one available. */
   waiters: Set<() => void>;
 }
@@ -140,7 +131,7 @@ export class SqsEmulator {
     if (!this.queues.has(name)) {
       // What a journal kept of the queue: its messages come back visible (their holder is gone).
       const kept = this.journal?.queue(name) ?? { messages: [], recentlyDeleted: [], deadLetters: [] };
-      const stored = (m: (typeof kept.messages)[number]): Stored => ({ ...m, md5: md5(m.body), inFlightUntil: 0, receipt: null });
+      const stored = (m: (typeof kept.messages)[number]): StoredMessage => ({ ...m, md5: md5(m.body), inFlightUntil: 0, receipt: null });
       const since = Date.now() - deduplicationWindowMs;
       this.queues.set(name, {
         name,
@@ -154,8 +145,7 @@ export class SqsEmulator {
         ),
         deadLetters: kept.deadLetters.map(stored),
         accepted: kept.messages.length,
-        running: new Set(),
-        pumpQueued: false,
+        listeners: new Set(),
         waiters: new Set(),
       });
     }
@@ -167,11 +157,51 @@ export class SqsEmulator {
     return `${this.url}/${accountId}/${name}`;
   }
 
-  /** Delivers the queue's messages to a handler, as Lambda's event source mapping does. */
-  subscribe(queueName: string, subscription: QueueSubscription): void {
+  /** The queue's ARN, as an event source mapping's records name their source. */
+  arn(queueName: string): string {
+    return this.queue(queueName).arn;
+  }
+
+  /** Calls `listener` on every change that may make a message of the queue receivable; answers how to stop. */
+  onChange(queueName: string, listener: () => void): () => void {
     const queue = this.queue(queueName);
-    queue.subscription = { batchSize: 10, maxConcurrency: 4, timeoutSeconds: 60, ...subscription };
-    this.schedulePump(queue);
+    queue.listeners.add(listener);
+    return () => queue.listeners.delete(listener);
+  }
+
+  /** Whether a message could be received now (visible, of a group with nothing in flight). */
+  hasReceivable(queueName: string, now = Date.now()): boolean {
+    return this.available(this.queue(queueName), now).length > 0;
+  }
+
+  /** When the next message in flight becomes visible again (epoch ms), or Infinity when none is in flight. */
+  nextVisibilityEnd(queueName: string, now = Date.now()): number {
+    return Math.min(
+      ...this.queue(queueName)
+        .messages.filter((m) => m.inFlightUntil > now)
+        .map((m) => m.inFlightUntil),
+    );
+  }
+
+  /** Receives up to `max` messages under the FIFO rules, for the queue's visibility timeout, as ReceiveMessage does. */
+  handOut(queueName: string, max: number, now = Date.now()): ReceivedMessage[] {
+    return this.take(this.queue(queueName), max, now).map((message) => ({
+      id: message.id,
+      receipt: message.receipt!,
+      body: message.body,
+      md5: message.md5,
+      attributes: systemAttributes(message),
+    }));
+  }
+
+  /** DeleteMessage's rule: the message received with `receipt`, unless it was received again since. */
+  deleteReceived(queueName: string, receipt: string): void {
+    const queue = this.queue(queueName);
+    const index = queue.messages.findIndex((m) => m.receipt === receipt);
+    if (index < 0) return;
+    this.journal?.deleted(queue.name, queue.messages[index]!.id);
+    queue.messages.splice(index, 1);
+    this.changed(queue);
   }
 
   /** Messages not yet deleted (visible or in flight). */
@@ -189,28 +219,10 @@ export class SqsEmulator {
     return this.queue(queueName).deadLetters.map((m) => m.body);
   }
 
-  /** Resolves once no batch is running and no message is ready to deliver (messages waiting out a visibility timeout may remain). */
-  async idle(): Promise<void> {
-    for (;;) {
-      const running = [...this.queues.values()].flatMap((q) => [...q.running]);
-      if (running.length) {
-        await Promise.allSettled(running);
-        continue;
-      }
-      const now = Date.now();
-      const ready = [...this.queues.values()].some((q) => q.subscription && this.available(q, now).length > 0);
-      if (!ready) return;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-
+  /** Stops the API (the event source mappings reading the queues are closed first: queue-poller.ts). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const queue of this.queues.values()) {
-      clearTimeout(queue.wake);
-      this.wakeWaiters(queue);
-    }
-    await Promise.allSettled([...this.queues.values()].flatMap((q) => [...q.running]));
+    for (const queue of this.queues.values()) this.wakeWaiters(queue);
     if (this.server) {
       this.server.closeAllConnections();
       await new Promise<void>((resolve) => this.server!.close(() => resolve()));
@@ -279,8 +291,7 @@ export class SqsEmulator {
         const now = Date.now();
         if (message.inFlightUntil <= now) throw new SqsError('MessageNotInflight', 'The message is not in flight.');
         message.inFlightUntil = now + seconds * 1000;
-        this.schedulePump(queue);
-        this.wakeWaiters(queue);
+        this.changed(queue);
         return {};
       }
       case 'DeleteMessage': {
@@ -289,13 +300,7 @@ export class SqsEmulator {
         if (typeof handle !== 'string' || !handle) throw new SqsError('MissingParameter', 'The request must contain the parameter ReceiptHandle.');
         if (!receiptPattern.test(handle)) throw new SqsError('ReceiptHandleIsInvalid', `The input receipt handle "${handle}" is not a valid receipt handle.`);
         // A handle of an earlier receive (the message was received again since) deletes nothing, without an error.
-        const index = queue.messages.findIndex((m) => m.receipt === handle);
-        if (index >= 0) {
-          this.journal?.deleted(queue.name, queue.messages[index]!.id);
-          queue.messages.splice(index, 1);
-          this.schedulePump(queue);
-          this.wakeWaiters(queue);
-        }
+        this.deleteReceived(queue.name, handle);
         return {};
       }
       case 'GetQueueUrl': {
@@ -324,7 +329,7 @@ export class SqsEmulator {
     const seen = queue.deduplication.get(deduplicationId);
     if (seen) return { MessageId: seen.id, MD5OfMessageBody: md5(body), SequenceNumber: seen.sequenceNumber };
 
-    const message: Stored = {
+    const message: StoredMessage = {
       id: randomUUID(),
       body,
       md5: md5(body),
@@ -350,8 +355,7 @@ export class SqsEmulator {
     queue.messages.push(message);
     queue.accepted++;
     queue.deduplication.set(deduplicationId, { id: message.id, sequenceNumber: message.sequenceNumber, at: now });
-    this.schedulePump(queue);
-    this.wakeWaiters(queue);
+    this.changed(queue);
     return { MessageId: message.id, MD5OfMessageBody: message.md5, SequenceNumber: message.sequenceNumber };
   }
 
@@ -367,44 +371,16 @@ export class SqsEmulator {
     return this.queue(name);
   }
 
-  // ─── The event source mapping ─────────────────────────────────────────────────────────────────
-
   /** Visible messages of groups with nothing in flight, in queue order. */
-  private available(queue: Queue, now: number): Stored[] {
+  private available(queue: Queue, now: number): StoredMessage[] {
     const busy = new Set(queue.messages.filter((m) => m.inFlightUntil > now).map((m) => m.group));
     return queue.messages.filter((m) => !busy.has(m.group));
   }
 
-  /** Pumps once the current request is done, so the entries of one SendMessageBatch can share a batch. */
-  private schedulePump(queue: Queue): void {
-    if (queue.pumpQueued) return;
-    queue.pumpQueued = true;
-    setImmediate(() => {
-      queue.pumpQueued = false;
-      this.pump(queue);
-    });
-  }
-
-  /** Starts batches while there is room and something to deliver, then sleeps until the next visibility ends. */
-  private pump(queue: Queue): void {
-    if (this.closed || !queue.subscription) return;
-    const subscription = queue.subscription;
-    const now = Date.now();
-    while (queue.running.size < subscription.maxConcurrency) {
-      const batch = this.receive(queue, subscription.batchSize, now);
-      if (!batch.length) break;
-      const run = this.invoke(queue, subscription, batch).finally(() => {
-        queue.running.delete(run);
-        this.pump(queue);
-      });
-      queue.running.add(run);
-    }
-    clearTimeout(queue.wake);
-    const next = Math.min(...queue.messages.filter((m) => m.inFlightUntil > now).map((m) => m.inFlightUntil));
-    if (Number.isFinite(next)) {
-      queue.wake = setTimeout(() => this.pump(queue), next - now + 1);
-      queue.wake.unref();
-    }
+  /** Tells the long polls and the event source mappings that a message may have become receivable. */
+  private changed(queue: Queue): void {
+    for (const listener of [...queue.listeners]) listener();
+    this.wakeWaiters(queue);
   }
 
   // ─── Clients that receive themselves ──────────────────────────────────────────────────────────
@@ -431,7 +407,7 @@ export class SqsEmulator {
     for (;;) {
       // A client that went away (an aborted long poll) receives nothing: its messages would stay in flight unseen.
       if (this.closed || gone()) return { Messages: [] };
-      const batch = this.receive(queue, max, Date.now(), visibility);
+      const batch = this.take(queue, max, Date.now(), visibility);
       if (batch.length || Date.now() >= deadline) return { Messages: batch.map((message) => this.wireMessage(message, names)) };
       await this.changeOf(queue, deadline - Date.now());
     }
@@ -457,7 +433,7 @@ export class SqsEmulator {
   }
 
   /** A received message as ReceiveMessage answers it, with the system attributes asked for (`All` for every one). */
-  private wireMessage(message: Stored, names: Set<string>) {
+  private wireMessage(message: StoredMessage, names: Set<string>) {
     const all = systemAttributes(message);
     const attributes = Object.fromEntries(Object.entries(all).filter(([name]) => names.has('All') || names.has(name)));
     return {
@@ -469,8 +445,9 @@ export class SqsEmulator {
     };
   }
 
-  private receive(queue: Queue, max: number, now: number, visibilitySeconds = queue.options.visibilityTimeoutSeconds): Stored[] {
-    const batch: Stored[] = [];
+  /** Receives up to `max` messages (the dead-letter redrive on the way), in flight for `visibilitySeconds`. */
+  private take(queue: Queue, max: number, now: number, visibilitySeconds = queue.options.visibilityTimeoutSeconds): StoredMessage[] {
+    const batch: StoredMessage[] = [];
     for (const message of this.available(queue, now)) {
       if (batch.length >= max) break;
       if (queue.options.maxReceiveCount && message.receiveCount >= queue.options.maxReceiveCount) {
@@ -491,45 +468,10 @@ export class SqsEmulator {
     }
     return batch;
   }
-
-  private record(queue: Queue, message: Stored): SQSRecord {
-    return {
-      messageId: message.id,
-      receiptHandle: message.receipt!,
-      body: message.body,
-      attributes: systemAttributes(message),
-      messageAttributes: {},
-      md5OfBody: message.md5,
-      eventSource: 'aws:sqs',
-      eventSourceARN: queue.arn,
-      awsRegion: region,
-    };
-  }
-
-  private async invoke(queue: Queue, subscription: Required<QueueSubscription>, batch: Stored[]): Promise<void> {
-    const receipts = new Map(batch.map((m) => [m.id, m.receipt]));
-    let failed: Set<string>;
-    try {
-      const result = await subscription.handler(
-        { Records: batch.map((m) => this.record(queue, m)) },
-        lambdaContext(subscription.name, subscription.timeoutSeconds * 1000),
-      );
-      const reported = result?.batchItemFailures ?? [];
-      // Like Lambda: an identifier that is not in the batch fails the whole batch.
-      failed = reported.every((f) => receipts.has(f.itemIdentifier)) ? new Set(reported.map((f) => f.itemIdentifier)) : new Set(receipts.keys());
-    } catch (error) {
-      console.error(`[sqs] ${subscription.name} failed a batch of ${batch.length}`, error);
-      failed = new Set(receipts.keys());
-    }
-    // Delete what succeeded, unless it was received again meanwhile (its visibility ran out).
-    const kept = (m: Stored) => failed.has(m.id) || !receipts.has(m.id) || m.receipt !== receipts.get(m.id);
-    for (const message of queue.messages) if (!kept(message)) this.journal?.deleted(queue.name, message.id);
-    queue.messages = queue.messages.filter(kept);
-  }
 }
 
 /** A received message's system attributes, as SQS names them (ReceiveMessage and Lambda's event alike). */
-function systemAttributes(message: Stored) {
+function systemAttributes(message: StoredMessage) {
   return {
     ApproximateReceiveCount: String(message.receiveCount),
     SentTimestamp: String(message.sentAt),

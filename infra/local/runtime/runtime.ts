@@ -26,6 +26,7 @@ import { serveStatic } from './static-site.ts';
 import { startS3Front } from '../emulators/s3-front.ts';
 import { siteHeaders } from '../../site-headers.ts';
 import { StreamEmulator } from '../emulators/stream-emulator.ts';
+import { StreamPollers } from '../pollers/stream-poller.ts';
 import {
   consumersOf,
   routerBatchSize,
@@ -36,7 +37,8 @@ import {
   streamRouters,
 } from '../../../functions/streams/consumers.ts';
 import type { StreamRouter } from '../../../functions/streams/stream-router.ts';
-import { SqsEmulator, type QueueSubscription } from '../emulators/sqs-emulator.ts';
+import { SqsEmulator } from '../emulators/sqs-emulator.ts';
+import { QueuePollers, type QueueSubscription } from '../pollers/queue-poller.ts';
 import { queueConsumers, visibilityTimeoutSeconds } from '../../../functions/queues/consumers.ts';
 import { WsGateway, type WsRoutes } from '../emulators/ws-gateway.ts';
 import { webSocketRoutes } from '../../../functions/ws/routes.ts';
@@ -122,6 +124,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // record lost (infra/local/emulators/change-log.ts, ADR-0112).
   const streamsDir = join(dataDir, 'streams');
   const streams = new StreamEmulator(streamsDir);
+  // Lambda's stream mappings: the two routers reading the stream (stream-poller.ts).
+  const streamPollers = new StreamPollers(streams);
   // The main thread's young generation is sized by `runtimeCommand`'s flag; V8 reads that flag
   // for every isolate created after and prefers it to a worker's own limits, so it is cleared
   // before the threads start (ADR-0155).
@@ -257,7 +261,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     });
     await router.preload();
     routers.set(name, router);
-    streams.subscribe({
+    streamPollers.subscribe({
       name: `${name}-router`,
       handler: (event, context) => router.handle(event, context),
       batchSize: routerBatchSize(consumers),
@@ -269,9 +273,11 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   }
   // What the consumers had not handled when the last process stopped (or was killed).
   streams.resume(ready.resumed?.pending ?? [], ready.resumed?.lastSequence ?? 0);
+  // Lambda's SQS mappings: the queue consumers' handlers reading their queues (queue-poller.ts).
+  const queuePollers = new QueuePollers(queues);
   for (const consumer of queueConsumers) {
     const handler = (await handlerOf(runtimeModuleUrl(`functions/queues/${consumer.handler}`))) as QueueSubscription['handler'];
-    queues.subscribe(`${consumer.name}.fifo`, {
+    queuePollers.subscribe(`${consumer.name}.fifo`, {
       name: consumer.name,
       handler,
       batchSize: consumer.batchSize,
@@ -351,9 +357,10 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       server.closeAllConnections();
       await ws.close();
       await new Promise<void>((r) => server.close(() => r()));
-      await streams.idle();
+      await streamPollers.idle();
+      await queuePollers.close();
       await queues.close();
-      await streams.idle();
+      await streamPollers.idle();
       await handlerThread.stop();
       dynamo.postMessage({ type: 'stop' });
       await fromWorker('stopped');
