@@ -15,18 +15,16 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { StoredMessage } from './sqs-emulator.ts';
 
-/** A message as the journal keeps it. */
-export interface JournaledMessage {
-  id: string;
-  body: string;
-  group: string;
-  deduplicationId: string;
-  sequenceNumber: string;
-  sentAt: number;
-  receiveCount: number;
-  firstReceiveAt: number | null;
-}
+/**
+ * A message as the journal keeps it: the emulator's, without what a restart recomputes (its MD5)
+ * or resets (its visibility and receipt: the messages come back visible).
+ */
+export type JournaledMessage = Pick<
+  StoredMessage,
+  'id' | 'body' | 'group' | 'deduplicationId' | 'sequenceNumber' | 'sentAt' | 'receiveCount' | 'firstReceiveAt'
+>;
 
 type Entry =
   | { op: 'send'; queue: string; message: JournaledMessage }
