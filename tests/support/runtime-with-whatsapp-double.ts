@@ -21,12 +21,31 @@
  * Every `sendMessage` is also appended, as it is called, to `whatsapp-double-sent.jsonl` in the
  * data folder (`{ jid, text, id }` per line, written synchronously): what reached "WhatsApp" stays
  * known after the process is killed (tests/integration/crash.test.ts).
+ *
+ * - `POST /sockets/<serviceId>/deliver` `{ messages, receiptAfterMs? }`: WhatsApp delivers
+ *   customers' messages to the device. Baileys sends each message's receipt (the server's ack)
+ *   before it upserts it (Socket/messages-recv.js, `handleMessage`: `sendReceipt` then
+ *   `upsertMessage(msg, offline ? 'append' : 'notify')`), so the socket upserts them as 'notify'; the
+ *   receipt reaches WhatsApp `receiptAfterMs` later (default at once). Until then WhatsApp keeps
+ *   the message as unacknowledged in `whatsapp-double-unacked.json` in the data folder (WhatsApp's
+ *   memory outlives the process): if the process dies first, the connection's next socket gets them
+ *   again when it opens, as the server redelivers pending stanzas, in its offline batch ('append',
+ *   `SocketDouble.deliverOffline`), and this time their receipts go through. The state's
+ *   `redelivered` lists the ids a socket got again.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { proto, type AnyMessageContent, type AuthenticationState, type BaileysEventMap, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
+import {
+  BufferJSON,
+  proto,
+  type AnyMessageContent,
+  type AuthenticationState,
+  type BaileysEventMap,
+  type MiscMessageGenerationOptions,
+  type WAMessage,
+} from 'baileys';
 import { serve } from '../../infra/local/runtime/serve.ts';
 import { telegramChannel } from '../../connectors/telegram/adapter.ts';
 import { liveConnections } from '../../connectors/whatsapp/live.ts';
@@ -35,11 +54,37 @@ import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 import type { SentToDouble } from './whatsapp-control.ts';
 import { SocketDouble } from './whatsapp-double.ts';
 
+/** WhatsApp's record of the messages it delivered whose receipt never reached it, by connection (raw, Baileys' `BufferJSON`). */
+const unackedFile = () => (process.env.DATA_DIR ? join(process.env.DATA_DIR, 'whatsapp-double-unacked.json') : null);
+
+function readUnacked(): Record<string, string[]> {
+  const file = unackedFile();
+  return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>) : {};
+}
+
+/** Changes the connection's unacknowledged messages (written synchronously: a kill right after still finds them). */
+function updateUnacked(serviceId: string, change: (raws: string[]) => string[]): void {
+  const file = unackedFile();
+  if (!file) return;
+  const all = readUnacked();
+  all[serviceId] = change(all[serviceId] ?? []);
+  if (!all[serviceId]!.length) delete all[serviceId];
+  writeFileSync(file, JSON.stringify(all));
+}
+
+const idOfRaw = (raw: string) => (JSON.parse(raw) as { key?: { id?: string } }).key?.id;
+
 /** The double as a Baileys socket behaves around its auth state: creds follow `creds.update`, `user` is `creds.me`. */
 class ControlledSocket extends SocketDouble {
   readonly sentAt: SentToDouble[] = [];
+  /** Ids of messages WhatsApp delivered again to this socket (their receipt never reached it). */
+  readonly redelivered: string[] = [];
 
-  constructor(auth: AuthenticationState) {
+  /** `serviceId`: the connection whose device this socket is (WhatsApp redelivers to it); none for a logout's socket. */
+  constructor(
+    auth: AuthenticationState,
+    readonly serviceId?: string,
+  ) {
     super();
     this.registered = registered;
     const follow = () => {
@@ -51,6 +96,34 @@ class ControlledSocket extends SocketDouble {
       Object.assign(auth.creds, update);
       follow();
     });
+    this.ev.on('connection.update', ({ connection }) => {
+      if (connection === 'open') void this.redeliver();
+    });
+  }
+
+  /** WhatsApp delivers messages; their receipts reach it `receiptAfterMs` later (see the file's comment). */
+  deliverFromWhatsApp(messages: WAMessage[], receiptAfterMs: number): void {
+    const { serviceId } = this;
+    const raws = messages.map((m) => JSON.stringify(m, BufferJSON.replacer));
+    const ids = new Set(messages.map((m) => m.key.id));
+    if (serviceId && receiptAfterMs > 0) {
+      updateUnacked(serviceId, (kept) => [...kept, ...raws]);
+      setTimeout(() => updateUnacked(serviceId, (kept) => kept.filter((raw) => !ids.has(idOfRaw(raw) ?? undefined))), receiptAfterMs).unref();
+    }
+    this.deliver(messages, 'notify');
+  }
+
+  /** At login WhatsApp sends again what it delivered and never got a receipt for, in its offline batch; the receipts go through this time. */
+  private async redeliver(): Promise<void> {
+    const { serviceId } = this;
+    if (!serviceId) return;
+    const raws = readUnacked()[serviceId] ?? [];
+    if (!raws.length) return;
+    const messages = raws.map((raw) => proto.WebMessageInfo.fromObject(JSON.parse(raw, BufferJSON.reviver)) as WAMessage);
+    this.redelivered.push(...messages.map((m) => m.key.id!));
+    await this.deliverOffline(messages);
+    const ids = new Set(this.redelivered);
+    updateUnacked(serviceId, (kept) => kept.filter((raw) => !ids.has(idOfRaw(raw) ?? '')));
   }
 
   override async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined> {
@@ -85,7 +158,7 @@ const whatsapp: ChannelAdapter = {
       return whatsappWorkerChannel({
         live,
         socketFactory: ({ auth }) => {
-          const socket = new ControlledSocket(auth);
+          const socket = new ControlledSocket(auth, serviceId);
           sockets.set(serviceId, [...(sockets.get(serviceId) ?? []), socket]);
           return socket;
         },
@@ -117,7 +190,18 @@ async function control(req: IncomingMessage, res: ServerResponse): Promise<void>
   const of = serviceId ? sockets.get(serviceId) : undefined;
   const socket = of?.[of.length - 1];
   if (route !== 'sockets' || !socket) return answer(404, { message: 'no socket for that connection (yet)' });
-  if (req.method === 'GET' && !action) return answer(200, { sockets: of!.length, user: socket.user ?? null, sent: socket.sentAt, reads: socket.reads });
+  if (req.method === 'GET' && !action)
+    return answer(200, { sockets: of!.length, user: socket.user ?? null, sent: socket.sentAt, reads: socket.reads, redelivered: socket.redelivered });
+  if (req.method === 'POST' && action === 'deliver') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const { messages, receiptAfterMs } = JSON.parse(Buffer.concat(chunks).toString()) as { messages: object[]; receiptAfterMs?: number };
+    socket.deliverFromWhatsApp(
+      messages.map((m) => proto.WebMessageInfo.fromObject(m) as WAMessage),
+      receiptAfterMs ?? 0,
+    );
+    return answer(204);
+  }
   if (req.method === 'POST' && action === 'emit') {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -19,6 +19,8 @@ export interface DoubleSocketState {
   sent: SentToDouble[];
   /** Read receipts the socket sent (`readMessages`), with the type Baileys chose. */
   reads: { keys: { remoteJid?: string | null; id?: string | null; participant?: string | null }[]; type: 'read' | 'read-self' }[];
+  /** Ids of messages WhatsApp delivered again to this socket when it opened (their receipt had never reached it). */
+  redelivered: string[];
 }
 
 /** Events as JSON: an upserted message is a plain object the server turns into a `proto.WebMessageInfo`. */
@@ -50,6 +52,20 @@ export class WhatsAppControl {
       body: JSON.stringify({ event, arg }),
     });
     if (res.status !== 204) throw new Error(`emit ${event} on ${serviceId}: control server answered ${res.status} ${await res.text()}`);
+  }
+
+  /**
+   * WhatsApp delivers customers' messages to the connection's latest socket (upserted as 'notify');
+   * their receipts reach WhatsApp `receiptAfterMs` later, and a process killed before that gets
+   * them again at its next socket's open (./runtime-with-whatsapp-double.ts).
+   */
+  async deliver(serviceId: string, messages: proto.IWebMessageInfo[], receiptAfterMs = 0): Promise<void> {
+    const res = await fetch(`${this.url}/sockets/${serviceId}/deliver`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages, receiptAfterMs }),
+    });
+    if (res.status !== 204) throw new Error(`deliver on ${serviceId}: control server answered ${res.status} ${await res.text()}`);
   }
 
   /**
