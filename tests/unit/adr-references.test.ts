@@ -138,7 +138,7 @@ describe('citations of decisions', () => {
   it('the rules catch what they are for', () => {
     expect('see ADR-0001 and ADR-9999'.match(/\bADR-(\d{4})\b/g)).toEqual(['ADR-0001', 'ADR-9999']);
     expect(recordByNumber.has('9999')).toBe(false);
-    expect(/\bdecisions\.md\b/.test('(ADR-0048)')).toBe(true);
+    expect(/\bdecisions\.md\b/.test('(docs/decisions.md "Stages")')).toBe(true);
     expect(prose('`[x](missing.md)` and [y](0001-a.md)')).not.toContain('missing.md');
   });
 });
