@@ -69,60 +69,34 @@ export async function renameAccount(table: Table, accountId: string, name: strin
   return Attributes as AccountItem;
 }
 
-/** Transaction member: takes one seat of a counter, refused when the plan's limit is reached. */
-export function takeSeatStep(accountId: string, counter: CounterName, limit: number): UpdateStep {
+/**
+ * Transaction member: moves a seat counter by `seats`: taking them (`limit` given) is refused
+ * unless all fit under the plan's limit; giving them back is refused when fewer are taken.
+ */
+function seatsStep(accountId: string, counter: CounterName, seats: number, limit?: number): UpdateStep {
+  const taking = limit !== undefined;
   return {
     Update: {
       Key: keys.account(accountId),
-      UpdateExpression: 'SET #c = if_not_exists(#c, :zero) + :one',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#c) OR #c < :limit)',
+      UpdateExpression: taking ? 'SET #c = if_not_exists(#c, :zero) + :n' : 'SET #c = #c - :n',
+      ConditionExpression: taking ? 'attribute_exists(pk) AND (attribute_not_exists(#c) OR #c <= :max)' : 'attribute_exists(pk) AND #c >= :n',
       ExpressionAttributeNames: { '#c': counter },
-      ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': limit },
+      ExpressionAttributeValues: taking ? { ':zero': 0, ':n': seats, ':max': limit - seats } : { ':n': seats },
     },
   };
 }
+
+/** Transaction member: takes one seat of a counter, refused when the plan's limit is reached. */
+export const takeSeatStep = (accountId: string, counter: CounterName, limit: number) => seatsStep(accountId, counter, 1, limit);
 
 /** Transaction member: gives one seat of a counter back (refused when the counter is already 0). */
-export function releaseSeatStep(accountId: string, counter: CounterName): UpdateStep {
-  return {
-    Update: {
-      Key: keys.account(accountId),
-      UpdateExpression: 'SET #c = #c - :one',
-      ConditionExpression: 'attribute_exists(pk) AND #c > :zero',
-      ExpressionAttributeNames: { '#c': counter },
-      ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-    },
-  };
-}
+export const releaseSeatStep = (accountId: string, counter: CounterName) => seatsStep(accountId, counter, 1);
 
-/**
- * Transaction member: takes `count` seats at once (the plan-limit consumer bringing items back),
- * refused unless all of them fit under the limit.
- */
-export function takeSeatsStep(accountId: string, counter: CounterName, count: number, limit: number): UpdateStep {
-  return {
-    Update: {
-      Key: keys.account(accountId),
-      UpdateExpression: 'SET #c = if_not_exists(#c, :zero) + :n',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#c) OR #c <= :max)',
-      ExpressionAttributeNames: { '#c': counter },
-      ExpressionAttributeValues: { ':zero': 0, ':n': count, ':max': limit - count },
-    },
-  };
-}
+/** Transaction member: takes `count` seats at once (the plan-limit consumer bringing items back), refused unless all fit. */
+export const takeSeatsStep = (accountId: string, counter: CounterName, count: number, limit: number) => seatsStep(accountId, counter, count, limit);
 
 /** Transaction member: gives `count` seats back at once, refused when fewer are taken. */
-export function releaseSeatsStep(accountId: string, counter: CounterName, count: number): UpdateStep {
-  return {
-    Update: {
-      Key: keys.account(accountId),
-      UpdateExpression: 'SET #c = #c - :n',
-      ConditionExpression: 'attribute_exists(pk) AND #c >= :n',
-      ExpressionAttributeNames: { '#c': counter },
-      ExpressionAttributeValues: { ':n': count },
-    },
-  };
-}
+export const releaseSeatsStep = (accountId: string, counter: CounterName, count: number) => seatsStep(accountId, counter, count);
 
 /**
  * Transaction members that remember an account's payment customer: on the account (only if it has
