@@ -1,7 +1,7 @@
 /**
  * Inbound WhatsApp messages (Baileys `messages.upsert`) as the port's shapes: text and extended
  * text, image, video and video note (ptv), audio, voice (ptt), document, sticker (as an image),
- * location, contact cards, polls and button or list replies (as readable text), with captions
+ * location, contact cards, polls (with their current tally, votes decrypted in ./polls.ts) and button or list replies (as readable text), with captions
  * and quoted replies, in private chats and groups, from the customer or from the phone itself. Edits and deletions for everyone arrive as protocol messages
  * and reactions as reaction messages; they go to the sink's `edit`, `deletion` and `reaction`.
  *
@@ -13,6 +13,7 @@ import { isJidGroup, normalizeMessageContent, proto, toNumber, type WAMessage } 
 import type { InboundMessage, InboundSink } from '#domain/channels/port.ts';
 import { chatOf, isIgnoredChat, participantOf, personJid, phoneOf, type PnForLid } from './jids.ts';
 import { inboundMedia, maxInboundBytes, mediaOf, tooLargeMediaText, type MediaTarget } from './media.ts';
+import { applyVote, pollCreationOf, pollRecordOf, pollTally, type PollStore } from './polls.ts';
 import { isoTime, messageTime } from './time.ts';
 
 /** What the mapping needs besides the message. */
@@ -27,6 +28,8 @@ export interface InboundContext {
   pnForLid?: PnForLid;
   /** Copies a chat's profile picture into the bucket (its key, or null); asked only for a new contact. */
   avatar?(jid: string): Promise<string | null>;
+  /** Where polls' secrets and votes are kept (./polls.ts); without it votes are not counted. */
+  polls?: PollStore;
 }
 
 /** The text a content carries: the message itself, or a media caption. */
@@ -51,10 +54,9 @@ function vcardPhone(vcard: string | null | undefined): string {
 
 const contactCard = (c: proto.Message.IContactMessage) => `[contato] ${[c.displayName, vcardPhone(c.vcard)].filter(Boolean).join(' ')}`;
 
-/** A poll as the customer sees it: the question, then one option a line. */
+/** A poll as the customer sees it before anyone voted: the question, then one option a line. */
 function pollText(poll: proto.Message.IPollCreationMessage): string {
-  const options = (poll.options ?? []).map((o) => o.optionName).filter(Boolean);
-  return [`📊 Enquete: ${poll.name ?? ''}`, ...options.map((o) => `• ${o}`)].join('\n');
+  return pollTally({ question: poll.name ?? '', options: (poll.options ?? []).map((o) => o.optionName ?? ''), votes: {} });
 }
 
 /** What the customer chose on a business's buttons, list or template: the option's own text. */
@@ -80,7 +82,7 @@ export function placeholderText(content: proto.IMessage): string {
   }
   if (content.contactMessage) return contactCard(content.contactMessage);
   if (content.contactsArrayMessage) return (content.contactsArrayMessage.contacts ?? []).map(contactCard).join('\n');
-  const poll = content.pollCreationMessage ?? content.pollCreationMessageV2 ?? content.pollCreationMessageV3 ?? content.pollCreationMessageV5;
+  const poll = pollCreationOf(content);
   if (poll) return pollText(poll);
   return choiceText(content);
 }
@@ -180,13 +182,41 @@ export async function handleMessage(context: InboundContext, message: WAMessage)
     return;
   }
 
+  const pollVote = content.pollUpdateMessage;
+  if (pollVote) {
+    await countVote(context, message, pollVote);
+    return;
+  }
+
   const inbound = await toInboundMessage(context, message, content);
   if (!inbound) return;
   await context.sink.message(inbound);
+  const poll = pollCreationOf(content);
+  if (poll) await keepPoll(context, message, poll, content);
   const media = inbound.media;
   if (!media?.pendingText) return;
   // Also for a repeat (a replay): the domain attaches only to a message still waiting for its file.
   return () => context.sink.attach({ channelMessageId: inbound.channelMessageId, type: inbound.type, text: inbound.text, media });
+}
+
+/** A stored poll's secret and options, once (a replay keeps the votes counted since). */
+async function keepPoll(context: InboundContext, message: WAMessage, poll: proto.Message.IPollCreationMessage, content: proto.IMessage): Promise<void> {
+  const id = message.key.id;
+  const record = pollRecordOf(message, poll, content, context.me());
+  if (!id || !record || !context.polls || (await context.polls.get(id))) return;
+  await context.polls.put(id, record);
+}
+
+/** A vote: decrypted with its poll's secret, counted, and the poll's message shows the new tally (not marked edited). */
+async function countVote(context: InboundContext, message: WAMessage, vote: proto.Message.IPollUpdateMessage): Promise<void> {
+  const pollId = vote.pollCreationMessageKey?.id;
+  if (!pollId || !context.polls) return;
+  const record = await context.polls.get(pollId);
+  if (!record) return; // a poll from before this connection kept polls, or forgotten: nothing to count on
+  const next = applyVote(record, pollId, message, vote, context.me());
+  if (!next) return;
+  await context.polls.put(pollId, next);
+  await context.sink.edit({ channelMessageId: pollId, text: pollTally(next), edited: false });
 }
 
 /** Our own JID as the inbox keeps people (no device suffix). */

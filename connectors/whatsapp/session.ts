@@ -40,6 +40,7 @@ import { copyProfilePicture, fetchPicture, type PictureFetch } from './avatar.ts
 import { defaultEarlyAckOptions, EarlyAcks, type EarlyAckOptions } from './early-acks.ts';
 import { defaultGapOptions, GapWatch, type GapOptions } from './gaps.ts';
 import { handleMessage, ownJid, type InboundContext, type Later } from './inbound.ts';
+import { tablePolls } from './polls.ts';
 import { aliasOfMapping, isIgnoredChat } from './jids.ts';
 import { tableLedger, type InboundLedger } from './ledger.ts';
 import { liveConnections, type LiveConnection, type LiveConnections } from './live.ts';
@@ -486,6 +487,7 @@ export class WhatsAppSession implements ChannelSession {
       groupName: (jid) => this.groupName(socket, jid),
       pnForLid: async (lid) => (await socket.signalRepository?.lidMapping.getPNForLID(lid)) ?? null,
       avatar: (jid) => copyProfilePicture(this.avatarTarget(), socket, jid, this.options.pictureFetch),
+      polls: tablePolls(this.context.ports, this.context.run),
     };
   }
 

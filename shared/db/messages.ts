@@ -194,14 +194,15 @@ export async function moveAck(table: Table, message: MessageItem, next: number, 
 }
 
 /** Replaces a message's text after an edit on the channel. */
-export async function editMessageText(table: Table, message: MessageItem, text: string, now: string): Promise<MessageItem> {
+export async function editMessageText(table: Table, message: MessageItem, text: string, now: string, edited = true): Promise<MessageItem> {
   const { Attributes } = await table.doc.send(
     new UpdateCommand({
       TableName: table.name,
       Key: keys.message(message.accountId, message.contactId, message.id),
-      UpdateExpression: 'SET #text = :text, edited = :yes, updatedAt = :now',
+      // Not edited: the channel changed what the message shows (a poll's tally); an earlier edit's mark stays.
+      UpdateExpression: edited ? 'SET #text = :text, edited = :yes, updatedAt = :now' : 'SET #text = :text, updatedAt = :now',
       ExpressionAttributeNames: { '#text': 'text' },
-      ExpressionAttributeValues: { ':text': text, ':yes': true, ':now': now },
+      ExpressionAttributeValues: { ':text': text, ':now': now, ...(edited ? { ':yes': true } : {}) },
       ReturnValues: 'ALL_NEW',
     }),
   );

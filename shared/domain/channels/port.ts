@@ -307,6 +307,8 @@ export interface InboundAck {
 export interface InboundEdit {
   channelMessageId: string;
   text: string;
+  /** False when the text changes without its author editing it (a poll's tally after a vote): the message is not marked edited. @default true */
+  edited?: boolean;
 }
 
 /** A message deleted for everyone on the channel. */

@@ -165,7 +165,7 @@ export async function receiveAck(ports: Ports, from: InboundConnection, input: I
 export async function receiveEdit(ports: Ports, from: InboundConnection, input: InboundEdit): Promise<MessageItem | null> {
   const message = await messageByChannelId(ports.table, from.accountId, from.serviceId, input.channelMessageId);
   if (!message || message.text === input.text) return message ?? null;
-  const updated = await editMessageText(ports.table, message, input.text, ports.clock().toISOString());
+  const updated = await editMessageText(ports.table, message, input.text, ports.clock().toISOString(), input.edited ?? true);
   await refreshLastMessage(ports, updated);
   return updated;
 }
