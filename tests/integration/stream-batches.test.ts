@@ -4,35 +4,20 @@
  * fan-out reads the account's connections once for both). A runtime of this file's own, in this
  * process, so a test consumer can be subscribed to its stream emulator.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime/runtime.ts';
+import { expect, it } from 'vitest';
+import { ownRuntime } from './own-runtime.ts';
 import { eventually } from './worker.ts';
 
-let runtime: LocalRuntime;
-let dataDir: string;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'conversa-stream-batches-'));
-  runtime = await startLocalRuntime({ port: 0, dataDir, quiet: true, channels: [] });
-}, 60_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.env = savedEnv;
-}, 60_000);
+const own = ownRuntime('conversa-stream-batches-', { quiet: true, channels: [] });
 
 it("hands a consumer a transaction's records in one batch", async () => {
   const batches: string[][] = [];
   // A consumer of the realtime router, as the product's are (the stream takes no third reader).
-  runtime.routers.get('realtime')!.add({
+  const realtime = own.runtime().routers.get('realtime')!;
+  realtime.add({
     name: 'test-batches',
     batchSize: 100,
     handler: async () => async (event: DynamoDBStreamEvent) => {

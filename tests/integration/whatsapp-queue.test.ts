@@ -7,25 +7,20 @@
  * Everything is real (dynalite, the SQS emulator over HTTP, the stream emulator, the handlers)
  * except the WhatsApp network.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { proto, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { connectionRecordsOf } from '../../shared/db/channel-records.ts';
 import { readLease } from '../../shared/db/leases.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
 import { liveConnections } from '../../connectors/whatsapp/live.ts';
 import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
 import { startChannelWorker } from '../../connectors/worker.ts';
 import { runWorkerProcess, type WorkerProcess } from '../../connectors/worker-queue.ts';
 import { workerQueue } from '../../functions/queues/worker-queue.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime/runtime.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
-import { callAt } from './api.ts';
+import { ownRuntime, pairWhatsapp, whatsappTeam } from './own-runtime.ts';
 import { eventually } from './worker.ts';
 
 /** The socket double, remembering when each send reached it. */
@@ -83,73 +78,39 @@ const paceMs = 500;
 const heldByB = new Set<string>();
 const a = whatsappOnDoubles((serviceId) => !heldByB.has(serviceId));
 
-let runtime: LocalRuntime;
-let dataDir: string;
-let ports: Ports;
-const savedEnv = { ...process.env };
-
 /** The worker's reports of answered sends, in order. */
 const answered: { sent: boolean; channel: string | null }[] = [];
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'conversa-wa-queue-'));
-  runtime = await startLocalRuntime({
-    port: 0,
-    dataDir,
-    channels: [a.adapter],
-    worker: {
-      pace: { intervalMs: paceMs, jitterMs: 0 },
-      scanEverySeconds: 1,
-      waitTimeSeconds: 1,
-      // What the Fargate entry counts as metrics (connectors/main.ts).
-      events: { sendAnswered: (answer) => answered.push(answer) },
-    },
-  });
-  // The runtime's own ports (this process is its composition root).
-  const { defaultPorts } = await import('../../functions/lib/ports.ts');
-  ports = defaultPorts();
-}, 60_000);
+const own = ownRuntime('conversa-wa-queue-', {
+  channels: [a.adapter],
+  worker: {
+    pace: { intervalMs: paceMs, jitterMs: 0 },
+    scanEverySeconds: 1,
+    waitTimeSeconds: 1,
+    // What the Fargate entry counts as metrics (connectors/main.ts).
+    events: { sendAnswered: (answer) => answered.push(answer) },
+  },
+});
+const call = own.call;
 
-afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.env = savedEnv;
-}, 60_000);
-
-const call = callAt(() => runtime.url);
-
-let people = 0;
-/** A new owner with an account (the free plan's one connection) and a WhatsApp connection, not started. */
-async function whatsappTeam() {
-  const email = `zap.${Date.now().toString(36)}.${++people}@example.com`;
-  const registered = await call('POST', '/auth/register', { body: { name: 'Dona Zap', email, password: 'Senha#Forte123' } });
-  const account = await call('POST', '/accounts', { token: registered.body.accessToken, body: { name: 'Loja Zap' } });
-  const token = account.body.accessToken as string;
-  const service = await call('POST', '/services', { token, body: { name: 'WhatsApp da loja', type: 'whatsapp' } });
-  expect(service.status).toBe(201);
+/** A new owner with an account and a WhatsApp connection, not started, and a contact on it. */
+async function newTeam() {
+  const t = await whatsappTeam(call, 'zap');
   const contact = await call('POST', '/contacts', {
-    token,
+    token: t.token,
     body: {
       name: 'Cliente Zap',
-      serviceId: service.body.id,
+      serviceId: t.serviceId,
       data: { phoneNumber: `55119${String(Date.now() % 100000000).padStart(8, '0')}`, phoneCountry: 'BR' },
     },
   });
   expect(contact.status).toBe(201);
-  return { token, accountId: account.body.id as string, serviceId: service.body.id as string, contact: contact.body as { id: string; idFromService: string } };
+  return { ...t, contact: contact.body as { id: string; idFromService: string } };
 }
-type Team = Awaited<ReturnType<typeof whatsappTeam>>;
+type Team = Awaited<ReturnType<typeof newTeam>>;
 
 /** Starts the connection through the API and pairs the socket the holding worker opens for it. */
-async function connect(team: Team, sockets: Map<string, TimedSocket[]>): Promise<TimedSocket> {
-  expect((await call('POST', `/services/${team.serviceId}/start`, { token: team.token })).status).toBe(200);
-  const socket = await eventually(async () => sockets.get(team.serviceId)?.[0]);
-  socket.emit('creds.update', { me: { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' } });
-  socket.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
-  socket.emit('connection.update', { connection: 'open' });
-  await eventually(async () => (await call('GET', `/services/${team.serviceId}`, { token: team.token })).body.status === 'connected');
-  return socket;
-}
+const connect = (t: Team, sockets: Map<string, TimedSocket[]>) => pairWhatsapp(call, t, (serviceId) => sockets.get(serviceId)?.[0]);
 
 const send = async (team: Team, text: string) => {
   const answer = await call('POST', '/messages/send', { token: team.token, body: { contactId: team.contact.id, serviceId: team.serviceId, text } });
@@ -168,10 +129,10 @@ const textsOf = (socket: SocketDouble) => socket.sent.map((s) => ('text' in s.co
 
 describe('WhatsApp through the worker queue', () => {
   it('a send stored through the API reaches the session’s socket by the worker queue, and its ack advances', async () => {
-    const team = await whatsappTeam();
+    const team = await newTeam();
     const socket = await connect(team, a.sockets);
-    const sendQueueBefore = runtime.queues.accepted('send-outbound.fifo');
-    const workerQueueBefore = runtime.queues.accepted(`${workerQueue.name}.fifo`);
+    const sendQueueBefore = own.runtime().queues.accepted('send-outbound.fifo');
+    const workerQueueBefore = own.runtime().queues.accepted(`${workerQueue.name}.fifo`);
 
     const stored = await send(team, 'Seu pedido saiu para entrega');
     const sent = await eventually(async () => (await messagesOf(team)).find((m) => m.id === stored.id && m.ack === 1));
@@ -180,8 +141,8 @@ describe('WhatsApp through the worker queue', () => {
     // The worker reported the answer (the Fargate entry counts it as MessagesSent by channel), just after recording it.
     await eventually(async () => answered.some((a) => a.sent && a.channel === 'whatsapp'));
     // It went by the worker queue, never the send queue.
-    expect(runtime.queues.accepted('send-outbound.fifo')).toBe(sendQueueBefore);
-    expect(runtime.queues.accepted(`${workerQueue.name}.fifo`)).toBeGreaterThan(workerQueueBefore);
+    expect(own.runtime().queues.accepted('send-outbound.fifo')).toBe(sendQueueBefore);
+    expect(own.runtime().queues.accepted(`${workerQueue.name}.fifo`)).toBeGreaterThan(workerQueueBefore);
 
     // The customer's phone reads it: the ack advances (the double numbers its messages 3EB0…1, 3EB0…2, …).
     const channelId = `3EB0${'1'.padStart(16, '0')}`;
@@ -192,7 +153,7 @@ describe('WhatsApp through the worker queue', () => {
   });
 
   it('sends of one connection leave the socket spaced by the pace, in order', async () => {
-    const team = await whatsappTeam();
+    const team = await newTeam();
     const socket = await connect(team, a.sockets);
     for (const text of ['um', 'dois', 'três']) await send(team, text);
 
@@ -207,15 +168,15 @@ describe('WhatsApp through the worker queue', () => {
   });
 
   it('with two workers, the send reaches the one that holds the session; the other gives such commands back', async () => {
-    const team = await whatsappTeam();
+    const team = await newTeam();
     heldByB.add(team.serviceId);
     const b = whatsappOnDoubles((serviceId) => serviceId === team.serviceId);
     let workerB: WorkerProcess | undefined;
     const c = whatsappOnDoubles(() => false);
-    const workerC = await startChannelWorker({ ...ports, channels: channelRegistry([c.adapter]) }, { workerId: 'worker-c' });
+    const workerC = await startChannelWorker({ ...own.ports(), channels: channelRegistry([c.adapter]) }, { workerId: 'worker-c' });
     try {
       workerB = await runWorkerProcess(
-        { ...ports, channels: channelRegistry([b.adapter]) },
+        { ...own.ports(), channels: channelRegistry([b.adapter]) },
         {
           queueUrl: process.env[workerQueue.urlVariable]!,
           workerId: 'worker-b',
@@ -225,7 +186,7 @@ describe('WhatsApp through the worker queue', () => {
         },
       );
       const socket = await connect(team, b.sockets);
-      expect((await readLease(ports.table, team.serviceId))?.ownerId).toBe('worker-b');
+      expect((await readLease(own.ports().table, team.serviceId))?.ownerId).toBe('worker-b');
 
       // A worker that does not hold the session gives a command for it back, without sending.
       const request = { accountId: team.accountId, contactId: team.contact.id, messageId: 'M-NOT-MINE', serviceId: team.serviceId, sendAttempt: 1 };
@@ -246,9 +207,9 @@ describe('WhatsApp through the worker queue', () => {
   });
 
   it('a logout reaches the live session: it unpairs through the socket, quietly, and the auth state is gone', async () => {
-    const team = await whatsappTeam();
+    const team = await newTeam();
     const socket = await connect(team, a.sockets);
-    const authRecords = () => connectionRecordsOf(ports.table, { accountId: team.accountId, serviceId: team.serviceId, channel: 'whatsapp', kind: '' });
+    const authRecords = () => connectionRecordsOf(own.ports().table, { accountId: team.accountId, serviceId: team.serviceId, channel: 'whatsapp', kind: '' });
     await eventually(async () => (await authRecords()).length > 0);
 
     const answer = await call('POST', `/services/${team.serviceId}/logout`, { token: team.token });
@@ -259,6 +220,6 @@ describe('WhatsApp through the worker queue', () => {
     expect(service).toMatchObject({ status: 'disconnected', statusReason: null });
     expect(a.unpairing).toEqual([]);
     // The session ended and its lease is given up.
-    await eventually(async () => !(await readLease(ports.table, team.serviceId)));
+    await eventually(async () => !(await readLease(own.ports().table, team.serviceId)));
   });
 });

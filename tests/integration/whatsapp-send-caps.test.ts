@@ -4,22 +4,17 @@
  * in a day, waits in the queue (ack 0, the pt-BR reason on the message) instead of failing, and goes
  * on the next day; the counts are table records, read by whichever worker holds the connection.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { sendWaitTexts } from '../../shared/contracts/messages.ts';
 import { keys } from '../../shared/db/keys.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
 import { brazilDay } from '../../connectors/send-caps.ts';
 import { liveConnections } from '../../connectors/whatsapp/live.ts';
 import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime/runtime.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
-import { callAt } from './api.ts';
+import { ownRuntime, pairWhatsapp, whatsappTeam } from './own-runtime.ts';
 import { eventually } from './worker.ts';
 
 const live = liveConnections();
@@ -42,54 +37,26 @@ const adapter: ChannelAdapter = {
 
 /** The worker's clock, moved a day on by the tests. */
 let now = Date.now();
-let runtime: LocalRuntime;
-let dataDir: string;
-let ports: Ports;
-const savedEnv = { ...process.env };
+const own = ownRuntime('conversa-wa-caps-', {
+  channels: [adapter],
+  worker: {
+    pace: { intervalMs: 50, jitterMs: 0 },
+    sendCaps: { dailySends: 2, dailyNewChats: 1, maxWaitSeconds: 1, now: () => now },
+    scanEverySeconds: 1,
+    waitTimeSeconds: 1,
+  },
+});
+const call = own.call;
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'conversa-wa-caps-'));
-  runtime = await startLocalRuntime({
-    port: 0,
-    dataDir,
-    channels: [adapter],
-    worker: {
-      pace: { intervalMs: 50, jitterMs: 0 },
-      sendCaps: { dailySends: 2, dailyNewChats: 1, maxWaitSeconds: 1, now: () => now },
-      scanEverySeconds: 1,
-      waitTimeSeconds: 1,
-    },
-  });
-  const { defaultPorts } = await import('../../functions/lib/ports.ts');
-  ports = defaultPorts();
-}, 60_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.env = savedEnv;
-}, 60_000);
-
-const call = callAt(() => runtime.url);
-let people = 0;
-
+/** An owner with a WhatsApp connection, started and paired. */
 async function team() {
-  const email = `caps.${Date.now().toString(36)}.${++people}@example.com`;
-  const registered = await call('POST', '/auth/register', { body: { name: 'Dona Zap', email, password: 'Senha#Forte123' } });
-  const account = await call('POST', '/accounts', { token: registered.body.accessToken, body: { name: 'Loja Zap' } });
-  const token = account.body.accessToken as string;
-  const service = await call('POST', '/services', { token, body: { name: 'WhatsApp da loja', type: 'whatsapp' } });
-  const serviceId = service.body.id as string;
-  expect((await call('POST', `/services/${serviceId}/start`, { token })).status).toBe(200);
-  const socket = await eventually(async () => sockets.get(serviceId));
-  socket.emit('creds.update', { me: { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' } });
-  socket.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
-  socket.emit('connection.update', { connection: 'open' });
-  await eventually(async () => (await call('GET', `/services/${serviceId}`, { token })).body.status === 'connected');
-  return { token, accountId: account.body.id as string, serviceId, socket };
+  const t = await whatsappTeam(call, 'caps');
+  const socket = await pairWhatsapp(call, t, (serviceId) => sockets.get(serviceId));
+  return { ...t, socket };
 }
 type Team = Awaited<ReturnType<typeof team>>;
 
+let people = 0;
 async function contact(t: Team, name: string) {
   const phone = `55119${String((Date.now() + ++people) % 100000000).padStart(8, '0')}`;
   const made = await call('POST', '/contacts', { token: t.token, body: { name, serviceId: t.serviceId, data: { phoneNumber: phone, phoneCountry: 'BR' } } });
@@ -119,7 +86,9 @@ describe('daily send caps', () => {
     expect(texts(t.socket)).toEqual(['um', 'dois']);
     expect(await messageOf(t, customer, ids[2]!)).toMatchObject({ ack: 0, error: null });
     // The count is the table's, for whichever worker holds the connection next.
-    const { Item } = await ports.table.doc.send(new GetCommand({ TableName: ports.table.name, Key: keys.sendDay(t.accountId, t.serviceId, brazilDay(now)) }));
+    const { Item } = await own
+      .ports()
+      .table.doc.send(new GetCommand({ TableName: own.ports().table.name, Key: keys.sendDay(t.accountId, t.serviceId, brazilDay(now)) }));
     expect(Item).toMatchObject({ sends: 2 });
     // Still waiting a while later: it is not failed.
     await new Promise((resolve) => setTimeout(resolve, 2500));
