@@ -5,18 +5,14 @@
  * conversation keep their order (a second message to the new chat waits behind the first and both
  * go, in order, the next day). A local runtime of this file's own, with the worker on socket doubles.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { sendWaitTexts } from '../../shared/contracts/messages.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 import { liveConnections } from '../../connectors/whatsapp/live.ts';
 import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime/runtime.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
-import { callAt } from './api.ts';
+import { ownRuntime, pairWhatsapp, whatsappTeam } from './own-runtime.ts';
 import { eventually } from './worker.ts';
 
 const live = liveConnections();
@@ -37,52 +33,28 @@ const adapter: ChannelAdapter = {
   },
 };
 
+/** The worker's clock, moved a day on by the test. */
 let now = Date.now();
-let runtime: LocalRuntime;
-let dataDir: string;
-const savedEnv = { ...process.env };
+const own = ownRuntime('conversa-wa-caps-replies-', {
+  channels: [adapter],
+  worker: {
+    pace: { intervalMs: 50, jitterMs: 0 },
+    sendCaps: { dailySends: 100, dailyNewChats: 1, maxWaitSeconds: 1, now: () => now },
+    scanEverySeconds: 1,
+    waitTimeSeconds: 1,
+  },
+});
+const call = own.call;
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'conversa-wa-caps-replies-'));
-  runtime = await startLocalRuntime({
-    port: 0,
-    dataDir,
-    channels: [adapter],
-    worker: {
-      pace: { intervalMs: 50, jitterMs: 0 },
-      sendCaps: { dailySends: 100, dailyNewChats: 1, maxWaitSeconds: 1, now: () => now },
-      scanEverySeconds: 1,
-      waitTimeSeconds: 1,
-    },
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.env = savedEnv;
-}, 60_000);
-
-const call = callAt(() => runtime.url);
-let people = 0;
-
+/** An owner with a WhatsApp connection, started and paired. */
 async function team() {
-  const email = `caps-replies.${Date.now().toString(36)}.${++people}@example.com`;
-  const registered = await call('POST', '/auth/register', { body: { name: 'Dona Zap', email, password: 'Senha#Forte123' } });
-  const account = await call('POST', '/accounts', { token: registered.body.accessToken, body: { name: 'Loja Zap' } });
-  const token = account.body.accessToken as string;
-  const service = await call('POST', '/services', { token, body: { name: 'WhatsApp da loja', type: 'whatsapp' } });
-  const serviceId = service.body.id as string;
-  expect((await call('POST', `/services/${serviceId}/start`, { token })).status).toBe(200);
-  const socket = await eventually(async () => sockets.get(serviceId));
-  socket.emit('creds.update', { me: { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' } });
-  socket.user = { id: '5511900000000:7@s.whatsapp.net', name: 'Loja' };
-  socket.emit('connection.update', { connection: 'open' });
-  await eventually(async () => (await call('GET', `/services/${serviceId}`, { token })).body.status === 'connected');
-  return { token, serviceId, socket };
+  const t = await whatsappTeam(call, 'caps-replies');
+  const socket = await pairWhatsapp(call, t, (serviceId) => sockets.get(serviceId));
+  return { ...t, socket };
 }
 type Team = Awaited<ReturnType<typeof team>>;
 
+let people = 0;
 async function contact(t: Team, name: string) {
   const phone = `55119${String((Date.now() + ++people) % 100000000).padStart(8, '0')}`;
   const made = await call('POST', '/contacts', { token: t.token, body: { name, serviceId: t.serviceId, data: { phoneNumber: phone, phoneCountry: 'BR' } } });
