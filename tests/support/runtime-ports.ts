@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { localS3Client } from './local-bucket.ts';
 import type { Ports } from '../../shared/domain/ports.ts';
 import { channelRegistry } from '../../shared/domain/channels/registry.ts';
 import { aesVault } from '../../functions/lib/aes-vault.ts';
@@ -38,17 +38,7 @@ export function runtimePorts(runtime: RuntimeAddress): Ports {
         { marshallOptions: { removeUndefinedValues: true } },
       ),
     },
-    storage: s3Storage(
-      runtime.bucketName,
-      new S3Client({
-        endpoint: runtime.s3Url,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-        forcePathStyle: true,
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      }),
-    ),
+    storage: s3Storage(runtime.bucketName, localS3Client(runtime.s3Url)),
     vault: aesVault(secret('data-key')),
     tokens: jwtTokens(secret('jwt-secret')),
     passwords: scryptPasswords(),

@@ -11,7 +11,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { localS3Client } from '../support/local-bucket.ts';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { createTableInput } from '../../shared/db/table-definition.ts';
@@ -51,17 +51,7 @@ beforeAll(async () => {
   table = { name: 'snapshots', doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) };
   s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: 'media', configs: [] }] });
   const address = (await s3.run()) as AddressInfo;
-  storage = s3Storage(
-    'media',
-    new S3Client({
-      endpoint: `http://127.0.0.1:${address.port}`,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      forcePathStyle: true,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    }),
-  );
+  storage = s3Storage('media', localS3Client(`http://127.0.0.1:${address.port}`));
 });
 
 afterAll(async () => {

@@ -12,13 +12,10 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { startS3Front, type S3Front } from '../../infra/local/emulators/s3-front.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { localS3Client, localS3Key, ownBucket } from '../support/local-bucket.ts';
 
 const MB = 1024 * 1024;
 /**
@@ -28,32 +25,13 @@ const MB = 1024 * 1024;
  * 200 MB medium held whole would need more than this alone.
  */
 const bound = 128 * MB;
-const bucket = 'media';
-const secret = 'S3RVER';
-let dir: string;
-let front: S3Front;
+const own = ownBucket('media-memory-');
+const bucket = own.name;
+const secret = localS3Key.secretAccessKey;
 let s3: S3Client;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'media-memory-'));
-  front = await startS3Front({
-    directory: dir,
-    buckets: [{ name: bucket }],
-    key: { accessKeyId: secret, secretAccessKey: secret, region: 'us-east-1', service: 's3' },
-  });
-  s3 = new S3Client({
-    endpoint: front.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: secret, secretAccessKey: secret },
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-});
-
-afterAll(async () => {
-  await front.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  s3 = localS3Client(own.front().url);
 });
 
 interface Case {
@@ -69,7 +47,7 @@ interface Case {
 
 async function child(mode: 'streamed' | 'buffered') {
   const { stdout } = await promisify(execFile)(process.execPath, ['--max-old-space-size=160', '--import', 'tsx', 'tests/support/media-memory-child.ts'], {
-    env: { ...process.env, NODE_NO_WARNINGS: '1', S3_URL: front.url, BUCKET: bucket, ACCESS_KEY: secret, MODE: mode },
+    env: { ...process.env, NODE_NO_WARNINGS: '1', S3_URL: own.front().url, BUCKET: bucket, ACCESS_KEY: secret, MODE: mode },
     timeout: 60_000,
     maxBuffer: 1024 * 1024,
   });
@@ -88,11 +66,6 @@ async function stored(key: string) {
   const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
   return { size, sha256: hash.digest('hex'), contentLength: head.ContentLength, contentType: head.ContentType };
 }
-
-const uploadsLeft = () => {
-  const uploads = join(dir, bucket, '._S3rver_uploads');
-  return existsSync(uploads) ? readdirSync(uploads) : [];
-};
 
 describe('inbound media under a memory cap', () => {
   it('a 45 MB document and a 200 MB medium stream whole into the bucket with RSS bounded whatever the size; a 500 MB stream is cut at the cap, nothing left', async () => {
@@ -116,7 +89,7 @@ describe('inbound media under a memory cap', () => {
     expect(liar!.peakRss - run.baselineRss).toBeLessThan(bound);
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'accounts/ACC1/files/' }));
     expect((listed.Contents ?? []).map((o) => o.Key).filter((k) => k?.includes('LIAR500'))).toEqual([]);
-    expect(uploadsLeft()).toEqual([]);
+    expect(own.uploadsLeft()).toEqual([]);
 
     // 200 MB straight into putStream: whole, and RSS grows about as much as for 45 MB (it does not follow the size).
     const huge = run.cases[2]!;
@@ -129,7 +102,7 @@ describe('inbound media under a memory cap', () => {
       contentType: 'application/octet-stream',
     });
     expect(huge.peakRss - run.baselineRss).toBeLessThan(bound);
-    expect(uploadsLeft()).toEqual([]);
+    expect(own.uploadsLeft()).toEqual([]);
   }, 90_000);
 
   it('the measure sees buffering: the same document read whole first grows RSS by more than the document', async () => {

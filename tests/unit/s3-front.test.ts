@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { localS3Client } from '../support/local-bucket.ts';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { startS3Front, type S3Front } from '../../infra/local/emulators/s3-front.ts';
 import { sigV4Refusal } from '../../infra/local/emulators/sigv4-verifier.ts';
@@ -26,15 +27,7 @@ let dir: string;
 let front: S3Front;
 
 const client = (options: { credentials?: typeof credentials; endpoint?: string } = {}) =>
-  new S3Client({
-    endpoint: options.endpoint ?? front.url,
-    region: 'us-east-1',
-    credentials: options.credentials ?? credentials,
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 1,
-  });
+  localS3Client(options.endpoint ?? front.url, { credentials: options.credentials ?? credentials, maxAttempts: 1 });
 
 const errorCode = async (res: Response) => /<Code>([^<]+)<\/Code>/.exec(await res.text())?.[1];
 

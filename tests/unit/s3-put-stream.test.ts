@@ -6,38 +6,19 @@
  * answers for s3rver). Parts are cut from one reused buffer, so what goes out is checked byte for byte.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { minPartBytes, partsOf, s3Storage } from '../../functions/lib/s3-storage.ts';
-import { startS3Front, type S3Front } from '../../infra/local/emulators/s3-front.ts';
+import { localS3Client, ownBucket } from '../support/local-bucket.ts';
 
-const bucket = 'media';
-const secret = 'S3RVER';
-let dir: string;
-let front: S3Front;
+const own = ownBucket('s3-put-stream-');
+const bucket = own.name;
 let s3: S3Client;
 /** The commands the storage sent, by name, with a part's length. */
 const sent: string[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 's3-put-stream-'));
-  front = await startS3Front({
-    directory: dir,
-    buckets: [{ name: bucket }],
-    key: { accessKeyId: secret, secretAccessKey: secret, region: 'us-east-1', service: 's3' },
-  });
-  s3 = new S3Client({
-    endpoint: front.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: secret, secretAccessKey: secret },
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 1,
-  });
+  s3 = localS3Client(own.front().url, { maxAttempts: 1 });
   const send = s3.send.bind(s3) as (command: unknown, options?: unknown) => Promise<unknown>;
   (s3 as unknown as { send: typeof send }).send = (command, options) => {
     const c = command as { constructor: { name: string }; input: { ContentLength?: number } };
@@ -46,16 +27,7 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
-  await front.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 const storage = () => s3Storage(bucket, s3);
-const uploadsLeft = () => {
-  const uploads = join(dir, bucket, '._S3rver_uploads');
-  return existsSync(uploads) ? readdirSync(uploads) : [];
-};
 
 /** `total` bytes in chunks of odd sizes, each byte a function of its position. */
 async function* body(total: number, options: { failAt?: number; onByte?: (at: number) => void } = {}) {
@@ -88,7 +60,7 @@ describe('putStream', () => {
     expect(head).toMatchObject({ ContentLength: total, ContentType: 'application/pdf' });
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'a/big.bin' }));
     expect(await sha(object.Body as AsyncIterable<Uint8Array>)).toBe(await sha(body(total)));
-    expect(uploadsLeft()).toEqual([]);
+    expect(own.uploadsLeft()).toEqual([]);
   });
 
   it('a body shorter than a part is one PutObject', async () => {
@@ -105,7 +77,7 @@ describe('putStream', () => {
     );
     expect(sent).toEqual(['CreateMultipartUpload', `UploadPart ${minPartBytes}`, 'AbortMultipartUpload']);
     await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'a/broken.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
-    expect(uploadsLeft()).toEqual([]);
+    expect(own.uploadsLeft()).toEqual([]);
   });
 
   it('the signal aborts it: the body is let go, and nothing is left', async () => {
@@ -127,7 +99,7 @@ describe('putStream', () => {
     expect(read).toBeLessThan(4 * minPartBytes);
     expect(sent.at(-1)).toBe('AbortMultipartUpload');
     await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'a/stopped.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
-    expect(uploadsLeft()).toEqual([]);
+    expect(own.uploadsLeft()).toEqual([]);
   });
 
   it('partsOf reuses one buffer: each part is what the body said at its place', async () => {

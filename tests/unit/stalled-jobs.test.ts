@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { localS3Client } from '../support/local-bucket.ts';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import dynalite from 'dynalite';
@@ -92,17 +92,7 @@ beforeAll(async () => {
   table = { name: 'stalled-jobs', doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) };
   s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: 'media', configs: [] }] });
   const address = (await s3.run()) as AddressInfo;
-  const storage = s3Storage(
-    'media',
-    new S3Client({
-      endpoint: `http://127.0.0.1:${address.port}`,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      forcePathStyle: true,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    }),
-  );
+  const storage = s3Storage('media', localS3Client(`http://127.0.0.1:${address.port}`));
   // What the three jobs use; an account without connections needs no vault, channel or queue.
   ports = { table, storage, mailer: outboxMailer(join(dir, 'outbox')), clock: () => new Date() } as unknown as Ports;
 });
