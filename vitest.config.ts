@@ -25,8 +25,14 @@ export default defineConfig({
           name: 'infra',
           include: ['infra/**/*.test.ts'],
           environment: 'node',
+          // Synthesises each stage's app once for every infra test file (infra/test-support/stage-templates.ts).
+          globalSetup: ['infra/test-support/synth-stages.ts'],
+          // One worker process for every infra file: aws-cdk-lib is loaded and warmed up once (a
+          // first synthesis in a fresh process costs ~9 s, a later one ~1 s). The files share no
+          // mutable state: no env writes, mocks or timers (docs/adr/drafts/test-layout-and-speed.md).
+          isolate: false,
           testTimeout: 120000,
-          // beforeAll synthesises the whole stack, which takes over 10 s on a busy machine.
+          // A variant's synthesis (other context) takes over 10 s on a busy machine.
           hookTimeout: 120000,
         },
       },

@@ -9,16 +9,12 @@
  * README), this test is skipped and says so. ADR-0049.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defineConversa } from './conversa-app.ts';
 import { stages } from './stage.ts';
-import { siteFixture } from './test-support/site-fixture.ts';
-
-const cdkContext = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+import { stageTemplates } from './test-support/stage-templates.ts';
 
 /** The checks left out, each with its reason. */
 export const ignoredChecks = { W3005: "CDK writes DependsOn on every function's role policy, which a GetAtt also implies" } as const;
@@ -32,17 +28,6 @@ if (!version) console.warn('[cfn-lint] not on PATH: the templates are not linted
 
 const outdir = mkdtempSync(join(tmpdir(), 'conversa-cfn-lint-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
-
-/** Synthesises a stage's stacks into their own folder and answers the templates' paths. */
-function synthesise(stage: string): string[] {
-  const dir = join(outdir, stage);
-  const app = new App({ outdir: dir, context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], stage } });
-  defineConversa(app, { siteAssetPath: siteFixture });
-  app.synth();
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.template.json'))
-    .map((file) => join(dir, file));
-}
 
 /** cfn-lint's findings, one `path:line:col: [rule] message` a line; none is an empty list. */
 function lint(templates: string[]): string[] {
@@ -61,7 +46,8 @@ function lint(templates: string[]): string[] {
 describe.skipIf(!version)(`cfn-lint (${version ?? 'not installed'})`, () => {
   for (const stage of stages) {
     it(`finds nothing in the ${stage} stage's templates (edge, main, nested routes)`, () => {
-      const templates = synthesise(stage);
+      // The stage's cloud assembly, synthesised once for the infra project (infra/test-support/synth-stages.ts).
+      const { templateFiles: templates } = stageTemplates(stage);
       const names = templates.map((t) => t.split('/').pop()!).sort();
       // The routes fill as many nested stacks as they need (`Routes`, `Routes2`, ...: infra/constructs/http-api.ts).
       const nested = names.filter((name) => name.startsWith(`Conversa${stage}HttpRoutes`) && name.endsWith('.nested.template.json'));

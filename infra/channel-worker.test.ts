@@ -23,7 +23,9 @@ import {
   workerTaskSize,
 } from './constructs/channel-worker.ts';
 import { ConversaStack } from './stack.ts';
+import { DEFAULT_REGION } from './conversa-app.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
+import { stageTemplates } from './test-support/stage-templates.ts';
 import { wholeTemplate } from './test-support/whole-template.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -79,9 +81,7 @@ let task: Resource;
 let queueId: string;
 
 beforeAll(() => {
-  const synthesised = synth();
-  template = synthesised.template;
-  assemblyDir = synthesised.assembly.directory;
+  ({ main: template, assemblyDir } = stageTemplates('dev'));
   task = only(template, 'AWS::ECS::TaskDefinition')[1];
   container = task.Properties.ContainerDefinitions[0];
   queueId = container.Environment.find((v: { Name: string }) => v.Name === workerQueue.urlVariable).Value.Ref;
@@ -168,7 +168,8 @@ describe('the channel worker task', () => {
     const dataKey = Object.entries(resourcesOf(template, 'AWS::SecretsManager::Secret')).find(([, s]) => /at rest/.test(s.Properties.Description))![0];
     const environment = Object.fromEntries(container.Environment.map((v: { Name: string; Value: unknown }) => [v.Name, v.Value]));
     expect(environment).toEqual({
-      AWS_REGION: { Ref: 'AWS::Region' },
+      // The app's stack has an explicit region (infra/conversa-app.ts).
+      AWS_REGION: DEFAULT_REGION,
       TABLE_NAME: { Ref: table },
       BUCKET_NAME: { Ref: bucket },
       DATA_KEY_ARN: { Ref: dataKey },
@@ -230,7 +231,7 @@ describe('the channel worker task', () => {
 
 describe('the worker image', () => {
   function imageAsset() {
-    const manifest = JSON.parse(readFileSync(join(assemblyDir, 'ConversaStack.assets.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(assemblyDir, 'Conversa-dev.assets.json'), 'utf8'));
     const images = Object.entries(manifest.dockerImages ?? {}) as [string, { source: { directory: string; dockerFile: string; platform: string } }][];
     expect(images).toHaveLength(1);
     return { hash: images[0]![0], ...images[0]![1].source };

@@ -8,6 +8,7 @@ import { workerCapacity, workerTaskSize } from './constructs/channel-worker.ts';
 import { costReport, type Inventory, inventoryOf, messageModels, renderCost, replaceSection, type TemplateJson } from './cost/model.ts';
 import { type PriceTable, prices } from './cost/prices.ts';
 import { synthTemplates } from './cost/synth.ts';
+import { stageTemplates } from './test-support/stage-templates.ts';
 
 const count = (templates: TemplateJson[], type: string) => templates.flatMap((t) => Object.values(t.Resources)).filter((r) => r.Type === type).length;
 
@@ -15,7 +16,8 @@ describe('the cost model on the real template', () => {
   let templates: [TemplateJson, TemplateJson];
   let inventory: Inventory;
   beforeAll(() => {
-    templates = synthTemplates({ stage: 'prod' });
+    const prod = stageTemplates('prod');
+    templates = [prod.main.toJSON() as TemplateJson, prod.edge.toJSON() as TemplateJson];
     inventory = inventoryOf(...templates);
   });
 

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { defineConversa } from './conversa-app.ts';
 import { ConversaStack } from './stack.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
+import { stageTemplates } from './test-support/stage-templates.ts';
 import { wholeTemplate } from './test-support/whole-template.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -22,8 +23,9 @@ function synth(context: Record<string, unknown> = {}): Template {
 }
 const resourcesOf = (template: Template, type: string) => Object.entries(template.findResources(type) as Record<string, Resource>);
 
-const dev = synth();
-const prod = synth({ stage: 'prod' });
+// Each stage's app, synthesised once for the infra project (infra/test-support/synth-stages.ts).
+const dev = stageTemplates('dev').main;
+const prod = stageTemplates('prod').main;
 
 describe('the Lambda runtime', () => {
   it('is the newest Node.js runtime aws-cdk-lib offers, for every function of ours', () => {

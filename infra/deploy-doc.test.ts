@@ -4,13 +4,9 @@
  * Stripe events are the ones the webhook acts on.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { billingEventTypes } from '#domain/billing/billing.ts';
-import { defineConversa } from './conversa-app.ts';
-import { siteFixture } from './test-support/site-fixture.ts';
-import { wholeTemplate } from './test-support/whole-template.ts';
+import { stageTemplates } from './test-support/stage-templates.ts';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const deployDoc = read('docs/deploy.md');
@@ -62,10 +58,8 @@ describe('docs/deploy.md', () => {
   });
 
   it('says how to re-create prod after a destroy, naming every resource prod keeps under a fixed name', () => {
-    const cdkContext = JSON.parse(read('cdk.json')).context as Record<string, unknown>;
-    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], stage: 'prod' } });
-    const { edge, main } = defineConversa(app, { siteAssetPath: siteFixture });
-    const kept = [Template.fromStack(edge), wholeTemplate(main)].flatMap((template) =>
+    const { edge, main } = stageTemplates('prod');
+    const kept = [edge, main].flatMap((template) =>
       Object.values(template.toJSON().Resources as Record<string, { DeletionPolicy?: string; Properties?: Record<string, unknown> }>)
         .filter((r) => r.DeletionPolicy === 'Retain')
         .map((r) => nameOf(r.Properties?.BucketName ?? r.Properties?.LogGroupName ?? r.Properties?.TableName))

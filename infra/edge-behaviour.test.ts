@@ -2,18 +2,16 @@
  * What AWS would do with the edge of the template (ADR-0102): requests as Telegram, Stripe and
  * browsers send them, through the web ACL as WAF evaluates it (infra/test-support/waf-evaluator.ts).
  */
-import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpRoutes } from '#functions/http/routes.ts';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '#functions/lib/caller-address.ts';
 import { defineConversa } from './conversa-app.ts';
-import { wholeTemplate } from './test-support/whole-template.ts';
+import { cdkContext } from './test-support/cdk-context.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
+import { stageTemplates } from './test-support/stage-templates.ts';
 import { evaluateWebAcl, type WafRequest } from './test-support/waf-evaluator.ts';
-
-const cdkContext = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -23,9 +21,9 @@ const appWith = (context: Record<string, unknown> = {}) =>
 let webAcl: Record<string, any>;
 let main: Template;
 beforeAll(() => {
-  const { edge, main: mainStack } = appWith();
-  main = wholeTemplate(mainStack);
-  const acls = Object.values(Template.fromStack(edge).findResources('AWS::WAFv2::WebACL'));
+  const dev = stageTemplates('dev');
+  main = dev.main;
+  const acls = Object.values(dev.edge.findResources('AWS::WAFv2::WebACL'));
   expect(acls).toHaveLength(1);
   webAcl = acls[0]!.Properties;
 });

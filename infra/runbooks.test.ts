@@ -5,13 +5,9 @@
  * other runbooks) are the stack's and the repository's.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runbookDir } from './constructs/operations.ts';
-import { defineConversa } from './conversa-app.ts';
-import { siteFixture } from './test-support/site-fixture.ts';
-import { wholeTemplate } from './test-support/whole-template.ts';
+import { stageTemplates } from './test-support/stage-templates.ts';
 
 const root = new URL('../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
@@ -23,10 +19,8 @@ const index = read(`${runbookDir}README.md`);
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
 let resources: Resources;
 beforeAll(() => {
-  const cdkContext = JSON.parse(read('cdk.json')).context as Record<string, unknown>;
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], stage: 'prod' } });
-  const { edge, main } = defineConversa(app, { siteAssetPath: siteFixture });
-  resources = Object.assign({}, ...[Template.fromStack(edge), wholeTemplate(main)].map((t) => t.toJSON().Resources as Resources));
+  const { edge, main } = stageTemplates('prod');
+  resources = Object.assign({}, ...[edge, main].map((t) => t.toJSON().Resources as Resources));
 });
 
 describe('every alarm', () => {

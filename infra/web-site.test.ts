@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { App, Stage } from 'aws-cdk-lib';
+import { App, NestedStack, Stage } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,8 @@ import { contentSecurityPolicy, inlineScriptsOf, permissionsPolicy, scriptHash }
 import { ConversaStack } from './stack.ts';
 import { htmlFileFor, notFoundPage, prerenderedPages, shellPaths } from '../web/src/app/static-routes.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
-import { templatesOf, wholeTemplate } from './test-support/whole-template.ts';
+import { stageTemplates } from './test-support/stage-templates.ts';
+import { wholeTemplate } from './test-support/whole-template.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
@@ -54,8 +55,10 @@ let distribution: Record<string, any>;
 let behaviours: Record<string, any>;
 
 beforeAll(() => {
+  // Constructed for its constructs (regions, dependencies, staged assets); the templates are the
+  // dev stage's, synthesised once for the infra project.
   stacks = appWith();
-  template = wholeTemplate(stacks.main);
+  template = stageTemplates('dev').main;
   distribution = only(template, 'AWS::CloudFront::Distribution')[1].Properties.DistributionConfig;
   behaviours = Object.fromEntries((distribution.CacheBehaviors as { PathPattern: string }[]).map((b) => [b.PathPattern, b]));
 });
@@ -201,7 +204,7 @@ describe('the distribution', () => {
     expect(SITE_LOG_DAYS).toBe(90);
     // Dev lets them go with the stack; prod keeps them, as it keeps log groups.
     expect(bucket.DeletionPolicy).toBe('Delete');
-    const prod = wholeTemplate(appWith({ stage: 'prod' }).main);
+    const prod = stageTemplates('prod').main;
     const prodDistribution = only(prod, 'AWS::CloudFront::Distribution')[1].Properties.DistributionConfig;
     expect(resourcesOf(prod, 'AWS::S3::Bucket')[prodDistribution.Logging.Bucket['Fn::GetAtt'][0]]!.DeletionPolicy).toBe('Retain');
   });
@@ -211,8 +214,9 @@ describe('the distribution', () => {
       'Fn::GetStackOutput': { StackName: 'ConversaEdge-dev', Region: EDGE_REGION, OutputName: expect.any(String) },
     });
     const output = distribution.WebACLId['Fn::GetStackOutput'].OutputName as string;
-    const edgeOutputs = Template.fromStack(stacks.edge).toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(edgeOutputs[output]!.Value).toEqual({ 'Fn::GetAtt': [only(Template.fromStack(stacks.edge), 'AWS::WAFv2::WebACL')[0], 'Arn'] });
+    const { edge } = stageTemplates('dev');
+    const edgeOutputs = edge.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(edgeOutputs[output]!.Value).toEqual({ 'Fn::GetAtt': [only(edge, 'AWS::WAFv2::WebACL')[0], 'Arn'] });
   });
 
   it('uses a custom domain and its us-east-1 certificate from context, and refuses half of it or another region', () => {
@@ -337,7 +341,7 @@ describe('the upload of the web app', () => {
 describe('the WAF', () => {
   let edge: Template;
   beforeAll(() => {
-    edge = Template.fromStack(stacks.edge);
+    edge = stageTemplates('dev').edge;
   });
 
   it('is a CloudFront-scoped web ACL in its own stack in us-east-1', () => {
@@ -345,8 +349,9 @@ describe('the WAF', () => {
     expect(stacks.main.region).toBe(DEFAULT_REGION);
     edge.resourceCountIs('AWS::WAFv2::WebACL', 1);
     edge.hasResourceProperties('AWS::WAFv2::WebACL', { Scope: 'CLOUDFRONT', DefaultAction: { Allow: {} } });
-    // The application stack waits for it.
-    expect(stacks.main.dependencies).toContain(stacks.edge);
+    // The application stack waits for it (a dependency synthesis adds, for the cross-region read).
+    const manifest = JSON.parse(readFileSync(join(stageTemplates('dev').assemblyDir, 'manifest.json'), 'utf8'));
+    expect(manifest.artifacts[stacks.main.artifactId].dependencies).toContain(stacks.edge.artifactId);
   });
 
   it('blocks an address over the rate limit first, then applies the managed rule groups', () => {
@@ -395,7 +400,7 @@ describe('the WAF', () => {
     // The query string too: browsers put the realtime link's one-time ticket there (`/ws?ticket=`).
     expect(logging.Properties.RedactedFields).toEqual([{ QueryString: {} }, ...redactedHeaders.map((name) => ({ SingleHeader: { Name: name } }))]);
     expect(redactedHeaders).toContain('authorization');
-    const prodEdge = Template.fromStack(appWith({ stage: 'prod' }).edge);
+    const prodEdge = stageTemplates('prod').edge;
     expect(only(prodEdge, 'AWS::Logs::LogGroup')[1]).toMatchObject({
       DeletionPolicy: 'Retain',
       Properties: { LogGroupName: 'aws-waf-logs-conversa-prod', RetentionInDays: 90 },
@@ -435,7 +440,7 @@ describe('stages', () => {
   });
 
   it('in prod, keep and protect the table and the media bucket, and keep logs', () => {
-    const prod = wholeTemplate(appWith({ stage: 'prod' }).main);
+    const prod = stageTemplates('prod').main;
     prod.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Retain',
       Properties: Match.objectLike({
@@ -474,8 +479,12 @@ describe('stages', () => {
 
 describe('the resource budget', () => {
   it('keeps every template well under CloudFormation’s 500 resources: the HTTP routes are a nested stack', () => {
-    // A fresh app: the templates above were merged into one by wholeTemplate.
-    const counts = [...templatesOf(appWith().main)].map(([path, t]) => [path, Object.keys(t.toJSON().Resources).length] as const);
+    // Each template as `cdk synth` writes it (the ones above are merged into one by wholeTemplate).
+    const { assemblyDir } = stageTemplates('dev');
+    const counts = [stacks.main, ...stacks.main.node.findAll().filter(NestedStack.isNestedStack)].map((stack) => {
+      const resources = JSON.parse(readFileSync(join(assemblyDir, stack.templateFile), 'utf8')).Resources as Record<string, unknown>;
+      return [stack.node.path, Object.keys(resources).length] as const;
+    });
     expect(counts.map(([path]) => path)).toEqual(['Conversa-dev', 'Conversa-dev/Http/Routes', 'Conversa-dev/Http/Routes2']);
     // Routes are packed by area (handler folder) into nested stacks of at most 45 functions (infra/constructs/http-api.ts).
     for (const [path, count] of counts) expect(count, path).toBeLessThan(450);

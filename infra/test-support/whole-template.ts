@@ -59,10 +59,3 @@ function merged(stack: Stack): TemplateJson {
 export function wholeTemplate(stack: Stack): Template {
   return Template.fromJSON(merged(stack));
 }
-
-/** The stack's own template and each nested stack's, by construct path: what CloudFormation counts. */
-export function templatesOf(stack: Stack): Map<string, Template> {
-  const all = new Map<string, Template>([[stack.node.path, Template.fromStack(stack)]]);
-  for (const child of stack.node.findAll().filter(NestedStack.isNestedStack)) all.set(child.node.path, Template.fromStack(child));
-  return all;
-}
