@@ -5,21 +5,16 @@
  * signed in, opens the mail's link, confirms with the code from the local outbox, and the new
  * address is the one everywhere. axe-core clean throughout.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callApi, expectAccessible, newPage, readMail, strongPassword, uniqueEmail } from './browser.ts';
-import { newTeam, openAs, type Member, type World, startWorld } from './world.ts';
+import { doceria, fileWorld, openAs, type Member, type World } from './world.ts';
 
 let world: World;
 let owner: Member;
 let marina: Member;
-beforeAll(async () => {
-  world = await startWorld();
-  const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
-  owner = team.owner;
-  marina = await team.addUser('Marina Costa', false);
-});
-afterAll(async () => {
-  await world?.stop();
+fileWorld(async (started) => {
+  world = started;
+  ({ owner, marina } = await doceria(world));
 });
 
 describe('a user’s e-mail change', () => {

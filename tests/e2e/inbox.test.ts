@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { callApi, expectAccessible, newPage } from './browser.ts';
-import { eventually, newTeam, openAs, setServiceStatus, startWorld, type World } from './world.ts';
+import { eventually, fileWorld, newTeam, openAs, setServiceStatus, type World } from './world.ts';
 
 let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.stop();
+fileWorld((started) => {
+  world = started;
 });
 
 /** Records the browser notifications a page raises (permission granted). */
@@ -218,9 +215,7 @@ describe('older messages', () => {
     await bubble(4).waitFor();
     await bubble(1).waitFor({ state: 'attached' });
     // The rows above are measured over a few frames; the position settles within that.
-    await page.waitForTimeout(700);
-    const after = (await bubble(5).boundingBox())!;
-    expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(4);
+    await expect.poll(async () => Math.abs((await bubble(5).boundingBox())!.y - before.y), { timeout: 3000 }).toBeLessThanOrEqual(4);
     expect(await page.getByRole('button', { name: 'Carregar mais mensagens' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();

@@ -5,16 +5,13 @@
  * The screens stay free of serious accessibility problems.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callApi, expectAccessible, newPage } from './browser.ts';
-import { eventually, newTeam, openAs, startWorld, type World } from './world.ts';
+import { eventually, fileWorld, newTeam, openAs, type World } from './world.ts';
 
 let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.stop();
+fileWorld((started) => {
+  world = started;
 });
 
 describe("exporting a contact's data", () => {

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callApi, expectAccessible, newPage, strongPassword, uniqueEmail } from './browser.ts';
 import QRCode from 'qrcode';
 import { getServiceItem, writeServiceStatus } from '../../shared/db/services.ts';
 import { sessionReport } from '../../shared/domain/channels/session-report.ts';
-import { eventually, newTeam, openAs, setPlan, startWorld, type World } from './world.ts';
+import { eventually, fileWorld, newTeam, openAs, setPlan, type World } from './world.ts';
 
 let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.stop();
+fileWorld((started) => {
+  world = started;
 });
 
 describe('contacts, connections and users screens', () => {

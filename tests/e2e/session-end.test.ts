@@ -3,17 +3,14 @@
  * anyone touching it: the server closes its realtime socket, the app checks its session once, and
  * the 401 takes it to the login screen.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callApi, newPage } from './browser.ts';
-import { newTeam, openAs, startWorld, type World } from './world.ts';
+import { fileWorld, newTeam, openAs, type World } from './world.ts';
 
 let world: World;
 
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.stop();
+fileWorld((started) => {
+  world = started;
 });
 
 describe('a session ended elsewhere', () => {

@@ -3,21 +3,16 @@
  * (with the 'Membros veem todas as conversas' setting), tags, tagging contacts and quick replies.
  * Admins act; members see the lists without the actions. axe-core clean throughout.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callApi, expectAccessible, newPage } from './browser.ts';
-import { eventually, newTeam, openAs, startWorld, type Member, type World } from './world.ts';
+import { doceria, eventually, fileWorld, openAs, type Member, type World } from './world.ts';
 
 let world: World;
 let owner: Member;
 let marina: Member;
-beforeAll(async () => {
-  world = await startWorld();
-  const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
-  owner = team.owner;
-  marina = await team.addUser('Marina Costa', false);
-});
-afterAll(async () => {
-  await world?.stop();
+fileWorld(async (started) => {
+  world = started;
+  ({ owner, marina } = await doceria(world));
 });
 
 describe('team admin screens', () => {

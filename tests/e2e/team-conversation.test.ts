@@ -6,10 +6,10 @@
  * is gone (404, nothing about who has it), an admin beaten to one is told who has it. The server's
  * answers are checked through the API. axe-core clean, with the transfer dialog open too.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { callApi, expectAccessible, newPage } from './browser.ts';
-import { newTeam, openAs, startWorld, type Member, type World } from './world.ts';
+import { doceria, fileWorld, openAs, type Member, type World } from './world.ts';
 
 let world: World;
 let owner: Member;
@@ -19,18 +19,14 @@ let serviceId: string;
 let financeiro: { id: string };
 let vip: { id: string };
 
-beforeAll(async () => {
-  world = await startWorld();
-  const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
-  owner = team.owner;
-  marina = await team.addUser('Marina Costa', false);
-  tiago = await team.addUser('Tiago Nunes', false);
+fileWorld(async (started) => {
+  world = started;
+  const bakery = await doceria(world);
+  ({ owner, marina } = bakery);
+  tiago = await bakery.team.addUser('Tiago Nunes', false);
   financeiro = (await callApi(world.base, 'POST', '/departments', { name: 'Financeiro', userIds: [tiago.user.id] }, owner.token)).body;
   vip = (await callApi(world.base, 'POST', '/tags', { name: 'VIP', color: '#db2777' }, owner.token)).body;
   serviceId = (await callApi(world.base, 'POST', '/services', { name: 'Zap da Doceria', type: 'whatsapp' }, owner.token)).body.id;
-});
-afterAll(async () => {
-  await world?.stop();
 });
 
 let phone = 5511987650100;

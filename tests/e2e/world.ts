@@ -9,6 +9,7 @@ import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime
 import { runtimePorts } from '../support/runtime-ports.ts';
 import { WhatsAppControl } from '../support/whatsapp-control.ts';
 import { chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { callApi, chromiumArgs, ensureWebBuild, strongPassword, uniqueEmail } from './browser.ts';
 
 export interface World {
@@ -110,6 +111,27 @@ export async function newTeam(
       return { token: login.body.accessToken, user: login.body.user, email: userEmail, accountId };
     },
   };
+}
+
+/**
+ * A world of the test file's own: started before its tests (`ready` gets it, to keep it and seed
+ * what the tests share), stopped after them.
+ */
+export function fileWorld(ready: (world: World) => void | Promise<void>, options: WorldOptions = {}): void {
+  let world: World | undefined;
+  beforeAll(async () => {
+    world = await startWorld(options);
+    await ready(world);
+  });
+  afterAll(async () => {
+    await world?.stop();
+  });
+}
+
+/** The bakery the team screens are shown on: its owner Carla Souza, and Marina Costa, a member. */
+export async function doceria(world: World) {
+  const team = await newTeam(world, 'Doceria da Carla', 'Carla Souza');
+  return { team, owner: team.owner, marina: await team.addUser('Marina Costa', false) };
 }
 
 /** Puts a session in the page's storage (the persisted auth state) and opens a path. */
