@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { assertProperty } from '../support/property-runs.ts';
 import { callFrom, lastMail, newOwner as freeOwner, register, setPlan, signIn, strongPassword, uniqueEmail, uniqueLoopback } from './api.ts';
 
 /**
@@ -233,9 +234,8 @@ describe('the takeover chain, in any order of its steps (property)', () => {
   type Step = (typeof steps)[number];
 
   it('no sequence of the attacker’s steps reaches the victim’s account', async () => {
-    const seed = Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31);
-    const numRuns = Number(process.env.PROPERTY_RUNS ?? 12);
-    await fc.assert(
+    // A few sequences on every `npm test`, twelve with CONVERSA_PROPERTY_RUNS=full.
+    await assertProperty(
       fc.asyncProperty(fc.array(fc.constantFrom(...steps), { minLength: 2, maxLength: 8 }), async (sequence: Step[]) => {
         call = callFrom(uniqueLoopback());
         const target = await victim();
@@ -282,7 +282,8 @@ describe('the takeover chain, in any order of its steps (property)', () => {
         for (const token of tokens) await expectNothingOfTheVictims(token, target);
         expect(await signIn(target.email, target.password)).toBeTruthy();
       }),
-      { seed, numRuns, endOnFailure: true },
+      { quick: 4, full: 12 },
+      { endOnFailure: true },
     );
   }, 240_000);
 });

@@ -6,22 +6,24 @@
  * generated request: no 500; every error body is the catalogue's (docs/product.md#error-catalogue); and a refused
  * request leaves the stored state of both accounts (and of the e-mails it names) as it was.
  *
- * Runs are seeded: set PROPERTY_SEED to replay a failure (fast-check prints the seed and the
- * shrunk counterexample); PROPERTY_RUNS changes the number of runs per route.
+ * Runs are seeded: a failure prints the shrunk counterexample and the line that replays it
+ * (CONVERSA_PROPERTY_SEED); `npm test` makes 8 runs per route, CONVERSA_PROPERTY_RUNS=full makes 30
+ * (tests/support/property-runs.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { httpRoutes, type HttpRoute } from '../../functions/http/routes.ts';
-import type { ApiContract } from '../../functions/lib/api.ts';
-import { errorTexts, errorTitles } from '../../shared/contracts/errors.ts';
+import { errorTexts, errorTitles } from '#contracts/errors.ts';
+import { type HttpRoute, httpRoutes } from '#functions/http/routes.ts';
+import type { ApiContract } from '#lib/api.ts';
+import { assertProperty } from '../support/property-runs.ts';
 import { type Fixtures, listQueryArbitrary, pathSegment, queryArbitraries, schemaArbitraries } from './request-arbitraries.ts';
 import { call, callFrom } from './api.ts';
 import { matrixTeam, type Team } from './route-access.ts';
 import { emailsIn, type Scope, storedState } from './stored-state.ts';
 
-const seed = Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31);
-const numRuns = Number(process.env.PROPERTY_RUNS ?? 30);
+/** Per route: a few on every `npm test`, all of them with CONVERSA_PROPERTY_RUNS=full. */
+const runs = { quick: 8, full: 30 };
 
 const keyOf = (route: HttpRoute) => `${route.method} ${route.path}`;
 
@@ -212,7 +214,7 @@ describe('request properties: any input', () => {
         return last;
       };
       let known: Record<string, unknown> | undefined;
-      await fc.assert(
+      await assertProperty(
         fc.asyncProperty(arbitrary, async (generated) => {
           const named: Scope = { accounts: [], userIds: [], emails: emailsIn(generated.value).filter((e) => !accounts.emails.includes(e)) };
           const before = { ...(known ?? (await settled())), ...(await storedState(named)) };
@@ -226,7 +228,7 @@ describe('request properties: any input', () => {
             known = state;
           }
         }),
-        { seed, numRuns },
+        runs,
       );
     }, 300_000);
   }
