@@ -3,7 +3,7 @@
  * open, transient and restart closes, logged out, unread QR codes, inbound events and stop; and the
  * adapter's lifecycle (start, logout).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DisconnectReason, proto, type WAMessage, type WAVersion } from 'baileys';
 import { whatsappStopReasons } from '#contracts/services.ts';
 import type { Ports } from '#domain/ports.ts';
@@ -17,7 +17,6 @@ import {
   sessionContext,
   type ServerDouble,
   type SocketDouble,
-  until,
 } from '../../tests/support/whatsapp-double.ts';
 import { whatsappLifecycle } from './lifecycle.ts';
 import { liveConnections } from './live.ts';
@@ -93,8 +92,41 @@ async function connected(overrides: Partial<SessionOptions> = {}, ledger = memor
   return { ...h, first: socket };
 }
 
+// The session's backoff, timeouts and liveness checks run on a fake clock: a test moves it past the
+// longest wait it is about ("opening nothing more" = nothing within a whole backoff) instead of sleeping.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+});
+
+/** Moves the fake clock on by `ms`, running what falls due. */
+const pass = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+/**
+ * Waits for `check`, moving the fake clock 5 ms at a time and letting real I/O (the QR's PNG
+ * encoding) run between steps; fails after `ms` of real time.
+ */
+async function until(check: () => boolean, ms = 2000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > end) throw new Error('condition not met in time');
+    await pass(5);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** Awaits `work` while the fake clock runs, for work that waits on the session's timers. */
+async function withClock<T>(work: Promise<T>): Promise<T> {
+  let settled = false;
+  const done = work.finally(() => {
+    settled = true;
+  });
+  await until(() => settled);
+  return done;
+}
+
 afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.stop()));
+  await withClock(Promise.all(sessions.splice(0).map((s) => s.stop())));
+  vi.useRealTimers();
 });
 
 describe('a WhatsApp session', () => {
@@ -161,7 +193,7 @@ describe('a WhatsApp session', () => {
     expect(h.report.said[1]).toBe(`stopped ${loggedOutText}`);
     expect(loggedOutText).toBe('O WhatsApp encerrou a sessão deste aparelho. Inicie a conexão e leia o código QR de novo.');
     expect(h.auth.clears).toBe(1);
-    await new Promise((r) => setTimeout(r, 50));
+    await pass(50);
     expect(h.sockets).toHaveLength(1);
   });
 
@@ -175,7 +207,7 @@ describe('a WhatsApp session', () => {
     }
     await until(() => h.report.said.length === 3);
     expect(h.report.said[2]).toBe(`stopped ${qrExpiredText}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await pass(50);
     expect(h.sockets).toHaveLength(2);
   });
 
@@ -240,7 +272,7 @@ describe('a WhatsApp session', () => {
       type: 'notify',
       messages: [proto.WebMessageInfo.fromObject({ key: { remoteJid: customer, id: 'LATE' }, message: { conversation: 'x' } }) as WAMessage],
     });
-    await new Promise((r) => setTimeout(r, 30));
+    await pass(30);
     expect(h.report.said).toEqual([`reconnecting ${reconnectingText}`]);
     expect(h.calls).toEqual([]);
     await h.open(second);
@@ -252,7 +284,7 @@ describe('a WhatsApp session', () => {
     expect(socket.ended).toEqual([undefined]);
     expect(socket.logouts).toBe(0);
     expect(h.live.get(h.context.run.serviceId)).toBeUndefined();
-    await new Promise((r) => setTimeout(r, 50));
+    await pass(50);
     expect(h.sockets).toHaveLength(1);
     expect(h.report.said).toEqual(['connected']);
     expect(h.auth.clears).toBe(0);
@@ -309,7 +341,7 @@ describe('the WhatsApp adapter lifecycle', () => {
     expect(socket.logouts).toBe(1);
     expect(h.auth.clears).toBeGreaterThanOrEqual(1);
     expect(h.live.get(h.context.run.serviceId)).toBeUndefined();
-    await new Promise((r) => setTimeout(r, 50));
+    await pass(50);
     expect(h.report.said).toEqual(['connected']);
     expect(h.sockets).toHaveLength(1);
   });
@@ -317,7 +349,7 @@ describe('the WhatsApp adapter lifecycle', () => {
   it("the session's logout with WhatsApp not answering gives up after its timeout and still removes the auth state", async () => {
     const { first: socket, ...h } = await connected({ logoutTimeoutMs: 30 });
     socket.logout = async () => new Promise<void>(() => undefined);
-    await h.session.logout();
+    await withClock(h.session.logout());
     expect(h.auth.clears).toBe(1);
     expect(socket.ended).toHaveLength(1);
     expect(h.sockets).toHaveLength(1);
@@ -380,7 +412,7 @@ describe('a WhatsApp session that says open but is dead', () => {
     first.answering = false;
     for (let n = 0; n < 15; n++) {
       first.emit('messages.upsert', { type: 'notify', messages: [inbound(`LIVE${n}`, `msg ${n}`)] });
-      await new Promise((r) => setTimeout(r, 20));
+      await pass(20);
     }
     expect(first.queries).toEqual([]);
     expect(first.ended).toEqual([]);
@@ -392,7 +424,7 @@ describe('a WhatsApp session that says open but is dead', () => {
     const { first, ...h } = await connected(fast);
     await h.session.stop();
     const queries = first.queries.length;
-    await new Promise((r) => setTimeout(r, 150));
+    await pass(150);
     expect(first.queries).toHaveLength(queries);
   });
 });
@@ -444,7 +476,7 @@ describe('the ledger of raw inbound messages', () => {
     const third = await again.socket(1);
     third.emit('connection.update', { connection: 'open' });
     await until(() => again.report.said.length === 3);
-    await new Promise((r) => setTimeout(r, 30));
+    await pass(30);
     expect(texts(again.calls)).toEqual(['Tudo bem?', 'Depois']);
   });
 
@@ -481,7 +513,7 @@ describe('pairing by phone number code', () => {
 
     // WhatsApp rotates the QR refs; the code typed on the phone stays the same.
     first.emit('connection.update', { qr: '2@qr-2' });
-    await new Promise((r) => setTimeout(r, 30));
+    await pass(30);
     expect(first.pairingCodeAsks).toHaveLength(1);
     expect(h.report.said).toHaveLength(1);
 
@@ -499,7 +531,7 @@ describe('pairing by phone number code', () => {
     await until(() => h.report.said.length === 1);
     expect(h.report.said).toEqual([`stopped ${pairingCodeFailedText}`]);
     expect(first.ended).toEqual([undefined]);
-    await new Promise((r) => setTimeout(r, 50));
+    await pass(50);
     expect(h.sockets).toHaveLength(1);
   });
 
@@ -527,12 +559,12 @@ describe('acks that arrive before their message is stored', () => {
     h.missing.add('OUT1');
     h.first.emit('messages.update', delivered('OUT1'));
     await until(() => acksOf(h.calls, 'OUT1').length === 1);
-    await new Promise((r) => setTimeout(r, 30));
+    await pass(30);
     h.missing.delete('OUT1');
     const tries = acksOf(h.calls, 'OUT1').length;
     await until(() => acksOf(h.calls, 'OUT1').length === tries + 1, 1000);
     // Applied: not tried again.
-    await new Promise((r) => setTimeout(r, 150));
+    await pass(150);
     expect(acksOf(h.calls, 'OUT1')).toHaveLength(tries + 1);
   });
 
@@ -565,11 +597,11 @@ describe('acks that arrive before their message is stored', () => {
     const h = await connected({ earlyAcks: { keepMs: 100, firstRetryMs: 20, max: 100 } });
     h.missing.add('GONE');
     h.first.emit('messages.update', delivered('GONE'));
-    await new Promise((r) => setTimeout(r, 300));
+    await pass(300);
     const tries = acksOf(h.calls, 'GONE').length;
     expect(tries).toBeGreaterThan(1);
     expect(tries).toBeLessThan(6);
-    await new Promise((r) => setTimeout(r, 150));
+    await pass(150);
     expect(acksOf(h.calls, 'GONE')).toHaveLength(tries);
   });
 });
@@ -625,11 +657,11 @@ describe('gaps after an outage', () => {
     // Other history syncs are not ours (the socket asks for none).
     second.emit('messaging-history.set', onDemand([message(customer, 'RECENT', t - 4, 'x')], proto.HistorySync.HistorySyncType.RECENT));
     await until(() => texts(h.calls).includes('Preciso de ajuda'));
-    await new Promise((r) => setTimeout(r, 30));
+    await pass(30);
     expect(texts(h.calls)).toEqual(['Antes da queda', 'Está aí?', 'Alô?', 'Oi', 'Preciso de ajuda']);
     // Asked once per reopening.
     second.emit('connection.update', { receivedPendingNotifications: true });
-    await new Promise((r) => setTimeout(r, 20));
+    await pass(20);
     expect(second.historyAsks).toHaveLength(2);
   });
 
@@ -640,19 +672,21 @@ describe('gaps after an outage', () => {
     second.emit('connection.update', { connection: 'open' });
     const t = now();
     // Three of five offline stanzas were decrypted when WhatsApp's <ib><offline/> came; two chats come after the signal.
-    await second.deliverOffline(
-      [
-        message(customer, 'OFF1', t - 9, 'Está aí?'),
-        message(customer, 'OFF2', t - 8, 'Alô?'),
-        message(customer, 'OFF3', t - 7, 'Oi?'),
-        message(other, 'OFF4', t - 6, 'Bom dia'),
-        message(third, 'OFF5', t - 5, 'Boa tarde'),
-      ],
-      3,
+    await withClock(
+      second.deliverOffline(
+        [
+          message(customer, 'OFF1', t - 9, 'Está aí?'),
+          message(customer, 'OFF2', t - 8, 'Alô?'),
+          message(customer, 'OFF3', t - 7, 'Oi?'),
+          message(other, 'OFF4', t - 6, 'Bom dia'),
+          message(third, 'OFF5', t - 5, 'Boa tarde'),
+        ],
+        3,
+      ),
     );
     await until(() => second.historyAsks.length === 3);
     expect(second.historyAsks.map((ask) => ask.key.remoteJid)).toEqual([customer, other, third]);
-    await new Promise((r) => setTimeout(r, 80));
+    await pass(80);
     expect(second.historyAsks).toHaveLength(3);
   });
 
@@ -666,7 +700,7 @@ describe('gaps after an outage', () => {
       socket.emit('connection.update', { connection: 'open' });
       const t = now();
       await socket.deliverOffline([message(customer, `A${n}`, t - 2, 'Oi'), message(other, `B${n}`, t - 1, 'Olá')]);
-      await new Promise((r) => setTimeout(r, 60));
+      await pass(60);
       asks.push(socket.historyAsks.length);
     }
     expect(asks).toEqual([2, 1, 0]);
@@ -738,7 +772,7 @@ describe('a retired WhatsApp Web version (405)', () => {
     await until(() => h.report.said.length === 1);
     expect(h.report.said).toEqual([`stopped ${whatsappStopReasons.clientOutdated}`]);
     expect(h.disconnects).toEqual(['clientOutdated']);
-    await new Promise((r) => setTimeout(r, 60));
+    await pass(60);
     expect(h.sockets).toHaveLength(1);
     expect(h.sockets[0]!.version).toEqual(builtInVersion);
     expect(h.auth.clears).toBe(0);
@@ -787,7 +821,7 @@ describe('WhatsApp ending a connection for good', () => {
       expect(h.report.said).toEqual([`stopped ${text}`]);
       expect(h.disconnects).toEqual([kind]);
       expect(h.auth.clears).toBe(clears);
-      await new Promise((r) => setTimeout(r, 60));
+      await pass(60);
       expect(h.sockets).toHaveLength(1);
     },
   );
@@ -807,7 +841,7 @@ describe('WhatsApp ending a connection for good', () => {
     for (const n of [0, 1, 2]) (await h.socket(n)).close(closeError(500, 'Stream Errored (unknown)'));
     await until(() => h.report.said.includes(`stopped ${whatsappStopReasons.badSession}`));
     expect(h.disconnects).toEqual(['badSession', 'badSession', 'badSession']);
-    await new Promise((r) => setTimeout(r, 60));
+    await pass(60);
     expect(h.sockets).toHaveLength(3);
   });
 
@@ -841,7 +875,7 @@ describe('pairing by phone number code, as WhatsApp takes it', () => {
     await until(() => h.report.said.length === 1);
     first.close(closeError(DisconnectReason.timedOut, 'QR refs attempts ended'));
     const second = await h.socket(1);
-    await new Promise((r) => setTimeout(r, 20));
+    await pass(20);
     second.emit('connection.update', { qr: '2@qr-2' });
     await until(() => h.report.said.length === 2);
     expect(h.report.said).toEqual(['pairingCode ABCD1234', 'pairingCode ABCD1234']);
