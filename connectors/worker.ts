@@ -20,9 +20,10 @@ import { acquireLease, type LeaseItem, readLease, releaseLease, renewLease } fro
 import { deleteWorkerBeat, writeWorkerBeat } from '#db/worker-beats.ts';
 import { getServiceItem, isRunningStatus, runningServices, type ServiceItem } from '#db/services.ts';
 import { inboundSink } from '#domain/channels/inbound-sink.ts';
-import { ChannelSendError, type ChannelSession, type InboundSink } from '#domain/channels/port.ts';
+import { ChannelSendError, type ChannelSession, type ContactCheck, type InboundSink } from '#domain/channels/port.ts';
 import { sessionReport } from '#domain/channels/session-report.ts';
 import type { WorkerCommand } from '#domain/channels/worker-commands.ts';
+import { applyContactCheck } from '#domain/contacts/contact-check.ts';
 import { dispatchQueued } from '#domain/messages/dispatch.ts';
 import type { DispatchDelivery } from '#domain/messages/outbound-queue.ts';
 import type { Ports } from '#domain/ports.ts';
@@ -304,7 +305,32 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
         return logout(command);
       case 'read':
         return read(command, delivery);
+      case 'check':
+        return check(command, delivery);
     }
+  };
+
+  /**
+   * A contact made by hand, checked on the channel through the session this worker holds. With no
+   * session held anywhere it is dropped (the first send checks); a held session reconnecting gets
+   * it 5 s later, a few times, like read receipts.
+   */
+  const check = async (command: Extract<WorkerCommand, { kind: 'check' }>, delivery: DispatchDelivery): Promise<CommandOutcome> => {
+    const { accountId, serviceId, channelType } = command;
+    if (await forAnother(serviceId)) return elsewhere;
+    const checkContact = ports.channels.get(channelType)?.sessions?.checkContact;
+    if (!checkContact || !held.has(serviceId)) return done;
+    let answer: ContactCheck;
+    try {
+      answer = await checkContact({ accountId, serviceId, type: channelType, token: null }, command.id);
+    } catch (error) {
+      const wait = error instanceof ChannelSendError ? error.options.retryAfterSeconds : undefined;
+      if (wait !== undefined && delivery.receiveCount < readTries) return { kind: 'later', seconds: wait };
+      console.warn(`[worker] connection ${serviceId}: contact ${command.contactId} not checked`, (error as Error).message);
+      return done;
+    }
+    await applyContactCheck(ports, command, answer);
+    return done;
   };
 
   /** Each connection's sends, one after another (a chain per connection, forgotten when idle). */

@@ -15,6 +15,8 @@ const whatsappSessions: SessionHolding = {
   // 'Conectar com número de telefone': Baileys' requestPairingCode.
   pairsByPhoneNumber: true,
   sendsInSession: true,
+  // A number typed by hand is checked with `onWhatsApp` when its contact is made (lookup.ts, in the worker).
+  checksContacts: true,
   open() {
     throw new Error('WhatsApp sessions open only in the channel worker (whatsappWorkerChannel)');
   },

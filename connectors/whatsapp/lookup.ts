@@ -1,7 +1,8 @@
 /**
- * Is a number on WhatsApp, and under which ids? Asked through the connection's live socket right
- * before a send to a phone-number JID, so a contact made by hand (`<digits>@s.whatsapp.net`, typed
- * by a person) is checked at its first send (ADR-0180).
+ * Is a number on WhatsApp, and under which ids? Asked through the connection's live socket when a
+ * contact is made by hand (`checkThrough`, the worker's `check` command) and again right before a
+ * send to a phone-number JID, so a contact made by hand (`<digits>@s.whatsapp.net`, typed by a
+ * person) is checked before anyone writes to it (ADR-0180, shared/domain/contacts/contact-check.ts).
  *
  * Baileys' `onWhatsApp` (a USync contact query) answers `[{ jid, exists: true }]` for a number on
  * WhatsApp, under the JID WhatsApp keeps (a Brazilian mobile registered before the ninth digit
@@ -11,6 +12,9 @@
  *
  * No Baileys code is imported here: sends run in the worker before any session loaded Baileys.
  */
+import { ChannelSendError, type SentMessage, type SessionHolding } from '#domain/channels/port.ts';
+import { notLiveText } from './adapter.ts';
+import type { LiveConnections } from './live.ts';
 import { Lru } from './lru.ts';
 import type { WhatsAppSocket } from './socket.ts';
 
@@ -78,3 +82,20 @@ export async function checkNumber(socket: WhatsAppSocket, jid: string, options: 
   memory.set(registered, { jid: registered, lid });
   return { kind: 'on', jid: registered, lid };
 }
+
+/** What the contact should be known by after a check: the JID WhatsApp answered (when not the one asked) and its LID. */
+export function recipientIds(asked: string, check: NumberCheck): Pick<SentMessage, 'recipient'> {
+  if (check.kind !== 'on' || (check.jid === asked && !check.lid)) return {};
+  const aliases = [...(check.jid !== asked ? [asked] : []), ...(check.lid ? [check.lid] : [])];
+  return { recipient: { idFromService: check.jid, aliases, phoneNumber: check.jid.split('@')[0] ?? null } };
+}
+
+/** Checks a contact made by hand through the sockets of a registry (the worker adapter's), as its first send would. */
+export const checkThrough =
+  (sockets: LiveConnections): NonNullable<SessionHolding['checkContact']> =>
+  async (connection, jid) => {
+    const live = sockets.get(connection.serviceId);
+    if (!live) throw new ChannelSendError(notLiveText, { retryAfterSeconds: 5 });
+    const check = await checkNumber(live.socket, jid);
+    return check.kind === 'on' ? { kind: 'on', ...recipientIds(jid, check) } : check;
+  };

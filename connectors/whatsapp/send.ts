@@ -5,20 +5,13 @@
  * Thumbnails are not made (Baileys would need sharp, jimp or ffmpeg).
  */
 import type { AnyMessageContent, WAMessage } from 'baileys';
-import { ChannelSendError, oggOpusMimetype, type ChannelAdapter, type OutboundMessage, type SentMessage } from '#domain/channels/port.ts';
+import { ChannelSendError, oggOpusMimetype, type ChannelAdapter, type OutboundMessage } from '#domain/channels/port.ts';
 import { oggOpusVoiceShape } from '#media/ogg-opus-waveform.ts';
 import { notLiveText } from './adapter.ts';
 import type { LiveConnection, LiveConnections } from './live.ts';
 import type { WhatsAppSocket } from './socket.ts';
-import { checkNumber, noWhatsAppText, type NumberCheck } from './lookup.ts';
+import { checkNumber, noWhatsAppText, recipientIds } from './lookup.ts';
 import { isoTime } from './time.ts';
-
-/** What the contact should be known by after a check: the JID WhatsApp answered (when not the one asked) and its LID. */
-function recipientIds(asked: string, check: NumberCheck): Pick<SentMessage, 'recipient'> {
-  if (check.kind !== 'on' || (check.jid === asked && !check.lid)) return {};
-  const aliases = [...(check.jid !== asked ? [asked] : []), ...(check.lid ? [check.lid] : [])];
-  return { recipient: { idFromService: check.jid, aliases, phoneNumber: check.jid.split('@')[0] ?? null } };
-}
 
 /**
  * Baileys' content for a message (audio has no caption on WhatsApp). Voice notes go as `ptt` only

@@ -12,6 +12,7 @@
 import type { ChannelAdapter, ChannelSession } from '#domain/channels/port.ts';
 import { whatsappChannel } from './adapter.ts';
 import { liveConnections } from './live.ts';
+import { checkThrough } from './lookup.ts';
 import { readThrough } from './read-receipts.ts';
 import { sendThrough } from './send.ts';
 import type { SessionOptions } from './session.ts';
@@ -46,6 +47,7 @@ export function whatsappWorkerChannel(overrides: Partial<SessionOptions> = {}): 
         );
       },
       markRead: readThrough(live),
+      checkContact: checkThrough(live),
       logoutWithoutSession: async (ports, connection) => {
         const [{ options }, { logoutWithoutSession }] = await Promise.all([load(), import('./unpair.ts')]);
         await logoutWithoutSession(ports, connection, options);

@@ -20,7 +20,8 @@ export interface WorkerQueueDef {
    * HTTP handler modules (under functions/http, without extension) that send to this queue: a
    * logout of a channel whose session is held by the worker is queued for it (the lifecycle's
    * `stop` with `logout`, reached by the logout and delete routes), and the read receipts of a
-   * conversation an agent opened (the mark-read route).
+   * conversation an agent opened (the mark-read route), and the check of a contact made by hand
+   * (the create-contact route).
    */
   routeProducers: readonly string[];
 }
@@ -33,5 +34,5 @@ export const workerQueue: WorkerQueueDef = {
   // worker before the holder gets it), so this sits well above dispatch's maxHandOvers.
   maxReceiveCount: 50,
   producers: ['dispatch-outbound', 'notify-worker', 'account-deletion'],
-  routeProducers: ['services/logout-service', 'services/delete-service', 'contacts/mark-contact-read'],
+  routeProducers: ['services/logout-service', 'services/delete-service', 'contacts/mark-contact-read', 'contacts/create-contact'],
 };

@@ -195,7 +195,26 @@ export interface SessionHolding {
    * the session has no live socket right now (reconnecting). Absent: the channel has none to send.
    */
   markRead?(connection: ChannelConnection, read: ReadReceipts): Promise<void>;
+  /**
+   * The channel can tell whether a person typed by hand is on it (`checkContact`, in the worker
+   * that holds the session): a contact made by hand is checked as soon as it is made. Declared
+   * where the functions see it (they queue the check; only the worker's adapter has `checkContact`).
+   */
+  readonly checksContacts?: boolean;
+  /**
+   * Asks the channel, through the session this worker holds, whether a person typed by hand (a
+   * contact's `idFromService`) is on it and under which ids (WhatsApp's `onWhatsApp`). Throws
+   * `ChannelSendError` with `retryAfterSeconds` when the session has no live socket right now.
+   * Absent: the channel has no such check (the contact is found out at its first send, or never).
+   */
+  checkContact?(connection: ChannelConnection, id: string): Promise<ContactCheck>;
 }
+
+/**
+ * What a channel answered about a person: on it (`recipient` when under other ids than asked, as a
+ * send answers them), not on it, or no answer in time.
+ */
+export type ContactCheck = { kind: 'on'; recipient?: SentMessage['recipient'] } | { kind: 'absent' } | { kind: 'unknown' };
 
 /** Received messages of one chat an agent has read. */
 export interface ReadReceipts {

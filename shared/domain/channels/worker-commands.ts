@@ -9,6 +9,8 @@
  * - `logout`: unpair on the channel and forget the session's auth state.
  * - `read`: an agent opened the conversation: send the channel's read receipts for the customer's
  *   unread messages (WhatsApp's blue ticks), through the session.
+ * - `check`: a contact was made by hand: ask the channel whether the person is on it, and under
+ *   which ids, through the session (`shared/domain/contacts/contact-check.ts`).
  */
 import { z } from 'zod';
 import { serviceTypes, type ServiceType } from '#contracts/services.ts';
@@ -59,6 +61,14 @@ export const workerCommandSchema = z.discriminatedUnion('kind', [
       .min(1)
       .max(maxReadReceipts),
   }),
+  z.object({
+    kind: z.literal('check'),
+    ...connection,
+    channelType: z.enum(serviceTypes),
+    contactId: z.string().min(1),
+    /** The contact's id on the channel when it was made (a check of an id the contact no longer has changes nothing). */
+    id: z.string().min(1),
+  }),
 ]);
 
 export type WorkerCommand = z.infer<typeof workerCommandSchema>;
@@ -92,6 +102,8 @@ export function commandDeduplicationId(command: WorkerCommand): string {
     case 'read':
       // The newest message read names the receipt: opening the conversation twice queues it once.
       return `read#${command.serviceId}#${command.contactId}#${command.messages[0]!.channelMessageId}`;
+    case 'check':
+      return `check#${command.serviceId}#${command.contactId}#${command.id}`;
   }
 }
 

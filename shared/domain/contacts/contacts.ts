@@ -38,6 +38,7 @@ import { loadVisibleContact, viewerOf, visibleWhere, type Viewer } from '../conv
 import { contactDirectory, tombstoneLifetimeSeconds, type ContactDirectory } from './contact-directory.ts';
 import { readContactSnapshot, writeContactSnapshot } from './contact-snapshot.ts';
 import { presentContact, toContact } from './present-contact.ts';
+import { queueContactCheck } from './contact-check.ts';
 import { queueReadReceipts } from './read-receipts.ts';
 
 export const contactListRules: ListRules = {
@@ -247,6 +248,8 @@ export async function createContact(ports: Ports, session: AccountSession, paylo
     gender: payload.gender,
     avatarKey: null,
   });
+  // A number typed by hand is checked on the channel now, not only at its first send (contact-check.ts).
+  await queueContactCheck(ports, item, service);
   return toContact(item, service);
 }
 

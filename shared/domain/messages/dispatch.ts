@@ -226,13 +226,13 @@ export async function dispatchQueued(
 }
 
 /**
- * The channel sent to the contact under other ids than its own (WhatsApp answered a number typed by
- * hand under the JID it keeps, and its LID): the contact takes them, through the same links inbound
+ * The channel sent to the contact (or found it, checking a contact made by hand: contact-check.ts)
+ * under other ids than its own (WhatsApp answered a number typed by hand under the JID it keeps, and its LID): the contact takes them, through the same links inbound
  * messages make, so the person's reply finds this contact and later sends go to the answered JID
  * (a contact made from the person's own messages meanwhile is merged, keeping the answered JID).
  * The message is sent whatever happens here: a failure is logged and the next send tries again.
  */
-async function keepRecipientIds(ports: Ports, contact: ContactItem, recipient: NonNullable<SentMessage['recipient']>): Promise<void> {
+export async function keepRecipientIds(ports: Ports, contact: ContactItem, recipient: NonNullable<SentMessage['recipient']>): Promise<void> {
   const known = new Set([contact.idFromService, ...(contact.channelAliases ?? [])]);
   if (contact.idFromService === recipient.idFromService && recipient.aliases.every((alias) => known.has(alias))) return;
   const link = {
