@@ -25,8 +25,9 @@ const config: KnipConfig = {
     'tests/support/runtime-with-whatsapp-double.ts',
     // Run in a child process under a memory cap by tests/unit/media-memory.test.ts, by path.
     'tests/support/media-memory-child.ts',
-    'tests/e2e/take-*.ts',
-    'tests/e2e/measure-*.ts',
+    // Screenshots for docs/screenshots and the web measurements (bench/notes/web-performance.md), run by hand.
+    'scripts/screenshots/take-*.ts',
+    'scripts/measure/measure-*.ts',
     // Built for Node by web/build/prerender.ts, by path.
     'web/src/prerender.tsx',
   ],

@@ -11,7 +11,7 @@
  * preset. BENCH_WEB_REPORTS=dir keeps every run's whole Lighthouse report there (<page>-<preset>-<n>.json,
  * to read the audits' details) and leaves bench/ untouched: a look, not a figure to record.
  * When /inbox is measured, so is a burst of incoming messages on it, as many runs
- * (tests/e2e/measure-inbox-burst.ts: 50 a second for 5 s at a 4x CPU slowdown, the longest task).
+ * (scripts/measure/measure-inbox-burst.ts: 50 a second for 5 s at a 4x CPU slowdown, the longest task).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -188,7 +188,7 @@ async function signIn(port: number, origin: string, session: unknown) {
   await browser.close();
 }
 
-/** The burst's figures of one run (the BURST line of tests/e2e/measure-inbox-burst.ts). */
+/** The burst's figures of one run (the BURST line of scripts/measure/measure-inbox-burst.ts). */
 interface Burst {
   perSecond: number;
   seconds: number;
@@ -199,7 +199,7 @@ interface Burst {
 
 /** One run of the burst script, in a process of its own (its own runtime and browser). */
 function burstRun(): Burst {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'tests/e2e/measure-inbox-burst.ts'], { encoding: 'utf8', timeout: 300_000 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/measure/measure-inbox-burst.ts'], { encoding: 'utf8', timeout: 300_000 });
   const line = out.split('\n').find((l) => l.startsWith('BURST '));
   if (!line) throw new Error(`the burst script printed no figures:\n${out}`);
   return JSON.parse(line.slice('BURST '.length)) as Burst;
@@ -259,7 +259,7 @@ async function main() {
   const burstLine = (runs: Burst[]) => {
     const longest = runs.map((b) => b.longestMs).sort((a, b) => a - b);
     const { perSecond, seconds, slowdown } = runs[0]!;
-    return `Burst on /inbox (\`tests/e2e/measure-inbox-burst.ts\`: ${perSecond} incoming messages a second for ${seconds} s, at a ${slowdown}x CPU slowdown, 1280 px): longest task median **${longest[Math.floor(longest.length / 2)]} ms** (runs: ${runs.map((b) => `${b.longestMs} ms, ${b.longTasks} over 50 ms`).join('; ')}); goal: none over 100 ms.`;
+    return `Burst on /inbox (\`scripts/measure/measure-inbox-burst.ts\`: ${perSecond} incoming messages a second for ${seconds} s, at a ${slowdown}x CPU slowdown, 1280 px): longest task median **${longest[Math.floor(longest.length / 2)]} ms** (runs: ${runs.map((b) => `${b.longestMs} ms, ${b.longTasks} over 50 ms`).join('; ')}); goal: none over 100 ms.`;
   };
   const table = (label: string, data: typeof rows, runBursts?: Burst[]) => [
     `### ${label}`,

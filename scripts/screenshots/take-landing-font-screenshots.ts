@@ -2,13 +2,13 @@
  * The landing page at phone width (390 px) before the web font arrives (font requests refused, so
  * the metric-matched fallback shows) and after, with where the hero's blocks sit in each: the two
  * should line up (ADR-0129). Serves a build with the local static server.
- * Run: `npx tsx tests/e2e/take-landing-font-screenshots.ts [dist] [out-prefix]`.
+ * Run: `npx tsx scripts/screenshots/take-landing-font-screenshots.ts [dist] [out-prefix]`.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serveStatic } from '../../infra/local/runtime/static-site.ts';
-import { launchBrowser, root } from './browser.ts';
+import { launchBrowser, root } from '../../tests/e2e/browser.ts';
 
 const dist = process.argv[2] ?? join(root, 'web/dist');
 const out = process.argv[3] ?? join(root, '.data/landing-390');

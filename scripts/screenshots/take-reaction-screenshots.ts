@@ -1,13 +1,13 @@
 /**
  * Screenshots of reactions in a WhatsApp conversation (chips under the messages they react to),
  * light and dark, 1280 and 390 px wide, into docs/screenshots/inbox-reactions-*.png.
- * Run: `npx tsx tests/e2e/take-reaction-screenshots.ts`.
+ * Run: `npx tsx scripts/screenshots/take-reaction-screenshots.ts`.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { inboundSink } from '../../shared/domain/channels/inbound-sink.ts';
-import { callApi, expectAccessible, newPage, root } from './browser.ts';
-import { newTeam, openAs, setServiceStatus, startWorld } from './world.ts';
+import { inboundSink } from '#domain/channels/inbound-sink.ts';
+import { callApi, expectAccessible, newPage, root } from '../../tests/e2e/browser.ts';
+import { newTeam, openAs, setServiceStatus, startWorld } from '../../tests/e2e/world.ts';
 
 const out = join(root, 'docs/screenshots');
 mkdirSync(out, { recursive: true });

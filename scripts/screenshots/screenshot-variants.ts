@@ -6,8 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { newPage, root } from './browser.ts';
-import { openAs, type Member, type World } from './world.ts';
+import { newPage, root } from '../../tests/e2e/browser.ts';
+import { openAs, type Member, type World } from '../../tests/e2e/world.ts';
 
 type Shoot = (
   name: string,

@@ -1,6 +1,6 @@
-import { callApi } from './browser.ts';
+import { callApi } from '../../tests/e2e/browser.ts';
 import { screenshotVariants } from './screenshot-variants.ts';
-import { newTeam, startWorld } from './world.ts';
+import { newTeam, startWorld } from '../../tests/e2e/world.ts';
 
 const only = process.argv[2];
 

@@ -1,12 +1,12 @@
 /**
  * Screenshots of the team inbox list (docs/product.md#team-inbox: tabs with counts, status, tag and department
  * filters, rows with who handles them), light and dark, 1280 and 390 px wide, into
- * docs/screenshots/team-inbox-list-*.png. Run: `npx tsx tests/e2e/take-team-inbox-list-screenshots.ts [name-filter]`.
+ * docs/screenshots/team-inbox-list-*.png. Run: `npx tsx scripts/screenshots/take-team-inbox-list-screenshots.ts [name-filter]`.
  */
 import type { Page } from 'playwright-core';
-import { seedTeamInbox } from './team-inbox-seed.ts';
+import { seedTeamInbox } from '../../tests/e2e/team-inbox-seed.ts';
 import { screenshotVariants } from './screenshot-variants.ts';
-import { startWorld } from './world.ts';
+import { startWorld } from '../../tests/e2e/world.ts';
 
 const only = process.argv[2];
 

@@ -1,16 +1,16 @@
 /**
  * Screenshots of the signed-in app with realistic data (inbox, contacts, connections, users, my
  * account and their modals), light and dark, 1280 and 390 px wide, into docs/screenshots/.
- * Run: `npx tsx tests/e2e/take-app-screenshots.ts [name-filter]`.
+ * Run: `npx tsx scripts/screenshots/take-app-screenshots.ts [name-filter]`.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
 import type { Page } from 'playwright-core';
-import { writeServiceStatus } from '../../shared/db/services.ts';
-import { sessionReport } from '../../shared/domain/channels/session-report.ts';
-import { callApi, newPage, root } from './browser.ts';
-import { eventually, newTeam, startWorld } from './world.ts';
+import { writeServiceStatus } from '#db/services.ts';
+import { sessionReport } from '#domain/channels/session-report.ts';
+import { callApi, newPage, root } from '../../tests/e2e/browser.ts';
+import { eventually, newTeam, startWorld } from '../../tests/e2e/world.ts';
 
 const out = join(root, 'docs/screenshots');
 mkdirSync(out, { recursive: true });

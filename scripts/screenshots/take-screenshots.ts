@@ -1,10 +1,10 @@
 /**
  * Screenshots of every public and sign-in page, and the app shell, in light and dark at 1280 and
- * 390 px wide, into docs/screenshots/. Run: `npx tsx tests/e2e/take-screenshots.ts`.
+ * 390 px wide, into docs/screenshots/. Run: `npx tsx scripts/screenshots/take-screenshots.ts`.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { callApi, newPage, root, startHarness, strongPassword, uniqueEmail } from './browser.ts';
+import { callApi, newPage, root, startHarness, strongPassword, uniqueEmail } from '../../tests/e2e/browser.ts';
 
 const out = join(root, 'docs/screenshots');
 mkdirSync(out, { recursive: true });

@@ -1,12 +1,12 @@
 /**
  * Screenshots of the team thread (docs/product.md#team-inbox): a conversation with an internal note, system lines
  * and the `/atalho` quick-reply picker open, light and dark, 1280 and 390 px wide, into
- * docs/screenshots/team-thread-*.png. Run: `npx tsx tests/e2e/take-team-thread-screenshots.ts`.
+ * docs/screenshots/team-thread-*.png. Run: `npx tsx scripts/screenshots/take-team-thread-screenshots.ts`.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { callApi, newPage, root } from './browser.ts';
-import { eventually, newTeam, openAs, startWorld } from './world.ts';
+import { callApi, newPage, root } from '../../tests/e2e/browser.ts';
+import { eventually, newTeam, openAs, startWorld } from '../../tests/e2e/world.ts';
 
 const out = join(root, 'docs/screenshots');
 mkdirSync(out, { recursive: true });

@@ -3,13 +3,13 @@
  * the actions; the phone's 'Mais ações' menu), of the transfer dialog and of the inbox after a take
  * lost to someone the member may not see it with (the 404's toast, back on the list), light and
  * dark, 1280 and 390 px wide, into docs/screenshots/team-conversation-*.png.
- * Run: `npx tsx tests/e2e/take-team-conversation-screenshots.ts [name-filter]`.
+ * Run: `npx tsx scripts/screenshots/take-team-conversation-screenshots.ts [name-filter]`.
  */
 import type { Page } from 'playwright-core';
-import { inboundSink } from '../../shared/domain/channels/inbound-sink.ts';
-import { callApi } from './browser.ts';
+import { inboundSink } from '#domain/channels/inbound-sink.ts';
+import { callApi } from '../../tests/e2e/browser.ts';
 import { screenshotVariants } from './screenshot-variants.ts';
-import { newTeam, setServiceStatus, startWorld } from './world.ts';
+import { newTeam, setServiceStatus, startWorld } from '../../tests/e2e/world.ts';
 
 const only = process.argv[2];
 

@@ -1,11 +1,11 @@
 /**
  * Screenshots of an e-mail change waiting for its code (1280 and 390 px, light and dark): the users
  * list with the 'E-mail pendente' badge, the edit dialog with its hint, the view dialog, and
- * /verify-email opened by the signed-in user. `npx tsx tests/e2e/take-email-change-screenshots.ts [name part]`.
+ * /verify-email opened by the signed-in user. `npx tsx scripts/screenshots/take-email-change-screenshots.ts [name part]`.
  */
-import { callApi, uniqueEmail } from './browser.ts';
+import { callApi, uniqueEmail } from '../../tests/e2e/browser.ts';
 import { screenshotVariants } from './screenshot-variants.ts';
-import { newTeam, startWorld } from './world.ts';
+import { newTeam, startWorld } from '../../tests/e2e/world.ts';
 
 const only = process.argv[2];
 

@@ -2,9 +2,9 @@
  * Front-end smoothness with a big account: 25,000 contacts and a 5,000-message conversation,
  * served by route interception (the API's own speed is measured by `npm run bench`). Scrolls the
  * contact list through many pages, loads many message pages, and reports frame times and how
- * many rows are in the DOM. Run: `npx tsx tests/e2e/measure-inbox.ts`.
+ * many rows are in the DOM. Run: `npx tsx scripts/measure/measure-inbox.ts`.
  */
-import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
+import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from '../../tests/e2e/browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
 import { messageFixture } from '#web/testing/message-fixture.ts';
 

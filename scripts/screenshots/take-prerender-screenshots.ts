@@ -4,13 +4,13 @@
  * before the first paint) and once the app has hydrated them: the two of each pair should
  * look the same (ADR-0142); the script says whether the two
  * PNGs are byte for byte identical. Serves a build with the local static server.
- * Run: `npx tsx tests/e2e/take-prerender-screenshots.ts [dist] [out-dir]`.
+ * Run: `npx tsx scripts/screenshots/take-prerender-screenshots.ts [dist] [out-dir]`.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serveStatic } from '../../infra/local/runtime/static-site.ts';
-import { launchBrowser, root } from './browser.ts';
+import { launchBrowser, root } from '../../tests/e2e/browser.ts';
 
 const dist = process.argv[2] ?? join(root, 'web/dist');
 const outDir = process.argv[3] ?? join(root, 'docs/screenshots');

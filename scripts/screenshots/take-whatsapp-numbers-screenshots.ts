@@ -5,13 +5,13 @@
  * axe-core (0 serious or critical), into docs/screenshots/whatsapp-read-receipts-*.png and
  * docs/screenshots/inbox-no-whatsapp-*.png. The runtime's WhatsApp sockets are the socket double,
  * whose directory knows no number, so the reply fails as it would for a number not on WhatsApp.
- * Run: `npx tsx tests/e2e/take-whatsapp-numbers-screenshots.ts`.
+ * Run: `npx tsx scripts/screenshots/take-whatsapp-numbers-screenshots.ts`.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
-import { callApi, expectAccessible, newPage, root } from './browser.ts';
-import { eventually, newTeam, openAs, startWorld } from './world.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { callApi, expectAccessible, newPage, root } from '../../tests/e2e/browser.ts';
+import { eventually, newTeam, openAs, startWorld } from '../../tests/e2e/world.ts';
 
 const out = join(root, 'docs/screenshots');
 mkdirSync(out, { recursive: true });

@@ -5,12 +5,12 @@
  * file and by function, and how many times each React component rendered until the screen settled
  * (counted through React's devtools hook, which production builds call too). With a build made by
  * `vite build --minify false` in MEASURE_DIST the functions and components keep their names.
- * Run: `npx tsx tests/e2e/measure-screens.ts` (SCREENS=/contacts for one; PROFILE_OUT=/tmp/p writes
+ * Run: `npx tsx scripts/measure/measure-screens.ts` (SCREENS=/contacts for one; PROFILE_OUT=/tmp/p writes
  * each screen's CPU profile as /tmp/p_inbox.cpuprofile, for Chrome's performance panel).
  */
 import { writeFileSync } from 'node:fs';
 import { serveMeasuredBuild } from './measure-dist.ts';
-import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
+import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from '../../tests/e2e/browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
 import { messageFixture } from '#web/testing/message-fixture.ts';
 import { summariseProfile, type CpuProfile } from './cpu-profile-summary.ts';

@@ -1,5 +1,5 @@
 import { serveMeasuredBuild } from './measure-dist.ts';
-import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from './browser.ts';
+import { callApi, newPage, startHarness, strongPassword, uniqueEmail } from '../../tests/e2e/browser.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
 import { messageFixture } from '#web/testing/message-fixture.ts';
 import { summariseProfile, type CpuProfile } from './cpu-profile-summary.ts';

@@ -2,13 +2,13 @@
  * The bubbles' contrast fix, checked: our own bubbles (sender and time at 11 px, a deleted message,
  * a document card) beside the customer's, on /inbox in light and dark, with axe-core (0 serious or
  * critical) and screenshots into docs/screenshots/inbox-bubbles-1280-{light,dark}.png.
- * Run: `npx tsx tests/e2e/take-bubble-screenshots.ts`.
+ * Run: `npx tsx scripts/screenshots/take-bubble-screenshots.ts`.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { inboundSink } from '../../shared/domain/channels/inbound-sink.ts';
-import { callApi, expectAccessible, newPage, root } from './browser.ts';
-import { newTeam, openAs, setServiceStatus, startWorld } from './world.ts';
+import { inboundSink } from '#domain/channels/inbound-sink.ts';
+import { callApi, expectAccessible, newPage, root } from '../../tests/e2e/browser.ts';
+import { newTeam, openAs, setServiceStatus, startWorld } from '../../tests/e2e/world.ts';
 
 const out = join(root, 'docs/screenshots');
 mkdirSync(out, { recursive: true });
