@@ -85,7 +85,17 @@ async function runningConnection(runId: string) {
   return service;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Waits until each worker has ended `n` more scans of the running index and renewed `n` more times
+ * (its heartbeat): what "a while later" means to a lease, counted in the loops that could change
+ * it rather than guessed in seconds.
+ */
+async function loopsPass(workers: ChannelWorker[], n = 2) {
+  for (let i = 0; i < n; i++) {
+    const after = Date.now();
+    await eventually(async () => workers.every((w) => w.heartbeat.scannedAt > after && w.heartbeat.renewedAt > after));
+  }
+}
 
 async function stopAll(workers: ChannelWorker[]) {
   await Promise.all(workers.map((w) => w.stop()));
@@ -126,7 +136,7 @@ describe('workers sharing a connection', () => {
     try {
       await eventually(async () => log.opened().length === 1);
       for (const worker of workers) await tellChanged(worker, service.accountId, service.id);
-      await sleep(1500); // several scans and renewals
+      await loopsPass(workers);
       expect(log.opened()).toHaveLength(1);
       expect(log.closed()).toHaveLength(0);
       const holder = log.opened()[0]!.worker;
@@ -159,7 +169,7 @@ describe('workers sharing a connection', () => {
       expect((await readLease(base.table, service.id))!.ownerId).toBe('b');
 
       cutOff.cut(false); // back: the lease is b's, so a keeps away
-      await sleep(1500);
+      await loopsPass(workers);
       expect(log.opened('a')).toHaveLength(1);
       expect(a.sessions).toBe(0);
     } finally {
@@ -205,7 +215,7 @@ describe('workers sharing a connection', () => {
       // At the next renewal (every 0.3 s), not at the lease's end.
       expect(log.closed('a')[0]!.at - stolenAt).toBeLessThan(1000);
       expect(a.sessions).toBe(0);
-      await sleep(1200); // scans see the thief's live lease
+      await loopsPass([a]); // scans see the thief's live lease
       expect(log.opened('a')).toHaveLength(1);
     } finally {
       await a.stop();
@@ -225,7 +235,7 @@ describe('workers sharing a connection', () => {
       await writeServiceStatus(base.table, service, { status: 'starting', runId: 'run-2', now: new Date().toISOString() });
       await Promise.all([tellChanged(a, service.accountId, service.id), tellChanged(b, service.accountId, service.id)]);
       await eventually(async () => log.opened().length === 2);
-      await sleep(800);
+      await loopsPass([a, b]);
       expect(log.events.map((e) => `${e.worker} ${e.kind} ${e.runId}`)).toEqual(['a open run-1', 'a close run-1', 'a open run-2']);
       expect(await readLease(base.table, service.id)).toMatchObject({ ownerId: 'a', runId: 'run-2' });
     } finally {
