@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, newPage, root, startHarness, strongPassword, uniqueEmail, type Harness } from './browser.ts';
+import { callApi, type Harness, newPage, pageSettled, root, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 
 let h: Harness;
 let session: { accessToken: string; user: unknown };
@@ -62,11 +62,11 @@ async function openWithSessionCheckHeld(path: string, heading: string, isList: (
   // The screen itself, not the frame's skeleton (which has the heading too): its tabs or its button.
   await (heading === 'Chat' ? page.getByRole('tab', { name: /Todos/ }) : page.getByRole('link', { name: 'Novo contato' })).waitFor();
   await listAnswered;
-  // Time for a page that did not find the early answer in the cache to ask for its own.
-  await page.waitForTimeout(1000);
+  // Long enough for a page that did not find the early answer in the cache to ask for its own.
+  await pageSettled(page);
   const beforeMe = { requested: [...requested], listRequests };
   await Promise.all([page.waitForResponse('**/api/auth/me'), held!.continue()]);
-  await page.waitForTimeout(1000);
+  await pageSettled(page);
   const after = { listRequests };
   await context.close();
   expect(errors).toEqual([]);
@@ -150,7 +150,7 @@ describe("the shell asks for the screen's first list before the app's code", () 
     await appHeld!.continue();
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     await (heading === 'Chat' ? page.getByRole('tab', { name: /Todos/ }) : page.getByRole('link', { name: 'Novo contato' })).waitFor();
-    await page.waitForTimeout(1000);
+    await pageSettled(page);
     expect(lists).toHaveLength(1);
     expect(await page.evaluate(() => '__conversaFirstRequest' in window)).toBe(false);
     await context.close();
@@ -169,7 +169,7 @@ describe("the shell asks for the screen's first list before the app's code", () 
     });
     await page.goto(`${h.runtime.url}/inbox?status=pending`);
     await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
-    await page.waitForTimeout(1000);
+    await pageSettled(page);
     expect(lists).toHaveLength(1);
     expect(lists[0]!.where).toMatchObject({ status: 'pending' });
     await context.close();

@@ -73,6 +73,18 @@ export async function newPage(
   return { context, page, errors };
 }
 
+/**
+ * Resolves once the page has painted twice and its main thread has gone idle: every effect of what
+ * is on screen has run, so a request the screen makes on mount has been sent (and Playwright's
+ * `request` event, delivered in order, has fired). For "it asked only once" checks, instead of a
+ * fixed wait.
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(() => resolve(), { timeout: 2000 })))),
+  );
+}
+
 /** Runs axe-core on the page and fails on any serious or critical violation. */
 export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
   // Let entrance animations end first: half-faded text would read as low contrast.

@@ -215,9 +215,7 @@ describe('older messages', () => {
     await bubble(4).waitFor();
     await bubble(1).waitFor({ state: 'attached' });
     // The rows above are measured over a few frames; the position settles within that.
-    await page.waitForTimeout(700);
-    const after = (await bubble(5).boundingBox())!;
-    expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(4);
+    await expect.poll(async () => Math.abs((await bubble(5).boundingBox())!.y - before.y), { timeout: 3000 }).toBeLessThanOrEqual(4);
     expect(await page.getByRole('button', { name: 'Carregar mais mensagens' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
