@@ -1,6 +1,8 @@
 import {
   ChangeMessageVisibilityCommand,
+  CreateQueueCommand,
   DeleteMessageCommand,
+  DeleteQueueCommand,
   GetQueueUrlCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
@@ -317,6 +319,45 @@ describe('SQS FIFO emulator: clients that receive themselves', () => {
     const url = queue();
     await expect(receive(url, { MaxNumberOfMessages: 11 })).rejects.toMatchObject({ name: 'InvalidParameterValue' });
     await expect(receive(url, { WaitTimeSeconds: 21 })).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+  });
+});
+
+describe('SQS FIFO emulator: queues made and deleted through the API (the channel workers’ own)', () => {
+  const fifo = { FifoQueue: 'true', VisibilityTimeout: '60' };
+
+  it('CreateQueue answers the URL GetQueueUrl answers; again with the same attributes, the same URL', async () => {
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'fleet-a.fifo', Attributes: fifo }));
+    expect(QueueUrl).toMatch(/\/fleet-a\.fifo$/);
+    expect((await client.send(new GetQueueUrlCommand({ QueueName: 'fleet-a.fifo' }))).QueueUrl).toBe(QueueUrl);
+    expect((await client.send(new CreateQueueCommand({ QueueName: 'fleet-a.fifo', Attributes: fifo }))).QueueUrl).toBe(QueueUrl);
+    await expect(client.send(new CreateQueueCommand({ QueueName: 'fleet-a.fifo', Attributes: { ...fifo, VisibilityTimeout: '5' } }))).rejects.toMatchObject({
+      name: 'QueueNameExists',
+    });
+  });
+
+  it('refuses what SQS refuses: a name with other characters or too long, a standard queue', async () => {
+    await expect(client.send(new CreateQueueCommand({ QueueName: 'fleet a.fifo', Attributes: fifo }))).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+    await expect(client.send(new CreateQueueCommand({ QueueName: `${'x'.repeat(76)}.fifo`, Attributes: fifo }))).rejects.toMatchObject({
+      name: 'InvalidParameterValue',
+    });
+    await expect(client.send(new CreateQueueCommand({ QueueName: 'plain' }))).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+  });
+
+  it('DeleteQueue takes the messages with it: later calls, and a long poll waiting on it, are QueueDoesNotExist', async () => {
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'fleet-b.fifo', Attributes: fifo }));
+    await client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'x', MessageGroupId: 'g', MessageDeduplicationId: 'x' }));
+    await client.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 1 }));
+    const waiting = client.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 5 }));
+    await client.send(new DeleteQueueCommand({ QueueUrl }));
+    await expect(waiting).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+    await expect(client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'y', MessageGroupId: 'g', MessageDeduplicationId: 'y' }))).rejects.toMatchObject({
+      name: 'QueueDoesNotExist',
+    });
+    await expect(client.send(new DeleteQueueCommand({ QueueUrl }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+    await expect(client.send(new GetQueueUrlCommand({ QueueName: 'fleet-b.fifo' }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+    // Made again, it is empty.
+    const again = await client.send(new CreateQueueCommand({ QueueName: 'fleet-b.fifo', Attributes: fifo }));
+    expect((await client.send(new ReceiveMessageCommand({ QueueUrl: again.QueueUrl }))).Messages ?? []).toEqual([]);
   });
 });
 

@@ -6,6 +6,10 @@
  * DeleteMessage.
  *
  * - SendMessage, SendMessageBatch, ChangeMessageVisibility, GetQueueUrl.
+ * - CreateQueue and DeleteQueue, as the channel workers call them for their own queues
+ *   (connectors/fleet-queues.ts): FIFO only (a name ending in `.fifo`, `FifoQueue` "true"), the
+ *   name checked as SQS checks it, creating an existing queue with the same attributes answers its
+ *   URL; a deleted queue's messages go with it, and any call on it is `QueueDoesNotExist`.
  * - Clients that consume a queue themselves (the channel worker): ReceiveMessage (up to 10
  *   messages under the same FIFO rules, the system attributes asked for, `VisibilityTimeout`, and
  *   long polling with `WaitTimeSeconds`: the call is answered as soon as a message can be received,
@@ -150,6 +154,39 @@ export class SqsEmulator {
       });
     }
     return this.queueUrl(name);
+  }
+
+  /** Deletes a queue with its messages (DeleteQueue); long polls on it are answered empty. */
+  deleteQueue(name: string): void {
+    const queue = this.queue(name);
+    this.queues.delete(name);
+    this.journal?.dropped(name);
+    queue.listeners.clear();
+    this.wakeWaiters(queue);
+  }
+
+  /** CreateQueue: a FIFO queue with the attributes SQS takes for one (VisibilityTimeout; the rest are accepted and not emulated). */
+  private createQueueByApi(input: WireInput): string {
+    const name = input.QueueName;
+    if (typeof name !== 'string' || !name) throw new SqsError('MissingParameter', 'The request must contain the parameter QueueName.');
+    if (!/^[A-Za-z0-9_-]{1,75}\.fifo$/.test(name) && !/^[A-Za-z0-9_-]{1,80}$/.test(name))
+      throw new SqsError(
+        'InvalidParameterValue',
+        'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length. FIFO queue names end in .fifo',
+      );
+    const attributes = (input.Attributes ?? {}) as Record<string, string>;
+    if (!name.endsWith('.fifo') || attributes.FifoQueue !== 'true')
+      throw new SqsError('InvalidParameterValue', `Only FIFO queues are emulated (a .fifo name and FifoQueue "true"): ${name}`);
+    const visibility = attributes.VisibilityTimeout === undefined ? 30 : Number(attributes.VisibilityTimeout);
+    if (!Number.isInteger(visibility) || visibility < 0 || visibility > 43_200)
+      throw new SqsError('InvalidAttributeValue', 'Invalid value for the parameter VisibilityTimeout.');
+    const existing = this.queues.get(name);
+    if (existing && existing.options.visibilityTimeoutSeconds !== visibility)
+      throw new SqsError('QueueNameExists', `A queue already exists with the same name and a different value for attribute VisibilityTimeout`);
+    return this.createQueue(name, {
+      visibilityTimeoutSeconds: visibility,
+      contentBasedDeduplication: attributes.ContentBasedDeduplication === 'true',
+    });
   }
 
   queueUrl(name: string): string {
@@ -303,6 +340,13 @@ export class SqsEmulator {
         this.deleteReceived(queue.name, handle);
         return {};
       }
+      case 'CreateQueue':
+        return { QueueUrl: this.createQueueByApi(input) };
+      case 'DeleteQueue': {
+        const queue = this.queueOfUrl(input.QueueUrl);
+        this.deleteQueue(queue.name);
+        return {};
+      }
       case 'GetQueueUrl': {
         this.queue(String(input.QueueName));
         return { QueueUrl: this.queueUrl(String(input.QueueName)) };
@@ -407,6 +451,7 @@ export class SqsEmulator {
     for (;;) {
       // A client that went away (an aborted long poll) receives nothing: its messages would stay in flight unseen.
       if (this.closed || gone()) return { Messages: [] };
+      if (this.queues.get(queue.name) !== queue) throw new SqsError('QueueDoesNotExist', `The specified queue ${queue.name} does not exist.`);
       const batch = this.take(queue, max, Date.now(), visibility);
       if (batch.length || Date.now() >= deadline) return { Messages: batch.map((message) => this.wireMessage(message, names)) };
       await this.changeOf(queue, deadline - Date.now());

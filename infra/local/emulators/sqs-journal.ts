@@ -8,6 +8,7 @@
  *   {"op":"receive","queue":…,"id":…,"at":…}  received once more (the count redrive reads)
  *   {"op":"delete","queue":…,"id":…}          deleted, or gone to the dead-letter list
  *   {"op":"dead","queue":…,"id":…}            gone to the dead-letter list
+ *   {"op":"drop","queue":…}                   the queue deleted (DeleteQueue), with what it held
  *
  * On start the journal is replayed: the messages not deleted come back visible (the process that
  * had them in flight is gone: it was this one), with their receive counts; deduplication ids seen
@@ -29,7 +30,8 @@ export type JournaledMessage = Pick<
 type Entry =
   | { op: 'send'; queue: string; message: JournaledMessage }
   | { op: 'receive'; queue: string; id: string; at: number }
-  | { op: 'delete' | 'dead'; queue: string; id: string };
+  | { op: 'delete' | 'dead'; queue: string; id: string }
+  | { op: 'drop'; queue: string };
 
 /** What a queue held when the process stopped. */
 export interface JournaledQueue {
@@ -92,6 +94,11 @@ export class SqsJournal {
     this.write({ op: 'dead', queue, id });
   }
 
+  /** The queue was deleted: its messages and deduplication ids go with it. */
+  dropped(queue: string): void {
+    this.write({ op: 'drop', queue });
+  }
+
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
@@ -104,6 +111,10 @@ export class SqsJournal {
   }
 
   private apply(entry: Entry): void {
+    if (entry.op === 'drop') {
+      this.state.delete(entry.queue);
+      return;
+    }
     const queue = this.queue(entry.queue);
     if (entry.op === 'send') {
       queue.messages.push({ ...entry.message });
