@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { logger } from '../../functions/lib/observability.ts';
-import { errorResponse } from '../../functions/lib/render-error.ts';
-import { fail } from '../../shared/domain/errors.ts';
-import { shownMessage, shownTitle } from '../../shared/contracts/errors.ts';
-import { emailField } from '../../shared/contracts/fields.ts';
+import { logger } from '#lib/observability.ts';
+import { errorResponse } from '#lib/render-error.ts';
+import { fail } from '#domain/errors.ts';
+import { shownMessage, shownTitle } from '#contracts/errors.ts';
+import { emailField } from '#contracts/fields.ts';
 
 const body = (r: ReturnType<typeof errorResponse>) => JSON.parse(String(r.body));
 

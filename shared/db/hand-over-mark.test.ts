@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { onlyHandOverMarked } from '../../shared/db/outbound-messages.ts';
+import { onlyHandOverMarked } from '#db/outbound-messages.ts';
 
 const message = { type: 'Message', id: 'm1', ack: 0, sendAttempt: 1, text: 'Oi' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveLimits, freePlan, paidPlan, proPlanDefaults, statusGrantsPlan } from '../../shared/contracts/plans.ts';
+import { effectiveLimits, freePlan, paidPlan, proPlanDefaults, statusGrantsPlan } from '#contracts/plans.ts';
 
 describe('the limits module', () => {
   it('gives Free limits (1 user, 1 connection, 1,000 contacts) to an account without a plan', () => {

@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Ports } from '../../shared/domain/ports.ts';
-import type { AddressedEvent } from '../../shared/domain/realtime/events.ts';
-import { type Broadcaster, fanOutBuilt } from '../../shared/domain/realtime/fan-out.ts';
+import type { Ports } from '#domain/ports.ts';
+import type { AddressedEvent } from '#domain/realtime/events.ts';
+import { type Broadcaster, fanOutBuilt } from '#domain/realtime/fan-out.ts';
 
 const now = new Date('2026-11-26T04:00:00Z');
 const event = (label: string): AddressedEvent => ({ accountId: 'A', payload: { event: label } }) as unknown as AddressedEvent;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canSee, visibleWhere, type Viewer } from '../../shared/domain/conversations/visibility.ts';
-import { matchesWhere } from '../../shared/domain/list-query.ts';
+import { canSee, visibleWhere, type Viewer } from '#domain/conversations/visibility.ts';
+import { matchesWhere } from '#domain/list-query.ts';
 
 const member: Viewer = { userId: 'me', seesAll: false, departmentIds: ['finance'] };
 const contacts = [

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { followTableClock, observeTableDate, tableNow } from '../../shared/db/table-clock.ts';
+import { followTableClock, observeTableDate, tableNow } from '#db/table-clock.ts';
 
 describe('table clock', () => {
   it("follows the table's Date header, not the host's clock, within the header's second", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectionItem } from '../../shared/db/ws-connections.ts';
-import { sessionsEndedBy } from '../../shared/domain/realtime/close-sessions.ts';
+import type { ConnectionItem } from '#db/ws-connections.ts';
+import { sessionsEndedBy } from '#domain/realtime/close-sessions.ts';
 
 const conn = (fields: Partial<ConnectionItem>): ConnectionItem => ({ connectionId: 'c', accountId: 'A', userId: 'u1', connectedAt: '', ...fields });
 const user = (fields: Record<string, unknown> = {}) => ({ type: 'User', id: 'u1', accountId: 'A', archivedAt: null, ...fields });

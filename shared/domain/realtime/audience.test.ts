@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { connectionViewer, eventsFor, type BatchAudience } from '../../shared/domain/realtime/audience.ts';
-import type { AddressedEvent } from '../../shared/domain/realtime/events.ts';
+import { connectionViewer, eventsFor, type BatchAudience } from '#domain/realtime/audience.ts';
+import type { AddressedEvent } from '#domain/realtime/events.ts';
 
 // Only the addressing matters here: the payload is a label the assertions read back.
 const event = (label: string, conversation?: AddressedEvent['conversation']): AddressedEvent =>

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { accountIdOf, keys } from '../../shared/db/keys.ts';
-import { createTableInput, tableShape } from '../../shared/db/table-definition.ts';
+import { accountIdOf, keys } from '#db/keys.ts';
+import { createTableInput, tableShape } from '#db/table-definition.ts';
 
 describe('key formats', () => {
   it('every account-scoped key starts with its account id', () => {
@@ -118,7 +118,7 @@ describe('ACCESS_PATTERNS.md', () => {
   };
 
   it('shows every key that keys.ts writes, as keys.ts writes it', () => {
-    const page = readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'db', 'ACCESS_PATTERNS.md'), 'utf8');
+    const page = readFileSync(join(import.meta.dirname, 'ACCESS_PATTERNS.md'), 'utf8');
     expect(Object.keys(examples).sort()).toEqual(Object.keys(keys).sort());
     const missing = Object.entries(examples).flatMap(([name, calls]) =>
       calls.flatMap((args) => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { freePlan, proPlanDefaults } from '../../shared/contracts/plans.ts';
-import type { ContactItem } from '../../shared/db/contacts.ts';
-import type { ServiceItem } from '../../shared/db/services.ts';
-import type { UserItem } from '../../shared/db/users.ts';
-import { connectionsToFit, contactsToFit, isBeyondLimit, limitsChanged, usersToFit } from '../../shared/domain/billing/plan-limits.ts';
+import { freePlan, proPlanDefaults } from '#contracts/plans.ts';
+import type { ContactItem } from '#db/contacts.ts';
+import type { ServiceItem } from '#db/services.ts';
+import type { UserItem } from '#db/users.ts';
+import { connectionsToFit, contactsToFit, isBeyondLimit, limitsChanged, usersToFit } from '#domain/billing/plan-limits.ts';
 
 const day = (n: number) => `2026-11-${String(n).padStart(2, '0')}T12:00:00.000Z`;
 const ids = (items: { id: string }[]) => items.map((i) => i.id);

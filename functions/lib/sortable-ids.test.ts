@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTime } from 'ulid';
-import { sortableId } from '../../functions/lib/sortable-ids.ts';
+import { sortableId } from '#lib/sortable-ids.ts';
 
 describe('sortable ids', () => {
   it('sort in the order they were made within one millisecond', () => {
