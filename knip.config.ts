@@ -17,11 +17,8 @@ const config: KnipConfig = {
     // The channel worker's container entry (connectors/Dockerfile bundles it).
     'connectors/main.ts',
     'infra/local/emulators/dynamo-worker-entry.mjs',
-    'infra/local/runtime/handler-worker-entry.mjs',
     'scripts/*.{ts,mjs}',
     'tests/support/runtime-with-double.ts',
-    // Loaded by URL in the handler thread (tests/unit/handler-thread.test.ts).
-    'tests/support/handler-thread-fixture.ts',
     'tests/support/runtime-with-whatsapp-double.ts',
     // Run in a child process under a memory cap by tests/unit/media-memory.test.ts, by path.
     'tests/support/media-memory-child.ts',

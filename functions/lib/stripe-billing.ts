@@ -17,7 +17,7 @@ import { optionalSecret } from './signing-secret.ts';
 
 /**
  * The SDK, loaded when billing is first used: it is among the largest packages a function would
- * load, and most functions (and the local runtime's handler thread) never bill.
+ * load, and most functions never bill.
  */
 let sdk: Promise<typeof Stripe> | undefined;
 const stripeSdk = () => (sdk ??= import('stripe').then((m) => m.default));

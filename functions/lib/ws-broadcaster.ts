@@ -9,7 +9,7 @@ const isGone = (error: unknown) => (error as { name?: string }).name === 'GoneEx
 
 /**
  * The process's management client, shared by every broadcaster (made on first use). The local
- * runtime hands its calls to its WebSocket gateway in process (infra/local/runtime/ws-management-port.ts).
+ * runtime's is its WebSocket gateway's management endpoint on loopback (infra/local/emulators/ws-gateway.ts).
  */
 export function managementClient(endpoint = process.env.WS_MANAGEMENT_URL): ApiGatewayManagementApiClient {
   if (!endpoint) throw new Error('WS_MANAGEMENT_URL is not set');

@@ -35,7 +35,6 @@ describe('runtime bundle', () => {
       ...queueConsumers.map((c) => `functions/queues/${c.handler}`),
       'infra/local/runtime/main',
       'infra/local/emulators/dynamo-worker',
-      'infra/local/runtime/handler-worker',
       'tests/support/runtime-with-double',
       'tests/support/runtime-with-whatsapp-double',
     ];

@@ -4,7 +4,6 @@ import { ApiGatewayManagementApiClient, PayloadTooLargeException, PostToConnecti
 import { WsGateway } from '../../infra/local/emulators/ws-gateway.ts';
 import { startGateway } from '../support/ws-gateway-harness.ts';
 import { maxFrameBytes, maxMessageBytes } from '../../infra/local/emulators/ws-frame-limit.ts';
-import { ManagementPort } from '../../infra/local/runtime/ws-management-port.ts';
 
 declare global {
   var wsLimitEvents: { route: string; connectionId: string; bodyLength?: number }[];
@@ -87,10 +86,9 @@ describe('the local WebSocket gateway’s size quotas', () => {
     expect(overHttp.headers.get('x-amzn-errortype')).toBe('PayloadTooLargeException');
 
     const client = new ApiGatewayManagementApiClient({
-      endpoint: 'http://127.0.0.1:1/local',
+      endpoint: gateway.managementUrl,
       region: 'us-east-1',
       credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      requestHandler: new ManagementPort(gateway),
     });
     await expect(client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: 'y'.repeat(maxMessageBytes + 1) }))).rejects.toBeInstanceOf(
       PayloadTooLargeException,

@@ -9,7 +9,6 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { WsGateway } from '../../infra/local/emulators/ws-gateway.ts';
 import { startGateway } from '../support/ws-gateway-harness.ts';
-import { ManagementPort } from '../../infra/local/runtime/ws-management-port.ts';
 
 declare global {
   var wsGatewayTestEvents: { route: string; connectionId: string }[];
@@ -70,13 +69,12 @@ describe('the local WebSocket gateway', () => {
     await expect.poll(() => globalThis.wsGatewayTestEvents.some((e) => e.route === '$disconnect' && e.connectionId === connectionId)).toBe(true);
   });
 
-  it('answers the SDK client in process: posts a frame, describes, closes, then Gone (its endpoint is a closed port)', async () => {
+  it('answers the SDK client at its management endpoint: posts a frame, describes, closes, then Gone', async () => {
     globalThis.wsGatewayTestEvents = [];
     const client = new ApiGatewayManagementApiClient({
-      endpoint: 'http://127.0.0.1:1/local',
+      endpoint: gateway.managementUrl,
       region: 'us-east-1',
       credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      requestHandler: new ManagementPort(gateway),
     });
     const { socket, closed } = await connect();
     const frames: string[] = [];

@@ -8,21 +8,13 @@
  * process left half-done is rolled back before the front listens, and the stream records that
  * consumers had not handled yet are handed to the main thread with `ready`.
  */
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { ChangeLog } from './change-log.ts';
 import { closeDynaliteStore, dynaliteCaller, openDynaliteStore } from './dynalite-direct.ts';
 import { DynamoFront, type StreamRecord, ttlIndexFileName } from './dynamo-front.ts';
 import { closeDynaliteIterators } from './level-iterators.ts';
-import { TableCallGate } from './table-call-gate.ts';
 import type { TableAnswer, TableCall } from '../runtime/table-port.ts';
-
-/**
- * Reads' table calls (the handler thread's) in flight at once, and while any of the main thread's
- * calls is in flight (table-call-gate.ts): a send's calls wait behind at most these.
- */
-const readCallsAtOnce = 4;
-const readCallsBehindWrites = 1;
 
 closeDynaliteIterators();
 
@@ -63,28 +55,21 @@ const ttlIndexFile = join(dirname(path), ttlIndexFileName);
 
 const encoder = new TextEncoder();
 
-const gate = new TableCallGate(readCallsAtOnce, readCallsBehindWrites);
-
 /**
- * A table port's call (table-port.ts) answered as the front's server would, on the port it came
- * by; the answer's bytes encoded here and moved, not copied. `read`: the handler thread's call,
- * which yields to the main thread's.
+ * A table port's call (infra/local/runtime/table-port.ts) answered as the front's server would; the
+ * answer's bytes encoded here and moved, not copied.
  */
-async function answer(call: TableCall, to: MessagePort, read: boolean): Promise<void> {
-  const { status, text, requestId } = await gate.call(() => front.answer(call.target, call.body), read);
+async function answer(call: TableCall): Promise<void> {
+  const { status, text, requestId } = await front.answer(call.target, call.body);
   const body = encoder.encode(text);
-  to.postMessage({ type: 'answer', id: call.id, status, requestId, body } satisfies TableAnswer, [body.buffer]);
+  parentPort!.postMessage({ type: 'answer', id: call.id, status, requestId, body } satisfies TableAnswer, [body.buffer]);
 }
 
-type FromMain = { type: 'seedTtl'; table: string } | { type: 'stop' } | { type: 'readPort'; port: MessagePort } | TableCall;
+type FromMain = { type: 'seedTtl'; table: string } | { type: 'stop' } | TableCall;
 
 parentPort!.on('message', async (message: FromMain) => {
   if (message.type === 'call') {
-    await answer(message, parentPort!, false);
-  } else if (message.type === 'readPort') {
-    // The handler thread's own line to this thread (handler-thread.ts): its calls are reads.
-    const { port } = message;
-    port.on('message', (call: TableCall) => void answer(call, port, true));
+    await answer(message);
   } else if (message.type === 'seedTtl') {
     if (!(await front.loadTtlIndex(ttlIndexFile))) await front.seedTtlIndex(message.table);
     parentPort!.postMessage({ type: 'seeded' });

@@ -1,7 +1,7 @@
 /**
  * The API Gateway (HTTP API, payload format 2.0) emulator: matches a request against the route
  * list the stack also uses, builds the event API Gateway would deliver, has the very handler
- * module Lambda would run called (in this thread or the handler thread, as the runtime chooses),
+ * module Lambda would run called (by the runtime's invoker),
  * and writes its result back.
  */
 import { randomUUID } from 'node:crypto';

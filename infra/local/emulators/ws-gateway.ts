@@ -197,8 +197,8 @@ export class WsGateway {
   }
 
   /**
-   * Answers one `@connections` call as API Gateway's management endpoint does: the loopback
-   * server's requests, and the runtime's own client in this process (ws-management-port.ts).
+   * Answers one `@connections` call as API Gateway's management endpoint does (the loopback
+   * management server's requests).
    */
   manage(method: string, path: string, body: Uint8Array): ManagementAnswer {
     const reply = (status: number, answer?: unknown): ManagementAnswer => {

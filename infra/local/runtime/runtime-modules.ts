@@ -30,10 +30,10 @@ export function runtimeModuleUrl(path: string): string {
 }
 
 /**
- * A worker thread's entry ('emulators/dynamo-worker', 'runtime/handler-worker'): bundled, the module itself; from the
+ * The DynamoDB thread's entry ('emulators/dynamo-worker'): bundled, the module itself; from the
  * sources, a plain `.mjs` beside it that registers tsx in the thread first (Node 20 does not carry
  * the loader into worker threads).
  */
-export function threadEntry(name: 'emulators/dynamo-worker' | 'runtime/handler-worker'): URL {
+export function threadEntry(name: 'emulators/dynamo-worker'): URL {
   return pathToFileURL(bundleDir ? join(bundleDir, `infra/local/${name}.mjs`) : join(root, `infra/local/${name}-entry.mjs`));
 }

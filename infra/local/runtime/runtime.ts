@@ -17,25 +17,14 @@ import { Worker } from 'node:worker_threads';
 import { createTableInput, tableShape } from '../../../shared/db/table-definition.ts';
 import type { StreamRecord } from '../emulators/dynamo-front.ts';
 import { HttpGateway } from '../emulators/http-gateway.ts';
-import { httpRoutes } from '../../../functions/http/routes.ts';
 import { handlerOf, invokeHere } from './handler-modules.ts';
-import { HandlerThread } from './handler-thread.ts';
 import { TablePort } from './table-port.ts';
-import { ManagementPort } from './ws-management-port.ts';
 import { serveStatic } from './static-site.ts';
 import { startS3Front } from '../emulators/s3-front.ts';
 import { siteHeaders } from '../../site-headers.ts';
 import { StreamEmulator } from '../emulators/stream-emulator.ts';
 import { StreamPollers } from '../pollers/stream-poller.ts';
-import {
-  consumersOf,
-  routerBatchSize,
-  routerFilters,
-  routerTimeoutSeconds,
-  type StreamHandler,
-  streamConsumers,
-  streamRouters,
-} from '../../../functions/streams/consumers.ts';
+import { consumersOf, routerBatchSize, routerFilters, routerTimeoutSeconds, type StreamHandler, streamRouters } from '../../../functions/streams/consumers.ts';
 import type { StreamRouter } from '../../../functions/streams/stream-router.ts';
 import { SqsEmulator } from '../emulators/sqs-emulator.ts';
 import { QueuePollers, type QueueSubscription } from '../pollers/queue-poller.ts';
@@ -46,13 +35,6 @@ import { workerQueue } from '../../../functions/queues/worker-queue.ts';
 import { runWorkerProcess, type WorkerProcessOptions } from '../../../connectors/worker-queue.ts';
 import type { ChannelAdapter } from '../../../shared/domain/channels/port.ts';
 import { root, runtimeModuleFile, runtimeModuleUrl, threadEntry } from './runtime-modules.ts';
-
-/**
- * The stream consumers the handler thread runs (handler-thread.ts). The contact snapshots' keeps
- * the same contact directory as the contact lists and the inbox, which run there: in this thread
- * it would load a second one (about 36 MB at 25,000 contacts).
- */
-const consumersOnHandlerThread = new Set(['contact-snapshots']);
 
 /** The region of this machine's stand-ins, as the functions are told. */
 const region = 'us-east-1';
@@ -128,24 +110,14 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const streamPollers = new StreamPollers(streams);
   // The main thread's young generation is sized by `runtimeCommand`'s flag; V8 reads that flag
   // for every isolate created after and prefers it to a worker's own limits, so it is cleared
-  // before the threads start (ADR-0155).
+  // before the DynamoDB thread starts (ADR-0155).
   setFlagsFromString('--max-semi-space-size=0');
   const dynamo = new Worker(threadEntry('emulators/dynamo-worker'), {
     workerData: { path: join(dataDir, 'dynamo'), ttlAttribute: tableShape.ttlAttribute, streamsDir },
-    // A young generation of 24 MB (semi-spaces of 8), half V8's default: with the API's reads on a
-    // thread of their own, the process's peak needed the room, and reads stayed within the noise.
-    // A 12 MB one tripled this thread's scavenges: reads ran 30-50% slower (ADR-0136).
+    // A young generation of 24 MB (semi-spaces of 8), half V8's default, for the process's peak;
+    // a 12 MB one tripled this thread's scavenges: reads ran 30-50% slower (ADR-0136).
     resourceLimits: { maxYoungGenerationSizeMb: 24 },
   });
-  // The API's reads and the contact snapshots' consumer run on a thread of their own, whose table
-  // calls yield to this thread's at the DynamoDB thread (handler-thread.ts, table-call-gate.ts). It
-  // starts now and loads its handlers while this thread starts the rest; it builds its ports at its
-  // first call, once the environment below is set (it shares this process's). A read waits for it.
-  const handlerThread = new HandlerThread(threadEntry('runtime/handler-worker'), dynamo, [
-    ...httpRoutes.filter((route) => route.method === 'GET').map((route) => runtimeModuleUrl(`functions/http/${route.handler}`)),
-    ...streamConsumers.filter((c) => consumersOnHandlerThread.has(c.name)).map((c) => runtimeModuleUrl(`functions/streams/${c.handler}`)),
-  ]);
-  handlerThread.start().catch((error) => console.error('[handler-thread] did not start', error));
   type FromWorker = { type: string; url?: string; resumed?: { pending: StreamRecord[]; lastSequence: number } };
   const fromWorker = (type: string) =>
     new Promise<FromWorker>((resolve, reject) => {
@@ -226,18 +198,14 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   // The composition root of this process: the functions' ports, with the worker's adapters (this
   // process hosts the worker too) or the ones a test asked for.
-  handlerThread.environmentSet();
   const { defaultPorts, installChannels } = await import('../../../functions/lib/ports.ts');
   // The worker's own adapters only when no test hands doubles (they load the channels' libraries).
   installChannels(options.channels ?? (await import('../../../connectors/worker-channels.ts')).workerChannels());
   // This thread's table calls reach the DynamoDB thread by message, not over loopback HTTP (table-port.ts).
   defaultPorts().table.doc.config.requestHandler = new TablePort(dynamo);
-  // The fan-out's posts and closes reach the WebSocket gateway in this process, not over loopback HTTP (ws-management-port.ts).
-  const { managementClient } = await import('../../../functions/lib/ws-broadcaster.ts');
-  managementClient(managementUrl).config.requestHandler = new ManagementPort(ws);
 
   // The stream's two readers are the cloud's routers, the same module (functions/streams/router.ts),
-  // loading the consumers' handlers here or on the handler thread (ADR-0192).
+  // loading the consumers' handlers in this thread (ADR-0192).
   const { streamRouter } = (await import(runtimeModuleUrl('functions/streams/router'))) as typeof import('../../../functions/streams/router.ts');
   const routers = new Map<string, StreamRouter>();
   const mappingFilters = new Map<StreamRouter, { count: number; filters: ReturnType<typeof routerFilters> }>();
@@ -254,10 +222,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     if (!consumers.length) continue;
     const router = streamRouter(name, async (consumer) => {
       const moduleUrl = runtimeModuleUrl(`functions/streams/${consumer.handler}`);
-      const handler: StreamHandler = consumersOnHandlerThread.has(consumer.name)
-        ? (event) => handlerThread.invoke(moduleUrl, event, consumer.name)
-        : ((await handlerOf(moduleUrl)) as StreamHandler);
-      return { handler };
+      return { handler: (await handlerOf(moduleUrl)) as StreamHandler };
     });
     await router.preload();
     routers.set(name, router);
@@ -300,14 +265,17 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // reading its queue as the Fargate task does: connection changes (from `notify-worker`), sends
   // of WhatsApp and logouts. One worker per data folder: a fixed owner id lets a restarted runtime
   // take its leases back at once.
+  // As a worker of a fleet (docs/adr/drafts/channel-worker-fleet.md): a queue of its own beside the
+  // shared one, which it routes; other worker processes pointed at this runtime join the fleet.
+  const fleet = { prefix: `${workerQueue.name}-`, visibilityTimeoutSeconds: workerQueue.visibilityTimeoutSeconds, settleMs: 100 };
   const worker =
-    options.worker === false ? undefined : await runWorkerProcess(defaultPorts(), { ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
+    options.worker === false
+      ? undefined
+      : await runWorkerProcess(defaultPorts(), { fleet, ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
 
-  // Reads (GET) on the handler thread, everything else here (handler-thread.ts).
-  const gateway = new HttpGateway((route, event, functionName) => {
-    const moduleUrl = runtimeModuleUrl(`functions/http/${route.handler}`);
-    return route.method === 'GET' ? handlerThread.invoke(moduleUrl, event, functionName) : invokeHere(moduleUrl, event, functionName);
-  });
+  // Every route's handler in this thread, as the DynamoDB thread answers their table calls
+  // (docs/adr/drafts/local-runtime-sized-to-its-job.md).
+  const gateway = new HttpGateway((route, event, functionName) => invokeHere(runtimeModuleUrl(`functions/http/${route.handler}`), event, functionName));
   // The headers CloudFront adds to every answer (infra/site-headers.ts), on every answer here too;
   // the CSP allows this machine's S3 and hashes the served shell's inline scripts.
   const shell = join(webDir, 'index.html');
@@ -361,7 +329,6 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       await queuePollers.close();
       await queues.close();
       await streamPollers.idle();
-      await handlerThread.stop();
       dynamo.postMessage({ type: 'stop' });
       await fromWorker('stopped');
       await dynamo.terminate();

@@ -1,6 +1,6 @@
 /**
  * The local runtime's table calls handed to the DynamoDB thread by message instead of HTTP. The
- * SDK client keeps its whole call path (the middleware stack, the table-call gate, SigV4, the
+ * SDK client keeps its whole call path (the middleware stack, SigV4, the
  * protocol's serialiser and deserialiser); only its request handler changes: in place of the Node
  * HTTP client (a loopback socket, an HTTP request written and parsed on each side) the request's
  * target and JSON body are posted to the thread, whose DynamoDB front answers it as its HTTP
@@ -8,9 +8,7 @@
  * front's HTTP server stays for other processes (the bench's seeders, the tests' clients).
  * ADR-0151.
  */
-import type { MessagePort, Worker } from 'node:worker_threads';
-import { CallsById } from './calls-by-id.ts';
-import { InProcessRequestHandler } from './sdk-request-handler.ts';
+import type { Worker } from 'node:worker_threads';
 
 /** A call posted to the DynamoDB thread. */
 export interface TableCall {
@@ -46,33 +44,45 @@ function bodyText(body: unknown): string {
 
 /**
  * An SDK request handler (the `requestHandler` of a client's config) that posts calls to the
- * DynamoDB thread: to the `Worker` itself (the main thread) or to a port the thread listens on
- * (the handler thread's, handler-thread.ts, whose calls the thread counts as reads).
+ * DynamoDB thread, each under the next id, and settles it when the answer with that id comes back.
+ * Besides `handle`, what the SDK asks of a request handler: no HTTP configuration to update or
+ * report, nothing to destroy, and an already aborted call refused as the SDK's own handlers refuse it.
  */
-export class TablePort extends InProcessRequestHandler {
+export class TablePort {
   readonly metadata = { handlerProtocol: 'worker-message' };
-  private readonly calls = new CallsById<TableAnswer>();
+  private nextId = 0;
+  private readonly waiting = new Map<number, { resolve: (answer: TableAnswer) => void; reject: (error: Error) => void }>();
   private closed = false;
 
-  constructor(private readonly worker: Worker | MessagePort) {
-    super();
-    const onAnswer = (message: { type: string }) => {
-      if (message.type !== 'answer') return;
-      const answer = message as TableAnswer;
-      this.calls.answer(answer.id, { answer });
-    };
-    const stopped = () => this.fail(new Error('The DynamoDB thread has stopped'));
-    // A worker exits; a port closes when its other end does.
-    if ('terminate' in worker) worker.on('message', onAnswer).on('exit', stopped);
-    else worker.on('message', onAnswer).on('close', stopped);
+  constructor(private readonly worker: Worker) {
+    worker
+      .on('message', (message: { type: string }) => {
+        if (message.type !== 'answer') return;
+        const answer = message as TableAnswer;
+        this.waiting.get(answer.id)?.resolve(answer);
+        this.waiting.delete(answer.id);
+      })
+      .on('exit', () => this.fail(new Error('The DynamoDB thread has stopped')));
   }
 
+  updateHttpClientConfig(): void {}
+
+  httpHandlerConfigs(): Record<string, never> {
+    return {};
+  }
+
+  destroy(): void {}
+
   async handle(request: SdkRequest, options?: { abortSignal?: { aborted: boolean } }) {
-    this.refuseAborted(options);
+    if (options?.abortSignal?.aborted) throw Object.assign(new Error('Request aborted'), { name: 'AbortError' });
     if (this.closed) throw new Error('The DynamoDB thread has stopped');
     const target = request.headers['x-amz-target'] ?? request.headers['X-Amz-Target'] ?? '';
     const body = bodyText(request.body);
-    const answer = await this.calls.call((id) => this.worker.postMessage({ type: 'call', id, target, body } satisfies TableCall));
+    const id = ++this.nextId;
+    const answer = await new Promise<TableAnswer>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ type: 'call', id, target, body } satisfies TableCall);
+    });
     return {
       response: {
         statusCode: answer.status,
@@ -87,8 +97,10 @@ export class TablePort extends InProcessRequestHandler {
     };
   }
 
+  /** Fails every call still waiting. */
   private fail(error: Error): void {
     this.closed = true;
-    this.calls.failAll(error);
+    for (const call of this.waiting.values()) call.reject(error);
+    this.waiting.clear();
   }
 }
