@@ -7,18 +7,25 @@
  * - `later` (the channel asked to wait) or a failure (2, 4, 8 ... s by receive count, at most
  *   5 minutes, `backoffSeconds`): ChangeMessageVisibility to that wait; the rest of the group's
  *   commands in this batch are not run and wait as long, so the group keeps its order.
- * - `elsewhere` (another live worker holds the session): ChangeMessageVisibility to `handBackSeconds`
- *   (1 s), with the rest of the group, so the holder receives them next.
+ * - `elsewhere` (another live worker holds the session): in a fleet (`fleet`), routed again to the
+ *   holder's own queue (`connectors/fleet-queues.ts`) and deleted here; alone, ChangeMessageVisibility
+ *   to `handBackSeconds` (1 s), with the rest of the group, so the holder receives them next.
+ *
+ * In a fleet a process runs two such loops (`runWorkerProcess`): one on its own queue, running the
+ * commands, and one on the shared queue, only routing each command to the queue of the worker that
+ * should run it (the holder of its connection's lease, or the live worker with the most room), so
+ * no worker receives the commands of the others (docs/adr/drafts/channel-worker-fleet.md).
  *
  * Groups of one batch run side by side, a group's commands one after another; SQS delivers nothing
  * more of a group while one of its commands is in flight, so a connection's commands never overlap.
  * The loop keeps receiving while commands run (up to `maxGroups` groups at once), so a connection
  * whose sends wait for their pace holds up no other connection.
  */
+import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { workerCommandSchema } from '#domain/channels/worker-commands.ts';
 import { backoffSeconds } from '#domain/messages/dispatch.ts';
 import type { Ports } from '#domain/ports.ts';
+import { type FleetQueues, fleetAttributes, fleetQueues, readCommand } from './fleet-queues.ts';
 import { type ChannelWorker, type ChannelWorkerOptions, type CommandOutcome, startChannelWorker } from './worker.ts';
 
 export interface WorkerQueueOptions {
@@ -31,7 +38,12 @@ export interface WorkerQueueOptions {
   handBackSeconds?: number;
   /** Groups (connections) whose commands run at once, at most. @default 40 */
   maxGroups?: number;
+  /** The fleet's queues: commands for a session another worker holds are routed to it, not handed back. */
+  fleet?: FleetQueues;
 }
+
+/** How long a command with no live worker to go to (none has room) waits before it is routed again. */
+const nowhereSeconds = 5;
 
 export interface WorkerQueueLoop {
   /** Stops receiving, then waits for the commands under way to finish. */
@@ -42,9 +54,67 @@ const receiveCountOf = (message: Message) => Number(message.Attributes?.Approxim
 
 export function startWorkerQueue(worker: ChannelWorker, options: WorkerQueueOptions): WorkerQueueLoop {
   const sqs = options.client ?? new SQSClient({});
-  const { queueUrl } = options;
-  const waitTimeSeconds = options.waitTimeSeconds ?? 20;
+  const { queueUrl, fleet } = options;
   const handBackSeconds = options.handBackSeconds ?? 1;
+  /** A command for a session another worker holds (or for which this one has no room): to that worker's queue, deleted here. */
+  const elsewhere = async (message: Message): Promise<number | null> => {
+    if (!fleet) return handBackSeconds;
+    const routed = await fleet.route(message, queueUrl, new Set([worker.workerId]));
+    return routed.kind === 'forwarded' ? null : nowhereSeconds;
+  };
+
+  /** One command: what the worker made of it, as a wait in seconds (null: done). */
+  const runOne = async (message: Message): Promise<number | null> => {
+    const received = readCommand(message);
+    if (!received) {
+      // A body no worker can read never gets better; keeping it would hold its connection's group.
+      console.error(`[worker-queue] command ${message.MessageId} is malformed and is dropped`, message.Body);
+      return null;
+    }
+    const receiveCount = receiveCountOf(message);
+    let outcome: CommandOutcome;
+    try {
+      outcome = await worker.run(received.command, { receiveCount, enqueuedAt: new Date(received.sentAt) });
+    } catch (error) {
+      console.error(`[worker-queue] command ${message.MessageId} (${received.command.kind}) failed`, error);
+      return backoffSeconds(receiveCount);
+    }
+    if (outcome.kind === 'later') return outcome.seconds;
+    if (outcome.kind === 'elsewhere') return elsewhere(message);
+    return null;
+  };
+  return pollQueue({ ...options, sqs, runOne, onMissing: fleet ? () => fleet.create(worker.workerId).then(() => undefined) : undefined });
+}
+
+/**
+ * The shared queue's loop in a fleet: every command goes to the queue of the worker that should run
+ * it, in its group's order; none runs here. With no live worker to take it, the group waits 5 s.
+ */
+export function startRouterQueue(fleet: FleetQueues, options: Omit<WorkerQueueOptions, 'fleet' | 'handBackSeconds'>): WorkerQueueLoop {
+  const sqs = options.client ?? new SQSClient({});
+  const runOne = async (message: Message): Promise<number | null> => {
+    if (!readCommand(message)) {
+      console.error(`[worker-queue] command ${message.MessageId} is malformed and is dropped`, message.Body);
+      return null;
+    }
+    const routed = await fleet.route(message, options.queueUrl);
+    return routed.kind === 'forwarded' ? null : nowhereSeconds;
+  };
+  return pollQueue({ ...options, sqs, runOne });
+}
+
+interface PollOptions extends Omit<WorkerQueueOptions, 'client' | 'fleet' | 'handBackSeconds'> {
+  sqs: SQSClient;
+  /** What became of one message, as a wait in seconds (null: delete it); a throw counts as a failure (backoff). */
+  runOne(message: Message): Promise<number | null>;
+  /** The queue is gone (deleted under a worker thought dead): make it again. */
+  onMissing?: () => Promise<void>;
+}
+
+/** Long-polls a queue and answers SQS for each message as `runOne` says, groups side by side, a group's messages in order. */
+function pollQueue(options: PollOptions): WorkerQueueLoop {
+  const { sqs, queueUrl, runOne } = options;
+  const waitTimeSeconds = options.waitTimeSeconds ?? 20;
   const maxGroups = options.maxGroups ?? 40;
   const abort = new AbortController();
   const running = new Set<Promise<void>>();
@@ -55,27 +125,6 @@ export function startWorkerQueue(worker: ChannelWorker, options: WorkerQueueOpti
       new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: Math.max(0, Math.ceil(seconds)) }),
     );
 
-  /** One command: what the worker made of it, as a wait in seconds (null: done). */
-  const runOne = async (message: Message): Promise<number | null> => {
-    const parsed = workerCommandSchema.safeParse(JSON.parse(message.Body ?? 'null'));
-    if (!parsed.success) {
-      // A body no worker can read never gets better; keeping it would hold its connection's group.
-      console.error(`[worker-queue] command ${message.MessageId} is malformed and is dropped`, message.Body, parsed.error.issues);
-      return null;
-    }
-    const receiveCount = receiveCountOf(message);
-    let outcome: CommandOutcome;
-    try {
-      outcome = await worker.run(parsed.data, { receiveCount, enqueuedAt: new Date(Number(message.Attributes?.SentTimestamp) || Date.now()) });
-    } catch (error) {
-      console.error(`[worker-queue] command ${message.MessageId} (${parsed.data.kind}) failed`, error);
-      return backoffSeconds(receiveCount);
-    }
-    if (outcome.kind === 'later') return outcome.seconds;
-    if (outcome.kind === 'elsewhere') return handBackSeconds;
-    return null;
-  };
-
   /** A group's commands of one batch, in order; after the first that must wait, the rest wait as long. */
   const runGroup = async (messages: Message[]) => {
     for (const [i, message] of messages.entries()) {
@@ -83,8 +132,8 @@ export function startWorkerQueue(worker: ChannelWorker, options: WorkerQueueOpti
       try {
         wait = await runOne(message);
       } catch (error) {
-        console.error(`[worker-queue] command ${message.MessageId} could not be read`, error);
-        wait = null;
+        console.error(`[worker-queue] command ${message.MessageId} could not be handled`, error);
+        wait = backoffSeconds(receiveCountOf(message));
       }
       try {
         if (wait === null) {
@@ -107,7 +156,7 @@ export function startWorkerQueue(worker: ChannelWorker, options: WorkerQueueOpti
         QueueUrl: queueUrl,
         MaxNumberOfMessages: 10,
         WaitTimeSeconds: waitTimeSeconds,
-        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'MessageGroupId'],
+        MessageSystemAttributeNames: [...fleetAttributes],
       }),
       { abortSignal: abort.signal },
     );
@@ -128,7 +177,11 @@ export function startWorkerQueue(worker: ChannelWorker, options: WorkerQueueOpti
       } catch (error) {
         if (stopping) break;
         failures++;
-        console.error('[worker-queue] ReceiveMessage failed', error);
+        const missing = (error as { name?: string }).name === 'QueueDoesNotExist';
+        if (missing && options.onMissing) {
+          console.warn(`[worker-queue] ${queueUrl} is gone; making it again`);
+          await options.onMissing().catch((e) => console.error('[worker-queue] making the queue again failed', e));
+        } else console.error('[worker-queue] ReceiveMessage failed', error);
         await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * 2 ** failures, 30_000)));
         continue;
       }
@@ -155,32 +208,91 @@ export function startWorkerQueue(worker: ChannelWorker, options: WorkerQueueOpti
   };
 }
 
-export interface WorkerProcessOptions extends ChannelWorkerOptions, Omit<WorkerQueueOptions, 'queueUrl'> {
+export interface WorkerProcessOptions extends ChannelWorkerOptions, Omit<WorkerQueueOptions, 'queueUrl' | 'fleet'> {
   /** The worker queue's URL (`WORKER_QUEUE_URL`). */
   queueUrl: string;
+  /** Run as one worker of a fleet: a queue of its own, the shared queue routed (docs/adr/drafts/channel-worker-fleet.md). Without it, the shared queue is run with hand-backs. */
+  fleet?: FleetSettings;
+}
+
+export interface FleetSettings {
+  /** Own queues are named `<prefix><worker id>.fifo`. */
+  prefix: string;
+  /** Own queues' visibility timeout (the shared queue's). */
+  visibilityTimeoutSeconds: number;
+  /** Own queues' redrive (the shared queue's dead-letter queue), when there is one. */
+  deadLetter?: { arn: string; maxReceiveCount: number };
+  /** How often dead workers' queues are looked for and drained. @default 15 */
+  drainEverySeconds?: number;
+  /**
+   * At a graceful stop, how long after the leases are released this worker waits before emptying
+   * its own queue: a command routed here just before the release lands first. @default 1000
+   */
+  settleMs?: number;
 }
 
 export interface WorkerProcess {
   worker: ChannelWorker;
-  /** Graceful stop (SIGTERM): stops receiving, finishes the commands under way, then stops every session and releases its lease. */
+  /** Graceful stop (SIGTERM): stops receiving, finishes the commands under way, then stops every session and releases its lease; in a fleet, then empties its own queue into the others' and deletes it. */
   stop(): Promise<void>;
 }
 
 /**
  * The channel worker of a process (the Fargate task, the local runtime): sessions, leases and scan
- * (`startChannelWorker`), plus the loop that runs the worker queue's commands. `ports` must carry
+ * (`startChannelWorker`), plus the loops that run the worker queue's commands. `ports` must carry
  * the worker's channel adapters (`installChannels(workerChannels())` before `defaultPorts()`).
  */
 export async function runWorkerProcess(ports: Ports, options: WorkerProcessOptions): Promise<WorkerProcess> {
-  const worker = await startChannelWorker(ports, options);
-  const queue = startWorkerQueue(worker, options);
+  const settings = options.fleet;
+  if (!settings) {
+    const worker = await startChannelWorker(ports, options);
+    const queue = startWorkerQueue(worker, { ...options, fleet: undefined });
+    let stopped: Promise<void> | undefined;
+    return {
+      worker,
+      stop() {
+        stopped ??= (async () => {
+          await queue.stop();
+          await worker.stop();
+        })();
+        return stopped;
+      },
+    };
+  }
+  const workerId = options.workerId ?? `worker-${randomUUID()}`;
+  const client = options.client ?? new SQSClient({});
+  const fleet = fleetQueues({ sqs: client, table: ports.table, sharedUrl: options.queueUrl, ...settings });
+  // The queue before the first beat: a command placed on this worker has somewhere to land.
+  const ownUrl = await fleet.create(workerId);
+  const worker = await startChannelWorker(ports, { ...options, workerId });
+  const own = startWorkerQueue(worker, { ...options, client, queueUrl: ownUrl, fleet });
+  const router = startRouterQueue(fleet, { ...options, client });
+  const drainMs = (settings.drainEverySeconds ?? 15) * 1000;
+  let draining = Promise.resolve();
+  const drainTimer = setInterval(() => {
+    draining = draining
+      .then(() => fleet.drainDead(workerId))
+      .then(
+        () => undefined,
+        (error) => console.error('[fleet] draining a dead worker’s queue', error),
+      );
+  }, drainMs);
+  drainTimer.unref();
   let stopped: Promise<void> | undefined;
   return {
     worker,
     stop() {
       stopped ??= (async () => {
-        await queue.stop();
-        await worker.stop();
+        clearInterval(drainTimer);
+        await router.stop();
+        await own.stop();
+        await draining;
+        await worker.stop(async () => {
+          await new Promise((resolve) => setTimeout(resolve, settings.settleMs ?? 1000));
+          const moved = await fleet.drain(workerId);
+          await fleet.remove(workerId);
+          if (moved) console.log(`[fleet] ${workerId}: ${moved} commands of its queue routed to the other workers`);
+        });
       })();
       return stopped;
     },

@@ -13,11 +13,16 @@
  * not be renewed before `expiresAt - margin`, and releases its leases on a graceful stop. The scan
  * takes over connections whose lease is free or expired (a dead worker's). The timing argument,
  * the takeover bound and how sessions spread are in ADR-0064.
+ *
+ * In a fleet, each scan also shares the sessions out (docs/adr/drafts/channel-worker-fleet.md): the
+ * workers' beats say how many live, so each knows its fair share of the sessions wanted; a worker
+ * over its share plus a slack lets a few sessions go per scan (closed, lease released) and takes
+ * none, and a worker takes free sessions only up to its share.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServiceType } from '#contracts/services.ts';
 import { acquireLease, type LeaseItem, readLease, releaseLease, renewLease } from '#db/leases.ts';
-import { deleteWorkerBeat, writeWorkerBeat } from '#db/worker-beats.ts';
+import { deleteWorkerBeat, listWorkerBeats, markLeaving, writeWorkerBeat } from '#db/worker-beats.ts';
 import { getServiceItem, isRunningStatus, runningServices, type ServiceItem } from '#db/services.ts';
 import { inboundSink } from '#domain/channels/inbound-sink.ts';
 import { ChannelSendError, type ChannelSession, type ContactCheck, type InboundSink } from '#domain/channels/port.ts';
@@ -27,6 +32,7 @@ import { applyContactCheck } from '#domain/contacts/contact-check.ts';
 import { dispatchQueued } from '#domain/messages/dispatch.ts';
 import type { DispatchDelivery } from '#domain/messages/outbound-queue.ts';
 import type { Ports } from '#domain/ports.ts';
+import { fairShare } from './fleet-placement.ts';
 import { defaultSendCaps, type SendCapOptions, sendCaps } from './send-caps.ts';
 import { changeStallMs } from './liveness.ts';
 import { defaultPace, type PaceOptions, sendPacer } from './send-pace.ts';
@@ -50,8 +56,13 @@ export interface ChannelWorker {
   readonly workerId: string;
   /** When its loops last turned, for a liveness check (`connectors/liveness.ts`). */
   readonly heartbeat: WorkerHeartbeat;
-  /** Graceful stop (a deploy's SIGTERM): stops every session, then releases its lease so another worker takes it over at once. */
-  stop(): Promise<void>;
+  /**
+   * Graceful stop (a deploy's SIGTERM): the beat counts as gone at once (nothing more is placed
+   * here), every session stops, then its lease is released so another worker takes it over at
+   * once; then `handOver` (the process empties its own queue) and the beat is deleted. Should
+   * `handOver` fail, the beat stays claimed for a while, then another worker drains the queue.
+   */
+  stop(handOver?: () => Promise<void>): Promise<void>;
 }
 
 /** Times in epoch ms (this process's clock). */
@@ -88,6 +99,8 @@ export interface ChannelWorkerOptions {
   pace?: PaceOptions;
   /** Daily caps per connection: sends, and chats opened (default `defaultSendCaps`). */
   sendCaps?: SendCapOptions;
+  /** Sessions a scan lets go at most when this worker holds more than its fair share (default 2; 0 never lets go). */
+  letGoPerScan?: number;
   /** Told of what the worker did, for metrics (the Fargate entry counts them; the local runtime does not). */
   events?: WorkerEvents;
 }
@@ -98,6 +111,15 @@ export interface WorkerEvents {
   sendAnswered?(answer: { sent: boolean; channel: ServiceType | null }): void;
   /** An inbound message was stored (a new one, not a repeat). */
   messageStored?(channel: ServiceType): void;
+  /** A scan counted the fleet: sessions wanted, live workers, sessions held here, this worker's capacity (null: unlimited). */
+  fleetCounted?(fleet: FleetCount): void;
+}
+
+export interface FleetCount {
+  wanted: number;
+  live: number;
+  held: number;
+  capacity: number | null;
 }
 
 interface Held {
@@ -116,6 +138,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   const marginMs = (options.marginSeconds ?? leaseMs / 3000) * 1000;
   const scanMs = (options.scanEverySeconds ?? 15) * 1000;
   const capacity = options.capacity ?? Number.POSITIVE_INFINITY;
+  const letGoPerScan = options.letGoPerScan ?? 2;
   if (renewMs >= leaseMs - marginMs) throw new Error('the lease must be renewed more often than it is held (renewEverySeconds < leaseSeconds - marginSeconds)');
 
   const { table } = ports;
@@ -252,7 +275,9 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   /** This process's heartbeat in the table (the health route counts live workers by it); a failed write is retried at the next tick. */
   let beating: Promise<void> = Promise.resolve();
   const beatInTable = () => {
-    beating = writeWorkerBeat(table, { workerId, now: Date.now(), leaseMs }).catch((error) => console.error('[worker] writing the heartbeat', error));
+    beating = writeWorkerBeat(table, { workerId, now: Date.now(), leaseMs, sessions: held.size, capacity }).catch((error) =>
+      console.error('[worker] writing the heartbeat', error),
+    );
     return beating;
   };
 
@@ -287,17 +312,35 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   /** Another live worker holds the connection's session (this one does not): the command is for it. */
   const forAnother = async (serviceId: string) => !held.has(serviceId) && heldElsewhere(await readLease(table, serviceId));
 
+  const hasRoom = () => held.size + opening.size < capacity;
+
+  /**
+   * A command placed here for a connection nobody holds (the fleet puts it on the worker with the
+   * most room): this worker takes the session now, so the connection's next commands find a
+   * holder. With no room left, it is for another worker.
+   */
+  const adopt = async (accountId: string, serviceId: string): Promise<boolean> => {
+    if (held.has(serviceId) || stopped) return true;
+    if (!hasRoom()) return false;
+    await enqueue(serviceId, async () => {
+      if (!held.has(serviceId) && hasRoom()) await reconcile(serviceId, await getServiceItem(table, accountId, serviceId, { consistent }));
+    });
+    return true;
+  };
+
   const run = async (command: WorkerCommand, delivery: DispatchDelivery): Promise<CommandOutcome> => {
     switch (command.kind) {
       case 'changed': {
         const { accountId, serviceId } = command;
         if (await forAnother(serviceId)) return elsewhere;
+        if (!held.has(serviceId) && !hasRoom()) return elsewhere;
         await enqueue(serviceId, async () => reconcile(serviceId, await getServiceItem(table, accountId, serviceId, { consistent })));
         return done;
       }
       case 'send': {
         const { request } = command;
         if (await forAnother(request.serviceId)) return elsewhere;
+        if (!(await adopt(request.accountId, request.serviceId))) return elsewhere;
         // One send of a connection at a time, whichever group it comes from (a held send waits in its conversation's group): the caps count between them.
         return inTurn(request.serviceId, () => sendOne(command, delivery));
       }
@@ -427,12 +470,48 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     return done;
   };
 
+  /**
+   * This worker's fair share of the sessions wanted, from the workers that beat within two renewal
+   * periods (a dead worker drops out of the count before its leases expire); Infinity when the
+   * beats cannot be read (the capacity alone bounds the scan, as before the fleet shared out).
+   */
+  const shareOf = async (wantedCount: number): Promise<{ share: number; over: number; live: number }> => {
+    try {
+      const since = Date.now() - 2 * renewMs;
+      const others = (await listWorkerBeats(table)).filter((b) => b.beatAt >= since && b.expiresAt >= Date.now() && b.workerId !== workerId);
+      const live = others.length + 1;
+      return { ...fairShare(wantedCount, live, capacity), live };
+    } catch (error) {
+      console.error('[worker] reading the fleet’s beats', error);
+      return { share: capacity, over: Number.POSITIVE_INFINITY, live: 1 };
+    }
+  };
+
+  /** Lets go of up to `count` sessions (over the fair share): closed, lease released, so a worker under its share takes them at its scan. Those with changes or sends under way stay. */
+  const letGo = (count: number) => {
+    const idle = [...held.keys()].filter((id) => !queues.has(id) && !sendTurns.has(id));
+    for (const serviceId of shuffled(idle).slice(0, count)) {
+      void enqueue(serviceId, async () => {
+        const entry = held.get(serviceId);
+        if (!entry || stopped) return;
+        console.log(`[worker] connection ${serviceId}: let go to share the sessions out`);
+        await close(serviceId, entry);
+        await releaseLease(table, serviceId, workerId);
+      });
+    }
+  };
+
   /** Connections that should run but that no live worker holds: tries each, in random order so workers scanning together split them. */
   const scan = async () => {
     const running = new Map<string, ServiceItem>();
     for (const adapter of holders) {
       for (const item of await runningServices(table, adapter.type)) if (wanted(item)) running.set(item.id, item);
     }
+    const { share, over, live } = await shareOf(running.size);
+    options.events?.fleetCounted?.({ wanted: running.size, live, held: held.size, capacity: Number.isFinite(capacity) ? capacity : null });
+    // Over the share plus the slack: a few go, none are taken (the others' scans take them).
+    const overBy = held.size - share;
+    if (held.size > over && letGoPerScan > 0) letGo(Math.min(letGoPerScan, overBy));
     for (const item of shuffled([...running.values()])) {
       // A connection with changes under way or queued reconciles on its item then; the next scan looks again (a hung change does not pile up scans).
       if (queues.has(item.id)) continue;
@@ -443,8 +522,9 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
           void enqueue(item.id, async () => reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent })));
         continue;
       }
+      if (held.size + opening.size >= share) continue;
       void enqueue(item.id, async () => {
-        if (stopped || held.has(item.id) || held.size + opening.size >= capacity) return;
+        if (stopped || held.has(item.id) || held.size + opening.size >= Math.min(capacity, share)) return;
         if (heldElsewhere(await readLease(table, item.id))) return;
         // The index lags behind the item: reconcile on the item as it is now.
         await reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent }));
@@ -489,10 +569,15 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     get heartbeat() {
       return { ...beat, scanEveryMs: scanMs, renewEveryMs: renewMs, changes: [...changing].map(([serviceId, since]) => ({ serviceId, since })) };
     },
-    async stop() {
+    async stop(handOver) {
       stopped = true;
       clearTimeout(scanTimer);
       clearInterval(renewTimer);
+      // Nothing more is placed here, and the health route stops counting this worker; its drain is claimed by itself.
+      await beating;
+      await markLeaving(table, { workerId, now: Date.now(), until: Date.now() + leavingClaimMs }).catch((error) =>
+        console.error('[worker] marking the heartbeat as leaving', error),
+      );
       await Promise.all(queues.values());
       const all = [...held];
       await Promise.all(
@@ -503,12 +588,21 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
         }),
       );
       await Promise.all(closing.values());
-      // Gone at once from the health count, rather than a lease period later (after a beat still being written).
-      await beating;
+      if (handOver) {
+        try {
+          await handOver();
+        } catch (error) {
+          console.error('[worker] handing over at the stop failed; another worker will drain this one’s queue', error);
+          return;
+        }
+      }
       await deleteWorkerBeat(table, workerId).catch((error) => console.error('[worker] removing the heartbeat', error));
     },
   };
 }
+
+/** How long a leaving worker's claim on draining its own queue lasts before another worker may drain it. */
+const leavingClaimMs = 120_000;
 
 /** How long a worker holds the lease of a connection it logs out with no session: past the adapter's bounds (WhatsApp: 15 s to open, 10 s to unpair). */
 const logoutLeaseMs = 60_000;

@@ -167,7 +167,7 @@ describe('WhatsApp through the worker queue', () => {
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(paceMs - 50);
   });
 
-  it('with two workers, the send reaches the one that holds the session; the other gives such commands back', async () => {
+  it('with two workers, the send reaches the one that holds the session; another, asked to run such a command, says it is for another worker', async () => {
     const team = await newTeam();
     heldByB.add(team.serviceId);
     const b = whatsappOnDoubles((serviceId) => serviceId === team.serviceId);
@@ -180,6 +180,8 @@ describe('WhatsApp through the worker queue', () => {
         {
           queueUrl: process.env[workerQueue.urlVariable]!,
           workerId: 'worker-b',
+          // A worker of the runtime's fleet: its own queue, to which the runtime's worker routes the session's commands.
+          fleet: { prefix: `${workerQueue.name}-`, visibilityTimeoutSeconds: workerQueue.visibilityTimeoutSeconds, settleMs: 100 },
           pace: { intervalMs: paceMs, jitterMs: 0 },
           scanEverySeconds: 1,
           waitTimeSeconds: 1,
@@ -197,7 +199,7 @@ describe('WhatsApp through the worker queue', () => {
       await eventually(async () => (await messagesOf(team)).find((m) => m.id === stored.id && m.ack === 1));
       expect(textsOf(socket)).toEqual(['Chegou no seu bairro']);
       expect(b.asked).toContain(stored.id);
-      // The runtime's worker, which reads the same queue, neither opened a socket for it nor tried to send it.
+      // The runtime's worker, which routes the shared queue, neither opened a socket for it nor tried to send it.
       expect(a.sockets.get(team.serviceId)).toBeUndefined();
       expect(a.asked).not.toContain(stored.id);
     } finally {

@@ -77,7 +77,7 @@ export type WorkerCommand = z.infer<typeof workerCommandSchema>;
 export const sendCommand = (request: DispatchRequest): WorkerCommand => ({ kind: 'send', request });
 
 /** The connection a command is about. */
-function commandConnection(command: WorkerCommand): { accountId: string; serviceId: string } {
+export function commandConnection(command: WorkerCommand): { accountId: string; serviceId: string } {
   return command.kind === 'send' ? command.request : command;
 }
 
