@@ -8,13 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { keys } from '../../shared/db/keys.ts';
-import { acquireLease, readLease, releaseLease, renewLease } from '../../shared/db/leases.ts';
-import { writeServiceStatus } from '../../shared/db/services.ts';
-import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
-import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
-import { type ChannelWorker, type ChannelWorkerOptions, startChannelWorker } from '../../connectors/worker.ts';
+import { keys } from '#db/keys.ts';
+import { acquireLease, readLease, releaseLease, renewLease } from '#db/leases.ts';
+import { writeServiceStatus } from '#db/services.ts';
+import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { channelRegistry } from '#domain/channels/registry.ts';
+import type { Ports } from '#domain/ports.ts';
+import { type ChannelWorker, type ChannelWorkerOptions, startChannelWorker } from '#connectors/worker.ts';
 import { call, proTeam } from './api.ts';
 import { eventually, workerPorts, tellChanged } from './worker.ts';
 
