@@ -3,6 +3,7 @@
  * build context holds, the VPC with no way in, the worker queue and who may send to it, and the
  * task role's exact permissions.
  */
+import { httpFunctionDescription } from './constructs/http-function-groups.ts';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,11 +16,14 @@ import { livenessProbeCommand } from '#connectors/liveness.ts';
 import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { streamConsumers } from '#functions/streams/consumers.ts';
 import {
+  FLEET_LOAD_METRIC,
+  FLEET_ROUTING_ERRORS_METRIC,
   WHATSAPP_DISCONNECTS_METRIC,
   WORKER_METRICS,
   workerCapacity,
   workerDockerfile,
   workerStopTimeoutSeconds,
+  workerScaling,
   workerTaskSize,
 } from './constructs/channel-worker.ts';
 import { ConversaStack } from './stack.ts';
@@ -175,6 +179,8 @@ describe('the channel worker task', () => {
       DATA_KEY_ARN: { Ref: dataKey },
       WORKER_QUEUE_URL: { Ref: queueId },
       WORKER_CAPACITY: '33',
+      WORKER_FLEET_PREFIX: fleetPrefix(),
+      WORKER_DLQ_ARN: { 'Fn::GetAtt': [dlqId(), 'Arn'] },
       LIVENESS_PORT: '8081',
       STOP_GRACE_SECONDS: '50',
       TELEGRAM_MODE: 'webhook',
@@ -186,8 +192,10 @@ describe('the channel worker task', () => {
   it("turns the EMF lines it prints into the functions' business metrics, with metric filters on its log group", () => {
     const logGroupId = container.LogConfiguration.Options['awslogs-group'].Ref;
     const all = Object.values(resourcesOf(template, 'AWS::Logs::MetricFilter'));
-    expect(all.map((f) => f.Properties.MetricTransformations[0].MetricName).sort()).toEqual([...WORKER_METRICS, WHATSAPP_DISCONNECTS_METRIC].sort());
-    const filters = all.filter((f) => f.Properties.MetricTransformations[0].MetricName !== WHATSAPP_DISCONNECTS_METRIC);
+    expect(all.map((f) => f.Properties.MetricTransformations[0].MetricName).sort()).toEqual(
+      [...WORKER_METRICS, WHATSAPP_DISCONNECTS_METRIC, FLEET_LOAD_METRIC, FLEET_ROUTING_ERRORS_METRIC].sort(),
+    );
+    const filters = all.filter((f) => (WORKER_METRICS as readonly string[]).includes(f.Properties.MetricTransformations[0].MetricName));
     for (const filter of filters) {
       const [transformation] = filter.Properties.MetricTransformations;
       const name = transformation.MetricName;
@@ -391,7 +399,7 @@ describe('the worker queue', () => {
     );
     // A stream consumer sends through the router that runs it (functions/streams/consumers.ts).
     const routerOf = (name: string) => `streams/${streamConsumers.find((c) => c.name === name)!.router}-router`;
-    const producers = [...new Set([...workerQueue.producers.map(routerOf), ...workerQueue.routeProducers.map((h) => `http/${h}`)])];
+    const producers = [...new Set([...workerQueue.producers.map(routerOf), ...workerQueue.routeProducers.map(httpFunctionDescription)])];
     expect(producers.length).toBeGreaterThan(0);
     let senders = 0;
     for (const fn of functions) {
@@ -410,6 +418,56 @@ describe('the worker queue', () => {
     expect(streamConsumers.map((c) => c.name)).toEqual(expect.arrayContaining([...workerQueue.producers]));
     expect(() => synth({}, { workerQueue: { ...workerQueue, producers: ['nobody'] } })).toThrow(/worker queue "channel-worker" names producer "nobody"/);
     expect(() => synth({}, { workerQueue: { ...workerQueue, routeProducers: ['services/nobody'] } })).toThrow(/names route producer "services\/nobody"/);
+  });
+});
+
+/** The fleet's queue-name prefix the task is given. */
+const fleetPrefix = () => container.Environment.find((v: { Name: string }) => v.Name === 'WORKER_FLEET_PREFIX').Value as string;
+/** The worker queue's dead-letter queue. */
+const dlqId = () =>
+  Object.entries(resourcesOf(template, 'AWS::SQS::Queue')).find(([id]) =>
+    JSON.stringify(resourcesOf(template, 'AWS::SQS::Queue')[queueId]!.Properties.RedrivePolicy).includes(id),
+  )![0];
+
+describe('the worker fleet’s autoscaling', () => {
+  it('tracks the fleet’s load (sessions wanted over what the live tasks may hold) between context workerMinTasks and workerMaxTasks', () => {
+    const [, target] = only(template, 'AWS::ApplicationAutoScaling::ScalableTarget');
+    expect(target.Properties).toMatchObject({ MinCapacity: 1, MaxCapacity: 4, ScalableDimension: 'ecs:service:DesiredCount', ServiceNamespace: 'ecs' });
+    const [, policy] = only(template, 'AWS::ApplicationAutoScaling::ScalingPolicy');
+    expect(policy.Properties.PolicyType).toBe('TargetTrackingScaling');
+    expect(policy.Properties.TargetTrackingScalingPolicyConfiguration).toEqual({
+      CustomizedMetricSpecification: { MetricName: FLEET_LOAD_METRIC, Namespace: 'Conversa', Statistic: 'Average' },
+      TargetValue: workerScaling.targetPercent,
+      ScaleOutCooldown: workerScaling.scaleOutCooldownSeconds,
+      // Long: a removed task hands its sessions over, seconds without their sockets; a dip must not churn them.
+      ScaleInCooldown: 1800,
+    });
+    const scaled = synth({ workerMinTasks: '2', workerMaxTasks: '40' }).template;
+    expect(only(scaled, 'AWS::ApplicationAutoScaling::ScalableTarget')[1].Properties).toMatchObject({ MinCapacity: 2, MaxCapacity: 40 });
+    expect(() => synth({ workerMinTasks: '5', workerMaxTasks: '2' })).toThrow(/workerMaxTasks \(2\) is under workerMinTasks \(5\)/);
+    expect(() => synth({ workerMaxTasks: 'many' })).toThrow(/Context workerMaxTasks must be a whole number of tasks/);
+  });
+
+  it('the load comes from the tasks’ EMF lines, and routing failures are counted and alarmed on with the runbook', () => {
+    const filters = Object.values(resourcesOf(template, 'AWS::Logs::MetricFilter'));
+    const load = filters.find((f) => f.Properties.MetricTransformations[0].MetricName === FLEET_LOAD_METRIC)!;
+    expect(load.Properties.FilterPattern).toBe(`{ $.${FLEET_LOAD_METRIC} >= 0 }`);
+    expect(load.Properties.MetricTransformations[0]).toEqual({
+      MetricName: FLEET_LOAD_METRIC,
+      MetricNamespace: 'Conversa',
+      MetricValue: `$.${FLEET_LOAD_METRIC}`,
+    });
+    const routing = filters.find((f) => f.Properties.MetricTransformations[0].MetricName === FLEET_ROUTING_ERRORS_METRIC)!;
+    expect(routing.Properties.FilterPattern).toBe('"[fleet] routing failed"');
+    const alarm = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).find((a) => a.Properties.MetricName === FLEET_ROUTING_ERRORS_METRIC)!;
+    expect(alarm.Properties).toMatchObject({ Namespace: 'Conversa', Statistic: 'Sum', Period: 60, EvaluationPeriods: 3, Threshold: 5 });
+    expect(alarm.Properties.AlarmDescription).toMatch(/Runbook: docs\/runbooks\/taking-a-worker-out\.md$/);
+  });
+
+  it('gives a stopping task the time to hand its sessions over: the process gives up 10 s before ECS kills it', () => {
+    expect(container.StopTimeout).toBe(workerStopTimeoutSeconds);
+    const environment = Object.fromEntries(container.Environment.map((v: { Name: string; Value: unknown }) => [v.Name, v.Value]));
+    expect(Number(environment.STOP_GRACE_SECONDS)).toBe(workerStopTimeoutSeconds - 10);
   });
 });
 
@@ -463,6 +521,23 @@ describe('the worker task role', () => {
         Effect: 'Allow',
         Action: ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage', 'sqs:SendMessage'],
         Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      },
+      {
+        // The fleet's own queues: made, routed to, drained and deleted by the tasks, only under the fleet's prefix.
+        Effect: 'Allow',
+        Action: [
+          'sqs:ChangeMessageVisibility',
+          'sqs:CreateQueue',
+          'sqs:DeleteMessage',
+          'sqs:DeleteQueue',
+          'sqs:GetQueueAttributes',
+          'sqs:GetQueueUrl',
+          'sqs:ReceiveMessage',
+          'sqs:SendMessage',
+        ],
+        Resource: {
+          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sqs:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:${fleetPrefix()}*`]],
+        },
       },
     ]);
   });

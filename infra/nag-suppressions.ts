@@ -51,7 +51,7 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
     [tableIndexes]: "DynamoDB grants include index/* by design: handlers query the table's global secondary indexes",
   };
   const xrayOnly = { 'IAM5[Resource::*]': "X-Ray's PutTraceSegments/PutTelemetryRecords (active tracing) take no resource" };
-  for (const fn of stack.httpApi.functions.values()) {
+  for (const fn of stack.httpApi.groups.values()) {
     acknowledge(fn, {
       ...everyFunction,
       ...mediaGrant,
@@ -118,7 +118,12 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
   acknowledge(worker.taskDefinition, {
     ECS2: 'Only non-secret settings (names, URLs, ARNs, sizes) are plain environment; the data key is read from Secrets Manager by ARN',
   });
-  acknowledge(worker.taskDefinition.taskRole, { [tableIndexes]: everyFunction[tableIndexes]!, ...mediaGrant });
+  acknowledge(worker.taskDefinition.taskRole, {
+    [tableIndexes]: everyFunction[tableIndexes]!,
+    ...mediaGrant,
+    [`IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${worker.fleetPrefix}*]`]:
+      'Each task makes, routes to, drains and deletes the queues of the fleet, named by task at run time: only names under the fleet prefix',
+  });
   acknowledge(worker.taskDefinition.obtainExecutionRole(), {
     'IAM5[Resource::*]': "ecr:GetAuthorizationToken takes no resource (CDK's image pull grant)",
   });

@@ -11,6 +11,7 @@ import { httpRoutes } from '#functions/http/routes.ts';
 import { queueConsumers } from '#functions/queues/consumers.ts';
 import { consumersOf, streamConsumers, streamRouters } from '#functions/streams/consumers.ts';
 import { alarmSettings, maxMetricsPerAlarm } from './constructs/operations.ts';
+import { groupRoutes, stackLayout } from './constructs/http-function-groups.ts';
 import { webSocketRoutes } from './constructs/websocket-api.ts';
 import { ConversaStack } from './stack.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
@@ -61,11 +62,10 @@ function functionsOfAlarm(alarm: Resource): string[] {
     .map((v) => v.Ref);
 }
 
-const handlerModules = new Set(httpRoutes.map((r) => r.handler));
 /** The stream's readers: one function per router that has consumers. */
 const routerCount = streamRouters.filter((r) => consumersOf(r.name).length > 0).length;
 // The last one: the scheduled resume of stalled jobs.
-const functionCount = handlerModules.size + new Set(webSocketRoutes.map((r) => r.handler)).size + routerCount + queueConsumers.length + 1;
+const functionCount = groupRoutes(stackLayout, httpRoutes).size + new Set(webSocketRoutes.map((r) => r.handler)).size + routerCount + queueConsumers.length + 1;
 
 let template: Template;
 let topicId: string;

@@ -13,7 +13,8 @@ import { ACCESS_LOG_DAYS } from './constructs/media-bucket.ts';
 import { routerDescription, StreamConsumers } from './constructs/stream-consumers.ts';
 import { webSocketMockRoutes, webSocketRoutes } from './constructs/websocket-api.ts';
 import { pingAction, pongMessage } from '#contracts/realtime-link.ts';
-import { CONSUMERS_THAT_MANAGE_CONNECTIONS, CONSUMERS_THAT_SEND_MAIL, CONSUMERS_THAT_START_CONNECTIONS, ConversaStack, isPaymentHandler } from './stack.ts';
+import { functionOf, groupRoutes, isPaymentHandler } from './constructs/http-function-groups.ts';
+import { CONSUMERS_THAT_MANAGE_CONNECTIONS, CONSUMERS_THAT_SEND_MAIL, CONSUMERS_THAT_START_CONNECTIONS, ConversaStack } from './stack.ts';
 import { DEFAULT_REGION } from './conversa-app.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
 import { stageTemplates } from './test-support/stage-templates.ts';
@@ -40,6 +41,10 @@ function resourcesOf(template: Template, type: string): Record<string, Resource>
 }
 
 const handlerModules = [...new Set(httpRoutes.map((route) => route.handler))];
+/** The HTTP functions: one per set of rights (`by-rights`, infra/constructs/http-function-groups.ts), each with its routes. */
+const httpGroups = groupRoutes('by-rights', httpRoutes);
+/** `http/<group>`: the description of the function that serves a handler module. */
+const httpFunctionOf = (handler: string) => `http/${functionOf('by-rights', httpRoutes.find((r) => r.handler === handler)!)}`;
 /** The stream's readers: one function per router that has consumers. */
 const routers = streamRouters.filter((r) => consumersOf(r.name).length > 0);
 /** The description of the function that runs a stream consumer: its router's. */
@@ -182,11 +187,11 @@ describe('the secrets', () => {
 });
 
 describe('the Lambda functions', () => {
-  it('are one per HTTP handler module, WebSocket route, stream router and queue consumer, and the scheduled resume', () => {
-    expect(handlerModules.length).toBeGreaterThan(0);
+  it('are one per set of HTTP rights, WebSocket route, stream router and queue consumer, and the scheduled resume', () => {
+    expect(httpGroups.size).toBe(3);
     expect(routers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
-    const ours = handlerModules.length + wsHandlerModules.length + routers.length + queueConsumers.length;
+    const ours = httpGroups.size + wsHandlerModules.length + routers.length + queueConsumers.length;
     // Plus the scheduled resume of stalled jobs (its own tests below) and CDK's own: the custom
     // resources that strip the worker VPC's default security group of its rules, upload the web
     // app, and (in dev) empty the buckets on deletion.
@@ -196,7 +201,7 @@ describe('the Lambda functions', () => {
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
     expect(descriptions.sort()).toEqual(
       [
-        ...handlerModules.map((h) => `http/${h}`),
+        ...[...httpGroups.keys()].map((group) => `http/${group}`),
         ...wsHandlerModules.map((h) => `ws/${h}`),
         ...routers.map((r) => routerDescription(r.name)),
         ...queueConsumers.map((c) => `queues/${c.name}`),
@@ -205,7 +210,11 @@ describe('the Lambda functions', () => {
   });
 
   it('run Node.js 24 on arm64 with 512 MB and active tracing; 10 s for requests (or what the route asks), twice the slowest consumer call for stream routers, what the queue list says for queue batches', () => {
-    const routeTimeout = (description: string) => httpRoutes.find((r) => `http/${r.handler}` === description)?.timeoutSeconds;
+    // A grouped function waits as long as the slowest of its routes may take.
+    const routeTimeout = (description: string) => {
+      const timeouts = (httpGroups.get(description.slice('http/'.length)) ?? []).flatMap((r) => (r.timeoutSeconds ? [r.timeoutSeconds] : []));
+      return timeouts.length ? Math.max(...timeouts) : undefined;
+    };
     const streamTimeout = (description: string) => routerTimeoutSeconds(consumersOf(routers.find((r) => routerDescription(r.name) === description)!.name));
     const queueTimeout = (description: string) => queueConsumers.find((c) => `queues/${c.name}` === description)?.timeoutSeconds;
     for (const [, fn] of functionsOf(template)) {
@@ -229,7 +238,7 @@ describe('the Lambda functions', () => {
     const bucketId = mediaBucketId(template);
     const { jwt, dataKey } = secretIds(template);
     const all = functionsOf(template);
-    expect(all.length).toBe(handlerModules.length + wsHandlerModules.length + routers.length + queueConsumers.length);
+    expect(all.length).toBe(httpGroups.size + wsHandlerModules.length + routers.length + queueConsumers.length);
     for (const [, fn] of all) {
       expect(fn.Properties.Environment.Variables, fn.Properties.Description).toMatchObject({
         TABLE_NAME: { Ref: tableId },
@@ -247,8 +256,8 @@ describe('the Lambda functions', () => {
     const { jwt, dataKey } = secretIds(template);
     const workerQueueId = workerQueueOf(template);
     const http = functionsOf(template, 'http/');
-    expect(http).toHaveLength(handlerModules.length);
-    for (const [, fn] of http.filter(([, f]) => !isPaymentHandler(String(f.Properties.Description).slice('http/'.length)))) {
+    expect(http).toHaveLength(httpGroups.size);
+    for (const [, fn] of http.filter(([, f]) => f.Properties.Description !== 'http/payments')) {
       expect(fn.Properties.Environment.Variables).toEqual({
         TABLE_NAME: { Ref: tableId },
         JWT_SECRET_ARN: { Ref: jwt },
@@ -257,7 +266,7 @@ describe('the Lambda functions', () => {
         TELEGRAM_MODE: 'webhook',
         // Through CloudFront and the WAF (the site's URL), not the API's own endpoint.
         TELEGRAM_WEBHOOK_BASE_URL: siteUrlOf(template),
-        ...(workerQueue.routeProducers.includes(String(fn.Properties.Description).slice('http/'.length)) ? { WORKER_QUEUE_URL: { Ref: workerQueueId } } : {}),
+        ...(fn.Properties.Description === 'http/channel-control' ? { WORKER_QUEUE_URL: { Ref: workerQueueId } } : {}),
         MAIL_FROM: 'nao-responda@example.com',
         APP_URL: siteUrlOf(template),
         // CloudFront's origin secret, which they check (infra/edge-behaviour.test.ts).
@@ -327,7 +336,7 @@ describe('the Lambda functions', () => {
     const sesStatements = Object.values(resourcesOf(scoped, 'AWS::IAM::Policy'))
       .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
       .filter((s) => [s.Action].flat().includes('ses:SendEmail'));
-    expect(sesStatements).toHaveLength(handlerModules.length + new Set([...CONSUMERS_THAT_SEND_MAIL].map(runnerOf)).size);
+    expect(sesStatements).toHaveLength(httpGroups.size + new Set([...CONSUMERS_THAT_SEND_MAIL].map(runnerOf)).size);
     for (const s of sesStatements) {
       expect(JSON.stringify(s.Resource)).toContain(':identity/conversa.example');
       expect(s.Resource).not.toBe('*');
@@ -343,7 +352,7 @@ describe('configuration from context', () => {
 
   it('gives the HTTP functions MAIL_FROM and APP_URL', () => {
     const http = functionsOf(configured, 'http/');
-    expect(http).toHaveLength(handlerModules.length);
+    expect(http).toHaveLength(httpGroups.size);
     for (const [, fn] of http) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         MAIL_FROM: 'oi@conversa.example',
@@ -393,7 +402,7 @@ describe('the HTTP API', () => {
       const integration = integrations[integrationRef.Ref]!;
       expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
       const functionId = integration.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
-      expect(functions[functionId]?.Properties.Description, routeKey).toBe(`http/${route.handler}`);
+      expect(functions[functionId]?.Properties.Description, routeKey).toBe(httpFunctionOf(route.handler));
     }
   });
 
@@ -797,7 +806,8 @@ describe('the send queue', () => {
 
 describe('Telegram', () => {
   const webhookRoute = 'POST /api/webhooks/telegram/{serviceId}';
-  const webhookFn = () => functionsOf(template, 'http/../webhooks/telegram');
+  // Telegram's webhook needs only the common rights: it is served by the `api` function.
+  const webhookFn = () => functionsOf(template, httpFunctionOf('../webhooks/telegram'));
 
   it('has a public webhook route carrying the connection id, with no API Gateway authorizer', () => {
     const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).filter((r) => r.Properties.RouteKey === webhookRoute);
@@ -805,7 +815,7 @@ describe('Telegram', () => {
     expect(routes[0]!.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
   });
 
-  it('sends the webhook route to its own function (functions/webhooks/telegram.ts), with 30 s for media downloads', () => {
+  it('sends the webhook route to the function holding functions/webhooks/telegram.ts, with 30 s for media downloads', () => {
     expect(webhookFn()).toHaveLength(1);
     const [fnId, fn] = webhookFn()[0]!;
     expect(fn.Properties.Timeout).toBe(30);
@@ -861,13 +871,13 @@ describe('Telegram', () => {
 
 describe('Stripe', () => {
   const webhookRoute = 'POST /api/webhooks/stripe';
-  const paymentFunctions = (t: Template) => functionsOf(t, 'http/').filter(([, f]) => isPaymentHandler(String(f.Properties.Description).slice('http/'.length)));
+  const paymentFunctions = (t: Template) => functionsOf(t, 'http/payments');
 
   it('has a public webhook route with no API Gateway authorizer, sent to functions/webhooks/stripe.ts', () => {
     const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).filter((r) => r.Properties.RouteKey === webhookRoute);
     expect(routes).toHaveLength(1);
     expect(routes[0]!.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
-    const [[fnId]] = functionsOf(template, 'http/../webhooks/stripe') as [[string, Resource]];
+    const [[fnId]] = functionsOf(template, httpFunctionOf('../webhooks/stripe')) as [[string, Resource]];
     const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
     expect(JSON.stringify(resourcesOf(template, 'AWS::ApiGatewayV2::Integration')[integrationId.Ref]!.Properties.IntegrationUri)).toContain(fnId);
   });
@@ -893,18 +903,17 @@ describe('Stripe', () => {
     }
   });
 
-  it('gives the payment functions, and only them, the secret ARNs and read access to them', () => {
+  it('gives the payment function, serving the payment routes and nothing else, the secret ARNs and read access to them', () => {
     const { apiKey, webhook } = stripeSecretIds(template);
     const payments = paymentFunctions(template);
-    expect(payments.map(([, f]) => f.Properties.Description).sort()).toEqual(
-      [
-        'http/../webhooks/stripe',
-        'http/payments/create-checkout-session',
-        'http/payments/create-portal-session',
-        'http/payments/get-checkout-session',
-        'http/payments/list-products',
-      ].map((d) => expect.stringContaining(d)),
-    );
+    expect(payments.map(([, f]) => f.Properties.Description)).toEqual(['http/payments']);
+    expect(httpGroups.get('payments')!.map((r) => r.handler)).toEqual(handlerModules.filter(isPaymentHandler));
+    expect(
+      [...httpGroups]
+        .filter(([group]) => group !== 'payments')
+        .flatMap(([, routes]) => routes)
+        .some((r) => isPaymentHandler(r.handler)),
+    ).toBe(false);
     for (const [, fn] of functionsOf(template)) {
       const isPayment = payments.some(([, p]) => p === fn);
       const variables = fn.Properties.Environment.Variables;
@@ -923,7 +932,7 @@ describe('Stripe', () => {
   it('takes the price, or its lookup key, and a Stripe-compatible API URL from context', () => {
     const custom = synth({ stripePriceId: 'price_123', stripePriceLookupKey: 'pro_monthly', stripeApiUrl: 'https://stripe-mock.example.com' });
     const payments = paymentFunctions(custom);
-    expect(payments).toHaveLength(5);
+    expect(payments).toHaveLength(1);
     for (const [, fn] of payments) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         STRIPE_PRICE_ID: 'price_123',

@@ -16,6 +16,7 @@ import { ChannelWorker } from './constructs/channel-worker.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { JobResumer } from './constructs/job-resumer.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
+import { isPaymentHandler } from './constructs/http-function-groups.ts';
 import { bucketOrigin, MediaBucket, mediaBucketName, originOf } from './constructs/media-bucket.ts';
 import { Operations } from './constructs/operations.ts';
 import { QueueConsumers } from './constructs/queue-consumers.ts';
@@ -28,11 +29,6 @@ import { type StageName, type StageSettings, StageLogPolicy, stageSettings } fro
 
 /** Repository root (this file is `infra/stack.ts`). */
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** The HTTP handler modules that talk to Stripe: the payment routes and Stripe's webhook. */
-export function isPaymentHandler(handler: string): boolean {
-  return handler.startsWith('payments/') || handler === '../webhooks/stripe';
-}
 
 export const DEFAULT_MAIL_FROM = 'nao-responda@example.com';
 /** Powertools' service name and metrics namespace in the cloud (functions/lib/observability.ts has the same defaults). */
@@ -326,8 +322,9 @@ export class ConversaStack extends Stack {
         ).filter(([, value]) => value),
       ),
     };
-    for (const [handler, fn] of this.httpApi.functions) {
-      if (!isPaymentHandler(handler)) continue;
+    // Once per function: the payment handlers share one (the `payments` group), which serves nothing else.
+    const paymentFunctions = new Set([...this.httpApi.functions].filter(([handler]) => isPaymentHandler(handler)).map(([, fn]) => fn));
+    for (const fn of paymentFunctions) {
       for (const [name, value] of Object.entries(stripeEnvironment)) fn.addEnvironment(name, value);
       this.stripeSecretKey.grantRead(fn);
       this.stripeWebhookSecret.grantRead(fn);
@@ -343,7 +340,7 @@ export class ConversaStack extends Stack {
             '*',
       ],
     });
-    const httpFunctions = [...this.httpApi.functions.values()];
+    const httpFunctions = [...this.httpApi.groups.values()];
     const wsFunctions = [...this.webSocketApi.functions.values()];
     // The routers that run the stream consumers (each consumer's grants go to its router, below).
     const streamFunctions = [...this.streamConsumers.routers.values()];
@@ -401,7 +398,7 @@ export class ConversaStack extends Stack {
     const givenAppUrl = props.appUrl ?? context('appUrl');
     const appUrl = givenAppUrl ?? this.site.url;
     this.media.allowBrowsersFrom([this.site.url, ...(givenAppUrl && originOf(givenAppUrl) !== this.site.url ? [originOf(givenAppUrl)] : [])]);
-    for (const fn of this.httpApi.functions.values()) fn.addEnvironment('APP_URL', appUrl);
+    for (const fn of httpFunctions) fn.addEnvironment('APP_URL', appUrl);
 
     // Where Telegram posts updates: `${base}/api/webhooks/telegram/{serviceId}`, through CloudFront
     // and the WAF unless told otherwise (the rate rule leaves webhook paths alone). Start and restart
@@ -412,7 +409,7 @@ export class ConversaStack extends Stack {
         `publicApiUrl ${webhookBase} is the API's own URL, which refuses what did not come through CloudFront: give the site's URL (or leave it out)`,
       );
     }
-    for (const fn of this.httpApi.functions.values()) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
+    for (const fn of httpFunctions) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
     for (const [name, fn] of this.streamConsumers.functions) {
       if (CONSUMERS_THAT_START_CONNECTIONS.has(name)) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
     }
@@ -450,7 +447,7 @@ export class ConversaStack extends Stack {
         ...[...this.queueConsumers.deadLetterQueues].map(([name, queue]) => [`queue ${name}`, queue] as const),
         [`worker queue ${workerQueueDef.name}`, this.channelWorker.deadLetterQueue],
       ]),
-      worker: { service: this.channelWorker.service, queue: this.channelWorker.queue },
+      worker: { service: this.channelWorker.service, queue: this.channelWorker.queue, routingErrors: this.channelWorker.routingErrors },
       metricsNamespace: METRICS_NAMESPACE,
       serviceName: SERVICE_NAME,
       channels: serviceTypes,

@@ -6,6 +6,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { HttpRoute } from '#functions/http/routes.ts';
+import { groupEntrySource, groupRoutes, stackLayout, writeGroupEntry } from './http-function-groups.ts';
 import { NodeFunction, requireEntries } from './node-function.ts';
 
 export interface HttpApiProps {
@@ -44,27 +45,33 @@ export function handlerConstructId(handler: string): string {
 }
 
 /**
- * The HTTP API (API Gateway v2, payload format 2.0) with one Lambda function per handler module
- * of the route list, mounted under `/api`. Everything is derived from the list: adding a route
- * there adds its function and route here.
+ * The HTTP API (API Gateway v2, payload format 2.0) with its routes served by a few Lambda functions,
+ * one per set of rights (`by-rights` in `http-function-groups.ts`, docs/adr/drafts/http-function-layout.md):
+ * `api` (every route that needs only the common rights), `payments` (the Stripe secrets) and
+ * `channel-control` (the channel worker's queue). A function serving several handler modules is
+ * bundled from an entry generated from the route list: each route's module in a table keyed by
+ * the route API Gateway matched (`functions/lib/route-table.ts`). Everything is derived from the
+ * list: adding a route there adds its route here and its module to its group's function.
  *
  * The API, its stage and access logs belong to the enclosing stack; the functions (with their
- * roles, policies and log groups), integrations, permissions and routes, about seven resources a
- * route, live in nested stacks (`routes`), so the route list can grow without pushing any template
- * past CloudFormation's 500 resources (ADR-0044). Handler folders
- * (areas: `auth`, `contacts`, ...) are packed whole, in route-list order, into stacks of at most
- * `handlersPerStack` functions: `Routes`, then `Routes2`, ...
+ * roles, policies and log groups), integrations, permissions and routes live in nested stacks
+ * (`routes`, ADR-0044), groups packed whole into stacks of at most `functionsPerStack` functions.
  */
-/** Functions a nested stack of routes holds at most (about seven resources each, well under 500). */
-const handlersPerStack = 45;
+/** Functions a nested stack of routes holds at most. */
+const functionsPerStack = 45;
+
+/** Where the generated entries of grouped functions are written (under the project, ignored by git). */
+const groupEntriesDir = (projectRoot: string) => join(projectRoot, 'node_modules', '.cache', 'conversa', 'http-functions');
 
 export class ConversaHttpApi extends Construct {
   readonly api: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
   /** The nested stacks holding the routes' functions, integrations and routes. */
   readonly routes: NestedStack[] = [];
-  /** One function per handler module, keyed by the module path (`auth/login`). */
+  /** The function serving each handler module, keyed by the module path (`auth/login`); modules of a group share one. */
   readonly functions = new Map<string, NodeFunction>();
+  /** The functions by group name (`api`, `payments`, `channel-control`). */
+  readonly groups = new Map<string, NodeFunction>();
 
   constructor(scope: Construct, id: string, props: HttpApiProps) {
     super(scope, id);
@@ -107,51 +114,52 @@ export class ConversaHttpApi extends Construct {
       },
     });
 
-    // Areas whole, in route-list order, into stacks of at most `handlersPerStack` functions.
-    const areaOf = (handler: string) => handler.split('/').slice(0, -1).join('/');
-    const areas = [...new Set(handlers.map(areaOf))].map((area) => handlers.filter((h) => areaOf(h) === area));
+    const groups = groupRoutes(stackLayout, props.routes);
     const stackOf = new Map<string, NestedStack>();
     let current: { stack: NestedStack; count: number } | undefined;
-    for (const area of areas) {
-      if (!current || current.count + area.length > handlersPerStack) {
+    for (const group of groups.keys()) {
+      if (!current || current.count + 1 > functionsPerStack) {
         const n = this.routes.length + 1;
         const stack = new NestedStack(this, n === 1 ? 'Routes' : `Routes${n}`, {
-          description: `Conversa REST API (${n}): one function per handler module, and the routes`,
+          description: `Conversa REST API (${n}): one function per set of rights, and the routes`,
         });
         this.routes.push(stack);
         current = { stack, count: 0 };
       }
-      for (const handler of area) stackOf.set(handler, current.stack);
-      current.count += area.length;
+      stackOf.set(group, current.stack);
+      current.count += 1;
     }
 
-    const integrations = new Map<string, HttpLambdaIntegration>();
-    for (const handler of handlers) {
-      const constructId = handlerConstructId(handler);
-      const timeouts = props.routes.filter((r) => r.handler === handler && r.timeoutSeconds).map((r) => r.timeoutSeconds!);
-      const fn = new NodeFunction(stackOf.get(handler)!, `${constructId}Fn`, {
-        entry: entryOf(handler),
+    for (const [group, routes] of groups) {
+      const modules = [...new Set(routes.map((route) => route.handler))];
+      const entry =
+        modules.length === 1
+          ? entryOf(modules[0]!)
+          : writeGroupEntry(groupEntriesDir(props.projectRoot), group, groupEntrySource(routes, props.handlersDir, API_PREFIX));
+      // One timeout per function: the longest its routes ask for (API Gateway stops waiting at 30 s anyway).
+      const timeouts = routes.filter((r) => r.timeoutSeconds).map((r) => r.timeoutSeconds!);
+      const constructId = handlerConstructId(group);
+      const stack = stackOf.get(group)!;
+      const fn = new NodeFunction(stack, `${constructId}Fn`, {
+        entry,
         projectRoot: props.projectRoot,
-        description: `http/${handler}`,
+        description: `http/${group}`,
         environment: props.environment,
         ...(timeouts.length ? { timeout: Duration.seconds(Math.max(...timeouts)) } : {}),
       });
-      this.functions.set(handler, fn);
-      integrations.set(
-        handler,
-        new HttpLambdaIntegration(`${constructId}Integration`, fn, {
-          payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
-        }),
-      );
-    }
-
-    for (const route of props.routes) {
-      const path = `${API_PREFIX}${route.path}`;
-      new apigw.HttpRoute(stackOf.get(route.handler)!, `${route.method}${handlerConstructId(path)}Route`, {
-        httpApi: this.api,
-        routeKey: apigw.HttpRouteKey.with(path, apigw.HttpMethod[route.method]),
-        integration: integrations.get(route.handler)!,
+      this.groups.set(group, fn);
+      for (const handler of modules) this.functions.set(handler, fn);
+      const integration = new HttpLambdaIntegration(`${constructId}Integration`, fn, {
+        payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
       });
+      for (const route of routes) {
+        const path = `${API_PREFIX}${route.path}`;
+        new apigw.HttpRoute(stack, `${route.method}${handlerConstructId(path)}Route`, {
+          httpApi: this.api,
+          routeKey: apigw.HttpRouteKey.with(path, apigw.HttpMethod[route.method]),
+          integration,
+        });
+      }
     }
   }
 

@@ -60,6 +60,14 @@ export function functionOf(layout: HttpLayout, route: HttpRoute): string {
   }
 }
 
+/** The layout the stack builds (infra/constructs/http-api.ts). */
+export const stackLayout: HttpLayout = 'by-rights';
+
+/** The description of the stack's function serving a handler module: `http/<group>` (`http/api`). */
+export function httpFunctionDescription(handler: string): string {
+  return `http/${rightsGroupOf(handler)}`;
+}
+
 /** The layout's functions in route-list order, each with its routes. */
 export function groupRoutes(layout: HttpLayout, routes: readonly HttpRoute[]): Map<string, HttpRoute[]> {
   const groups = new Map<string, HttpRoute[]>();

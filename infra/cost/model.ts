@@ -5,6 +5,7 @@
  * tiny template; `scripts/cost.ts` feeds the real one and writes docs/cost.md.
  */
 import { workerCapacity } from '../constructs/channel-worker.ts';
+import { httpFunctionDescription } from '../constructs/http-function-groups.ts';
 import type { PriceTable } from './prices.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties are untyped JSON, read defensively below.
@@ -146,7 +147,7 @@ export const messageModels: readonly MessageModel[] = [
     source:
       'functions/webhooks/telegram.ts → shared/domain/messages/inbound.ts receiveMessage → record-message.ts; stream → the realtime router (functions/streams/router.ts) → fanout',
     invocations: [
-      { fn: 'http/../webhooks/telegram', ms: 150 },
+      { fn: httpFunctionDescription('../webhooks/telegram'), ms: 150 },
       { fn: 'streams/realtime-router', ms: 80 },
     ],
     httpRequests: 1,
@@ -165,7 +166,7 @@ export const messageModels: readonly MessageModel[] = [
     source:
       'functions/http/messages/send-message.ts → send-message.ts → record-message.ts; stream → the realtime router: dispatch-outbound (SQS FIFO) and fanout side by side → functions/queues/send-outbound.ts dispatchQueued → claimHandOver, recordSent, refreshLastMessage; the router (fanout) twice more',
     invocations: [
-      { fn: 'http/messages/send-message', ms: 120 },
+      { fn: httpFunctionDescription('messages/send-message'), ms: 120 },
       // The new message's records: one router call runs the dispatcher and the fan-out side by side.
       { fn: 'streams/realtime-router', ms: 90 },
       { fn: 'queues/send-outbound', ms: 300 },
