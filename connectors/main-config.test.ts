@@ -10,6 +10,7 @@ describe('mainConfig', () => {
     expect(mainConfig({ ...cloud, WORKER_CAPACITY: '34', WORKER_QUEUE_URL: 'https://sqs/q.fifo', LIVENESS_PORT: '9000', STOP_GRACE_SECONDS: '20' })).toEqual({
       capacity: 34,
       queueUrl: 'https://sqs/q.fifo',
+      fleet: undefined,
       livenessPort: 9000,
       stopGraceSeconds: 20,
       sendCaps: defaultSendCaps,
@@ -21,11 +22,24 @@ describe('mainConfig', () => {
     expect(mainConfig(cloud)).toEqual({
       capacity: undefined,
       queueUrl: undefined,
+      fleet: undefined,
       livenessPort: defaultLivenessPort,
       stopGraceSeconds: defaultStopGraceSeconds,
       sendCaps: defaultSendCaps,
       whatsappWebVersion: undefined,
     });
+  });
+
+  it('joins a fleet with a prefix for its own queue (and the dead-letter queue its own queue redrives to), and names a wrong prefix', () => {
+    const fleet = {
+      ...cloud,
+      WORKER_QUEUE_URL: 'https://sqs/q.fifo',
+      WORKER_FLEET_PREFIX: 'Conversa-prod-worker-',
+      WORKER_DLQ_ARN: 'arn:aws:sqs:us-east-1:1:dlq.fifo',
+    };
+    expect(mainConfig(fleet).fleet).toEqual({ prefix: 'Conversa-prod-worker-', deadLetterArn: 'arn:aws:sqs:us-east-1:1:dlq.fifo' });
+    expect(() => mainConfig({ ...fleet, WORKER_FLEET_PREFIX: 'bad prefix' })).toThrow(/WORKER_FLEET_PREFIX must be 1 to 40 letters/);
+    expect(() => mainConfig({ ...cloud, WORKER_FLEET_PREFIX: 'p-' })).toThrow(/WORKER_FLEET_PREFIX is set but WORKER_QUEUE_URL is not/);
   });
 
   it('takes a pinned WhatsApp Web version, and names a malformed one', () => {

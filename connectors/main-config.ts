@@ -17,6 +17,11 @@ export interface MainConfig {
   stopGraceSeconds: number;
   /** The worker queue's URL (`WORKER_QUEUE_URL`), when this process should consume it. */
   queueUrl: string | undefined;
+  /**
+   * One worker of a fleet (`WORKER_FLEET_PREFIX`: its own queue is `<prefix><worker id>.fifo`; with
+   * `WORKER_DLQ_ARN`, own queues redrive there), or alone, reading the shared queue with hand-backs.
+   */
+  fleet: { prefix: string; deadLetterArn: string | undefined } | undefined;
   /** Daily caps per number against bans (`WHATSAPP_DAILY_SEND_CAP`, `WHATSAPP_DAILY_NEW_CHAT_CAP`). */
   sendCaps: SendCapOptions;
   /** A WhatsApp Web version every socket presents (`WHATSAPP_WEB_VERSION`, e.g. 2.3000.1043857760) instead of the current one fetched at start. */
@@ -46,9 +51,16 @@ export function mainConfig(env: Record<string, string | undefined>): MainConfig 
     livenessPort: whole('LIVENESS_PORT', defaultLivenessPort, 1, 65535)!,
     stopGraceSeconds: whole('STOP_GRACE_SECONDS', defaultStopGraceSeconds, 1)!,
     queueUrl: env[workerQueue.urlVariable] || undefined,
+    fleet: undefined,
     sendCaps: sendCapsFromEnv(env, problems),
     whatsappWebVersion: undefined,
   };
+  const prefix = env.WORKER_FLEET_PREFIX;
+  if (prefix) {
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(prefix)) problems.push(`WORKER_FLEET_PREFIX must be 1 to 40 letters, digits, hyphens or underscores, not "${prefix}"`);
+    else if (!config.queueUrl) problems.push(`WORKER_FLEET_PREFIX is set but ${workerQueue.urlVariable} is not (a fleet routes the shared queue)`);
+    else config.fleet = { prefix, deadLetterArn: env.WORKER_DLQ_ARN || undefined };
+  }
   const pinned = env.WHATSAPP_WEB_VERSION;
   if (pinned) {
     config.whatsappWebVersion = parseWaVersion(pinned) ?? undefined;

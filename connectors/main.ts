@@ -17,26 +17,43 @@ import { defaultPorts, installChannels } from '#lib/ports.ts';
 import { secretBytes } from '#lib/signing-secret.ts';
 import { livenessOf, serveLiveness } from './liveness.ts';
 import { mainConfig } from './main-config.ts';
+import type { MainConfig } from './main-config.ts';
 import { type ChannelWorker, startChannelWorker, type WorkerEvents } from './worker.ts';
 import { workerChannels } from './worker-channels.ts';
-import { startWorkerQueue } from './worker-queue.ts';
+import { runWorkerProcess } from './worker-queue.ts';
+import { workerQueue } from '#functions/queues/worker-queue.ts';
 import type { SessionEvents } from './whatsapp/session.ts';
 import { waWebVersionSource } from './whatsapp/version.ts';
 
-interface Stoppable {
-  stop(): Promise<void>;
-}
-
 /**
- * The queue loop: this process consumes the worker queue (`functions/queues/worker-queue.ts`, URL
- * in WORKER_QUEUE_URL): connection changes, WhatsApp sends and logouts for the sessions it holds
- * (`startWorkerQueue`; commands for sessions another task holds are handed back to the queue).
- * Without a URL (a process started by hand) it follows the table through its scan only, and says so.
+ * The worker and its queue loops: this process consumes the worker queue
+ * (`functions/queues/worker-queue.ts`, URL in WORKER_QUEUE_URL): connection changes, WhatsApp sends
+ * and logouts for the sessions it holds. In a fleet (WORKER_FLEET_PREFIX) it has a queue of its
+ * own and routes the shared one (docs/adr/drafts/channel-worker-fleet.md); alone, commands for
+ * sessions another task holds are handed back. Without a URL (a process started by hand) it
+ * follows the table through its scan only, and says so.
  */
-function startQueueLoop(worker: ChannelWorker, queueUrl: string | undefined): Stoppable {
-  if (queueUrl) return startWorkerQueue(worker, { queueUrl });
-  console.warn('[main] WORKER_QUEUE_URL is not set: no commands will reach this worker, only its scan');
-  return { stop: async () => {} };
+async function startWorker(
+  ports: ReturnType<typeof defaultPorts>,
+  config: MainConfig,
+  workerId: string,
+): Promise<{ worker: ChannelWorker; stop(): Promise<void> }> {
+  const options = { workerId, capacity: config.capacity, sendCaps: config.sendCaps, events: countedEvents };
+  if (!config.queueUrl) {
+    console.warn('[main] WORKER_QUEUE_URL is not set: no commands will reach this worker, only its scan');
+    const worker = await startChannelWorker(ports, options);
+    return { worker, stop: () => worker.stop() };
+  }
+  const { fleet } = config;
+  return runWorkerProcess(ports, {
+    ...options,
+    queueUrl: config.queueUrl,
+    fleet: fleet && {
+      prefix: fleet.prefix,
+      visibilityTimeoutSeconds: workerQueue.visibilityTimeoutSeconds,
+      deadLetter: fleet.deadLetterArn ? { arn: fleet.deadLetterArn, maxReceiveCount: workerQueue.maxReceiveCount } : undefined,
+    },
+  });
 }
 
 /** The ECS task id (from the task metadata endpoint), so a lease names the task that holds it; a random id elsewhere. */
@@ -62,6 +79,12 @@ async function taskWorkerId(): Promise<string> {
 const countedEvents: WorkerEvents = {
   sendAnswered: (answer) => count(answer.sent ? 'MessagesSent' : 'MessagesFailed', { channel: answer.channel ?? 'none' }),
   messageStored: (channel) => count('InboundMessages', { channel }),
+  // The fleet's load, for the service's autoscaling (infra/constructs/channel-worker.ts, FLEET_LOAD_METRIC).
+  fleetCounted: ({ wanted, live, capacity }) => {
+    if (capacity === null) return;
+    const single = metrics.singleMetric();
+    single.addMetric('FleetLoad', MetricUnit.Percent, Math.round((wanted / (Math.max(1, live) * capacity)) * 1000) / 10);
+  },
 };
 
 /**
@@ -89,9 +112,9 @@ async function main(): Promise<void> {
   await secretBytes('DATA_KEY');
 
   const workerId = await taskWorkerId();
-  const worker = await startChannelWorker(ports, { workerId, capacity: config.capacity, sendCaps: config.sendCaps, events: countedEvents });
+  const running = await startWorker(ports, config, workerId);
+  const { worker } = running;
   const liveness = await serveLiveness(() => livenessOf(worker.heartbeat, Date.now()), config.livenessPort);
-  const queueLoop = startQueueLoop(worker, config.queueUrl);
   console.log(
     `[main] channel worker ${workerId} started: ${worker.sessions} sessions, capacity ${config.capacity ?? 'unlimited'}, liveness on 127.0.0.1:${config.livenessPort}`,
   );
@@ -108,9 +131,9 @@ async function main(): Promise<void> {
     }, config.stopGraceSeconds * 1000);
     giveUp.unref();
     try {
-      // Nothing new for this process once it is leaving; then the sessions close and their leases go.
-      await queueLoop.stop();
-      await worker.stop();
+      // Nothing new for this process once it is leaving; then the sessions close and their leases go,
+      // and in a fleet its own queue is emptied into the other tasks' and deleted.
+      await running.stop();
       liveness.close();
       console.log(`[main] stopped in ${Date.now() - started} ms`);
       process.exit(0);

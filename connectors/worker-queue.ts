@@ -45,6 +45,22 @@ export interface WorkerQueueOptions {
 /** How long a command with no live worker to go to (none has room) waits before it is routed again. */
 const nowhereSeconds = 5;
 
+/**
+ * Routes a command, logging a failure as `[fleet] routing failed` (the stack counts those lines and
+ * alarms on them: docs/runbooks/taking-a-worker-out.md); answers the wait before it is tried again (null: routed).
+ */
+async function routeOrWait(fleet: FleetQueues, message: Message, sourceUrl: string, exclude?: ReadonlySet<string>): Promise<number | null> {
+  try {
+    const routed = await fleet.route(message, sourceUrl, exclude);
+    if (routed.kind === 'forwarded') return null;
+    console.error(`[fleet] routing failed: command ${message.MessageId} has no live worker with room to go to; again in ${nowhereSeconds} s`);
+    return nowhereSeconds;
+  } catch (error) {
+    console.error(`[fleet] routing failed: command ${message.MessageId}`, error);
+    return backoffSeconds(receiveCountOf(message));
+  }
+}
+
 export interface WorkerQueueLoop {
   /** Stops receiving, then waits for the commands under way to finish. */
   stop(): Promise<void>;
@@ -59,8 +75,7 @@ export function startWorkerQueue(worker: ChannelWorker, options: WorkerQueueOpti
   /** A command for a session another worker holds (or for which this one has no room): to that worker's queue, deleted here. */
   const elsewhere = async (message: Message): Promise<number | null> => {
     if (!fleet) return handBackSeconds;
-    const routed = await fleet.route(message, queueUrl, new Set([worker.workerId]));
-    return routed.kind === 'forwarded' ? null : nowhereSeconds;
+    return routeOrWait(fleet, message, queueUrl, new Set([worker.workerId]));
   };
 
   /** One command: what the worker made of it, as a wait in seconds (null: done). */
@@ -97,8 +112,7 @@ export function startRouterQueue(fleet: FleetQueues, options: Omit<WorkerQueueOp
       console.error(`[worker-queue] command ${message.MessageId} is malformed and is dropped`, message.Body);
       return null;
     }
-    const routed = await fleet.route(message, options.queueUrl);
-    return routed.kind === 'forwarded' ? null : nowhereSeconds;
+    return routeOrWait(fleet, message, options.queueUrl);
   };
   return pollQueue({ ...options, sqs, runOne });
 }
@@ -274,7 +288,7 @@ export async function runWorkerProcess(ports: Ports, options: WorkerProcessOptio
       .then(() => fleet.drainDead(workerId))
       .then(
         () => undefined,
-        (error) => console.error('[fleet] draining a dead worker’s queue', error),
+        (error) => console.error('[fleet] routing failed: draining a dead worker’s queue', error),
       );
   }, drainMs);
   drainTimer.unref();

@@ -592,7 +592,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
         try {
           await handOver();
         } catch (error) {
-          console.error('[worker] handing over at the stop failed; another worker will drain this one’s queue', error);
+          console.error('[fleet] routing failed: handing over at the stop failed; another worker will drain this one’s queue', error);
           return;
         }
       }

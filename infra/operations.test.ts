@@ -429,6 +429,20 @@ describe('the alarms', () => {
     check('WhatsAppBans', ['banned', 'tempBanned', 'locked'], 3600, 3);
   });
 
+  it('watch the worker fleet’s routing: 5 or more commands a minute not routed, for 3 minutes (no task with room, a queue not drained)', () => {
+    const [[, alarm]] = alarmsNamed(template, 'WorkerRoutingFailing') as [[string, Resource]];
+    expect(alarm.Properties).toMatchObject({
+      Namespace: 'Conversa',
+      MetricName: 'FleetRoutingErrors',
+      Statistic: 'Sum',
+      Period: alarmSettings.workerRouting.period,
+      Threshold: alarmSettings.workerRouting.threshold,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: alarmSettings.workerRouting.evaluationPeriods,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
   it('are all accounted for by the checks above', () => {
     const groups = [
       'Http5xxRate',
@@ -441,6 +455,7 @@ describe('the alarms', () => {
       'WorkerCpuHigh',
       'WorkerMemoryHigh',
       'WorkerQueueStuck',
+      'WorkerRoutingFailing',
       'WebSocketErrors',
       'SendFailures',
       'WebhooksRejected',

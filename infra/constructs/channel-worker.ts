@@ -1,8 +1,10 @@
-import { Duration, RemovalPolicy, Size, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Size, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -42,6 +44,26 @@ export function workerCapacity(memoryMiB: number): number {
  */
 export const workerStopTimeoutSeconds = 60;
 
+/**
+ * The fleet's load, in percent: the sessions wanted over what the live tasks may hold (live tasks
+ * times capacity), which every task publishes at each scan (connectors/main.ts). The service
+ * scales on it (target tracking): unlike CPU (sessions cost memory, and sit idle) or sessions held
+ * (capped by capacity, so it cannot see sessions nobody has room for), it grows with the demand
+ * and falls as tasks are added.
+ */
+export const FLEET_LOAD_METRIC = 'FleetLoad';
+
+/** Lines a worker logs when a command could not be routed (connectors/fleet-queues.ts, `routingFailed`), counted by a metric filter. */
+export const FLEET_ROUTING_ERRORS_METRIC = 'FleetRoutingErrors';
+
+/**
+ * The fleet's autoscaling (docs/adr/drafts/channel-worker-fleet.md): tasks are added when the load
+ * passes `targetPercent` (one more every `scaleOutCooldownSeconds` at most) and removed only after
+ * `scaleInCooldownSeconds` below it, so a dip does not churn sessions (each removed task hands its
+ * sessions over: seconds without their sockets).
+ */
+export const workerScaling = { targetPercent: 70, scaleOutCooldownSeconds: 120, scaleInCooldownSeconds: 1800 } as const;
+
 /** What the worker counts (connectors/main.ts), as metric names. */
 export const WORKER_METRICS = ['MessagesSent', 'MessagesFailed', 'InboundMessages'] as const;
 
@@ -60,8 +82,12 @@ export interface ChannelWorkerProps {
   readonly dataKey: secretsmanager.ISecret;
   /** The media bucket (inbound media are downloaded into it, outbound read from it). */
   readonly bucket: s3.IBucket;
-  /** Tasks to run. */
+  /** Tasks to run at first. */
   readonly desiredCount: number;
+  /** Fewest tasks autoscaling keeps. @default context `workerMinTasks`, else `desiredCount` */
+  readonly minTasks?: number;
+  /** Most tasks autoscaling runs. @default context `workerMaxTasks`, else the larger of `minTasks` and 4 */
+  readonly maxTasks?: number;
   /** More environment for the container (e.g. TELEGRAM_MODE). */
   readonly environment?: Record<string, string>;
 }
@@ -83,6 +109,11 @@ export class ChannelWorker extends Construct {
   readonly container: ecs.ContainerDefinition;
   readonly service: ecs.FargateService;
   readonly logGroup: logs.LogGroup;
+  /** Own queues of the tasks are named `<fleetPrefix><worker id>.fifo`; the task role may create and delete only those. */
+  readonly fleetPrefix: string;
+  /** Commands a task could not route (no live task with room, a failed drain), per minute. */
+  readonly routingErrors: cloudwatch.Metric;
+  readonly scaling: ecs.ScalableTaskCount;
 
   constructor(scope: Construct, id: string, props: ChannelWorkerProps) {
     super(scope, id);
@@ -102,6 +133,11 @@ export class ChannelWorker extends Construct {
       visibilityTimeout: Duration.seconds(props.queue.visibilityTimeoutSeconds),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.queue.maxReceiveCount },
     });
+
+    // Up to 75 characters with the worker id (`task-` and 32 hex digits): the stack's name, cut short.
+    this.fleetPrefix = `${Stack.of(this)
+      .stackName.replace(/[^A-Za-z0-9_-]/g, '-')
+      .slice(0, 28)}-worker-`;
 
     this.vpc = new ec2.Vpc(this, 'Vpc', {
       maxAzs: 2,
@@ -164,6 +200,8 @@ export class ChannelWorker extends Construct {
         DATA_KEY_ARN: props.dataKey.secretArn,
         [props.queue.urlVariable]: this.queue.queueUrl,
         WORKER_CAPACITY: String(workerCapacity(workerTaskSize.memoryMiB)),
+        WORKER_FLEET_PREFIX: this.fleetPrefix,
+        WORKER_DLQ_ARN: this.deadLetterQueue.queueArn,
         LIVENESS_PORT: String(defaultLivenessPort),
         STOP_GRACE_SECONDS: String(workerStopTimeoutSeconds - 10),
       },
@@ -208,6 +246,22 @@ export class ChannelWorker extends Construct {
     this.queue.grantConsumeMessages(role);
     // It may put commands back (a send to retry later, a command for a session another task holds).
     this.queue.grantSendMessages(role);
+    // The fleet's own queues: each task makes its own, routes commands to the others', drains a dead one's and deletes it; nothing outside the prefix.
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [
+          'sqs:CreateQueue',
+          'sqs:DeleteQueue',
+          'sqs:GetQueueUrl',
+          'sqs:GetQueueAttributes',
+          'sqs:SendMessage',
+          'sqs:ReceiveMessage',
+          'sqs:DeleteMessage',
+          'sqs:ChangeMessageVisibility',
+        ],
+        resources: [`arn:${Aws.PARTITION}:sqs:${Aws.REGION}:${Aws.ACCOUNT_ID}:${this.fleetPrefix}*`],
+      }),
+    );
 
     this.service = new ecs.FargateService(this, 'Service', {
       cluster: this.cluster,
@@ -223,6 +277,52 @@ export class ChannelWorker extends Construct {
       circuitBreaker: { enable: true, rollback: true },
       enableExecuteCommand: false,
       propagateTags: ecs.PropagatedTagSource.SERVICE,
+    });
+
+    // The fleet's load and routing failures, from the tasks' EMF lines, as the business metrics above.
+    new logs.MetricFilter(this, `Metric${FLEET_LOAD_METRIC}`, {
+      logGroup: this.logGroup,
+      metricNamespace: props.metricsNamespace,
+      metricName: FLEET_LOAD_METRIC,
+      filterPattern: logs.FilterPattern.numberValue(`$.${FLEET_LOAD_METRIC}`, '>=', 0),
+      metricValue: `$.${FLEET_LOAD_METRIC}`,
+    });
+    new logs.MetricFilter(this, `Metric${FLEET_ROUTING_ERRORS_METRIC}`, {
+      logGroup: this.logGroup,
+      metricNamespace: props.metricsNamespace,
+      metricName: FLEET_ROUTING_ERRORS_METRIC,
+      filterPattern: logs.FilterPattern.literal('"[fleet] routing failed"'),
+      metricValue: '1',
+      defaultValue: 0,
+    });
+    this.routingErrors = new cloudwatch.Metric({
+      namespace: props.metricsNamespace,
+      metricName: FLEET_ROUTING_ERRORS_METRIC,
+      statistic: 'Sum',
+      period: Duration.minutes(1),
+    });
+
+    const context = (key: string): number | undefined => {
+      const value = this.node.tryGetContext(key);
+      if (value === undefined) return undefined;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1) throw new Error(`Context ${key} must be a whole number of tasks, at least 1, not ${JSON.stringify(value)}`);
+      return n;
+    };
+    const minTasks = props.minTasks ?? context('workerMinTasks') ?? props.desiredCount;
+    const maxTasks = props.maxTasks ?? context('workerMaxTasks') ?? Math.max(minTasks, 4);
+    if (maxTasks < minTasks) throw new Error(`workerMaxTasks (${maxTasks}) is under workerMinTasks (${minTasks})`);
+    this.scaling = this.service.autoScaleTaskCount({ minCapacity: minTasks, maxCapacity: maxTasks });
+    this.scaling.scaleToTrackCustomMetric('FleetLoad', {
+      metric: new cloudwatch.Metric({
+        namespace: props.metricsNamespace,
+        metricName: FLEET_LOAD_METRIC,
+        statistic: 'Average',
+        period: Duration.minutes(1),
+      }),
+      targetValue: workerScaling.targetPercent,
+      scaleOutCooldown: Duration.seconds(workerScaling.scaleOutCooldownSeconds),
+      scaleInCooldown: Duration.seconds(workerScaling.scaleInCooldownSeconds),
     });
   }
 }

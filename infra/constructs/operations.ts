@@ -36,6 +36,8 @@ export const alarmSettings = {
   workerMemory: { thresholdPercent: 80, period: 300, evaluationPeriods: 2 },
   /** A command (a send, a pairing change) waiting in the worker queue over 5 minutes, for 5 minutes. */
   workerQueueAge: { thresholdSeconds: 300, period: 60, evaluationPeriods: 5 },
+  /** Commands the worker fleet could not route (no task with room, a failed drain or hand-over): 5 or more a minute, 3 minutes running. */
+  workerRouting: { threshold: 5, period: 60, evaluationPeriods: 3 },
   /** WebSocket API integration and execution errors ($connect, $disconnect, $default failing). */
   webSocketErrors: { threshold: 10, period: 300, evaluationPeriods: 1 },
   /** More than 20% of a channel's sends failed in 15 minutes (with at least 20 sends). */
@@ -78,8 +80,8 @@ export interface OperationsProps {
   readonly streamConsumerNames?: readonly string[];
   /** Every dead-letter queue, by a readable name. */
   readonly deadLetterQueues: ReadonlyMap<string, sqs.IQueue>;
-  /** The channel worker's service and queue. */
-  readonly worker?: { readonly service: ecs.BaseService; readonly queue: sqs.IQueue };
+  /** The channel worker's service and queue, and the fleet's routing failures (a count a minute). */
+  readonly worker?: { readonly service: ecs.BaseService; readonly queue: sqs.IQueue; readonly routingErrors?: cloudwatch.IMetric };
   /** Where the functions' business metrics are (POWERTOOLS_METRICS_NAMESPACE). */
   readonly metricsNamespace: string;
   /** The `service` dimension of those metrics (POWERTOOLS_SERVICE_NAME). */
@@ -318,6 +320,16 @@ export class Operations extends Construct {
         // An idle queue stops reporting: nothing waits.
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
+      if (props.worker.routingErrors) {
+        alarm('WorkerRoutingFailing', props.worker.routingErrors, {
+          runbook: 'taking-a-worker-out.md',
+          alarmDescription: `The channel worker fleet failed to route ${alarmSettings.workerRouting.threshold} or more commands a minute for ${alarmSettings.workerRouting.evaluationPeriods} minutes: no task with room, or a task's queue that cannot be drained`,
+          threshold: alarmSettings.workerRouting.threshold,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: alarmSettings.workerRouting.evaluationPeriods,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        });
+      }
       workerWidgets.push(
         new cloudwatch.GraphWidget({
           title: 'Channel worker: CPU and memory (%)',
