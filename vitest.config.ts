@@ -1,5 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Workers per project (docs/adr/drafts/test-layout-and-speed.md). Projects with different worker
+ * counts need their own `sequence.groupOrder`; the groups run one after the other. Unit, web and
+ * infra tests share a group of two workers (the 2-core default is one); integration tests share
+ * one local runtime and run in their own group; browser tests drive one Chromium, a file at a time.
+ */
+const shared = { maxWorkers: 2, sequence: { groupOrder: 0 } };
+
 export default defineConfig({
   test: {
     projects: [
@@ -8,6 +16,7 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'shared/**/*.test.ts', 'functions/**/*.test.ts', 'connectors/**/*.test.ts'],
           environment: 'node',
+          ...shared,
         },
       },
       {
@@ -16,6 +25,8 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/integration/global-setup.ts'],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           testTimeout: 20000,
           hookTimeout: 30000,
         },
@@ -31,6 +42,7 @@ export default defineConfig({
           // first synthesis in a fresh process costs ~9 s, a later one ~1 s). The files share no
           // mutable state: no env writes, mocks or timers (docs/adr/drafts/test-layout-and-speed.md).
           isolate: false,
+          ...shared,
           testTimeout: 120000,
           // A variant's synthesis (other context) takes over 10 s on a busy machine.
           hookTimeout: 120000,
@@ -41,6 +53,7 @@ export default defineConfig({
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          ...shared,
         },
       },
       {
@@ -51,6 +64,7 @@ export default defineConfig({
           testTimeout: 60000,
           hookTimeout: 120000,
           fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
