@@ -20,6 +20,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
+import type { CapacityMeter } from './capacity-meter.ts';
 
 type AttributeMap = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: DynamoDB's JSON wire protocol, forwarded between SDK and dynalite without a schema of its own
@@ -65,6 +66,8 @@ export interface DynamoFrontOptions {
   sweepEveryMs?: number;
   onRecord?: (record: StreamRecord) => void;
   journal?: WriteJournal;
+  /** Counts the calls and the capacity units DynamoDB would bill for them (`npm run bench:tenants` only). */
+  meter?: CapacityMeter;
 }
 
 /** A call's answer: its HTTP status, its JSON text and its request id. */
@@ -202,6 +205,7 @@ export class DynamoFront {
     const requestId = `local-${++this.sequence}`;
     const reply = (status: number, body: Json): FrontAnswer => ({ status, text: JSON.stringify(body), requestId });
     const op = target.split('.')[1] ?? '';
+    this.options.meter?.call(op);
     let body: Json;
     try {
       body = text ? JSON.parse(text) : {};
@@ -232,8 +236,17 @@ export class DynamoFront {
         return this.transactGet(body);
       default:
         // The body was parsed from this request alone, and its answer is only sent: no copies.
-        return this.backend(op, body, headers, true);
+        return this.options.meter ? this.meteredRead(op, body, headers) : this.backend(op, body, headers, true);
     }
+  }
+
+  /** A read passed to dynalite, its units counted from what it answered (the request's flags read first: dynalite edits the body). */
+  private async meteredRead(op: string, body: Json, headers: IncomingMessage['headers']): Promise<Json> {
+    const { ConsistentRead, FilterExpression, ProjectionExpression, Select, AttributesToGet, RequestItems } = body;
+    const request = { ConsistentRead, FilterExpression, ProjectionExpression, Select, AttributesToGet, RequestItems: structuredClone(RequestItems) };
+    const answer = await this.backend(op, body, headers, true);
+    this.options.meter!.read(op, request, answer);
+    return answer;
   }
 
   /** Runs `task` after every write queued before it; its records go out once it is complete. */
@@ -316,13 +329,21 @@ export class DynamoFront {
     return got.Item as AttributeMap | undefined;
   }
 
-  private async write(op: string, body: Json): Promise<Json> {
+  /** One item's write; `billedAs`: the call it is part of, for the meter (a batch's items). */
+  private async write(op: string, body: Json, billedAs = op): Promise<Json> {
     const table = String(body.TableName);
     const key = op === 'PutItem' ? await this.keyOf(table, body.Item ?? {}) : (body.Key as AttributeMap);
     const before = key ? await this.getItem(table, key) : undefined;
     this.options.journal?.begin([{ table, key, before }]);
-    const answer = await this.backend(op, body);
+    let answer: Json;
+    try {
+      answer = await this.backend(op, body);
+    } catch (error) {
+      if (error instanceof DynamoError && error.type === 'ConditionalCheckFailedException') this.options.meter?.failedWrite(billedAs, before, false);
+      throw error;
+    }
     const after = op === 'DeleteItem' ? undefined : op === 'PutItem' ? (body.Item as AttributeMap) : await this.getItem(table, key);
+    this.options.meter?.write(billedAs, before, after, false);
     await this.changed(table, key, before, after);
     return answer;
   }
@@ -330,8 +351,8 @@ export class DynamoFront {
   private async batchWrite(body: Json): Promise<Json> {
     for (const [table, requests] of Object.entries(body.RequestItems ?? {}) as [string, Json[]][]) {
       for (const request of requests) {
-        if (request.PutRequest) await this.write('PutItem', { TableName: table, Item: request.PutRequest.Item });
-        else if (request.DeleteRequest) await this.write('DeleteItem', { TableName: table, Key: request.DeleteRequest.Key });
+        if (request.PutRequest) await this.write('PutItem', { TableName: table, Item: request.PutRequest.Item }, 'BatchWriteItem');
+        else if (request.DeleteRequest) await this.write('DeleteItem', { TableName: table, Key: request.DeleteRequest.Key }, 'BatchWriteItem');
       }
     }
     return { UnprocessedItems: {} };
@@ -350,6 +371,7 @@ export class DynamoFront {
       });
       responses.push(got.Item ? { Item: got.Item } : {});
     }
+    this.options.meter?.transactRead(responses.map((r) => r.Item as AttributeMap | undefined));
     return { Responses: responses };
   }
 
@@ -401,6 +423,7 @@ export class DynamoFront {
     });
 
     if (failure) {
+      for (const op of ops) this.options.meter?.failedWrite('TransactWriteItems', op.before, true);
       // Every item the transaction changed goes back as it was.
       await Promise.all(
         ops
@@ -428,6 +451,9 @@ export class DynamoFront {
       ),
     );
     for (const [i, op] of ops.entries()) {
+      // A condition check is billed as a write of the item it checks, which it leaves as it was.
+      if (op.kind === 'ConditionCheck') this.options.meter?.conditionCheck('TransactWriteItems', op.before);
+      else this.options.meter?.write('TransactWriteItems', op.before, afters[i], true);
       if (op.kind !== 'ConditionCheck') await this.changed(op.table, op.key, op.before, afters[i]);
     }
     return {};

@@ -9,11 +9,14 @@
  * consumers had not handled yet are handed to the main thread with `ready`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ChangeLog } from './change-log.ts';
 import { closeDynaliteStore, dynaliteCaller, openDynaliteStore } from './dynalite-direct.ts';
 import { DynamoFront, type StreamRecord, ttlIndexFileName } from './dynamo-front.ts';
 import { closeDynaliteIterators } from './level-iterators.ts';
+import { CapacityMeter } from './capacity-meter.ts';
+import { tableShape } from '../../../shared/db/table-definition.ts';
 import type { TableAnswer, TableCall } from '../runtime/table-port.ts';
 
 closeDynaliteIterators();
@@ -31,7 +34,17 @@ const postRecords = () => {
   parentPort!.postMessage({ type: 'records', records: outgoing });
   outgoing = [];
 };
+// `npm run bench:tenants` only: the calls and the capacity units they would cost, with this
+// thread's heap, written to the file it names every second and at the stop (capacity-meter.ts).
+const meterFile = process.env.BENCH_DYNAMO_METER;
+const meter = meterFile ? new CapacityMeter(tableShape.globalIndexes) : undefined;
+const writeMeter = () => {
+  const { heapUsed, heapTotal, external } = process.memoryUsage();
+  writeFileSync(meterFile!, JSON.stringify({ at: Date.now(), heapUsed, heapTotal, external, ...meter!.snapshot() }));
+};
+if (meter) setInterval(writeMeter, 1000).unref();
 const front = new DynamoFront({
+  meter,
   backend: dynaliteCaller(store),
   ttlAttribute,
   onRecord: (record) => {
@@ -78,6 +91,7 @@ parentPort!.on('message', async (message: FromMain) => {
     await front.saveTtlIndex(ttlIndexFile);
     log?.close();
     await closeDynaliteStore(store);
+    if (meter) writeMeter();
     parentPort!.postMessage({ type: 'stopped' });
   }
 });

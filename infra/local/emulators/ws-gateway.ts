@@ -81,6 +81,8 @@ export class WsGateway {
   private readonly idleTimeoutMs: number;
   private readonly mockRoutes: ReadonlyMap<string, WebSocketMockRoute>;
   managementUrl = '';
+  /** What `@connections` POSTs delivered so far: posts and their bytes (`npm run bench:tenants` reads them). */
+  readonly delivered = { posts: 0, bytes: 0 };
 
   constructor(
     private readonly routes: WsRoutes,
@@ -221,6 +223,8 @@ export class WsGateway {
     if (method === 'POST') {
       if (body.byteLength > maxMessageBytes) return reply(413, { message: tooLargeText });
       conn.socket.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+      this.delivered.posts++;
+      this.delivered.bytes += body.byteLength;
       return reply(200);
     }
     if (method === 'GET') {

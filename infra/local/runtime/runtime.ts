@@ -6,7 +6,7 @@
 // First: Powertools reads its settings when the handler modules' observability is first loaded.
 import './telemetry-env.ts';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -158,6 +158,15 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   const ws = new WsGateway(Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, runtimeModuleFile(`functions/ws/${r.handler}`)])) as unknown as WsRoutes);
   const managementUrl = await ws.listenManagement();
+  // `npm run bench:tenants` only: the WebSocket posts delivered and this thread's heap, written
+  // to the file it names every second (the DynamoDB thread writes its own, dynamo-worker.ts).
+  const meterFile = process.env.BENCH_RUNTIME_METER;
+  if (meterFile) {
+    setInterval(() => {
+      const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+      writeFileSync(meterFile, JSON.stringify({ at: Date.now(), heapUsed, heapTotal, external, arrayBuffers, ws: ws.delivered }));
+    }, 1000).unref();
+  }
 
   // SQS: the emulator's queues, named after their consumers, and the channel worker's queue,
   // journaled under sqs/ so a restart loses no queued send (ADR-0112).
