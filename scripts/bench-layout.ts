@@ -29,7 +29,15 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { httpRoutes, type HttpRoute } from '../functions/http/routes.ts';
 import { API_PREFIX } from '../infra/constructs/http-api.ts';
-import { functionOf, groupEntrySource, groupRoutes, type HttpLayout, httpLayouts, writeGroupEntry } from '../infra/constructs/http-function-groups.ts';
+import {
+  functionOf,
+  groupEntrySource,
+  groupRoutes,
+  type HttpLayout,
+  httpLayouts,
+  stackLayout,
+  writeGroupEntry,
+} from '../infra/constructs/http-function-groups.ts';
 import { maxMetricsPerAlarm } from '../infra/constructs/operations.ts';
 import { prices } from '../infra/cost/prices.ts';
 import { synthTemplates } from '../infra/cost/synth.ts';
@@ -229,11 +237,12 @@ const groupsOf = (layout: HttpLayout) =>
         `\`${fn.name}\` (${fn.routes.length} routes, ${(fn.bytes / 1048576).toFixed(1)} MB, init ${fn.load.initMs.toFixed(0)} ms, RSS ${f1(fn.load.rssMb)} → ${fn.load.servedRssMb === null ? 'n/a' : f1(fn.load.servedRssMb)} MB, status ${fn.load.status ?? 'none'})`,
     )
     .join('; ');
-const built = httpLayouts.find((layout) => layouts.get(layout)!.length === synthesised.functions);
+// The layout the stack builds, whose rule the synthesised counts must match.
+const built = synthesised.functions === layouts.get(stackLayout)!.length ? stackLayout : undefined;
 const body = `## HTTP function layouts (\`npm run bench:layout\`)
 
 ${new Date().toISOString()}; ${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 2).join(' ')}, ${(totalmem() / 2 ** 30).toFixed(1)} GB RAM, node ${process.version}; load average ${loadStart} at the start, ${loadavg()[0]!.toFixed(2)} at the end.
-Trace: bench/traces/first-minute.json (${trace.recordedAt}): ${routed.length} API requests in ${Math.max(...routed.map((r) => r.end))} ms (sign-in, inbox, a conversation, a reply, contacts, 'Minha Conta'), replayed against the container model above.
+Trace: bench/traces/first-minute.json (${trace.recordedAt}): ${routed.length} API requests in ${Math.max(...routed.map((r) => r.end))} ms (sign-in, inbox, a conversation, a reply, contacts, 'Minha Conta'), replayed against a Lambda container model (scripts/bench-layout.ts: a request takes an idle container of its function or starts one; nothing warm at the start; a request after another waits for it).
 Init is the bundle's import in a fresh Node process (median of ${runs} for grouped layouts, 1 per per-handler bundle); memory is that process's RSS, after the import and after one request without a session. Ranges are min / median / max over the layout's functions.
 Alarms: the HTTP functions' Lambda errors and throttles alarms only (10 functions an alarm, metric math billed per metric; the API's 5xx alarm is one whatever the layout), at $${usd} a metric a month (us-east-1).
 Deploy time was not measured (nothing is deployed from here): compare the resource counts and bundle sizes instead. Each function is one asset to bundle and upload and about five resources to create or update.
