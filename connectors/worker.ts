@@ -32,7 +32,7 @@ import { applyContactCheck } from '#domain/contacts/contact-check.ts';
 import { dispatchQueued } from '#domain/messages/dispatch.ts';
 import type { DispatchDelivery } from '#domain/messages/outbound-queue.ts';
 import type { Ports } from '#domain/ports.ts';
-import { fairShare } from './fleet-placement.ts';
+import { fairShare, shareSlack } from './fleet-placement.ts';
 import { defaultSendCaps, type SendCapOptions, sendCaps } from './send-caps.ts';
 import { changeStallMs } from './liveness.ts';
 import { defaultPace, type PaceOptions, sendPacer } from './send-pace.ts';
@@ -475,15 +475,17 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
    * periods (a dead worker drops out of the count before its leases expire); Infinity when the
    * beats cannot be read (the capacity alone bounds the scan, as before the fleet shared out).
    */
-  const shareOf = async (wantedCount: number): Promise<{ share: number; over: number; live: number }> => {
+  const shareOf = async (wantedCount: number): Promise<{ share: number; over: number; live: number; least: number }> => {
     try {
       const since = Date.now() - 2 * renewMs;
       const others = (await listWorkerBeats(table)).filter((b) => b.beatAt >= since && b.expiresAt >= Date.now() && b.workerId !== workerId);
       const live = others.length + 1;
-      return { ...fairShare(wantedCount, live, capacity), live };
+      // The fewest sessions another live worker holds (as of its last beat): a worker well under its share can take more.
+      const least = Math.min(...others.map((b) => b.sessions ?? 0));
+      return { ...fairShare(wantedCount, live, capacity), live, least };
     } catch (error) {
       console.error('[worker] reading the fleet’s beats', error);
-      return { share: capacity, over: Number.POSITIVE_INFINITY, live: 1 };
+      return { share: capacity, over: Number.POSITIVE_INFINITY, live: 1, least: Number.POSITIVE_INFINITY };
     }
   };
 
@@ -507,11 +509,14 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     for (const adapter of holders) {
       for (const item of await runningServices(table, adapter.type)) if (wanted(item)) running.set(item.id, item);
     }
-    const { share, over, live } = await shareOf(running.size);
+    const { share, over, live, least } = await shareOf(running.size);
     options.events?.fleetCounted?.({ wanted: running.size, live, held: held.size, capacity: Number.isFinite(capacity) ? capacity : null });
-    // Over the share plus the slack: a few go, none are taken (the others' scans take them).
-    const overBy = held.size - share;
-    if (held.size > over && letGoPerScan > 0) letGo(Math.min(letGoPerScan, overBy));
+    // Over the share plus the slack, or over the share while another worker is more than the slack
+    // under it (a worker that just joined): a few go, down to the share, and none are taken here
+    // (the scans of workers under their share take them). Nobody takes past the share, nobody lets
+    // go under it: the counts only move towards the share, so they settle.
+    const tooMany = held.size > over || (held.size > share && least < share - shareSlack);
+    if (tooMany && letGoPerScan > 0) letGo(Math.min(letGoPerScan, held.size - share));
     for (const item of shuffled([...running.values()])) {
       // A connection with changes under way or queued reconciles on its item then; the next scan looks again (a hung change does not pile up scans).
       if (queues.has(item.id)) continue;
