@@ -164,15 +164,12 @@ describe('the alarms', () => {
     }
   });
 
-  it('watch the errors and the throttles of every function, each in exactly one group of at most 10', () => {
+  it('watch the errors of every function, each in exactly one group of at most 10', () => {
     const functionIds = ourFunctions(template)
       .map(([id]) => id)
       .sort();
     expect(functionIds).toHaveLength(functionCount);
-    for (const [prefix, metricName] of [
-      ['LambdaErrors', 'Errors'],
-      ['LambdaThrottles', 'Throttles'],
-    ] as const) {
+    for (const [prefix, metricName] of [['LambdaErrors', 'Errors']] as const) {
       const alarms = alarmsNamed(template, prefix);
       const covered = alarms.flatMap(([, alarm]) => functionsOfAlarm(alarm)).sort();
       expect(covered, prefix).toEqual(functionIds);
@@ -187,7 +184,15 @@ describe('the alarms', () => {
     }
   });
 
-  it('fire on 3 errors in 5 minutes, or on any throttle, in a group; no invocations is no failure', () => {
+  it("watch throttles once, on the account's metric: no function of ours has concurrency of its own, so any of theirs shows there", () => {
+    const alarms = alarmsNamed(template, 'LambdaThrottles');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]![1].Properties).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Statistic: 'Sum', Period: 300 });
+    expect(alarms[0]![1].Properties.Dimensions ?? []).toEqual([]);
+    for (const [id, fn] of ourFunctions(template)) expect(fn.Properties.ReservedConcurrentExecutions, id).toBeUndefined();
+  });
+
+  it('fire on 3 errors in 5 minutes in a group, or on any throttle; no invocations is no failure', () => {
     for (const [, alarm] of alarmsNamed(template, 'LambdaErrors')) {
       expect(alarm.Properties).toMatchObject({
         Threshold: 3,

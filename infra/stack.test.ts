@@ -1051,9 +1051,9 @@ describe('the scheduled resume of stalled jobs', () => {
     expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
   });
 
-  it("is watched by the scheduled functions' Lambda errors and throttles alarms", () => {
+  it("is watched by the scheduled functions' Lambda errors alarm (throttles: the account-wide alarm)", () => {
     const [fnId] = resumer();
-    for (const prefix of ['OperationsLambdaErrorsScheduled', 'OperationsLambdaThrottlesScheduled']) {
+    for (const prefix of ['OperationsLambdaErrorsScheduled']) {
       const alarms = Object.entries(resourcesOf(template, 'AWS::CloudWatch::Alarm')).filter(([id]) => id.startsWith(prefix));
       expect(alarms, prefix).toHaveLength(1);
       expect(JSON.stringify(alarms[0]![1].Properties.Metrics)).toContain(JSON.stringify({ Ref: fnId }));

@@ -5,7 +5,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -20,7 +20,10 @@ export const alarmSettings = {
   http5xxRate: { thresholdPercent: 5, minimumRequests: 20, period: 300, evaluationPeriods: 2 },
   /** Lambda errors (crashes, timeouts, failed batches; handled HTTP failures are responses) of a group of functions. */
   lambdaErrors: { threshold: 3, period: 300, evaluationPeriods: 1 },
-  /** Any throttled invocation of a group of functions. */
+  /**
+   * Any throttled invocation in the account's region: throttles come from the account's concurrency,
+   * which every function of ours draws on (none has reserved concurrency), so one alarm watches them all.
+   */
   lambdaThrottles: { threshold: 1, period: 300, evaluationPeriods: 1 },
   /** Any message in a dead-letter queue. */
   deadLetters: { threshold: 1, period: 300, evaluationPeriods: 1 },
@@ -66,8 +69,9 @@ export interface OperationsProps {
   /** The WebSocket API's stage: its connects, messages and errors. */
   readonly webSocketStage: apigw.IWebSocketStage;
   /**
-   * Our functions by area (`http`, `ws`, `consumers`): each area's errors and throttles are alarmed
-   * in groups of up to 10 functions (metric math), not one alarm per function.
+   * Our functions by area (`http`, `ws`, `consumers`): each area's errors are alarmed in groups of
+   * up to 10 functions (metric math), not one alarm per function; their throttles are graphed by
+   * group, and alarmed once for the whole account.
    */
   readonly functionGroups: ReadonlyMap<string, readonly lambda.IFunction[]>;
   /** The table stream's readers (the routers), by name: their iterator age. */
@@ -180,7 +184,21 @@ export class Operations extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
 
-    // Lambda errors and throttles, one alarm per group of up to 10 functions of an area.
+    // Lambda throttles: the account's concurrency, which every function of ours shares (none has
+    // reserved concurrency), is what runs out, so one alarm on the account-wide metric catches a
+    // throttle of any of them, for one metric instead of one a function
+    // (docs/adr/drafts/http-function-layout.md). The dashboard graphs them by group, to see whose.
+    alarm('LambdaThrottles', lambda.Function.metricAllThrottles({ statistic: 'Sum', period: Duration.seconds(alarmSettings.lambdaThrottles.period) }), {
+      runbook: 'functions-and-apis.md',
+      alarmDescription:
+        "Throttled Lambda invocations in this account and region, ours among them (the account's concurrency is exhausted; the dashboard's throttles by group show whose)",
+      threshold: alarmSettings.lambdaThrottles.threshold,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: alarmSettings.lambdaThrottles.evaluationPeriods,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    // Lambda errors, one alarm per group of up to 10 functions of an area (throttles by group on the dashboard).
     const errorGroups: cloudwatch.IMetric[] = [];
     const throttleGroups: cloudwatch.IMetric[] = [];
     for (const [area, functions] of props.functionGroups) {
@@ -210,14 +228,6 @@ export class Operations extends Construct {
           threshold: alarmSettings.lambdaErrors.threshold,
           comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: alarmSettings.lambdaErrors.evaluationPeriods,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        });
-        alarm(`LambdaThrottles${idPart(area)}${suffix}`, throttles, {
-          runbook: 'functions-and-apis.md',
-          alarmDescription: `Throttled Lambda invocations among the ${area} functions ${names} (the account's concurrency is exhausted)`,
-          threshold: alarmSettings.lambdaThrottles.threshold,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          evaluationPeriods: alarmSettings.lambdaThrottles.evaluationPeriods,
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         });
       });
