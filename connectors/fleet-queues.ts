@@ -18,6 +18,7 @@ import {
   CreateQueueCommand,
   DeleteMessageCommand,
   DeleteQueueCommand,
+  GetQueueAttributesCommand,
   type Message,
   ReceiveMessageCommand,
   SendMessageCommand,
@@ -26,7 +27,7 @@ import {
 import { z } from 'zod';
 import type { Table } from '#db/client.ts';
 import { readLease } from '#db/leases.ts';
-import { claimDrain, deleteWorkerBeat, listWorkerBeats, type WorkerBeatItem } from '#db/worker-beats.ts';
+import { claimDrain, deleteWorkerBeat, listWorkerBeats, releaseDrain, type WorkerBeatItem } from '#db/worker-beats.ts';
 import { commandConnection, type WorkerCommand, workerCommandSchema } from '#domain/channels/worker-commands.ts';
 import { placement } from './fleet-placement.ts';
 
@@ -94,8 +95,12 @@ export interface FleetQueues {
   remove(workerId: string): Promise<void>;
   /** Sends a received command to the queue of the worker that should run it; `exclude`: workers not to place it on (the one giving it up). */
   route(message: Message, sourceUrl: string, exclude?: ReadonlySet<string>): Promise<RouteOutcome>;
-  /** Moves every command of a queue through `route` (its worker is gone), in each group's order; answers how many. */
-  drain(workerId: string, exclude?: ReadonlySet<string>): Promise<number>;
+  /**
+   * Moves every command of a queue through `route` (its worker is gone), in each group's order;
+   * answers how many, and how many are still in flight (received by the dead worker: they come back
+   * when their visibility timeout ends, so the queue is not empty yet and must not be deleted).
+   */
+  drain(workerId: string, exclude?: ReadonlySet<string>): Promise<{ moved: number; inFlight: number }>;
   /** Drains the queues of workers whose beats expired (one claimant each), then deletes their queues and items; answers the workers drained. */
   drainDead(self: string, now?: number): Promise<string[]>;
 }
@@ -189,10 +194,16 @@ export function fleetQueues(options: FleetQueuesOptions): FleetQueues {
           }),
         ));
       } catch (error) {
-        if (isMissingQueue(error)) return moved;
+        if (isMissingQueue(error)) return { moved, inFlight: 0 };
         throw error;
       }
-      if (!messages.length) return moved;
+      if (!messages.length) {
+        const { Attributes } = await sqs.send(
+          new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+        );
+        const inFlight = Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(Attributes?.ApproximateNumberOfMessages ?? 0);
+        return { moved, inFlight };
+      }
       // In each group's order; a group that has nowhere to go yet stays (its next receive is after its visibility).
       const groups = new Map<string, Message[]>();
       for (const m of messages) groups.set(m.Attributes?.MessageGroupId ?? '', [...(groups.get(m.Attributes?.MessageGroupId ?? '') ?? []), m]);
@@ -215,7 +226,15 @@ export function fleetQueues(options: FleetQueuesOptions): FleetQueues {
     for (const beat of dead) {
       // A drain takes seconds; a claimant that dies leaves it to another after this.
       if (!(await claimDrain(table, { workerId: beat.workerId, by: self, now, until: now + 120_000 }))) continue;
-      const moved = await drain(beat.workerId);
+      const { moved, inFlight } = await drain(beat.workerId);
+      if (inFlight) {
+        // Commands the dead worker had received come back when their visibility ends: look again then (any worker may).
+        console.log(
+          `[fleet] worker ${beat.workerId} is gone: ${moved} commands routed again, ${inFlight} still in flight; its queue is kept until they come back`,
+        );
+        await releaseDrain(table, { workerId: beat.workerId, by: self });
+        continue;
+      }
       await remove(beat.workerId);
       await deleteWorkerBeat(table, beat.workerId);
       console.log(`[fleet] worker ${beat.workerId} is gone: ${moved} commands of its queue routed again, its queue deleted`);

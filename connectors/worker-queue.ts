@@ -303,7 +303,9 @@ export async function runWorkerProcess(ports: Ports, options: WorkerProcessOptio
         await draining;
         await worker.stop(async () => {
           await new Promise((resolve) => setTimeout(resolve, settings.settleMs ?? 1000));
-          const moved = await fleet.drain(workerId);
+          const { moved, inFlight } = await fleet.drain(workerId);
+          // Nothing is in flight once the loops have stopped; should something be, the queue stays for another worker's drain.
+          if (inFlight) throw new Error(`${inFlight} commands are still in flight in ${workerId}'s queue`);
           await fleet.remove(workerId);
           if (moved) console.log(`[fleet] ${workerId}: ${moved} commands of its queue routed to the other workers`);
         });

@@ -122,3 +122,18 @@ export async function markLeaving(table: Table, leaving: { workerId: string; now
     ),
   );
 }
+
+/** Gives a drain claim up (the queue still had commands in flight): the next look, by any worker, may claim it again. */
+export async function releaseDrain(table: Table, release: { workerId: string; by: string }): Promise<void> {
+  await unlessConditionFails(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.workerBeat(release.workerId),
+        UpdateExpression: 'SET drainUntil = :zero',
+        ConditionExpression: 'drainBy = :me',
+        ExpressionAttributeValues: { ':zero': 0, ':me': release.by },
+      }),
+    ),
+  );
+}

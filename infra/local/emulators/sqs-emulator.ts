@@ -5,7 +5,8 @@
  * receives through `handOut` and `deleteReceived` under the same rules as ReceiveMessage and
  * DeleteMessage.
  *
- * - SendMessage, SendMessageBatch, ChangeMessageVisibility, GetQueueUrl.
+ * - SendMessage, SendMessageBatch, ChangeMessageVisibility, GetQueueUrl, GetQueueAttributes (the
+ *   message counts, visible and in flight, the visibility timeout, the ARN; whatever names are asked).
  * - CreateQueue and DeleteQueue, as the channel workers call them for their own queues
  *   (connectors/fleet-queues.ts): FIFO only (a name ending in `.fifo`, `FifoQueue` "true"), the
  *   name checked as SQS checks it, creating an existing queue with the same attributes answers its
@@ -346,6 +347,20 @@ export class SqsEmulator {
         const queue = this.queueOfUrl(input.QueueUrl);
         this.deleteQueue(queue.name);
         return {};
+      }
+      case 'GetQueueAttributes': {
+        const queue = this.queueOfUrl(input.QueueUrl);
+        const now = Date.now();
+        const inFlight = queue.messages.filter((m) => m.inFlightUntil > now).length;
+        return {
+          Attributes: {
+            ApproximateNumberOfMessages: String(queue.messages.length - inFlight),
+            ApproximateNumberOfMessagesNotVisible: String(inFlight),
+            VisibilityTimeout: String(queue.options.visibilityTimeoutSeconds),
+            FifoQueue: 'true',
+            QueueArn: queue.arn,
+          },
+        };
       }
       case 'GetQueueUrl': {
         this.queue(String(input.QueueName));
