@@ -198,8 +198,11 @@ function replay(layout: HttpLayout, fns: Fn[]): Replay {
 // ---- Resources and alarms. ----
 const resourcesOf = (fns: Fn[]) => fns.length * 5 + httpRoutes.length * 2;
 const usd = prices['us-east-1'].alarmMetricMonth.usd;
-/** As infra/constructs/operations.ts makes them: errors and throttles of each function, up to 10 functions an alarm. */
-const alarmsOf = (n: number) => ({ alarms: 2 * Math.ceil(n / maxMetricsPerAlarm), metrics: 2 * n });
+/**
+ * As infra/constructs/operations.ts makes them: errors of each function, up to 10 functions an
+ * alarm (throttles are one account-wide alarm whatever the layout).
+ */
+const alarmsOf = (n: number) => ({ alarms: Math.ceil(n / maxMetricsPerAlarm), metrics: n });
 const [main] = synthTemplates({ stage: 'prod' });
 const ofType = (type: string) => Object.values(main.Resources ?? {}).filter((r) => r.Type === type);
 const synthesised = {
@@ -244,7 +247,7 @@ const body = `## HTTP function layouts (\`npm run bench:layout\`)
 ${new Date().toISOString()}; ${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 2).join(' ')}, ${(totalmem() / 2 ** 30).toFixed(1)} GB RAM, node ${process.version}; load average ${loadStart} at the start, ${loadavg()[0]!.toFixed(2)} at the end.
 Trace: bench/traces/first-minute.json (${trace.recordedAt}): ${routed.length} API requests in ${Math.max(...routed.map((r) => r.end))} ms (sign-in, inbox, a conversation, a reply, contacts, 'Minha Conta'), replayed against a Lambda container model (scripts/bench-layout.ts: a request takes an idle container of its function or starts one; nothing warm at the start; a request after another waits for it).
 Init is the bundle's import in a fresh Node process (median of ${runs} for grouped layouts, 1 per per-handler bundle); memory is that process's RSS, after the import and after one request without a session. Ranges are min / median / max over the layout's functions.
-Alarms: the HTTP functions' Lambda errors and throttles alarms only (10 functions an alarm, metric math billed per metric; the API's 5xx alarm is one whatever the layout), at $${usd} a metric a month (us-east-1).
+Alarms: the HTTP functions' Lambda errors alarms only (10 functions an alarm, metric math billed per metric; the API's 5xx alarm and the account-wide throttles alarm are one each whatever the layout; until 2026-11-27 throttles were per function too, doubling this column), at $${usd} a metric a month (us-east-1).
 Deploy time was not measured (nothing is deployed from here): compare the resource counts and bundle sizes instead. Each function is one asset to bundle and upload and about five resources to create or update.
 
 | layout | functions | cold starts in the first minute | most containers of one function | init ms | RSS after import, MB | RSS after one request, MB | bundles, MB | CloudFormation resources (HTTP) | Lambda alarms / metrics | their cost a month |
