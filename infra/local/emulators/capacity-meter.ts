@@ -68,7 +68,7 @@ export function writeUnits(bytes: number): number {
 }
 
 /** A global secondary index's key attributes (table-definition.ts's `globalIndexes`). */
-export interface IndexKeys {
+interface IndexKeys {
   partitionKey: string;
   sortKey: string;
 }

@@ -158,13 +158,17 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   const ws = new WsGateway(Object.fromEntries(webSocketRoutes.map((r) => [r.routeKey, runtimeModuleFile(`functions/ws/${r.handler}`)])) as unknown as WsRoutes);
   const managementUrl = await ws.listenManagement();
-  // `npm run bench:tenants` only: the WebSocket posts delivered and this thread's heap, written
-  // to the file it names every second (the DynamoDB thread writes its own, dynamo-worker.ts).
+  // `npm run bench:tenants` only: the WebSocket posts delivered, this thread's heap and the contact
+  // directory (the accounts loaded), written to the file it names every second (the DynamoDB thread
+  // writes its own, dynamo-worker.ts).
   const meterFile = process.env.BENCH_RUNTIME_METER;
   if (meterFile) {
+    // The handlers' own directory (the bundle's chunks are shared): its views against its budget.
+    const { contactDirectory } = await import('../../../shared/domain/contacts/contact-directory.ts');
     setInterval(() => {
       const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-      writeFileSync(meterFile, JSON.stringify({ at: Date.now(), heapUsed, heapTotal, external, arrayBuffers, ws: ws.delivered }));
+      const directory = { ...contactDirectory.memory(), loaded: contactDirectory.loadedAccounts() };
+      writeFileSync(meterFile, JSON.stringify({ at: Date.now(), heapUsed, heapTotal, external, arrayBuffers, ws: ws.delivered, directory }));
     }, 1000).unref();
   }
 

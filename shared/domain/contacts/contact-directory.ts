@@ -418,6 +418,11 @@ export class ContactDirectory {
     }
   }
 
+  /** The accounts whose views are loaded, least recently used first (the tenant bench tells evicted accounts by it). */
+  loadedAccounts(): string[] {
+    return [...this.views.keys()];
+  }
+
   /** What the views hold against the budget. */
   memory(): DirectoryMemory {
     let estimatedBytes = 0;
