@@ -22,6 +22,8 @@ const config: KnipConfig = {
     'tests/support/runtime-with-whatsapp-double.ts',
     // Run in a child process under a memory cap by tests/unit/media-memory.test.ts, by path.
     'tests/support/media-memory-child.ts',
+    // Worker processes of the fleet, spawned by path by tests/integration/worker-fleet-kill.test.ts and scripts/bench-fleet.ts.
+    'tests/support/fleet-worker-child.ts',
     // Screenshots for docs/screenshots and the web measurements (bench/notes/web-performance.md), run by hand.
     'scripts/screenshots/take-*.ts',
     'scripts/measure/measure-*.ts',
