@@ -10,6 +10,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeServiceStatus } from '../../shared/db/services.ts';
 import { readLease } from '../../shared/db/leases.ts';
+import { listWorkerBeats } from '../../shared/db/worker-beats.ts';
 import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 import { channelRegistry } from '../../shared/domain/channels/registry.ts';
 import type { WorkerCommand } from '../../shared/domain/channels/worker-commands.ts';
@@ -157,6 +158,7 @@ async function routesToHolders(teams: { team: { accountId: string; serviceId: st
 describe('the channel worker fleet: commands routed to the holder’s queue', () => {
   let x: Awaited<ReturnType<typeof connectionHeldBy>>;
   let y: Awaited<ReturnType<typeof connectionHeldBy>>;
+  let placed: Awaited<ReturnType<typeof connectionHeldBy>>;
 
   it('with two workers, each command reaches its holder once, with no hand-back, in its connection’s order', async () => {
     await startWorker('worker-b', { capacity: 1 });
@@ -201,5 +203,19 @@ describe('the channel worker fleet: commands routed to the holder’s queue', ()
     );
     await eventually(async () => (await readLease(own.ports().table, team.serviceId))?.ownerId === 'worker-d', 15_000);
     await routesToHolders([{ team, holder: 'worker-d' }], 3);
+    placed = team;
+  }, 60_000);
+
+  it('a graceful stop (SIGTERM) hands over well within the stop timeout: sessions closed, leases released, its queue emptied and deleted, its beat gone', async () => {
+    const d = workers.at(-1)!;
+    const started = Date.now();
+    await d.stop();
+    const took = Date.now() - started;
+    // The process gives up after STOP_GRACE_SECONDS (50 s) and ECS kills it at 60 s (infra/constructs/channel-worker.ts).
+    expect(took).toBeLessThan(10_000);
+    expect(await readLease(own.ports().table, placed.serviceId)).toBeUndefined();
+    expect(() => own.runtime().queues.depth(`${fleet.prefix}worker-d.fifo`)).toThrow(/does not exist/);
+    expect((await listWorkerBeats(own.ports().table)).map((b) => b.workerId)).not.toContain('worker-d');
+    console.log(`[fleet] worker-d stopped gracefully in ${took} ms`);
   }, 60_000);
 });
