@@ -3,12 +3,16 @@
  * runtime's dynalite and S3 stand-in: the property tests compare it before and after a refused
  * request (a refusal writes nothing). Rate counters are not read (counting refusals is their job),
  * and a one-time code's `attempts` is left out for the same reason (wrong codes are counted).
+ * Nor is an account's contact snapshot: a cache of its contacts that the snapshot consumer rewrites
+ * from the table's stream at most every 10 s, so it lags the successes before a refusal by an
+ * unbounded time under load (seed 489426828 caught one landing during a refusal); any contact write
+ * a refusal made is in the table partitions read here.
  */
 import { inject } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { keys } from '../../shared/db/keys.ts';
+import { contactSnapshotObjectKey, keys } from '../../shared/db/keys.ts';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 let doc: DynamoDBDocumentClient | undefined;
@@ -53,9 +57,12 @@ async function byEmail(email: string): Promise<unknown[]> {
   return Items ?? [];
 }
 
-async function objects(prefix: string): Promise<string[]> {
+async function objects(prefix: string, except: string): Promise<string[]> {
   const answer = await bucket().send(new ListObjectsV2Command({ Bucket: inject('bucketName'), Prefix: prefix }));
-  return (answer.Contents ?? []).map((o) => `${o.Key} ${o.Size}`).sort();
+  return (answer.Contents ?? [])
+    .filter((o) => o.Key !== except)
+    .map((o) => `${o.Key} ${o.Size}`)
+    .sort();
 }
 
 export interface Scope {
@@ -72,7 +79,11 @@ export async function storedState(scope: Scope): Promise<Record<string, unknown>
   const reads: [string, Promise<unknown>][] = [];
   for (const { accountId, serviceIds, contactIds } of scope.accounts) {
     const account = keys.account(accountId).pk;
-    reads.push([account, partition(account)], [`${account}#WS`, partition(`${account}#WS`)], [`s3:${accountId}`, objects(`accounts/${accountId}/`)]);
+    reads.push(
+      [account, partition(account)],
+      [`${account}#WS`, partition(`${account}#WS`)],
+      [`s3:${accountId}`, objects(`accounts/${accountId}/`, contactSnapshotObjectKey(accountId))],
+    );
     for (const id of serviceIds) reads.push([`${account}#SERVICE#${id}`, partition(`${account}#SERVICE#${id}`)]);
     for (const id of contactIds) reads.push([`${account}#CONTACT#${id}`, partition(`${account}#CONTACT#${id}`)]);
   }
