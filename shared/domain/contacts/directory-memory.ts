@@ -27,7 +27,7 @@ const roundUp8 = (n: number) => (n + 7) & ~7;
 export function stringBytes(text: string): number {
   return stringHeader + roundUp8(wide.test(text) ? text.length * 2 : text.length);
 }
-const wide = /[^\u0000-\u00ff]/;
+const wide = /[\u0100-\uffff]/;
 
 /**
  * The heap a stored value takes, its own fields included: plain objects, arrays, strings and
