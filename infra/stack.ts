@@ -154,9 +154,12 @@ export class ConversaStack extends Stack {
     const telegramApiRoot = props.telegramApiRoot ?? context('telegramApiRoot');
 
     this.stage = stageSettings(props.stage ?? this.node.tryGetContext('stage'));
-    // Not on the dashboard: CloudFormation's published resource specification (what cfn-lint checks
-    // against) has no Tags on AWS::CloudWatch::Dashboard, although CDK's L1 takes them.
-    Tags.of(this).add('conversa:stage', this.stage.name, { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] });
+    // Not on the dashboard nor the worker's scalable target: CloudFormation's published resource
+    // schemas (what cfn-lint checks against) have no Tags on AWS::CloudWatch::Dashboard or
+    // AWS::ApplicationAutoScaling::ScalableTarget, although CDK's L1s take them.
+    Tags.of(this).add('conversa:stage', this.stage.name, {
+      excludeResourceTypes: ['AWS::CloudWatch::Dashboard', 'AWS::ApplicationAutoScaling::ScalableTarget'],
+    });
     Aspects.of(this).add(new StageLogPolicy(this.stage));
 
     this.table = new DataTable(this, 'Data', {

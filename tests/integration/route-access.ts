@@ -386,6 +386,9 @@ export const routeAccess: Record<string, MatrixEntry> = {
   'GET /payments/checkout-session': { access: 'member', ok: 503, stranger: 503, build: path('/payments/checkout-session?sessionId=cs_test_matrix') },
   'POST /payments/portal-session': { access: 'admin', ok: 503, stranger: 503, build: path('/payments/portal-session') },
 
+  // Public: the channel workers' count and freshest beat, no account's data (smoke.test.ts checks its body).
+  'GET /health': { access: 'public', ok: 200, build: path('/health') },
+
   // Unconfigured here (503 before the signature); with Stripe, a bad signature is 400 (billing.test.ts).
   'POST /webhooks/stripe': {
     access: 'webhook',
