@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Workers per project (docs/adr/drafts/test-layout-and-speed.md). Projects with different worker
+ * Workers per project (ADR-0201). Projects with different worker
  * counts need their own `sequence.groupOrder`; the groups run one after the other. Unit, web and
  * infra tests share a group of two workers (the 2-core default is one); integration tests share
  * one local runtime and run in their own group; browser tests drive one Chromium, a file at a time.
@@ -40,7 +40,7 @@ export default defineConfig({
           globalSetup: ['infra/test-support/synth-stages.ts'],
           // One worker process for every infra file: aws-cdk-lib is loaded and warmed up once (a
           // first synthesis in a fresh process costs ~9 s, a later one ~1 s). The files share no
-          // mutable state: no env writes, mocks or timers (docs/adr/drafts/test-layout-and-speed.md).
+          // mutable state: no env writes, mocks or timers (ADR-0201).
           isolate: false,
           ...shared,
           testTimeout: 120000,

@@ -2,7 +2,7 @@
  * Where the fleet puts things, from the workers' beats (`shared/db/worker-beats.ts`): the live
  * worker with the most room for a command whose connection nobody holds, and each worker's fair
  * share of the sessions wanted. Plain functions of the beats and the clock
- * (docs/adr/drafts/channel-worker-fleet.md).
+ * (ADR-0203).
  */
 import type { WorkerBeatItem } from '#db/worker-beats.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The fleet's queues (docs/adr/drafts/channel-worker-fleet.md): besides the shared worker queue
+ * The fleet's queues (ADR-0203): besides the shared worker queue
  * that the producers write to, each worker process has a FIFO queue of its own, made when it
  * starts (named from the fleet's prefix and its worker id), deleted when it stops, and drained by
  * another worker when it died. A command reaches the worker that runs it through `route`: to the

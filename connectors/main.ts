@@ -29,7 +29,7 @@ import { waWebVersionSource } from './whatsapp/version.ts';
  * The worker and its queue loops: this process consumes the worker queue
  * (`functions/queues/worker-queue.ts`, URL in WORKER_QUEUE_URL): connection changes, WhatsApp sends
  * and logouts for the sessions it holds. In a fleet (WORKER_FLEET_PREFIX) it has a queue of its
- * own and routes the shared one (docs/adr/drafts/channel-worker-fleet.md); alone, commands for
+ * own and routes the shared one (ADR-0203); alone, commands for
  * sessions another task holds are handed back. Without a URL (a process started by hand) it
  * follows the table through its scan only, and says so.
  */

@@ -14,7 +14,7 @@
  * In a fleet a process runs two such loops (`runWorkerProcess`): one on its own queue, running the
  * commands, and one on the shared queue, only routing each command to the queue of the worker that
  * should run it (the holder of its connection's lease, or the live worker with the most room), so
- * no worker receives the commands of the others (docs/adr/drafts/channel-worker-fleet.md).
+ * no worker receives the commands of the others (ADR-0203).
  *
  * Groups of one batch run side by side, a group's commands one after another; SQS delivers nothing
  * more of a group while one of its commands is in flight, so a connection's commands never overlap.
@@ -225,7 +225,7 @@ function pollQueue(options: PollOptions): WorkerQueueLoop {
 export interface WorkerProcessOptions extends ChannelWorkerOptions, Omit<WorkerQueueOptions, 'queueUrl' | 'fleet'> {
   /** The worker queue's URL (`WORKER_QUEUE_URL`). */
   queueUrl: string;
-  /** Run as one worker of a fleet: a queue of its own, the shared queue routed (docs/adr/drafts/channel-worker-fleet.md). Without it, the shared queue is run with hand-backs. */
+  /** Run as one worker of a fleet: a queue of its own, the shared queue routed (ADR-0203). Without it, the shared queue is run with hand-backs. */
   fleet?: FleetSettings;
 }
 

@@ -14,7 +14,7 @@
  * takes over connections whose lease is free or expired (a dead worker's). The timing argument,
  * the takeover bound and how sessions spread are in ADR-0064.
  *
- * In a fleet, each scan also shares the sessions out (docs/adr/drafts/channel-worker-fleet.md): the
+ * In a fleet, each scan also shares the sessions out (ADR-0203): the
  * workers' beats say how many live, so each knows its fair share of the sessions wanted; a worker
  * over its share plus a slack lets a few sessions go per scan (closed, lease released) and takes
  * none, and a worker takes free sessions only up to its share.

@@ -110,7 +110,7 @@ export interface ConversaStackProps extends StackProps {
 
 /**
  * The serverless core in the cloud: the table and its stream, the secrets, the media bucket, the
- * REST API with one function per set of rights (docs/adr/drafts/http-function-layout.md), the WebSocket API, one function per table
+ * REST API with one function per set of rights (ADR-0202), the WebSocket API, one function per table
  * stream consumer, one SQS FIFO queue and function per queue consumer (the send queue), and the
  * channel worker (a Fargate service holding WhatsApp sockets) with its queue, and the web app on
  * CloudFront with `/api` and `/ws` on the same origin. The HTTP routes and their functions are a

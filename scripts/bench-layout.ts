@@ -1,6 +1,6 @@
 /**
  * `npm run bench:layout`: the HTTP function layouts of infra/constructs/http-function-groups.ts
- * compared on a user's first minute (docs/adr/drafts/http-function-layout.md).
+ * compared on a user's first minute (ADR-0202).
  *
  * - Cold starts: replays bench/traces/first-minute.json (scripts/record-first-minute.ts) against a
  *   Lambda container model: a request takes an idle warm container of its function or starts a new

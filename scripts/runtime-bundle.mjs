@@ -139,7 +139,7 @@ export async function ensureRuntimeBundle() {
  * - A young generation of 2 × 2 MB for the main thread instead of V8's 2 × 16, for the memory goal
  *   (ADR-0136); the runtime clears the flag before its DynamoDB thread starts, which keeps its own
  *   size. With the API's reads back on the main thread the reads stayed within the noise, and peak
- *   RSS without the V8 flags rose to 490-602 MB (docs/adr/drafts/local-runtime-sized-to-its-job.md).
+ *   RSS without the V8 flags rose to 490-602 MB (ADR-0197).
  */
 export function runtimeCommand(bundleDir, entry) {
   return { args: ['--enable-source-maps', '--max-semi-space-size=2', join(bundleDir, `${entry}.mjs`)], env: { MALLOC_ARENA_MAX: '2' } };

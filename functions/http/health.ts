@@ -1,4 +1,4 @@
-/** GET /health: public; the channel workers' count and freshest beat, no tenant data (docs/adr/drafts/worker-health-check.md). */
+/** GET /health: public; the channel workers' count and freshest beat, no tenant data (ADR-0195). */
 import { workerHealth } from '#domain/operations/worker-health.ts';
 import { api } from '#lib/api.ts';
 import { ok } from '#lib/responses.ts';

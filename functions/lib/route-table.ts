@@ -1,7 +1,7 @@
 /**
  * One function serving several routes of `functions/http/routes.ts`: API Gateway names the route it
  * matched (`event.routeKey`, `POST /api/auth/login`) and the table gives that route's handler, the
- * same module a per-route function would run (ADR draft: docs/adr/drafts/http-function-layout.md).
+ * same module a per-route function would run (ADR-0202).
  * The tables are generated from the route list when the stack is built
  * (`infra/constructs/http-function-groups.ts`), never written by hand.
  */

@@ -57,7 +57,7 @@ export const FLEET_LOAD_METRIC = 'FleetLoad';
 export const FLEET_ROUTING_ERRORS_METRIC = 'FleetRoutingErrors';
 
 /**
- * The fleet's autoscaling (docs/adr/drafts/channel-worker-fleet.md): tasks are added when the load
+ * The fleet's autoscaling (ADR-0203): tasks are added when the load
  * passes `targetPercent` (one more every `scaleOutCooldownSeconds` at most) and removed only after
  * `scaleInCooldownSeconds` below it, so a dip does not churn sessions (each removed task hands its
  * sessions over: seconds without their sockets).

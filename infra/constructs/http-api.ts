@@ -46,7 +46,7 @@ export function handlerConstructId(handler: string): string {
 
 /**
  * The HTTP API (API Gateway v2, payload format 2.0) with its routes served by a few Lambda functions,
- * one per set of rights (`by-rights` in `http-function-groups.ts`, docs/adr/drafts/http-function-layout.md):
+ * one per set of rights (`by-rights` in `http-function-groups.ts`, ADR-0202):
  * `api` (every route that needs only the common rights), `payments` (the Stripe secrets) and
  * `channel-control` (the channel worker's queue). A function serving several handler modules is
  * bundled from an entry generated from the route list: each route's module in a table keyed by

@@ -1,6 +1,6 @@
 /**
  * How the route list's handler modules are packed into Lambda functions (the layouts
- * `npm run bench:layout` compares, docs/adr/drafts/http-function-layout.md), and the entry module a
+ * `npm run bench:layout` compares, ADR-0202), and the entry module a
  * function serving several routes is bundled from. Everything is derived from
  * `functions/http/routes.ts` and the rules that grant rights; no second list of routes.
  */

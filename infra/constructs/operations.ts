@@ -187,7 +187,7 @@ export class Operations extends Construct {
     // Lambda throttles: the account's concurrency, which every function of ours shares (none has
     // reserved concurrency), is what runs out, so one alarm on the account-wide metric catches a
     // throttle of any of them, for one metric instead of one a function
-    // (docs/adr/drafts/http-function-layout.md). The dashboard graphs them by group, to see whose.
+    // (ADR-0202). The dashboard graphs them by group, to see whose.
     alarm('LambdaThrottles', lambda.Function.metricAllThrottles({ statistic: 'Sum', period: Duration.seconds(alarmSettings.lambdaThrottles.period) }), {
       runbook: 'functions-and-apis.md',
       alarmDescription:

@@ -5,7 +5,7 @@
  * items can. `expiresAt` is written by the worker from its own lease period, so a reader needs no
  * setting of its own to tell a live worker from a dead one.
  *
- * The fleet reads them too (docs/adr/drafts/channel-worker-fleet.md): each beat says how many
+ * The fleet reads them too (ADR-0203): each beat says how many
  * sessions its worker holds and may hold, so a command for a connection nobody holds is placed on
  * the live worker with the most room, and workers count each other to share the sessions out; a
  * dead worker's item is claimed by one live worker (`claimDrain`), which empties the dead worker's

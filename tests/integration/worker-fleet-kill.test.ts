@@ -1,5 +1,5 @@
 /**
- * A worker process of the fleet killed mid-run (docs/adr/drafts/channel-worker-fleet.md): three
+ * A worker process of the fleet killed mid-run (ADR-0203): three
  * worker processes (`tests/support/fleet-worker-child.ts`, the Fargate entry's loops on a light
  * WhatsApp double) against a local runtime of this file's own, connections spread over them, sends
  * queued through the API; one process gets SIGKILL while its connections' sends are queued and

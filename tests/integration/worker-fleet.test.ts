@@ -1,5 +1,5 @@
 /**
- * The channel worker fleet's routing (docs/adr/drafts/channel-worker-fleet.md), on a local runtime
+ * The channel worker fleet's routing (ADR-0203), on a local runtime
  * of this file's own with two, three and four worker processes' loops in this process: each worker
  * has a queue of its own, the shared queue's commands are routed to the holder of their
  * connection's lease, and received there once, with no hand-back; a connection's commands keep

@@ -1,5 +1,5 @@
 /**
- * Sessions shared out across the worker fleet (docs/adr/drafts/channel-worker-fleet.md): three
+ * Sessions shared out across the worker fleet (ADR-0203): three
  * workers even out the sessions one of them held alone, then a fourth joins and gets its share;
  * the counts settle and stay settled (no session moves back and forth), and no connection is ever
  * held twice. Workers run in this process against a local runtime of this file's own (which runs

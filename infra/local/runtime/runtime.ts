@@ -278,7 +278,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // reading its queue as the Fargate task does: connection changes (from `notify-worker`), sends
   // of WhatsApp and logouts. One worker per data folder: a fixed owner id lets a restarted runtime
   // take its leases back at once.
-  // As a worker of a fleet (docs/adr/drafts/channel-worker-fleet.md): a queue of its own beside the
+  // As a worker of a fleet (ADR-0203): a queue of its own beside the
   // shared one, which it routes; other worker processes pointed at this runtime join the fleet.
   const fleet = { prefix: `${workerQueue.name}-`, visibilityTimeoutSeconds: workerQueue.visibilityTimeoutSeconds, settleMs: 100 };
   const worker =
@@ -287,7 +287,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       : await runWorkerProcess(defaultPorts(), { fleet, ...options.worker, queueUrl: workerQueueUrl, workerId: 'local-runtime' });
 
   // Every route's handler in this thread, as the DynamoDB thread answers their table calls
-  // (docs/adr/drafts/local-runtime-sized-to-its-job.md).
+  // (ADR-0197).
   const gateway = new HttpGateway((route, event, functionName) => invokeHere(runtimeModuleUrl(`functions/http/${route.handler}`), event, functionName));
   // The headers CloudFront adds to every answer (infra/site-headers.ts), on every answer here too;
   // the CSP allows this machine's S3 and hashes the served shell's inline scripts.

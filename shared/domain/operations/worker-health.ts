@@ -1,7 +1,7 @@
 /**
  * The channel workers' health as the public health route shows it (`GET /health`): how many
  * workers beat within their lease period, and how old the freshest beat is. Nothing else: no
- * worker id, no connection, no account (docs/adr/drafts/worker-health-check.md).
+ * worker id, no connection, no account (ADR-0195).
  */
 import { listWorkerBeats } from '#db/worker-beats.ts';
 import type { Ports } from '../ports.ts';
