@@ -167,8 +167,14 @@ describe("the shell asks for the screen's first list before the app's code", () 
       const query = url.pathname === '/api/contacts' ? url.searchParams.get('query') : null;
       if (query !== null && JSON.parse(query).perPage === 50) lists.push(JSON.parse(query));
     });
+    // The list request may leave after the heading shows: waited for, then the page given time to send a second one.
+    const firstList = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return url.pathname === '/api/contacts' && JSON.parse(url.searchParams.get('query') ?? '{}').perPage === 50;
+    });
     await page.goto(`${h.runtime.url}/inbox?status=pending`);
     await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
+    await firstList;
     await pageSettled(page);
     expect(lists).toHaveLength(1);
     expect(lists[0]!.where).toMatchObject({ status: 'pending' });
