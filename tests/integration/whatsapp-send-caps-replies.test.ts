@@ -6,72 +6,12 @@
  * go, in order, the next day). A local runtime of this file's own, with the worker on socket doubles.
  */
 import { describe, expect, it } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { sendWaitTexts } from '../../shared/contracts/messages.ts';
-import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
-import { liveConnections } from '../../connectors/whatsapp/live.ts';
-import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
-import { SocketDouble } from '../support/whatsapp-double.ts';
-import { ownRuntime, pairWhatsapp, whatsappTeam } from './own-runtime.ts';
+import type { SocketDouble } from '../support/whatsapp-double.ts';
+import { sendCapsWorld } from './send-caps-world.ts';
 import { eventually } from './worker.ts';
 
-const live = liveConnections();
-const sockets = new Map<string, SocketDouble>();
-const base = whatsappWorkerChannel({ live });
-const adapter: ChannelAdapter = {
-  ...base,
-  sessions: {
-    ...base.sessions!,
-    open(context) {
-      const socketFactory = () => {
-        const socket = new SocketDouble();
-        sockets.set(context.run.serviceId, socket);
-        return socket;
-      };
-      return whatsappWorkerChannel({ live, socketFactory, backoff: { firstMs: 20, maxMs: 100 } }).sessions!.open(context);
-    },
-  },
-};
-
-/** The worker's clock, moved a day on by the test. */
-let now = Date.now();
-const own = ownRuntime('conversa-wa-caps-replies-', {
-  channels: [adapter],
-  worker: {
-    pace: { intervalMs: 50, jitterMs: 0 },
-    sendCaps: { dailySends: 100, dailyNewChats: 1, maxWaitSeconds: 1, now: () => now },
-    scanEverySeconds: 1,
-    waitTimeSeconds: 1,
-  },
-});
-const call = own.call;
-
-/** An owner with a WhatsApp connection, started and paired. */
-async function team() {
-  const t = await whatsappTeam(call, 'caps-replies');
-  const socket = await pairWhatsapp(call, t, (serviceId) => sockets.get(serviceId));
-  return { ...t, socket };
-}
-type Team = Awaited<ReturnType<typeof team>>;
-
-let people = 0;
-async function contact(t: Team, name: string) {
-  const phone = `55119${String((Date.now() + ++people) % 100000000).padStart(8, '0')}`;
-  const made = await call('POST', '/contacts', { token: t.token, body: { name, serviceId: t.serviceId, data: { phoneNumber: phone, phoneCountry: 'BR' } } });
-  expect(made.status).toBe(201);
-  return made.body.id as string;
-}
-
-async function send(t: Team, contactId: string, text: string) {
-  const answer = await call('POST', '/messages/send', { token: t.token, body: { contactId, serviceId: t.serviceId, text } });
-  expect(answer.status).toBe(201);
-  return answer.body.id as string;
-}
-
-async function messageOf(t: Team, contactId: string, id: string) {
-  const page = await call('GET', `/messages${listQueryString({ where: { contactId } })}`, { token: t.token });
-  return (page.body.data as { id: string; ack: number; waiting: string | null }[]).find((m) => m.id === id)!;
-}
+const { clock, team, contact, send, messageOf } = sendCapsWorld('caps-replies', { dailySends: 100, dailyNewChats: 1 });
 
 const texts = (socket: SocketDouble) => socket.sent.map((s) => ('text' in s.content ? s.content.text : null));
 
@@ -100,7 +40,7 @@ describe('the cap on new chats holds only the sends that open a chat', () => {
     expect((await messageOf(t, fresh, first)).ack).toBe(0);
 
     // The next day the new chat's messages go, in the order they were written.
-    now += 24 * 3600 * 1000;
+    clock.now += 24 * 3600 * 1000;
     await eventually(async () => (await messageOf(t, fresh, second)).ack === 1, 15_000);
     expect(texts(t.socket)).toEqual(['Olá!', 'Resposta para a antiga', 'Outra resposta', 'Primeira para a nova', 'Segunda para a nova']);
     expect((await messageOf(t, fresh, first)).waiting).toBeNull();

@@ -6,74 +6,14 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
 import { sendWaitTexts } from '../../shared/contracts/messages.ts';
 import { keys } from '../../shared/db/keys.ts';
-import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
 import { brazilDay } from '../../connectors/send-caps.ts';
-import { liveConnections } from '../../connectors/whatsapp/live.ts';
-import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
-import { SocketDouble } from '../support/whatsapp-double.ts';
-import { ownRuntime, pairWhatsapp, whatsappTeam } from './own-runtime.ts';
+import type { SocketDouble } from '../support/whatsapp-double.ts';
+import { sendCapsWorld } from './send-caps-world.ts';
 import { eventually } from './worker.ts';
 
-const live = liveConnections();
-const sockets = new Map<string, SocketDouble>();
-const base = whatsappWorkerChannel({ live });
-const adapter: ChannelAdapter = {
-  ...base,
-  sessions: {
-    ...base.sessions!,
-    open(context) {
-      const socketFactory = () => {
-        const socket = new SocketDouble();
-        sockets.set(context.run.serviceId, socket);
-        return socket;
-      };
-      return whatsappWorkerChannel({ live, socketFactory, backoff: { firstMs: 20, maxMs: 100 } }).sessions!.open(context);
-    },
-  },
-};
-
-/** The worker's clock, moved a day on by the tests. */
-let now = Date.now();
-const own = ownRuntime('conversa-wa-caps-', {
-  channels: [adapter],
-  worker: {
-    pace: { intervalMs: 50, jitterMs: 0 },
-    sendCaps: { dailySends: 2, dailyNewChats: 1, maxWaitSeconds: 1, now: () => now },
-    scanEverySeconds: 1,
-    waitTimeSeconds: 1,
-  },
-});
-const call = own.call;
-
-/** An owner with a WhatsApp connection, started and paired. */
-async function team() {
-  const t = await whatsappTeam(call, 'caps');
-  const socket = await pairWhatsapp(call, t, (serviceId) => sockets.get(serviceId));
-  return { ...t, socket };
-}
-type Team = Awaited<ReturnType<typeof team>>;
-
-let people = 0;
-async function contact(t: Team, name: string) {
-  const phone = `55119${String((Date.now() + ++people) % 100000000).padStart(8, '0')}`;
-  const made = await call('POST', '/contacts', { token: t.token, body: { name, serviceId: t.serviceId, data: { phoneNumber: phone, phoneCountry: 'BR' } } });
-  expect(made.status).toBe(201);
-  return made.body.id as string;
-}
-
-async function send(t: Team, contactId: string, text: string) {
-  const answer = await call('POST', '/messages/send', { token: t.token, body: { contactId, serviceId: t.serviceId, text } });
-  expect(answer.status).toBe(201);
-  return answer.body.id as string;
-}
-
-async function messageOf(t: Team, contactId: string, id: string) {
-  const page = await call('GET', `/messages${listQueryString({ where: { contactId } })}`, { token: t.token });
-  return (page.body.data as { id: string; ack: number; waiting: string | null; error: string | null }[]).find((m) => m.id === id)!;
-}
+const { own, clock, team, contact, send, messageOf } = sendCapsWorld('caps', { dailySends: 2, dailyNewChats: 1 });
 
 const texts = (socket: SocketDouble) => socket.sent.map((s) => ('text' in s.content ? s.content.text : null));
 
@@ -88,13 +28,13 @@ describe('daily send caps', () => {
     // The count is the table's, for whichever worker holds the connection next.
     const { Item } = await own
       .ports()
-      .table.doc.send(new GetCommand({ TableName: own.ports().table.name, Key: keys.sendDay(t.accountId, t.serviceId, brazilDay(now)) }));
+      .table.doc.send(new GetCommand({ TableName: own.ports().table.name, Key: keys.sendDay(t.accountId, t.serviceId, brazilDay(clock.now)) }));
     expect(Item).toMatchObject({ sends: 2 });
     // Still waiting a while later: it is not failed.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(await messageOf(t, customer, ids[2]!)).toMatchObject({ ack: 0, waiting: sendWaitTexts.dailySends });
 
-    now += 24 * 3600 * 1000;
+    clock.now += 24 * 3600 * 1000;
     await eventually(async () => (await messageOf(t, customer, ids[2]!)).ack === 1, 10_000);
     expect(texts(t.socket)).toEqual(['um', 'dois', 'três']);
     expect((await messageOf(t, customer, ids[2]!)).waiting).toBeNull();
@@ -109,7 +49,7 @@ describe('daily send caps', () => {
     await eventually(async () => (await messageOf(t, second, waiting)).waiting === sendWaitTexts.dailyNewChats);
     expect(texts(t.socket)).toEqual(['Olá, primeira!']);
 
-    now += 24 * 3600 * 1000;
+    clock.now += 24 * 3600 * 1000;
     await eventually(async () => (await messageOf(t, second, waiting)).ack === 1, 10_000);
     const again = await send(t, first, 'De novo, primeira');
     await eventually(async () => (await messageOf(t, first, again)).ack === 1, 10_000);
