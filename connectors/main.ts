@@ -37,7 +37,7 @@ async function startWorker(
   ports: ReturnType<typeof defaultPorts>,
   config: MainConfig,
   workerId: string,
-): Promise<{ worker: ChannelWorker; stop(): Promise<void> }> {
+): Promise<{ worker: ChannelWorker; stop(): Promise<void>; oldestCommandSeconds?(now?: number): number }> {
   const options = { workerId, capacity: config.capacity, sendCaps: config.sendCaps, events: countedEvents };
   if (!config.queueUrl) {
     console.warn('[main] WORKER_QUEUE_URL is not set: no commands will reach this worker, only its scan');
@@ -115,6 +115,18 @@ async function main(): Promise<void> {
   const running = await startWorker(ports, config, workerId);
   const { worker } = running;
   const liveness = await serveLiveness(() => livenessOf(worker.heartbeat, Date.now()), config.livenessPort);
+  // The age of the oldest command this task holds or received in the last minute, as
+  // `WorkerCommandAge` (infra/constructs/channel-worker.ts, WORKER_COMMAND_AGE_METRIC): the own
+  // queues are made at run time, so CloudWatch has no alarm of the template on their
+  // ApproximateAgeOfOldestMessage; the stack alarms on this instead (`WorkerCommandsStuck`).
+  const { oldestCommandSeconds } = running;
+  if (oldestCommandSeconds) {
+    const ageTimer = setInterval(() => {
+      const single = metrics.singleMetric();
+      single.addMetric('WorkerCommandAge', MetricUnit.Seconds, oldestCommandSeconds());
+    }, 60_000);
+    ageTimer.unref();
+  }
   console.log(
     `[main] channel worker ${workerId} started: ${worker.sessions} sessions, capacity ${config.capacity ?? 'unlimited'}, liveness on 127.0.0.1:${config.livenessPort}`,
   );

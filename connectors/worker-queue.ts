@@ -18,6 +18,14 @@
  *
  * Groups of one batch run side by side, a group's commands one after another; SQS delivers nothing
  * more of a group while one of its commands is in flight, so a connection's commands never overlap.
+ *
+ * Visibility (ADR draft "worker commands are held by a heartbeat"): commands are received for
+ * `visibilitySeconds` (30 s, not the queue's 120 s), and while a group's commands of a batch are
+ * still unanswered, a heartbeat pushes their visibility out again every third of that
+ * (ChangeMessageVisibility), so a command that runs long (a large media send) is never received a
+ * second time, and one held by a process that died comes back to another within 30 s. A command's
+ * heartbeat stops before it is answered (deleted, or hidden for its backoff or hand-back), so it
+ * never overrides that answer.
  * The loop keeps receiving while commands run (up to `maxGroups` groups at once), so a connection
  * whose sends wait for their pace holds up no other connection.
  */
@@ -40,7 +48,20 @@ export interface WorkerQueueOptions {
   maxGroups?: number;
   /** The fleet's queues: commands for a session another worker holds are routed to it, not handed back. */
   fleet?: FleetQueues;
+  /**
+   * How long a received command stays out of sight at first, and again at each heartbeat (every
+   * third of it) while it is unanswered. @default `commandVisibilitySeconds` (30)
+   */
+  visibilitySeconds?: number;
 }
+
+/**
+ * A received command's visibility, renewed by the heartbeat while it runs: the time within which a
+ * command held by a process that died comes back. 30 s, the leases' and beats' expiry: a dead
+ * worker's queue is drained only once its beat has expired, so a shorter visibility would bring
+ * nothing back sooner; a heartbeat every 10 s may fail twice before the command is at risk.
+ */
+export const commandVisibilitySeconds = 30;
 
 /** How long a command with no live worker to go to (none has room) waits before it is routed again. */
 const nowhereSeconds = 5;
@@ -64,6 +85,12 @@ async function routeOrWait(fleet: FleetQueues, message: Message, sourceUrl: stri
 export interface WorkerQueueLoop {
   /** Stops receiving, then waits for the commands under way to finish. */
   stop(): Promise<void>;
+  /**
+   * How long the oldest command this loop holds (received, not yet answered) has been in its queue,
+   * in seconds, or the oldest it received since the last call if that is older; 0 when none.
+   * Published as `WorkerCommandAge` (connectors/main.ts), alarmed on as `WorkerCommandsStuck`.
+   */
+  oldestCommandSeconds(now?: number): number;
 }
 
 const receiveCountOf = (message: Message) => Number(message.Attributes?.ApproximateReceiveCount) || 1;
@@ -130,37 +157,91 @@ function pollQueue(options: PollOptions): WorkerQueueLoop {
   const { sqs, queueUrl, runOne } = options;
   const waitTimeSeconds = options.waitTimeSeconds ?? 20;
   const maxGroups = options.maxGroups ?? 40;
+  const visibilitySeconds = options.visibilitySeconds ?? commandVisibilitySeconds;
+  if (!Number.isInteger(visibilitySeconds) || visibilitySeconds < 1) throw new Error(`visibilitySeconds must be a whole number of seconds, at least 1, not ${visibilitySeconds}`);
   const abort = new AbortController();
   const running = new Set<Promise<void>>();
   let stopping = false;
+  /** Commands received and not yet answered, by message id: when each was sent to this queue (epoch ms). */
+  const held = new Map<string, number>();
+  /** The oldest command received since `oldestCommandSeconds` last answered (epoch ms of its sending). */
+  let oldestSeen = Number.POSITIVE_INFINITY;
 
   const hide = (message: Message, seconds: number) =>
     sqs.send(
       new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: Math.max(0, Math.ceil(seconds)) }),
     );
 
+  /**
+   * Keeps a group's unanswered commands out of sight while they wait or run: every third of the
+   * visibility, their visibility is set to the whole of it again. A command is taken off (`release`)
+   * before it is answered, and the answer waits for a renewal under way, so a late renewal never
+   * undoes a deletion's or a backoff's visibility.
+   */
+  const heartbeat = (messages: Message[]) => {
+    const pending = new Map(messages.map((m) => [m.ReceiptHandle ?? '', m]));
+    let beating: Promise<unknown> = Promise.resolve();
+    const beat = () => {
+      beating = Promise.all(
+        [...pending.values()].map((message) =>
+          hide(message, visibilitySeconds).catch((error) => {
+            // ReceiptHandleIsInvalid, MessageNotInflight: its visibility ended before this renewal
+            // (the process stalled) and it may be running elsewhere; nothing more to renew.
+            if (!pending.delete(message.ReceiptHandle ?? '')) return;
+            console.error(`[worker-queue] could not keep command ${message.MessageId} in flight; it may be received again`, error);
+          }),
+        ),
+      );
+    };
+    const timer = setInterval(beat, (visibilitySeconds * 1000) / 3);
+    return {
+      /** Takes commands off the heartbeat; resolves once no renewal of theirs is under way. */
+      async release(done: Message[]) {
+        for (const m of done) {
+          pending.delete(m.ReceiptHandle ?? '');
+          held.delete(m.MessageId ?? '');
+        }
+        if (!pending.size) clearInterval(timer);
+        await beating;
+      },
+      stop() {
+        pending.clear();
+        clearInterval(timer);
+      },
+    };
+  };
+
   /** A group's commands of one batch, in order; after the first that must wait, the rest wait as long. */
   const runGroup = async (messages: Message[]) => {
-    for (const [i, message] of messages.entries()) {
-      let wait: number | null;
-      try {
-        wait = await runOne(message);
-      } catch (error) {
-        console.error(`[worker-queue] command ${message.MessageId} could not be handled`, error);
-        wait = backoffSeconds(receiveCountOf(message));
-      }
-      try {
-        if (wait === null) {
-          await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
-          continue;
+    const beats = heartbeat(messages);
+    try {
+      for (const [i, message] of messages.entries()) {
+        let wait: number | null;
+        try {
+          wait = await runOne(message);
+        } catch (error) {
+          console.error(`[worker-queue] command ${message.MessageId} could not be handled`, error);
+          wait = backoffSeconds(receiveCountOf(message));
         }
-        const seconds = wait;
-        await Promise.all(messages.slice(i).map((rest) => hide(rest, seconds)));
-      } catch (error) {
-        // Not fatal: the command comes back when its visibility timeout ends (a done one runs again, and finds nothing left to do).
-        console.error(`[worker-queue] could not answer SQS for command ${message.MessageId}`, error);
+        try {
+          if (wait === null) {
+            await beats.release([message]);
+            await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
+            continue;
+          }
+          const seconds = wait;
+          const rest = messages.slice(i);
+          await beats.release(rest);
+          await Promise.all(rest.map((m) => hide(m, seconds)));
+        } catch (error) {
+          // Not fatal: the command comes back when its visibility timeout ends (a done one runs again, and finds nothing left to do).
+          console.error(`[worker-queue] could not answer SQS for command ${message.MessageId}`, error);
+        }
+        return;
       }
-      return;
+    } finally {
+      beats.stop();
+      for (const m of messages) held.delete(m.MessageId ?? '');
     }
   };
 
@@ -170,6 +251,7 @@ function pollQueue(options: PollOptions): WorkerQueueLoop {
         QueueUrl: queueUrl,
         MaxNumberOfMessages: 10,
         WaitTimeSeconds: waitTimeSeconds,
+        VisibilityTimeout: visibilitySeconds,
         MessageSystemAttributeNames: [...fleetAttributes],
       }),
       { abortSignal: abort.signal },
@@ -201,6 +283,9 @@ function pollQueue(options: PollOptions): WorkerQueueLoop {
       }
       const groups = new Map<string, Message[]>();
       for (const message of messages) {
+        const sentAt = Number(message.Attributes?.SentTimestamp) || Date.now();
+        held.set(message.MessageId ?? '', sentAt);
+        oldestSeen = Math.min(oldestSeen, sentAt);
         const group = message.Attributes?.MessageGroupId ?? '';
         groups.set(group, [...(groups.get(group) ?? []), message]);
       }
@@ -218,6 +303,11 @@ function pollQueue(options: PollOptions): WorkerQueueLoop {
       abort.abort();
       await looping;
       await Promise.allSettled([...running]);
+    },
+    oldestCommandSeconds(now = Date.now()) {
+      const oldest = Math.min(oldestSeen, ...held.values());
+      oldestSeen = Number.POSITIVE_INFINITY;
+      return Number.isFinite(oldest) ? Math.max(0, Math.round((now - oldest) / 1000)) : 0;
     },
   };
 }
@@ -247,6 +337,8 @@ export interface FleetSettings {
 
 export interface WorkerProcess {
   worker: ChannelWorker;
+  /** The oldest command its loops hold or received since the last call, in seconds (`WorkerQueueLoop.oldestCommandSeconds`). */
+  oldestCommandSeconds(now?: number): number;
   /** Graceful stop (SIGTERM): stops receiving, finishes the commands under way, then stops every session and releases its lease; in a fleet, then empties its own queue into the others' and deletes it. */
   stop(): Promise<void>;
 }
@@ -264,6 +356,7 @@ export async function runWorkerProcess(ports: Ports, options: WorkerProcessOptio
     let stopped: Promise<void> | undefined;
     return {
       worker,
+      oldestCommandSeconds: (now) => queue.oldestCommandSeconds(now),
       stop() {
         stopped ??= (async () => {
           await queue.stop();
@@ -295,6 +388,7 @@ export async function runWorkerProcess(ports: Ports, options: WorkerProcessOptio
   let stopped: Promise<void> | undefined;
   return {
     worker,
+    oldestCommandSeconds: (now) => Math.max(own.oldestCommandSeconds(now), router.oldestCommandSeconds(now)),
     stop() {
       stopped ??= (async () => {
         clearInterval(drainTimer);

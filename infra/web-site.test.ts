@@ -23,7 +23,7 @@ import { DEFAULT_RATE_LIMIT, EDGE_REGION, managedRuleGroups, RATE_EXEMPT_PATH_PR
 import { httpRoutes } from '#functions/http/routes.ts';
 import { contentSecurityPolicy, inlineScriptsOf, permissionsPolicy, scriptHash } from './site-headers.ts';
 import { ConversaStack } from './stack.ts';
-import { htmlFileFor, notFoundPage, prerenderedPages, shellPaths } from '../web/src/app/static-routes.ts';
+import { htmlFileFor, notFoundPage, prerenderedPages, shellPaths } from '#web/app/static-routes.ts';
 import { siteFixture } from './test-support/site-fixture.ts';
 import { stageTemplates } from './test-support/stage-templates.ts';
 import { wholeTemplate } from './test-support/whole-template.ts';

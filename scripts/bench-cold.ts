@@ -16,15 +16,15 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { containsPattern } from '../shared/contracts/list-query.ts';
-import type { Table } from '../shared/db/client.ts';
-import { contactItem, type ContactItem } from '../shared/db/contacts.ts';
-import { contactSnapshotObjectKey } from '../shared/db/keys.ts';
-import { ContactDirectory } from '../shared/domain/contacts/contact-directory.ts';
-import { readContactSnapshot, writeContactSnapshot } from '../shared/domain/contacts/contact-snapshot.ts';
-import { contactListRules, contactSnapshotOrders } from '../shared/domain/contacts/contacts.ts';
-import { parseListQuery } from '../shared/domain/list-query.ts';
-import { s3Storage } from '../functions/lib/s3-storage.ts';
+import { containsPattern } from '#contracts/list-query.ts';
+import type { Table } from '#db/client.ts';
+import { contactItem, type ContactItem } from '#db/contacts.ts';
+import { contactSnapshotObjectKey } from '#db/keys.ts';
+import { ContactDirectory } from '#domain/contacts/contact-directory.ts';
+import { readContactSnapshot, writeContactSnapshot } from '#domain/contacts/contact-snapshot.ts';
+import { contactListRules, contactSnapshotOrders } from '#domain/contacts/contacts.ts';
+import { parseListQuery } from '#domain/list-query.ts';
+import { s3Storage } from '#lib/s3-storage.ts';
 import { benchContactItem, openSeedTable } from './bench-seed.ts';
 
 const TABLE = 'cold';

@@ -6,9 +6,9 @@
  * without a message). Same seed, same data.
  */
 import { ulid } from 'ulid';
-import { newAccountItem } from '../shared/db/accounts.ts';
-import { entityTypes, keys } from '../shared/db/keys.ts';
-import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
+import { newAccountItem } from '#db/accounts.ts';
+import { entityTypes, keys } from '#db/keys.ts';
+import { summaryOf, type MessageItem } from '#db/messages.ts';
 import { benchContactItem, benchMessageItem, benchOwnerItems, benchServiceItem } from './bench-seed.ts';
 
 /** A generator of uniform numbers in [0, 1), period 2^32 (Tommy Ettinger's mulberry32). */

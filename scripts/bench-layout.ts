@@ -27,7 +27,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { httpRoutes, type HttpRoute } from '../functions/http/routes.ts';
+import { httpRoutes, type HttpRoute } from '#functions/http/routes.ts';
 import { API_PREFIX } from '../infra/constructs/http-api.ts';
 import {
   functionOf,

@@ -14,15 +14,15 @@ import batchWriteItem from 'dynalite/actions/batchWriteItem.js';
 import { create as createStore } from 'dynalite/db/index.js';
 import { ulid } from 'ulid';
 import WebSocket from 'ws';
-import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
-import { contactItem, type ContactFields, type ContactItem } from '../shared/db/contacts.ts';
-import { entityTypes, keys } from '../shared/db/keys.ts';
-import { messageItem, type MessageItem } from '../shared/db/messages.ts';
-import type { ServiceStatus } from '../shared/contracts/services.ts';
-import type { ServiceItem } from '../shared/db/services.ts';
-import { createTableInput, tableShape } from '../shared/db/table-definition.ts';
+import { scryptPasswords } from '#lib/scrypt-passwords.ts';
+import { contactItem, type ContactFields, type ContactItem } from '#db/contacts.ts';
+import { entityTypes, keys } from '#db/keys.ts';
+import { messageItem, type MessageItem } from '#db/messages.ts';
+import type { ServiceStatus } from '#contracts/services.ts';
+import type { ServiceItem } from '#db/services.ts';
+import { createTableInput, tableShape } from '#db/table-definition.ts';
 import { ttlIndexFileName, type SavedTtlIndex } from '../infra/local/emulators/dynamo-front.ts';
-import { newUserItem } from '../shared/db/users.ts';
+import { newUserItem } from '#db/users.ts';
 import { realtimeUrl } from '../tests/support/realtime-url.ts';
 
 /** The runtime's table, made straight in dynalite under `dataDir`; `close` before the runtime starts on it. */

@@ -11,8 +11,8 @@
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { consumersOf, routerBatchSize, routerFilters, routerTimeoutSeconds, streamConsumers, streamRouters } from '../functions/streams/consumers.ts';
-import { StreamRouter } from '../functions/streams/stream-router.ts';
+import { consumersOf, routerBatchSize, routerFilters, routerTimeoutSeconds, streamConsumers, streamRouters } from '#functions/streams/consumers.ts';
+import { StreamRouter } from '#functions/streams/stream-router.ts';
 import type { StreamRecord } from '../infra/local/emulators/dynamo-front.ts';
 import { StreamEmulator } from '../infra/local/emulators/stream-emulator.ts';
 import { StreamPollers } from '../infra/local/pollers/stream-poller.ts';

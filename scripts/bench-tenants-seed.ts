@@ -6,11 +6,11 @@
  * per account would take minutes at a thousand accounts. Same scale, same data (mulberry32).
  */
 import { ulid } from 'ulid';
-import { scryptPasswords } from '../functions/lib/scrypt-passwords.ts';
-import { newAccountItem } from '../shared/db/accounts.ts';
-import { entityTypes, keys } from '../shared/db/keys.ts';
-import { summaryOf, type MessageItem } from '../shared/db/messages.ts';
-import { newUserItem } from '../shared/db/users.ts';
+import { scryptPasswords } from '#lib/scrypt-passwords.ts';
+import { newAccountItem } from '#db/accounts.ts';
+import { entityTypes, keys } from '#db/keys.ts';
+import { summaryOf, type MessageItem } from '#db/messages.ts';
+import { newUserItem } from '#db/users.ts';
 import { mulberry32, planInbox } from './bench-data.ts';
 import { benchContactItem, benchMessageItem, benchServiceItem } from './bench-seed.ts';
 

@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueShape, mulberry32, seedInbox } from './bench-data.ts';
 import { messageArrivals, openSeedWriter, stats, withSection } from './bench-seed.ts';
-import { containsPattern, listQueryString } from '../shared/contracts/list-query.ts';
+import { containsPattern, listQueryString } from '#contracts/list-query.ts';
 import { spawnLocalRuntime } from '../tests/support/local-runtime.ts';
 import { startFakeChannel } from '../tests/support/fake-channel.ts';
 

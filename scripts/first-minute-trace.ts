@@ -3,7 +3,7 @@
  * scripts/record-first-minute.ts, replayed by scripts/bench-layout.ts) and how a request's path is
  * matched to its route in the route list.
  */
-import type { HttpRoute } from '../functions/http/routes.ts';
+import type { HttpRoute } from '#functions/http/routes.ts';
 
 export interface TraceRequest {
   method: string;

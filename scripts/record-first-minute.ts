@@ -11,7 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Request } from 'playwright-core';
-import { httpRoutes } from '../functions/http/routes.ts';
+import { httpRoutes } from '#functions/http/routes.ts';
 import { callApi, newPage, strongPassword } from '../tests/e2e/browser.ts';
 import { eventually, newTeam, startWorld } from '../tests/e2e/world.ts';
 import { routeOf, type TraceRequest, type FirstMinuteTrace } from './first-minute-trace.ts';

@@ -2,7 +2,7 @@
  * The WebSocket API's routes. The stack and the local gateway both read these lists. API Gateway
  * picks a client message's route by `$request.body.action`, `$default` when no route has that key.
  */
-import { pingAction, pongMessage } from '../../shared/contracts/realtime-link.ts';
+import { pingAction, pongMessage } from '#contracts/realtime-link.ts';
 
 /** Routes that run a function: route key and handler module under functions/ws. */
 export const webSocketRoutes = [

@@ -7,7 +7,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { notFoundPage, prerenderDir, prerenderedPages, shellFile, shellPaths } from '../../web/src/app/static-routes.ts';
+import { notFoundPage, prerenderDir, prerenderedPages, shellFile, shellPaths } from '#web/app/static-routes.ts';
 import { contentSecurityPolicy, permissionsPolicy, strictTransportSecurity } from '../site-headers.ts';
 import { VIEWER_ADDRESS_HEADER } from '#functions/lib/caller-address.ts';
 import { API_PREFIX } from './http-api.ts';

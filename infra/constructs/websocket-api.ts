@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { handlerConstructId } from './http-api.ts';
 import { NodeFunction, requireEntries } from './node-function.ts';
 
-import { webSocketMockRoutes, webSocketRoutes } from '../../functions/ws/routes.ts';
+import { webSocketMockRoutes, webSocketRoutes } from '#functions/ws/routes.ts';
 
 /** The WebSocket routes and their handler modules, and the routes answered by MOCK integrations (functions/ws/routes.ts, shared with the local gateway). */
 export { webSocketMockRoutes, webSocketRoutes };

@@ -7,7 +7,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oggOpusVoiceShape } from '../../shared/media/ogg-opus-waveform.ts';
+import { oggOpusVoiceShape } from '#media/ogg-opus-waveform.ts';
 import { callApi, expectAccessible } from './browser.ts';
 import { eventually, newTeam, openAs, startWorld, type World } from './world.ts';
 

@@ -9,7 +9,7 @@
  */
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { listQueryString } from '#contracts/list-query.ts';
 import type { WhatsAppControl } from '../support/whatsapp-control.ts';
 import { callApi, expectAccessible, newPage } from './browser.ts';
 import { contrastRatio } from './contrast.ts';

@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
-import type { PlanLimits } from '../../shared/contracts/plans.ts';
-import type { ServiceStatus } from '../../shared/contracts/services.ts';
-import { keys } from '../../shared/db/keys.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
+import type { PlanLimits } from '#contracts/plans.ts';
+import type { ServiceStatus } from '#contracts/services.ts';
+import { keys } from '#db/keys.ts';
+import type { Ports } from '#domain/ports.ts';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { runtimePorts } from '../support/runtime-ports.ts';

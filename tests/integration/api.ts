@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { PlanLimits } from '../../shared/contracts/plans.ts';
-import { keys } from '../../shared/db/keys.ts';
+import type { PlanLimits } from '#contracts/plans.ts';
+import { keys } from '#db/keys.ts';
 
 export interface Answer<T = any> {
   status: number;

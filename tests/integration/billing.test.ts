@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { errorTexts } from '../../shared/contracts/errors.ts';
-import { freePlan, proPlanDefaults } from '../../shared/contracts/plans.ts';
+import { errorTexts } from '#contracts/errors.ts';
+import { freePlan, proPlanDefaults } from '#contracts/plans.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/db/keys.ts';
-import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import { applyPlanLimits } from '../../shared/domain/billing/plan-limits.ts';
+import { keys } from '#db/keys.ts';
+import { channelRegistry } from '#domain/channels/registry.ts';
+import { applyPlanLimits } from '#domain/billing/plan-limits.ts';
 import { startFakeChannel } from '../support/fake-channel.ts';
 import { httpDoubleChannel } from '../support/http-double-channel.ts';
 import { runtimePorts } from '../support/runtime-ports.ts';

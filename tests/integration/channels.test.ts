@@ -4,12 +4,12 @@
  * message reads each item of the table once.
  */
 import { describe, expect, it } from 'vitest';
-import { writeServiceStatus } from '../../shared/db/services.ts';
-import type { ChannelAdapter, SessionContext } from '../../shared/domain/channels/port.ts';
-import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import { inboundSink } from '../../shared/domain/channels/inbound-sink.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
-import { startChannelWorker } from '../../connectors/worker.ts';
+import { writeServiceStatus } from '#db/services.ts';
+import type { ChannelAdapter, SessionContext } from '#domain/channels/port.ts';
+import { channelRegistry } from '#domain/channels/registry.ts';
+import { inboundSink } from '#domain/channels/inbound-sink.ts';
+import type { Ports } from '#domain/ports.ts';
+import { startChannelWorker } from '#connectors/worker.ts';
 import { call, proTeam } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 import { eventually, workerPorts, tellChanged } from './worker.ts';
@@ -220,7 +220,7 @@ describe('an inbound message', () => {
       text: 'Chegou?',
       timestamp: new Date().toISOString(),
     });
-    const { messageByChannelId } = await import('../../shared/db/messages.ts');
+    const { messageByChannelId } = await import('#db/messages.ts');
     const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
     await sink.reaction({ channelMessageId: id, reactorId: 'me', fromMe: true, emoji: '👍', timestamp: at(1) });
     await sink.reaction({ channelMessageId: id, reactorId: 'me', fromMe: true, emoji: '❤️', timestamp: at(3) });

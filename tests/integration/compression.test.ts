@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { listQueryString } from '#contracts/list-query.ts';
 import { call, proTeam } from './api.ts';
 
 interface Raw {

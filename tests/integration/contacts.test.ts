@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsPattern, listQueryString } from '../../shared/contracts/list-query.ts';
+import { containsPattern, listQueryString } from '#contracts/list-query.ts';
 import { call, newOwner, proTeam, setPlan, uniqueBotToken } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 

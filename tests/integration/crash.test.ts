@@ -20,7 +20,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { interruptedReason } from '../../shared/domain/messages/dispatch.ts';
+import { interruptedReason } from '#domain/messages/dispatch.ts';
 import { accountProblems, crashSeed, eventually, type Item, scanTable, seededRandom } from '../support/crash-harness.ts';
 import { startFakeTelegram, type FakeBot, type FakeTelegram } from '../support/fake-telegram.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { httpRoutes } from '../../functions/http/routes.ts';
-import { errorTexts } from '../../shared/contracts/errors.ts';
+import { httpRoutes } from '#functions/http/routes.ts';
+import { errorTexts } from '#contracts/errors.ts';
 import { call, proTeam, signIn, type Answer } from './api.ts';
 
 /** Below 500, or the deliberate 503 of a server without a Stripe key (this runtime has none). */

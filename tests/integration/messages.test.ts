@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
-import { realtimeEvent } from '../../shared/contracts/realtime.ts';
-import { receiveAck, receiveMessage } from '../../shared/domain/messages/inbound.ts';
-import { webmOpusToOgg } from '../../shared/media/webm-opus-to-ogg.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { realtimeEvent } from '#contracts/realtime.ts';
+import { receiveAck, receiveMessage } from '#domain/messages/inbound.ts';
+import { webmOpusToOgg } from '#media/webm-opus-to-ogg.ts';
 import { call, proTeam } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 import { listen } from './realtime-client.ts';
@@ -152,7 +152,7 @@ describe('receiving', () => {
     const channelMessageId =
       (await sentTo(contact.idFromService)).length &&
       (await eventually(async () => {
-        const { getMessageItem } = await import('../../shared/db/messages.ts');
+        const { getMessageItem } = await import('#db/messages.ts');
         return (await getMessageItem(workerPorts().table, owner.accountId, contact.id, sent.id))?.channelMessageId;
       }));
     const ports = workerPorts();

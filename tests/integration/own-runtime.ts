@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Ports } from '../../shared/domain/ports.ts';
+import type { Ports } from '#domain/ports.ts';
 import { startLocalRuntime, type LocalRuntime, type RuntimeOptions } from '../../infra/local/runtime/runtime.ts';
 import type { SocketDouble } from '../support/whatsapp-double.ts';
 import { type Call, callAt } from './api.ts';
@@ -31,7 +31,7 @@ export function ownRuntime(folderPrefix: string, options: Omit<RuntimeOptions, '
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), folderPrefix));
     runtime = await startLocalRuntime({ port: 0, dataDir, ...options });
-    const { defaultPorts } = await import('../../functions/lib/ports.ts');
+    const { defaultPorts } = await import('#lib/ports.ts');
     ports = defaultPorts();
   }, 60_000);
   afterAll(async () => {

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GetConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accountConnections } from '../../shared/db/ws-connections.ts';
+import { accountConnections } from '#db/ws-connections.ts';
 import { realtimeUrl, ticketUrl } from '../support/realtime-url.ts';
 import { newOwner, register } from './api.ts';
 

@@ -8,9 +8,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { keys } from '../../shared/db/keys.ts';
-import { accountConnections } from '../../shared/db/ws-connections.ts';
-import { ticketDigest } from '../../shared/db/ws-tickets.ts';
+import { keys } from '#db/keys.ts';
+import { accountConnections } from '#db/ws-connections.ts';
+import { ticketDigest } from '#db/ws-tickets.ts';
 import { ticketUrl, wsTicket } from '../support/realtime-url.ts';
 import { call, lastMail, proTeam, signIn, strongPassword } from './api.ts';
 

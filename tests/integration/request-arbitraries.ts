@@ -8,8 +8,8 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { checkoutPayload, checkoutSessionQuery } from '../../shared/contracts/payments.ts';
-import { accountPayload } from '../../shared/contracts/accounts.ts';
+import { checkoutPayload, checkoutSessionQuery } from '#contracts/payments.ts';
+import { accountPayload } from '#contracts/accounts.ts';
 import {
   forgotPasswordPayload,
   loginPayload,
@@ -18,18 +18,18 @@ import {
   resetPasswordPayload,
   switchAccountPayload,
   verifyEmailPayload,
-} from '../../shared/contracts/auth.ts';
-import { contactArchivePayload, contactPayload } from '../../shared/contracts/contacts.ts';
-import { uploadRequestPayload } from '../../shared/contracts/files.ts';
-import { retryMessagePayload, sendMessagePayload } from '../../shared/contracts/messages.ts';
-import { servicePairingPayload } from '../../shared/contracts/pairing.ts';
-import { serviceCreatePayload, serviceUpdatePayload } from '../../shared/contracts/services.ts';
-import { userArchivePayload, userCreatePayload, userUpdatePayload } from '../../shared/contracts/users.ts';
-import { departmentArchivePayload, departmentPayload } from '../../shared/contracts/departments.ts';
-import { contactTagsPayload, tagPayload } from '../../shared/contracts/tags.ts';
-import { conversationStatusPayload, inboxSettingsPayload, notePayload, transferPayload } from '../../shared/contracts/conversations.ts';
-import { quickReplyPayload, quickReplyRenderPayload } from '../../shared/contracts/quick-replies.ts';
-import type { ListRules } from '../../shared/domain/list-query.ts';
+} from '#contracts/auth.ts';
+import { contactArchivePayload, contactPayload } from '#contracts/contacts.ts';
+import { uploadRequestPayload } from '#contracts/files.ts';
+import { retryMessagePayload, sendMessagePayload } from '#contracts/messages.ts';
+import { servicePairingPayload } from '#contracts/pairing.ts';
+import { serviceCreatePayload, serviceUpdatePayload } from '#contracts/services.ts';
+import { userArchivePayload, userCreatePayload, userUpdatePayload } from '#contracts/users.ts';
+import { departmentArchivePayload, departmentPayload } from '#contracts/departments.ts';
+import { contactTagsPayload, tagPayload } from '#contracts/tags.ts';
+import { conversationStatusPayload, inboxSettingsPayload, notePayload, transferPayload } from '#contracts/conversations.ts';
+import { quickReplyPayload, quickReplyRenderPayload } from '#contracts/quick-replies.ts';
+import type { ListRules } from '#domain/list-query.ts';
 import { strongPassword } from './api.ts';
 
 /** The ids and addresses a generator may name: the caller's team, and another account. */

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { httpRoutes } from '../../functions/http/routes.ts';
+import { httpRoutes } from '#functions/http/routes.ts';
 import { type Answer, call, lastMail, newOwner, setPlan, signIn } from './api.ts';
 import { freshToken, gatesOf, withoutSpares, matrixTeam, type MatrixEntry, type Person, routeAccess, type Team } from './route-access.ts';
 
@@ -128,7 +128,7 @@ describe('route matrix: the table', () => {
   });
 
   it("states classes its handlers' gates allow", () => {
-    const httpDir = fileURLToPath(new URL('../../functions/http', import.meta.url));
+    const httpDir = fileURLToPath(new URL('#functions/http', import.meta.url));
     const wrong = httpRoutes.flatMap((route) => {
       const entry = routeAccess[keyOf(route)];
       if (!entry) return [];

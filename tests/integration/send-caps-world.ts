@@ -4,10 +4,10 @@
  * owner with a connection started and paired; contacts made, messages sent and read back.
  */
 import { expect } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
-import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
-import { liveConnections } from '../../connectors/whatsapp/live.ts';
-import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { liveConnections } from '#connectors/whatsapp/live.ts';
+import { whatsappWorkerChannel } from '#connectors/whatsapp/worker-adapter.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
 import { ownRuntime, pairWhatsapp, whatsappTeam } from './own-runtime.ts';
 

@@ -4,8 +4,8 @@
  * partial batch failures that resend nothing already sent.
  */
 import { describe, expect, it } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
-import { maxWaitSeconds } from '../../shared/domain/messages/dispatch.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { maxWaitSeconds } from '#domain/messages/dispatch.ts';
 import { call } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 import { eventually, fakeChannel } from './worker.ts';

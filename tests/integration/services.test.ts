@@ -28,7 +28,7 @@ describe('connections', () => {
     expect(created.body.internalData.token).toMatch(/XyZ9$/);
     expect(JSON.stringify(created.body)).not.toContain('SECRET');
     const { workerPorts } = await import('./worker.ts');
-    const { getServiceItem } = await import('../../shared/db/services.ts');
+    const { getServiceItem } = await import('#db/services.ts');
     const stored = await getServiceItem(workerPorts().table, owner.accountId, created.body.id);
     expect(JSON.stringify(stored)).not.toContain('SECRET');
     expect(await workerPorts().vault.open(stored!.tokenSealed!)).toBe(token);

@@ -10,11 +10,11 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { entityTypes, keys } from '../../shared/db/keys.ts';
+import { entityTypes, keys } from '#db/keys.ts';
 import { describe, expect, inject, it } from 'vitest';
-import { readCounter } from '../../shared/db/rate-counters.ts';
-import { signupClaimHolder, usersByEmail } from '../../shared/db/users.ts';
-import { limits } from '../../shared/domain/auth/rate-limits.ts';
+import { readCounter } from '#db/rate-counters.ts';
+import { signupClaimHolder, usersByEmail } from '#db/users.ts';
+import { limits } from '#domain/auth/rate-limits.ts';
 import { call, strongPassword, uniqueEmail } from './api.ts';
 
 const sourceAddress = '127.0.0.2';

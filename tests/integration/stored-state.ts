@@ -12,7 +12,7 @@ import { inject } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { contactSnapshotObjectKey, keys } from '../../shared/db/keys.ts';
+import { contactSnapshotObjectKey, keys } from '#db/keys.ts';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 let doc: DynamoDBDocumentClient | undefined;

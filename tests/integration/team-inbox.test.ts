@@ -4,11 +4,11 @@
  */
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
-import { errorTexts, shownMessage } from '../../shared/contracts/errors.ts';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
-import { realtimeEvent } from '../../shared/contracts/realtime.ts';
-import { getContactItem } from '../../shared/db/contacts.ts';
-import { receiveMessage } from '../../shared/domain/messages/inbound.ts';
+import { errorTexts, shownMessage } from '#contracts/errors.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { realtimeEvent } from '#contracts/realtime.ts';
+import { getContactItem } from '#db/contacts.ts';
+import { receiveMessage } from '#domain/messages/inbound.ts';
 import { call, signIn, strongPassword, uniqueEmail } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 import { listen } from './realtime-client.ts';

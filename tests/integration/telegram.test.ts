@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { listQueryString } from '#contracts/list-query.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { realtimeUrl } from '../support/realtime-url.ts';
 import { startFakeTelegram, type FakeTelegram, type Person } from '../support/fake-telegram.ts';

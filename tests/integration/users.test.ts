@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { listQueryString } from '#contracts/list-query.ts';
 import { call, lastMail, newOwner, proTeam, signIn, strongPassword, uniqueEmail } from './api.ts';
 
 describe('users', () => {

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { proto } from 'baileys';
-import { connectionRecordsOf, getChannelRecord } from '../../shared/db/channel-records.ts';
-import { clearAuthState, loadAuthState } from '../../connectors/whatsapp/auth-state.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
+import { connectionRecordsOf, getChannelRecord } from '#db/channel-records.ts';
+import { clearAuthState, loadAuthState } from '#connectors/whatsapp/auth-state.ts';
+import type { Ports } from '#domain/ports.ts';
 import { workerPorts } from './worker.ts';
 
 const connection = () => ({ accountId: ulid(), serviceId: ulid() });

@@ -6,8 +6,8 @@
  * system line saying so in its conversation, before anyone writes to it. Nothing is sent either way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
-import { noWhatsAppLine } from '../../shared/domain/contacts/contact-check.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { noWhatsAppLine } from '#domain/contacts/contact-check.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { WhatsAppControl } from '../support/whatsapp-control.ts';
 import { callAt, strongPassword, uniqueEmail } from './api.ts';

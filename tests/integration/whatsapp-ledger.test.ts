@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { proto, type WAMessage } from 'baileys';
-import { keys } from '../../shared/db/keys.ts';
-import { ledgerTtlSeconds, tableLedger } from '../../connectors/whatsapp/ledger.ts';
+import { keys } from '#db/keys.ts';
+import { ledgerTtlSeconds, tableLedger } from '#connectors/whatsapp/ledger.ts';
 import { workerPorts } from './worker.ts';
 
 const message = (id: string, object: Record<string, unknown>) =>

@@ -5,7 +5,7 @@
  * ninth digit is kept without it, and a number that is not on WhatsApp answers nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { listQueryString } from '#contracts/list-query.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { WhatsAppControl } from '../support/whatsapp-control.ts';
 import { callAt } from './api.ts';

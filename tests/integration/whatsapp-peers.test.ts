@@ -7,13 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proto, type WAMessage } from 'baileys';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
-import { realtimeEvent } from '../../shared/contracts/realtime.ts';
-import { getMessageItem } from '../../shared/db/messages.ts';
-import { inboundSink } from '../../shared/domain/channels/inbound-sink.ts';
-import { acksOfUpdates } from '../../connectors/whatsapp/acks.ts';
-import { handleMessage, type InboundContext } from '../../connectors/whatsapp/inbound.ts';
-import { aliasOfMapping } from '../../connectors/whatsapp/jids.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { realtimeEvent } from '#contracts/realtime.ts';
+import { getMessageItem } from '#db/messages.ts';
+import { inboundSink } from '#domain/channels/inbound-sink.ts';
+import { acksOfUpdates } from '#connectors/whatsapp/acks.ts';
+import { handleMessage, type InboundContext } from '#connectors/whatsapp/inbound.ts';
+import { aliasOfMapping } from '#connectors/whatsapp/jids.ts';
 import { call } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
 import { listen } from './realtime-client.ts';

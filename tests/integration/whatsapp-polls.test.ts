@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { aesEncryptGCM, decryptPollVote, generateWAMessageContent, getAggregateVotesInPollMessage, hmacSign, proto, sha256 } from 'baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { listQueryString } from '#contracts/list-query.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { realtimeUrl } from '../support/realtime-url.ts';
 import { WhatsAppControl } from '../support/whatsapp-control.ts';

@@ -9,16 +9,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proto, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
-import { connectionRecordsOf } from '../../shared/db/channel-records.ts';
-import { readLease } from '../../shared/db/leases.ts';
-import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
-import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import { liveConnections } from '../../connectors/whatsapp/live.ts';
-import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
-import { startChannelWorker } from '../../connectors/worker.ts';
-import { runWorkerProcess, type WorkerProcess } from '../../connectors/worker-queue.ts';
-import { workerQueue } from '../../functions/queues/worker-queue.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { connectionRecordsOf } from '#db/channel-records.ts';
+import { readLease } from '#db/leases.ts';
+import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { channelRegistry } from '#domain/channels/registry.ts';
+import { liveConnections } from '#connectors/whatsapp/live.ts';
+import { whatsappWorkerChannel } from '#connectors/whatsapp/worker-adapter.ts';
+import { startChannelWorker } from '#connectors/worker.ts';
+import { runWorkerProcess, type WorkerProcess } from '#connectors/worker-queue.ts';
+import { workerQueue } from '#functions/queues/worker-queue.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
 import { ownRuntime, pairWhatsapp, whatsappTeam } from './own-runtime.ts';
 import { eventually } from './worker.ts';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
+import { listQueryString } from '#contracts/list-query.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { realtimeUrl } from '../support/realtime-url.ts';
 import { WhatsAppControl } from '../support/whatsapp-control.ts';

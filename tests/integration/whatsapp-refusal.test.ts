@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { WAMessageUpdate } from 'baileys';
-import { listQueryString } from '../../shared/contracts/list-query.ts';
-import { getMessageItem } from '../../shared/db/messages.ts';
-import { inboundSink } from '../../shared/domain/channels/inbound-sink.ts';
-import { acksOfUpdates, refusedReason } from '../../connectors/whatsapp/acks.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { getMessageItem } from '#db/messages.ts';
+import { inboundSink } from '#domain/channels/inbound-sink.ts';
+import { acksOfUpdates, refusedReason } from '#connectors/whatsapp/acks.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
 import { call } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';

@@ -6,7 +6,7 @@
  * go, in order, the next day). A local runtime of this file's own, with the worker on socket doubles.
  */
 import { describe, expect, it } from 'vitest';
-import { sendWaitTexts } from '../../shared/contracts/messages.ts';
+import { sendWaitTexts } from '#contracts/messages.ts';
 import type { SocketDouble } from '../support/whatsapp-double.ts';
 import { sendCapsWorld } from './send-caps-world.ts';
 import { eventually } from './worker.ts';

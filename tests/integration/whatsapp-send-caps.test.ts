@@ -6,9 +6,9 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { sendWaitTexts } from '../../shared/contracts/messages.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { brazilDay } from '../../connectors/send-caps.ts';
+import { sendWaitTexts } from '#contracts/messages.ts';
+import { keys } from '#db/keys.ts';
+import { brazilDay } from '#connectors/send-caps.ts';
 import type { SocketDouble } from '../support/whatsapp-double.ts';
 import { sendCapsWorld } from './send-caps-world.ts';
 import { eventually } from './worker.ts';

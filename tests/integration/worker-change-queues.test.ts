@@ -7,11 +7,11 @@
  * scan and the renewal timer still turning.
  */
 import { describe, expect, it } from 'vitest';
-import { writeServiceStatus } from '../../shared/db/services.ts';
-import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
-import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import { changeStallMs, livenessOf } from '../../connectors/liveness.ts';
-import { type ChannelWorkerOptions, startChannelWorker } from '../../connectors/worker.ts';
+import { writeServiceStatus } from '#db/services.ts';
+import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { channelRegistry } from '#domain/channels/registry.ts';
+import { changeStallMs, livenessOf } from '#connectors/liveness.ts';
+import { type ChannelWorkerOptions, startChannelWorker } from '#connectors/worker.ts';
 import { call, proTeam } from './api.ts';
 import { eventually, tellChanged, workerPorts } from './worker.ts';
 

@@ -8,16 +8,16 @@
  * only through a session it holds, show which worker ran each command.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeServiceStatus } from '../../shared/db/services.ts';
-import { readLease } from '../../shared/db/leases.ts';
-import { listWorkerBeats } from '../../shared/db/worker-beats.ts';
-import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
-import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import type { WorkerCommand } from '../../shared/domain/channels/worker-commands.ts';
-import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
-import { runWorkerProcess, type WorkerProcess } from '../../connectors/worker-queue.ts';
-import { sqsWorkerQueue } from '../../functions/lib/sqs-worker-queue.ts';
-import { workerQueue } from '../../functions/queues/worker-queue.ts';
+import { writeServiceStatus } from '#db/services.ts';
+import { readLease } from '#db/leases.ts';
+import { listWorkerBeats } from '#db/worker-beats.ts';
+import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { channelRegistry } from '#domain/channels/registry.ts';
+import type { WorkerCommand } from '#domain/channels/worker-commands.ts';
+import { whatsappWorkerChannel } from '#connectors/whatsapp/worker-adapter.ts';
+import { runWorkerProcess, type WorkerProcess } from '#connectors/worker-queue.ts';
+import { sqsWorkerQueue } from '#lib/sqs-worker-queue.ts';
+import { workerQueue } from '#functions/queues/worker-queue.ts';
 import type { SqsEmulator } from '../../infra/local/emulators/sqs-emulator.ts';
 import { SocketDouble } from '../support/whatsapp-double.ts';
 import { ownRuntime, whatsappTeam } from './own-runtime.ts';

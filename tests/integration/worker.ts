@@ -5,10 +5,10 @@
  */
 import { inject } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Ports } from '../../shared/domain/ports.ts';
-import type { ChannelWorker, CommandOutcome } from '../../connectors/worker.ts';
-import { keys } from '../../shared/db/keys.ts';
-import type { ServiceStatus } from '../../shared/contracts/services.ts';
+import type { Ports } from '#domain/ports.ts';
+import type { ChannelWorker, CommandOutcome } from '#connectors/worker.ts';
+import { keys } from '#db/keys.ts';
+import type { ServiceStatus } from '#contracts/services.ts';
 import { runtimePorts } from '../support/runtime-ports.ts';
 
 let ports: Ports | undefined;

@@ -6,9 +6,9 @@
  * `starts` it also starts (connected at once) and stops, touching nothing outside. It keeps
  * the real adapter's pure rules (Telegram's one-connection-per-bot claim), which need no network.
  */
-import type { ServiceType } from '../../shared/contracts/services.ts';
-import { ChannelSendError, type ChannelAdapter } from '../../shared/domain/channels/port.ts';
-import { telegramCredentials } from '../../connectors/telegram/lifecycle.ts';
+import type { ServiceType } from '#contracts/services.ts';
+import { ChannelSendError, type ChannelAdapter } from '#domain/channels/port.ts';
+import { telegramCredentials } from '#connectors/telegram/lifecycle.ts';
 
 export function httpDoubleChannel(baseUrl: string, type: ServiceType, options: { starts?: boolean } = {}): ChannelAdapter {
   return {

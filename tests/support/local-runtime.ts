@@ -65,7 +65,10 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
       child.on('exit', (code) => reject(new Error(`runtime exited with ${code}:\n${log}`)));
     },
   );
-  if (process.env.RUNTIME_LOG) child.stdout!.pipe(process.stdout);
+  if (process.env.RUNTIME_LOG) {
+    child.stdout!.pipe(process.stdout);
+    child.stderr!.pipe(process.stderr);
+  }
   // Announced before the runtime's own lines, so it is in the log by now.
   const control = /Controle do WhatsApp de teste em (http:\/\/\S+)/.exec(log);
   return {

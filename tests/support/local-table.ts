@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
-import { aesVault } from '../../functions/lib/aes-vault.ts';
+import { aesVault } from '#lib/aes-vault.ts';
 import { DynamoFront } from '../../infra/local/emulators/dynamo-front.ts';
-import type { Table } from '../../shared/db/client.ts';
-import { createTableInput } from '../../shared/db/table-definition.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
+import type { Table } from '#db/client.ts';
+import { createTableInput } from '#db/table-definition.ts';
+import type { Ports } from '#domain/ports.ts';
 
 export interface LocalTable {
   ports: Pick<Ports, 'table' | 'vault'>;

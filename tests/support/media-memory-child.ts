@@ -12,9 +12,9 @@
 import { createHash } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { proto, type WAMessage } from 'baileys';
-import { s3Storage } from '../../functions/lib/s3-storage.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
-import { bounded, inboundMedia, mediaOf, readWithin, type MediaDownload } from '../../connectors/whatsapp/media.ts';
+import { s3Storage } from '#lib/s3-storage.ts';
+import type { Ports } from '#domain/ports.ts';
+import { bounded, inboundMedia, mediaOf, readWithin, type MediaDownload } from '#connectors/whatsapp/media.ts';
 import { mediaStream } from './whatsapp-double.ts';
 
 const MB = 1024 * 1024;

@@ -9,14 +9,14 @@ import { ulid } from 'ulid';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { localS3Client } from './local-bucket.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
-import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import { aesVault } from '../../functions/lib/aes-vault.ts';
-import { jwtTokens } from '../../functions/lib/jwt-tokens.ts';
-import { outboxMailer } from '../../functions/lib/outbox-mailer.ts';
-import { s3Storage } from '../../functions/lib/s3-storage.ts';
-import { scryptPasswords } from '../../functions/lib/scrypt-passwords.ts';
-import { stripeBilling } from '../../functions/lib/stripe-billing.ts';
+import type { Ports } from '#domain/ports.ts';
+import { channelRegistry } from '#domain/channels/registry.ts';
+import { aesVault } from '#lib/aes-vault.ts';
+import { jwtTokens } from '#lib/jwt-tokens.ts';
+import { outboxMailer } from '#lib/outbox-mailer.ts';
+import { s3Storage } from '#lib/s3-storage.ts';
+import { scryptPasswords } from '#lib/scrypt-passwords.ts';
+import { stripeBilling } from '#lib/stripe-billing.ts';
 
 export interface RuntimeAddress {
   url: string;

@@ -3,7 +3,7 @@
  * in place of every channel adapter, pointed at the fake channel named by FAKE_CHANNEL_URL.
  * FAKE_CHANNEL_STARTS=1: the double also starts and stops connections (the billing tests).
  */
-import { serviceTypes } from '../../shared/contracts/services.ts';
+import { serviceTypes } from '#contracts/services.ts';
 import { serve } from '../../infra/local/runtime/serve.ts';
 import { httpDoubleChannel } from './http-double-channel.ts';
 

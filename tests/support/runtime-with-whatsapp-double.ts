@@ -47,10 +47,10 @@ import {
   type WAMessage,
 } from 'baileys';
 import { serve } from '../../infra/local/runtime/serve.ts';
-import { telegramChannel } from '../../connectors/telegram/adapter.ts';
-import { liveConnections } from '../../connectors/whatsapp/live.ts';
-import { whatsappWorkerChannel } from '../../connectors/whatsapp/worker-adapter.ts';
-import type { ChannelAdapter } from '../../shared/domain/channels/port.ts';
+import { telegramChannel } from '#connectors/telegram/adapter.ts';
+import { liveConnections } from '#connectors/whatsapp/live.ts';
+import { whatsappWorkerChannel } from '#connectors/whatsapp/worker-adapter.ts';
+import type { ChannelAdapter } from '#domain/channels/port.ts';
 import type { SentToDouble } from './whatsapp-control.ts';
 import { SocketDouble } from './whatsapp-double.ts';
 

@@ -22,11 +22,11 @@ import {
 } from 'baileys';
 import { createHash, randomBytes } from 'node:crypto';
 import { type GroupMetadata, WAMessageAddressingMode } from 'baileys';
-import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '../../shared/domain/channels/port.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
-import type { TableAuthState } from '../../connectors/whatsapp/auth-state.ts';
-import { ledgerRecord, messageOfRecord, replayOrder, type InboundLedger, type LedgerRecord } from '../../connectors/whatsapp/ledger.ts';
-import { socketBrowser, type SocketFactory, type SocketOptions, type WhatsAppSocket } from '../../connectors/whatsapp/socket.ts';
+import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '#domain/channels/port.ts';
+import type { Ports } from '#domain/ports.ts';
+import type { TableAuthState } from '#connectors/whatsapp/auth-state.ts';
+import { ledgerRecord, messageOfRecord, replayOrder, type InboundLedger, type LedgerRecord } from '#connectors/whatsapp/ledger.ts';
+import { socketBrowser, type SocketFactory, type SocketOptions, type WhatsAppSocket } from '#connectors/whatsapp/socket.ts';
 
 /**
  * The content Baileys' `sendMessage` answers with (`generateWAMessageContent`, Utils/messages.js):

@@ -3,8 +3,8 @@
  * the test's own), its first socket paired and open. The tests of one behaviour of a connected
  * session start here instead of repeating the set-up.
  */
-import { liveConnections } from '../../connectors/whatsapp/live.ts';
-import { defaultSessionOptions, type SessionOptions, WhatsAppSession } from '../../connectors/whatsapp/session.ts';
+import { liveConnections } from '#connectors/whatsapp/live.ts';
+import { defaultSessionOptions, type SessionOptions, WhatsAppSession } from '#connectors/whatsapp/session.ts';
 import { memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from './whatsapp-double.ts';
 
 /** Opens a session with `options` over the defaults; `sessions` collects it for the caller's clean-up. */

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { httpRoutes } from '../../functions/http/routes.ts';
+import { httpRoutes } from '#functions/http/routes.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 

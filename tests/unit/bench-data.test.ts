@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entityTypes } from '../../shared/db/keys.ts';
+import { entityTypes } from '#db/keys.ts';
 import { inboxItems, issueShape, mulberry32, planInbox } from '../../scripts/bench-data.ts';
 
 describe('mulberry32', () => {

@@ -1,9 +1,9 @@
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import type { AccountItem } from '../../shared/db/accounts.ts';
-import { replaces } from '../../shared/domain/billing/billing.ts';
-import type { BillingSubscription } from '../../shared/domain/ports.ts';
-import { eventOf } from '../../functions/lib/stripe-billing.ts';
+import type { AccountItem } from '#db/accounts.ts';
+import { replaces } from '#domain/billing/billing.ts';
+import type { BillingSubscription } from '#domain/ports.ts';
+import { eventOf } from '#lib/stripe-billing.ts';
 
 const sub = (fields: Partial<BillingSubscription>): BillingSubscription => ({
   id: 'sub_new',

@@ -18,7 +18,7 @@ import dynalite from 'dynalite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeLog, writeCheckpoints } from '../../infra/local/emulators/change-log.ts';
 import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
-import { createTableInput } from '../../shared/db/table-definition.ts';
+import { createTableInput } from '#db/table-definition.ts';
 
 const tableName = 'change-log-test';
 const credentials = { accessKeyId: 'x', secretAccessKey: 'x' };

@@ -5,13 +5,13 @@
  * adapter has `checkContact`). Telegram has nothing to check.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContactItem } from '../../shared/db/contacts.ts';
-import type { ServiceItem } from '../../shared/db/services.ts';
-import { channelRegistry } from '../../shared/domain/channels/registry.ts';
-import type { WorkerCommand } from '../../shared/domain/channels/worker-commands.ts';
-import { queueContactCheck } from '../../shared/domain/contacts/contact-check.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
-import { productChannels } from '../../functions/lib/channels.ts';
+import type { ContactItem } from '#db/contacts.ts';
+import type { ServiceItem } from '#db/services.ts';
+import { channelRegistry } from '#domain/channels/registry.ts';
+import type { WorkerCommand } from '#domain/channels/worker-commands.ts';
+import { queueContactCheck } from '#domain/contacts/contact-check.ts';
+import type { Ports } from '#domain/ports.ts';
+import { productChannels } from '#lib/channels.ts';
 
 function portsRecording(queued: WorkerCommand[], failing = false): Ports {
   return {

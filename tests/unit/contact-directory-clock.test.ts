@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
-import { createTableInput } from '../../shared/db/table-definition.ts';
+import { createTableInput } from '#db/table-definition.ts';
 import {
   allContacts,
   clearUnread,
@@ -24,12 +24,12 @@ import {
   writeLastMessage,
   type ContactFields,
   type ContactItem,
-} from '../../shared/db/contacts.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { ContactDirectory, overlapMs } from '../../shared/domain/contacts/contact-directory.ts';
-import { parseListQuery } from '../../shared/domain/list-query.ts';
-import { contactListRules } from '../../shared/domain/contacts/contacts.ts';
-import type { Table } from '../../shared/db/client.ts';
+} from '#db/contacts.ts';
+import { keys } from '#db/keys.ts';
+import { ContactDirectory, overlapMs } from '#domain/contacts/contact-directory.ts';
+import { parseListQuery } from '#domain/list-query.ts';
+import { contactListRules } from '#domain/contacts/contacts.ts';
+import type { Table } from '#db/client.ts';
 
 let dir: string;
 let db: Server;

@@ -1,8 +1,8 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { jwtTokens, tokenLifetimeSeconds } from '../../functions/lib/jwt-tokens.ts';
-import { scryptPasswords } from '../../functions/lib/scrypt-passwords.ts';
-import { isStrongPassword, passwordStrength } from '../../shared/contracts/password.ts';
+import { jwtTokens, tokenLifetimeSeconds } from '#lib/jwt-tokens.ts';
+import { scryptPasswords } from '#lib/scrypt-passwords.ts';
+import { isStrongPassword, passwordStrength } from '#contracts/password.ts';
 
 describe('scrypt passwords', () => {
   const passwords = scryptPasswords({ N: 2 ** 10, r: 8, p: 1 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import dynalite from 'dynalite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteAnswer, type DynaliteStore } from '../../infra/local/emulators/dynalite-direct.ts';
-import { createTableInput } from '../../shared/db/table-definition.ts';
+import { createTableInput } from '#db/table-definition.ts';
 
 let dirs: string[] = [];
 let server: Server;

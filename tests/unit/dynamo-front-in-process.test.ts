@@ -10,7 +10,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactW
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
 import { closeDynaliteStore, type DynaliteStore, dynaliteCaller, openDynaliteStore } from '../../infra/local/emulators/dynalite-direct.ts';
-import { createTableInput } from '../../shared/db/table-definition.ts';
+import { createTableInput } from '#db/table-definition.ts';
 
 const TableName = 'in-process-test';
 let dir: string;

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
 import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteStore } from '../../infra/local/emulators/dynalite-direct.ts';
-import { createTableInput } from '../../shared/db/table-definition.ts';
+import { createTableInput } from '#db/table-definition.ts';
 
 const TableName = 'front-test';
 let dir: string;

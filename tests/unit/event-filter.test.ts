@@ -1,10 +1,10 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { entityTypes } from '../../shared/db/keys.ts';
-import { realtimeEventFor } from '../../shared/domain/realtime/events.ts';
-import type { Ports } from '../../shared/domain/ports.ts';
-import { realtimeItemTypes, streamConsumers, type EventPattern } from '../../functions/streams/consumers.ts';
+import { entityTypes } from '#db/keys.ts';
+import { realtimeEventFor } from '#domain/realtime/events.ts';
+import type { Ports } from '#domain/ports.ts';
+import { realtimeItemTypes, streamConsumers, type EventPattern } from '#functions/streams/consumers.ts';
 import { matchesPattern, passesFilters } from '../../infra/local/pollers/event-filter.ts';
 import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';
 import { StreamPollers } from '../../infra/local/pollers/stream-poller.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fairShare, placement } from '../../connectors/fleet-placement.ts';
+import { fairShare, placement } from '#connectors/fleet-placement.ts';
 
 const now = 1_000_000;
 const member = (workerId: string, sessions: number, capacity?: number, expiresAt = now + 10_000) => ({ workerId, sessions, capacity, expiresAt });

@@ -9,7 +9,7 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { closeDynaliteIterators } from '../../infra/local/emulators/level-iterators.ts';
-import { createTableInput } from '../../shared/db/table-definition.ts';
+import { createTableInput } from '#db/table-definition.ts';
 
 const TableName = 'iterators-test';
 let dir: string;

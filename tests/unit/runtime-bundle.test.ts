@@ -6,10 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { httpRoutes } from '../../functions/http/routes.ts';
-import { queueConsumers } from '../../functions/queues/consumers.ts';
-import { streamConsumers } from '../../functions/streams/consumers.ts';
-import { webSocketRoutes } from '../../functions/ws/routes.ts';
+import { httpRoutes } from '#functions/http/routes.ts';
+import { queueConsumers } from '#functions/queues/consumers.ts';
+import { streamConsumers } from '#functions/streams/consumers.ts';
+import { webSocketRoutes } from '#functions/ws/routes.ts';
 import { ensureRuntimeBundle } from '../../scripts/runtime-bundle.mjs';
 
 /** Every file `file` imports statically, itself included, within the bundle; and the packages they import. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedCodings } from '../../functions/lib/accept-encoding.ts';
+import { acceptedCodings } from '#lib/accept-encoding.ts';
 import { serveStatic } from '../../infra/local/runtime/static-site.ts';
 import { precompressDirectory } from '../../web/build/precompress.ts';
 

@@ -8,9 +8,9 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { DynamoFront } from '../../infra/local/emulators/dynamo-front.ts';
-import type { Table } from '../../shared/db/client.ts';
-import { createTableInput } from '../../shared/db/table-definition.ts';
-import { deleteExistingStep, putNewStep, putStep, refusedBy, replaceIfUnchangedStep, TransactionRefused, writeTogether } from '../../shared/db/transaction.ts';
+import type { Table } from '#db/client.ts';
+import { createTableInput } from '#db/table-definition.ts';
+import { deleteExistingStep, putNewStep, putStep, refusedBy, replaceIfUnchangedStep, TransactionRefused, writeTogether } from '#db/transaction.ts';
 
 // Transactions need the local DynamoDB front: dynalite alone has no TransactWriteItems.
 let dir: string;

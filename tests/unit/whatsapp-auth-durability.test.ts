@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { connectionRecordsOf, getChannelRecord } from '../../shared/db/channel-records.ts';
-import { acquireLease } from '../../shared/db/leases.ts';
-import { loadAuthState, type TableAuthState } from '../../connectors/whatsapp/auth-state.ts';
-import { liveConnections } from '../../connectors/whatsapp/live.ts';
-import { defaultSessionOptions, WhatsAppSession } from '../../connectors/whatsapp/session.ts';
+import { connectionRecordsOf, getChannelRecord } from '#db/channel-records.ts';
+import { acquireLease } from '#db/leases.ts';
+import { loadAuthState, type TableAuthState } from '#connectors/whatsapp/auth-state.ts';
+import { liveConnections } from '#connectors/whatsapp/live.ts';
+import { defaultSessionOptions, WhatsAppSession } from '#connectors/whatsapp/session.ts';
 import { startLocalTable, type LocalTable } from '../support/local-table.ts';
 import { memoryLedger, sessionContext, SocketDouble, until } from '../support/whatsapp-double.ts';
 

@@ -9,11 +9,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { DisconnectReason, proto, type WAMessage } from 'baileys';
-import { connectionRecordsOf, getChannelRecord } from '../../shared/db/channel-records.ts';
-import { clearAuthState, loadAuthState } from '../../connectors/whatsapp/auth-state.ts';
-import { tableSentStore } from '../../connectors/whatsapp/sent-store.ts';
-import { liveConnections } from '../../connectors/whatsapp/live.ts';
-import { defaultSessionOptions, WhatsAppSession, type SessionOptions } from '../../connectors/whatsapp/session.ts';
+import { connectionRecordsOf, getChannelRecord } from '#db/channel-records.ts';
+import { clearAuthState, loadAuthState } from '#connectors/whatsapp/auth-state.ts';
+import { tableSentStore } from '#connectors/whatsapp/sent-store.ts';
+import { liveConnections } from '#connectors/whatsapp/live.ts';
+import { defaultSessionOptions, WhatsAppSession, type SessionOptions } from '#connectors/whatsapp/session.ts';
 import { closeError, memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from '../support/whatsapp-double.ts';
 import { startLocalTable, type LocalTable } from '../support/local-table.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { pingMessage, pongMessage } from '../../shared/contracts/realtime-link.ts';
+import { pingMessage, pongMessage } from '#contracts/realtime-link.ts';
 import { WsGateway } from '../../infra/local/emulators/ws-gateway.ts';
 import { startGateway } from '../support/ws-gateway-harness.ts';
 

@@ -16,7 +16,7 @@ import { closeDynaliteStore, dynaliteCaller, openDynaliteStore } from './dynalit
 import { DynamoFront, type StreamRecord, ttlIndexFileName } from './dynamo-front.ts';
 import { closeDynaliteIterators } from './level-iterators.ts';
 import { CapacityMeter } from './capacity-meter.ts';
-import { tableShape } from '../../../shared/db/table-definition.ts';
+import { tableShape } from '#db/table-definition.ts';
 import type { TableAnswer, TableCall } from '../runtime/table-port.ts';
 
 closeDynaliteIterators();

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { httpRoutes, type HttpRoute } from '../../../functions/http/routes.ts';
+import { httpRoutes, type HttpRoute } from '#functions/http/routes.ts';
 import { readBodyWithin, refuseTooLarge } from './request-body.ts';
 
 /** Calls a route's handler with its event, as the function `functionName`; answers its result. */

@@ -22,7 +22,7 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { type WebSocketMockRoute, webSocketMockRoutes } from '../../../functions/ws/routes.ts';
+import { type WebSocketMockRoute, webSocketMockRoutes } from '#functions/ws/routes.ts';
 import { handlerOf } from '../runtime/handler-modules.ts';
 import { lambdaContext } from '../runtime/lambda-context.ts';
 import { readBodyWithin, refuseTooLarge } from './request-body.ts';

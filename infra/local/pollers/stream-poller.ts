@@ -7,7 +7,7 @@
  * reports its progress to the stream, which keeps it across restarts.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, DynamoDBStreamHandler } from 'aws-lambda';
-import type { EventPattern } from '../../../functions/streams/consumers.ts';
+import type { EventPattern } from '#functions/streams/consumers.ts';
 import { sequenceOf } from '../emulators/change-log.ts';
 import type { StreamRecord } from '../emulators/dynamo-front.ts';
 import type { StreamEmulator, StreamReader } from '../emulators/stream-emulator.ts';

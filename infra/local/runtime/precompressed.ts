@@ -5,7 +5,7 @@
  * `Vary: Accept-Encoding`, so caches keep the variants apart.
  */
 import { stat } from 'node:fs/promises';
-import { acceptedCodings, type Coding } from '../../../functions/lib/accept-encoding.ts';
+import { acceptedCodings, type Coding } from '#lib/accept-encoding.ts';
 
 const suffixes: Record<Coding, string> = { br: '.br', gzip: '.gz' };
 
