@@ -14,7 +14,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['tests/unit/**/*.test.ts', 'shared/**/*.test.ts', 'functions/**/*.test.ts', 'connectors/**/*.test.ts'],
+          // Tests beside their modules, and tests/unit for the cross-cutting ones (docs/architecture.md, the local runtime).
+          // The local emulators, pollers and runtime are plain Node modules: their tests run here, not in infra.
+          include: ['tests/unit/**/*.test.ts', 'shared/**/*.test.ts', 'functions/**/*.test.ts', 'connectors/**/*.test.ts', 'infra/local/**/*.test.ts'],
           environment: 'node',
           ...shared,
         },
@@ -35,6 +37,7 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['infra/**/*.test.ts'],
+          exclude: ['infra/local/**', '**/node_modules/**'],
           environment: 'node',
           // Synthesises each stage's app once for every infra test file (infra/test-support/stage-templates.ts).
           globalSetup: ['infra/test-support/synth-stages.ts'],

@@ -7,8 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpGateway, maxPayloadBytes } from '../../infra/local/emulators/http-gateway.ts';
-import { postLarge } from '../support/large-post.ts';
+import { HttpGateway, maxPayloadBytes } from './http-gateway.ts';
+import { postLarge } from '../../../tests/support/large-post.ts';
 
 let server: Server;
 let url: string;

@@ -9,11 +9,11 @@ import { ulid } from 'ulid';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { connectionRecordsOf, getChannelRecord } from '#db/channel-records.ts';
 import { acquireLease } from '#db/leases.ts';
-import { loadAuthState, type TableAuthState } from '#connectors/whatsapp/auth-state.ts';
-import { liveConnections } from '#connectors/whatsapp/live.ts';
-import { defaultSessionOptions, WhatsAppSession } from '#connectors/whatsapp/session.ts';
-import { startLocalTable, type LocalTable } from '../support/local-table.ts';
-import { memoryLedger, sessionContext, SocketDouble, until } from '../support/whatsapp-double.ts';
+import { loadAuthState, type TableAuthState } from './auth-state.ts';
+import { liveConnections } from './live.ts';
+import { defaultSessionOptions, WhatsAppSession } from './session.ts';
+import { startLocalTable, type LocalTable } from '../../tests/support/local-table.ts';
+import { memoryLedger, sessionContext, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
 
 let local: LocalTable;
 beforeAll(async () => {

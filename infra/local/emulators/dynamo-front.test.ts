@@ -13,8 +13,8 @@ import {
   DeleteCommand,
   BatchWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
-import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteStore } from '../../infra/local/emulators/dynalite-direct.ts';
+import { DynamoFront, type StreamRecord } from './dynamo-front.ts';
+import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteStore } from './dynalite-direct.ts';
 import { createTableInput } from '#db/table-definition.ts';
 
 const TableName = 'front-test';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ApiGatewayManagementApiClient, PayloadTooLargeException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
-import { WsGateway } from '../../infra/local/emulators/ws-gateway.ts';
-import { startGateway } from '../support/ws-gateway-harness.ts';
-import { maxFrameBytes, maxMessageBytes } from '../../infra/local/emulators/ws-frame-limit.ts';
+import { WsGateway } from './ws-gateway.ts';
+import { startGateway } from '../../../tests/support/ws-gateway-harness.ts';
+import { maxFrameBytes, maxMessageBytes } from './ws-frame-limit.ts';
 
 declare global {
   var wsLimitEvents: { route: string; connectionId: string; bodyLength?: number }[];

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptedCodings } from '#lib/accept-encoding.ts';
-import { serveStatic } from '../../infra/local/runtime/static-site.ts';
-import { precompressDirectory } from '../../web/build/precompress.ts';
+import { serveStatic } from './static-site.ts';
+import { precompressDirectory } from '../../../web/build/precompress.ts';
 
 const script = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{ id: ${i}, label: 'Linha ${i}' }`).join(', ')}];\n`;
 const shell = `<!doctype html><html lang="pt-BR"><head><title>Conversa</title></head><body>${'<p>Olá</p>'.repeat(200)}</body></html>`;

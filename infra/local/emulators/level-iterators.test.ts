@@ -8,7 +8,7 @@ import { AbstractValueIterator } from 'abstract-level';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
-import { closeDynaliteIterators } from '../../infra/local/emulators/level-iterators.ts';
+import { closeDynaliteIterators } from './level-iterators.ts';
 import { createTableInput } from '#db/table-definition.ts';
 
 const TableName = 'iterators-test';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { containsPattern, listQueryString } from '#contracts/list-query.ts';
-import { DomainError } from '#domain/errors.ts';
-import { applyListQuery, fold, likeMatcher, likeToMatcher, matchesWhere, parseListQuery } from '#domain/list-query.ts';
-import { assertProperty } from '../support/property-runs.ts';
+import { DomainError } from './errors.ts';
+import { applyListQuery, fold, likeMatcher, likeToMatcher, matchesWhere, parseListQuery } from './list-query.ts';
+import { assertProperty } from '../../tests/support/property-runs.ts';
 
 const rules = { fields: ['name', 'data.email', 'archivedAt', 'age', 'type'], includes: ['service'] };
 const people = [

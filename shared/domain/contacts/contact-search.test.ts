@@ -18,12 +18,12 @@ import type { Contact } from '#contracts/contacts.ts';
 import { containsPattern, type Where } from '#contracts/list-query.ts';
 import { createTableInput } from '#db/table-definition.ts';
 import { allContacts, contactItem, contactTombstoneStep, type ContactFields, type ContactItem } from '#db/contacts.ts';
-import { ContactDirectory } from '#domain/contacts/contact-directory.ts';
-import { likeLiterals, searchPlan } from '#domain/contacts/contact-search.ts';
-import { TrigramIndex } from '#domain/contacts/trigram-index.ts';
-import { toContact } from '#domain/contacts/present-contact.ts';
+import { ContactDirectory } from './contact-directory.ts';
+import { likeLiterals, searchPlan } from './contact-search.ts';
+import { TrigramIndex } from './trigram-index.ts';
+import { toContact } from './present-contact.ts';
 import { applyListQuery, parseListQuery } from '#domain/list-query.ts';
-import { contactListRules } from '#domain/contacts/contacts.ts';
+import { contactListRules } from './contacts.ts';
 import type { Table } from '#db/client.ts';
 
 let dir: string;

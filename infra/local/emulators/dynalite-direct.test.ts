@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dynalite from 'dynalite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteAnswer, type DynaliteStore } from '../../infra/local/emulators/dynalite-direct.ts';
+import { closeDynaliteStore, dynaliteCaller, openDynaliteStore, type DynaliteAnswer, type DynaliteStore } from './dynalite-direct.ts';
 import { createTableInput } from '#db/table-definition.ts';
 
 let dirs: string[] = [];

@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { contactItem, type ContactFields } from '#db/contacts.ts';
-import { ContactDirectory } from '#domain/contacts/contact-directory.ts';
-import type { ContactSnapshot } from '#domain/contacts/contact-snapshot.ts';
-import { directoryBudgetBytes, stringBytes, valueBytes } from '#domain/contacts/directory-memory.ts';
-import { contactListRules } from '#domain/contacts/contacts.ts';
+import { ContactDirectory } from './contact-directory.ts';
+import type { ContactSnapshot } from './contact-snapshot.ts';
+import { directoryBudgetBytes, stringBytes, valueBytes } from './directory-memory.ts';
+import { contactListRules } from './contacts.ts';
 import { fold, parseListQuery } from '#domain/list-query.ts';
-import { type LocalTable, startLocalTable } from '../support/local-table.ts';
+import { type LocalTable, startLocalTable } from '../../../tests/support/local-table.ts';
 
 let local: LocalTable;
 beforeAll(async () => {

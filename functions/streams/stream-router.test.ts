@@ -8,9 +8,9 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { consumersOf, type EventPattern, type PatternValue, routerFilters, streamConsumers, streamRouters } from '#functions/streams/consumers.ts';
-import { passesFilters } from '#functions/streams/event-filter.ts';
-import { type RoutedConsumer, StreamRouter } from '#functions/streams/stream-router.ts';
+import { consumersOf, type EventPattern, type PatternValue, routerFilters, streamConsumers, streamRouters } from './consumers.ts';
+import { passesFilters } from './event-filter.ts';
+import { type RoutedConsumer, StreamRouter } from './stream-router.ts';
 import type { StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
 import { lambdaContext } from '../../infra/local/runtime/lambda-context.ts';
 import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';

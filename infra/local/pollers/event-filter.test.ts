@@ -5,10 +5,10 @@ import { entityTypes } from '#db/keys.ts';
 import { realtimeEventFor } from '#domain/realtime/events.ts';
 import type { Ports } from '#domain/ports.ts';
 import { realtimeItemTypes, streamConsumers, type EventPattern } from '#functions/streams/consumers.ts';
-import { matchesPattern, passesFilters } from '../../infra/local/pollers/event-filter.ts';
-import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';
-import { StreamPollers } from '../../infra/local/pollers/stream-poller.ts';
-import type { StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
+import { matchesPattern, passesFilters } from './event-filter.ts';
+import { StreamEmulator } from '../emulators/stream-emulator.ts';
+import { StreamPollers } from './stream-poller.ts';
+import type { StreamRecord } from '../emulators/dynamo-front.ts';
 
 /** A stream record as the DynamoDB front (and DynamoDB Streams) builds it. */
 function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', next?: Record<string, unknown>, previous?: Record<string, unknown>): StreamRecord {

@@ -16,8 +16,8 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChangeLog, writeCheckpoints } from '../../infra/local/emulators/change-log.ts';
-import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
+import { ChangeLog, writeCheckpoints } from './change-log.ts';
+import { DynamoFront, type StreamRecord } from './dynamo-front.ts';
 import { createTableInput } from '#db/table-definition.ts';
 
 const tableName = 'change-log-test';

@@ -1,38 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import dynalite from 'dynalite';
-import { DynamoFront } from '../../infra/local/emulators/dynamo-front.ts';
-import type { Table } from '#db/client.ts';
-import { createTableInput } from '#db/table-definition.ts';
-import { deleteExistingStep, putNewStep, putStep, refusedBy, replaceIfUnchangedStep, TransactionRefused, writeTogether } from '#db/transaction.ts';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type LocalTable, startLocalTable } from '../../tests/support/local-table.ts';
+import type { Table } from './client.ts';
+import { deleteExistingStep, putNewStep, putStep, refusedBy, replaceIfUnchangedStep, TransactionRefused, writeTogether } from './transaction.ts';
 
-// Transactions need the local DynamoDB front: dynalite alone has no TransactWriteItems.
-let dir: string;
-let db: Server;
-let front: DynamoFront;
+// Transactions need the local DynamoDB front (tests/support/local-table.ts): dynalite alone has no TransactWriteItems.
+let local: LocalTable;
 let table: Table;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'transaction-'));
-  db = dynalite({ path: dir, createTableMs: 0 });
-  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
-  front = new DynamoFront({ backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`, onRecord: () => {}, sweepEveryMs: 3_600_000 });
-  const client = new DynamoDBClient({ endpoint: await front.listen(), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-  await client.send(new CreateTableCommand(createTableInput('transaction-test')));
-  await new Promise((r) => setTimeout(r, 50));
-  table = { name: 'transaction-test', doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) };
+  local = await startLocalTable('transaction-test');
+  table = local.ports.table;
 });
 
 afterAll(async () => {
-  await front.close();
-  await new Promise<void>((r) => db.close(() => r()));
-  rmSync(dir, { recursive: true, force: true });
+  await local.close();
 });
 
 const get = async (pk: string) => (await table.doc.send(new GetCommand({ TableName: table.name, Key: { pk, sk: 'A' } }))).Item;

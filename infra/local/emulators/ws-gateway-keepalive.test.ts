@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { pingMessage, pongMessage } from '#contracts/realtime-link.ts';
-import { WsGateway } from '../../infra/local/emulators/ws-gateway.ts';
-import { startGateway } from '../support/ws-gateway-harness.ts';
+import { WsGateway } from './ws-gateway.ts';
+import { startGateway } from '../../../tests/support/ws-gateway-harness.ts';
 
 declare global {
   var wsKeepAliveEvents: { route: string; connectionId: string; body?: string }[];

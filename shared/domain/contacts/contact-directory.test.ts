@@ -10,9 +10,9 @@ import dynalite from 'dynalite';
 import { createTableInput } from '#db/table-definition.ts';
 import { contactItem, type ContactFields } from '#db/contacts.ts';
 import { entityTypes, keys } from '#db/keys.ts';
-import { ContactDirectory } from '#domain/contacts/contact-directory.ts';
+import { ContactDirectory } from './contact-directory.ts';
 import { parseListQuery } from '#domain/list-query.ts';
-import { contactListRules } from '#domain/contacts/contacts.ts';
+import { contactListRules } from './contacts.ts';
 import type { Table } from '#db/client.ts';
 
 let dir: string;

@@ -26,9 +26,9 @@ import {
   type ContactItem,
 } from '#db/contacts.ts';
 import { keys } from '#db/keys.ts';
-import { ContactDirectory, overlapMs } from '#domain/contacts/contact-directory.ts';
+import { ContactDirectory, overlapMs } from './contact-directory.ts';
 import { parseListQuery } from '#domain/list-query.ts';
-import { contactListRules } from '#domain/contacts/contacts.ts';
+import { contactListRules } from './contacts.ts';
 import type { Table } from '#db/client.ts';
 
 let dir: string;

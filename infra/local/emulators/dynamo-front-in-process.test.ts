@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
-import { closeDynaliteStore, type DynaliteStore, dynaliteCaller, openDynaliteStore } from '../../infra/local/emulators/dynalite-direct.ts';
+import { DynamoFront, type StreamRecord } from './dynamo-front.ts';
+import { closeDynaliteStore, type DynaliteStore, dynaliteCaller, openDynaliteStore } from './dynalite-direct.ts';
 import { createTableInput } from '#db/table-definition.ts';
 
 const TableName = 'in-process-test';

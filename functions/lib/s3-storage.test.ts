@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { minPartBytes, partsOf, s3Storage } from '#lib/s3-storage.ts';
-import { localS3Client, ownBucket } from '../support/local-bucket.ts';
+import { minPartBytes, partsOf, s3Storage } from './s3-storage.ts';
+import { localS3Client, ownBucket } from '../../tests/support/local-bucket.ts';
 
 const own = ownBucket('s3-put-stream-');
 const bucket = own.name;

@@ -10,8 +10,8 @@ import { Worker } from 'node:worker_threads';
 import { ConditionalCheckFailedException, CreateTableCommand, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { threadEntry } from '../../infra/local/runtime/runtime-modules.ts';
-import { TablePort } from '../../infra/local/runtime/table-port.ts';
+import { threadEntry } from './runtime-modules.ts';
+import { TablePort } from './table-port.ts';
 
 let dir: string;
 let worker: Worker;

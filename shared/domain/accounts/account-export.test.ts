@@ -8,7 +8,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { AccountExportItem } from '#db/account-exports.ts';
 import { exportObjectKey, keys } from '#db/keys.ts';
-import { composeReadAhead, runExportStep } from '#domain/accounts/account-export.ts';
+import { composeReadAhead, runExportStep } from './account-export.ts';
 import type { Ports, Storage } from '#domain/ports.ts';
 
 const accountId = 'A1';

@@ -4,44 +4,25 @@
  * and a request is refused only when that many were allowed in the window before it. Against
  * dynalite behind the local DynamoDB front, as the runtime stores them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import dynalite from 'dynalite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoFront } from '../../infra/local/emulators/dynamo-front.ts';
+import { type LocalTable, startLocalTable } from '../../../tests/support/local-table.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { Table } from '#db/client.ts';
 import { readCounter, releaseHit, takeHit } from '#db/rate-counters.ts';
-import { createTableInput } from '#db/table-definition.ts';
-import { consume, type Limit, take, withinFailureBudget } from '#domain/auth/rate-limits.ts';
+import { consume, type Limit, take, withinFailureBudget } from './rate-limits.ts';
 import { DomainError } from '#domain/errors.ts';
 import type { Ports } from '#domain/ports.ts';
 
-let dir: string;
-let db: Server;
-let front: DynamoFront;
+let local: LocalTable;
 let table: Table;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rate-limits-'));
-  db = dynalite({ path: dir, createTableMs: 0 });
-  await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));
-  front = new DynamoFront({ backendUrl: `http://127.0.0.1:${(db.address() as AddressInfo).port}`, onRecord: () => {}, sweepEveryMs: 3_600_000 });
-  const client = new DynamoDBClient({ endpoint: await front.listen(), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-  await client.send(new CreateTableCommand(createTableInput('rate-limits-test')));
-  await new Promise((r) => setTimeout(r, 50));
-  table = { name: 'rate-limits-test', doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) };
+  local = await startLocalTable('rate-limits-test');
+  table = local.ports.table;
 });
 
 afterAll(async () => {
-  await front.close();
-  await new Promise<void>((r) => db.close(() => r()));
-  rmSync(dir, { recursive: true, force: true });
+  await local.close();
 });
 
 /** Ports with a clock the test moves; the rate limits use nothing else. */

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { localS3Client } from '../support/local-bucket.ts';
+import { localS3Client } from '../../../tests/support/local-bucket.ts';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { startS3Front, type S3Front } from '../../infra/local/emulators/s3-front.ts';
-import { sigV4Refusal } from '../../infra/local/emulators/sigv4-verifier.ts';
+import { startS3Front, type S3Front } from './s3-front.ts';
+import { sigV4Refusal } from './sigv4-verifier.ts';
 
 const bucket = 'media';
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };

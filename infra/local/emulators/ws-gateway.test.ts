@@ -7,8 +7,8 @@ import {
   GoneException,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
-import { WsGateway } from '../../infra/local/emulators/ws-gateway.ts';
-import { startGateway } from '../support/ws-gateway-harness.ts';
+import { WsGateway } from './ws-gateway.ts';
+import { startGateway } from '../../../tests/support/ws-gateway-harness.ts';
 
 declare global {
   var wsGatewayTestEvents: { route: string; connectionId: string }[];

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { readCheckpoints } from '../../infra/local/emulators/change-log.ts';
+import { readCheckpoints } from './change-log.ts';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { StreamEmulator } from '../../infra/local/emulators/stream-emulator.ts';
-import { StreamPollers } from '../../infra/local/pollers/stream-poller.ts';
-import type { StreamRecord } from '../../infra/local/emulators/dynamo-front.ts';
+import { StreamEmulator } from './stream-emulator.ts';
+import { StreamPollers } from '../pollers/stream-poller.ts';
+import type { StreamRecord } from './dynamo-front.ts';
 
 const record = (n: number) => ({ eventID: String(n), eventName: 'INSERT', dynamodb: { SequenceNumber: String(n) } }) as unknown as StreamRecord;
 

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { DisconnectReason, proto, type WAMessage } from 'baileys';
 import { connectionRecordsOf, getChannelRecord } from '#db/channel-records.ts';
-import { clearAuthState, loadAuthState } from '#connectors/whatsapp/auth-state.ts';
-import { tableSentStore } from '#connectors/whatsapp/sent-store.ts';
-import { liveConnections } from '#connectors/whatsapp/live.ts';
-import { defaultSessionOptions, WhatsAppSession, type SessionOptions } from '#connectors/whatsapp/session.ts';
-import { closeError, memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from '../support/whatsapp-double.ts';
-import { startLocalTable, type LocalTable } from '../support/local-table.ts';
+import { clearAuthState, loadAuthState } from './auth-state.ts';
+import { tableSentStore } from './sent-store.ts';
+import { liveConnections } from './live.ts';
+import { defaultSessionOptions, WhatsAppSession, type SessionOptions } from './session.ts';
+import { closeError, memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
+import { startLocalTable, type LocalTable } from '../../tests/support/local-table.ts';
 
 let local: LocalTable;
 beforeAll(async () => {
