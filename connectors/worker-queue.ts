@@ -87,7 +87,8 @@ export interface WorkerQueueLoop {
   stop(): Promise<void>;
   /**
    * How long the oldest command this loop holds (received, not yet answered) has been in its queue,
-   * in seconds, or the oldest it received since the last call if that is older; 0 when none.
+   * in seconds, or how long one received since the last call had been there when it was received,
+   * if that is longer; 0 when none.
    * Published as `WorkerCommandAge` (connectors/main.ts), alarmed on as `WorkerCommandsStuck`.
    */
   oldestCommandSeconds(now?: number): number;
@@ -158,14 +159,15 @@ function pollQueue(options: PollOptions): WorkerQueueLoop {
   const waitTimeSeconds = options.waitTimeSeconds ?? 20;
   const maxGroups = options.maxGroups ?? 40;
   const visibilitySeconds = options.visibilitySeconds ?? commandVisibilitySeconds;
-  if (!Number.isInteger(visibilitySeconds) || visibilitySeconds < 1) throw new Error(`visibilitySeconds must be a whole number of seconds, at least 1, not ${visibilitySeconds}`);
+  if (!Number.isInteger(visibilitySeconds) || visibilitySeconds < 1)
+    throw new Error(`visibilitySeconds must be a whole number of seconds, at least 1, not ${visibilitySeconds}`);
   const abort = new AbortController();
   const running = new Set<Promise<void>>();
   let stopping = false;
   /** Commands received and not yet answered, by message id: when each was sent to this queue (epoch ms). */
   const held = new Map<string, number>();
-  /** The oldest command received since `oldestCommandSeconds` last answered (epoch ms of its sending). */
-  let oldestSeen = Number.POSITIVE_INFINITY;
+  /** The longest a command received since `oldestCommandSeconds` last answered had been in the queue when it was received (ms). */
+  let oldestReceivedMs = 0;
 
   const hide = (message: Message, seconds: number) =>
     sqs.send(
@@ -285,7 +287,7 @@ function pollQueue(options: PollOptions): WorkerQueueLoop {
       for (const message of messages) {
         const sentAt = Number(message.Attributes?.SentTimestamp) || Date.now();
         held.set(message.MessageId ?? '', sentAt);
-        oldestSeen = Math.min(oldestSeen, sentAt);
+        oldestReceivedMs = Math.max(oldestReceivedMs, Date.now() - sentAt);
         const group = message.Attributes?.MessageGroupId ?? '';
         groups.set(group, [...(groups.get(group) ?? []), message]);
       }
@@ -305,9 +307,10 @@ function pollQueue(options: PollOptions): WorkerQueueLoop {
       await Promise.allSettled([...running]);
     },
     oldestCommandSeconds(now = Date.now()) {
-      const oldest = Math.min(oldestSeen, ...held.values());
-      oldestSeen = Number.POSITIVE_INFINITY;
-      return Number.isFinite(oldest) ? Math.max(0, Math.round((now - oldest) / 1000)) : 0;
+      const oldestHeld = Math.min(now, ...held.values());
+      const ms = Math.max(oldestReceivedMs, now - oldestHeld);
+      oldestReceivedMs = 0;
+      return Math.max(0, Math.round(ms / 1000));
     },
   };
 }

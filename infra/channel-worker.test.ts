@@ -19,6 +19,7 @@ import {
   FLEET_LOAD_METRIC,
   FLEET_ROUTING_ERRORS_METRIC,
   WHATSAPP_DISCONNECTS_METRIC,
+  WORKER_COMMAND_AGE_METRIC,
   WORKER_METRICS,
   workerCapacity,
   workerDockerfile,
@@ -193,7 +194,7 @@ describe('the channel worker task', () => {
     const logGroupId = container.LogConfiguration.Options['awslogs-group'].Ref;
     const all = Object.values(resourcesOf(template, 'AWS::Logs::MetricFilter'));
     expect(all.map((f) => f.Properties.MetricTransformations[0].MetricName).sort()).toEqual(
-      [...WORKER_METRICS, WHATSAPP_DISCONNECTS_METRIC, FLEET_LOAD_METRIC, FLEET_ROUTING_ERRORS_METRIC].sort(),
+      [...WORKER_METRICS, WHATSAPP_DISCONNECTS_METRIC, FLEET_LOAD_METRIC, FLEET_ROUTING_ERRORS_METRIC, WORKER_COMMAND_AGE_METRIC].sort(),
     );
     const filters = all.filter((f) => (WORKER_METRICS as readonly string[]).includes(f.Properties.MetricTransformations[0].MetricName));
     for (const filter of filters) {
@@ -462,6 +463,35 @@ describe('the worker fleet’s autoscaling', () => {
     const alarm = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).find((a) => a.Properties.MetricName === FLEET_ROUTING_ERRORS_METRIC)!;
     expect(alarm.Properties).toMatchObject({ Namespace: 'Conversa', Statistic: 'Sum', Period: 60, EvaluationPeriods: 3, Threshold: 5 });
     expect(alarm.Properties.AlarmDescription).toMatch(/Runbook: docs\/runbooks\/taking-a-worker-out\.md$/);
+  });
+
+  it('the tasks’ own queues are watched through the age the tasks publish (no alarm can name a queue made at run time): WorkerCommandAge over 5 minutes', () => {
+    const logGroupId = container.LogConfiguration.Options['awslogs-group'].Ref;
+    const filter = Object.values(resourcesOf(template, 'AWS::Logs::MetricFilter')).find(
+      (f) => f.Properties.MetricTransformations[0].MetricName === WORKER_COMMAND_AGE_METRIC,
+    )!;
+    expect(filter.Properties.LogGroupName).toEqual({ Ref: logGroupId });
+    expect(filter.Properties.FilterPattern).toBe(`{ $.${WORKER_COMMAND_AGE_METRIC} >= 0 }`);
+    expect(filter.Properties.MetricTransformations[0]).toEqual({
+      MetricName: WORKER_COMMAND_AGE_METRIC,
+      MetricNamespace: 'Conversa',
+      MetricValue: `$.${WORKER_COMMAND_AGE_METRIC}`,
+    });
+    const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).filter((a) => a.Properties.MetricName === WORKER_COMMAND_AGE_METRIC);
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]!.Properties).toMatchObject({
+      Namespace: 'Conversa',
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: 300,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 5,
+      TreatMissingData: 'notBreaching',
+    });
+    // One series for the whole fleet (no dimension): the tasks come and go.
+    expect(alarms[0]!.Properties.Dimensions).toBeUndefined();
+    expect(alarms[0]!.Properties.AlarmDescription).toMatch(/Runbook: docs\/runbooks\/taking-a-worker-out\.md$/);
+    expect(readFileSync(new URL('../docs/runbooks/taking-a-worker-out.md', import.meta.url), 'utf8')).toContain('**`WorkerCommandsStuck`**');
   });
 
   it('gives a stopping task the time to hand its sessions over: the process gives up 10 s before ECS kills it', () => {

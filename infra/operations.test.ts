@@ -448,6 +448,21 @@ describe('the alarms', () => {
     });
   });
 
+  it('watch the worker tasks’ own queues: the oldest command a task holds over 5 minutes, for 5 minutes (the age the tasks publish)', () => {
+    const [[id, alarm]] = alarmsNamed(template, 'WorkerCommandsStuck') as [[string, Resource]];
+    expect(alarm.Properties, id).toMatchObject({
+      Namespace: 'Conversa',
+      MetricName: 'WorkerCommandAge',
+      Statistic: 'Maximum',
+      Period: alarmSettings.workerCommandAge.period,
+      Threshold: alarmSettings.workerCommandAge.thresholdSeconds,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: alarmSettings.workerCommandAge.evaluationPeriods,
+      TreatMissingData: 'notBreaching',
+    });
+    expect(alarm.Properties.AlarmDescription).toMatch(/Runbook: docs\/runbooks\/taking-a-worker-out\.md$/);
+  });
+
   it('are all accounted for by the checks above', () => {
     const groups = [
       'Http5xxRate',
@@ -461,6 +476,7 @@ describe('the alarms', () => {
       'WorkerMemoryHigh',
       'WorkerQueueStuck',
       'WorkerRoutingFailing',
+      'WorkerCommandsStuck',
       'WebSocketErrors',
       'SendFailures',
       'WebhooksRejected',

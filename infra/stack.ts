@@ -450,7 +450,12 @@ export class ConversaStack extends Stack {
         ...[...this.queueConsumers.deadLetterQueues].map(([name, queue]) => [`queue ${name}`, queue] as const),
         [`worker queue ${workerQueueDef.name}`, this.channelWorker.deadLetterQueue],
       ]),
-      worker: { service: this.channelWorker.service, queue: this.channelWorker.queue, routingErrors: this.channelWorker.routingErrors },
+      worker: {
+        service: this.channelWorker.service,
+        queue: this.channelWorker.queue,
+        routingErrors: this.channelWorker.routingErrors,
+        commandAge: this.channelWorker.commandAge,
+      },
       metricsNamespace: METRICS_NAMESPACE,
       serviceName: SERVICE_NAME,
       channels: serviceTypes,

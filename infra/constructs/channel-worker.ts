@@ -57,6 +57,16 @@ export const FLEET_LOAD_METRIC = 'FleetLoad';
 export const FLEET_ROUTING_ERRORS_METRIC = 'FleetRoutingErrors';
 
 /**
+ * The age in seconds of the oldest command a task holds (received, not answered: waiting behind
+ * its group or running, its visibility renewed by the heartbeat) or received in the last minute,
+ * which every task publishes each minute (connectors/main.ts, `oldestCommandSeconds` of
+ * connectors/worker-queue.ts). The tasks' own queues are made at run time, so no alarm of the
+ * template can name them, and an alarm cannot take a SEARCH expression over their prefix: this is
+ * their ApproximateAgeOfOldestMessage as the tasks see it.
+ */
+export const WORKER_COMMAND_AGE_METRIC = 'WorkerCommandAge';
+
+/**
  * The fleet's autoscaling (ADR-0203): tasks are added when the load
  * passes `targetPercent` (one more every `scaleOutCooldownSeconds` at most) and removed only after
  * `scaleInCooldownSeconds` below it, so a dip does not churn sessions (each removed task hands its
@@ -113,6 +123,8 @@ export class ChannelWorker extends Construct {
   readonly fleetPrefix: string;
   /** Commands a task could not route (no live task with room, a failed drain), per minute. */
   readonly routingErrors: cloudwatch.Metric;
+  /** The oldest command any task holds or received, in seconds, each minute (`WORKER_COMMAND_AGE_METRIC`). */
+  readonly commandAge: cloudwatch.Metric;
   readonly scaling: ecs.ScalableTaskCount;
 
   constructor(scope: Construct, id: string, props: ChannelWorkerProps) {
@@ -294,6 +306,20 @@ export class ChannelWorker extends Construct {
       filterPattern: logs.FilterPattern.literal('"[fleet] routing failed"'),
       metricValue: '1',
       defaultValue: 0,
+    });
+    new logs.MetricFilter(this, `Metric${WORKER_COMMAND_AGE_METRIC}`, {
+      logGroup: this.logGroup,
+      metricNamespace: props.metricsNamespace,
+      metricName: WORKER_COMMAND_AGE_METRIC,
+      filterPattern: logs.FilterPattern.numberValue(`$.${WORKER_COMMAND_AGE_METRIC}`, '>=', 0),
+      metricValue: `$.${WORKER_COMMAND_AGE_METRIC}`,
+    });
+    // The oldest of every task's: one series with no dimension, its Maximum.
+    this.commandAge = new cloudwatch.Metric({
+      namespace: props.metricsNamespace,
+      metricName: WORKER_COMMAND_AGE_METRIC,
+      statistic: 'Maximum',
+      period: Duration.minutes(1),
     });
     this.routingErrors = new cloudwatch.Metric({
       namespace: props.metricsNamespace,

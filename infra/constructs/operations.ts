@@ -39,6 +39,12 @@ export const alarmSettings = {
   workerMemory: { thresholdPercent: 80, period: 300, evaluationPeriods: 2 },
   /** A command (a send, a pairing change) waiting in the worker queue over 5 minutes, for 5 minutes. */
   workerQueueAge: { thresholdSeconds: 300, period: 60, evaluationPeriods: 5 },
+  /**
+   * A command held by a worker task (waiting behind its connection's commands, or running, its
+   * visibility renewed by the heartbeat) or received from a task's own queue over 5 minutes after it
+   * was queued there, for 5 minutes: the tasks' own queues, as `workerQueueAge` is the shared one.
+   */
+  workerCommandAge: { thresholdSeconds: 300, period: 60, evaluationPeriods: 5 },
   /** Commands the worker fleet could not route (no task with room, a failed drain or hand-over): 5 or more a minute, 3 minutes running. */
   workerRouting: { threshold: 5, period: 60, evaluationPeriods: 3 },
   /** WebSocket API integration and execution errors ($connect, $disconnect, $default failing). */
@@ -85,7 +91,13 @@ export interface OperationsProps {
   /** Every dead-letter queue, by a readable name. */
   readonly deadLetterQueues: ReadonlyMap<string, sqs.IQueue>;
   /** The channel worker's service and queue, and the fleet's routing failures (a count a minute). */
-  readonly worker?: { readonly service: ecs.BaseService; readonly queue: sqs.IQueue; readonly routingErrors?: cloudwatch.IMetric };
+  readonly worker?: {
+    readonly service: ecs.BaseService;
+    readonly queue: sqs.IQueue;
+    readonly routingErrors?: cloudwatch.IMetric;
+    /** The oldest command the tasks hold or received from their own queues, in seconds (`WorkerCommandAge`, Maximum a minute). */
+    readonly commandAge?: cloudwatch.IMetric;
+  };
   /** Where the functions' business metrics are (POWERTOOLS_METRICS_NAMESPACE). */
   readonly metricsNamespace: string;
   /** The `service` dimension of those metrics (POWERTOOLS_SERVICE_NAME). */
@@ -330,6 +342,20 @@ export class Operations extends Construct {
         // An idle queue stops reporting: nothing waits.
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
+      if (props.worker.commandAge) {
+        // The own queues are made by the tasks at run time: not in the template, so no alarm can name
+        // their ApproximateAgeOfOldestMessage, and alarms take no SEARCH over their prefix. The tasks
+        // publish the age of the oldest command they hold instead (connectors/main.ts).
+        alarm('WorkerCommandsStuck', props.worker.commandAge, {
+          runbook: 'taking-a-worker-out.md',
+          alarmDescription: `A command has been in a channel worker task's own queue for more than ${alarmSettings.workerCommandAge.thresholdSeconds / 60} minutes, for ${alarmSettings.workerCommandAge.evaluationPeriods} minutes: a task is stuck on a connection's commands`,
+          threshold: alarmSettings.workerCommandAge.thresholdSeconds,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: alarmSettings.workerCommandAge.evaluationPeriods,
+          // No task reporting is WorkerDown's to say.
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        });
+      }
       if (props.worker.routingErrors) {
         alarm('WorkerRoutingFailing', props.worker.routingErrors, {
           runbook: 'taking-a-worker-out.md',

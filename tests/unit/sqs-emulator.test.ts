@@ -303,6 +303,53 @@ describe('SQS FIFO emulator: clients that receive themselves', () => {
     expect(sqs.depth('q.fifo')).toBe(0);
   });
 
+  it('ChangeMessageVisibility as SQS: extends a receive in flight from now; an earlier, deleted or expired receive’s handle is refused', async () => {
+    // Only Date is faked: the emulator reads the clock through Date.now, the HTTP round trips run for real.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const url = queue({ visibilityTimeoutSeconds: 30 });
+      await send(url, 'a:1', 'b:1');
+      const [a, b] = await receive(url, { VisibilityTimeout: 3 });
+      // Extended at 2 s by another 3 s: still in flight at 4 s, when the first receive's 3 s are over.
+      vi.setSystemTime(Date.now() + 2000);
+      await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: a!.ReceiptHandle, VisibilityTimeout: 3 }));
+      vi.setSystemTime(Date.now() + 2000);
+      // b's visibility ended and nobody received it since: its (latest) handle is not in flight.
+      await expect(
+        client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: b!.ReceiptHandle, VisibilityTimeout: 30 })),
+      ).rejects.toMatchObject({
+        name: 'MessageNotInflight',
+      });
+      // Only b is received again (a is still in flight), and b's first handle is now of an earlier receive.
+      expect((await receive(url)).map((m) => m.Body)).toEqual(['b:1']);
+      await expect(
+        client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: b!.ReceiptHandle, VisibilityTimeout: 30 })),
+      ).rejects.toMatchObject({
+        name: 'ReceiptHandleIsInvalid',
+      });
+      // a comes back once its extension is over; the first receive's handle is now of an earlier receive.
+      vi.setSystemTime(Date.now() + 1500);
+      const again = await receive(url);
+      expect(again.map((m) => m.Body)).toEqual(['a:1']);
+      await expect(
+        client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: a!.ReceiptHandle, VisibilityTimeout: 30 })),
+      ).rejects.toMatchObject({
+        name: 'ReceiptHandleIsInvalid',
+      });
+      // The latest handle works; once deleted, it is refused too.
+      await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: again[0]!.ReceiptHandle, VisibilityTimeout: 30 }));
+      await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: again[0]!.ReceiptHandle }));
+      await expect(
+        client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: again[0]!.ReceiptHandle, VisibilityTimeout: 30 })),
+      ).rejects.toMatchObject({ name: 'ReceiptHandleIsInvalid' });
+      await expect(client.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: undefined, VisibilityTimeout: 30 }))).rejects.toMatchObject({
+        name: 'MissingParameter',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('an aborted long poll receives nothing: a message sent after it goes to the next receive', async () => {
     const url = queue();
     const abort = new AbortController();

@@ -7,6 +7,12 @@
  *
  * - SendMessage, SendMessageBatch, ChangeMessageVisibility, GetQueueUrl, GetQueueAttributes (the
  *   message counts, visible and in flight, the visibility timeout, the ARN; whatever names are asked).
+ * - ChangeMessageVisibility as SQS answers it: the new timeout counts from now (0 makes the message
+ *   visible at once); only the handle of the message's latest receive, while that receive is in
+ *   flight, may change it. A handle of an earlier receive (the message was received again since),
+ *   of a deleted message or never issued is `ReceiptHandleIsInvalid`; the latest handle once the
+ *   visibility has ended (the message is back in the queue, not received again yet) is
+ *   `MessageNotInflight`. The channel workers' heartbeat (connectors/worker-queue.ts) relies on it.
  * - CreateQueue and DeleteQueue, as the channel workers call them for their own queues
  *   (connectors/fleet-queues.ts): FIFO only (a name ending in `.fifo`, `FifoQueue` "true"), the
  *   name checked as SQS checks it, creating an existing queue with the same attributes answers its
@@ -324,8 +330,11 @@ export class SqsEmulator {
         const seconds = Number(input.VisibilityTimeout);
         if (!Number.isInteger(seconds) || seconds < 0 || seconds > 43_200)
           throw new SqsError('InvalidParameterValue', 'VisibilityTimeout must be 0 to 43200 seconds.');
-        const message = queue.messages.find((m) => m.receipt !== null && m.receipt === input.ReceiptHandle);
-        if (!message) throw new SqsError('ReceiptHandleIsInvalid', 'The receipt handle is not valid.');
+        const handle = input.ReceiptHandle;
+        if (typeof handle !== 'string' || !handle) throw new SqsError('MissingParameter', 'The request must contain the parameter ReceiptHandle.');
+        // Of an earlier receive, of a deleted message, or never issued: SQS answers the same.
+        const message = queue.messages.find((m) => m.receipt !== null && m.receipt === handle);
+        if (!message) throw new SqsError('ReceiptHandleIsInvalid', `The input receipt handle "${handle}" is not a valid receipt handle.`);
         const now = Date.now();
         if (message.inFlightUntil <= now) throw new SqsError('MessageNotInflight', 'The message is not in flight.');
         message.inFlightUntil = now + seconds * 1000;
