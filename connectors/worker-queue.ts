@@ -19,7 +19,7 @@
  * Groups of one batch run side by side, a group's commands one after another; SQS delivers nothing
  * more of a group while one of its commands is in flight, so a connection's commands never overlap.
  *
- * Visibility (ADR draft "worker commands are held by a heartbeat"): commands are received for
+ * Visibility (ADR-0205): commands are received for
  * `visibilitySeconds` (30 s, not the queue's 120 s), and while a group's commands of a batch are
  * still unanswered, a heartbeat pushes their visibility out again every third of that
  * (ChangeMessageVisibility), so a command that runs long (a large media send) is never received a

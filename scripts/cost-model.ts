@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cost`: cost per tenant (issue 29). Reads the measured per-message figures from the
+ * `npm run bench:cost`: cost per tenant (ADR-0206). Reads the measured per-message figures from the
  * bench:tenants result files (bench/tenants-*.json), the worker's memory per session from
  * bench/whatsapp.json, the fixed floor and the worker task from the synthesised prod template
  * (infra/cost/model.ts, as `npm run cost` does), prices them for us-east-1 and sa-east-1

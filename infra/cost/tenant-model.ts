@@ -1,5 +1,5 @@
 /**
- * Cost per tenant (issue 29): what one business costs the operator a month, from the figures the
+ * Cost per tenant (ADR-0206): what one business costs the operator a month, from the figures the
  * benchmarks measured (`measuredFrom`, read from bench/tenants-*.json) times a region's prices
  * (`./prices.ts` plus `extraPrices` below), for a tenant profile. Pure arithmetic, no CDK: the
  * floor and the worker task's price come in as numbers (`scripts/cost-model.ts` takes them from the
