@@ -4,7 +4,7 @@
  * Meta's error code and its pt-BR meaning. Meta sends each status in its own call and does not
  * promise their order, so a `read` may come before its `delivered` and a late `sent` after a
  * `failed`; `nextCloudAck` is the forward-only rule (see
- * docs/adr/drafts/cloud-api-webhook-signature-and-forward-only-acks.md).
+ * ADR-0207).
  */
 import { ack } from '#contracts/messages.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The checks of Meta's webhook calls for the Cloud API connection, before anything else reads them
- * (see docs/adr/drafts/cloud-api-webhook-signature-and-forward-only-acks.md):
+ * (see ADR-0207):
  *
  * - `POST` deliveries carry `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body bytes,
  *   keyed with the app secret>`. The signature is checked on the bytes as they came, before the

@@ -175,7 +175,6 @@ export const statusUpdate = z.looseObject({
     .optional(),
   errors: z.array(cloudError).optional(),
 });
-export type StatusUpdate = z.infer<typeof statusUpdate>;
 
 /** `messages`: what customers sent, the statuses of what we sent, and errors not tied to a message. */
 export const messagesValue = z.looseObject({

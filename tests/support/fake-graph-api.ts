@@ -3,6 +3,7 @@
  * 127.0.0.1 (random port). Give the adapter `url` as the Graph root (instead of https://graph.facebook.com);
  * paths carry the version, `/{version}/...`. Shapes follow Graph API v23.0 (the version Meta's
  * WhatsApp reference pages were rendered for when this was written; any `vNN.N` is accepted and recorded).
+ * Why a double of our own, and how far it is trusted: ADR-0208.
  *
  * Endpoints (Bearer token in `Authorization`, or `access_token` in the query, as Graph accepts):
  *   POST   /{v}/{phone-number-id}/messages          text, image/audio/video/document/sticker (id or link,
