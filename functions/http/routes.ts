@@ -91,6 +91,9 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'DELETE', path: '/quick-replies/{id}', handler: 'quick-replies/delete-quick-reply' },
   { method: 'POST', path: '/quick-replies/{id}/render', handler: 'quick-replies/render-quick-reply' },
 
+  // Several GETs of the routes above as one request (docs/api.md#read-batch): the web app's first paint.
+  { method: 'POST', path: '/batch', handler: 'batch' },
+
   { method: 'GET', path: '/payments/products', handler: 'payments/list-products' },
   { method: 'POST', path: '/payments/create-checkout-session', handler: 'payments/create-checkout-session' },
   { method: 'GET', path: '/payments/checkout-session', handler: 'payments/get-checkout-session' },

@@ -9,10 +9,12 @@
  * On an address without search the list is asked for by the shell's inline script, before any of
  * the app's JavaScript has loaded (web/index.html, src/lib/early-request.ts), and the app takes
  * that answer rather than asking again.
+ * The screen's other first reads leave as one read batch (`POST /api/batch`, docs/api.md#read-batch),
+ * which the list counts look into, and the realtime ticket waits for its answer.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Route } from 'playwright-core';
+import type { Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, type Harness, newPage, pageSettled, root, startHarness, strongPassword, uniqueEmail } from './browser.ts';
 
@@ -31,6 +33,24 @@ afterAll(async () => {
   await h?.stop();
 });
 
+/**
+ * The `query` of each contact list a request asks for: its own (`GET /api/contacts?query=`), or
+ * those of the reads it carries (`POST /api/batch`: the GETs the app asks for in the same tick
+ * leave as one batch, docs/api.md#read-batch).
+ */
+function contactListQueries(request: Request): Record<string, unknown>[] {
+  const url = new URL(request.url());
+  if (url.pathname === '/api/contacts') {
+    const query = url.searchParams.get('query');
+    return query === null ? [] : [JSON.parse(query)];
+  }
+  if (url.pathname === '/api/batch' && request.method() === 'POST') {
+    const { requests } = JSON.parse(request.postData() ?? '{}') as { requests: { path: string; query?: Record<string, string> }[] };
+    return requests.flatMap((read) => (read.path === '/contacts' && read.query?.query !== undefined ? [JSON.parse(read.query.query)] : []));
+  }
+  return [];
+}
+
 /** Opens `path` at phone width with /auth/me held back; lists what was asked for before it was let through. */
 async function openWithSessionCheckHeld(path: string, heading: string, isList: (query: Record<string, unknown>) => boolean) {
   const { page, context, errors } = await newPage(h.browser, { width: 390, height: 844 });
@@ -45,16 +65,12 @@ async function openWithSessionCheckHeld(path: string, heading: string, isList: (
   });
   const requested: string[] = [];
   let listRequests = 0;
-  const listOf = (address: string) => {
-    const url = new URL(address);
-    const query = url.pathname === '/api/contacts' ? url.searchParams.get('query') : null;
-    return query !== null && isList(JSON.parse(query));
-  };
+  const lists = (request: Request) => contactListQueries(request).filter(isList).length;
   page.on('request', (request) => {
     requested.push(new URL(request.url()).pathname);
-    if (listOf(request.url())) listRequests++;
+    listRequests += lists(request);
   });
-  const listAnswered = page.waitForResponse((response) => listOf(response.url()));
+  const listAnswered = page.waitForResponse((response) => lists(response.request()) > 0);
 
   await page.goto(`${h.runtime.url}${path}`);
   await meAsked;
@@ -137,9 +153,11 @@ describe("the shell asks for the screen's first list before the app's code", () 
     });
     const lists: string[] = [];
     page.on('request', (request) => {
-      const url = new URL(request.url());
-      const query = url.pathname === '/api/contacts' ? url.searchParams.get('query') : null;
-      if (query !== null && isList(JSON.parse(query))) lists.push(url.href);
+      lists.push(
+        ...contactListQueries(request)
+          .filter(isList)
+          .map(() => request.url()),
+      );
     });
     const listAnswered = page.waitForResponse((response) => lists.includes(response.url()));
 
@@ -162,22 +180,52 @@ describe("the shell asks for the screen's first list before the app's code", () 
     await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
     await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
     const lists: Record<string, unknown>[] = [];
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      const query = url.pathname === '/api/contacts' ? url.searchParams.get('query') : null;
-      if (query !== null && JSON.parse(query).perPage === 50) lists.push(JSON.parse(query));
-    });
+    const inboxLists = (request: Request) => contactListQueries(request).filter((query) => query.perPage === 50);
+    page.on('request', (request) => lists.push(...inboxLists(request)));
     // The list request may leave after the heading shows: waited for, then the page given time to send a second one.
-    const firstList = page.waitForRequest((request) => {
-      const url = new URL(request.url());
-      return url.pathname === '/api/contacts' && JSON.parse(url.searchParams.get('query') ?? '{}').perPage === 50;
-    });
+    const firstList = page.waitForRequest((request) => inboxLists(request).length > 0);
     await page.goto(`${h.runtime.url}/inbox?status=pending`);
     await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
     await firstList;
     await pageSettled(page);
     expect(lists).toHaveLength(1);
     expect(lists[0]!.where).toMatchObject({ status: 'pending' });
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("the first paint's reads leave as one request", () => {
+  it('/inbox with filters: the counts and catalogues go in one POST /api/batch beside the prefetched list; the realtime ticket after its answer', async () => {
+    const { page, context, errors } = await newPage(h.browser, { width: 1280, height: 900 });
+    await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
+    await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
+    const api: { at: number; what: string; reads?: string[] }[] = [];
+    const answered = new Map<string, number>();
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!url.pathname.startsWith('/api/') || url.pathname === '/api/auth/me') return;
+      const reads =
+        url.pathname === '/api/batch' ? (JSON.parse(request.postData() ?? '{}') as { requests: { path: string }[] }).requests.map((r) => r.path) : undefined;
+      api.push({ at: Date.now(), what: `${request.method()} ${url.pathname}`, reads });
+    });
+    page.on('response', (response) => answered.set(`${response.request().method()} ${new URL(response.url()).pathname}`, Date.now()));
+    await page.goto(`${h.runtime.url}/inbox?status=pending`);
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
+    await expect.poll(() => api.some((r) => r.what === 'POST /api/ws-ticket'), { timeout: 10_000 }).toBe(true);
+    await pageSettled(page);
+    // The list was asked before React rendered (boot.tsx's prefetch, ADR-0160); the screen's other reads in one batch.
+    const batch = api.find((r) => r.what === 'POST /api/batch');
+    expect(batch?.reads, JSON.stringify(api)).toEqual(expect.arrayContaining(['/inbox/counts', '/tags', '/departments', '/services']));
+    const ticket = api.findIndex((r) => r.what === 'POST /api/ws-ticket');
+    const alone = api.slice(0, ticket).filter((r) => r.what.startsWith('GET '));
+    expect(
+      alone.map((r) => r.what),
+      JSON.stringify(api),
+    ).toEqual(['GET /api/contacts']);
+    expect(api.slice(0, ticket).filter((r) => r.what === 'POST /api/batch')).toHaveLength(1);
+    // The realtime ticket waited for the batch's answer rather than needing a second container beside it.
+    expect(api[ticket]!.at).toBeGreaterThanOrEqual(answered.get('POST /api/batch') ?? Number.POSITIVE_INFINITY);
     await context.close();
     expect(errors).toEqual([]);
   });

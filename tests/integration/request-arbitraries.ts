@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
+import { batchPayload } from '#contracts/batch-payload.ts';
 import { checkoutPayload, checkoutSessionQuery } from '#contracts/payments.ts';
 import { accountPayload } from '#contracts/accounts.ts';
 import {
@@ -231,6 +232,26 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
       }),
   ],
   [quickReplyRenderPayload, (f) => shaped({ contactId: idOf(f, [f.contactId]) })],
+  [
+    batchPayload,
+    (f) => {
+      const read = shaped({
+        path: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom('/tags', '/departments', '/services', '/inbox/counts', '/auth/me', '/contacts') },
+          idOf(f, [f.contactId]).map((id) => `/contacts/${String(id)}`),
+          idOf(f, [f.accountId]).map((id) => `/accounts/${String(id)}`),
+          fc.constantFrom('/payments/products', '/batch', '/messages/send', '/../tags', '/contacts/%E0%A4%A', '', 'tags', '/tags?x=1'),
+          oddString,
+        ),
+        query: fc.oneof(
+          fc.dictionary(fc.constantFrom('query', 'after', '__proto__'), fc.oneof(fc.constant('{"perPage":5}'), oddString), { maxKeys: 2 }),
+          oddString,
+        ),
+        method: fc.constantFrom('GET', 'POST', 'get'),
+      });
+      return shaped({ requests: fc.oneof(fc.array(read, { maxLength: 10 }), oddString) });
+    },
+  ],
 ]);
 
 /** URL query parameters (strings only) for a schema of `api({ query })`. */

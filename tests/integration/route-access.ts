@@ -380,6 +380,27 @@ export const routeAccess: Record<string, MatrixEntry> = {
     build: async (t) => ({ path: `/quick-replies/${(await inboxOf(t)).quickReplyId}/render`, body: { contactId: t.contactId } }),
   },
 
+  // The read batch: any session may send one, each GET then meets its own route's gate. Built from
+  // the team's ids, so a stranger's batch answers 200 with each read's 404 and, as every row, none
+  // of the victim's ids (read-batch.test.ts checks the sub-answers one by one).
+  'POST /batch': {
+    access: 'signedIn',
+    ok: 200,
+    stranger: 200,
+    build: (t) => ({
+      path: '/batch',
+      body: {
+        requests: [
+          { path: `/contacts/${t.contactId}` },
+          { path: `/accounts/${t.accountId}` },
+          { path: `/users/${t.member.id}` },
+          { path: '/messages', query: { query: JSON.stringify({ where: { contactId: t.contactId } }) } },
+          { path: '/tags' },
+        ],
+      },
+    }),
+  },
+
   // The shared runtime has no Stripe key: every payment call an allowed caller makes answers 503.
   'GET /payments/products': { access: 'member', ok: 503, stranger: 503, build: path('/payments/products') },
   'POST /payments/create-checkout-session': { access: 'admin', ok: 503, stranger: 503, build: () => ({ path: '/payments/create-checkout-session', body: {} }) },

@@ -22,6 +22,8 @@ interface CompiledRoute extends HttpRoute {
 export const maxPayloadBytes = 10 * 1024 * 1024;
 /** API Gateway's answer to a bigger body. */
 const tooLargeAnswer = { message: 'Request Entity Too Large' };
+/** The catalogue's 404, for a path no route matches. */
+const notFoundBody = { statusCode: 404, error: 'Not Found', message: 'Not found' };
 
 export function compileRoutes(routes: HttpRoute[]): CompiledRoute[] {
   return routes.map((route) => {
@@ -41,6 +43,17 @@ export class HttpGateway {
     private readonly invoke: RouteInvoker,
     private readonly basePath = '/api',
   ) {}
+
+  /**
+   * Runs the route `event.routeKey` names (`GET /api/contacts`) with its module, in this thread, as
+   * the stack's route table does in a function (functions/lib/route-table.ts): the read batch's
+   * GETs. A key no route has answers the catalogue's 404.
+   */
+  invokeRouteKey(event: APIGatewayProxyEventV2): Promise<unknown> {
+    const route = this.routes.find((r) => `${r.method} ${this.basePath}${r.path}` === event.routeKey);
+    if (!route) return Promise.resolve({ statusCode: 404, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(notFoundBody) });
+    return this.invoke(route, event, route.handler.replace(/\//g, '-'));
+  }
 
   /**
    * Handles a request under the base path, its body read within the payload limit: over it, the
@@ -75,7 +88,7 @@ export class HttpGateway {
     }
     // An HTTP API answers 404 to any request no route matches, a known path with another method
     // included; the body is the catalogue's, as every other error.
-    if (!matched) return send(res, 404, { statusCode: 404, error: 'Not Found', message: 'Not found' });
+    if (!matched) return send(res, 404, notFoundBody);
 
     const event = toEvent(req, url, matched.route, matched.params, body, this.basePath);
     let result: APIGatewayProxyResultV2;

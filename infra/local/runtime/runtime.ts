@@ -18,6 +18,7 @@ import { createTableInput, tableShape } from '#db/table-definition.ts';
 import type { StreamRecord } from '../emulators/dynamo-front.ts';
 import { HttpGateway } from '../emulators/http-gateway.ts';
 import { handlerOf, invokeHere } from './handler-modules.ts';
+import { type RouteDispatcher, serveRoutesInProcess } from '#lib/route-table.ts';
 import { TablePort } from './table-port.ts';
 import { serveStatic } from './static-site.ts';
 import { startS3Front } from '../emulators/s3-front.ts';
@@ -289,6 +290,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // Every route's handler in this thread, as the DynamoDB thread answers their table calls
   // (ADR-0197).
   const gateway = new HttpGateway((route, event, functionName) => invokeHere(runtimeModuleUrl(`functions/http/${route.handler}`), event, functionName));
+  // The read batch's GETs (POST /api/batch) run in this thread through each route's module, as the
+  // gateway calls them; in the cloud the function's route table does this (functions/lib/route-table.ts).
+  serveRoutesInProcess((event) => gateway.invokeRouteKey(event) as ReturnType<RouteDispatcher>);
   // The headers CloudFront adds to every answer (infra/site-headers.ts), on every answer here too;
   // the CSP allows this machine's S3 and hashes the served shell's inline scripts.
   const shell = join(webDir, 'index.html');

@@ -12,7 +12,7 @@
  * session does.
  */
 import { pingIntervalMs, pingMessage, pongMessage, type WsTicketAnswer } from '#contracts/realtime-link.ts';
-import { api } from './api-client.ts';
+import { api, readsAnswered } from './api-client.ts';
 import { onSignOut } from './auth.ts';
 
 type Listener = (message: string) => void;
@@ -47,16 +47,23 @@ function markState(state: 'open' | 'closed'): void {
 }
 
 function retryLater(): void {
-  retryTimer = setTimeout(open, backoffDelay(attempts++));
+  retryTimer = setTimeout(() => void open(), backoffDelay(attempts++));
 }
 
 /**
  * Asks a ticket for the current session, then opens the socket with it. A ticket refused with 401
  * means the session is over: the API client signs out, which closes the link (`onSignOut`).
  */
-async function open(): Promise<void> {
+async function open(afterReads = false): Promise<void> {
   if (!token || typeof WebSocket === 'undefined') return;
   const mine = link;
+  // A link's first ticket waits for the reads in flight (the first paint's batch): beside them, it
+  // would need a second Lambda container at once (lib/api-client.ts `readsAnswered`, ADR draft
+  // read-batch). A reconnection asks at once.
+  if (afterReads) {
+    await readsAnswered();
+    if (mine !== link || !token) return;
+  }
   let ticket: string;
   try {
     ({ ticket } = await api.post<WsTicketAnswer>('/ws-ticket', undefined, { headers: { Authorization: `Bearer ${token}` } }));
@@ -103,7 +110,7 @@ export function connectRealtime(accessToken: string): void {
   closeRealtime();
   token = accessToken;
   attempts = 0;
-  void open();
+  void open(true);
 }
 
 export function closeRealtime(): void {
