@@ -5,5 +5,6 @@
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { telegramChannel } from '#connectors/telegram/adapter.ts';
 import { whatsappChannel } from '#connectors/whatsapp/adapter.ts';
+import { whatsappCloudChannel } from '#connectors/whatsapp-cloud/adapter.ts';
 
-export const productChannels: readonly ChannelAdapter[] = [telegramChannel, whatsappChannel];
+export const productChannels: readonly ChannelAdapter[] = [telegramChannel, whatsappChannel, whatsappCloudChannel];

@@ -101,7 +101,7 @@ export function contactRuleProblems(payload: ContactPayload, ctx: ContactRulesCo
     if (changed) problems.push(['data.phoneNumber', 'O telefone não pode ser alterado']);
   }
   const skipPhone =
-    (ctx.serviceType === 'whatsapp' && ctx.mode === 'edit') || (telegram && (!phone || (ctx.mode === 'edit' && phone === ctx.original?.data.phoneNumber)));
+    (ctx.serviceType !== 'telegram' && ctx.mode === 'edit') || (telegram && (!phone || (ctx.mode === 'edit' && phone === ctx.original?.data.phoneNumber)));
   if (!skipPhone && phone) {
     const error = phoneError(phone, payload.data.phoneCountry ?? undefined);
     if (error) problems.push(['data.phoneNumber', error]);

@@ -44,6 +44,8 @@ export const errorTexts = {
   fileNotUploaded: 'The file was not uploaded',
   cannotRetry: 'Only failed messages can be sent again',
   telegramTokenInvalid: 'Invalid Telegram token',
+  whatsappCloudCredentialsInvalid: 'Invalid WhatsApp Cloud API credentials',
+  whatsappCloudNumberInUse: 'This WhatsApp number is already used by another connection',
   channelUnreachable: 'The channel could not be reached',
   channelNotStartable: 'This connection type cannot be started yet',
   cannotPairByPhone: 'This connection cannot be paired by phone number',
@@ -106,6 +108,9 @@ export const shownMessages: Record<string, string> = {
   'The file was not uploaded': 'O arquivo não foi enviado. Anexe-o novamente.',
   'Only failed messages can be sent again': 'Somente mensagens que falharam podem ser reenviadas.',
   'Invalid Telegram token': 'Token do Telegram inválido. Confira o token que o BotFather entregou e tente novamente.',
+  'Invalid WhatsApp Cloud API credentials':
+    'A Meta recusou as credenciais do WhatsApp (API oficial). Confira os campos indicados no Gerenciador do WhatsApp e tente novamente.',
+  'This WhatsApp number is already used by another connection': 'Este número do WhatsApp (API oficial) já está em uso em outra conexão.',
   'The channel could not be reached': 'Não foi possível falar com o canal agora. Tente novamente em instantes.',
   'This connection type cannot be started yet': 'Este tipo de conexão ainda não pode ser iniciado.',
   'This connection cannot be paired by phone number': 'Somente conexões do WhatsApp podem ser conectadas com o número de telefone.',

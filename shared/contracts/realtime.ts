@@ -15,7 +15,7 @@ import { conversationStatuses } from './conversations.ts';
 import { genders } from './genders.ts';
 import type { Account, User } from './entities.ts';
 import { messageKinds, messageTypes, type Message } from './messages.ts';
-import { serviceStatuses, serviceTypes, type Service } from './services.ts';
+import { cloudQualityRatings, serviceStatuses, serviceTypes, type Service } from './services.ts';
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
 const ref = z.object({ id: z.string(), name: z.string() });
@@ -61,7 +61,15 @@ export const serviceSchema = z.object({
   status: z.enum(serviceStatuses).catch('disconnected'),
   connected: z.boolean(),
   data: z.object({ qrCode: nullable(z.string()), pairingCode: nullable(z.string()) }),
-  internalData: z.object({ token: z.string().optional() }),
+  internalData: z.object({
+    token: z.string().optional(),
+    appSecret: z.string().optional(),
+    phoneNumberId: z.string().optional(),
+    wabaId: z.string().optional(),
+  }),
+  displayPhoneNumber: z.string().optional(),
+  verifiedName: z.string().optional(),
+  qualityRating: z.enum(cloudQualityRatings).optional(),
   statusReason: nullable(z.string()),
   defaultDepartmentId: nullable(z.string()),
   readReceipts: z.boolean().catch(true),

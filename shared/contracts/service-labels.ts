@@ -3,10 +3,14 @@
  * that only show a connection (the inbox's list) do not fetch and build the schemas (services.ts
  * holds those, and re-exports these for the API).
  */
-export const serviceTypes = ['whatsapp', 'telegram'] as const;
+export const serviceTypes = ['whatsapp', 'telegram', 'whatsapp_cloud'] as const;
 export type ServiceType = (typeof serviceTypes)[number];
 
-export const serviceTypeLabels: Record<ServiceType, string> = { whatsapp: 'WhatsApp', telegram: 'Telegram' };
+/** `whatsapp`: paired by QR (Baileys, in the worker fleet); `whatsapp_cloud`: Meta's official Cloud API (webhooks, no session). */
+export const serviceTypeLabels: Record<ServiceType, string> = { whatsapp: 'WhatsApp', telegram: 'Telegram', whatsapp_cloud: 'WhatsApp (API oficial)' };
+
+/** The types the web app's connection form offers (the Cloud API's form fields come later). */
+export const connectionFormTypes = ['whatsapp', 'telegram'] as const satisfies readonly ServiceType[];
 
 /** Status values as stored and sent; anything else shows as disconnected. */
 export const serviceStatuses = ['starting', 'connected', 'isOnQrCode', 'disconnected'] as const;

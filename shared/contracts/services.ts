@@ -1,4 +1,4 @@
-/** Connections ("services"): WhatsApp or Telegram channels of an account (docs/product.md#entities-and-states and docs/product.md#validation). */
+/** Connections ("services"): WhatsApp (QR or the official Cloud API) or Telegram channels of an account (docs/product.md#entities-and-states and docs/product.md#validation). */
 import { z } from 'zod';
 import { requiredString, requiredText } from './fields.ts';
 import { type ServiceStatus, type ServiceType, serviceTypes } from './service-labels.ts';
@@ -13,8 +13,16 @@ export interface Service {
   connected: boolean;
   /** What to show while pairing: a QR as an image data URL, or WhatsApp's 8-character code to type on the phone. */
   data: { qrCode: string | null; pairingCode: string | null };
-  /** The Telegram token, masked: only its last 4 characters are ever sent to a browser. */
-  internalData: { token?: string };
+  /**
+   * The credentials as a browser may see them: the Telegram token or the Cloud API's access token
+   * masked (only its last 4 characters), the Cloud API's app secret masked the same way, and its
+   * two ids (not secrets) whole.
+   */
+  internalData: { token?: string; appSecret?: string; phoneNumberId?: string; wabaId?: string };
+  /** WhatsApp (API oficial): the number as Meta answered when its credentials were last checked. */
+  displayPhoneNumber?: string;
+  verifiedName?: string;
+  qualityRating?: CloudQualityRating;
   /** Why the connection stopped (when it did not stop by request), or why it is starting again (reconnecting), in pt-BR. */
   statusReason: string | null;
   /** The department new conversations on this connection start in (docs/product.md#team-inbox). */
@@ -39,25 +47,93 @@ const defaultDepartment = z
   .nullish()
   .transform((v) => v ?? null);
 
+/** Meta's quality rating of a Cloud API number (`UNKNOWN` before it has sent enough). */
+export const cloudQualityRatings = ['GREEN', 'YELLOW', 'RED', 'UNKNOWN'] as const;
+export type CloudQualityRating = (typeof cloudQualityRatings)[number];
+
+// The Cloud API's credentials (docs/product.md#validation): the number's and the business account's
+// ids (digits, as Meta shows them), a system-user access token and the Meta app's secret.
+export const cloudCredentialTexts = {
+  phoneNumberIdRequired: 'ID do número de telefone é obrigatório',
+  phoneNumberIdInvalid: 'ID do número de telefone inválido: use só os números que a Meta mostra',
+  wabaIdRequired: 'ID da conta do WhatsApp Business é obrigatório',
+  wabaIdInvalid: 'ID da conta do WhatsApp Business inválido: use só os números que a Meta mostra',
+  accessTokenRequired: 'Token de acesso é obrigatório',
+  accessTokenInvalid: 'Token de acesso inválido',
+  appSecretRequired: 'Chave secreta do app é obrigatória',
+  appSecretInvalid: 'Chave secreta do app inválida: são 32 letras e números, em Configurações do app > Básico',
+  /** Meta refused the token (error 190): expired, revoked or mistyped. */
+  accessTokenRejected: 'A Meta recusou este token de acesso: confira se ele foi copiado inteiro e não expirou',
+  /** The token cannot see this number (a wrong id, or a token of another business). */
+  phoneNumberNotFound: 'A Meta não encontrou este número com este token: confira o ID do número de telefone',
+  /** The number is not in this business account. */
+  wabaMismatch: 'Este número não pertence a esta conta do WhatsApp Business',
+} as const;
+
+const graphId = (invalid: string) =>
+  z
+    .string({ error: requiredText })
+    .trim()
+    .regex(/^\d{5,25}$/, { error: invalid });
+const accessToken = z
+  .string({ error: requiredText })
+  .trim()
+  .min(20, { error: cloudCredentialTexts.accessTokenInvalid })
+  .max(1000, { error: cloudCredentialTexts.accessTokenInvalid })
+  .regex(/^[A-Za-z0-9._|-]+$/, { error: cloudCredentialTexts.accessTokenInvalid });
+const appSecret = z
+  .string({ error: requiredText })
+  .trim()
+  .regex(/^[0-9a-fA-F]{32}$/, { error: cloudCredentialTexts.appSecretInvalid });
+
+const cloudCredentialFields = {
+  phoneNumberId: graphId(cloudCredentialTexts.phoneNumberIdInvalid).optional(),
+  wabaId: graphId(cloudCredentialTexts.wabaIdInvalid).optional(),
+  accessToken: accessToken.optional(),
+  appSecret: appSecret.optional(),
+};
+
+/** The Cloud API's credentials as sealed together (the connection's sealed token is this, as JSON). */
+export interface CloudCredentials {
+  phoneNumberId: string;
+  wabaId: string;
+  accessToken: string;
+  appSecret: string;
+}
+
 export const serviceCreatePayload = z
   .object({
     name: requiredString(80),
     type: z.enum(serviceTypes, { error: requiredText }),
     token: token.optional(),
+    ...cloudCredentialFields,
     defaultDepartmentId: defaultDepartment,
     /** WhatsApp's read receipts when an agent opens a conversation; absent: on. */
     readReceipts: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     if (v.type === 'telegram' && !v.token) ctx.addIssue({ code: 'custom', path: ['token'], message: telegramTokenRequiredText });
+    if (v.type === 'whatsapp_cloud') {
+      const required = [
+        ['phoneNumberId', cloudCredentialTexts.phoneNumberIdRequired],
+        ['wabaId', cloudCredentialTexts.wabaIdRequired],
+        ['accessToken', cloudCredentialTexts.accessTokenRequired],
+        ['appSecret', cloudCredentialTexts.appSecretRequired],
+      ] as const;
+      for (const [path, message] of required) if (!v[path]) ctx.addIssue({ code: 'custom', path: [path], message });
+    }
   });
 export type ServiceCreatePayload = z.infer<typeof serviceCreatePayload>;
 
-/** Update: the type may be sent but never changes; a token replaces the Telegram token. */
+/**
+ * Update: the type may be sent but never changes; a token replaces the Telegram token; any of the
+ * Cloud API's credentials replaces that one (the others stay) and all are checked again.
+ */
 export const serviceUpdatePayload = z.object({
   name: requiredString(80),
   type: z.enum(serviceTypes).optional(),
   token: token.optional(),
+  ...cloudCredentialFields,
   /** Absent: unchanged; null: none. */
   defaultDepartmentId: z.string().min(1).max(64).nullable().optional(),
   /** Absent: unchanged. */
@@ -79,6 +155,8 @@ export const telegramTokenInvalidText = 'Token do Telegram inválido';
 /** Why a connection stopped by itself (statusReason), in pt-BR. */
 export const serviceStopReasons = {
   tokenRejected: 'O Telegram recusou o token do bot. Atualize o token e inicie a conexão de novo.',
+  /** WhatsApp (API oficial): Meta refused the access token (error 190) or no longer lets it see the number. */
+  cloudTokenRejected: 'A Meta recusou o token de acesso desta conexão (expirado ou revogado). Informe um novo token e inicie a conexão de novo.',
   unreachable: 'Não foi possível falar com o canal. Tente iniciar a conexão de novo.',
   planLimit: 'Desligada porque o plano da conta permite menos conexões. Ela volta a funcionar quando o plano tiver espaço.',
 } as const;

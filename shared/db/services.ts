@@ -1,6 +1,6 @@
 /** Connection (service) items. */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ServiceStatus, ServiceType } from '#contracts/services.ts';
+import type { CloudQualityRating, ServiceStatus, ServiceType } from '#contracts/services.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
 import { type entityTypes, keys } from './keys.ts';
@@ -23,8 +23,20 @@ export interface ServiceItem {
   pairingPhone?: string | null;
   /** The Telegram bot token, sealed by the vault. */
   tokenSealed: string | null;
-  /** The token's last four characters, to show which token is set. */
+  /** The token's last four characters, to show which token is set (the Cloud API: of its access token). */
   tokenHint: string | null;
+  /**
+   * WhatsApp (API oficial): the ids (plain; the secrets are in `tokenSealed`), the app secret's last
+   * four characters, and the number as Meta answered when the credentials were last checked.
+   */
+  cloud?: {
+    phoneNumberId: string;
+    wabaId: string;
+    appSecretHint: string;
+    displayPhoneNumber?: string;
+    verifiedName?: string;
+    qualityRating?: CloudQualityRating;
+  } | null;
   /** A new id at every start: a worker running an older run stops. Absent until first started. */
   runId?: string | null;
   /**

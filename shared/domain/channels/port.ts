@@ -11,7 +11,7 @@
  */
 import type { ErrorText } from '#contracts/errors.ts';
 import type { MessageType } from '#contracts/messages.ts';
-import type { ServiceStatus, ServiceType } from '#contracts/services.ts';
+import type { CloudQualityRating, ServiceStatus, ServiceType } from '#contracts/services.ts';
 import type { Ports } from '../ports.ts';
 
 /** The connection an adapter acts on, with its credentials opened from the vault. */
@@ -78,9 +78,16 @@ export class ChannelSendError extends Error {
 
 // ─── Credentials and lifecycle ─────────────────────────────────────────────────────────────────
 
-/** The channel refused the credentials (an invalid or revoked bot token). */
+/**
+ * The channel refused the credentials (an invalid or revoked bot token). `field`: which field of the
+ * connection form is wrong and why (pt-BR), with the catalogue text to answer; absent: the
+ * Telegram token's. `stopReason`: the connection's statusReason when a start is refused (pt-BR).
+ */
 export class CredentialsRejected extends Error {
-  constructor(message = 'credentials rejected') {
+  constructor(
+    message = 'credentials rejected',
+    readonly details: { field?: { error: ErrorText; path: string; message: string }; stopReason?: string } = {},
+  ) {
     super(message);
     this.name = 'CredentialsRejected';
   }
@@ -95,14 +102,25 @@ export class ChannelUnreachable extends Error {
 }
 
 export interface ChannelCredentials {
-  /** Checks credentials with the channel before they are stored; throws CredentialsRejected or ChannelUnreachable. */
-  verify(token: string): Promise<void>;
+  /**
+   * Checks credentials with the channel before they are stored; throws CredentialsRejected or
+   * ChannelUnreachable. May answer what the channel told about the account, stored on the connection.
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a channel with nothing to tell answers nothing (Telegram's check)
+  verify(token: string): Promise<ChannelProfile | void>;
   /**
    * What the credentials must hold alone across the whole product (a Telegram bot serves one
    * connection): the claim's kind and id, and the error when another connection holds it.
    * Claimed in the same transaction that stores the credentials; pure, no network.
    */
   exclusive?(token: string): ExclusiveClaim;
+}
+
+/** What a channel answered about the account its credentials open (the Cloud API's number), shown on the connection. */
+export interface ChannelProfile {
+  displayPhoneNumber?: string;
+  verifiedName?: string;
+  qualityRating?: CloudQualityRating;
 }
 
 export interface ExclusiveClaim {
@@ -258,6 +276,12 @@ export interface ChannelAdapter {
   readonly lifecycle?: ChannelLifecycle;
   readonly sessions?: SessionHolding;
   readonly webhook?: WebhookReceiver;
+  /**
+   * Sends the channel's read receipts for received messages of a chat without a session (the Cloud
+   * API's `status: 'read'`), in the process that opens the conversation. Channels reached through a
+   * worker-held session have `sessions.markRead` instead. Absent: neither way, no receipts.
+   */
+  markRead?(connection: ChannelConnection, read: ReadReceipts): Promise<void>;
 }
 
 // ─── Inbound: what adapters hand over ─────────────────────────────────────────────────────────

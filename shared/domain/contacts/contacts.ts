@@ -5,6 +5,7 @@
  */
 import { maxContactsSkipped } from '#contracts/contact-limits.ts';
 import { contactRuleProblems, type Contact, type ContactPayload } from '#contracts/contacts.ts';
+import type { ServiceType } from '#contracts/services.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
@@ -231,6 +232,13 @@ export async function insertContact(ports: Ports, contact: NewContact, lines: (c
   }
 }
 
+/** A contact made by hand is kept under the id its channel sends to: the WhatsApp JID, the Cloud API's digits (wa_id), Telegram's chat id. */
+function contactIdFromService(type: ServiceType, payload: ContactPayload): string {
+  if (type === 'whatsapp') return whatsappJid(payload.data.phoneNumber!);
+  if (type === 'whatsapp_cloud') return payload.data.phoneNumber!.replace(/\D/g, '');
+  return payload.idFromService!;
+}
+
 export async function createContact(ports: Ports, session: AccountSession, payload: ContactPayload): Promise<Contact> {
   const service = await getServiceItem(ports.table, session.accountId, payload.serviceId);
   if (!service) throw invalid([['serviceId', 'Conexão não encontrada']]);
@@ -241,7 +249,7 @@ export async function createContact(ports: Ports, session: AccountSession, paylo
     serviceId: service.id,
     name: payload.name,
     contactType: 'user',
-    idFromService: service.channelType === 'whatsapp' ? whatsappJid(payload.data.phoneNumber!) : payload.idFromService!,
+    idFromService: contactIdFromService(service.channelType, payload),
     email: payload.data.email,
     phoneNumber: payload.data.phoneNumber,
     phoneCountry: payload.data.phoneCountry,

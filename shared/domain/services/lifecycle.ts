@@ -6,21 +6,28 @@
 import { errorTexts } from '#contracts/errors.ts';
 import { serviceStopReasons, telegramTokenInvalidText, type ServiceStatus, type ServiceType } from '#contracts/services.ts';
 import { writeServiceStatus, type ServiceItem } from '#db/services.ts';
-import { ChannelUnreachable, CredentialsRejected, type ChannelConnection, type ChannelLifecycle } from '../channels/port.ts';
+import { ChannelUnreachable, CredentialsRejected, type ChannelConnection, type ChannelLifecycle, type ChannelProfile } from '../channels/port.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 
 function translate(error: unknown): never {
-  if (error instanceof CredentialsRejected) throw fail.invalid(errorTexts.telegramTokenInvalid, [{ path: 'token', message: telegramTokenInvalidText }]);
+  if (error instanceof CredentialsRejected) {
+    const field = error.details.field;
+    if (field) throw fail.invalid(field.error, [{ path: field.path, message: field.message }]);
+    throw fail.invalid(errorTexts.telegramTokenInvalid, [{ path: 'token', message: telegramTokenInvalidText }]);
+  }
   if (error instanceof ChannelUnreachable) throw fail.invalid(errorTexts.channelUnreachable);
   throw error;
 }
 
-/** Checks credentials before they are stored; a channel that takes none has nothing to check. */
-export async function verifyCredentials(ports: Ports, type: ServiceType, token: string | null): Promise<void> {
+/**
+ * Checks credentials before they are stored; a channel that takes none has nothing to check.
+ * Answers what the channel told about the account (the Cloud API's number), if anything.
+ */
+export async function verifyCredentials(ports: Ports, type: ServiceType, token: string | null): Promise<ChannelProfile | null> {
   const credentials = ports.channels.get(type)?.credentials;
-  if (!credentials || !token) return;
-  await credentials.verify(token).catch(translate);
+  if (!credentials || !token) return null;
+  return (await credentials.verify(token).catch(translate)) ?? null;
 }
 
 /** The connection as its adapter sees it, credentials opened. */
@@ -70,7 +77,7 @@ export async function startConnection(ports: Ports, item: ServiceItem, options: 
   try {
     status = await lifecycle.start(ports, run);
   } catch (error) {
-    const reason = error instanceof CredentialsRejected ? serviceStopReasons.tokenRejected : serviceStopReasons.unreachable;
+    const reason = error instanceof CredentialsRejected ? (error.details.stopReason ?? serviceStopReasons.tokenRejected) : serviceStopReasons.unreachable;
     await writeServiceStatus(ports.table, item, { status: 'disconnected', statusReason: reason, onlyRun: runId, now: now(ports) });
     translate(error);
   }

@@ -1,4 +1,4 @@
-/** A connection as the API answers it: the token is never sent, only its last four characters. */
+/** A connection as the API answers it: tokens and secrets are never sent, only their last four characters. */
 import { maskToken, type Service } from '#contracts/services.ts';
 import type { ServiceItem } from '#db/services.ts';
 
@@ -10,7 +10,13 @@ export function toService(item: ServiceItem): Service {
     status: item.status,
     connected: item.status === 'connected',
     data: { qrCode: item.qrCode ?? null, pairingCode: item.pairingCode ?? null },
-    internalData: item.tokenHint ? { token: maskToken(item.tokenHint) } : {},
+    internalData: {
+      ...(item.tokenHint ? { token: maskToken(item.tokenHint) } : {}),
+      ...(item.cloud ? { appSecret: maskToken(item.cloud.appSecretHint), phoneNumberId: item.cloud.phoneNumberId, wabaId: item.cloud.wabaId } : {}),
+    },
+    ...(item.cloud?.displayPhoneNumber !== undefined ? { displayPhoneNumber: item.cloud.displayPhoneNumber } : {}),
+    ...(item.cloud?.verifiedName !== undefined ? { verifiedName: item.cloud.verifiedName } : {}),
+    ...(item.cloud?.qualityRating !== undefined ? { qualityRating: item.cloud.qualityRating } : {}),
     statusReason: item.statusReason ?? null,
     defaultDepartmentId: item.defaultDepartmentId ?? null,
     readReceipts: item.readReceipts !== false,

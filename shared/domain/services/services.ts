@@ -3,7 +3,14 @@ import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
-import type { Service, ServiceCreatePayload, ServiceType, ServiceUpdatePayload } from '#contracts/services.ts';
+import {
+  cloudCredentialTexts,
+  type CloudCredentials,
+  type Service,
+  type ServiceCreatePayload,
+  type ServiceType,
+  type ServiceUpdatePayload,
+} from '#contracts/services.ts';
 import type { ServicePairing } from '#contracts/pairing.ts';
 import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
 import { claimStep, releaseClaimStep } from '#db/channel-records.ts';
@@ -13,6 +20,8 @@ import { accountServices, getServiceItem, isRunningStatus, type ServiceItem } fr
 import { isBeyondLimit } from '../billing/plan-limits.ts';
 import { findDepartment } from '../departments/departments.ts';
 import { fail } from '../errors.ts';
+import type { ChannelProfile } from '../channels/port.ts';
+import { cloudCredentialsToken, parseCloudCredentials } from '../channels/cloud-credentials.ts';
 import { forgetConnection, startConnection, stopConnection, verifyCredentials } from './lifecycle.ts';
 import { toService } from './present-service.ts';
 import { applyListQuery, type ListRules } from '../list-query.ts';
@@ -57,12 +66,32 @@ async function checkDepartment(ports: Ports, session: AccountSession, id: string
   }
 }
 
+/** The Cloud API's credentials of a payload, over the current ones (an update names only what changes); null when incomplete. */
+function cloudCredentialsOf(payload: Partial<CloudCredentials>, current: CloudCredentials | null): CloudCredentials | null {
+  const phoneNumberId = payload.phoneNumberId ?? current?.phoneNumberId;
+  const wabaId = payload.wabaId ?? current?.wabaId;
+  const accessToken = payload.accessToken ?? current?.accessToken;
+  const appSecret = payload.appSecret ?? current?.appSecret;
+  return phoneNumberId && wabaId && accessToken && appSecret ? { phoneNumberId, wabaId, accessToken, appSecret } : null;
+}
+
+/** The token to seal for a connection's credentials, with what is kept of them in plain (hints, ids, what the channel answered). */
+function sealedParts(type: ServiceType, token: string, profile: ChannelProfile | null): Pick<ServiceItem, 'tokenHint' | 'cloud'> {
+  const cloud = type === 'whatsapp_cloud' ? parseCloudCredentials(token) : null;
+  if (!cloud) return { tokenHint: token.slice(-4) };
+  return {
+    tokenHint: cloud.accessToken.slice(-4),
+    cloud: { phoneNumberId: cloud.phoneNumberId, wabaId: cloud.wabaId, appSecretHint: cloud.appSecret.slice(-4), ...(profile ?? {}) },
+  };
+}
+
 export async function createService(ports: Ports, session: AccountSession, payload: ServiceCreatePayload): Promise<Service> {
   const account = await getAccountItem(ports.table, session.accountId);
   if (!account) throw fail.notFound();
-  const token = payload.type === 'telegram' ? payload.token! : null;
+  const cloud = payload.type === 'whatsapp_cloud' ? cloudCredentialsOf(payload, null) : null;
+  const token = payload.type === 'telegram' ? payload.token! : cloud ? cloudCredentialsToken(cloud) : null;
   await checkDepartment(ports, session, payload.defaultDepartmentId);
-  await verifyCredentials(ports, payload.type, token);
+  const profile = await verifyCredentials(ports, payload.type, token);
   const now = ports.clock().toISOString();
   const id = ports.newId();
   const item: ServiceItem = {
@@ -76,7 +105,7 @@ export async function createService(ports: Ports, session: AccountSession, paylo
     statusReason: null,
     qrCode: null,
     tokenSealed: token ? await ports.vault.seal(token) : null,
-    tokenHint: token ? token.slice(-4) : null,
+    ...(token ? sealedParts(payload.type, token, profile) : { tokenHint: null }),
     defaultDepartmentId: payload.defaultDepartmentId,
     readReceipts: payload.readReceipts !== false,
     createdAt: now,
@@ -98,6 +127,22 @@ export async function createService(ports: Ports, session: AccountSession, paylo
   return toService(item);
 }
 
+/** The token an update brings, when it changes the credentials (null: unchanged). */
+function newToken(type: ServiceType, currentToken: string | null, payload: ServiceUpdatePayload): string | null {
+  if (type === 'telegram') return payload.token && payload.token !== currentToken ? payload.token : null;
+  if (type !== 'whatsapp_cloud') return null;
+  const current = parseCloudCredentials(currentToken);
+  const next = cloudCredentialsOf(payload, current);
+  if (!next) {
+    if (payload.phoneNumberId || payload.wabaId || payload.accessToken || payload.appSecret) {
+      throw fail.invalid(errorTexts.invalidParams, [{ path: 'accessToken', message: cloudCredentialTexts.accessTokenRequired }]);
+    }
+    return null;
+  }
+  const token = cloudCredentialsToken(next);
+  return current && token === cloudCredentialsToken(current) ? null : token;
+}
+
 export async function updateService(ports: Ports, session: AccountSession, id: string, payload: ServiceUpdatePayload): Promise<Service> {
   const current = await loadService(ports, session, id);
   if (payload.type && payload.type !== current.channelType) {
@@ -105,14 +150,14 @@ export async function updateService(ports: Ports, session: AccountSession, id: s
   }
   if (payload.defaultDepartmentId) await checkDepartment(ports, session, payload.defaultDepartmentId);
   const currentToken = current.tokenSealed ? await ports.vault.open(current.tokenSealed) : null;
-  const token = current.channelType === 'telegram' && payload.token && payload.token !== currentToken ? payload.token : null;
-  if (token) await verifyCredentials(ports, current.channelType, token);
+  const token = newToken(current.channelType, currentToken, payload);
+  const profile = token ? await verifyCredentials(ports, current.channelType, token) : null;
   const next: ServiceItem = {
     ...current,
     name: payload.name,
     ...(payload.defaultDepartmentId !== undefined ? { defaultDepartmentId: payload.defaultDepartmentId } : {}),
     ...(payload.readReceipts !== undefined ? { readReceipts: payload.readReceipts } : {}),
-    ...(token ? { tokenSealed: await ports.vault.seal(token), tokenHint: token.slice(-4) } : {}),
+    ...(token ? { tokenSealed: await ports.vault.seal(token), ...sealedParts(current.channelType, token, profile) } : {}),
     updatedAt: ports.clock().toISOString(),
   };
   const before = exclusiveClaim(ports, current.channelType, currentToken);

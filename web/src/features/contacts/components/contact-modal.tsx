@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { useController } from 'react-hook-form';
 import { z } from 'zod';
 import { contactPayload, contactRuleProblems, genderLabels, genders, type Contact, type ContactPayload } from '#contracts/contacts.ts';
+import type { ServiceType } from '#contracts/service-labels.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { FormActions } from '#web/components/ui/form-actions.tsx';
@@ -37,7 +38,7 @@ export function toPayload(v: Values): unknown {
 }
 
 /** The modal's rules: the shared payload schema, then the connection and create/edit rules of docs/product.md#validation. */
-export function contactFormSchema(mode: 'create' | 'edit', serviceType: 'whatsapp' | 'telegram', original?: Contact) {
+export function contactFormSchema(mode: 'create' | 'edit', serviceType: ServiceType, original?: Contact) {
   return z.custom<Values>().transform((values, ctx) => {
     const parsed = contactPayload.safeParse(toPayload(values));
     if (!parsed.success) {

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { z } from 'zod';
 import { requiredText } from '#contracts/fields.ts';
-import { serviceTypeLabels, serviceTypes } from '#contracts/service-labels.ts';
+import { connectionFormTypes, serviceTypeLabels } from '#contracts/service-labels.ts';
 import {
   readReceiptsLabel,
   serviceCreatePayload,
@@ -81,7 +81,7 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
         required
         disabled={mode === 'edit'}
         placeholder="Selecione o tipo"
-        options={serviceTypes.map((t) => ({ value: t, label: serviceTypeLabels[t] }))}
+        options={connectionFormTypes.map((t) => ({ value: t, label: serviceTypeLabels[t] }))}
         {...form.field('type')}
       />
       {form.watch('type') === 'telegram' ? (

@@ -1,0 +1,17 @@
+/**
+ * WhatsApp through Meta's official Cloud API ('WhatsApp (API oficial)'): webhook-driven and
+ * stateless, so it runs in the functions like Telegram's webhook mode and holds no session in the
+ * channel worker fleet (no `sessions`: its connections never go to the worker queue). The webhook
+ * receiver and inbound processing come next (./inbound.ts holds the mapping already).
+ */
+import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { whatsappCloudCredentials, whatsappCloudLifecycle } from './lifecycle.ts';
+import { markWhatsappCloudRead, sendWhatsappCloud } from './send.ts';
+
+export const whatsappCloudChannel: ChannelAdapter = {
+  type: 'whatsapp_cloud',
+  send: sendWhatsappCloud,
+  credentials: whatsappCloudCredentials,
+  lifecycle: whatsappCloudLifecycle,
+  markRead: markWhatsappCloudRead,
+};

@@ -1,0 +1,118 @@
+/**
+ * Outbound through the Cloud API (POST /{phone-number-id}/messages): text, replies
+ * (`context.message_id`), images and videos with captions, documents with their file names, audio,
+ * and voice notes as OGG/Opus audio (the dispatcher hands WebM recordings over repackaged). A file is
+ * uploaded first (POST /{phone-number-id}/media) and sent by its media id, so no public URL of our
+ * bucket is handed to Meta. Read receipts: POST /messages with `status: 'read'`.
+ *
+ * Meta's refusals become the port's ChannelSendError through ./errors.ts: rate limits and passing
+ * failures (130429, 131056, 80007, 131000) with `retryAfterSeconds`, so the send queue holds the
+ * connection's lane and tries again; the others final, with the pt-BR reason on the bubble (131047:
+ * the 24-hour window). The wamid Meta answers is the message's channel id (statuses and replies name it).
+ */
+import { parseCloudCredentials } from '#domain/channels/cloud-credentials.ts';
+import {
+  ChannelSendError,
+  type ChannelAdapter,
+  type ChannelConnection,
+  type OutboundMessage,
+  type ReadReceipts,
+  type SentMessage,
+} from '#domain/channels/port.ts';
+import { cloudSendError } from './errors.ts';
+import { graphClient, GraphError, type GraphClient } from './graph-client.ts';
+
+interface SendAnswer {
+  contacts?: { input?: string; wa_id?: string }[];
+  messages?: { id?: string }[];
+}
+
+/** A contact's id as the Cloud API takes it: the digits of the number (a QR-channel JID loses its suffix). */
+export function cloudRecipient(id: string): string {
+  return id.split('@')[0]!.replace(/\D/g, '');
+}
+
+/** The Cloud API's message type for ours, and whether it carries a caption or a file name. */
+function mediaKind(type: OutboundMessage['type']): { kind: 'image' | 'video' | 'audio' | 'document'; caption: boolean; filename: boolean } {
+  switch (type) {
+    case 'image':
+      return { kind: 'image', caption: true, filename: false };
+    case 'video':
+      return { kind: 'video', caption: true, filename: false };
+    case 'audio':
+    case 'voice':
+      return { kind: 'audio', caption: false, filename: false };
+    default:
+      return { kind: 'document', caption: true, filename: true };
+  }
+}
+
+async function body(graph: GraphClient, phoneNumberId: string, message: OutboundMessage): Promise<Record<string, unknown>> {
+  if (!message.file) return { type: 'text', text: { body: message.text, preview_url: false } };
+  const { kind, caption, filename } = mediaKind(message.type);
+  const mediaId = await graph.upload(phoneNumberId, { bytes: await message.file.read(), mimetype: message.file.mimetype, name: message.file.name });
+  return {
+    type: kind,
+    [kind]: {
+      id: mediaId,
+      ...(caption && message.text ? { caption: message.text } : {}),
+      ...(filename ? { filename: message.file.name } : {}),
+    },
+  };
+}
+
+function credentialsOf(connection: ChannelConnection) {
+  const credentials = parseCloudCredentials(connection.token);
+  if (!credentials) throw new ChannelSendError('A conexão do WhatsApp (API oficial) está sem credenciais', { permanent: true });
+  return credentials;
+}
+
+/** A failure of a Graph call as the port's send error. */
+export function sendError(error: unknown): ChannelSendError {
+  if (error instanceof ChannelSendError) return error;
+  if (error instanceof GraphError) return cloudSendError(error);
+  return new ChannelSendError('Não foi possível falar com o WhatsApp. Tente de novo.');
+}
+
+export const sendWhatsappCloud: ChannelAdapter['send'] = async (connection, message) => {
+  const { phoneNumberId, accessToken } = credentialsOf(connection);
+  const graph = graphClient(accessToken);
+  const to = cloudRecipient(message.to);
+  try {
+    const answer = await graph.post<SendAnswer>(`${encodeURIComponent(phoneNumberId)}/messages`, {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to,
+      ...(message.replyTo ? { context: { message_id: message.replyTo } } : {}),
+      ...(await body(graph, phoneNumberId, message)),
+    });
+    const id = answer.messages?.[0]?.id;
+    if (!id) throw new ChannelSendError('O WhatsApp não confirmou o envio desta mensagem. Confira antes de reenviar.', { permanent: true });
+    const sent: SentMessage = { channelMessageId: id };
+    // Meta answers the number under the id WhatsApp keeps (a Brazilian number's ninth digit, say).
+    const waId = answer.contacts?.[0]?.wa_id;
+    if (waId && waId !== to && waId !== message.to) sent.recipient = { idFromService: waId, aliases: [message.to], phoneNumber: waId };
+    return sent;
+  } catch (error) {
+    throw sendError(error);
+  }
+};
+
+/**
+ * Marks a chat's received messages as read (blue ticks): the newest one is enough, Meta marks the
+ * earlier ones read with it.
+ */
+export async function markWhatsappCloudRead(connection: ChannelConnection, read: ReadReceipts): Promise<void> {
+  const newest = read.messages[0];
+  if (!newest) return;
+  const { phoneNumberId, accessToken } = credentialsOf(connection);
+  try {
+    await graphClient(accessToken).post(`${encodeURIComponent(phoneNumberId)}/messages`, {
+      messaging_product: 'whatsapp',
+      status: 'read',
+      message_id: newest.channelMessageId,
+    });
+  } catch (error) {
+    throw sendError(error);
+  }
+}
