@@ -168,17 +168,19 @@ describe('the inbox, live', () => {
     await noteBox.fill('Arquivado a pedido do cliente.');
     await noteBox.press('Enter');
     await notes.filter({ hasText: 'Arquivado a pedido do cliente.' }).waitFor();
-    const saved = await callApi(
-      world.base,
-      'GET',
-      `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: contact.id } }))}`,
-      undefined,
-      team.owner.token,
-    );
-    expect((saved.body.data as { kind: string; text: string }[]).filter((m) => m.kind === 'note').map((m) => m.text)).toEqual([
-      'Arquivado a pedido do cliente.',
-      'Conexão caiu; ligar para o cliente.',
-    ]);
+    // The bubble shows as soon as the note is written; its POST may still be on its way (a loaded run once read one note).
+    const savedNotes = async () => {
+      const saved = await callApi(
+        world.base,
+        'GET',
+        `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: contact.id } }))}`,
+        undefined,
+        team.owner.token,
+      );
+      return (saved.body.data as { kind: string; text: string }[]).filter((m) => m.kind === 'note').map((m) => m.text);
+    };
+    await eventually(async () => (await savedNotes()).length === 2);
+    expect(await savedNotes()).toEqual(['Arquivado a pedido do cliente.', 'Conexão caiu; ligar para o cliente.']);
     await page.getByRole('link', { name: 'Ver contatos' }).click();
     await page.waitForURL(/\/contacts$/);
     expect(errors).toEqual([]);

@@ -137,7 +137,8 @@ describe('the worker fleet: a process killed mid-run', () => {
         const all = (await Promise.all(teams.map(ackOf))).flat();
         return stored.every((id) => all.find((m) => m.id === id && m.ack >= 1));
       },
-      // Sends the dead worker had received come back when their visibility timeout (120 s) ends.
+      // Sends the dead worker had received come back when their visibility ends (30 s, ADR-0205); the
+      // rest is room for a loaded machine.
       180_000,
     ).catch(async (error) => {
       const all = (await Promise.all(teams.map(ackOf))).flat();
