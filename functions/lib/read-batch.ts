@@ -1,5 +1,5 @@
 /**
- * The read batch (`POST /batch`, docs/api.md#read-batch): each GET of a batch runs in this process
+ * The read batch (`POST /batch`, docs/api.md#read-batch, ADR-0209): each GET of a batch runs in this process
  * through the route's own handler, found by its route key as API Gateway would match it, with the
  * batch's headers (its session, its caller), so authentication, account scoping, validation and error
  * rendering are the route's own; its answer is what the route answers alone, as `{ status, body }`.

@@ -2,7 +2,7 @@
  * The read batch (`POST /batch`, docs/api.md#read-batch): several GETs of the `api` function's routes
  * sent as one request, each answered as it would be alone. The web app's API client sends the GETs
  * a screen asks for in the same tick this way (web/src/lib/api-batch.ts), so a first paint meets one
- * Lambda container instead of one per request (issue 29, ADR draft read-batch).
+ * Lambda container instead of one per request (ADR-0209).
  * Without zod, so the API client does not load it (the body's schema is batch-payload.ts).
  */
 /**

@@ -115,7 +115,7 @@ async function request<T>(method: string, path: string, body?: unknown, options:
 // ---- The read batch (docs/api.md#read-batch, ADR draft read-batch) ----
 //
 // GETs asked in the same tick (a screen's first paint: its lists, counts and catalogues) leave as one
-// `POST /batch`, so they meet one Lambda container instead of one each (issue 29). Each caller gets
+// `POST /batch`, so they meet one Lambda container instead of one each (ADR-0209). Each caller gets
 // its own answer as if it had asked alone: the same data, the same ApiError, the same sign-out on a
 // 401; the query hooks and their keys do not know. A GET alone in its tick leaves as itself.
 
