@@ -27,6 +27,11 @@ describe('the inbox filters in the address', () => {
     expect(inboxFiltersFromParams(params, 'U1')).toEqual(filters);
   });
 
+  it('read every connection type, WhatsApp (API oficial) too', () => {
+    const types = ['whatsapp', 'telegram', 'whatsapp_cloud'].map((type) => inboxFiltersFromParams(new URLSearchParams(`type=${type}`), 'U1').serviceType);
+    expect(types).toEqual(['whatsapp', 'telegram', 'whatsapp_cloud']);
+  });
+
   it('fall back to the defaults for values it does not know', () => {
     const filters = inboxFiltersFromParams(new URLSearchParams('tab=theirs&status=closed&type=fax&archived=yes'), 'U1');
     expect([filters.tab, filters.status, filters.serviceType, filters.archived]).toEqual(['all', 'open', '', false]);

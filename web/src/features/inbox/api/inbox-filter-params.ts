@@ -1,11 +1,12 @@
 import { conversationStatuses, inboxTabs, type ConversationStatus, type InboxTab } from '#contracts/conversation-labels.ts';
-import type { ServiceType } from '#contracts/services.ts';
+import { serviceTypes, type ServiceType } from '#contracts/service-labels.ts';
 import { emptyInboxFilters, type InboxFilters } from './get-inbox-contacts.ts';
 
 /** The status a list opens with: the conversations still waiting for someone (ADR-0144). */
 export const defaultInboxStatus: ConversationStatus = 'open';
 
 const isTab = (v: string | null): v is InboxTab => (inboxTabs as readonly string[]).includes(v ?? '');
+const isServiceType = (v: string | null): v is ServiceType => (serviceTypes as readonly string[]).includes(v ?? '');
 const isStatus = (v: string | null): v is ConversationStatus => (conversationStatuses as readonly string[]).includes(v ?? '');
 
 /**
@@ -23,7 +24,7 @@ export function inboxFiltersFromParams(params: URLSearchParams, me: string): Inb
     status: status === 'all' ? '' : isStatus(status) ? status : defaultInboxStatus,
     search: params.get('q') ?? '',
     serviceId: params.get('connection') ?? '',
-    serviceType: type === 'whatsapp' || type === 'telegram' ? (type satisfies ServiceType) : '',
+    serviceType: isServiceType(type) ? type : '',
     departmentId: params.get('department') ?? '',
     tagId: params.get('tag') ?? '',
     archived: params.get('archived') === '1',

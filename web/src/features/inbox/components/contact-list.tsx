@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronDown, ListFilter, Search } from 'lucide-react';
 import type { Contact } from '#contracts/contacts.ts';
 import { conversationStatuses, type ConversationStatus, type InboxCounts } from '#contracts/conversation-labels.ts';
-import { serviceTypeLabels, type ServiceType } from '#contracts/service-labels.ts';
+import { serviceTypeLabels, serviceTypes, type ServiceType } from '#contracts/service-labels.ts';
 import type { Service } from '#contracts/services.ts';
 import { CheckboxField, SelectField } from '#web/components/ui/field.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
@@ -182,11 +182,7 @@ export function ContactList({ filters, onFiltersChange, selectedId, services, on
               label="Tipo"
               value={filters.serviceType}
               onChange={(e) => onFiltersChange({ ...filters, serviceType: e.target.value as '' | ServiceType })}
-              options={[
-                { value: '', label: 'Todos os tipos' },
-                { value: 'whatsapp', label: serviceTypeLabels.whatsapp },
-                { value: 'telegram', label: serviceTypeLabels.telegram },
-              ]}
+              options={[{ value: '', label: 'Todos os tipos' }, ...serviceTypes.map((t) => ({ value: t, label: serviceTypeLabels[t] }))]}
             />
             <CheckboxField
               id="inbox-filter-archived"

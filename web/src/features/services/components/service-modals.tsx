@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { requiredText } from '#contracts/fields.ts';
 import { connectionFormTypes, serviceTypeLabels } from '#contracts/service-labels.ts';
 import {
+  cloudCredentialTexts,
   readReceiptsLabel,
   serviceCreatePayload,
   serviceUpdatePayload,
   telegramTokenRequiredText,
   type Service,
   type ServiceCreatePayload,
+  type ServiceType as ServiceTypeName,
 } from '#contracts/services.ts';
 import { DetailsDialog, type DetailRow } from '#web/components/ui/details-dialog.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
@@ -20,20 +22,69 @@ import { formatDateTime } from '#web/lib/format.ts';
 import { useSchemaForm } from '#web/lib/form.ts';
 import { useService } from '#web/features/services/api/get-service.ts';
 import { useSaveService } from '#web/features/services/api/save-service.ts';
+import { CloudCredentialFields } from './cloud-credential-fields.tsx';
+import { CloudQualityBadge } from './cloud-number.tsx';
 import { canPairByPhone, PairByPhone, PairByPhoneSwitch } from './pairing-code.tsx';
 import { ServiceType } from './service-type.tsx';
 
-type Values = { name: string; type: string; token: string; readReceipts: boolean };
+type Values = {
+  name: string;
+  type: string;
+  token: string;
+  readReceipts: boolean;
+  /** WhatsApp (API oficial). */
+  phoneNumberId: string;
+  wabaId: string;
+  accessToken: string;
+  appSecret: string;
+};
 
-/** The form's rules: name and type required; for Telegram the token ('Token do Telegram é obrigatório' when blank). */
-export function serviceFormSchema(mode: 'create' | 'edit', tokenStored: boolean) {
+/** What an edited connection already holds (a blank secret keeps it). */
+type Stored = Pick<Service['internalData'], 'token' | 'appSecret'> | undefined;
+
+const blankToUndefined = (v: string) => (v.trim() ? v : undefined);
+
+/**
+ * The form's rules: name and type required; for Telegram the token ('Token do Telegram é
+ * obrigatório' when blank); for WhatsApp (API oficial) the four credentials, checked by the same
+ * contract schema as the API (on edit a blank access token or app secret keeps the stored one; the
+ * ids show as stored and stay required).
+ */
+export function serviceFormSchema(mode: 'create' | 'edit', stored: Stored) {
   return z.custom<Values>().transform((v, ctx) => {
     const type = v.type || undefined;
-    const token = v.token.trim() ? v.token : undefined;
+    const token = blankToUndefined(v.token);
     const schema = mode === 'create' ? serviceCreatePayload : serviceUpdatePayload;
-    // Read receipts are a WhatsApp setting: other channels send none (and keep the default).
-    const readReceipts = type === 'whatsapp' ? v.readReceipts : undefined;
-    const parsed = schema.safeParse({ name: v.name, type, token, readReceipts });
+    // Read receipts are a WhatsApp setting (QR or Cloud API): Telegram sends none (and keeps the default).
+    const readReceipts = type === 'whatsapp' || type === 'whatsapp_cloud' ? v.readReceipts : undefined;
+    const cloud =
+      type === 'whatsapp_cloud'
+        ? {
+            phoneNumberId: blankToUndefined(v.phoneNumberId),
+            wabaId: blankToUndefined(v.wabaId),
+            accessToken: blankToUndefined(v.accessToken),
+            appSecret: blankToUndefined(v.appSecret),
+          }
+        : {};
+    const parsed = schema.safeParse({ name: v.name, type, token, readReceipts, ...cloud });
+    if (mode === 'edit' && type === 'whatsapp_cloud') {
+      // The update schema takes each credential as optional (the others stay): the form still
+      // needs the ids it shows, and a secret only when none is stored.
+      const missing = [
+        ['phoneNumberId', cloudCredentialTexts.phoneNumberIdRequired, false],
+        ['wabaId', cloudCredentialTexts.wabaIdRequired, false],
+        ['accessToken', cloudCredentialTexts.accessTokenRequired, !!stored?.token],
+        ['appSecret', cloudCredentialTexts.appSecretRequired, !!stored?.appSecret],
+      ] as const;
+      const issues = parsed.success ? [] : parsed.error.issues;
+      let blank = false;
+      for (const [path, message, kept] of missing) {
+        if (kept || v[path].trim() || issues.some((i) => i.path[0] === path)) continue;
+        ctx.addIssue({ code: 'custom', path: [path], message });
+        blank = true;
+      }
+      if (blank && parsed.success) return z.NEVER;
+    }
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = String(issue.path[0] ?? '');
@@ -41,7 +92,7 @@ export function serviceFormSchema(mode: 'create' | 'edit', tokenStored: boolean)
       }
       return z.NEVER;
     }
-    if (mode === 'edit' && v.type === 'telegram' && !tokenStored && !token) {
+    if (mode === 'edit' && v.type === 'telegram' && !stored?.token && !token) {
       ctx.addIssue({ code: 'custom', path: ['token'], message: telegramTokenRequiredText });
       return z.NEVER;
     }
@@ -49,21 +100,43 @@ export function serviceFormSchema(mode: 'create' | 'edit', tokenStored: boolean)
   });
 }
 
+/** The types the form offers; an edited connection's own type is always among them (it cannot change). */
+function formTypes(service: Service | undefined): readonly ServiceTypeName[] {
+  const offered: readonly ServiceTypeName[] = connectionFormTypes;
+  return service && !offered.includes(service.type) ? [...offered, service.type] : offered;
+}
+
 function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose: () => void; onSaved: () => void }) {
   const mode = service ? 'edit' : 'create';
-  const schema = useMemo(() => serviceFormSchema(mode, !!service?.internalData.token), [mode, service]);
+  const schema = useMemo(() => serviceFormSchema(mode, service?.internalData), [mode, service]);
   const form = useSchemaForm<Values, ServiceCreatePayload>(
     schema,
-    { name: service?.name ?? '', type: service?.type ?? '', token: '', readReceipts: service?.readReceipts ?? true },
+    {
+      name: service?.name ?? '',
+      type: service?.type ?? '',
+      token: '',
+      readReceipts: service?.readReceipts ?? true,
+      phoneNumberId: service?.internalData.phoneNumberId ?? '',
+      wabaId: service?.internalData.wabaId ?? '',
+      accessToken: '',
+      appSecret: '',
+    },
     'service',
   );
   const save = useSaveService(service?.id);
+  const type = form.watch('type');
   const onSubmit = form.handleSubmit((payload) => {
+    // An edit sends only what changed: a credential sent is checked with Meta again.
+    const stored = service?.internalData;
     const body = service
       ? {
           name: payload.name,
           ...(payload.token ? { token: payload.token } : {}),
           ...(payload.readReceipts !== undefined ? { readReceipts: payload.readReceipts } : {}),
+          ...(payload.phoneNumberId && payload.phoneNumberId !== stored?.phoneNumberId ? { phoneNumberId: payload.phoneNumberId } : {}),
+          ...(payload.wabaId && payload.wabaId !== stored?.wabaId ? { wabaId: payload.wabaId } : {}),
+          ...(payload.accessToken ? { accessToken: payload.accessToken } : {}),
+          ...(payload.appSecret ? { appSecret: payload.appSecret } : {}),
         }
       : payload;
     save.mutate(body, {
@@ -81,10 +154,10 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
         required
         disabled={mode === 'edit'}
         placeholder="Selecione o tipo"
-        options={connectionFormTypes.map((t) => ({ value: t, label: serviceTypeLabels[t] }))}
+        options={formTypes(service).map((t) => ({ value: t, label: serviceTypeLabels[t] }))}
         {...form.field('type')}
       />
-      {form.watch('type') === 'telegram' ? (
+      {type === 'telegram' ? (
         <InputField
           label="Token do Telegram"
           required={mode === 'create' || !service?.internalData.token}
@@ -99,7 +172,8 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
           {...form.field('token')}
         />
       ) : null}
-      {form.watch('type') === 'whatsapp' ? <CheckboxField label={readReceiptsLabel} {...form.field('readReceipts')} /> : null}
+      {type === 'whatsapp_cloud' ? <CloudCredentialFields service={service} field={form.field} /> : null}
+      {type === 'whatsapp' || type === 'whatsapp_cloud' ? <CheckboxField label={readReceiptsLabel} {...form.field('readReceipts')} /> : null}
       <FormActions onCancel={onClose} saving={save.isPending} editing={!!service} />
     </form>
   );
@@ -136,6 +210,10 @@ export function ServiceQrModal({ id, onClose }: { id: string; onClose: () => voi
     <Dialog open onClose={onClose} title={`Código QR para ${service.data?.name ?? ''}`}>
       {!service.data ? (
         <DialogLoading />
+      ) : service.data.type === 'whatsapp_cloud' ? (
+        <p className="py-4 text-center text-sm text-fg-muted">
+          Esta conexão usa a API oficial do WhatsApp e não tem código QR: ela se conecta com as credenciais da Meta.
+        </p>
       ) : showing === 'phone' ? (
         <PairByPhone service={service.data} onBackToQr={() => setMode('qr')} />
       ) : (
@@ -163,7 +241,23 @@ export function ServiceQrModal({ id, onClose }: { id: string; onClose: () => voi
   );
 }
 
-/** 'Visualização da conexão': ID, name, created, updated, type. */
+/** WhatsApp (API oficial): the number as Meta answered, its quality and the ids (the secrets are never shown). */
+function cloudRows(s: Service): DetailRow[] {
+  const rows: DetailRow[] = [];
+  if (s.verifiedName) rows.push(['Nome verificado', s.verifiedName]);
+  if (s.displayPhoneNumber) rows.push(['Número', s.displayPhoneNumber]);
+  if (s.qualityRating) rows.push(['Qualidade do número', <CloudQualityBadge key="quality" rating={s.qualityRating} />]);
+  if (s.internalData.phoneNumberId) rows.push(['ID do número de telefone', s.internalData.phoneNumberId, 'font-mono text-xs break-all text-fg']);
+  if (s.internalData.wabaId) rows.push(['ID da conta do WhatsApp Business (WABA)', s.internalData.wabaId, 'font-mono text-xs break-all text-fg']);
+  // Answered to admins only: what goes into the Meta app's webhook settings.
+  if (s.webhook) {
+    rows.push(['URL de retorno do webhook', `${window.location.origin}${s.webhook.path}`, 'font-mono text-xs break-all text-fg']);
+    rows.push(['Token de verificação do webhook', s.webhook.verifyToken, 'font-mono text-xs break-all text-fg']);
+  }
+  return rows;
+}
+
+/** 'Visualização da conexão': ID, name, created, updated, type (and a Cloud API number's details). */
 export function ServiceViewModal({ id, onClose }: { id: string; onClose: () => void }) {
   const s = useService(id).data;
   const rows: DetailRow[] | undefined = s && [
@@ -172,6 +266,7 @@ export function ServiceViewModal({ id, onClose }: { id: string; onClose: () => v
     ['Criado em', formatDateTime(s.createdAt)],
     ['Atualizado em', formatDateTime(s.updatedAt)],
     ['Tipo', <ServiceType key="type" type={s.type} />],
+    ...(s.type === 'whatsapp_cloud' ? cloudRows(s) : []),
   ];
   return <DetailsDialog title="Visualização da conexão" rows={rows} onClose={onClose} />;
 }

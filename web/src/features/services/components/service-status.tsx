@@ -21,7 +21,7 @@ export function ServiceStatus({ service, canReadQr = true }: { service: Service;
       return (
         <span className="flex flex-wrap items-center gap-2">
           <Badge tone="warning">{serviceStatusLabels.isOnQrCode}</Badge>
-          {canReadQr ? (
+          {canReadQr && service.type !== 'whatsapp_cloud' ? (
             <Link
               to={`/services/${service.id}/qr-code`}
               className="inline-flex items-center gap-1 rounded-md text-xs font-semibold text-brand underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring"

@@ -1,12 +1,13 @@
-import { MessageCircle, Send } from 'lucide-react';
 import { serviceTypeLabels } from '#contracts/service-labels.ts';
 import type { ServiceType as ServiceTypeName } from '#contracts/services.ts';
+import { channelTypeStyle } from '#web/components/channel-type.ts';
+import { cn } from '#web/lib/cn.ts';
 
 export function ServiceType({ type }: { type: ServiceTypeName }) {
-  const Icon = type === 'telegram' ? Send : MessageCircle;
+  const { Icon, colour } = channelTypeStyle(type);
   return (
     <span className="inline-flex items-center gap-2">
-      <Icon className={type === 'telegram' ? 'size-4 text-sky-600 dark:text-sky-400' : 'size-4 text-emerald-600 dark:text-emerald-400'} aria-hidden="true" />
+      <Icon className={cn('size-4 shrink-0', colour)} aria-hidden="true" />
       {serviceTypeLabels[type]}
     </span>
   );

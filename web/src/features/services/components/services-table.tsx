@@ -11,6 +11,7 @@ import { Pagination } from '#web/components/ui/pagination.tsx';
 import { useSession } from '#web/lib/auth.ts';
 import { servicesQuery, useServices } from '#web/features/services/api/get-services.ts';
 import { serviceActionLabels, useServiceAction, type ServiceAction } from '#web/features/services/api/service-action.ts';
+import { CloudNumberSummary } from './cloud-number.tsx';
 import { ServiceStatus } from './service-status.tsx';
 import { ServiceType } from './service-type.tsx';
 import { useListFilters } from '#web/lib/use-list-filters.ts';
@@ -22,6 +23,11 @@ const actionIcons: Record<ServiceAction, ComponentType<{ className?: string; 'ar
   restart: RotateCw,
   logout: LogOut,
 };
+
+/** WhatsApp (API oficial) connects with Meta's credentials: no QR code, no pairing. */
+function hasQrCode(service: Service): boolean {
+  return service.type !== 'whatsapp_cloud';
+}
 
 function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }) {
   const action = useServiceAction();
@@ -36,9 +42,11 @@ function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }
           <Link to={`/services/${service.id}/edit`} className={rowActionClass} aria-label={`Editar ${service.name}`} title="Editar">
             <Pencil className="size-4" aria-hidden="true" />
           </Link>
-          <Link to={`/services/${service.id}/qr-code`} className={rowActionClass} aria-label={`Ler código QR de ${service.name}`} title="Ler código QR">
-            <QrCode className="size-4" aria-hidden="true" />
-          </Link>
+          {hasQrCode(service) ? (
+            <Link to={`/services/${service.id}/qr-code`} className={rowActionClass} aria-label={`Ler código QR de ${service.name}`} title="Ler código QR">
+              <QrCode className="size-4" aria-hidden="true" />
+            </Link>
+          ) : null}
           {(['start', 'shutdown', 'restart', 'logout'] as const).map((name) => {
             const Icon = actionIcons[name];
             return (
@@ -108,6 +116,7 @@ export function ServicesTable() {
             <td className={`${tdClass} font-medium`}>{service.name}</td>
             <td className={tdClass}>
               <ServiceType type={service.type} />
+              <CloudNumberSummary service={service} />
             </td>
             <td className={tdClass}>
               <ServiceStatus service={service} canReadQr={isAdmin} />
