@@ -364,9 +364,13 @@ describe('the alarms', () => {
 
   it('watch each channel’s sends: over 20% failed in 15 minutes, with at least 20 sends', () => {
     const alarms = alarmsNamed(template, 'SendFailures');
-    expect(alarms.map(([id]) => id.replace(/^OperationsSendFailures/, '').replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['Telegram', 'Whatsapp']);
+    expect(alarms.map(([id]) => id.replace(/^OperationsSendFailures/, '').replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
+      'Telegram',
+      'Whatsapp',
+      'WhatsappCloud',
+    ]);
     for (const [id, alarm] of alarms) {
-      const channel = id.includes('Telegram') ? 'telegram' : 'whatsapp';
+      const channel = id.includes('Telegram') ? 'telegram' : id.includes('WhatsappCloud') ? 'whatsapp_cloud' : 'whatsapp';
       const metrics = alarm.Properties.Metrics as MetricQuery[];
       expect(metrics.find((q) => q.Expression)!.Expression).toBe('IF(sent + failed >= 20, 100 * failed / (sent + failed), 0)');
       const byId = Object.fromEntries(metrics.filter((q) => q.MetricStat).map((q) => [q.Id, q.MetricStat!]));
@@ -387,7 +391,7 @@ describe('the alarms', () => {
 
   it('watch refused webhooks of each source that has a webhook route: 50 in 5 minutes', () => {
     const sources = [...new Set(httpRoutes.filter((r) => r.path.startsWith('/webhooks/')).map((r) => r.path.split('/')[2]))].sort();
-    expect(sources).toEqual(['stripe', 'telegram']);
+    expect(sources).toEqual(['stripe', 'telegram', 'whatsapp-cloud']);
     const alarms = alarmsNamed(template, 'WebhooksRejected');
     expect(alarms).toHaveLength(sources.length);
     for (const [, alarm] of alarms) {
@@ -482,6 +486,7 @@ describe('the alarms', () => {
       'WebhooksRejected',
       'WhatsAppClientOutdated',
       'WhatsAppBans',
+      'CloudQualityRed',
     ];
     const alarms = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
     expect(alarms.filter((id) => !groups.some((g) => id.startsWith(`Operations${g}`)))).toEqual([]);

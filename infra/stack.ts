@@ -88,6 +88,8 @@ export interface ConversaStackProps extends StackProps {
   readonly publicApiUrl?: string;
   /** Bot API server. @default context `telegramApiRoot`, else Telegram's own */
   readonly telegramApiRoot?: string;
+  /** Graph API root the WhatsApp (API oficial) connector calls. @default context `whatsappCloudGraphUrl`, else Meta's own (connectors/whatsapp-cloud/config.ts) */
+  readonly whatsappCloudGraphUrl?: string;
   /** @default httpRoutes from functions/http/routes.ts */
   readonly routes?: readonly HttpRoute[];
   /** @default streamConsumers from functions/streams/consumers.ts */
@@ -152,6 +154,7 @@ export class ConversaStack extends Stack {
     const mailFrom = props.mailFrom ?? context('mailFrom') ?? DEFAULT_MAIL_FROM;
     const sesIdentity = props.sesIdentity ?? context('sesIdentity');
     const telegramApiRoot = props.telegramApiRoot ?? context('telegramApiRoot');
+    const whatsappCloudGraphUrl = props.whatsappCloudGraphUrl ?? context('whatsappCloudGraphUrl');
 
     this.stage = stageSettings(props.stage ?? this.node.tryGetContext('stage'));
     // Not on the dashboard nor the worker's scalable target: CloudFormation's published resource
@@ -224,6 +227,8 @@ export class ConversaStack extends Stack {
       // Telegram updates come to the webhook route; sends are Bot API calls from the functions.
       TELEGRAM_MODE: 'webhook',
       ...(telegramApiRoot ? { TELEGRAM_API_ROOT: telegramApiRoot } : {}),
+      // The Cloud API's webhook (media, the quality rating) and sends call the Graph API from the functions.
+      ...(whatsappCloudGraphUrl ? { WHATSAPP_CLOUD_GRAPH_URL: whatsappCloudGraphUrl } : {}),
     };
 
     // First of the function groups: a missing queue consumer module fails synthesis before the

@@ -1,12 +1,13 @@
 /**
  * WhatsApp through Meta's official Cloud API ('WhatsApp (API oficial)'): webhook-driven and
  * stateless, so it runs in the functions like Telegram's webhook mode and holds no session in the
- * channel worker fleet (no `sessions`: its connections never go to the worker queue). The webhook
- * receiver and inbound processing come next (./inbound.ts holds the mapping already).
+ * channel worker fleet (no `sessions`: its connections never go to the worker queue). Meta's
+ * deliveries come to the webhook route (./webhook.ts).
  */
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { whatsappCloudCredentials, whatsappCloudLifecycle } from './lifecycle.ts';
 import { markWhatsappCloudRead, sendWhatsappCloud } from './send.ts';
+import { whatsappCloudWebhook } from './webhook.ts';
 
 export const whatsappCloudChannel: ChannelAdapter = {
   type: 'whatsapp_cloud',
@@ -14,4 +15,5 @@ export const whatsappCloudChannel: ChannelAdapter = {
   credentials: whatsappCloudCredentials,
   lifecycle: whatsappCloudLifecycle,
   markRead: markWhatsappCloudRead,
+  webhook: whatsappCloudWebhook,
 };

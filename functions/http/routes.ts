@@ -108,4 +108,9 @@ export const httpRoutes: HttpRoute[] = [
   // Called by Telegram, not by browsers: public, checked with the connection's secret token.
   // The handler lives in functions/webhooks (paths are relative to functions/http).
   { method: 'POST', path: '/webhooks/telegram/{serviceId}', handler: '../webhooks/telegram', timeoutSeconds: 30 },
+
+  // Called by Meta for a WhatsApp (API oficial) connection: public; the GET handshake checks the
+  // connection's verify token, deliveries the X-Hub-Signature-256 of the raw body (app secret).
+  { method: 'GET', path: '/webhooks/whatsapp-cloud/{serviceId}', handler: '../webhooks/whatsapp-cloud-verify' },
+  { method: 'POST', path: '/webhooks/whatsapp-cloud/{serviceId}', handler: '../webhooks/whatsapp-cloud', timeoutSeconds: 30 },
 ];

@@ -43,6 +43,11 @@ export interface ApiOptions<
   /** Rules for the `query` URL parameter of a list route. */
   list?: ListRules;
   /**
+   * The body is left unread: the handler takes the bytes from `event` itself (a webhook whose
+   * signature covers the raw body is checked before anything parses it). No `body` schema then.
+   */
+  rawBody?: boolean;
+  /**
    * Table reads the route needs that follow from the token's account and the valid body alone:
    * started while the session is checked (one round trip less before the handler's own), and
    * handed to it as `prefetched` only once the session holds. Not started for a body that fails
@@ -76,6 +81,8 @@ export interface ApiContract {
   params?: z.ZodType;
   query?: z.ZodType;
   list?: ListRules;
+  /** The body is not parsed (the handler reads the raw bytes). */
+  rawBody?: boolean;
 }
 
 /** Inline voice notes (base64) are the largest bodies. */
@@ -124,7 +131,7 @@ export function api<
         const readBody = () => {
           if (!bodyOutcome) {
             try {
-              bodyOutcome = { body: parse(options.body, readJsonBody(event)) };
+              bodyOutcome = { body: options.rawBody ? undefined : parse(options.body, readJsonBody(event)) };
             } catch (error) {
               bodyOutcome = { error };
             }
@@ -169,7 +176,14 @@ export function api<
       // renderError is last, so its onError runs first and the others see the rendered response;
       // compressResponse then encodes answers and rendered errors alike for the Accept-Encoding.
       const handler = middy<APIGatewayProxyEventV2, HttpResult>().use(observability()).use(compressResponse()).use(renderError()).handler(run);
-      const contract: ApiContract = { auth: options.auth, body: options.body, params: options.params, query: options.query, list: options.list };
+      const contract: ApiContract = {
+        auth: options.auth,
+        body: options.body,
+        params: options.params,
+        query: options.query,
+        list: options.list,
+        ...(options.rawBody ? { rawBody: true } : {}),
+      };
       return Object.assign(handler, { contract });
     },
   };

@@ -68,7 +68,7 @@ export function traced<T>(client: T): T {
 }
 
 /** The business metrics the functions publish. */
-export type BusinessMetric = 'MessagesSent' | 'MessagesFailed' | 'InboundMessages' | 'WebhookRejected';
+export type BusinessMetric = 'MessagesSent' | 'MessagesFailed' | 'InboundMessages' | 'WebhookRejected' | 'CloudQualityRed';
 
 /**
  * Counts one event of `name` under one low-cardinality dimension (a channel type, a webhook

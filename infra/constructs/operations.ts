@@ -53,6 +53,8 @@ export const alarmSettings = {
   sendFailureRate: { thresholdPercent: 20, minimumSends: 20, period: 900, evaluationPeriods: 1 },
   /** Webhook deliveries of one source refused (wrong secret, not an update): a probe or a broken secret. */
   webhookRejected: { threshold: 50, period: 300, evaluationPeriods: 1 },
+  /** Any WhatsApp (API oficial) number whose quality Meta lowered to red: its sends will be limited or blocked soon. */
+  cloudQualityRed: { threshold: 1, period: 300, evaluationPeriods: 1 },
   /** Any WhatsApp session stopped because WhatsApp refused our WhatsApp Web version (405) or our device (409): every number is at risk. */
   whatsappClientOutdated: { threshold: 1, period: 300, evaluationPeriods: 1 },
   /** Three or more numbers banned, temporarily banned or locked by WhatsApp in an hour: something we do may be getting numbers banned. */
@@ -430,6 +432,18 @@ export class Operations extends Construct {
         threshold: failure.thresholdPercent,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: failure.evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    }
+    if (props.channels.includes('whatsapp_cloud')) {
+      const red = alarmSettings.cloudQualityRed;
+      // Counted by the Cloud API webhook (functions/webhooks/whatsapp-cloud.ts) when a number falls to red.
+      alarm('CloudQualityRed', businessMetric('CloudQualityRed', { channel: 'whatsapp_cloud' }, red.period), {
+        runbook: 'channel-failures.md',
+        alarmDescription: 'A WhatsApp (API oficial) number fell to red (low) quality at Meta: its sends will be limited, look at what it sent',
+        threshold: red.threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: red.evaluationPeriods,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     }

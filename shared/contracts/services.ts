@@ -23,6 +23,11 @@ export interface Service {
   displayPhoneNumber?: string;
   verifiedName?: string;
   qualityRating?: CloudQualityRating;
+  /**
+   * WhatsApp (API oficial), to admins only: the callback path (after the site's origin) and the
+   * verify token to paste into the Meta app's webhook settings.
+   */
+  webhook?: { path: string; verifyToken: string };
   /** Why the connection stopped (when it did not stop by request), or why it is starting again (reconnecting), in pt-BR. */
   statusReason: string | null;
   /** The department new conversations on this connection start in (docs/product.md#team-inbox). */
@@ -46,6 +51,13 @@ const defaultDepartment = z
   .max(64)
   .nullish()
   .transform((v) => v ?? null);
+
+/** Where Meta posts a WhatsApp (API oficial) connection's deliveries, after the site's origin. */
+export const cloudWebhookPath = (serviceId: string) => `/api/webhooks/whatsapp-cloud/${serviceId}`;
+
+/** The query of Meta's `GET` verification of a connection's callback URL. */
+const handshakeField = z.string().max(512).optional();
+export const cloudWebhookHandshakeQuery = z.object({ 'hub.mode': handshakeField, 'hub.verify_token': handshakeField, 'hub.challenge': handshakeField });
 
 /** Meta's quality rating of a Cloud API number (`UNKNOWN` before it has sent enough). */
 export const cloudQualityRatings = ['GREEN', 'YELLOW', 'RED', 'UNKNOWN'] as const;

@@ -39,6 +39,12 @@ export interface ContactItem {
   archivedReason: 'limit' | 'manual' | null;
   lastMessage: MessageSummary | null;
   lastMessageAt: string | null;
+  /**
+   * When the person last wrote to us on this connection (the newest inbound message's time): the
+   * Cloud API's 24-hour customer-service window runs from it. Absent until the first inbound
+   * message after it was kept (2026-11-27).
+   */
+  lastInboundAt?: string | null;
   unread: number;
   messagesCount: number;
   /** The team inbox (docs/product.md#team-inbox); absent on contacts stored before it (read as open, nobody's, no tags). */

@@ -36,6 +36,8 @@ export interface ServiceItem {
     displayPhoneNumber?: string;
     verifiedName?: string;
     qualityRating?: CloudQualityRating;
+    /** What Meta's webhook handshake must bring as `hub.verify_token` (not a secret to Meta; answered to admins only). */
+    verifyToken?: string;
   } | null;
   /** A new id at every start: a worker running an older run stops. Absent until first started. */
   runId?: string | null;
@@ -170,4 +172,34 @@ export function runningServices(table: Table, type: ServiceType): Promise<Servic
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.runningServices(type).gsi1pk },
   });
+}
+
+/**
+ * Stores Meta's quality rating of a Cloud API connection's number as a webhook reported it;
+ * answers the rating it held before (undefined when the connection is gone or not a Cloud API one).
+ */
+export async function setCloudQuality(
+  table: Table,
+  accountId: string,
+  serviceId: string,
+  rating: CloudQualityRating,
+  now: Date,
+): Promise<{ before: CloudQualityRating | undefined } | undefined> {
+  try {
+    const { Attributes } = await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.service(accountId, serviceId),
+        UpdateExpression: 'SET #cloud.qualityRating = :rating, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_type(#cloud, :map)',
+        ExpressionAttributeNames: { '#cloud': 'cloud' },
+        ExpressionAttributeValues: { ':rating': rating, ':now': now.toISOString(), ':map': 'M' },
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    );
+    return { before: (Attributes?.cloud as { qualityRating?: CloudQualityRating } | undefined)?.qualityRating };
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }

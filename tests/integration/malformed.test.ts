@@ -20,6 +20,12 @@ const bodies: { label: string; raw: string }[] = [
   { label: 'deep nesting', raw: `${'['.repeat(5000)}${']'.repeat(5000)}` },
 ];
 
+/**
+ * Routes whose handler checks a signature over the raw body before anything parses it (Meta's
+ * X-Hub-Signature-256): broken JSON is refused by that check (a 4xx), never as 'Invalid params'.
+ */
+const signatureFirst = new Set(['POST /webhooks/whatsapp-cloud/{serviceId}']);
+
 describe('malformed input never gets a 500', () => {
   let userId: string;
   let accountId: string;
@@ -43,7 +49,8 @@ describe('malformed input never gets a 500', () => {
       for (const { label, raw } of route.method === 'GET' ? [] : bodies) {
         const answer = await call(route.method, path, { token, raw });
         expectNoFailure(answer, label);
-        if (label === 'broken JSON' && answer.status !== 503) expect(answer.body.message).toBe('Invalid params');
+        if (label === 'broken JSON' && signatureFirst.has(`${route.method} ${route.path}`)) expect(answer.status, label).toBeGreaterThanOrEqual(400);
+        else if (label === 'broken JSON' && answer.status !== 503) expect(answer.body.message).toBe('Invalid params');
         if (answer.status >= 400) {
           expect(answer.body, label).toMatchObject({ statusCode: answer.status, error: expect.any(String), message: expect.any(String) });
         }

@@ -24,7 +24,7 @@ import { contactArchivePayload, contactPayload } from '#contracts/contacts.ts';
 import { uploadRequestPayload } from '#contracts/files.ts';
 import { retryMessagePayload, sendMessagePayload } from '#contracts/messages.ts';
 import { servicePairingPayload } from '#contracts/pairing.ts';
-import { serviceCreatePayload, serviceUpdatePayload } from '#contracts/services.ts';
+import { cloudWebhookHandshakeQuery, serviceCreatePayload, serviceUpdatePayload } from '#contracts/services.ts';
 import { userArchivePayload, userCreatePayload, userUpdatePayload } from '#contracts/users.ts';
 import { departmentArchivePayload, departmentPayload } from '#contracts/departments.ts';
 import { contactTagsPayload, tagPayload } from '#contracts/tags.ts';
@@ -259,6 +259,18 @@ export const queryArbitraries = new Map<z.ZodType, BodyArbitrary>([
   [
     checkoutSessionQuery,
     () => fc.record({ sessionId: fc.oneof(fc.stringMatching(/^cs_test_\w{4,20}$/), oddString), session_id: oddString, other: oddString }, { requiredKeys: [] }),
+  ],
+  [
+    cloudWebhookHandshakeQuery,
+    () =>
+      fc.record(
+        {
+          'hub.mode': fc.oneof(fc.constant('subscribe'), oddString),
+          'hub.verify_token': fc.oneof(fc.stringMatching(/^[\w-]{10,60}$/), oddString),
+          'hub.challenge': fc.oneof(fc.stringMatching(/^\d{1,12}$/), oddString, fc.constant('x'.repeat(600))),
+        },
+        { requiredKeys: [] },
+      ),
   ],
 ]);
 

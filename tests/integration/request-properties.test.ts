@@ -93,7 +93,7 @@ function ownIds(route: HttpRoute, f: Fixtures): string[] {
     services: [f.serviceId, f.telegramServiceId],
     contacts: [f.contactId],
     messages: [f.messageId],
-    webhooks: [f.telegramServiceId],
+    webhooks: [f.telegramServiceId, f.serviceId],
   };
   return pools[root ?? ''] ?? [];
 }

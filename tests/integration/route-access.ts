@@ -431,4 +431,23 @@ export const routeAccess: Record<string, MatrixEntry> = {
       headers: caller ? { 'x-telegram-bot-api-secret-token': 'forged' } : {},
     }),
   },
+  // The same double has no Cloud API webhook either: 404 before any verify token or signature is
+  // read. whatsapp-cloud-webhook.test.ts runs the real adapter (403 for a wrong verify token, 401
+  // for a missing or wrong signature).
+  'GET /webhooks/whatsapp-cloud/{serviceId}': {
+    access: 'webhook',
+    ok: 404,
+    build: (t, caller) => ({
+      path: `/webhooks/whatsapp-cloud/${t.telegramServiceId}?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${caller ? 'forged' : ''}`,
+    }),
+  },
+  'POST /webhooks/whatsapp-cloud/{serviceId}': {
+    access: 'webhook',
+    ok: 404,
+    build: (t, caller) => ({
+      path: `/webhooks/whatsapp-cloud/${t.telegramServiceId}`,
+      body: { object: 'whatsapp_business_account', entry: [] },
+      headers: caller ? { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } : {},
+    }),
+  },
 };

@@ -20,6 +20,7 @@ import {
 } from '#db/account-deletions.ts';
 import { getAccountItem } from '#db/accounts.ts';
 import { releaseClaimStep } from '#db/channel-records.ts';
+import { deleteCloudWebhookStep } from '#db/cloud-webhooks.ts';
 import { accountObjectPrefix, keys, type Key } from '#db/keys.ts';
 import { readLease } from '#db/leases.ts';
 import { deleteKeys, firstItems, purgePartition } from '#db/partition-purge.ts';
@@ -102,6 +103,7 @@ async function removeConnections(ports: Ports, job: AccountDeletionItem): Promis
     await writeTogether(ports.table, {
       service: deleteStep(keys.service(job.accountId, service.id)),
       claim: claim && releaseClaimStep(claim, { serviceId: service.id }),
+      hook: service.channelType === 'whatsapp_cloud' ? deleteCloudWebhookStep(service.id) : null,
     });
   }
   return { removedItems: services.length };

@@ -249,12 +249,19 @@ export interface WebhookDelivery {
   serviceId: string;
   headers: Record<string, string | undefined>;
   body: unknown;
+  /** The body's bytes exactly as received, for receivers that check a signature over them (the Cloud API). */
+  rawBody?: Uint8Array;
 }
 
 /** Deliveries a channel posts to our route; the adapter checks them itself (a secret header). */
 export interface WebhookReceiver {
   /** Handles one delivery; throws WebhookRefused for one that is not genuine or not for a live connection. */
   receive(ports: Ports, inbound: (connection: ChannelConnection) => InboundSink, delivery: WebhookDelivery): Promise<void>;
+  /**
+   * The channel's `GET` verification of the route (Meta's `hub.mode`/`hub.verify_token`/
+   * `hub.challenge`): answers the text to echo back, or null to refuse. Absent: no such handshake.
+   */
+  handshake?(ports: Ports, serviceId: string, query: Record<string, string | undefined>): Promise<string | null>;
 }
 
 /** A webhook delivery that is not genuine (wrong or missing secret) or names no live connection. */
@@ -345,6 +352,11 @@ export interface InboundAck {
   ack: number;
   /** Why the channel refused a message it had taken (ack -2), in pt-BR; shown on the bubble. */
   reason?: string;
+  /**
+   * The channel's own rule for where the ack moves from `current` (the Cloud API's forward-only
+   * rule, in which a late `failed` does not undo a delivery). Absent: the product's `nextAck`.
+   */
+  next?: (current: number, incoming: number) => number;
 }
 
 export interface InboundEdit {
@@ -393,4 +405,6 @@ export interface InboundSink {
   alias(input: InboundAlias): Promise<void>;
   /** Loads and attaches the file of a message stored before it, if that message still waits for it (a repeat does nothing). */
   attach(input: InboundAttachment): Promise<void>;
+  /** What the channel now says about the connection's number (the Cloud API's quality rating), stored on the connection. */
+  profile?(change: ChannelProfile): Promise<void>;
 }

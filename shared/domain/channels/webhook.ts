@@ -2,12 +2,14 @@
 import type { ServiceType } from '#contracts/services.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
-import { inboundSink } from './inbound-sink.ts';
+import { inboundSink, receiveProfile } from './inbound-sink.ts';
 import { WebhookRefused, type WebhookDelivery } from './port.ts';
 
 export interface ReceiveOptions {
   /** Called once for each new message stored (not for a redelivery). */
   onMessageStored?: () => void;
+  /** Called when the channel reports the connection's number fell to a red (low) quality rating from another. */
+  onQualityRed?: (connection: { accountId: string; serviceId: string }) => void;
 }
 
 export async function receiveWebhook(ports: Ports, type: ServiceType, delivery: WebhookDelivery, options: ReceiveOptions = {}): Promise<void> {
@@ -22,6 +24,10 @@ export async function receiveWebhook(ports: Ports, type: ServiceType, delivery: 
         if (stored) options.onMessageStored?.();
         return stored;
       },
+      profile: async (change: Parameters<NonNullable<typeof sink.profile>>[0]) => {
+        const moved = await receiveProfile(ports, connection, change);
+        if (moved?.after === 'RED' && moved.before !== 'RED') options.onQualityRed?.(connection);
+      },
     };
   };
   try {
@@ -30,4 +36,16 @@ export async function receiveWebhook(ports: Ports, type: ServiceType, delivery: 
     if (error instanceof WebhookRefused) throw error.kind === 'unauthorized' ? fail.unauthorized() : fail.invalid();
     throw error;
   }
+}
+
+/**
+ * A channel's `GET` verification of its webhook route (Meta's handshake): the text to echo back.
+ * 404 for a channel without one, 403 when the channel refuses (a wrong verify token, an unknown connection).
+ */
+export async function answerWebhookHandshake(ports: Ports, type: ServiceType, serviceId: string, query: Record<string, string | undefined>): Promise<string> {
+  const handshake = ports.channels.get(type)?.webhook?.handshake;
+  if (!handshake) throw fail.notFound();
+  const answer = await handshake(ports, serviceId, query);
+  if (answer === null) throw fail.forbidden();
+  return answer;
 }

@@ -9,7 +9,7 @@
  */
 import { ack as acks, nextAck } from '#contracts/messages.ts';
 import { messageTypeOf } from '#contracts/files.ts';
-import { contactIdByChannel, getContactItem, type ContactItem } from '#db/contacts.ts';
+import { contactIdByChannel, getContactItem, type ContactFields, type ContactItem } from '#db/contacts.ts';
 import { putFile } from '#db/files.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { channelMessageExists, editMessageText, messageByChannelId, moveAck, summaryOf, writeReactions, type MessageItem } from '#db/messages.ts';
@@ -97,6 +97,17 @@ export async function storeFile(ports: Ports, from: InboundConnection, input: Pi
   return { id: record.id, name: record.name, mimetype: record.mimetype, size: record.size, objectKey: record.objectKey };
 }
 
+/**
+ * What a message from the person changes on its contact: the last inbound time moves forward (the
+ * Cloud API's 24-hour window runs from it; a late older message leaves it), and a resolved
+ * conversation reopens.
+ */
+function inboundChanges(ports: Ports, contact: ContactItem, timestamp: string): { changes: Partial<ContactFields>; lines: MessageItem[] } {
+  const reopened = reopenOnInbound(ports, contact, timestamp);
+  const lastInboundAt = contact.lastInboundAt && contact.lastInboundAt > timestamp ? contact.lastInboundAt : timestamp;
+  return { changes: { ...reopened?.changes, lastInboundAt }, lines: reopened?.lines ?? [] };
+}
+
 /** Stores an inbound message; a redelivered one (same channel id) changes nothing. Answers the message, or null for a repeat. */
 export async function receiveMessage(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<MessageItem | null> {
   if (await channelMessageExists(ports.table, from.accountId, from.serviceId, input.channelMessageId)) return null;
@@ -139,7 +150,7 @@ export async function receiveMessage(ports: Ports, from: InboundConnection, inpu
     countUnread: !input.isFromMe,
     guardChannelId: input.channelMessageId,
     contact,
-    also: input.isFromMe ? undefined : (current) => reopenOnInbound(ports, current, message.timestamp),
+    also: input.isFromMe ? undefined : (current) => inboundChanges(ports, current, message.timestamp),
   });
   return outcome.stored ? outcome.message : null;
 }
@@ -149,7 +160,7 @@ export async function receiveAck(ports: Ports, from: InboundConnection, input: I
   for (let attempt = 0; attempt < 5; attempt++) {
     const message = await messageByChannelId(ports.table, from.accountId, from.serviceId, input.channelMessageId);
     if (!message) return null;
-    const next = nextAck(message.ack, input.ack);
+    const next = (input.next ?? nextAck)(message.ack, input.ack);
     if (next === message.ack) return message;
     const reason = next === acks.error ? input.reason : undefined;
     const updated = await moveAck(ports.table, message, next, ports.clock().toISOString(), reason);

@@ -1,8 +1,12 @@
-/** A connection as the API answers it: tokens and secrets are never sent, only their last four characters. */
-import { maskToken, type Service } from '#contracts/services.ts';
+/**
+ * A connection as the API answers it: tokens and secrets are never sent, only their last four
+ * characters. `admin`: the caller is an admin of the account, who also sees a WhatsApp (API
+ * oficial) connection's webhook (its path and verify token, to paste into Meta's app settings).
+ */
+import { cloudWebhookPath, maskToken, type Service } from '#contracts/services.ts';
 import type { ServiceItem } from '#db/services.ts';
 
-export function toService(item: ServiceItem): Service {
+export function toService(item: ServiceItem, options: { admin?: boolean } = {}): Service {
   return {
     id: item.id,
     name: item.name,
@@ -17,6 +21,7 @@ export function toService(item: ServiceItem): Service {
     ...(item.cloud?.displayPhoneNumber !== undefined ? { displayPhoneNumber: item.cloud.displayPhoneNumber } : {}),
     ...(item.cloud?.verifiedName !== undefined ? { verifiedName: item.cloud.verifiedName } : {}),
     ...(item.cloud?.qualityRating !== undefined ? { qualityRating: item.cloud.qualityRating } : {}),
+    ...(options.admin && item.cloud?.verifyToken ? { webhook: { path: cloudWebhookPath(item.id), verifyToken: item.cloud.verifyToken } } : {}),
     statusReason: item.statusReason ?? null,
     defaultDepartmentId: item.defaultDepartmentId ?? null,
     readReceipts: item.readReceipts !== false,

@@ -1,4 +1,5 @@
 /** Connections: list, read, create, update and delete, with the plan's connection limit (docs/product.md#plans-and-limits). */
+import { randomBytes } from 'node:crypto';
 import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
@@ -14,6 +15,7 @@ import {
 import type { ServicePairing } from '#contracts/pairing.ts';
 import { getAccountItem, releaseSeatStep, takeSeatStep } from '#db/accounts.ts';
 import { claimStep, releaseClaimStep } from '#db/channel-records.ts';
+import { deleteCloudWebhookStep, putCloudWebhookStep } from '#db/cloud-webhooks.ts';
 import { deleteExistingStep, putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
 import { entityTypes, keys } from '#db/keys.ts';
 import { accountServices, getServiceItem, isRunningStatus, type ServiceItem } from '#db/services.ts';
@@ -34,7 +36,10 @@ export const serviceListRules: ListRules = {
 };
 
 export async function listServices(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<Service>> {
-  return applyListQuery((await accountServices(ports.table, session.accountId)).map(toService), q);
+  return applyListQuery(
+    (await accountServices(ports.table, session.accountId)).map((item) => toService(item, { admin: session.user.isAdmin })),
+    q,
+  );
 }
 
 export async function loadService(ports: Ports, session: AccountSession, id: string): Promise<ServiceItem> {
@@ -44,7 +49,7 @@ export async function loadService(ports: Ports, session: AccountSession, id: str
 }
 
 export async function getService(ports: Ports, session: AccountSession, id: string): Promise<Service> {
-  return toService(await loadService(ports, session, id));
+  return toService(await loadService(ports, session, id), { admin: session.user.isAdmin });
 }
 
 /** The exclusive claim a connection's credentials make, if its channel asks for one. */
@@ -76,14 +81,23 @@ function cloudCredentialsOf(payload: Partial<CloudCredentials>, current: CloudCr
 }
 
 /** The token to seal for a connection's credentials, with what is kept of them in plain (hints, ids, what the channel answered). */
-function sealedParts(type: ServiceType, token: string, profile: ChannelProfile | null): Pick<ServiceItem, 'tokenHint' | 'cloud'> {
+function sealedParts(type: ServiceType, token: string, profile: ChannelProfile | null, verifyToken?: string): Pick<ServiceItem, 'tokenHint' | 'cloud'> {
   const cloud = type === 'whatsapp_cloud' ? parseCloudCredentials(token) : null;
   if (!cloud) return { tokenHint: token.slice(-4) };
   return {
     tokenHint: cloud.accessToken.slice(-4),
-    cloud: { phoneNumberId: cloud.phoneNumberId, wabaId: cloud.wabaId, appSecretHint: cloud.appSecret.slice(-4), ...(profile ?? {}) },
+    cloud: {
+      phoneNumberId: cloud.phoneNumberId,
+      wabaId: cloud.wabaId,
+      appSecretHint: cloud.appSecret.slice(-4),
+      ...(profile ?? {}),
+      ...(verifyToken ? { verifyToken } : {}),
+    },
   };
 }
+
+/** A WhatsApp (API oficial) connection's verify token for Meta's webhook handshake: 32 random bytes, URL-safe. */
+const newVerifyToken = () => randomBytes(32).toString('base64url');
 
 export async function createService(ports: Ports, session: AccountSession, payload: ServiceCreatePayload): Promise<Service> {
   const account = await getAccountItem(ports.table, session.accountId);
@@ -94,6 +108,7 @@ export async function createService(ports: Ports, session: AccountSession, paylo
   const profile = await verifyCredentials(ports, payload.type, token);
   const now = ports.clock().toISOString();
   const id = ports.newId();
+  const verifyToken = payload.type === 'whatsapp_cloud' ? newVerifyToken() : undefined;
   const item: ServiceItem = {
     ...keys.service(session.accountId, id),
     type: entityTypes.service,
@@ -105,7 +120,7 @@ export async function createService(ports: Ports, session: AccountSession, paylo
     statusReason: null,
     qrCode: null,
     tokenSealed: token ? await ports.vault.seal(token) : null,
-    ...(token ? sealedParts(payload.type, token, profile) : { tokenHint: null }),
+    ...(token ? sealedParts(payload.type, token, profile, verifyToken) : { tokenHint: null }),
     defaultDepartmentId: payload.defaultDepartmentId,
     readReceipts: payload.readReceipts !== false,
     createdAt: now,
@@ -118,13 +133,14 @@ export async function createService(ports: Ports, session: AccountSession, paylo
       seat: takeSeatStep(session.accountId, 'servicesCount', effectiveLimits(account.plan).connections),
       service: putNewStep(item),
       claim: claim && claimStep(claim, holder),
+      hook: verifyToken ? putCloudWebhookStep({ accountId: session.accountId, serviceId: id, verifyToken }, now) : null,
     });
   } catch (error) {
     if (refusedBy(error, 'seat')) throw fail.limit(errorTexts.serviceLimit);
     if (claim && refusedBy(error, 'claim')) throw inUse(claim);
     throw error;
   }
-  return toService(item);
+  return toService(item, { admin: session.user.isAdmin });
 }
 
 /** The token an update brings, when it changes the credentials (null: unchanged). */
@@ -157,7 +173,7 @@ export async function updateService(ports: Ports, session: AccountSession, id: s
     name: payload.name,
     ...(payload.defaultDepartmentId !== undefined ? { defaultDepartmentId: payload.defaultDepartmentId } : {}),
     ...(payload.readReceipts !== undefined ? { readReceipts: payload.readReceipts } : {}),
-    ...(token ? { tokenSealed: await ports.vault.seal(token), ...sealedParts(current.channelType, token, profile) } : {}),
+    ...(token ? { tokenSealed: await ports.vault.seal(token), ...sealedParts(current.channelType, token, profile, current.cloud?.verifyToken) } : {}),
     updatedAt: ports.clock().toISOString(),
   };
   const before = exclusiveClaim(ports, current.channelType, currentToken);
@@ -177,9 +193,9 @@ export async function updateService(ports: Ports, session: AccountSession, id: s
   if (token && isRunningStatus(current.status) && ports.channels.get(current.channelType)?.lifecycle) {
     // A running connection moves to the new token: stop the old bot, start the new one.
     await stopConnection(ports, current, false);
-    return toService(await startConnection(ports, next));
+    return toService(await startConnection(ports, next), { admin: session.user.isAdmin });
   }
-  return toService(next);
+  return toService(next, { admin: session.user.isAdmin });
 }
 
 export async function deleteService(ports: Ports, session: AccountSession, id: string): Promise<void> {
@@ -190,6 +206,7 @@ export async function deleteService(ports: Ports, session: AccountSession, id: s
     service: deleteExistingStep(keys.service(session.accountId, id)),
     seat: releaseSeatStep(session.accountId, 'servicesCount'),
     claim: claim && releaseClaimStep(claim, { serviceId: id }),
+    hook: current.channelType === 'whatsapp_cloud' ? deleteCloudWebhookStep(id) : null,
   });
 }
 
@@ -208,7 +225,7 @@ async function assertWithinPlan(ports: Ports, item: ServiceItem): Promise<void> 
 export async function pairByPhoneNumber(ports: Ports, session: AccountSession, id: string, payload: ServicePairing): Promise<Service> {
   const item = await loadService(ports, session, id);
   await assertWithinPlan(ports, item);
-  return toService(await startConnection(ports, item, { pairingPhone: payload.phoneNumber }));
+  return toService(await startConnection(ports, item, { pairingPhone: payload.phoneNumber }), { admin: session.user.isAdmin });
 }
 
 export type ServiceAction = 'start' | 'restart' | 'shutdown' | 'logout';
@@ -219,13 +236,13 @@ export async function runServiceAction(ports: Ports, session: AccountSession, id
   if (action === 'start' || action === 'restart') await assertWithinPlan(ports, item);
   switch (action) {
     case 'start':
-      return toService(await startConnection(ports, item));
+      return toService(await startConnection(ports, item), { admin: session.user.isAdmin });
     case 'restart':
       await stopConnection(ports, item, false);
-      return toService(await startConnection(ports, item));
+      return toService(await startConnection(ports, item), { admin: session.user.isAdmin });
     case 'shutdown':
-      return toService(await stopConnection(ports, item, false));
+      return toService(await stopConnection(ports, item, false), { admin: session.user.isAdmin });
     case 'logout':
-      return toService(await stopConnection(ports, item, true));
+      return toService(await stopConnection(ports, item, true), { admin: session.user.isAdmin });
   }
 }
