@@ -334,6 +334,39 @@ describe('the WhatsApp (API oficial) webhook', () => {
     expect((await getContactItem(ports.table, line.owner.accountId, contact.id))?.lastInboundAt ?? null).toBeNull();
   }, 60_000);
 
+  it("routes another number's events to the connection holding it when it is of the same app, and ignores them otherwise", async () => {
+    const first = await newLine();
+    const second = await newLine();
+    // Meta posts the whole app's numbers to the URL configured: here, the first connection's.
+    const forSecond = fake.inbound(second.number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Para o segundo número' });
+    const [d] = await fake.deliver(forSecond.payload, { url: first.url });
+    expect(d!.status).toBe(204);
+    expect(await messagesOf(first)).toEqual([]);
+    expect((await messagesOf(second)).map((m) => m.text)).toEqual(['Para o segundo número']);
+
+    // A connection of another app (another secret) does not take what this app signed.
+    const otherSecret = '00112233445566778899aabbccddeeff';
+    const owner = await newOwner();
+    const accessToken = `EAAGotherapp${++seq}x${Date.now()}`;
+    fake.addToken(accessToken);
+    const number = fake.addNumber({ displayPhoneNumber: '+55 21 3000-9999', verifiedName: 'Outra Loja' });
+    const other = await call('POST', '/services', {
+      token: owner.token,
+      body: { name: 'Outra', type: 'whatsapp_cloud', phoneNumberId: number.phoneNumberId, wabaId: number.wabaId, accessToken, appSecret: otherSecret },
+    });
+    expect(other.status).toBe(201);
+    await call('POST', `/services/${other.body.id}/start`, { token: owner.token });
+    const forOther = fake.inbound(number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Não é deste app' });
+    const [d2] = await fake.deliver(forOther.payload, { url: first.url });
+    expect(d2!.status).toBe(204);
+    expect((await call('GET', '/contacts', { token: owner.token })).body.data).toEqual([]);
+    expect(await messagesOf(first)).toEqual([]);
+    // Its own URL, signed with its own secret, it takes.
+    const [d3] = await fake.deliver(forOther.payload, { url: `${runtime.url}${other.body.webhook.path}`, secret: otherSecret });
+    expect(d3!.status).toBe(204);
+    expect((await call('GET', '/contacts', { token: owner.token })).body.data).toHaveLength(1);
+  }, 60_000);
+
   it('takes nothing for a connection that is not running, yet answers Meta 2xx', async () => {
     const line = await newLine({ start: false });
     const { payload } = fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Alguém aí?' });
