@@ -1,8 +1,8 @@
 /**
  * Where the fleet puts things, from the workers' beats (`shared/db/worker-beats.ts`): the live
  * worker with the most room for a command whose connection nobody holds, and each worker's fair
- * share of the sessions wanted. Plain functions of the beats and the clock
- * (ADR-0203).
+ * share of the sessions wanted, and how many sessions a scan lets go or takes. Plain functions of
+ * the beats and the clock (ADR-0203).
  */
 import type { WorkerBeatItem } from '#db/worker-beats.ts';
 
@@ -46,4 +46,56 @@ export const shareSlack = 1;
 export function fairShare(wanted: number, live: number, capacity = Number.POSITIVE_INFINITY): FairShare {
   const share = Math.min(capacity, Math.ceil(wanted / Math.max(1, live)));
   return { share, over: share + shareSlack };
+}
+
+/** How fast a worker over its share lets sessions go, and how fast a worker takes sessions over (ADR-0203, amended 2026-11-27). */
+export interface RebalanceOptions {
+  /**
+   * The part of its excess (sessions held over the share) a worker lets go at a scan, rounded up:
+   * half, so a share misjudged for one scan (a beat read late, a worker that joins and dies at
+   * once) moves at most half of what it should not, and the excess still halves at every scan.
+   */
+  letGoFraction: number;
+  /** The most sessions a scan lets go (0: never lets go): bounds the sockets closed at once and the logins they cause elsewhere. */
+  letGoPerScan: number;
+  /**
+   * The least time between two sessions a worker's scan takes over (ms): each is a new login
+   * WhatsApp sees from the fleet's address. 0: no pacing.
+   */
+  startEveryMs: number;
+}
+
+/**
+ * Half the excess, at most 10 per scan; takeovers 250 ms apart (4 logins a second per task). With
+ * the cloud's 15 s scans a task takes up to 60 sessions in one scan period (its capacity is 33), so
+ * the pacing does not add a scan; a new task among three holding 60 each is even after 3 to 4 scans
+ * instead of 8 (bench/notes/worker-fleet.md).
+ */
+export const defaultRebalance: RebalanceOptions = { letGoFraction: 0.5, letGoPerScan: 10, startEveryMs: 250 };
+
+/**
+ * How many sessions a worker holding `held` lets go at a scan: none unless it holds more than the
+ * share plus the slack, or more than the share while another live worker (`least`: the fewest
+ * another holds) is more than the slack under it (one that just joined); then `letGoFraction` of
+ * its excess, rounded up (all of it when what would be left is within the slack, so a worker that
+ * lets go ends at its share, not stuck one over it), at most `letGoPerScan`, never below the share.
+ * A worker that lets go takes none (it is at or over its share), so the counts only move towards
+ * the share.
+ */
+export function sessionsToLetGo(
+  held: number,
+  fair: FairShare,
+  least: number,
+  options: Pick<RebalanceOptions, 'letGoFraction' | 'letGoPerScan'> = defaultRebalance,
+): number {
+  const tooMany = held > fair.over || (held > fair.share && least < fair.share - shareSlack);
+  if (!tooMany || options.letGoPerScan <= 0) return 0;
+  const excess = held - fair.share;
+  const part = Math.max(1, Math.ceil(excess * options.letGoFraction));
+  return Math.min(options.letGoPerScan, excess - part <= shareSlack ? excess : part);
+}
+
+/** How many free sessions a worker may take at a scan: up to its share (never past its capacity), counting those it is opening. */
+export function sessionsToTake(held: number, opening: number, share: number, capacity = Number.POSITIVE_INFINITY): number {
+  return Math.max(0, Math.min(share, capacity) - held - opening);
 }

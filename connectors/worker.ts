@@ -16,8 +16,8 @@
  *
  * In a fleet, each scan also shares the sessions out (ADR-0203): the
  * workers' beats say how many live, so each knows its fair share of the sessions wanted; a worker
- * over its share plus a slack lets a few sessions go per scan (closed, lease released) and takes
- * none, and a worker takes free sessions only up to its share.
+ * over its share plus a slack lets part of its excess go per scan (closed, lease released) and
+ * takes none, and a worker takes free sessions only up to its share, its takeovers paced.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServiceType } from '#contracts/services.ts';
@@ -32,7 +32,7 @@ import { applyContactCheck } from '#domain/contacts/contact-check.ts';
 import { dispatchQueued } from '#domain/messages/dispatch.ts';
 import type { DispatchDelivery } from '#domain/messages/outbound-queue.ts';
 import type { Ports } from '#domain/ports.ts';
-import { fairShare, shareSlack } from './fleet-placement.ts';
+import { defaultRebalance, fairShare, type RebalanceOptions, sessionsToLetGo, sessionsToTake } from './fleet-placement.ts';
 import { defaultSendCaps, type SendCapOptions, sendCaps } from './send-caps.ts';
 import { changeStallMs } from './liveness.ts';
 import { defaultPace, type PaceOptions, sendPacer } from './send-pace.ts';
@@ -99,8 +99,8 @@ export interface ChannelWorkerOptions {
   pace?: PaceOptions;
   /** Daily caps per connection: sends, and chats opened (default `defaultSendCaps`). */
   sendCaps?: SendCapOptions;
-  /** Sessions a scan lets go at most when this worker holds more than its fair share (default 2; 0 never lets go). */
-  letGoPerScan?: number;
+  /** How fast sessions are let go over the fair share and taken over by the scan (default `defaultRebalance`). */
+  rebalance?: Partial<RebalanceOptions>;
   /** Told of what the worker did, for metrics (the Fargate entry counts them; the local runtime does not). */
   events?: WorkerEvents;
 }
@@ -138,7 +138,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
   const marginMs = (options.marginSeconds ?? leaseMs / 3000) * 1000;
   const scanMs = (options.scanEverySeconds ?? 15) * 1000;
   const capacity = options.capacity ?? Number.POSITIVE_INFINITY;
-  const letGoPerScan = options.letGoPerScan ?? 2;
+  const rebalance: RebalanceOptions = { ...defaultRebalance, ...options.rebalance };
   if (renewMs >= leaseMs - marginMs) throw new Error('the lease must be renewed more often than it is held (renewEverySeconds < leaseSeconds - marginSeconds)');
 
   const { table } = ports;
@@ -489,13 +489,17 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     }
   };
 
-  /** Lets go of up to `count` sessions (over the fair share): closed, lease released, so a worker under its share takes them at its scan. Those with changes or sends under way stay. */
+  /**
+   * Lets go of up to `count` sessions (over the fair share): closed, lease released, so a worker
+   * under its share takes them at its scan. Those with changes or sends under way stay, and one
+   * whose send started meanwhile is not closed under it.
+   */
   const letGo = (count: number) => {
     const idle = [...held.keys()].filter((id) => !queues.has(id) && !sendTurns.has(id));
     for (const serviceId of shuffled(idle).slice(0, count)) {
       void enqueue(serviceId, async () => {
         const entry = held.get(serviceId);
-        if (!entry || stopped) return;
+        if (!entry || stopped || sendTurns.has(serviceId)) return;
         console.log(`[worker] connection ${serviceId}: let go to share the sessions out`);
         await close(serviceId, entry);
         await releaseLease(table, serviceId, workerId);
@@ -503,7 +507,39 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     }
   };
 
-  /** Connections that should run but that no live worker holds: tries each, in random order so workers scanning together split them. */
+  /**
+   * The turn of a session the scan takes over: each waits until `startEveryMs` after the one
+   * before, so a scan taking many (a task joining, a dead task's sessions, a start) logs them in
+   * to WhatsApp a few a second rather than all at once.
+   */
+  let lastStart = 0;
+  let turns: Promise<void> = Promise.resolve();
+  /** Turns being waited for: a stop ends the waits at once. */
+  const waitingTurns = new Set<() => void>();
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        waitingTurns.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      waitingTurns.add(end);
+    });
+  // One turn after another, each `startEveryMs` after the previous one was given (a late timer does not bunch the next ones).
+  const startTurn = () => {
+    const turn = turns.then(async () => {
+      const wait = lastStart + rebalance.startEveryMs - Date.now();
+      if (wait > 0 && !stopped) await pause(wait);
+      lastStart = Date.now();
+    });
+    turns = turn;
+    return turn;
+  };
+  /** Connections the scan is taking over (waiting for their turn, or opening). */
+  const taking = new Set<string>();
+
+  /** Connections that should run but that no live worker holds: tries up to the room under the share, in random order so workers scanning together split them. */
   const scan = async () => {
     const running = new Map<string, ServiceItem>();
     for (const adapter of holders) {
@@ -512,28 +548,56 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     const { share, over, live, least } = await shareOf(running.size);
     options.events?.fleetCounted?.({ wanted: running.size, live, held: held.size, capacity: Number.isFinite(capacity) ? capacity : null });
     // Over the share plus the slack, or over the share while another worker is more than the slack
-    // under it (a worker that just joined): a few go, down to the share, and none are taken here
-    // (the scans of workers under their share take them). Nobody takes past the share, nobody lets
-    // go under it: the counts only move towards the share, so they settle.
-    const tooMany = held.size > over || (held.size > share && least < share - shareSlack);
-    if (tooMany && letGoPerScan > 0) letGo(Math.min(letGoPerScan, held.size - share));
+    // under it (a worker that just joined): part of the excess goes, down to the share at most, and
+    // none are taken here (the scans of workers under their share take them). Nobody takes past
+    // the share, nobody lets go under it: the counts only move towards the share, so they settle.
+    letGo(sessionsToLetGo(held.size, { share, over }, least, rebalance));
+    const free: ServiceItem[] = [];
     for (const item of shuffled([...running.values()])) {
       // A connection with changes under way or queued reconciles on its item then; the next scan looks again (a hung change does not pile up scans).
       if (queues.has(item.id)) continue;
       const entry = held.get(item.id);
-      if (entry) {
-        // A new run while the status stayed running (a restart whose change this worker missed): reconcile on the item.
-        if (entry.runId !== item.runId)
-          void enqueue(item.id, async () => reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent })));
-        continue;
+      if (!entry) free.push(item);
+      // A new run while the status stayed running (a restart whose change this worker missed): reconcile on the item.
+      else if (entry.runId !== item.runId)
+        void enqueue(item.id, async () => reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent })));
+    }
+    // Sessions nobody holds, taken up to the room under the share (leases read a few at a time, only
+    // while there is room), each opened at its turn (`startTurn`).
+    let room = sessionsToTake(held.size, new Set([...opening, ...taking]).size, share, capacity);
+    for (let i = 0; i < free.length && room > 0; i += takeReadsAtOnce) {
+      const batch = free.slice(i, i + takeReadsAtOnce);
+      const leases = await Promise.all(
+        batch.map((item) =>
+          readLease(table, item.id).then(
+            (lease) => ({ item, lease }),
+            (error: unknown) => ({ item, error }),
+          ),
+        ),
+      );
+      for (const read of leases) {
+        if (room <= 0 || stopped) break;
+        const { item } = read;
+        if ('error' in read) {
+          console.error(`[worker] connection ${item.id}: reading the lease`, read.error);
+          continue;
+        }
+        if (heldElsewhere(read.lease) || held.has(item.id) || queues.has(item.id)) continue;
+        room--;
+        taking.add(item.id);
+        void enqueue(item.id, async () => {
+          try {
+            const full = () => stopped || held.has(item.id) || held.size + opening.size >= Math.min(capacity, share);
+            if (full()) return;
+            await startTurn();
+            if (full() || heldElsewhere(await readLease(table, item.id))) return;
+            // The index lags behind the item: reconcile on the item as it is now.
+            await reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent }));
+          } finally {
+            taking.delete(item.id);
+          }
+        });
       }
-      if (held.size + opening.size >= share) continue;
-      void enqueue(item.id, async () => {
-        if (stopped || held.has(item.id) || held.size + opening.size >= Math.min(capacity, share)) return;
-        if (heldElsewhere(await readLease(table, item.id))) return;
-        // The index lags behind the item: reconcile on the item as it is now.
-        await reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent }));
-      });
     }
     // Held sessions whose connection left the index (a missed stream record): reconcile on the item.
     for (const [serviceId, entry] of held) {
@@ -576,6 +640,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     },
     async stop(handOver) {
       stopped = true;
+      for (const end of [...waitingTurns]) end();
       clearTimeout(scanTimer);
       clearInterval(renewTimer);
       // Nothing more is placed here, and the health route stops counting this worker; its drain is claimed by itself.
@@ -605,6 +670,9 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     },
   };
 }
+
+/** Leases a scan reads at once while it looks for sessions nobody holds. */
+const takeReadsAtOnce = 25;
 
 /** How long a leaving worker's claim on draining its own queue lasts before another worker may drain it. */
 const leavingClaimMs = 120_000;
