@@ -5,7 +5,8 @@
  * right one, counted as `WebhookRejected` with source `whatsapp-cloud`), then stores what the
  * delivery brings (connectors/whatsapp-cloud/webhook.ts). A 2xx tells Meta it is handled; a failure
  * makes Meta deliver it again (a repeat stores nothing twice: messages are kept once per wamid).
- * A number whose quality falls to red counts `CloudQualityRed` (alarmed).
+ * A number whose quality falls to red counts `CloudQualityRed` (alarmed). Why one URL per
+ * connection, checked before parsing and processed in the request: ADR-0211 and ADR-0207.
  */
 import { z } from 'zod';
 import { receiveWebhook } from '#domain/channels/webhook.ts';

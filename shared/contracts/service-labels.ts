@@ -9,8 +9,8 @@ export type ServiceType = (typeof serviceTypes)[number];
 /** `whatsapp`: paired by QR (Baileys, in the worker fleet); `whatsapp_cloud`: Meta's official Cloud API (webhooks, no session). */
 export const serviceTypeLabels: Record<ServiceType, string> = { whatsapp: 'WhatsApp', telegram: 'Telegram', whatsapp_cloud: 'WhatsApp (API oficial)' };
 
-/** The types the web app's connection form offers (the Cloud API's form fields come later). */
-export const connectionFormTypes = ['whatsapp', 'telegram'] as const satisfies readonly ServiceType[];
+/** The types the web app's connection form offers, in its order. */
+export const connectionFormTypes = ['whatsapp', 'whatsapp_cloud', 'telegram'] as const satisfies readonly ServiceType[];
 
 /** Status values as stored and sent; anything else shows as disconnected. */
 export const serviceStatuses = ['starting', 'connected', 'isOnQrCode', 'disconnected'] as const;

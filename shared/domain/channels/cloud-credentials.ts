@@ -1,6 +1,6 @@
 /**
  * The WhatsApp Cloud API's credentials as one sealed token: the connection's `tokenSealed` holds
- * them as JSON (the port hands adapters one token; ADR draft whatsapp-cloud-service-type), so the
+ * them as JSON (the port hands adapters one token; ADR-0210), so the
  * access token and the app secret are sealed with the data key like the Telegram token, and the two
  * ids travel with them.
  */

@@ -4,6 +4,8 @@ import type { Contact } from '#contracts/contacts.ts';
 import type { Message } from '#contracts/messages.ts';
 import { emptyInboxFilters, inboxContactsQueryOptions } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { addLocalMessage, flattenMessages, messagesQueryOptions, settleLocalMessage, type ChatMessage } from '#web/features/inbox/api/get-messages.ts';
+import type { Service } from '#contracts/services.ts';
+import { serviceKeys } from '#web/api/keys.ts';
 import { sessionStore, setSession } from '#web/lib/auth.ts';
 import { applyRealtimeEvent, loadRealtimeParser } from './realtime-sync.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
@@ -163,5 +165,31 @@ describe('realtime events in the cache', () => {
     expect(sessionStore.get().user?.name).toBe('Ana Lima');
     applyRealtimeEvent(client, { event: 'user.UPDATED', data: { ...user, id: 'u2', name: 'Outra' } });
     expect(sessionStore.get().user?.name).toBe('Ana Lima');
+  });
+
+  it("keeps an admin's Cloud API webhook details when a connection's event (sent to every member, without them) updates it", () => {
+    const client = new QueryClient();
+    const cloud: Service = {
+      id: 's1',
+      name: 'WhatsApp oficial',
+      type: 'whatsapp_cloud',
+      status: 'connected',
+      connected: true,
+      data: { qrCode: null, pairingCode: null },
+      internalData: {},
+      statusReason: null,
+      defaultDepartmentId: null,
+      readReceipts: true,
+      webhook: { path: '/api/webhooks/whatsapp-cloud/s1', verifyToken: 'segredo-de-verificacao' },
+      createdAt: at(0),
+      updatedAt: at(0),
+    };
+    client.setQueryData(serviceKeys.detail('s1'), cloud);
+    const { webhook: _, ...event } = { ...cloud, status: 'disconnected' as const, connected: false, updatedAt: at(5) };
+    applyRealtimeEvent(client, { event: 'service.UPDATED', data: event });
+    expect(client.getQueryData<Service>(serviceKeys.detail('s1'))).toEqual({ ...event, webhook: cloud.webhook });
+    // An older event changes nothing.
+    applyRealtimeEvent(client, { event: 'service.UPDATED', data: { ...event, status: 'connected', updatedAt: at(1) } });
+    expect(client.getQueryData<Service>(serviceKeys.detail('s1'))?.status).toBe('disconnected');
   });
 });

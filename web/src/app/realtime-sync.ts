@@ -7,12 +7,13 @@ import { useEffect } from 'react';
 import { partialMatchKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
 import type { RealtimeEvent } from '#contracts/realtime.ts';
+import type { Service } from '#contracts/services.ts';
 import { accountKeys, contactKeys, serviceKeys, userKeys } from '#web/api/keys.ts';
 import { applyContactToInbox } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { refreshInboxCounts } from '#web/features/inbox/api/get-inbox-counts.ts';
 import { applyMessage } from '#web/features/inbox/api/get-messages.ts';
 import { sessionStore, updateSessionUser } from '#web/lib/auth.ts';
-import { replaceEverywhere, type Identified } from '#web/lib/list-cache.ts';
+import { newer, replaceEverywhere, type Identified } from '#web/lib/list-cache.ts';
 import { alertNewMessage } from '#web/lib/notifications.ts';
 import { queryClient } from '#web/lib/query-client.ts';
 import { onRealtimeDrop, onRealtimeMessage, onRealtimeReconnect } from '#web/lib/realtime.ts';
@@ -65,13 +66,29 @@ export function announceIfIncoming(contact: Contact): void {
  * do not hold it, since their order, filters and counts are the server's (`except` the lists that
  * place it themselves).
  */
-function replaceCached(client: QueryClient, entity: QueryKey, item: Identified, created: boolean, except?: QueryKey): void {
-  const missing = replaceEverywhere(client, entity, item);
+function replaceCached<T extends Identified>(
+  client: QueryClient,
+  entity: QueryKey,
+  item: T,
+  created: boolean,
+  except?: QueryKey,
+  merge: (cached: T, incoming: T) => T = newer,
+): void {
+  const missing = replaceEverywhere(client, entity, item, merge);
   if (!created) return;
   for (const key of missing) {
     if (except && partialMatchKey(key, except)) continue;
     void client.invalidateQueries({ queryKey: key, exact: true });
   }
+}
+
+/**
+ * A connection's event goes to every member, so it never carries the admin-only `webhook` (the
+ * Cloud API's callback URL and verify token): the cached one stays when the event is applied.
+ */
+function keepWebhook(cached: Service, incoming: Service): Service {
+  const kept = newer(cached, incoming);
+  return kept === incoming && !incoming.webhook && cached.webhook ? { ...incoming, webhook: cached.webhook } : kept;
 }
 
 export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): void {
@@ -95,7 +112,7 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
       return;
     case 'service.CREATED':
     case 'service.UPDATED':
-      replaceCached(client, serviceKeys.all, event.data, created);
+      replaceCached(client, serviceKeys.all, event.data as Service, created, undefined, keepWebhook);
       return;
     case 'user.CREATED':
     case 'user.UPDATED':

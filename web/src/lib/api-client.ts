@@ -112,7 +112,7 @@ async function request<T>(method: string, path: string, body?: unknown, options:
   return read<T>(await send(method, path, body, headers, options.signal, early), token);
 }
 
-// ---- The read batch (docs/api.md#read-batch, ADR draft read-batch) ----
+// ---- The read batch (docs/api.md#read-batch, ADR-0209) ----
 //
 // GETs asked in the same tick (a screen's first paint: its lists, counts and catalogues) leave as one
 // `POST /batch`, so they meet one Lambda container instead of one each (ADR-0209). Each caller gets
@@ -194,7 +194,7 @@ const readsQuietMs = 100;
  * been asked for `readsQuietMs` after them (those a screen asks on their answers), or after `capMs`
  * at most; at once when none was in flight. The realtime link asks its first ticket then rather
  * than beside the first paint's reads, so the two do not need two Lambda containers at once
- * (lib/realtime.ts, ADR draft read-batch).
+ * (lib/realtime.ts, ADR-0209).
  */
 export function readsAnswered(capMs = 2000): Promise<void> {
   const until = Date.now() + capMs;

@@ -58,8 +58,8 @@ async function open(afterReads = false): Promise<void> {
   if (!token || typeof WebSocket === 'undefined') return;
   const mine = link;
   // A link's first ticket waits for the reads in flight (the first paint's batch): beside them, it
-  // would need a second Lambda container at once (lib/api-client.ts `readsAnswered`, ADR draft
-  // read-batch). A reconnection asks at once.
+  // would need a second Lambda container at once (lib/api-client.ts `readsAnswered`,
+  // ADR-0209). A reconnection asks at once.
   if (afterReads) {
     await readsAnswered();
     if (mine !== link || !token) return;

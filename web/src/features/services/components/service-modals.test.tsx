@@ -15,13 +15,6 @@ import { cloudQualityLabels } from './cloud-number.tsx';
 import { ServiceFormModal, ServiceViewModal } from './service-modals.tsx';
 import { ServicesTable } from './services-table.tsx';
 
-// The form offers the type only once the webhook lands (connectionFormTypes); these tests offer it
-// already, as that one-line change will.
-vi.mock('#contracts/service-labels.ts', async (original) => {
-  const labels = await original<typeof import('#contracts/service-labels.ts')>();
-  return { ...labels, connectionFormTypes: ['whatsapp', 'telegram', 'whatsapp_cloud'] };
-});
-
 const slow = { timeout: 5000 };
 const admin = { id: 'u0', name: 'Carla Dona', isAdmin: true } as User;
 const at = '2026-11-27T09:00:00.000Z';
