@@ -4,6 +4,7 @@ import type { PlanLimits } from '#contracts/plans.ts';
 import type { ServiceStatus } from '#contracts/services.ts';
 import { keys } from '#db/keys.ts';
 import type { Ports } from '#domain/ports.ts';
+import { startFakeGraphApi, type FakeGraphApi } from '../support/fake-graph-api.ts';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { runtimePorts } from '../support/runtime-ports.ts';
@@ -20,18 +21,24 @@ export interface World {
   telegram: FakeTelegram;
   /** The WhatsApp socket double's control, when the world was started with `whatsappDouble`. */
   whatsapp: WhatsAppControl | null;
+  /** The Graph API double standing in for Meta, when the world was started with `graphApi`. */
+  graph: FakeGraphApi | null;
   stop(): Promise<void>;
 }
 
 export interface WorldOptions {
   /** Runs WhatsApp on the socket double (tests/support/runtime-with-whatsapp-double.ts), its sends paced this far apart. */
   whatsappDouble?: { paceMs: number };
+  /** Starts the Graph API double (tests/support/fake-graph-api.ts) first and points WHATSAPP_CLOUD_GRAPH_URL at it. */
+  graphApi?: { appSecret: string };
 }
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   ensureWebBuild();
   const telegram = await startFakeTelegram();
+  const graph = options.graphApi ? await startFakeGraphApi({ appSecret: options.graphApi.appSecret, now: Date.now() }) : null;
   const runtime = await spawnLocalRuntime({
+    ...(graph ? { WHATSAPP_CLOUD_GRAPH_URL: graph.url } : {}),
     TELEGRAM_API_ROOT: telegram.url,
     TELEGRAM_MODE: 'polling',
     ...(options.whatsappDouble ? { WHATSAPP_DOUBLE: '1', WHATSAPP_DOUBLE_PACE_MS: String(options.whatsappDouble.paceMs) } : {}),
@@ -49,10 +56,12 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     ports,
     telegram,
     whatsapp: runtime.whatsappControlUrl ? new WhatsAppControl(runtime.whatsappControlUrl) : null,
+    graph,
     async stop() {
       await browser.close();
       await runtime.stop();
       await telegram.close();
+      await graph?.close();
     },
   };
 }
