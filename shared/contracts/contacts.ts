@@ -27,6 +27,11 @@ export interface Contact {
   archivedReason: 'limit' | 'manual' | null;
   lastMessage: MessageSummary | null;
   lastMessageAt: string | null;
+  /**
+   * When the person last wrote on this connection: the WhatsApp Cloud API's 24-hour window runs from
+   * it (`customerWindow`, customer-window.ts). Null when they never wrote (or not since it was kept).
+   */
+  lastInboundAt: string | null;
   unread: number;
   /** The conversation's status (docs/product.md#team-inbox). */
   status: ConversationStatus;

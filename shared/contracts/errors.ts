@@ -46,6 +46,7 @@ export const errorTexts = {
   telegramTokenInvalid: 'Invalid Telegram token',
   whatsappCloudCredentialsInvalid: 'Invalid WhatsApp Cloud API credentials',
   whatsappCloudNumberInUse: 'This WhatsApp number is already used by another connection',
+  customerWindowClosed: 'The 24-hour customer-service window is closed',
   channelUnreachable: 'The channel could not be reached',
   channelNotStartable: 'This connection type cannot be started yet',
   cannotPairByPhone: 'This connection cannot be paired by phone number',
@@ -111,6 +112,8 @@ export const shownMessages: Record<string, string> = {
   'Invalid WhatsApp Cloud API credentials':
     'A Meta recusou as credenciais do WhatsApp (API oficial). Confira os campos indicados no Gerenciador do WhatsApp e tente novamente.',
   'This WhatsApp number is already used by another connection': 'Este número do WhatsApp (API oficial) já está em uso em outra conexão.',
+  'The 24-hour customer-service window is closed':
+    'A janela de 24 horas do WhatsApp fechou: o cliente não escreve há mais de 24 horas. Só modelos de mensagem aprovados podem ser enviados até ele escrever de novo.',
   'The channel could not be reached': 'Não foi possível falar com o canal agora. Tente novamente em instantes.',
   'This connection type cannot be started yet': 'Este tipo de conexão ainda não pode ser iniciado.',
   'This connection cannot be paired by phone number': 'Somente conexões do WhatsApp podem ser conectadas com o número de telefone.',

@@ -103,6 +103,7 @@ export const contactSchema = z.object({
   archivedReason: nullable(z.enum(['limit', 'manual'])),
   lastMessage: nullable(messageSummarySchema),
   lastMessageAt: nullable(z.string()),
+  lastInboundAt: nullable(z.string()),
   unread: z.number(),
   status: z.enum(conversationStatuses).default('open'),
   userId: nullable(z.string()),

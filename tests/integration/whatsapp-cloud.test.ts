@@ -45,6 +45,19 @@ const credentialsOf = ({ number, accessToken }: ReturnType<typeof newNumber>) =>
   appSecret: APP_SECRET,
 });
 
+/**
+ * The customer's message delivered to the connection's webhook as Meta would, now: it opens the
+ * 24-hour window at Meta and here (free text is refused outside it). Answers the contact it made.
+ */
+async function customerWrote(token: string, line: ReturnType<typeof newNumber>, service: { webhook: { path: string } }, text: string) {
+  fake.setNow(Date.now());
+  const { payload } = fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: text });
+  const [delivery] = await fake.deliver(payload, { url: `${runtime.url}${service.webhook.path}` });
+  expect(delivery!.status).toBe(204);
+  const contact = await eventually(async () => (await call('GET', '/contacts', { token })).body.data.find((c: any) => c.name === CUSTOMER.name));
+  return { body: contact as { id: string } };
+}
+
 beforeAll(async () => {
   fake = await startFakeGraphApi({ appSecret: APP_SECRET });
   runtime = await spawnLocalRuntime({ WHATSAPP_CLOUD_GRAPH_URL: fake.url });
@@ -89,13 +102,8 @@ describe('WhatsApp (API oficial) connections', () => {
     expect(started.body).toMatchObject({ status: 'connected', connected: true, verifiedName: 'Doceria da Ana' });
     expect(fake.wabas.get(line.number.wabaId)?.subscribed).toBe(true);
 
-    // The customer wrote to the number (the window is open); the agent answers from the inbox.
-    fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Vocês entregam hoje?' });
-    const contact = await call('POST', '/contacts', {
-      token: owner.token,
-      body: { name: CUSTOMER.name, serviceId: created.body.id, data: { phoneNumber: CUSTOMER.waId, phoneCountry: 'BR' } },
-    });
-    expect(contact.status).toBe(201);
+    // The customer wrote to the number (the 24-hour window is open); the agent answers from the inbox.
+    const contact = await customerWrote(owner.token, line, created.body, 'Vocês entregam hoje?');
     const answer = await call('POST', '/messages/send', {
       token: owner.token,
       body: { contactId: contact.body.id, serviceId: created.body.id, text: 'Entregamos sim, até as 18h.' },
@@ -122,11 +130,7 @@ describe('WhatsApp (API oficial) connections', () => {
     const line = newNumber();
     const created = await call('POST', '/services', { token: owner.token, body: { name: 'Oficial', type: 'whatsapp_cloud', ...credentialsOf(line) } });
     await call('POST', `/services/${created.body.id}/start`, { token: owner.token });
-    fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Oi' });
-    const contact = await call('POST', '/contacts', {
-      token: owner.token,
-      body: { name: CUSTOMER.name, serviceId: created.body.id, data: { phoneNumber: CUSTOMER.waId, phoneCountry: 'BR' } },
-    });
+    const contact = await customerWrote(owner.token, line, created.body, 'Oi');
     fake.throttleNumber(line.number.phoneNumberId);
     await call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.body.id, serviceId: created.body.id, text: 'Depois do limite' } });
     const refused = () => fake.sent.filter((s) => s.phoneNumberId === line.number.phoneNumberId && s.status === 400 && s.answer?.error?.code === 130429);

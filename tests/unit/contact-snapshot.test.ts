@@ -81,6 +81,8 @@ function fields(accountId: string, i: number, name: string, updatedAt = new Date
     lastMessage: i % 3 ? { id: `m${i}`, text: 'Olá', type: 'text', isFromMe: false, ack: 0, timestamp: '2026-01-01T00:00:00.000Z', file: null } : null,
     lastMessageAt: i % 3 ? new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString() : null,
     unread: i % 4,
+    // The Cloud API's window: absent on contacts who never wrote (or before it was kept).
+    ...(i % 3 === 1 ? { lastInboundAt: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString() } : {}),
     messagesCount: 3,
     // The team inbox's fields on some contacts (absent on contacts stored before it).
     ...(i % 2

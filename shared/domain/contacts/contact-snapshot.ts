@@ -18,8 +18,11 @@ import type { ContactFields } from '#db/contacts.ts';
 import { contactSnapshotObjectKey } from '#db/keys.ts';
 import type { Storage } from '../ports.ts';
 
-/** 2: the team inbox's fields (status, assignee, department, tags); 3: columnar, ASCII only; 4: the last message columnar too. */
-const version = 4;
+/**
+ * 2: the team inbox's fields (status, assignee, department, tags); 3: columnar, ASCII only; 4: the last message columnar too;
+ * 5: `lastInboundAt` (the Cloud API's 24-hour window).
+ */
+const version = 5;
 
 const columns = [
   'id',
@@ -48,6 +51,7 @@ const columns = [
   'departmentId',
   'department',
   'tagIds',
+  'lastInboundAt',
 ] as const satisfies readonly (keyof ContactFields)[];
 
 /**
@@ -181,6 +185,7 @@ export function decodeSnapshot(bytes: Uint8Array, accountId: string): ContactSna
     nullable('department'),
     nullable('tagIds'),
   ];
+  const lastInboundAt = nullable('lastInboundAt');
   const [foldedName, foldedEmail] = raw.data.slice(columns.length) as (string | null)[][];
   const message = <K extends (typeof messageColumns)[number]>(key: K) =>
     raw.data[columns.length + 2 + messageColumns.indexOf(key)] as (MessageSummary[K] | null)[];
@@ -239,6 +244,7 @@ export function decodeSnapshot(bytes: Uint8Array, accountId: string): ContactSna
     if (departmentId[i] !== null) fields.departmentId = departmentId[i]!;
     if (department[i] !== null) fields.department = department[i]!;
     if (tagIds[i] !== null) fields.tagIds = tagIds[i]!;
+    if (lastInboundAt[i] !== null) fields.lastInboundAt = lastInboundAt[i]!;
     contacts[i] = {
       fields,
       folded: { name: foldedName![i] ?? fields.name.toLowerCase(), email: foldedEmail![i] ?? fields.email?.toLowerCase() ?? null, phone: fields.phoneNumber },

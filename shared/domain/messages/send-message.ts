@@ -3,19 +3,31 @@
  * stream hands it to the contact's channel (functions/streams/dispatch-outbound.ts), whose answer
  * moves the ack to 1 or to -2 with a reason. A failed message can be sent again.
  */
+import { customerWindow } from '#contracts/customer-window.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { uploadKindOf } from '#contracts/files.ts';
 import { ack, type Message, type SendMessagePayload } from '#contracts/messages.ts';
 import { getFileItem } from '#db/files.ts';
 import { getMessageItem, messageItem, retryFailedMessage, summaryOf, type MessageItem } from '#db/messages.ts';
-import { getContactItem } from '#db/contacts.ts';
-import { getServiceItem } from '#db/services.ts';
+import { getContactItem, type ContactItem } from '#db/contacts.ts';
+import { getServiceItem, type ServiceItem } from '#db/services.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { canSee, loadVisibleContact, viewerOf } from '../conversations/visibility.ts';
 import { toMessage } from './present-message.ts';
 import { recordMessage } from './record-message.ts';
+
+/**
+ * Free text (and media) to a WhatsApp Cloud API contact goes only while the 24-hour window is open
+ * (customer-window.ts): refused here, before anything is stored or queued for Meta. Meta's own 131047
+ * still fails a message whose window closed in between (connectors/whatsapp-cloud/errors.ts).
+ */
+function assertWindowOpen(ports: Ports, contact: Pick<ContactItem, 'lastInboundAt'>, service: Pick<ServiceItem, 'channelType'>): void {
+  if (customerWindow({ lastInboundAt: contact.lastInboundAt, service: { type: service.channelType } }, ports.clock()).kind === 'closed') {
+    throw fail.invalid(errorTexts.customerWindowClosed);
+  }
+}
 
 const invalidField = (path: string, message: string) => fail.invalid(errorTexts.invalidParams, [{ path, message }]);
 
@@ -40,6 +52,7 @@ export async function sendMessage(
   if (contact.serviceId !== payload.serviceId) throw invalidField('serviceId', 'A conexão não é a do contato');
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
   if (service?.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
+  assertWindowOpen(ports, contact, service);
 
   let file: MessageItem['file'] = null;
   let messageType = payload.type;
@@ -97,6 +110,7 @@ export async function retryMessage(ports: Ports, session: AccountSession, contac
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
   const service = await getServiceItem(ports.table, session.accountId, contact.serviceId);
   if (service?.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
+  assertWindowOpen(ports, contact, service);
   const retried = await retryFailedMessage(ports.table, { accountId: session.accountId, contactId, id: messageId }, ports.clock().toISOString());
   if (retried) return toMessage(retried, ports.storage.downloadUrl);
   const existing = await getMessageItem(ports.table, session.accountId, contactId, messageId);

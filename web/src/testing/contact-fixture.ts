@@ -21,6 +21,7 @@ export function contactFixture(fields: Partial<Contact> & Pick<Contact, 'id'>, a
     archivedReason: null,
     lastMessage: null,
     lastMessageAt: null,
+    lastInboundAt: null,
     unread: 0,
     status: 'open',
     userId: null,

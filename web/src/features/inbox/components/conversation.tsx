@@ -4,6 +4,7 @@ import type { Service } from '#contracts/services.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useMessages, type ChatMessage } from '#web/features/inbox/api/get-messages.ts';
+import { useCustomerWindow } from '#web/features/inbox/hooks/use-customer-window.ts';
 import { useMarkReadWhenOpen } from '#web/features/inbox/hooks/use-mark-read-when-open.ts';
 import { useMessageRetry } from '#web/features/inbox/hooks/use-message-retry.ts';
 import { useMessageRows } from '#web/features/inbox/hooks/use-message-rows.ts';
@@ -13,12 +14,13 @@ import { useScrollAnchor } from '#web/features/inbox/hooks/use-scroll-anchor.ts'
 import { useSendSequence } from '#web/features/inbox/hooks/use-send-sequence.ts';
 import { Composer, type ComposerSend } from './composer.tsx';
 import { ConversationHeader } from './conversation-header.tsx';
-import { ConversationNotice } from './conversation-notice.tsx';
+import { ConversationNotice, WindowClosingLine } from './conversation-notice.tsx';
 import { MessageBubble } from './message-bubble.tsx';
 
 /**
  * The right pane: header, messages (10 a page, newest first, virtualised) and the composer; when
- * nothing can reach the customer, a notice saying why above a composer of internal notes only.
+ * nothing can reach the customer (or, on WhatsApp (API oficial), only templates could), a notice saying why
+ * above a composer of internal notes only.
  */
 export function Conversation({ contact, service }: { contact: Contact; service: Service | undefined }) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -55,7 +57,11 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
     void messages.fetchNextPage();
   };
   // Only to the customer: internal notes are written whatever the connection or the contact's state.
-  const canSend = !contact.archivedAt && service?.status === 'connected';
+  const reachable = !contact.archivedAt && service?.status === 'connected';
+  // WhatsApp (API oficial): free text only within 24 hours of the customer's last message.
+  const customer = useCustomerWindow(contact);
+  const windowClosed = reachable && customer.status.kind === 'closed' ? customer.status : undefined;
+  const canSend = reachable && !windowClosed;
 
   return (
     <section className="flex h-full min-h-0 flex-col bg-bg-subtle" aria-label={`Conversa com ${contact.name}`}>
@@ -104,7 +110,8 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
         )}
       </div>
 
-      {canSend ? null : <ConversationNotice contact={contact} />}
+      {canSend ? null : <ConversationNotice contact={contact} window={windowClosed} />}
+      {canSend && customer.closingSoon && customer.status.kind === 'open' ? <WindowClosingLine closesAt={customer.status.closesAt} /> : null}
       <Composer
         contact={contact}
         replyTo={canSend ? replyTo : null}

@@ -1,0 +1,165 @@
+/**
+ * The WhatsApp (API oficial) 24-hour customer-service window over HTTP, against a local runtime of
+ * the file's own whose clock the test moves (the runtime's ports are this process's), with the Graph
+ * API double standing in for Meta (its own clock, moved apart from ours for the race): a customer's
+ * message opens the window (the contact answers `lastInboundAt`, on GET and on its realtime event),
+ * free text goes until 24 hours later and is refused with a 400 after, before anything is stored or
+ * reaches Meta; a retry of a failed message is refused the same; Meta's 131047 when its clock
+ * disagrees still fails the message with the window's reason; a new message opens it again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { customerWindowMs } from '#contracts/customer-window.ts';
+import { errorTexts, shownMessage } from '#contracts/errors.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { whatsappCloudChannel } from '#connectors/whatsapp-cloud/adapter.ts';
+import { cloudErrorMeaning } from '#connectors/whatsapp-cloud/errors.ts';
+import { type FakeGraphApi, startFakeGraphApi } from '../support/fake-graph-api.ts';
+import { realtimeUrl } from '../support/realtime-url.ts';
+import { strongPassword, uniqueEmail } from './api.ts';
+import { ownRuntime } from './own-runtime.ts';
+import { eventually } from './worker.ts';
+
+const APP_SECRET = 'abcdef0123456789abcdef0123456789';
+const CUSTOMER = { waId: '5511955554444', name: 'Rita Moraes' };
+/** Whole seconds: Meta's message timestamps are. */
+const START = Math.floor(Date.now() / 1000) * 1000;
+
+let fake: FakeGraphApi & { close(): Promise<void> };
+beforeAll(async () => {
+  // 'sync': a send outside Meta's window is refused at once with 131047 (the race below).
+  fake = await startFakeGraphApi({ appSecret: APP_SECRET, now: START, windowErrors: 'sync' });
+  process.env.WHATSAPP_CLOUD_GRAPH_URL = fake.url;
+});
+afterAll(async () => {
+  await fake?.close();
+});
+const own = ownRuntime('conversa-cloud-window-', { channels: [whatsappCloudChannel], worker: false });
+const call = own.call;
+
+/** Sets the server's clock to `ms`, running on from there (the fake's clock is moved on its own). */
+function serverClockAt(ms: number) {
+  const since = Date.now();
+  own.ports().clock = () => new Date(ms + Date.now() - since);
+}
+
+/** A realtime link of the session, collecting its events. */
+async function listen(token: string) {
+  const ws = new WebSocket(await realtimeUrl(own.runtime().url, token));
+  const events: { event: string; data: any }[] = [];
+  ws.on('message', (data) => events.push(JSON.parse(data.toString())));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  return { events, close: () => ws.close() };
+}
+
+async function newLine() {
+  const person = await call('POST', '/auth/register', { body: { name: 'Dono da Ótica', email: uniqueEmail('cloudwindow'), password: strongPassword } });
+  const account = await call('POST', '/accounts', { token: person.body.accessToken, body: { name: 'Ótica' } });
+  const token = account.body.accessToken as string;
+  const accessToken = `EAAGwindow${Date.now()}`;
+  fake.addToken(accessToken);
+  const number = fake.addNumber({ displayPhoneNumber: '+55 11 3555-0000', verifiedName: 'Ótica Visão' });
+  const created = await call('POST', '/services', {
+    token,
+    body: { name: 'Oficial', type: 'whatsapp_cloud', phoneNumberId: number.phoneNumberId, wabaId: number.wabaId, accessToken, appSecret: APP_SECRET },
+  });
+  expect(created.status).toBe(201);
+  expect((await call('POST', `/services/${created.body.id}/start`, { token })).status).toBe(200);
+  return { token, number, serviceId: created.body.id as string, url: `${own.runtime().url}${created.body.webhook.path}` };
+}
+
+describe('the WhatsApp (API oficial) 24-hour window', () => {
+  it('lets free text go for 24 hours after the customer wrote, refuses it after, and opens again when they write', async () => {
+    serverClockAt(START);
+    const line = await newLine();
+    let socket = await listen(line.token);
+
+    const inbound = async (text: string) => {
+      const { payload } = fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: text });
+      const [d] = await fake.deliver(payload, { url: line.url });
+      expect(d!.status).toBe(204);
+    };
+    await inbound('Meus óculos ficaram prontos?');
+    const contact = await eventually(async () => (await call('GET', '/contacts', { token: line.token })).body.data[0]);
+    expect(contact).toMatchObject({ service: { type: 'whatsapp_cloud' } });
+    // Meta's second of the message (the inbox keeps the arrival's milliseconds within it).
+    const firstWrote = contact.lastInboundAt as string;
+    expect(Math.floor(Date.parse(firstWrote) / 1000) * 1000).toBe(START);
+    const wrote = Date.parse(firstWrote);
+    expect((await call('GET', `/contacts/${contact.id}`, { token: line.token })).body.lastInboundAt).toBe(firstWrote);
+    await eventually(async () => socket.events.find((e) => e.event.startsWith('contact.') && e.data.lastInboundAt === firstWrote));
+
+    const send = (text: string) => call('POST', '/messages/send', { token: line.token, body: { contactId: contact.id, serviceId: line.serviceId, text } });
+    const messages = async () =>
+      (await call('GET', `/messages${listQueryString({ where: { contactId: contact.id }, perPage: 50 })}`, { token: line.token })).body.data as any[];
+    const sentToMeta = () => fake.sent.filter((s) => s.body.type === 'text').length;
+
+    // 23:59 after the customer wrote: open, the text reaches Meta.
+    serverClockAt(wrote + customerWindowMs - 60_000);
+    fake.setNow(START + customerWindowMs - 60_000);
+    const open = await send('Sim, pode buscar hoje!');
+    expect(open.status).toBe(201);
+    await eventually(async () => (await messages()).find((m) => m.id === open.body.id)?.ack === 1);
+    expect(sentToMeta()).toBe(1);
+
+    // 24:00:01 after: refused before anything is stored or queued.
+    serverClockAt(wrote + customerWindowMs + 1000);
+    const before = (await messages()).length;
+    const closed = await send('Ainda está aí?');
+    expect(closed.status).toBe(400);
+    expect(closed.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: errorTexts.customerWindowClosed });
+    expect(shownMessage(closed.body.message)).toMatch(/^A janela de 24 horas do WhatsApp fechou/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await messages()).length).toBe(before);
+    expect(sentToMeta()).toBe(1);
+
+    // The race: our clock still inside the window, Meta's past it: 131047 fails the message with its reason.
+    serverClockAt(wrote + customerWindowMs - 2000);
+    fake.setNow(START + customerWindowMs + 5000);
+    const raced = await send('Última mensagem');
+    expect(raced.status).toBe(201);
+    const failed = await eventually(async () => {
+      const m = (await messages()).find((x) => x.id === raced.body.id);
+      return m?.ack === -2 ? m : undefined;
+    });
+    expect(failed.error).toBe(cloudErrorMeaning(131047).text);
+    // Its retry once our clock is past the window too: refused, left failed.
+    serverClockAt(wrote + customerWindowMs + 1000);
+    const retry = await call('POST', `/messages/${raced.body.id}/retry`, { token: line.token, body: { contactId: contact.id } });
+    expect(retry.status).toBe(400);
+    expect(retry.body.message).toBe(errorTexts.customerWindowClosed);
+    expect((await messages()).find((x) => x.id === raced.body.id)?.ack).toBe(-2);
+
+    // The customer writes again (25 hours after the first message): open again, said on the realtime link.
+    const again = START + customerWindowMs + 3_600_000;
+    fake.setNow(again);
+    serverClockAt(again + 5000);
+    // A link opened at the server's new time (a socket's session is dated by the server's clock).
+    socket.close();
+    socket = await listen(line.token);
+    await inbound('Vou passar aí amanhã');
+    const reopened = await eventually(async () =>
+      socket.events.find((e) => e.event === 'contact.UPDATED' && e.data.id === contact.id && Date.parse(e.data.lastInboundAt) >= again),
+    );
+    expect(Math.floor(Date.parse(reopened.data.lastInboundAt) / 1000) * 1000).toBe(again);
+    const reply = await send('Combinado!');
+    expect(reply.status).toBe(201);
+    await eventually(async () => (await messages()).find((m) => m.id === reply.body.id)?.ack === 1);
+    socket.close();
+  }, 60_000);
+
+  it('refuses free text to a customer who never wrote on the number', async () => {
+    serverClockAt(Date.now());
+    const line = await newLine();
+    const made = await call('POST', '/contacts', {
+      token: line.token,
+      body: { name: 'Paulo Reis', serviceId: line.serviceId, data: { phoneNumber: '5511944443333', phoneCountry: 'BR' } },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.lastInboundAt).toBeNull();
+    const sent = await call('POST', '/messages/send', { token: line.token, body: { contactId: made.body.id, serviceId: line.serviceId, text: 'Olá!' } });
+    console.log('SENT', sent.status, JSON.stringify(sent.body));
+    expect(sent.status).toBe(400);
+    expect(sent.body.message).toBe(errorTexts.customerWindowClosed);
+  }, 60_000);
+});

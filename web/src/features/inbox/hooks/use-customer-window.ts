@@ -1,0 +1,35 @@
+import { useEffect, useState } from 'react';
+import type { Contact } from '#contracts/contacts.ts';
+import { customerWindow, customerWindowWarningMs, type CustomerWindow } from '#contracts/customer-window.ts';
+
+export interface CustomerWindowState {
+  status: CustomerWindow;
+  /** Open and closing within two hours: the composer says until when. */
+  closingSoon: boolean;
+}
+
+/**
+ * The contact's WhatsApp Cloud API 24-hour window (customer-window.ts) as it is now, kept current
+ * without polling: a timer to its next change (the start of its last two hours, then its closing
+ * moment), and a new `lastInboundAt` (the contact's realtime event) reopens it at once.
+ */
+export function useCustomerWindow(contact: Pick<Contact, 'lastInboundAt' | 'service'>): CustomerWindowState {
+  // Bumped by the timer: the render after it reads the clock again.
+  const [tick, setTick] = useState(0);
+  const now = Date.now();
+  const status = customerWindow(contact, now);
+  const closesAt = status.kind === 'open' ? Date.parse(status.closesAt) : null;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-arms the timer after it fired
+  useEffect(() => {
+    if (closesAt === null) return;
+    const at = Date.now();
+    const warnAt = closesAt - customerWindowWarningMs;
+    // 1 ms past the closing moment: the window is open up to it, inclusive.
+    const next = at < warnAt ? warnAt : closesAt + 1;
+    const timer = setTimeout(() => setTick((t) => t + 1), Math.max(0, next - at));
+    return () => clearTimeout(timer);
+  }, [closesAt, tick]);
+
+  return { status, closingSoon: closesAt !== null && closesAt - now <= customerWindowWarningMs };
+}
