@@ -103,7 +103,7 @@ try {
     requests,
   };
   mkdirSync(dirname(out.pathname), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(trace, null, 1)}\n`);
+  writeFileSync(out, `${JSON.stringify(trace, null, 2)}\n`);
   console.log(`${requests.length} requests in ${requests.at(-1)?.end ?? 0} ms → ${out.pathname}`);
   for (const r of requests)
     console.log(`${String(r.start).padStart(6)} ${String(r.end).padStart(6)}  ${r.method.padEnd(6)} ${r.route ?? `(no route) ${r.path}`}`);
