@@ -1,5 +1,5 @@
 /**
- * The WhatsApp Cloud API's customer-service window (ADR-0211): a business may send
+ * The WhatsApp Cloud API's customer-service window (ADR-0212): a business may send
  * free-form messages to a person only within 24 hours of that person's last message on the number;
  * outside it only approved templates go (Meta answers 131047). One rule for the composer and the
  * send route: the contact's `lastInboundAt` and a clock decide.
