@@ -7,6 +7,7 @@
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { whatsappCloudCredentials, whatsappCloudLifecycle } from './lifecycle.ts';
 import { markWhatsappCloudRead, sendWhatsappCloud } from './send.ts';
+import { whatsappCloudTemplates } from './templates.ts';
 import { whatsappCloudWebhook } from './webhook.ts';
 
 export const whatsappCloudChannel: ChannelAdapter = {
@@ -16,4 +17,5 @@ export const whatsappCloudChannel: ChannelAdapter = {
   lifecycle: whatsappCloudLifecycle,
   markRead: markWhatsappCloudRead,
   webhook: whatsappCloudWebhook,
+  templates: whatsappCloudTemplates,
 };

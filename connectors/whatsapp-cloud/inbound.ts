@@ -381,7 +381,7 @@ const templateEvents: Record<string, string> = {
   LIMIT_EXCEEDED: 'não pôde ser criado: a conta atingiu o limite de modelos',
 };
 
-const templateReasons: Record<string, string> = {
+export const templateReasons: Record<string, string> = {
   ABUSIVE_CONTENT: 'conteúdo abusivo',
   INCORRECT_CATEGORY: 'categoria incorreta',
   INVALID_FORMAT: 'formato inválido',

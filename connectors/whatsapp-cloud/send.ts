@@ -8,7 +8,8 @@
  * Meta's refusals become the port's ChannelSendError through ./errors.ts: rate limits and passing
  * failures (130429, 131056, 80007, 131000) with `retryAfterSeconds`, so the send queue holds the
  * connection's lane and tries again; the others final, with the pt-BR reason on the bubble (131047:
- * the 24-hour window). The wamid Meta answers is the message's channel id (statuses and replies name it).
+ * the 24-hour window; 132000/132001: a template's parameters or approval). An approved template
+ * (`message.template`) goes as `type: 'template'` with its body parameters. The wamid Meta answers is the message's channel id (statuses and replies name it).
  */
 import { parseCloudCredentials } from '#domain/channels/cloud-credentials.ts';
 import {
@@ -47,7 +48,20 @@ function mediaKind(type: OutboundMessage['type']): { kind: 'image' | 'video' | '
   }
 }
 
+/** An approved template with its body parameters, in order. */
+export function templateBody(template: NonNullable<OutboundMessage['template']>): Record<string, unknown> {
+  return {
+    type: 'template',
+    template: {
+      name: template.name,
+      language: { code: template.language },
+      ...(template.parameters.length ? { components: [{ type: 'body', parameters: template.parameters.map((text) => ({ type: 'text', text })) }] } : {}),
+    },
+  };
+}
+
 async function body(graph: GraphClient, phoneNumberId: string, message: OutboundMessage): Promise<Record<string, unknown>> {
+  if (message.template) return templateBody(message.template);
   if (!message.file) return { type: 'text', text: { body: message.text, preview_url: false } };
   const { kind, caption, filename } = mediaKind(message.type);
   const mediaId = await graph.upload(phoneNumberId, { bytes: await message.file.read(), mimetype: message.file.mimetype, name: message.file.name });

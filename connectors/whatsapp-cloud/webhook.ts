@@ -10,7 +10,8 @@
  *   (./inbound.ts) go to the `InboundSink`: messages (stored once per wamid, so a redelivery stores
  *   nothing; media copied to the bucket through ./media.ts), reactions, statuses as acks under the
  *   forward-only rule of ./acks.ts, coexistence echoes as our own messages, the number's quality
- *   rating onto the connection; template and quality changes kept as records of the connection.
+ *   rating onto the connection; template and quality changes kept as records of the connection, a
+ *   template's status change also applied to the stored template.
  *
  * One Meta app posts every number's deliveries to the callback configured for it, so a delivery
  * may name another number than this connection's: it goes to the connection holding that number
@@ -27,6 +28,7 @@ import { getServiceItem, isRunningStatus, type ServiceItem } from '#db/services.
 import { parseCloudCredentials } from '#domain/channels/cloud-credentials.ts';
 import { WebhookRefused, type ChannelConnection, type InboundSink, type WebhookReceiver } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
+import { applyTemplateStatus } from '#domain/templates/templates.ts';
 import { nextCloudAck } from './acks.ts';
 import { graphClient, type GraphClient } from './graph-client.ts';
 import { deliveryEvents, type CloudEvent } from './inbound.ts';
@@ -34,6 +36,7 @@ import { readPhoneNumber } from './lifecycle.ts';
 import { cloudInboundMedia, type MediaReport } from './media.ts';
 import { verifyHandshake } from './signature.ts';
 import { cloudChannel } from './storage.ts';
+import { templateReasonText } from './templates.ts';
 import { openDelivery } from './webhook-payload.ts';
 
 /** A connection the delivery's events go to, with what its events need. */
@@ -171,6 +174,12 @@ async function handle(ports: Ports, target: Target, event: CloudEvent, report: M
         recordAt(item, 'TEMPLATE', event.templateId),
         { name: event.name, language: event.language, event: event.event, category: event.category, reason: event.reason, text: event.text },
         { now: ports.clock() },
+      );
+      // The stored template (the 'Modelos de mensagem' screen, sends) takes the new status live.
+      await applyTemplateStatus(
+        ports,
+        { accountId: item.accountId, serviceId: item.id, templateId: event.templateId },
+        { event: event.event, reason: templateReasonText(event.reason) },
       );
       return;
     case 'quality': {

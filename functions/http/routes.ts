@@ -50,6 +50,11 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/services/{id}/shutdown', handler: 'services/shutdown-service' },
   { method: 'POST', path: '/services/{id}/logout', handler: 'services/logout-service' },
   { method: 'POST', path: '/services/{id}/pairing-code', handler: 'services/pair-service-by-phone' },
+  // A WhatsApp (API oficial) connection's message templates: members read, admins create, delete and sync with Meta.
+  { method: 'GET', path: '/services/{id}/templates', handler: 'templates/list-templates' },
+  { method: 'POST', path: '/services/{id}/templates', handler: 'templates/create-template' },
+  { method: 'POST', path: '/services/{id}/templates/sync', handler: 'templates/sync-templates', timeoutSeconds: 30 },
+  { method: 'DELETE', path: '/services/{id}/templates/{templateId}', handler: 'templates/delete-template' },
 
   { method: 'GET', path: '/contacts', handler: 'contacts/list-contacts' },
   { method: 'POST', path: '/contacts', handler: 'contacts/create-contact' },

@@ -54,7 +54,14 @@ export interface StreamConsumerDef {
 }
 
 /** The item types that become realtime events (shared/domain/realtime/events.ts). */
-export const realtimeItemTypes = [entityTypes.account, entityTypes.user, entityTypes.service, entityTypes.contact, entityTypes.message] as const;
+export const realtimeItemTypes = [
+  entityTypes.account,
+  entityTypes.user,
+  entityTypes.service,
+  entityTypes.contact,
+  entityTypes.message,
+  entityTypes.messageTemplate,
+] as const;
 
 export const streamConsumers: StreamConsumerDef[] = [
   {

@@ -56,6 +56,10 @@ export const errorTexts = {
   alreadySubscribed: 'The account already has an active subscription',
   noSubscription: 'The account has no subscription to manage',
   invalidSignature: 'Invalid webhook signature',
+  // WhatsApp (API oficial) message templates.
+  templatesUnsupported: 'This connection does not use message templates',
+  templateExists: 'A message template with this name and language already exists',
+  templateRefused: 'Meta refused the message template',
   // The team inbox (docs/product.md#team-inbox).
   conversationTaken: 'The conversation is already assigned to someone else',
 } as const;
@@ -123,6 +127,9 @@ export const shownMessages: Record<string, string> = {
   'The account already has an active subscription': 'Sua conta já tem uma assinatura ativa. Use Gerenciar assinatura para alterá-la.',
   'The account has no subscription to manage': 'Sua conta ainda não tem assinatura. Faça o upgrade para o Plano Pro primeiro.',
   'Invalid webhook signature': 'Assinatura do webhook inválida',
+  'This connection does not use message templates': 'Modelos de mensagem existem só nas conexões do WhatsApp (API oficial).',
+  'A message template with this name and language already exists': 'Já existe um modelo com este nome neste idioma. Escolha outro nome.',
+  'Meta refused the message template': 'A Meta recusou este modelo de mensagem. Confira os campos e tente novamente.',
   'The conversation is already assigned to someone else': 'Outra pessoa já assumiu esta conversa. Atualize a lista para ver quem a atende.',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',

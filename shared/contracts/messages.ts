@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { idField, requiredText } from './fields.ts';
 import { ack } from './message-acks.ts';
+import { templateSendSchema } from './templates.ts';
 
 export { ack } from './message-acks.ts';
 
@@ -98,8 +99,18 @@ export const sendMessagePayload = z
     type: z.enum(messageTypes).default('text'),
     fileId: z.string().min(1).max(64).nullish(),
     replyMessageId: z.string().min(1).max(64).nullish(),
+    /**
+     * An approved message template of the contact's WhatsApp (API oficial) connection, sent
+     * instead of `text` (the only message Meta delivers outside the 24-hour window); the
+     * conversation shows it rendered with its parameters.
+     */
+    template: templateSendSchema.nullish(),
   })
   .superRefine((v, ctx) => {
+    if (v.template) {
+      if (v.fileId) ctx.addIssue({ code: 'custom', path: ['fileId'], message: 'Um modelo de mensagem não leva anexo' });
+      return;
+    }
     if (!v.fileId && !v.text.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: 'A mensagem está vazia' });
   });
 export type SendMessagePayload = z.infer<typeof sendMessagePayload>;

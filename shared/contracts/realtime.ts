@@ -15,6 +15,7 @@ import { conversationStatuses } from './conversations.ts';
 import { genders } from './genders.ts';
 import type { Account, User } from './entities.ts';
 import { messageKinds, messageTypes, type Message } from './messages.ts';
+import { templateCategories, templateStatuses, type MessageTemplate } from './templates.ts';
 import { cloudQualityRatings, serviceStatuses, serviceTypes, type Service } from './services.ts';
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
@@ -151,6 +152,31 @@ export const messageSchema = z.object({
   ...timestamps,
 });
 
+export const templateSchema = z.object({
+  id: z.string(),
+  serviceId: z.string(),
+  name: z.string(),
+  language: z.string(),
+  category: z.enum(templateCategories),
+  status: z.enum(templateStatuses),
+  rejectionReason: nullable(z.string()),
+  header: nullable(z.string()),
+  body: z.string(),
+  examples: z.array(z.string()).default([]),
+  footer: nullable(z.string()),
+  buttons: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.object({ type: z.literal('QUICK_REPLY'), text: z.string() }),
+        z.object({ type: z.literal('URL'), text: z.string(), url: z.string() }),
+        z.object({ type: z.literal('PHONE_NUMBER'), text: z.string(), phoneNumber: z.string() }),
+      ]),
+    )
+    .default([]),
+  variableCount: z.number(),
+  ...timestamps,
+});
+
 /** The two events of one kind of item: `<kind>.CREATED` and `<kind>.UPDATED`, with the item. */
 function eventsOf<const Kind extends string, Data extends z.ZodType>(kind: Kind, data: Data) {
   return z.object({ event: z.enum([`${kind}.CREATED`, `${kind}.UPDATED`]), data });
@@ -162,6 +188,7 @@ export const realtimeEvent = z.discriminatedUnion('event', [
   eventsOf('service', serviceSchema),
   eventsOf('contact', contactSchema),
   eventsOf('message', messageSchema),
+  eventsOf('template', templateSchema),
 ]);
 
 /** One event as sent on the socket. */
@@ -178,4 +205,5 @@ export type SchemasMatchEntities = [
   Assert<Same<z.infer<typeof serviceSchema>, Service>>,
   Assert<Same<z.infer<typeof contactSchema>, Contact>>,
   Assert<Same<z.infer<typeof messageSchema>, Message>>,
+  Assert<Same<z.infer<typeof templateSchema>, MessageTemplate>>,
 ];

@@ -79,6 +79,8 @@ describe('ACCESS_PATTERNS.md', () => {
     contactTombstone: [['A', 'C']],
     channelContact: [['A', 'S', '<idFromService>']],
     sendDay: [['A', 'S', '<day>']],
+    messageTemplate: [['A', 'S', '<template id>']],
+    connectionTemplates: [['A', 'S']],
     message: [['A', 'C', 'M']],
     contactMessages: [['A', 'C']],
     channelMessage: [['A', 'S', '<channelMessageId>']],

@@ -38,6 +38,7 @@ export const entityTypes = {
   quickReply: 'QuickReply',
   uniqueName: 'UniqueName',
   sendDay: 'SendDay',
+  messageTemplate: 'MessageTemplate',
 } as const;
 
 /** The team inbox's small per-account catalogues: each item lives in its account's partition. */
@@ -158,6 +159,15 @@ export const keys = {
    * (connectors/send-caps.ts): how many, and which contacts they opened a chat with. Kept 3 days.
    */
   sendDay: (accountId: string, serviceId: string, day: string): Key => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`, sk: `SEND-DAY#${day}` }),
+  /**
+   * A WhatsApp (API oficial) connection's message templates, in the connection's partition, by
+   * Meta's template id: a connection has a few dozen, read whole with one Query (list, send).
+   */
+  messageTemplate: (accountId: string, serviceId: string, templateId: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
+    sk: `TEMPLATE#${templateId}`,
+  }),
+  connectionTemplates: (accountId: string, serviceId: string) => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`, skPrefix: 'TEMPLATE#' }),
   /** A contact by (connection, channel id): lookup for every inbound message, and the uniqueness guard. */
   channelContact: (accountId: string, serviceId: string, idFromService: string): Key => ({
     pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,

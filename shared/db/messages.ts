@@ -54,6 +54,8 @@ export interface MessageItem {
   kind?: 'note' | 'system';
   /** Reactions on the channel, one per reactor (their channel id). */
   reactions?: Reactions;
+  /** A message template sent instead of free text (the Cloud API); `text` is the template rendered with these parameters. */
+  template?: { name: string; language: string; parameters: string[] };
   createdAt: string;
   updatedAt: string;
 }

@@ -30,6 +30,7 @@ import { departmentArchivePayload, departmentPayload } from '#contracts/departme
 import { contactTagsPayload, tagPayload } from '#contracts/tags.ts';
 import { conversationStatusPayload, inboxSettingsPayload, notePayload, transferPayload } from '#contracts/conversations.ts';
 import { quickReplyPayload, quickReplyRenderPayload } from '#contracts/quick-replies.ts';
+import { templatePayload } from '#contracts/templates.ts';
 import type { ListRules } from '#domain/list-query.ts';
 import { strongPassword } from './api.ts';
 
@@ -183,7 +184,49 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         type: fc.constantFrom('text', 'image', 'document', 'voice', 'sticker'),
         fileId: fc.oneof(fc.constant(null), idOf(f, [f.messageId])),
         replyMessageId: fc.oneof(fc.constant(null), idOf(f, [f.messageId])),
+        template: fc.oneof(
+          fc.constant(null),
+          shaped({
+            name: fc.oneof(fc.stringMatching(/^[a-z0-9_]{1,20}$/), fc.constantFrom('Boas Vindas', 'x'.repeat(513)), oddString),
+            language: fc.constantFrom('pt_BR', 'en_US', 'pt-br', ''),
+            parameters: fc.oneof(
+              fc.array(fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('{{nome}}', '{{email}}', '', 'x'.repeat(1025))), { maxLength: 4 }),
+              hostile,
+            ),
+          }),
+        ),
       }),
+  ],
+  [
+    templatePayload,
+    () => {
+      const button = fc.oneof(
+        shaped({ type: fc.constant('QUICK_REPLY'), text: fc.oneof(fc.string({ maxLength: 30 }), oddString) }),
+        shaped({
+          type: fc.constant('URL'),
+          text: fc.string({ maxLength: 30 }),
+          url: fc.constantFrom('https://loja.example.com/p', 'http://x.com', 'javascript:alert(1)'),
+        }),
+        shaped({
+          type: fc.constantFrom('PHONE_NUMBER', 'OTP'),
+          text: fc.string({ maxLength: 30 }),
+          phoneNumber: fc.constantFrom('+5511987654321', '11 98765-4321'),
+        }),
+      );
+      return shaped({
+        name: fc.oneof(fc.stringMatching(/^[a-z0-9_]{1,30}$/), fc.constantFrom('Pedido Enviado', 'promoção', 'x'.repeat(513)), oddString),
+        category: fc.constantFrom('MARKETING', 'UTILITY', 'AUTHENTICATION', 'marketing', 'PROMO'),
+        language: fc.constantFrom('pt_BR', 'en_US', 'pt-br', ''),
+        header: fc.oneof(fc.constant(null), fc.string({ maxLength: 70 }), fc.constant('Oi {{1}}')),
+        body: fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.constantFrom('Olá {{1}}, pedido {{2}} saiu.', '{{1}} abre', 'a {{1}} b {{3}} c', '', 'x'.repeat(1025)),
+        ),
+        examples: fc.oneof(fc.array(fc.string({ maxLength: 20 }), { maxLength: 4 }), hostile),
+        footer: fc.oneof(fc.constant(null), fc.string({ maxLength: 70 })),
+        buttons: fc.oneof(fc.array(button, { maxLength: 12 }), hostile),
+      });
+    },
   ],
   [retryMessagePayload, (f) => shaped({ contactId: idOf(f, [f.contactId]) })],
   [

@@ -267,6 +267,21 @@ export const routeAccess: Record<string, MatrixEntry> = {
     build: async (t) => ({ path: `/services/${await t.spareService()}/pairing-code`, body: { phoneNumber: '+5511987654321' } }),
   },
 
+  // The matrix's connections are QR and Telegram ones: they have no templates, so every template
+  // write answers 400 'This connection does not use message templates' (whatsapp-cloud-templates.test.ts
+  // covers the 2xx against the Graph API double); a list answers the connection's (none).
+  'GET /services/{id}/templates': { access: 'member', ok: 200, build: (t) => ({ path: `/services/${t.serviceId}/templates` }) },
+  'POST /services/{id}/templates': {
+    access: 'admin',
+    ok: 400,
+    build: (t) => ({
+      path: `/services/${t.serviceId}/templates`,
+      body: { name: 'pedido_enviado', category: 'UTILITY', body: 'Olá {{1}}, seu pedido saiu.', examples: ['Joana'] },
+    }),
+  },
+  'POST /services/{id}/templates/sync': { access: 'admin', ok: 400, build: (t) => ({ path: `/services/${t.serviceId}/templates/sync` }) },
+  'DELETE /services/{id}/templates/{templateId}': { access: 'admin', ok: 400, build: (t) => ({ path: `/services/${t.serviceId}/templates/123456` }) },
+
   'GET /contacts': { access: 'member', ok: 200, stranger: 200, build: (t) => ({ path: `/contacts${listQuery({ where: { serviceId: t.serviceId } })}` }) },
   // A stranger naming the victim's connection: 400, 'Conexão não encontrada' on serviceId.
   'POST /contacts': {

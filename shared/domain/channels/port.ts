@@ -12,6 +12,7 @@
 import type { ErrorText } from '#contracts/errors.ts';
 import type { MessageType } from '#contracts/messages.ts';
 import type { CloudQualityRating, ServiceStatus, ServiceType } from '#contracts/services.ts';
+import type { MessageTemplate, TemplatePayload, TemplateStatus } from '#contracts/templates.ts';
 import type { Ports } from '../ports.ts';
 
 /** The connection an adapter acts on, with its credentials opened from the vault. */
@@ -48,6 +49,12 @@ export interface OutboundMessage {
   file: { name: string; mimetype: string; size: number; durationSeconds?: number; read: () => Promise<Uint8Array>; url: string } | null;
   /** The channel id of the message this one replies to. */
   replyTo: string | null;
+  /**
+   * An approved message template to send instead of `text` (the Cloud API outside the 24-hour
+   * window): its name, language and the body's parameter values, in order. `text` is the rendered
+   * template, as the conversation shows it.
+   */
+  template?: { name: string; language: string; parameters: string[] } | null;
 }
 
 /** The mimetype of an OGG/Opus voice note, as WhatsApp labels its own. */
@@ -289,6 +296,33 @@ export interface ChannelAdapter {
    * worker-held session have `sessions.markRead` instead. Absent: neither way, no receipts.
    */
   markRead?(connection: ChannelConnection, read: ReadReceipts): Promise<void>;
+  /** The channel's message templates (the Cloud API's). Absent: the channel has none. */
+  readonly templates?: ChannelTemplates;
+}
+
+/** A message template as the channel holds it; `id` is the channel's own. */
+export type ChannelTemplate = Omit<MessageTemplate, 'serviceId' | 'createdAt' | 'updatedAt' | 'variableCount'>;
+
+/**
+ * Message templates managed at the channel: listed (every page), created (answered with the
+ * channel's id and first status), deleted by name (every language of it). A refusal of the
+ * channel's is `TemplateRefused`; no answer at all, `ChannelUnreachable`.
+ */
+export interface ChannelTemplates {
+  list(connection: ChannelConnection): Promise<ChannelTemplate[]>;
+  create(connection: ChannelConnection, template: TemplatePayload): Promise<{ id: string; status: TemplateStatus }>;
+  remove(connection: ChannelConnection, name: string): Promise<void>;
+}
+
+/** The channel refused a template change: one of that name and language exists, or the content was refused (its own words in `detail`). */
+export class TemplateRefused extends Error {
+  constructor(
+    readonly kind: 'exists' | 'invalid' | 'notFound',
+    readonly detail?: string,
+  ) {
+    super(`template refused: ${kind}${detail ? ` (${detail})` : ''}`);
+    this.name = 'TemplateRefused';
+  }
 }
 
 // ─── Inbound: what adapters hand over ─────────────────────────────────────────────────────────

@@ -190,6 +190,7 @@ export async function dispatchQueued(
     text: message.text,
     file: stored && message.messageType === 'voice' ? await asOggVoiceNote(stored) : stored,
     replyTo: message.replyToChannelMessageId,
+    template: message.template ?? null,
   };
   const connection = {
     accountId: message.accountId,

@@ -10,7 +10,9 @@ import { ack, type Message, type SendMessagePayload } from '#contracts/messages.
 import { getFileItem } from '#db/files.ts';
 import { getMessageItem, messageItem, retryFailedMessage, summaryOf, type MessageItem } from '#db/messages.ts';
 import { getContactItem, type ContactItem } from '#db/contacts.ts';
+import { listMessageTemplates } from '#db/message-templates.ts';
 import { getServiceItem, type ServiceItem } from '#db/services.ts';
+import { renderTemplate, templateParameterValues, templateTexts, type TemplateSend } from '#contracts/templates.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
@@ -52,11 +54,15 @@ export async function sendMessage(
   if (contact.serviceId !== payload.serviceId) throw invalidField('serviceId', 'A conexão não é a do contato');
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
   if (service?.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
-  assertWindowOpen(ports, contact, service);
+  // A message template is what the window allows once it closed.
+  if (!payload.template) assertWindowOpen(ports, contact, service);
 
   let file: MessageItem['file'] = null;
   let messageType = payload.type;
-  if (payload.fileId) {
+  const template = payload.template ? await templateToSend(ports, session, contact, service, payload.template) : undefined;
+  if (template) {
+    messageType = 'text';
+  } else if (payload.fileId) {
     const record = await getFileItem(ports.table, session.accountId, payload.fileId);
     if (!record) throw invalidField('fileId', 'Arquivo não encontrado');
     const stored = await ports.storage.head(record.objectKey);
@@ -83,7 +89,7 @@ export async function sendMessage(
     accountId: session.accountId,
     contactId: contact.id,
     serviceId: contact.serviceId,
-    text: payload.text.trim() ? payload.text : '',
+    text: template ? template.text : payload.text.trim() ? payload.text : '',
     messageType,
     timestamp: now.toISOString(),
     isFromMe: true,
@@ -99,9 +105,38 @@ export async function sendMessage(
     sendAttempt: 1,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
+    ...(template ? { template: template.send } : {}),
   });
   await recordMessage(ports, message, { countUnread: false, contact });
   return toMessage(message, ports.storage.downloadUrl);
+}
+
+/**
+ * A template send checked against the connection's stored template (by name and language): the
+ * parameters as many as its variables, contact fields filled (`templateParameterValues`), and the
+ * text the conversation shows. Whether Meta approved it is Meta's to say (132001 on the bubble):
+ * the stored status may be behind Meta's.
+ */
+async function templateToSend(
+  ports: Ports,
+  session: AccountSession,
+  contact: ContactItem,
+  service: ServiceItem | undefined,
+  wanted: TemplateSend,
+): Promise<{ text: string; send: NonNullable<MessageItem['template']> }> {
+  if (!service || !ports.channels.get(service.channelType)?.templates) throw fail.invalid(errorTexts.templatesUnsupported);
+  const templates = await listMessageTemplates(ports.table, session.accountId, service.id);
+  const template = templates.find((t) => t.name === wanted.name && t.language === wanted.language);
+  if (!template) throw invalidField('template.name', templateTexts.templateNotFound);
+  const values = templateParameterValues(wanted.parameters, template.variableCount, {
+    contact: { name: contact.name, data: { phoneNumber: contact.phoneNumber, email: contact.email } },
+    agent: { name: session.user.name },
+  });
+  if (!values.ok) throw invalidField(values.path, values.message);
+  return {
+    text: renderTemplate(template, values.values),
+    send: { name: template.name, language: template.language, parameters: values.values },
+  };
 }
 
 /** Sends a failed message again: back to ack 0, which hands it to the channel once more. */

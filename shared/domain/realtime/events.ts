@@ -9,6 +9,7 @@ import type { RealtimeEvent } from '#contracts/realtime.ts';
 import { getAccountItem, type AccountItem } from '#db/accounts.ts';
 import type { ContactItem } from '#db/contacts.ts';
 import type { MessageItem } from '#db/messages.ts';
+import type { MessageTemplateItem } from '#db/message-templates.ts';
 import { getServiceItem, type ServiceItem } from '#db/services.ts';
 import { toService } from '../services/present-service.ts';
 import type { UserItem } from '#db/users.ts';
@@ -16,6 +17,7 @@ import { entityTypes } from '#db/keys.ts';
 import { toAccount } from '../accounts/present-account.ts';
 import { presentContact } from '../contacts/present-contact.ts';
 import { toMessage } from '../messages/present-message.ts';
+import { toTemplate } from '../templates/templates.ts';
 import { toUser } from '../users/present-user.ts';
 import type { Ports } from '../ports.ts';
 import { assignmentOf, type EventConversation } from './audience.ts';
@@ -42,6 +44,7 @@ export function eventAccountOf(change: 'INSERT' | 'MODIFY' | 'REMOVE', item: Ite
     case entityTypes.service:
     case entityTypes.contact:
     case entityTypes.message:
+    case entityTypes.messageTemplate:
       return (item.accountId as string | undefined) || undefined;
     default:
       return undefined;
@@ -93,6 +96,10 @@ export async function realtimeEventFor(
         payload: { event: `message.${verb}`, data: await toMessage(message, ports.storage.downloadUrl) },
         conversation: { contactId: message.contactId },
       };
+    }
+    case entityTypes.messageTemplate: {
+      const template = item as unknown as MessageTemplateItem;
+      return { accountId: template.accountId, payload: { event: `template.${verb}`, data: toTemplate(template) } };
     }
     default:
       return null;

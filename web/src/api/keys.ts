@@ -52,6 +52,12 @@ export const quickReplyKeys = {
   list: (query: ListQueryInput) => [...quickReplyKeys.all, 'list', query] as const,
 };
 
+/** A WhatsApp (API oficial) connection's message templates (GET /services/{id}/templates). */
+export const templateKeys = {
+  all: ['templates'] as const,
+  ofService: (serviceId: string) => [...templateKeys.all, serviceId] as const,
+};
+
 /** The account's inbox settings (`membersSeeAll`). */
 export const inboxSettingsKeys = {
   all: ['inbox-settings'] as const,

@@ -8,7 +8,7 @@ import { partialMatchKey, type QueryClient, type QueryKey } from '@tanstack/reac
 import type { Contact } from '#contracts/contacts.ts';
 import type { RealtimeEvent } from '#contracts/realtime.ts';
 import type { Service } from '#contracts/services.ts';
-import { accountKeys, contactKeys, serviceKeys, userKeys } from '#web/api/keys.ts';
+import { accountKeys, contactKeys, serviceKeys, templateKeys, userKeys } from '#web/api/keys.ts';
 import { applyContactToInbox } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { refreshInboxCounts } from '#web/features/inbox/api/get-inbox-counts.ts';
 import { applyMessage } from '#web/features/inbox/api/get-messages.ts';
@@ -118,6 +118,17 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
     case 'user.UPDATED':
       replaceCached(client, userKeys.all, event.data, created);
       if (sessionStore.get().user?.id === event.data.id) updateSessionUser(event.data);
+      return;
+    case 'template.CREATED':
+    case 'template.UPDATED':
+      // A connection's templates are one small list, cached whole: the template replaces its copy or joins it.
+      client.setQueryData<{ data: (typeof event.data)[] }>(templateKeys.ofService(event.data.serviceId), (cached) => {
+        if (!cached) return cached;
+        const template = event.data;
+        const has = cached.data.some((t) => t.id === template.id);
+        const data = has ? cached.data.map((t) => (t.id === template.id ? template : t)) : [...cached.data, template];
+        return { data: data.sort((a, b) => a.name.localeCompare(b.name) || a.language.localeCompare(b.language)) };
+      });
       return;
     case 'account.CREATED':
     case 'account.UPDATED': {

@@ -31,6 +31,7 @@ const AppShell = lazyPage(() => import('./routes/app/app-shell.tsx'), { data: tr
 const Inbox = lazyPage(() => import('./routes/app/inbox.tsx'), { data: true });
 const Contacts = lazyPage(() => import('./routes/app/contacts.tsx'), { data: true });
 const Services = lazyPage(() => import('./routes/app/services.tsx'), { data: true });
+const ServiceTemplates = lazyPage(() => import('./routes/app/service-templates.tsx'), { data: true });
 const Users = lazyPage(() => import('./routes/app/users.tsx'), { data: true });
 const Departments = lazyPage(() => import('./routes/app/departments.tsx'), { data: true });
 const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
@@ -71,6 +72,7 @@ const screens: ScreenRoute[] = [
   { path: 'accounts', page: Accounts, guard: 'signed-in', frame: 'auth' },
   { path: 'inbox/:contactId?', page: Inbox, guard: 'account', frame: 'app' },
   { path: 'contacts/*', page: Contacts, guard: 'account', frame: 'app' },
+  { path: 'services/:id/templates', page: ServiceTemplates, guard: 'account', frame: 'app' },
   { path: 'services/*', page: Services, guard: 'account', frame: 'app' },
   { path: 'users/*', page: Users, guard: 'account', frame: 'app' },
   { path: 'departments/*', page: Departments, guard: 'account', frame: 'app' },

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { Link } from 'react-router';
-import { Eye, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
+import { Eye, FileText, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
@@ -37,6 +37,16 @@ function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }
       <Link to={`/services/${service.id}/show`} className={rowActionClass} aria-label={`Visualizar ${service.name}`} title="Visualizar">
         <Eye className="size-4" aria-hidden="true" />
       </Link>
+      {service.type === 'whatsapp_cloud' ? (
+        <Link
+          to={`/services/${service.id}/templates`}
+          className={rowActionClass}
+          aria-label={`Modelos de mensagem de ${service.name}`}
+          title="Modelos de mensagem"
+        >
+          <FileText className="size-4" aria-hidden="true" />
+        </Link>
+      ) : null}
       {isAdmin ? (
         <>
           <Link to={`/services/${service.id}/edit`} className={rowActionClass} aria-label={`Editar ${service.name}`} title="Editar">
