@@ -1,5 +1,5 @@
 /**
- * WhatsApp message templates ('Modelos de mensagem', docs/product.md#screens) of a
+ * WhatsApp message templates ('Modelos de mensagem', docs/product.md#screens, ADR-0213) of a
  * WhatsApp (API oficial) connection: the form and the create route share `templatePayload`; the
  * send payload's `template` names an approved one with its parameters. Meta's rules enforced here
  * (name charset, text lengths, button limits, an example per variable) are the ones Meta answers
@@ -154,8 +154,6 @@ export const templatePayload = z
   })
   .transform((v) => ({ ...v, examples: v.examples.slice(0, variableCount(v.body)) }));
 export type TemplatePayload = z.infer<typeof templatePayload>;
-/** What the form holds before parsing. */
-export type TemplateInput = z.input<typeof templatePayload>;
 
 /** A template as the API answers it. `id` is Meta's template id. */
 export interface MessageTemplate {

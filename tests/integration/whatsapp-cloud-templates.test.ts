@@ -211,6 +211,11 @@ describe('WhatsApp (API oficial) message templates', () => {
     expect(early.status).toBe(201);
     const refused = await eventually(async () => (await messages(line, contactId)).find((m) => m.id === early.body.id && m.ack === -2), 10_000);
     expect(refused.error).toBe(cloudErrorMeaning(132001).text);
+    // A failed template may be tried again with the window closed (free text may not).
+    const again = await call('POST', `/messages/${early.body.id}/retry`, { token: line.memberToken, body: { contactId } });
+    expect(again.status).toBe(200);
+    expect(again.body.ack).toBe(0);
+    await eventually(async () => (await messages(line, contactId)).find((m) => m.id === early.body.id && m.ack === -2), 10_000);
     // ... and a template edited at Meta to a third variable our copy does not know (132000).
     const body = fake.templates.get(created.body.id)!.components.find((c) => c.type === 'BODY')!;
     body.text = 'Olá {{1}}, seu pedido {{2}} saiu para entrega em {{3}}.';

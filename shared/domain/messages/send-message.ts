@@ -145,10 +145,11 @@ export async function retryMessage(ports: Ports, session: AccountSession, contac
   if (contact.archivedAt) throw fail.invalid(errorTexts.contactArchived);
   const service = await getServiceItem(ports.table, session.accountId, contact.serviceId);
   if (service?.status !== 'connected') throw fail.invalid(errorTexts.serviceDisconnected);
-  assertWindowOpen(ports, contact, service);
-  const retried = await retryFailedMessage(ports.table, { accountId: session.accountId, contactId, id: messageId }, ports.clock().toISOString());
-  if (retried) return toMessage(retried, ports.storage.downloadUrl);
   const existing = await getMessageItem(ports.table, session.accountId, contactId, messageId);
   if (!existing) throw fail.notFound();
+  // A template may go once the window closed, on its retry too; free text may not.
+  if (!existing.template) assertWindowOpen(ports, contact, service);
+  const retried = await retryFailedMessage(ports.table, { accountId: session.accountId, contactId, id: messageId }, ports.clock().toISOString());
+  if (retried) return toMessage(retried, ports.storage.downloadUrl);
   throw fail.invalid(errorTexts.cannotRetry);
 }

@@ -20,16 +20,19 @@ export function useCustomerWindow(contact: Pick<Contact, 'lastInboundAt' | 'serv
   const status = customerWindow(contact, now);
   const closesAt = status.kind === 'open' ? Date.parse(status.closesAt) : null;
 
+  const closingSoon = closesAt !== null && closesAt - now <= customerWindowWarningMs;
+
+  // The next change is decided from what this render showed, not from the clock read again in the
+  // effect: a timer that fires a little early (or a clock that steps) re-renders with nothing new
+  // and arms again for what is left, instead of skipping the closing line for two hours.
   // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-arms the timer after it fired
   useEffect(() => {
     if (closesAt === null) return;
-    const at = Date.now();
-    const warnAt = closesAt - customerWindowWarningMs;
     // 1 ms past the closing moment: the window is open up to it, inclusive.
-    const next = at < warnAt ? warnAt : closesAt + 1;
-    const timer = setTimeout(() => setTick((t) => t + 1), Math.max(0, next - at));
+    const next = closingSoon ? closesAt + 1 : closesAt - customerWindowWarningMs;
+    const timer = setTimeout(() => setTick((t) => t + 1), Math.max(0, next - Date.now()));
     return () => clearTimeout(timer);
-  }, [closesAt, tick]);
+  }, [closesAt, closingSoon, tick]);
 
-  return { status, closingSoon: closesAt !== null && closesAt - now <= customerWindowWarningMs };
+  return { status, closingSoon };
 }
