@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DisconnectReason, proto, type WAMessage } from 'baileys';
 import { connectionRecordsOf } from '#db/channel-records.ts';
 import { writeServiceStatus } from '#db/services.ts';
+import { getUserItem } from '#db/users.ts';
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { channelRegistry } from '#domain/channels/registry.ts';
 import { startChannelWorker } from '#connectors/worker.ts';
@@ -354,7 +355,8 @@ describe('a WhatsApp connection held by the worker', () => {
     const sockets: SocketDouble[] = [];
     const ports = { ...workerPorts(), channels: channelRegistry([adapterOnDoubles(serviceId, sockets)]) };
     const worker = await startChannelWorker(ports);
-    const session = { accountId: owner.accountId } as AccountSession;
+    // The domain reads the caller's account and user (an admin sees admin-only fields); no claims are needed here.
+    const session = { accountId: owner.accountId, user: (await getUserItem(ports.table, owner.accountId, owner.user.id as string))! } as AccountSession;
     const get = async () => (await call('GET', `/services/${serviceId}`, { token: owner.token })).body;
     try {
       // Not started yet: nothing is waiting to be paired.
