@@ -15,6 +15,7 @@ import type { InboundAck, InboundMessage, InboundReaction } from '#domain/channe
 import { ackOfStatus } from './acks.ts';
 import { failedStatusReason, cloudErrorMeaning } from './errors.ts';
 import { readChange, readMessage, statusUpdate, type CloudError, type CloudMessage, type Delivery } from './webhook-payload.ts';
+import { inboundFileName } from '#media/file-names.ts';
 
 /** A message's file, to be fetched later with the connection's token (`GET /{media-id}`, then its short-lived URL). */
 export interface CloudMediaRef {
@@ -176,25 +177,6 @@ export function orderText(order: {
 
 // ─── Messages ─────────────────────────────────────────────────────────────────────────────────
 
-const extensions: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'video/mp4': 'mp4',
-  'video/3gpp': '3gp',
-  'audio/ogg': 'ogg',
-  'audio/mpeg': 'mp3',
-  'audio/mp4': 'm4a',
-  'audio/aac': 'aac',
-  'audio/amr': 'amr',
-  'application/pdf': 'pdf',
-};
-
-function fileName(prefix: string, mediaId: string, mimetype: string, fallback: string): string {
-  const ext = extensions[mimetype.split(';')[0]!.trim().toLowerCase()] ?? fallback;
-  return `${prefix}-${mediaId}.${ext}`;
-}
-
 interface Rendered {
   type: MessageType;
   text: string;
@@ -216,14 +198,14 @@ export function renderMessage(message: CloudMessage, fromMe: boolean): Rendered 
       const type: MessageType = message.type === 'sticker' ? 'image' : message.type === 'audio' ? (voice ? 'voice' : 'audio') : message.type;
       const name =
         message.type === 'document'
-          ? c.filename || fileName('arquivo', c.id, c.mime_type, 'bin')
+          ? c.filename || inboundFileName('arquivo', c.id, c.mime_type, 'bin')
           : message.type === 'image'
-            ? fileName('imagem', c.id, c.mime_type, 'jpg')
+            ? inboundFileName('imagem', c.id, c.mime_type, 'jpg')
             : message.type === 'video'
-              ? fileName('video', c.id, c.mime_type, 'mp4')
+              ? inboundFileName('video', c.id, c.mime_type, 'mp4')
               : message.type === 'sticker'
-                ? fileName('figurinha', c.id, c.mime_type, 'webp')
-                : fileName(voice ? 'voz' : 'audio', c.id, c.mime_type, voice ? 'ogg' : 'mp3');
+                ? inboundFileName('figurinha', c.id, c.mime_type, 'webp')
+                : inboundFileName(voice ? 'voz' : 'audio', c.id, c.mime_type, voice ? 'ogg' : 'mp3');
       return {
         type,
         text: c.caption ?? '',

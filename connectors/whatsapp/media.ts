@@ -14,6 +14,7 @@ import { fileObjectKey } from '#db/keys.ts';
 import type { InboundMedia } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
 import type { WhatsAppSocket } from './socket.ts';
+import { inboundFileName } from '#media/file-names.ts';
 
 export const unavailableMediaText = 'mídia indisponível';
 /** What a message shows while its file is still being fetched (it comes after the message). */
@@ -148,26 +149,6 @@ export interface MediaTarget {
   signal?: AbortSignal;
 }
 
-const extensions: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'video/mp4': 'mp4',
-  'video/3gpp': '3gp',
-  'audio/ogg': 'ogg',
-  'audio/mpeg': 'mp3',
-  'audio/mp4': 'm4a',
-  'audio/aac': 'aac',
-  'audio/amr': 'amr',
-  'application/pdf': 'pdf',
-};
-
-function fileName(prefix: string, id: string, mimetype: string, fallbackExtension: string): string {
-  const ext = extensions[mimetype.split(';')[0]!.trim().toLowerCase()] ?? fallbackExtension;
-  return `${prefix}-${id}.${ext}`;
-}
-
 /** The medium a message's content carries, if any (a sticker as an image), with the size its sender declared. */
 export function mediaOf(content: proto.IMessage, id: string): MediaDescription | null {
   const media = mediaKindOf(content, id);
@@ -186,27 +167,27 @@ export function mediaOf(content: proto.IMessage, id: string): MediaDescription |
 function mediaKindOf(content: proto.IMessage, id: string): MediaDescription | null {
   if (content.imageMessage) {
     const mimetype = content.imageMessage.mimetype || 'image/jpeg';
-    return { type: 'image', mimetype, name: fileName('imagem', id, mimetype, 'jpg') };
+    return { type: 'image', mimetype, name: inboundFileName('imagem', id, mimetype, 'jpg') };
   }
   // A video note (round, recorded in the chat) is a plain video to play.
   const video = content.videoMessage ?? content.ptvMessage;
   if (video) {
     const mimetype = video.mimetype || 'video/mp4';
-    return { type: 'video', mimetype, name: fileName('video', id, mimetype, 'mp4') };
+    return { type: 'video', mimetype, name: inboundFileName('video', id, mimetype, 'mp4') };
   }
   if (content.audioMessage) {
     const voice = Boolean(content.audioMessage.ptt);
     const mimetype = content.audioMessage.mimetype || (voice ? 'audio/ogg; codecs=opus' : 'audio/mpeg');
-    return { type: voice ? 'voice' : 'audio', mimetype, name: fileName(voice ? 'voz' : 'audio', id, mimetype, voice ? 'ogg' : 'mp3') };
+    return { type: voice ? 'voice' : 'audio', mimetype, name: inboundFileName(voice ? 'voz' : 'audio', id, mimetype, voice ? 'ogg' : 'mp3') };
   }
   if (content.documentMessage) {
     const d = content.documentMessage;
     const mimetype = d.mimetype || 'application/octet-stream';
-    return { type: 'document', mimetype, name: d.fileName || d.title || fileName('documento', id, mimetype, 'bin') };
+    return { type: 'document', mimetype, name: d.fileName || d.title || inboundFileName('documento', id, mimetype, 'bin') };
   }
   if (content.stickerMessage) {
     const mimetype = content.stickerMessage.mimetype || 'image/webp';
-    return { type: 'image', mimetype, name: fileName('figurinha', id, mimetype, 'webp') };
+    return { type: 'image', mimetype, name: inboundFileName('figurinha', id, mimetype, 'webp') };
   }
   return null;
 }

@@ -8,18 +8,17 @@
  * catalogue's texts; members read and cannot write.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { errorTexts } from '#contracts/errors.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import { templateTexts } from '#contracts/templates.ts';
-import { whatsappCloudChannel } from '#connectors/whatsapp-cloud/adapter.ts';
 import { cloudErrorMeaning } from '#connectors/whatsapp-cloud/errors.ts';
 import { keys } from '#db/keys.ts';
-import { type FakeGraphApi, SERVICE_WINDOW_MS, startFakeGraphApi } from '../support/fake-graph-api.ts';
+import { SERVICE_WINDOW_MS } from '../support/fake-graph-api.ts';
 import { realtimeUrl } from '../support/realtime-url.ts';
 import { strongPassword, uniqueEmail } from './api.ts';
-import { ownRuntime } from './own-runtime.ts';
+import { cloudGraphWorld } from './cloud-graph-world.ts';
 import { eventually } from './worker.ts';
 
 const APP_SECRET = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
@@ -27,23 +26,9 @@ const CUSTOMER = { waId: '5511944443333', name: 'Joana Souza' };
 const START = Math.floor(Date.now() / 1000) * 1000;
 const HOUR = 60 * 60 * 1000;
 
-let fake: FakeGraphApi & { close(): Promise<void> };
-beforeAll(async () => {
-  // 'sync': free text outside Meta's window would be refused at once with 131047 (our own check comes first).
-  fake = await startFakeGraphApi({ appSecret: APP_SECRET, now: START, windowErrors: 'sync' });
-  process.env.WHATSAPP_CLOUD_GRAPH_URL = fake.url;
-});
-afterAll(async () => {
-  await fake?.close();
-});
-const own = ownRuntime('conversa-cloud-templates-', { channels: [whatsappCloudChannel], worker: false });
+const world = cloudGraphWorld('conversa-cloud-templates-', { appSecret: APP_SECRET, start: START });
+const { own, serverClockAt } = world;
 const call = own.call;
-
-/** Sets the server's clock to `ms`, running on from there (the fake's clock is moved on its own). */
-function serverClockAt(ms: number) {
-  const since = Date.now();
-  own.ports().clock = () => new Date(ms + Date.now() - since);
-}
 
 let seq = 0;
 
@@ -63,8 +48,8 @@ async function newLine() {
     }),
   );
   const accessToken = `EAAGtemplates${++seq}x${Date.now()}`;
-  fake.addToken(accessToken);
-  const number = fake.addNumber({ displayPhoneNumber: `+55 11 3${String(seq).padStart(3, '0')}-4000`, verifiedName: 'Doceria da Ana' });
+  world.fake().addToken(accessToken);
+  const number = world.fake().addNumber({ displayPhoneNumber: `+55 11 3${String(seq).padStart(3, '0')}-4000`, verifiedName: 'Doceria da Ana' });
   const created = await call('POST', '/services', {
     token,
     body: { name: 'Oficial', type: 'whatsapp_cloud', phoneNumberId: number.phoneNumberId, wabaId: number.wabaId, accessToken, appSecret: APP_SECRET },
@@ -104,12 +89,12 @@ async function messages(line: Line, contactId: string): Promise<any[]> {
 /** The customer wrote at `at` (both clocks there), then both clocks move to `now`; answers the contact's id. */
 async function customerWrote(line: Line, at: number, now: number): Promise<string> {
   serverClockAt(at);
-  fake.setNow(at);
-  const { payload } = fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Cadê meu pedido?' });
-  const [d] = await fake.deliver(payload, { url: line.url });
+  world.fake().setNow(at);
+  const { payload } = world.fake().inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Cadê meu pedido?' });
+  const [d] = await world.fake().deliver(payload, { url: line.url });
   expect(d!.status).toBe(204);
   serverClockAt(now);
-  fake.setNow(now);
+  world.fake().setNow(now);
   const contacts = await call('GET', '/contacts', { token: line.token });
   return contacts.body.data[0].id as string;
 }
@@ -117,13 +102,13 @@ async function customerWrote(line: Line, at: number, now: number): Promise<strin
 describe('WhatsApp (API oficial) message templates', () => {
   it('are created PENDING at Meta, approved live by the webhook, and sent after the window closed where free text is not', async () => {
     serverClockAt(START);
-    fake.setNow(START);
+    world.fake().setNow(START);
     const line = await newLine();
 
     const created = await call('POST', `/services/${line.serviceId}/templates`, { token: line.token, body: pedido });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'pedido_enviado', language: 'pt_BR', category: 'UTILITY', status: 'PENDING', variableCount: 2 });
-    const atMeta = fake.templates.get(created.body.id);
+    const atMeta = world.fake().templates.get(created.body.id);
     expect(atMeta).toMatchObject({ name: 'pedido_enviado', language: 'pt_BR', status: 'PENDING' });
     expect(atMeta!.components.find((c) => c.type === 'BODY')).toMatchObject({ text: pedido.body, example: { body_text: [['Joana', '1234']] } });
     expect(atMeta!.components.find((c) => c.type === 'BUTTONS')?.buttons).toEqual([{ type: 'QUICK_REPLY', text: 'Obrigado' }]);
@@ -134,7 +119,7 @@ describe('WhatsApp (API oficial) message templates', () => {
     ws.on('message', (data) => events.push(JSON.parse(data.toString())));
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     try {
-      const [d] = await fake.deliver(fake.approveTemplate(created.body.id), { url: line.url });
+      const [d] = await world.fake().deliver(world.fake().approveTemplate(created.body.id), { url: line.url });
       expect(d!.status).toBe(204);
       const live = await eventually(async () => events.find((e) => e.event === 'template.UPDATED' && e.data.id === created.body.id), 10_000);
       expect(live.data).toMatchObject({ status: 'APPROVED', name: 'pedido_enviado' });
@@ -152,7 +137,7 @@ describe('WhatsApp (API oficial) message templates', () => {
     // Refused before Meta: the server knows the window (ADR-0212).
     expect(free.status).toBe(400);
     expect(free.body.message).toBe(errorTexts.customerWindowClosed);
-    expect(fake.sent.filter((s) => s.phoneNumberId === line.number.phoneNumberId)).toEqual([]);
+    expect(world.fake().sent.filter((s) => s.phoneNumberId === line.number.phoneNumberId)).toEqual([]);
 
     const sent = await call('POST', '/messages/send', {
       token: line.memberToken,
@@ -162,7 +147,7 @@ describe('WhatsApp (API oficial) message templates', () => {
     expect(sent.body.text).toBe('Olá Joana, seu pedido 1234 saiu para entrega.\n\nDoceria da Ana');
     const delivered = await eventually(async () => (await messages(line, contactId)).find((m) => m.id === sent.body.id && m.ack === 1), 10_000);
     expect(delivered.error).toBeNull();
-    const wire = fake.accepted.find((s) => s.phoneNumberId === line.number.phoneNumberId && s.body.type === 'template');
+    const wire = world.fake().accepted.find((s) => s.phoneNumberId === line.number.phoneNumberId && s.body.type === 'template');
     expect(wire?.body).toMatchObject({
       to: CUSTOMER.waId,
       template: {
@@ -217,7 +202,10 @@ describe('WhatsApp (API oficial) message templates', () => {
     expect(again.body.ack).toBe(0);
     await eventually(async () => (await messages(line, contactId)).find((m) => m.id === early.body.id && m.ack === -2), 10_000);
     // ... and a template edited at Meta to a third variable our copy does not know (132000).
-    const body = fake.templates.get(created.body.id)!.components.find((c) => c.type === 'BODY')!;
+    const body = world
+      .fake()
+      .templates.get(created.body.id)!
+      .components.find((c) => c.type === 'BODY')!;
     body.text = 'Olá {{1}}, seu pedido {{2}} saiu para entrega em {{3}}.';
     const stale = await call('POST', '/messages/send', {
       token: line.memberToken,
@@ -230,17 +218,17 @@ describe('WhatsApp (API oficial) message templates', () => {
 
   it('syncs every page of Meta’s list, with rejection reasons, and drops what Meta deleted', async () => {
     serverClockAt(START);
-    fake.setNow(START);
+    world.fake().setNow(START);
     const line = await newLine();
     for (let i = 0; i < 104; i++) {
-      fake.addTemplate(line.number.wabaId, {
+      world.fake().addTemplate(line.number.wabaId, {
         name: `aviso_${String(i).padStart(3, '0')}`,
         language: 'pt_BR',
         category: 'UTILITY',
         components: [{ type: 'BODY', text: `Aviso ${i}: seu boleto vence em {{1}}.`, example: { body_text: [['10/12']] } }],
       });
     }
-    const rejected = fake.addTemplate(line.number.wabaId, {
+    const rejected = world.fake().addTemplate(line.number.wabaId, {
       name: 'oferta',
       language: 'pt_BR',
       category: 'MARKETING',
@@ -268,9 +256,9 @@ describe('WhatsApp (API oficial) message templates', () => {
     });
 
     // Deleted in Meta's manager, another approved there: the next sync follows.
-    const gone = [...fake.templates.values()].find((t) => t.wabaId === line.number.wabaId && t.name === 'aviso_000')!;
-    fake.templates.delete(gone.id);
-    fake.setTemplateStatus(rejected.id, 'APPROVED');
+    const gone = [...world.fake().templates.values()].find((t) => t.wabaId === line.number.wabaId && t.name === 'aviso_000')!;
+    world.fake().templates.delete(gone.id);
+    world.fake().setTemplateStatus(rejected.id, 'APPROVED');
     const second = await call('POST', `/services/${line.serviceId}/templates/sync`, { token: line.token });
     expect(second.body).toMatchObject({ created: 0, updated: 1, removed: 1 });
     expect(second.body.data).toHaveLength(104);
@@ -278,14 +266,14 @@ describe('WhatsApp (API oficial) message templates', () => {
     // Deleting one here deletes it at Meta.
     const removed = await call('DELETE', `/services/${line.serviceId}/templates/${rejected.id}`, { token: line.token });
     expect(removed.status).toBe(204);
-    expect(fake.templates.has(rejected.id)).toBe(false);
+    expect(world.fake().templates.has(rejected.id)).toBe(false);
     expect((await call('GET', `/services/${line.serviceId}/templates`, { token: line.token })).body.data).toHaveLength(103);
     expect((await call('DELETE', `/services/${line.serviceId}/templates/${rejected.id}`, { token: line.token })).status).toBe(404);
   }, 60_000);
 
   it('answers bad input with the catalogue’s texts, a name taken with 409, and keeps members from writing', async () => {
     serverClockAt(START);
-    fake.setNow(START);
+    world.fake().setNow(START);
     const line = await newLine();
     const path = `/services/${line.serviceId}/templates`;
 
@@ -302,12 +290,12 @@ describe('WhatsApp (API oficial) message templates', () => {
     expect(edge.body.details).toEqual([{ path: 'body', message: templateTexts.variableAtEdge }]);
     const noBody = await call('POST', path, { token: line.token, body: { name: 'x', category: 'UTILITY' } });
     expect(noBody.body.details).toEqual([{ path: 'body', message: 'Campo obrigatório' }]);
-    expect([...fake.templates.values()].filter((t) => t.wabaId === line.number.wabaId)).toEqual([]);
+    expect([...world.fake().templates.values()].filter((t) => t.wabaId === line.number.wabaId)).toEqual([]);
 
     const member = await call('POST', path, { token: line.memberToken, body: pedido });
     expect(member.status).toBe(403);
     expect((await call('POST', `${path}/sync`, { token: line.memberToken })).status).toBe(403);
-    expect([...fake.templates.values()].filter((t) => t.wabaId === line.number.wabaId)).toEqual([]);
+    expect([...world.fake().templates.values()].filter((t) => t.wabaId === line.number.wabaId)).toEqual([]);
 
     expect((await call('POST', path, { token: line.token, body: pedido })).status).toBe(201);
     const again = await call('POST', path, { token: line.token, body: pedido });

@@ -7,17 +7,15 @@
  * reaches Meta; a retry of a failed message is refused the same; Meta's 131047 when its clock
  * disagrees still fails the message with the window's reason; a new message opens it again.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { customerWindowMs } from '#contracts/customer-window.ts';
 import { errorTexts, shownMessage } from '#contracts/errors.ts';
 import { listQueryString } from '#contracts/list-query.ts';
-import { whatsappCloudChannel } from '#connectors/whatsapp-cloud/adapter.ts';
 import { cloudErrorMeaning } from '#connectors/whatsapp-cloud/errors.ts';
-import { type FakeGraphApi, startFakeGraphApi } from '../support/fake-graph-api.ts';
 import { realtimeUrl } from '../support/realtime-url.ts';
 import { strongPassword, uniqueEmail } from './api.ts';
-import { ownRuntime } from './own-runtime.ts';
+import { cloudGraphWorld } from './cloud-graph-world.ts';
 import { eventually } from './worker.ts';
 
 const APP_SECRET = 'abcdef0123456789abcdef0123456789';
@@ -25,23 +23,9 @@ const CUSTOMER = { waId: '5511955554444', name: 'Rita Moraes' };
 /** Whole seconds: Meta's message timestamps are. */
 const START = Math.floor(Date.now() / 1000) * 1000;
 
-let fake: FakeGraphApi & { close(): Promise<void> };
-beforeAll(async () => {
-  // 'sync': a send outside Meta's window is refused at once with 131047 (the race below).
-  fake = await startFakeGraphApi({ appSecret: APP_SECRET, now: START, windowErrors: 'sync' });
-  process.env.WHATSAPP_CLOUD_GRAPH_URL = fake.url;
-});
-afterAll(async () => {
-  await fake?.close();
-});
-const own = ownRuntime('conversa-cloud-window-', { channels: [whatsappCloudChannel], worker: false });
+const world = cloudGraphWorld('conversa-cloud-window-', { appSecret: APP_SECRET, start: START });
+const { own, serverClockAt } = world;
 const call = own.call;
-
-/** Sets the server's clock to `ms`, running on from there (the fake's clock is moved on its own). */
-function serverClockAt(ms: number) {
-  const since = Date.now();
-  own.ports().clock = () => new Date(ms + Date.now() - since);
-}
 
 /** A realtime link of the session, collecting its events. */
 async function listen(token: string) {
@@ -57,8 +41,8 @@ async function newLine() {
   const account = await call('POST', '/accounts', { token: person.body.accessToken, body: { name: 'Ótica' } });
   const token = account.body.accessToken as string;
   const accessToken = `EAAGwindow${Date.now()}`;
-  fake.addToken(accessToken);
-  const number = fake.addNumber({ displayPhoneNumber: '+55 11 3555-0000', verifiedName: 'Ótica Visão' });
+  world.fake().addToken(accessToken);
+  const number = world.fake().addNumber({ displayPhoneNumber: '+55 11 3555-0000', verifiedName: 'Ótica Visão' });
   const created = await call('POST', '/services', {
     token,
     body: { name: 'Oficial', type: 'whatsapp_cloud', phoneNumberId: number.phoneNumberId, wabaId: number.wabaId, accessToken, appSecret: APP_SECRET },
@@ -75,8 +59,8 @@ describe('the WhatsApp (API oficial) 24-hour window', () => {
     let socket = await listen(line.token);
 
     const inbound = async (text: string) => {
-      const { payload } = fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: text });
-      const [d] = await fake.deliver(payload, { url: line.url });
+      const { payload } = world.fake().inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: text });
+      const [d] = await world.fake().deliver(payload, { url: line.url });
       expect(d!.status).toBe(204);
     };
     await inbound('Meus óculos ficaram prontos?');
@@ -92,11 +76,11 @@ describe('the WhatsApp (API oficial) 24-hour window', () => {
     const send = (text: string) => call('POST', '/messages/send', { token: line.token, body: { contactId: contact.id, serviceId: line.serviceId, text } });
     const messages = async () =>
       (await call('GET', `/messages${listQueryString({ where: { contactId: contact.id }, perPage: 50 })}`, { token: line.token })).body.data as any[];
-    const sentToMeta = () => fake.sent.filter((s) => s.body.type === 'text').length;
+    const sentToMeta = () => world.fake().sent.filter((s) => s.body.type === 'text').length;
 
     // 23:59 after the customer wrote: open, the text reaches Meta.
     serverClockAt(wrote + customerWindowMs - 60_000);
-    fake.setNow(START + customerWindowMs - 60_000);
+    world.fake().setNow(START + customerWindowMs - 60_000);
     const open = await send('Sim, pode buscar hoje!');
     expect(open.status).toBe(201);
     await eventually(async () => (await messages()).find((m) => m.id === open.body.id)?.ack === 1);
@@ -115,7 +99,7 @@ describe('the WhatsApp (API oficial) 24-hour window', () => {
 
     // The race: our clock still inside the window, Meta's past it: 131047 fails the message with its reason.
     serverClockAt(wrote + customerWindowMs - 2000);
-    fake.setNow(START + customerWindowMs + 5000);
+    world.fake().setNow(START + customerWindowMs + 5000);
     const raced = await send('Última mensagem');
     expect(raced.status).toBe(201);
     const failed = await eventually(async () => {
@@ -132,7 +116,7 @@ describe('the WhatsApp (API oficial) 24-hour window', () => {
 
     // The customer writes again (25 hours after the first message): open again, said on the realtime link.
     const again = START + customerWindowMs + 3_600_000;
-    fake.setNow(again);
+    world.fake().setNow(again);
     serverClockAt(again + 5000);
     // A link opened at the server's new time (a socket's session is dated by the server's clock).
     socket.close();
