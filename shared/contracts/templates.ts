@@ -59,6 +59,7 @@ export const templateTexts = {
   parameterCount: (want: number) => `Este modelo tem ${want} ${want === 1 ? 'variável' : 'variáveis'}: preencha ${want === 1 ? 'ela' : 'todas'}`,
   parameterEmpty: (n: number) => `A variável {{${n}}} ficou vazia para este contato`,
   templateNotFound: 'Modelo não encontrado nesta conexão. Sincronize os modelos e tente de novo.',
+  templateNotApproved: (status: TemplateStatus) => `Só modelos aprovados pela Meta podem ser enviados; este está ${templateStatusLabels[status].toLowerCase()}`,
 } as const;
 
 const max = (n: number) => ({ error: `Use no máximo ${n} caracteres` });

@@ -6,7 +6,10 @@
  * 'Editar', and the double completes Meta's handshake with them. Then signed deliveries to that URL
  * reach the open inbox live, the reply from the composer reaches the double's /messages, its
  * statuses posted out of order (read before delivered) move the bubble's tick forward only, and a
- * customer's photo shows as an image read from the bucket. axe-core on the form and the conversation.
+ * customer's photo shows as an image read from the bucket. A customer whose message arrives 25 hours
+ * late has a closed window: the conversation offers 'Enviar modelo', and an approved template (synced
+ * from the double) reaches Meta with her first name filled. axe-core on the form, the conversation
+ * and the template dialog.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -142,6 +145,47 @@ describe('WhatsApp (API oficial), end to end over the local runtime with the Gra
     expect(await bubble.locator('[data-ack]').getAttribute('data-ack')).toBe('3');
     await bubble.locator('[data-ack="3"]', { hasText: 'Lida' }).waitFor();
     await expectAccessible(page, '/inbox/{id}, WhatsApp (API oficial)');
+
+    // Another customer's message reaches us 25 hours late (Meta retries a delivery for up to 7 days):
+    // her window is closed, so the conversation offers the connection's approved templates only.
+    const serviceId = callbackUrl.split('/').pop()!;
+    graph.addTemplate(number.wabaId, {
+      name: 'retorno_atendimento',
+      language: 'pt_BR',
+      category: 'UTILITY',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Olá {{1}}, aqui é do Empório Serra Azul. Podemos continuar seu atendimento?', example: { body_text: [['Marina']] } }],
+    });
+    const synced = await callApi(world.base, 'POST', `/services/${serviceId}/templates/sync`, undefined, team.owner.token);
+    expect(synced.body).toMatchObject({ created: 1 });
+    const late = { waId: '5531977776666', name: 'Marina Duarte' };
+    const now = graph.now();
+    graph.setNow(now - 25 * 60 * 60 * 1000);
+    const [old] = await graph.deliver(graph.inbound(number.phoneNumberId, late, { type: 'text', body: 'Vocês entregam em Nova Lima?' }).payload, {
+      url: callbackUrl,
+    });
+    graph.setNow(now);
+    expect(old!.status).toBe(204);
+    await page.getByTestId('inbox-contact').filter({ hasText: late.name }).click(live);
+    await page.getByText('Janela de 24 horas fechada').waitFor(live);
+    await page.getByRole('button', { name: 'Enviar modelo', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enviar modelo de mensagem' });
+    await dialog.getByLabel('Modelo').waitFor(live);
+    await dialog.getByLabel('Variável {{1}}').fill('{{primeiro_nome}}');
+    const text = 'Olá Marina, aqui é do Empório Serra Azul. Podemos continuar seu atendimento?';
+    await dialog.getByTestId('template-preview').filter({ hasText: text }).waitFor();
+    await expectAccessible(page, '/inbox/{id}, Enviar modelo de mensagem');
+    await dialog.getByRole('button', { name: 'Enviar modelo' }).click();
+    await dialog.waitFor({ state: 'detached', ...live });
+    const template = await eventually(async () => graph.accepted.find((s) => s.body.type === 'template' && s.body.to === late.waId));
+    expect(template.body.template).toMatchObject({
+      name: 'retorno_atendimento',
+      language: { code: 'pt_BR' },
+      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Marina' }] }],
+    });
+    await page.getByTestId('message').filter({ hasText: text }).locator('[data-ack="1"]').waitFor(live);
+    // Still closed: free text stays out of reach until she writes again.
+    await page.getByText('Janela de 24 horas fechada').waitFor();
 
     expect(errors).toEqual([]);
     await context.close();

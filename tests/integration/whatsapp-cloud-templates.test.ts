@@ -3,9 +3,10 @@
  * (its clock moved by the test) with the Graph API double standing in for Meta: a template created
  * from the form's fields reaches Meta PENDING, Meta's webhook approves it live (a realtime
  * `template.UPDATED`), and it goes to a customer whose 24-hour window closed while free text does
- * not; Meta's 132001 (not approved) and 132000 (parameter count) fail the message with their pt-BR
- * reasons; a sync reads every page of Meta's list and drops what Meta deleted; bad input answers the
- * catalogue's texts; members read and cannot write.
+ * not; one not approved is refused before it is stored; Meta's 132001 (deleted at Meta) and 132000
+ * (parameter count) fail the message with their pt-BR reasons; a sync reads every page of Meta's
+ * list and drops what Meta deleted; bad input answers the catalogue's texts; members read and
+ * cannot write.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -183,7 +184,7 @@ describe('WhatsApp (API oficial) message templates', () => {
     });
     expect(empty.body.details).toEqual([{ path: 'template.parameters.0', message: templateTexts.parameterEmpty(1) }]);
 
-    // Meta's own refusals land on the bubble: not approved yet (132001) ...
+    // One not approved yet is refused before anything is stored: Meta would refuse it too.
     const pending = await call('POST', `/services/${line.serviceId}/templates`, {
       token: line.token,
       body: { name: 'promocao_natal', category: 'MARKETING', body: 'Feliz Natal! Use o cupom NATAL na loja.' },
@@ -193,14 +194,33 @@ describe('WhatsApp (API oficial) message templates', () => {
       token: line.memberToken,
       body: { contactId, serviceId: line.serviceId, template: { name: 'promocao_natal' } },
     });
-    expect(early.status).toBe(201);
-    const refused = await eventually(async () => (await messages(line, contactId)).find((m) => m.id === early.body.id && m.ack === -2), 10_000);
+    expect(early.status).toBe(400);
+    expect(early.body.details).toEqual([{ path: 'template.name', message: templateTexts.templateNotApproved('PENDING') }]);
+    expect((await messages(line, contactId)).some((m) => m.text?.startsWith('Feliz Natal'))).toBe(false);
+
+    // Meta's own refusals land on the bubble: approved here, deleted at Meta since (132001) ...
+    const [approval] = await world.fake().deliver(world.fake().approveTemplate(pending.body.id), { url: line.url });
+    expect(approval!.status).toBe(204);
+    await eventually(
+      async () =>
+        (await call('GET', `/services/${line.serviceId}/templates`, { token: line.token })).body.data.find(
+          (t: any) => t.id === pending.body.id && t.status === 'APPROVED',
+        ),
+      10_000,
+    );
+    world.fake().templates.delete(pending.body.id);
+    const gone = await call('POST', '/messages/send', {
+      token: line.memberToken,
+      body: { contactId, serviceId: line.serviceId, template: { name: 'promocao_natal' } },
+    });
+    expect(gone.status).toBe(201);
+    const refused = await eventually(async () => (await messages(line, contactId)).find((m) => m.id === gone.body.id && m.ack === -2), 10_000);
     expect(refused.error).toBe(cloudErrorMeaning(132001).text);
     // A failed template may be tried again with the window closed (free text may not).
-    const again = await call('POST', `/messages/${early.body.id}/retry`, { token: line.memberToken, body: { contactId } });
+    const again = await call('POST', `/messages/${gone.body.id}/retry`, { token: line.memberToken, body: { contactId } });
     expect(again.status).toBe(200);
     expect(again.body.ack).toBe(0);
-    await eventually(async () => (await messages(line, contactId)).find((m) => m.id === early.body.id && m.ack === -2), 10_000);
+    await eventually(async () => (await messages(line, contactId)).find((m) => m.id === gone.body.id && m.ack === -2), 10_000);
     // ... and a template edited at Meta to a third variable our copy does not know (132000).
     const body = world
       .fake()

@@ -128,6 +128,8 @@ async function templateToSend(
   const templates = await listMessageTemplates(ports.table, session.accountId, service.id);
   const template = templates.find((t) => t.name === wanted.name && t.language === wanted.language);
   if (!template) throw invalidField('template.name', templateTexts.templateNotFound);
+  // Meta refuses any other (132015 paused, 132016 disabled, 132001 for one not yet approved): said here, before the queue.
+  if (template.status !== 'APPROVED') throw invalidField('template.name', templateTexts.templateNotApproved(template.status));
   const values = templateParameterValues(wanted.parameters, template.variableCount, {
     contact: { name: contact.name, data: { phoneNumber: contact.phoneNumber, email: contact.email } },
     agent: { name: session.user.name },

@@ -3,21 +3,27 @@ import { Archive, Clock, TimerOff, WifiOff } from 'lucide-react';
 import { archivedByLimitText } from '#contracts/contact-limits.ts';
 import type { Contact } from '#contracts/contacts.ts';
 import type { CustomerWindow } from '#contracts/customer-window.ts';
-import { ButtonLink } from '#web/components/ui/button.tsx';
+import { Button, ButtonLink } from '#web/components/ui/button.tsx';
 import { formatClockTime, formatDate, formatDateTime } from '#web/lib/format.ts';
 
-function Notice({ icon, title, text, action }: { icon: ReactNode; title: string; text: string; action?: { label: string; to: string } }) {
+type NoticeAction = { label: string; to: string } | { label: string; onClick: () => void };
+
+function Notice({ icon, title, text, action }: { icon: ReactNode; title: string; text: string; action?: NoticeAction }) {
   return (
     <div className="flex flex-wrap items-center gap-3 border-t border-border bg-surface px-4 py-3" role="status">
       <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-warning-soft text-warning">{icon}</span>
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 basis-56">
         <p className="text-sm font-semibold text-fg">{title}</p>
         <p className="text-xs text-fg-muted">{text}</p>
       </div>
-      {action ? (
+      {action && 'to' in action ? (
         <ButtonLink to={action.to} variant="outline" size="sm">
           {action.label}
         </ButtonLink>
+      ) : action ? (
+        <Button variant="outline" size="sm" onClick={action.onClick}>
+          {action.label}
+        </Button>
       ) : null}
     </div>
   );
@@ -37,10 +43,13 @@ export function windowClosedText(status: Extract<CustomerWindow, { kind: 'closed
 export function ConversationNotice({
   contact,
   window: status,
+  onSendTemplate,
 }: {
   contact: Pick<Contact, 'archivedAt' | 'archivedReason'>;
   /** The closed window, when that is the reason (the connection is up). */
   window?: Extract<CustomerWindow, { kind: 'closed' }>;
+  /** Opens 'Enviar modelo de mensagem': what may still reach the customer once the window closed. */
+  onSendTemplate?: () => void;
 }) {
   if (contact.archivedAt) {
     return (
@@ -53,7 +62,14 @@ export function ConversationNotice({
     );
   }
   if (status) {
-    return <Notice icon={<TimerOff className="size-4" aria-hidden="true" />} title="Janela de 24 horas fechada" text={windowClosedText(status)} />;
+    return (
+      <Notice
+        icon={<TimerOff className="size-4" aria-hidden="true" />}
+        title="Janela de 24 horas fechada"
+        text={windowClosedText(status)}
+        action={onSendTemplate ? { label: 'Enviar modelo', onClick: onSendTemplate } : undefined}
+      />
+    );
   }
   return (
     <Notice

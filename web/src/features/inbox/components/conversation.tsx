@@ -16,6 +16,7 @@ import { Composer, type ComposerSend } from './composer.tsx';
 import { ConversationHeader } from './conversation-header.tsx';
 import { ConversationNotice, WindowClosingLine } from './conversation-notice.tsx';
 import { MessageBubble } from './message-bubble.tsx';
+import { TemplateSendDialog } from './template-send-dialog.tsx';
 
 /**
  * The right pane: header, messages (10 a page, newest first, virtualised) and the composer; when
@@ -31,6 +32,7 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
   const [replyTo, setReplyTo] = useReplyTo(contact.id);
   // 'Nota interna' mode: a note carries no reply, and 'Responder' goes back to writing to the customer.
   const [noteMode, setNoteMode] = useState(false);
+  const [sendingTemplate, setSendingTemplate] = useState(false);
   const { onRetry, retrying } = useMessageRetry();
   const send = useSendSequence(contact);
   useMarkReadWhenOpen(contact);
@@ -110,7 +112,10 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
         )}
       </div>
 
-      {canSend ? null : <ConversationNotice contact={contact} window={windowClosed} />}
+      {canSend ? null : (
+        <ConversationNotice contact={contact} window={windowClosed} onSendTemplate={windowClosed ? () => setSendingTemplate(true) : undefined} />
+      )}
+      {sendingTemplate && windowClosed ? <TemplateSendDialog contact={contact} onClose={() => setSendingTemplate(false)} onSent={followBottom} /> : null}
       {canSend && customer.closingSoon && customer.status.kind === 'open' ? <WindowClosingLine closesAt={customer.status.closesAt} /> : null}
       <Composer
         contact={contact}

@@ -1,17 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MessageTemplate, TemplatePayload, TemplateSyncResult } from '#contracts/templates.ts';
 import { api } from '#web/lib/api-client.ts';
 import { templateKeys } from '#web/api/keys.ts';
-
-const base = (serviceId: string) => `/services/${encodeURIComponent(serviceId)}/templates`;
-
-/** GET /services/{id}/templates: the connection's templates, by name. */
-export function useTemplates(serviceId: string) {
-  return useQuery({
-    queryKey: templateKeys.ofService(serviceId),
-    queryFn: ({ signal }) => api.get<{ data: MessageTemplate[] }>(base(serviceId), { signal }),
-  });
-}
+import { templatesPath as base } from '#web/api/message-templates.ts';
 
 /** POST /services/{id}/templates/sync (admins): the list as Meta has it. */
 export function useSyncTemplates(serviceId: string) {

@@ -10,7 +10,8 @@ import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useSession } from '#web/lib/auth.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useService } from '#web/features/services/api/get-service.ts';
-import { useDeleteTemplate, useSyncTemplates, useTemplates } from '#web/features/services/api/templates.ts';
+import { useTemplates } from '#web/api/message-templates.ts';
+import { useDeleteTemplate, useSyncTemplates } from '#web/features/services/api/templates.ts';
 import { TemplateModal } from './template-form.tsx';
 
 const statusTones: Record<TemplateStatus, 'success' | 'warning' | 'danger' | 'neutral'> = {

@@ -1,0 +1,198 @@
+/**
+ * 'Enviar modelo de mensagem' from a conversation whose WhatsApp (API oficial) window closed: only
+ * approved templates offered, one field per variable with the contact's fields filled in the
+ * preview, the same parameter check as the server's before sending, the server's field message on
+ * its field, Meta's billing note for marketing ones, and an empty state that says what to do.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import axe from 'axe-core';
+import type { Contact } from '#contracts/contacts.ts';
+import type { User } from '#contracts/entities.ts';
+import type { Service } from '#contracts/services.ts';
+import { marketingBillingNote, type MessageTemplate } from '#contracts/templates.ts';
+import { sessionStore } from '#web/lib/auth.ts';
+import { contactFixture } from '#web/testing/contact-fixture.ts';
+import { renderWithProviders } from '#web/testing/render.tsx';
+import { Conversation } from './conversation.tsx';
+import { templateSendTexts } from './template-send-dialog.tsx';
+
+const HOUR = 3_600_000;
+
+const template = (over: Partial<MessageTemplate>): MessageTemplate => ({
+  id: 'T1',
+  serviceId: 's1',
+  name: 'retorno_pedido',
+  language: 'pt_BR',
+  category: 'UTILITY',
+  status: 'APPROVED',
+  rejectionReason: null,
+  header: null,
+  body: 'Olá {{1}}, seu pedido {{2}} está pronto.',
+  examples: ['Maria', '4521'],
+  footer: 'Loja Serra Azul',
+  buttons: [],
+  variableCount: 2,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  ...over,
+});
+
+const service: Service = {
+  id: 's1',
+  name: 'Oficial',
+  type: 'whatsapp_cloud',
+  status: 'connected',
+  connected: true,
+  data: { qrCode: null, pairingCode: null },
+  internalData: {},
+  statusReason: null,
+  defaultDepartmentId: null,
+  readReceipts: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+const contact: Contact = contactFixture({
+  id: 'C1',
+  name: 'Rita Moraes',
+  service: { id: 's1', name: 'Oficial', type: 'whatsapp_cloud' },
+  lastInboundAt: new Date(Date.now() - 30 * HOUR).toISOString(),
+});
+
+let templates: MessageTemplate[];
+let sent: { url: string; body: Record<string, any> }[];
+/** What the server answers the send with (its own field checks). */
+let sendAnswer: () => Response;
+
+beforeEach(() => {
+  sent = [];
+  templates = [
+    template({}),
+    template({
+      id: 'T2',
+      name: 'oferta_natal',
+      category: 'MARKETING',
+      body: 'Oi {{1}}! Natal com 20% de desconto.',
+      examples: ['Ana'],
+      footer: null,
+      buttons: [{ type: 'QUICK_REPLY', text: 'Quero saber mais' }],
+      variableCount: 1,
+    }),
+    template({ id: 'T3', name: 'em_analise', status: 'PENDING' }),
+  ];
+  sendAnswer = () =>
+    new Response(
+      JSON.stringify({
+        id: 'M9',
+        contactId: 'C1',
+        serviceId: 's1',
+        text: 'Olá Rita, seu pedido 4521 está pronto.\n\nLoja Serra Azul',
+        kind: 'message',
+        type: 'text',
+        isFromMe: true,
+        ack: 0,
+        timestamp: new Date().toISOString(),
+      }),
+      { status: 201 },
+    );
+  sessionStore.set({ accessToken: 'token', user: { id: 'U1', name: 'Ana Souza', isAdmin: false } as User });
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = String(input);
+    const answer = (path: string) => (path.includes('/templates') ? { data: templates } : { data: [], totalCount: 0, nextCursor: null });
+    if (url.endsWith('/batch')) {
+      const { requests } = JSON.parse(String(init?.body)) as { requests: { path: string }[] };
+      return new Response(JSON.stringify({ responses: requests.map((r) => ({ status: 200, body: answer(r.path) })) }), { status: 200 });
+    }
+    if (init?.method === 'POST' && url.endsWith('/messages/send')) {
+      sent.push({ url, body: JSON.parse(String(init.body)) });
+      return sendAnswer();
+    }
+    return new Response(JSON.stringify(answer(url)), { status: 200 });
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  sessionStore.set({ accessToken: null, user: null });
+});
+
+async function openDialog() {
+  const view = renderWithProviders(<Conversation contact={contact} service={service} />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Enviar modelo' }));
+  const dialog = await screen.findByRole('dialog', { name: templateSendTexts.title });
+  await within(dialog).findByLabelText('Modelo');
+  return { dialog, view };
+}
+
+describe('sending a template once the window closed', () => {
+  it('offers only approved templates, fills the contact fields in the preview and sends the typed parameters', async () => {
+    const { dialog } = await openDialog();
+    const select = within(dialog).getByLabelText('Modelo') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['retorno_pedido · Utilidade', 'oferta_natal · Marketing']);
+    expect(within(dialog).getByTestId('template-preview').textContent).toBe('Olá {{1}}, seu pedido {{2}} está pronto.\n\nLoja Serra Azul');
+    expect(within(dialog).queryByText(marketingBillingNote)).toBeNull();
+
+    fireEvent.change(within(dialog).getByLabelText('Variável {{1}}'), { target: { value: '{{primeiro_nome}}' } });
+    fireEvent.change(within(dialog).getByLabelText('Variável {{2}}'), { target: { value: '4521' } });
+    expect(within(dialog).getByTestId('template-preview').textContent).toBe('Olá Rita, seu pedido 4521 está pronto.\n\nLoja Serra Azul');
+    const result = await axe.run(dialog, { rules: { 'color-contrast': { enabled: false } } });
+    expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar modelo' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: templateSendTexts.title })).toBeNull());
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toEqual({
+      contactId: 'C1',
+      serviceId: 's1',
+      text: '',
+      template: { name: 'retorno_pedido', language: 'pt_BR', parameters: ['{{primeiro_nome}}', '4521'] },
+    });
+  });
+
+  it('refuses an empty variable on its field before sending, as the server would', async () => {
+    const { dialog } = await openDialog();
+    fireEvent.change(within(dialog).getByLabelText('Variável {{1}}'), { target: { value: 'Rita' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar modelo' }));
+    expect(await within(dialog).findByText('A variável {{2}} ficou vazia para este contato')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Variável {{2}}').getAttribute('aria-invalid')).toBe('true');
+    expect(sent).toHaveLength(0);
+    // A contact field this contact lacks is empty too.
+    fireEvent.change(within(dialog).getByLabelText('Variável {{2}}'), { target: { value: '{{email}}' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar modelo' }));
+    expect(await within(dialog).findByText('A variável {{2}} ficou vazia para este contato')).toBeTruthy();
+    expect(sent).toHaveLength(0);
+  });
+
+  it("shows the server's refusal on the template field and keeps the dialog open", async () => {
+    sendAnswer = () =>
+      new Response(
+        JSON.stringify({
+          error: 'Bad Request',
+          message: 'Invalid params',
+          details: [{ path: 'template.name', message: 'Só modelos aprovados pela Meta podem ser enviados; este está pausado' }],
+        }),
+        { status: 400 },
+      );
+    const { dialog } = await openDialog();
+    fireEvent.change(within(dialog).getByLabelText('Modelo'), { target: { value: 'T2' } });
+    expect(within(dialog).getByText(marketingBillingNote)).toBeTruthy();
+    expect(within(dialog).getByRole('list', { name: 'Botões do modelo' }).textContent).toBe('Quero saber mais');
+    fireEvent.change(within(dialog).getByLabelText('Variável {{1}}'), { target: { value: 'Rita' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar modelo' }));
+    expect(await within(dialog).findByText('Só modelos aprovados pela Meta podem ser enviados; este está pausado')).toBeTruthy();
+    expect(sent).toHaveLength(1);
+    expect(screen.getByRole('dialog', { name: templateSendTexts.title })).toBeTruthy();
+  });
+
+  it('says what to do when no template is approved yet (a member asks an admin)', async () => {
+    templates = [template({ status: 'PENDING' })];
+    renderWithProviders(<Conversation contact={contact} service={service} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Enviar modelo' }));
+    const dialog = await screen.findByRole('dialog', { name: templateSendTexts.title });
+    expect(await within(dialog).findByText(templateSendTexts.none)).toBeTruthy();
+    expect(within(dialog).getByText(templateSendTexts.noneMember)).toBeTruthy();
+    expect(within(dialog).queryByRole('link', { name: 'Ver modelos de mensagem' })).toBeNull();
+  });
+});
