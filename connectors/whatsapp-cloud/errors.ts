@@ -4,9 +4,19 @@
  * failure on Meta's side) or is final, and the pt-BR text shown on the failed bubble (ack -2), in
  * the style of the QR channel's `refusedReason` (connectors/whatsapp/acks.ts). Codes come in a
  * Graph API error answer (`error.code`) and in a `failed` status's `errors[].code`; the same
- * meaning serves both. Texts stay in this folder; the shared error catalogue is for API answers.
+ * meaning serves both, except that a passing failure reported by a status is not tried again by
+ * anyone (`failedStatusReason`). Texts stay in this folder; the shared error catalogue is for API answers.
+ *
+ * Which codes pass: Meta's "WhatsApp error codes" page (developers.facebook.com/documentation/
+ * business-messaging/whatsapp/support/error-codes) lists 1 API Unknown, 2 API Service, 131000
+ * Something went wrong and 131016 Service unavailable as server-side (retry later), and 4, 80007,
+ * 130429 and 131056 as throttling (its advice: back off and retry). Graph's own guide on errors
+ * ("Handling Errors") says the same of any answer with HTTP 5xx, so an unknown code with a 5xx
+ * status passes too. No answer at all (a hang cut by our timeout, a dropped connection) is tried
+ * again as well (`unreachableSendError`).
  */
 import { ChannelSendError } from '#domain/channels/port.ts';
+import { maxWaitSeconds } from '#domain/messages/dispatch.ts';
 
 export interface CloudErrorMeaning {
   code: number;
@@ -21,6 +31,30 @@ export interface CloudErrorMeaning {
 }
 
 const known: Record<number, Omit<CloudErrorMeaning, 'code'>> = {
+  1: {
+    retry: 'backoff',
+    baseDelaySeconds: 5,
+    topic: 'meta',
+    text: 'A API do WhatsApp teve um erro desconhecido ao enviar esta mensagem. Ela será enviada de novo em instantes.',
+  },
+  2: {
+    retry: 'backoff',
+    baseDelaySeconds: 10,
+    topic: 'meta',
+    text: 'A API do WhatsApp está fora do ar ou sobrecarregada no momento. A mensagem será enviada de novo em instantes.',
+  },
+  4: {
+    retry: 'backoff',
+    baseDelaySeconds: 60,
+    topic: 'rate',
+    text: 'O aplicativo da Meta desta conexão atingiu o limite de chamadas à API. A mensagem será enviada de novo em alguns minutos.',
+  },
+  131016: {
+    retry: 'backoff',
+    baseDelaySeconds: 10,
+    topic: 'meta',
+    text: 'Um serviço do WhatsApp está temporariamente indisponível. A mensagem será enviada de novo em instantes.',
+  },
   131047: {
     retry: 'final',
     topic: 'window',
@@ -97,35 +131,84 @@ const known: Record<number, Omit<CloudErrorMeaning, 'code'>> = {
   },
 };
 
-/** What a Meta error code means for a send; an unknown code is final, with its number in the text. */
-export function cloudErrorMeaning(code: number): CloudErrorMeaning {
+/**
+ * What a Meta error code means for a send; an unknown code is final, with its number in the text.
+ * Any answer with HTTP 5xx (`status`) is a failure on Meta's side, tried again whatever its code.
+ */
+export function cloudErrorMeaning(code: number, status?: number): CloudErrorMeaning {
   const meaning = known[code];
-  if (meaning) return { code, ...meaning };
+  const serverSide = status !== undefined && status >= 500;
+  if (meaning && (meaning.retry === 'backoff' || !serverSide)) return { code, ...meaning };
+  if (serverSide)
+    return {
+      code,
+      retry: 'backoff',
+      baseDelaySeconds: 5,
+      topic: 'meta',
+      text: `O WhatsApp teve uma falha (erro ${code}) ao enviar esta mensagem. Ela será enviada de novo em instantes.`,
+    };
   return { code, retry: 'final', topic: 'meta', text: `O WhatsApp recusou esta mensagem (erro ${code}). Tente de novo mais tarde.` };
 }
 
 /** The codes with a meaning of their own (the others share the generic text). */
 export const knownCloudErrorCodes: readonly number[] = Object.keys(known).map(Number);
 
-/** The longest wait between two tries of one send. */
-export const maxBackoffSeconds = 15 * 60;
+/**
+ * The longest wait between two tries of one send: the send queue's longest single wait
+ * (`maxWaitSeconds`, #domain/messages/dispatch.ts), so a grown backoff still waits instead of
+ * failing the message; the queue's total wait and hand-over caps end the tries.
+ */
+export const maxBackoffSeconds = maxWaitSeconds;
 
-/** The wait before try `attempt` (1 for the first retry): the code's base delay doubled each time, capped; null for a final error. */
-export function backoffSeconds(meaning: CloudErrorMeaning, attempt: number): number | null {
+/** How far a wait may stray from its doubled base, each way (±20 %): sends held together do not all come back in the same second. */
+const jitterShare = 0.2;
+
+/**
+ * The wait after try `attempt` failed (1: the first try): the code's base delay doubled at each
+ * try, ±20 % jitter (`random` in [0, 1), 0.5 for none), at least one second and at most
+ * `maxBackoffSeconds`; null for a final error. With ±20 % a later try always waits longer than an
+ * earlier one until the cap (1.6× the smallest against 1.2× the largest).
+ */
+export function backoffSeconds(meaning: CloudErrorMeaning, attempt: number, random: () => number = Math.random): number | null {
   if (meaning.retry !== 'backoff') return null;
-  const base = meaning.baseDelaySeconds ?? 5;
-  return Math.min(maxBackoffSeconds, base * 2 ** Math.max(0, attempt - 1));
+  const base = (meaning.baseDelaySeconds ?? 5) * 2 ** Math.max(0, attempt - 1);
+  const jittered = base * (1 - jitterShare + 2 * jitterShare * random());
+  return Math.max(1, Math.min(maxBackoffSeconds, Math.round(jittered)));
 }
 
-/** A Graph API error answer (`{ error: { code, message, ... } }`) or a status error, as the port's send error for try `attempt`. */
-export function cloudSendError(error: { code: number }, attempt = 1): ChannelSendError {
-  const meaning = cloudErrorMeaning(error.code);
-  const wait = backoffSeconds(meaning, attempt);
+/**
+ * A Graph API error answer (`{ error: { code, message, ... } }`, with its HTTP status) as the
+ * port's send error after try `attempt` (the send queue's hand-over count, `OutboundMessage.attempt`).
+ */
+export function cloudSendError(error: { code: number; status?: number }, attempt = 1, random: () => number = Math.random): ChannelSendError {
+  const meaning = cloudErrorMeaning(error.code, error.status);
+  const wait = backoffSeconds(meaning, attempt, random);
   return wait === null ? new ChannelSendError(meaning.text, { permanent: true }) : new ChannelSendError(meaning.text, { retryAfterSeconds: wait });
 }
 
-/** The pt-BR reason of a `failed` status, for the bubble (ack -2): the first error Meta gave, or a generic one. */
+/** The bubble's text while a send that got no answer from Graph (a hang cut by the timeout, a dropped connection) waits for its next try. */
+export const unreachableText = 'O WhatsApp não respondeu a tempo. A mensagem será enviada de novo em instantes.';
+
+/**
+ * No answer from Graph after try `attempt`: tried again with a backoff from 5 s, like a passing
+ * failure. A call cut by the timeout may have reached Meta (the Cloud API takes no idempotency
+ * key), so a retry can deliver the message twice; a message lost for good is the worse outcome.
+ */
+export function unreachableSendError(attempt = 1, random: () => number = Math.random): ChannelSendError {
+  const wait = backoffSeconds({ code: 0, retry: 'backoff', baseDelaySeconds: 5, topic: 'meta', text: unreachableText }, attempt, random)!;
+  return new ChannelSendError(unreachableText, { retryAfterSeconds: wait });
+}
+
+/**
+ * The pt-BR reason of a `failed` status, for the bubble (ack -2): the first error Meta gave, or a
+ * generic one. A passing failure reported by a status is final for that message (nobody sends it
+ * again by itself), so it does not promise a new try.
+ */
 export function failedStatusReason(errors: readonly { code: number }[] | undefined): string {
   const first = errors?.[0];
-  return first ? cloudErrorMeaning(first.code).text : 'O WhatsApp não entregou esta mensagem. Tente de novo mais tarde.';
+  if (!first) return 'O WhatsApp não entregou esta mensagem. Tente de novo mais tarde.';
+  const meaning = cloudErrorMeaning(first.code);
+  return meaning.retry === 'backoff'
+    ? `O WhatsApp não entregou esta mensagem por uma falha passageira (erro ${first.code}). Reenvie em alguns minutos.`
+    : meaning.text;
 }

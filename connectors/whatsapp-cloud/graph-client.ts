@@ -62,7 +62,7 @@ export function graphClient(accessToken: string): GraphClient {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(graphTimeoutMs) });
+      response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(graphTimeoutMs()) });
       text = await response.text();
     } catch (error) {
       throw new GraphUnreachable(`Graph API ${method} ${url.pathname}: ${(error as Error).message}`, { cause: error });

@@ -6,9 +6,14 @@
  * audio; connectors/whatsapp/media.ts `maxInboundBytes`), checked on Meta's `file_size` before the
  * download and on the bytes after it; a file over the cap leaves the same pt-BR text as there.
  *
- * A URL that no longer answers (Meta's expiry, a 404 once the five minutes pass; or a 401/403)
- * is asked for again once: a second `GET /{media-id}` gives a fresh one. What still cannot be had
- * leaves the message's `unavailableText`.
+ * The cap is never exceeded in memory: a file whose `file_size` or Content-Length is over it is
+ * not downloaded (the body is cancelled unread), and a body that tells no length (chunked) is read
+ * chunk by chunk and cut off, connection aborted, as soon as it passes the cap.
+ *
+ * A URL that no longer answers (Meta's expiry: its Media API reference says the URL is valid for
+ * five minutes; an expired lookaside URL is answered 404, and 401 is reported too) is asked for
+ * again once: a second `GET /{media-id}` gives a fresh one. What still cannot be had leaves the
+ * message's `unavailableText`.
  */
 import { fileTooLargeText, uploadKinds } from '#contracts/files.ts';
 import type { MessageType } from '#contracts/messages.ts';
@@ -45,18 +50,44 @@ class UrlRefused extends Error {
 }
 
 async function download(url: string, accessToken: string, maxBytes: number): Promise<Uint8Array> {
-  const response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(graphTimeoutMs) });
+  const cutOff = new AbortController();
+  const signal = AbortSignal.any([cutOff.signal, AbortSignal.timeout(graphTimeoutMs())]);
+  const response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}` }, signal });
   if (!response.ok) {
     await response.body?.cancel();
     throw new UrlRefused(response.status);
   }
-  const declared = Number(response.headers.get('content-length'));
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
+    cutOff.abort();
     throw new TooLarge();
   }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > maxBytes) throw new TooLarge();
+  return readCapped(response, maxBytes, cutOff);
+}
+
+/** The body's bytes, read chunk by chunk; past `maxBytes` the download is aborted and nothing more is read. */
+async function readCapped(response: Response, maxBytes: number, cutOff: AbortController): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      cutOff.abort();
+      await reader.cancel().catch(() => undefined);
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
   return bytes;
 }
 

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { oggOpusMimetype, type ChannelConnection, type OutboundMessage } from '#domain/channels/port.ts';
 import { cloudCredentialsToken } from '#domain/channels/cloud-credentials.ts';
 import { type FakeGraphApi, type FakeNumber, startFakeGraphApi } from '../../tests/support/fake-graph-api.ts';
-import { cloudErrorMeaning } from './errors.ts';
+import { cloudErrorMeaning, unreachableText } from './errors.ts';
 import { GraphError } from './graph-client.ts';
 import { cloudRecipient, markWhatsappCloudRead, sendError, sendWhatsappCloud } from './send.ts';
 
@@ -135,17 +135,60 @@ describe("Meta's refusals", () => {
     expect(lastSent().status).toBe(400);
   });
 
-  it('the pair rate limit (131056) and the account’s API limit (80007) wait longer', async () => {
-    fake.throttlePair(number.phoneNumberId, CUSTOMER.waId);
-    expect(await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })))).toMatchObject({ options: { retryAfterSeconds: 6 } });
-    fake.clearThrottles();
-    fake.failNext('messages', 80007);
-    expect(await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })))).toMatchObject({ options: { retryAfterSeconds: 60 } });
+  it('a rate limit asks for a longer wait at each hand-over (2 s ±20 % doubled), not the first delay again', async () => {
+    fake.throttleNumber(number.phoneNumberId);
+    const waitAt = async (attempt: number) =>
+      ((await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi', attempt })))) as { options: { retryAfterSeconds: number } }).options
+        .retryAfterSeconds;
+    expect(await waitAt(1)).toBe(2);
+    const third = await waitAt(3);
+    expect(third).toBeGreaterThanOrEqual(6);
+    expect(third).toBeLessThanOrEqual(10);
+    const fifth = await waitAt(5);
+    expect(fifth).toBeGreaterThanOrEqual(26);
+    expect(fifth).toBeLessThanOrEqual(38);
   });
 
-  it('a passing failure on Meta’s side (131000) is retried too', () => {
-    // The double has no 131000 to answer: the error as the client reads it from Graph's body.
-    expect(sendError(new GraphError(500, 131000, undefined, '(#131000) Something went wrong'))).toMatchObject({ options: { retryAfterSeconds: 5 } });
+  it('the pair rate limit (131056) and the account’s API limit (80007) wait longer', async () => {
+    fake.throttlePair(number.phoneNumberId, CUSTOMER.waId);
+    const pair = (await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })))) as { options: { retryAfterSeconds: number } };
+    expect(pair.options.retryAfterSeconds).toBeGreaterThanOrEqual(5);
+    expect(pair.options.retryAfterSeconds).toBeLessThanOrEqual(7);
+    fake.clearThrottles();
+    fake.failNext('messages', 80007);
+    const account = (await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })))) as { options: { retryAfterSeconds: number } };
+    expect(account.options.retryAfterSeconds).toBeGreaterThanOrEqual(48);
+    expect(account.options.retryAfterSeconds).toBeLessThanOrEqual(72);
+  });
+
+  it('Meta’s passing failures (1, 2, 131000, 131016), its app limit (4) and any HTTP 5xx with Meta’s body are retried, with their pt-BR texts', async () => {
+    for (const code of [1, 2, 131000, 131016, 4] as const) {
+      fake.failNext('messages', code);
+      const error = await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })));
+      expect(error, String(code)).toMatchObject({ reason: cloudErrorMeaning(code).text, options: { retryAfterSeconds: expect.any(Number) } });
+    }
+    // A code of no meaning of its own, answered 502 with Meta's envelope: Meta's side failed.
+    fake.failNext('messages', 100, 'Bad gateway', { status: 502 });
+    expect(await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })))).toMatchObject({ options: { retryAfterSeconds: expect.any(Number) } });
+    // The same code with its own 400 is final.
+    fake.failNext('messages', 100);
+    expect(await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })))).toMatchObject({ options: { permanent: true } });
+    expect(sendError(new GraphError(500, 131000, undefined, '(#131000) Something went wrong'), 1).options.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it('a call Meta never answers is aborted by the timeout and asks the queue to try again', async () => {
+    process.env.WHATSAPP_CLOUD_GRAPH_TIMEOUT_MS = '300';
+    try {
+      fake.hangNext('messages');
+      const error = await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })));
+      expect(error).toMatchObject({ reason: unreachableText, options: { retryAfterSeconds: expect.any(Number) } });
+      expect(fake.calls.filter((c) => c.path.endsWith('/messages')).at(-1)?.status).toBe(0);
+      // The next try is answered.
+      const sent = await sendWhatsappCloud(connection, outbound({ text: 'oi', attempt: 2 }));
+      expect(sent.channelMessageId).toMatch(/^wamid\./);
+    } finally {
+      delete process.env.WHATSAPP_CLOUD_GRAPH_TIMEOUT_MS;
+    }
   });
 
   it('outside the 24-hour window (131047) the message fails with the window’s explanation', async () => {
@@ -171,11 +214,12 @@ describe("Meta's refusals", () => {
     expect(fake.sent.length).toBe(before);
   });
 
-  it('Graph out of reach fails the message without a wait or a final mark', async () => {
+  it('Graph out of reach asks the queue to try again later, without a final mark', async () => {
     process.env.WHATSAPP_CLOUD_GRAPH_URL = 'http://127.0.0.1:1';
     try {
       const error = await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })));
-      expect(error).toMatchObject({ reason: 'Não foi possível falar com o WhatsApp. Tente de novo.', options: {} });
+      expect(error).toMatchObject({ reason: unreachableText, options: { retryAfterSeconds: expect.any(Number) } });
+      expect((error as { options: { permanent?: boolean } }).options.permanent).toBeUndefined();
     } finally {
       process.env.WHATSAPP_CLOUD_GRAPH_URL = fake.url;
     }

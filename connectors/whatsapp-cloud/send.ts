@@ -6,8 +6,10 @@
  * bucket is handed to Meta. Read receipts: POST /messages with `status: 'read'`.
  *
  * Meta's refusals become the port's ChannelSendError through ./errors.ts: rate limits and passing
- * failures (130429, 131056, 80007, 131000) with `retryAfterSeconds`, so the send queue holds the
- * connection's lane and tries again; the others final, with the pt-BR reason on the bubble (131047:
+ * failures (4, 80007, 130429, 131056; 1, 2, 131000, 131016, any HTTP 5xx) with `retryAfterSeconds`
+ * growing with the hand-over (`OutboundMessage.attempt`), so the send queue holds the connection's
+ * lane and tries again later each time; no answer at all (a hang cut by the client's timeout, a
+ * dropped connection) is tried again the same way; the others final, with the pt-BR reason on the bubble (131047:
  * the 24-hour window; 132000/132001: a template's parameters or approval). An approved template
  * (`message.template`) goes as `type: 'template'` with its body parameters. The wamid Meta answers is the message's channel id (statuses and replies name it).
  */
@@ -20,8 +22,8 @@ import {
   type ReadReceipts,
   type SentMessage,
 } from '#domain/channels/port.ts';
-import { cloudSendError } from './errors.ts';
-import { graphClient, GraphError, type GraphClient } from './graph-client.ts';
+import { cloudSendError, unreachableSendError } from './errors.ts';
+import { graphClient, GraphError, GraphUnreachable, type GraphClient } from './graph-client.ts';
 
 interface SendAnswer {
   contacts?: { input?: string; wa_id?: string }[];
@@ -81,10 +83,11 @@ function credentialsOf(connection: ChannelConnection) {
   return credentials;
 }
 
-/** A failure of a Graph call as the port's send error. */
-export function sendError(error: unknown): ChannelSendError {
+/** A failure of a Graph call as the port's send error, after hand-over `attempt` (1: the first). */
+export function sendError(error: unknown, attempt = 1): ChannelSendError {
   if (error instanceof ChannelSendError) return error;
-  if (error instanceof GraphError) return cloudSendError(error);
+  if (error instanceof GraphError) return cloudSendError(error, attempt);
+  if (error instanceof GraphUnreachable) return unreachableSendError(attempt);
   return new ChannelSendError('Não foi possível falar com o WhatsApp. Tente de novo.');
 }
 
@@ -108,7 +111,7 @@ export const sendWhatsappCloud: ChannelAdapter['send'] = async (connection, mess
     if (waId && waId !== to && waId !== message.to) sent.recipient = { idFromService: waId, aliases: [message.to], phoneNumber: waId };
     return sent;
   } catch (error) {
-    throw sendError(error);
+    throw sendError(error, message.attempt);
   }
 };
 

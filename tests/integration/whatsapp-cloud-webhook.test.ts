@@ -4,11 +4,13 @@
  * token an admin reads on the connection, Meta's GET handshake, signed deliveries reaching the inbox
  * (every inbound type the double builds, duplicates stored once, unsigned or wrongly signed ones
  * refused and storing nothing), statuses out of order ending at the right ack, media copied to the
- * bucket (a URL that expired asked for again once), the quality rating and the last inbound time.
+ * bucket (a URL that expired, answered 404 or 401, asked for again once; a file over the cap refused
+ * without being read, whether Meta tells its size or not), the quality rating and the last inbound time.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listQueryString } from '#contracts/list-query.ts';
+import { maxCloudInboundBytes, tooLargeText } from '#connectors/whatsapp-cloud/media.ts';
 import { getChannelRecord } from '#db/channel-records.ts';
 import { getContactItem } from '#db/contacts.ts';
 import { keys } from '#db/keys.ts';
@@ -261,6 +263,50 @@ describe('the WhatsApp (API oficial) webhook', () => {
       Object.defineProperty(fake, 'mediaUrlTtlMs', { configurable: true, writable: true, value: MEDIA_URL_TTL_MS });
     }
   }, 60_000);
+
+  it('asks for a fresh URL when the expired one is answered 401 too', async () => {
+    const line = await newLine();
+    let asked = 0;
+    Object.defineProperty(fake, 'mediaUrlTtlMs', { configurable: true, get: () => (++asked === 1 ? -60_000 : MEDIA_URL_TTL_MS) });
+    fake.expiredUrlStatus = 401;
+    try {
+      const bytes = Buffer.from('%PDF-1.4 nota');
+      const { payload } = fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'document', filename: 'nota.pdf', bytes, mime_type: 'application/pdf' });
+      const [d] = await fake.deliver(payload, { url: line.url });
+      expect(d!.status).toBe(204);
+      expect(asked).toBe(2);
+      const [message] = await messagesOf(line);
+      expect(message.file?.name).toBe('nota.pdf');
+    } finally {
+      fake.expiredUrlStatus = 404;
+      Object.defineProperty(fake, 'mediaUrlTtlMs', { configurable: true, writable: true, value: MEDIA_URL_TTL_MS });
+    }
+  }, 60_000);
+
+  it('refuses a file over the cap without reading it: told by file_size, by Content-Length, or cut off from a chunked body', async () => {
+    const line = await newLine();
+    const cap = maxCloudInboundBytes('video');
+    const size = cap * 4;
+    const served: Record<string, number> = {};
+    for (const declare of ['file_size', 'content-length', 'none'] as const) {
+      const { payload, message } = fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'video', bytes: Buffer.from('mp4'), mime_type: 'video/mp4' });
+      fake.serveHuge(message.video.id, size, declare);
+      const [d] = await fake.deliver(payload, { url: line.url });
+      expect(d!.status, declare).toBe(204);
+      served[declare] = fake.media.get(message.video.id)!.bytesServed;
+    }
+    const messages = await messagesOf(line);
+    expect(messages).toHaveLength(3);
+    for (const m of messages) {
+      expect(m.file, m.text).toBeFalsy();
+      expect(m.text.startsWith(tooLargeText('video-', cap).split(':')[0]), m.text).toBe(true);
+    }
+    // Nothing downloaded when Meta told the size first; the download dropped when its length was
+    // told; a body of no told length cut off a little past the cap, far from all of it.
+    expect(served.file_size).toBe(0);
+    expect(served['content-length']).toBeLessThan(size / 2);
+    expect(served.none).toBeLessThan(size / 2);
+  }, 90_000);
 
   it('moves acks forward only: statuses out of order end at the furthest, and a late failure does not undo a read', async () => {
     const line = await newLine();

@@ -3,12 +3,15 @@
  * (tests/support/fake-graph-api.ts) standing in for Meta through WHATSAPP_CLOUD_GRAPH_URL: a
  * connection created with its credentials (checked with Meta on save, secrets only ever answered
  * masked), started (the app subscribed to the WABA's webhooks), a message sent through the send
- * queue reaching Meta and recorded as sent; refusals on save and a rate limit the queue waits out.
+ * queue reaching Meta and recorded as sent; refusals on save and a rate limit the queue waits out;
+ * Meta's unhappy answers to a send (a call never answered, cut by the client's timeout, and a 503
+ * with Meta's 131016 body, both tried again; a final refusal with its pt-BR meaning on the bubble).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorTexts } from '#contracts/errors.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import { cloudCredentialTexts } from '#contracts/services.ts';
+import { cloudErrorMeaning } from '#connectors/whatsapp-cloud/errors.ts';
 import { type FakeGraphApi, type FakeNumber, startFakeGraphApi } from '../support/fake-graph-api.ts';
 import { inboundSink } from '#domain/channels/inbound-sink.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
@@ -60,7 +63,8 @@ async function customerWrote(token: string, line: ReturnType<typeof newNumber>, 
 
 beforeAll(async () => {
   fake = await startFakeGraphApi({ appSecret: APP_SECRET });
-  runtime = await spawnLocalRuntime({ WHATSAPP_CLOUD_GRAPH_URL: fake.url });
+  // A short Graph timeout, so a call the double never answers is cut in a second and a half.
+  runtime = await spawnLocalRuntime({ WHATSAPP_CLOUD_GRAPH_URL: fake.url, WHATSAPP_CLOUD_GRAPH_TIMEOUT_MS: '1500' });
 }, 60_000);
 afterAll(async () => {
   await runtime?.stop();
@@ -144,6 +148,47 @@ describe('WhatsApp (API oficial) connections', () => {
     expect(sent.ack).toBe(1);
     expect(fake.accepted.filter((s) => s.body.text?.body === 'Depois do limite')).toHaveLength(1);
   }, 60_000);
+
+  it('a send Meta never answers is cut by the timeout and tried again; a 503 with 131016 too; a final refusal shows its meaning', async () => {
+    const owner = await newOwner();
+    const line = newNumber();
+    const created = await call('POST', '/services', { token: owner.token, body: { name: 'Oficial', type: 'whatsapp_cloud', ...credentialsOf(line) } });
+    await call('POST', `/services/${created.body.id}/start`, { token: owner.token });
+    const contact = await customerWrote(owner.token, line, created.body, 'Oi');
+    const messages = async () =>
+      (await call('GET', `/messages${listQueryString({ where: { contactId: contact.body.id } })}`, { token: owner.token })).body.data as any[];
+    const sendText = async (text: string) => {
+      const answer = await call('POST', '/messages/send', { token: owner.token, body: { contactId: contact.body.id, serviceId: created.body.id, text } });
+      expect(answer.status).toBeLessThan(300);
+    };
+    const messageCalls = () => fake.calls.filter((c) => c.method === 'POST' && c.path.endsWith(`/${line.number.phoneNumberId}/messages`));
+    const before = messageCalls().length;
+
+    // Meta takes the call and never answers: the client gives up after its timeout, the queue tries again.
+    fake.hangNext('messages');
+    await sendText('Depois do silêncio');
+    const afterHang = await eventually(async () => (await messages()).find((m) => m.text === 'Depois do silêncio' && m.ack !== 0), 30_000);
+    expect(afterHang.ack).toBe(1);
+    expect(
+      messageCalls()
+        .slice(before)
+        .map((c) => c.status),
+    ).toEqual([0, 200]);
+
+    // Meta's "Service unavailable" answered 503 with its error body: tried again, then sent.
+    fake.failNext('messages', 131016);
+    await sendText('Depois da indisponibilidade');
+    const afterOutage = await eventually(async () => (await messages()).find((m) => m.text === 'Depois da indisponibilidade' && m.ack !== 0), 30_000);
+    expect(afterOutage.ack).toBe(1);
+    expect(fake.sent.filter((s) => s.body.text?.body === 'Depois da indisponibilidade').map((s) => s.status)).toEqual([503, 200]);
+
+    // A refusal that sending again cannot fix fails the message at once, with Meta's meaning in pt-BR.
+    fake.failNext('messages', 131026);
+    await sendText('Para um número sem WhatsApp');
+    const refused = await eventually(async () => (await messages()).find((m) => m.text === 'Para um número sem WhatsApp' && m.ack !== 0), 20_000);
+    expect(refused).toMatchObject({ ack: -2, error: cloudErrorMeaning(131026).text });
+    expect(fake.sent.filter((s) => s.body.text?.body === 'Para um número sem WhatsApp')).toHaveLength(1);
+  }, 90_000);
 
   it('refuses credentials Meta refuses with a field error, and a number already connected elsewhere', async () => {
     const owner = await newOwner();

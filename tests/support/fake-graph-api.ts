@@ -21,7 +21,13 @@
  *   GET|POST|DELETE /{v}/{waba-id}/subscribed_apps     (override_callback_uri honoured for deliveries)
  *
  * Errors are Graph error bodies `{ error: { message, type, code, error_subcode?, error_data?, fbtrace_id } }`
- * (META_ERRORS lists each code with its HTTP status). Webhooks are built as Meta's `messages`,
+ * (META_ERRORS lists each code with its HTTP status). Unhappy answers a test selects, per call kind:
+ * `failNext(kind, code, details?, { status })` (Meta's passing failures 1, 2, 131000, 131016, the rate
+ * limits 4, 80007, 130429, 131056, or any code under a 5xx carrying Meta's body), `hangNext(kind)` (the
+ * call is read and never answered, so the client's timeout is what ends it), `serveHuge(mediaId, size,
+ * declare)` (a download far over any cap, its size told by `file_size`, by Content-Length or not at all,
+ * written only as fast as the client reads: `bytesServed` shows how much it took), and
+ * `expiredUrlStatus` (404 or 401 for a download URL past its five minutes). Webhooks are built as Meta's `messages`,
  * `message_template_status_update`, `phone_number_quality_update`, `account_update` and
  * `smb_message_echoes` payloads and POSTed with `X-Hub-Signature-256: sha256=<hex HMAC of the raw body>`.
  *
@@ -77,10 +83,18 @@ export interface WebhookError {
 
 /** The codes the fake answers: title (also the webhook `message`), HTTP status, Meta's details text. */
 export const META_ERRORS = {
+  // Meta's passing failures (retry with a backoff): "WhatsApp error codes", Authorization and
+  // Integrity / Throttling / Other errors. HTTP 500/503 as that page gives them for 131000/131016
+  // and code 2; code 1 has no status of its own there (500 chosen).
+  1: { title: 'API Unknown', http: 500, details: 'Invalid request or possible server error.' },
+  2: { title: 'API Service', http: 503, details: 'Temporary due to downtime or due to being overloaded.' },
+  4: { title: 'API Too Many Calls', http: 400, details: 'The app has reached its API call rate limit.' },
   100: { title: 'Invalid parameter', http: 400, details: 'Invalid parameter' },
   190: { title: 'Access token has expired', http: 401, details: '' },
   80007: { title: 'Rate limit issues', http: 400, details: 'The WhatsApp Business Account has reached its rate limit.' },
   130429: { title: 'Rate limit hit', http: 400, details: 'Cloud API message throughput has been reached.' },
+  131000: { title: 'Something went wrong', http: 500, details: 'Message failed to send due to an unknown error.' },
+  131016: { title: 'Service unavailable', http: 503, details: 'A service is temporarily unavailable.' },
   131026: {
     title: 'Message undeliverable',
     http: 400,
@@ -101,6 +115,9 @@ export const META_ERRORS = {
 export type MetaErrorCode = keyof typeof META_ERRORS;
 
 const ERROR_DOCS = 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/';
+
+/** Thrown inside the fake for a call it must leave unanswered (`hangNext`): the socket stays open, no byte is written. */
+class Hang extends Error {}
 
 class GraphFailure extends Error {
   constructor(
@@ -205,6 +222,14 @@ export interface FakeMedia {
   filename?: string;
   /** Deleted media answer like unknown ids. */
   deleted: boolean;
+  /**
+   * Served instead of `bytes` by the download URL (`serveHuge`): this many bytes, streamed in chunks
+   * as long as the client reads, and how the size is told (GET /{media-id}'s `file_size`, the
+   * download's Content-Length, or neither: a chunked body).
+   */
+  huge?: { size: number; declare: 'file_size' | 'content-length' | 'none' };
+  /** Bytes the download URL has written for this media so far (a client that stops reading stops it). */
+  bytesServed: number;
 }
 
 /** One POST /messages call: what was asked and what the fake answered. */
@@ -348,6 +373,12 @@ export class FakeGraphApi {
   verifyToken: string | null = null;
   windowErrors: 'webhook' | 'sync';
   mediaUrlTtlMs = MEDIA_URL_TTL_MS;
+  /**
+   * What an expired download URL answers: 404 ('URL signature expired') by default; 401 is what
+   * developers report for some expired lookaside URLs (Meta documents only that they expire after
+   * five minutes), so the adapter is tested against both.
+   */
+  expiredUrlStatus: 404 | 401 = 404;
 
   readonly numbers = new Map<string, FakeNumber>();
   readonly wabas = new Map<string, { id: string; name: string; subscribed: boolean; overrideCallbackUri?: string; overrideVerifyToken?: string }>();
@@ -366,7 +397,7 @@ export class FakeGraphApi {
   private lastInbound = new Map<string, number>();
   private undeliverable = new Set<string>();
   private throttles = { numbers: new Map<string, number>(), pairs: new Map<string, number>(), wabas: new Map<string, number>() };
-  private failures = new Map<string, GraphFailure[]>();
+  private failures = new Map<string, (GraphFailure | Hang)[]>();
   private seq = 0;
   private readonly urlSecret = randomBytes(16);
   /** wamid -> the accepted send, for statuses. */
@@ -474,11 +505,37 @@ export class FakeGraphApi {
     this.throttles.wabas.clear();
   }
 
-  /** The next call of this kind answers this error (several: call again). Kinds: messages, media, templates, phone, register, subscribed_apps, media_info. */
-  failNext(kind: string, code: MetaErrorCode, details?: string): void {
+  /**
+   * The next call of this kind answers this error (several: call again), with the code's HTTP
+   * status or `options.status` (a 5xx carrying Meta's error body, say). Kinds: messages, media,
+   * templates, phone, register, subscribed_apps, media_info, download.
+   */
+  failNext(kind: string, code: MetaErrorCode, details?: string, options: { status?: number } = {}): void {
     const list = this.failures.get(kind) ?? [];
-    list.push(whatsappError(code, details));
+    list.push(whatsappError(code, details, options.status));
     this.failures.set(kind, list);
+  }
+
+  /**
+   * The next call of this kind is never answered: the request is read, then nothing is written
+   * and the connection stays open until the client gives up (its timeout) or the fake closes. The
+   * call is recorded with status 0. Kinds as `failNext`.
+   */
+  hangNext(kind: string): void {
+    const list = this.failures.get(kind) ?? [];
+    list.push(new Hang(kind));
+    this.failures.set(kind, list);
+  }
+
+  /**
+   * The media's download serves `size` bytes instead of its own (zeros, 64 KiB a chunk, written only
+   * as fast as the client reads), telling the size by `declare`: in GET /{media-id}'s `file_size`,
+   * in the download's Content-Length only (`file_size` left out), or nowhere (a chunked body).
+   */
+  serveHuge(mediaId: string, size: number, declare: 'file_size' | 'content-length' | 'none'): void {
+    const m = this.media.get(mediaId);
+    if (!m) throw new Error(`no media ${mediaId}`);
+    m.huge = { size, declare };
   }
 
   /** Whether a free-form message from the number to the customer would be allowed now. */
@@ -516,7 +573,7 @@ export class FakeGraphApi {
   }
 
   private storeMedia(phoneNumberId: string, bytes: Buffer, mimeType: string, filename?: string): FakeMedia {
-    const m: FakeMedia = { id: this.newId(), phoneNumberId, bytes, mimeType, filename, deleted: false };
+    const m: FakeMedia = { id: this.newId(), phoneNumberId, bytes, mimeType, filename, deleted: false, bytesServed: 0 };
     this.media.set(m.id, m);
     return m;
   }
@@ -834,6 +891,11 @@ export class FakeGraphApi {
       const result = await this.route(method, id, edge, body, url, record);
       send(200, result);
     } catch (error) {
+      if (error instanceof Hang) {
+        // Never answered: the client's timeout (or the fake's close) ends the exchange.
+        call.status = 0;
+        return;
+      }
       if (error instanceof GraphFailure) return send(error.status, error.body);
       send(500, { error: { message: `An unknown error occurred: ${(error as Error).message}`, type: 'OAuthException', code: 1, fbtrace_id: traceId() } });
     }
@@ -1075,7 +1137,7 @@ export class FakeGraphApi {
       url: `${this.url}/whatsapp_business/attachments/?mid=${m.id}&ext=${ext}&hash=${hash}`,
       mime_type: m.mimeType,
       sha256: createHash('sha256').update(m.bytes).digest('hex'),
-      file_size: m.bytes.length,
+      ...(m.huge ? (m.huge.declare === 'file_size' ? { file_size: m.huge.size } : {}) : { file_size: m.bytes.length }),
       id: m.id,
       messaging_product: 'whatsapp',
     };
@@ -1098,10 +1160,32 @@ export class FakeGraphApi {
     const valid = record && record.state === 'valid' && (record.expiresAt === undefined || this.clockMs <= record.expiresAt);
     if (!valid || !this.canReach(record!, this.number(m.phoneNumberId).wabaId)) return plain(401, 'Unauthorized');
     call.token = token;
-    if (this.clockMs > ext * 1000) return plain(404, 'URL signature expired');
+    if (this.clockMs > ext * 1000) return plain(this.expiredUrlStatus, this.expiredUrlStatus === 404 ? 'URL signature expired' : 'Unauthorized');
+    this.failure('download');
     call.status = 200;
+    if (m.huge) return this.streamHuge(m, m.huge, res);
     res.writeHead(200, { 'content-type': m.mimeType, 'content-length': m.bytes.length });
+    m.bytesServed += m.bytes.length;
     res.end(m.bytes);
+  }
+
+  /** Writes a huge media's zeros as long as the client reads them (back-pressure), stopping when it goes away. */
+  private async streamHuge(m: FakeMedia, huge: NonNullable<FakeMedia['huge']>, res: ServerResponse): Promise<void> {
+    res.writeHead(200, { 'content-type': m.mimeType, ...(huge.declare === 'content-length' ? { 'content-length': huge.size } : {}) });
+    const chunk = Buffer.alloc(64 * 1024);
+    let closed = false;
+    let wake = () => {};
+    res.on('close', () => {
+      closed = true;
+      wake();
+    });
+    res.on('drain', () => wake());
+    while (!closed && m.bytesServed < huge.size) {
+      const part = chunk.subarray(0, Math.min(chunk.length, huge.size - m.bytesServed));
+      m.bytesServed += part.length;
+      if (!res.write(part) && !closed) await new Promise<void>((resolve) => (wake = resolve));
+    }
+    if (!closed) res.end();
   }
 
   // --- messages ---

@@ -297,6 +297,45 @@ describe('sending messages', () => {
     expect(res.body.error.message).toBe('(#131026) Message undeliverable');
     expect((await send({ type: 'text', text: { body: 'x' } })).status).toBe(200);
   });
+
+  it('answers Meta’s passing failures and rate limits with their HTTP status, and a 5xx carrying Meta’s body on demand', async () => {
+    openWindow();
+    for (const [code, status, title] of [
+      [1, 500, 'API Unknown'],
+      [2, 503, 'API Service'],
+      [131000, 500, 'Something went wrong'],
+      [131016, 503, 'Service unavailable'],
+      [4, 400, 'API Too Many Calls'],
+      [80007, 400, 'Rate limit issues'],
+      [130429, 400, 'Rate limit hit'],
+      [131056, 400, '(Business Account, Consumer Account) pair rate limit hit'],
+    ] as const) {
+      fake.failNext('messages', code);
+      const res = await send({ type: 'text', text: { body: 'x' } });
+      expectGraphError(res, status, code);
+      expect(res.body.error.message).toBe(`(#${code}) ${title}`);
+      expect(res.body.error.error_data.messaging_product).toBe('whatsapp');
+    }
+    fake.failNext('messages', 131000, undefined, { status: 502 });
+    expectGraphError(await send({ type: 'text', text: { body: 'x' } }), 502, 131000);
+  });
+
+  it('leaves a call unanswered (hangNext) until the client gives up, and answers the next one', async () => {
+    openWindow();
+    fake.hangNext('messages');
+    const hung = await fetch(`${fake.url}/${GRAPH_API_VERSION}/${number.phoneNumberId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ messaging_product: 'whatsapp', to: CUSTOMER.waId, type: 'text', text: { body: 'x' } }),
+      signal: AbortSignal.timeout(200),
+    }).then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+    expect(hung).toBe('TimeoutError');
+    expect(fake.calls.filter((c) => c.path.endsWith('/messages')).at(-1)?.status).toBe(0);
+    expect((await send({ type: 'text', text: { body: 'x' } })).status).toBe(200);
+  });
 });
 
 describe('the 24-hour customer-service window', () => {
@@ -445,6 +484,47 @@ describe('media', () => {
     expect((await fetch(info.body.url, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
     const fresh = await graph('GET', `/${message.image.id}`);
     expect((await fetch(fresh.body.url, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+
+  it('answers an expired URL with 401 when told (expiredUrlStatus), as some expired lookaside URLs do', async () => {
+    const { message } = fake.inbound(number.phoneNumberId, CUSTOMER, { type: 'image', bytes: Buffer.from('jpeg'), mime_type: 'image/jpeg' });
+    const info = await graph('GET', `/${message.image.id}`);
+    fake.advance(MEDIA_URL_TTL_MS + 1);
+    fake.expiredUrlStatus = 401;
+    try {
+      expect((await fetch(info.body.url, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(401);
+    } finally {
+      fake.expiredUrlStatus = 404;
+    }
+  });
+
+  it('serves a huge file as told (file_size, Content-Length or neither) only as fast as the client reads', async () => {
+    const size = 64 << 20;
+    const huge = (declare: 'file_size' | 'content-length' | 'none') => {
+      const { message } = fake.inbound(number.phoneNumberId, CUSTOMER, { type: 'video', bytes: Buffer.from('mp4'), mime_type: 'video/mp4' });
+      fake.serveHuge(message.video.id, size, declare);
+      return message.video.id as string;
+    };
+    const bySize = huge('file_size');
+    expect((await graph('GET', `/${bySize}`)).body.file_size).toBe(size);
+
+    const byLength = huge('content-length');
+    const lengthInfo = await graph('GET', `/${byLength}`);
+    expect(lengthInfo.body.file_size).toBeUndefined();
+    const told = await fetch(lengthInfo.body.url, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(told.headers.get('content-length')).toBe(String(size));
+    await told.body?.cancel();
+
+    const chunked = huge('none');
+    const chunkedInfo = await graph('GET', `/${chunked}`);
+    const res = await fetch(chunkedInfo.body.url, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.headers.get('content-length')).toBeNull();
+    const reader = res.body!.getReader();
+    let read = 0;
+    while (read < 1 << 20) read += (await reader.read()).value!.length;
+    await reader.cancel();
+    // The client stopped after a mebibyte: far from all of it was written.
+    expect(fake.media.get(chunked)!.bytesServed).toBeLessThan(size / 2);
   });
 
   it('answers 131053 for an unsupported or oversized upload and forgets deleted media', async () => {

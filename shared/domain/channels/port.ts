@@ -55,6 +55,12 @@ export interface OutboundMessage {
    * template, as the conversation shows it.
    */
   template?: { name: string; language: string; parameters: string[] } | null;
+  /**
+   * Which hand-over of this send attempt this is (1: the first; the send queue's receive count),
+   * so a channel that asks to come back later can ask for a longer wait each time (the Cloud
+   * API's backoff). Absent: the first.
+   */
+  attempt?: number;
 }
 
 /** The mimetype of an OGG/Opus voice note, as WhatsApp labels its own. */

@@ -191,6 +191,7 @@ export async function dispatchQueued(
     file: stored && message.messageType === 'voice' ? await asOggVoiceNote(stored) : stored,
     replyTo: message.replyToChannelMessageId,
     template: message.template ?? null,
+    attempt: delivery.receiveCount,
   };
   const connection = {
     accountId: message.accountId,
