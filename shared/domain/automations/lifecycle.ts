@@ -49,8 +49,8 @@ export interface LifecycleState {
   timerSeq: number;
   /** The rules already sent in this entry. */
   sent: string[];
-  /** The last out-of-hours stretch answered (kept across entries: one reply a stretch). */
-  awaySpell: string | null;
+  /** The out-of-hours stretches answered and not over yet (kept across entries: one reply a stretch). */
+  awaySpells: string[];
   /** The last score asked for: a late score for it is still recorded, once. */
   ratingRequest: { protocol: string; answered: boolean } | null;
 }
@@ -132,7 +132,7 @@ export function lifecycleFromContact(contact: {
     timers: {},
     timerSeq: 0,
     sent: [],
-    awaySpell: null,
+    awaySpells: [],
     ratingRequest: null,
   };
 }

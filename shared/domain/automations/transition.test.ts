@@ -187,6 +187,8 @@ describe('out of hours', () => {
     expect(d.sent(d.customer('Alguém?'))).toEqual([]);
     d.apply({ kind: 'agent_transfer_department', departmentId: 'financeiro' }); // other hours: another stretch
     expect(d.sent(d.customer('E o financeiro?'))).toEqual(['out_of_hours:department:financeiro@2026-11-30T12:00:00.000Z']);
+    d.apply({ kind: 'agent_transfer_department', departmentId: 'vendas' }); // back under the account's hours, same night
+    expect(d.sent(d.customer('Voltei para vendas'))).toEqual([]);
   });
 });
 
@@ -333,6 +335,15 @@ describe('rating', () => {
     expect(late).toEqual([{ kind: 'record_rating', protocol: 'P1', score: 4, late: true }]);
     expect(d.state.kind).toBe('bot');
     expect(d.apply({ kind: 'customer_score', score: 1, protocol: 'P1' })).toEqual([]);
+  });
+
+  it('asks once a protocol: reopened by the team and resolved again, it only closes', () => {
+    const d = rated();
+    d.customer('5');
+    d.apply({ kind: 'agent_reopen' });
+    expect(d.state).toMatchObject({ kind: 'assigned', userId: 'u-bia', protocol: 'P1' });
+    expect(d.sent(d.apply({ kind: 'agent_resolve' }))).toEqual(['closing']);
+    expect(d.state.kind).toBe('resolved');
   });
 
   it('a score typed to a resolved conversation with no question pending starts a conversation', () => {

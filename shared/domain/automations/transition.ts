@@ -102,8 +102,10 @@ class Move {
   /** The out-of-hours reply, once a stretch, when the conversation's department is closed now. */
   replyIfClosed(): void {
     const spell = outOfHoursSpell(scheduleFor(this.settings.hours, this.s.departmentId), this.now);
-    if (!spell || !this.automations.outOfHours.enabled || this.s.awaySpell === spell) return;
-    this.s = { ...this.s, awaySpell: spell };
+    if (!spell || !this.automations.outOfHours.enabled || this.s.awaySpells.includes(spell)) return;
+    // A stretch whose opening has passed is over: forgotten, so the list stays short.
+    const running = this.s.awaySpells.filter((s) => !(Date.parse(s.slice(s.lastIndexOf('@') + 1)) <= this.now));
+    this.s = { ...this.s, awaySpells: [...running, spell] };
     this.send(`out_of_hours:${spell}`, this.automations.outOfHours.text);
   }
 
@@ -152,7 +154,8 @@ class Move {
 
   resolve(): void {
     const { closing, rating } = this.automations;
-    if (rating.enabled && this.s.protocol) {
+    // One question per protocol: a conversation reopened and resolved again is not asked twice.
+    if (rating.enabled && this.s.protocol && this.s.ratingRequest?.protocol !== this.s.protocol) {
       this.enter('rating');
       this.s = { ...this.s, ratingRequest: { protocol: this.s.protocol, answered: false } };
     } else {
