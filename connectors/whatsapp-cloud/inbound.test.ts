@@ -186,6 +186,46 @@ describe('customer messages', () => {
     expect(removed!.reaction.emoji).toBe('');
   });
 
+  it('an edit (coexistence numbers): the earlier message’s new text or caption, named by its own wamid', () => {
+    // Meta's "Edit messages webhook reference": `edit.original_message_id` and the message as it now reads.
+    const [text] = only(
+      eventsOf(
+        customerMessage({ type: 'edit', edit: { original_message_id: 'wamid.EARLIER', message: { type: 'text', text: { body: 'Às 15h, não às 14h' } } } }),
+      ),
+      'edit',
+    );
+    expect(text).toMatchObject({
+      wamid: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=',
+      edit: { channelMessageId: 'wamid.EARLIER', text: 'Às 15h, não às 14h' },
+    });
+    const [caption] = only(
+      eventsOf(
+        customerMessage({
+          type: 'edit',
+          edit: {
+            original_message_id: 'wamid.PHOTO',
+            message: { context: { id: 'wamid.X' }, type: 'image', image: { caption: 'Bolo de cenoura', id: '1', mime_type: 'image/jpeg' } },
+          },
+        }),
+      ),
+      'edit',
+    );
+    expect(caption!.edit).toEqual({ channelMessageId: 'wamid.PHOTO', text: 'Bolo de cenoura' });
+    // Neither a message of its own nor an unsupported line.
+    expect(
+      only(eventsOf(customerMessage({ type: 'edit', edit: { original_message_id: 'wamid.E', message: { type: 'text', text: { body: 'x' } } } })), 'message'),
+    ).toEqual([]);
+    // An edit with nothing to show is left out, logged.
+    const [ignored] = only(eventsOf(customerMessage({ type: 'edit', edit: { original_message_id: 'wamid.E', message: { type: 'sticker' } } })), 'ignored');
+    expect(ignored!.issue).toContain('no text or caption');
+  });
+
+  it('a revoke (coexistence numbers): the earlier message deleted for everyone', () => {
+    const events = eventsOf(customerMessage({ type: 'revoke', revoke: { original_message_id: 'wamid.GONE' } }));
+    expect(only(events, 'deletion')).toMatchObject([{ deletion: { channelMessageId: 'wamid.GONE' } }]);
+    expect(only(events, 'message')).toEqual([]);
+  });
+
   it('the same wamid delivered twice gives the same event twice, for the caller to deduplicate on', () => {
     const body = customerMessage({ type: 'text', text: { body: 'Oi' } });
     const first = eventsOf(body);

@@ -1,7 +1,8 @@
 /**
  * A verified, parsed Cloud API delivery (./webhook-payload.ts) as a list of plain events for the
  * product: messages in the port's inbound shape (their file as a reference to fetch later through
- * `GET /{media-id}`), reactions, acks of what we sent, template status changes, phone number
+ * `GET /{media-id}`), reactions, edits and deletions (coexistence numbers only: see ADR-0211's
+ * amendment), acks of what we sent, template status changes, phone number
  * quality and messaging-limit changes, account updates, and the Business app's own messages
  * (coexistence echoes and history) as messages from us. Pure: no network, no table, no clock but
  * the `now` it is given; the caller hands the events to the `InboundSink` and fetches the files.
@@ -11,7 +12,7 @@
  * sink stores a message once per channel id already).
  */
 import { ack as acks, type MessageType } from '#contracts/messages.ts';
-import type { InboundAck, InboundMessage, InboundReaction } from '#domain/channels/port.ts';
+import type { InboundAck, InboundDeletion, InboundEdit, InboundMessage, InboundReaction } from '#domain/channels/port.ts';
 import { ackOfStatus } from './acks.ts';
 import { failedStatusReason, cloudErrorMeaning } from './errors.ts';
 import { readChange, readMessage, statusUpdate, type CloudError, type CloudMessage, type Delivery } from './webhook-payload.ts';
@@ -54,6 +55,9 @@ export type CloudEvent =
       forwarded: 'no' | 'forwarded' | 'frequently';
     })
   | (OnNumber & { kind: 'reaction'; wamid: string; reaction: InboundReaction })
+  /** An earlier message edited (its new text or caption) or deleted for everyone, named by its own wamid in `edit`/`deletion`. */
+  | (OnNumber & { kind: 'edit'; wamid: string; edit: InboundEdit })
+  | (OnNumber & { kind: 'deletion'; wamid: string; deletion: InboundDeletion })
   | (OnNumber & {
       kind: 'ack';
       wamid: string;
@@ -241,7 +245,9 @@ export function renderMessage(message: CloudMessage, fromMe: boolean): Rendered 
     case 'unsupported':
       return { type: 'text', text: unsupportedText(message.originalType, fromMe), media: null };
     case 'reaction':
-      // Reactions are not messages; mapped apart (`messageEvents`).
+    case 'edit':
+    case 'revoke':
+      // Reactions, edits and deletions are not messages; mapped apart (`messageEvents`).
       return { type: 'text', text: '', media: null };
   }
 }
@@ -258,7 +264,7 @@ interface MessageScope extends OnNumber {
   now: number;
 }
 
-/** The events one message makes: a message (with a `numberChanged` for a changed number), or a reaction. */
+/** The events one message makes: a message (with a `numberChanged` for a changed number), a reaction, an edit or a deletion. */
 function messageEvents(scope: MessageScope, raw: unknown, fromMeOverride?: boolean): CloudEvent[] {
   const message = readMessage(raw);
   if (!message) return [{ kind: 'ignored', wabaId: scope.wabaId, field: 'messages', issue: 'a message without from, id, timestamp or type' }];
@@ -286,6 +292,14 @@ function messageEvents(scope: MessageScope, raw: unknown, fromMeOverride?: boole
       },
     ];
   }
+
+  if (message.type === 'edit') {
+    const edited = message.content.message;
+    const text = edited.text?.body ?? edited.image?.caption ?? edited.video?.caption ?? edited.document?.caption;
+    if (text === undefined) return [{ kind: 'ignored', wabaId: scope.wabaId, field: 'messages', issue: `edit ${base.id} carries no text or caption` }];
+    return [{ kind: 'edit', ...common, edit: { channelMessageId: message.content.original_message_id, text } }];
+  }
+  if (message.type === 'revoke') return [{ kind: 'deletion', ...common, deletion: { channelMessageId: message.content.original_message_id } }];
 
   const rendered = renderMessage(message, fromMe);
   const context = base.context;

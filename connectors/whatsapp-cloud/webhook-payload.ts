@@ -105,6 +105,22 @@ export const messageContents = {
   interactive,
   button: z.looseObject({ text: z.string(), payload: z.string().optional() }),
   reaction: z.looseObject({ message_id: z.string().min(1), emoji: z.string().optional() }),
+  /**
+   * A customer's edit of an earlier message (Meta's "Edit messages webhook reference": coexistence
+   * numbers only, within 15 minutes, text or a media caption): the message as it now reads.
+   */
+  edit: z.looseObject({
+    original_message_id: z.string().min(1),
+    message: z.looseObject({
+      type: z.string().optional(),
+      text: z.looseObject({ body: z.string() }).optional(),
+      image: z.looseObject({ caption: z.string().optional() }).optional(),
+      video: z.looseObject({ caption: z.string().optional() }).optional(),
+      document: z.looseObject({ caption: z.string().optional() }).optional(),
+    }),
+  }),
+  /** A message deleted for everyone (Meta's "Revoke messages webhook reference": coexistence numbers only, within two days). */
+  revoke: z.looseObject({ original_message_id: z.string().min(1) }),
   order: z.looseObject({
     catalog_id: z.string().optional(),
     text: z.string().optional(),

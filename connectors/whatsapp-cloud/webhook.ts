@@ -163,6 +163,14 @@ async function handle(ports: Ports, target: Target, event: CloudEvent, report: M
     case 'reaction':
       await sink.reaction(event.reaction);
       return;
+    // As the QR channel's edits and deletions (connectors/whatsapp/inbound.ts): the text replaced and
+    // marked edited, or the message marked deleted; one not stored here (older than the connection) changes nothing.
+    case 'edit':
+      await sink.edit(event.edit);
+      return;
+    case 'deletion':
+      await sink.deletion(event.deletion);
+      return;
     case 'ack':
       // Meta's statuses come in any order: the forward-only rule, not the product's `nextAck`
       // (under which a failure always wins), decides where the bubble ends.

@@ -13,6 +13,7 @@ import { listQueryString } from '#contracts/list-query.ts';
 import { maxCloudInboundBytes, tooLargeText } from '#connectors/whatsapp-cloud/media.ts';
 import { getChannelRecord } from '#db/channel-records.ts';
 import { getContactItem } from '#db/contacts.ts';
+import { getMessageItem } from '#db/messages.ts';
 import { keys } from '#db/keys.ts';
 import type { Ports } from '#domain/ports.ts';
 import { type FakeGraphApi, type FakeNumber, MEDIA_URL_TTL_MS, startFakeGraphApi } from '../support/fake-graph-api.ts';
@@ -191,14 +192,12 @@ describe('the WhatsApp (API oficial) webhook', () => {
     await deliver({ type: 'list_reply', id: 'p2', title: 'Pão francês', description: '10 unidades' });
     await deliver({ type: 'button', text: 'Parar promoções', payload: 'STOP' });
     await deliver({ type: 'unsupported', unsupported_type: 'poll' });
-    await deliver({ type: 'edit', original_message_id: first.id, body: 'Bom dia!' });
-    await deliver({ type: 'revoke', original_message_id: first.id });
     await deliver({ type: 'text', body: 'Respondendo' }, { context: { from: CUSTOMER.waId, id: first.id } });
     await deliver({ type: 'reaction', message_id: first.id, emoji: '👍' });
 
     const messages = await messagesOf(line);
     // Every message but the reaction is one message; none is empty.
-    expect(messages).toHaveLength(16);
+    expect(messages).toHaveLength(14);
     for (const m of messages) expect(m.text || m.file, JSON.stringify(m)).toBeTruthy();
     const byText = (pattern: RegExp) => messages.find((m) => pattern.test(m.text ?? ''));
     expect(byText(/^Foto do bolo$/)?.file?.mimetype).toBe('image/png');
@@ -226,6 +225,38 @@ describe('the WhatsApp (API oficial) webhook', () => {
     expect(stored.status).toBe(200);
     expect(Buffer.from(await stored.arrayBuffer()).equals(png)).toBe(true);
   }, 90_000);
+
+  it('a customer’s edit replaces the text or caption, and a revoke marks the message deleted, as on the QR channel (coexistence numbers)', async () => {
+    const line = await newLine();
+    line.number.coexistence = true;
+    const deliver = async (content: Parameters<FakeGraphApi['inbound']>[2]) => {
+      const built = fake.inbound(line.number.phoneNumberId, CUSTOMER, content);
+      const [d] = await fake.deliver(built.payload, { url: line.url });
+      expect(d!.status, `${content.type}: ${d!.responseBody}`).toBe(204);
+      return built.message;
+    };
+    const text = await deliver({ type: 'text', body: 'Quero 2 bolos' });
+    const photo = await deliver({ type: 'image', bytes: Buffer.from('jpeg'), mime_type: 'image/jpeg', caption: 'Este aqui' });
+    const gone = await deliver({ type: 'text', body: 'Mensagem apagada depois' });
+
+    await deliver({ type: 'edit', original_message_id: text.id, body: 'Quero 3 bolos' });
+    // The caption of a photo: Meta's edit carries the message as it now reads.
+    await deliver({ type: 'edit', original_message_id: photo.id, body: 'Este aqui, de chocolate', media: 'image' });
+    await deliver({ type: 'revoke', original_message_id: gone.id });
+
+    const messages = await messagesOf(line);
+    // Edits and revokes are no messages of their own.
+    expect(messages).toHaveLength(3);
+    expect(messages.map((m) => m.text).sort()).toEqual(['Este aqui, de chocolate', 'Mensagem apagada depois', 'Quero 3 bolos']);
+    expect(messages.find((m) => m.text === 'Este aqui, de chocolate')?.file?.mimetype).toBe('image/jpeg');
+    expect(messages.find((m) => m.text === 'Mensagem apagada depois')?.ack).toBe(-1);
+    expect(messages.find((m) => m.text === 'Quero 3 bolos')?.ack).not.toBe(-1);
+    // Kept as edited, as the QR channel's edits are.
+    const [contact] = await contactsOf(line);
+    const stored = await getMessageItem(ports.table, line.owner.accountId, contact.id, messages.find((m) => m.text === 'Quero 3 bolos').id);
+    // `edited` is written by the edit (shared/db/messages.ts editMessageText), not part of the item's type.
+    expect((stored as Record<string, unknown> | undefined)?.edited).toBe(true);
+  }, 60_000);
 
   it('asks for a fresh media URL once when the first one expired', async () => {
     const line = await newLine();

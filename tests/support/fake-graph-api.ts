@@ -294,7 +294,8 @@ export type InboundContent =
   | { type: 'list_reply'; id: string; title: string; description?: string }
   | { type: 'button'; text: string; payload: string }
   | { type: 'reaction'; message_id: string; emoji: string }
-  | { type: 'edit'; original_message_id: string; body: string }
+  /** `media`: the edit of a photo's, video's or document's caption (`body` is the new caption); else of a text. */
+  | { type: 'edit'; original_message_id: string; body: string; media?: 'image' | 'video' | 'document' }
   | { type: 'revoke'; original_message_id: string }
   | { type: 'unsupported'; unsupported_type: string };
 
@@ -627,7 +628,13 @@ export class FakeGraphApi {
       case 'reaction':
         return { type: 'reaction', reaction: { message_id: content.message_id, emoji: content.emoji } };
       case 'edit':
-        return { type: 'edit', edit: { original_message_id: content.original_message_id, message: { type: 'text', text: { body: content.body } } } };
+        return {
+          type: 'edit',
+          edit: {
+            original_message_id: content.original_message_id,
+            message: content.media ? { type: content.media, [content.media]: { caption: content.body } } : { type: 'text', text: { body: content.body } },
+          },
+        };
       case 'revoke':
         return { type: 'revoke', revoke: { original_message_id: content.original_message_id } };
       case 'unsupported':
