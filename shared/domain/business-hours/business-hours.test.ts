@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { assertProperty } from '../../../tests/support/property-runs.ts';
 import { type BusinessHours, businessHoursSchema } from '#contracts/business-hours.ts';
 import { isOpen, nextOpening, outOfHoursSpell, type Schedule, scheduleFor } from './business-hours.ts';
 import { instantOf, wallClock } from './zoned-time.ts';
@@ -118,10 +120,11 @@ describe('business hours in zones with DST', () => {
     expect(iso(nextOpening(nineToFive('America/New_York'), at('2026-10-30T21:00:00Z')))).toBe('2026-11-02T14:00:00.000Z');
   });
 
-  it('Lisbon: a shift starting in the skipped hour opens when the clock reaches past the gap', () => {
-    // 2026-03-29 (Sunday): 01:00 becomes 02:00. A shift from 01:30 opens at 02:30 local, 01:30Z.
+  it('Lisbon: a shift starting in the skipped hour opens when the clock jumps over it', () => {
+    // 2026-03-29 (Sunday): 01:00 becomes 02:00 (at 01:00Z). A shift from 01:30 is open from 02:00 local.
     const lisbon: Schedule = { owner: 'account', timeZone: 'Europe/Lisbon', shifts: [{ weekday: 0, start: '01:30', end: '03:00' }], holidays: [] };
-    expect(iso(nextOpening(lisbon, at('2026-03-28T12:00:00Z')))).toBe('2026-03-29T01:30:00.000Z');
+    expect(iso(nextOpening(lisbon, at('2026-03-28T12:00:00Z')))).toBe('2026-03-29T01:00:00.000Z');
+    expect(isOpen(lisbon, at('2026-03-29T00:59:00Z'))).toBe(false); // 00:59 local
     expect(isOpen(lisbon, at('2026-03-29T01:59:00Z'))).toBe(true);
     expect(isOpen(lisbon, at('2026-03-29T02:00:00Z'))).toBe(false); // 03:00 local
   });
@@ -129,6 +132,8 @@ describe('business hours in zones with DST', () => {
   it('maps a wall time repeated in autumn to its first occurrence', () => {
     // New York, 2026-11-01: 01:30 happens at 05:30Z (EDT) and again at 06:30Z (EST).
     expect(iso(instantOf('2026-11-01', 90, 'America/New_York'))).toBe('2026-11-01T05:30:00.000Z');
+    // And 02:30 on 2026-03-08 never happens: the clock jumps from 02:00 EST to 03:00 EDT at 07:00Z.
+    expect(iso(instantOf('2026-03-08', 150, 'America/New_York'))).toBe('2026-03-08T07:00:00.000Z');
   });
 });
 
@@ -149,4 +154,45 @@ describe('a tenant in another zone, whatever the server’s zone', () => {
       expect(iso(nextOpening(tokyo, at('2026-11-27T09:00:00Z')))).toBe('2026-12-04T00:00:00.000Z');
     }
   });
+});
+
+describe('next opening, for any schedule and instant', () => {
+  const time = fc.integer({ min: 0, max: 48 }).map((half) => `${String(Math.floor(half / 2)).padStart(2, '0')}:${half % 2 ? '30' : '00'}`);
+  const shift = fc
+    .record({ weekday: fc.integer({ min: 0, max: 6 }), a: time, b: time })
+    .filter(({ a, b }) => a !== b)
+    .map(({ weekday, a, b }) => {
+      const [start, end] = [a, b].sort() as [string, string];
+      return { weekday, start, end };
+    });
+  const schedule = fc.record({
+    owner: fc.constant('account'),
+    timeZone: fc.constantFrom('America/Sao_Paulo', 'America/New_York', 'Europe/Lisbon', 'Asia/Tokyo', 'Asia/Kolkata', 'America/Manaus'),
+    shifts: fc.array(shift, { maxLength: 6 }),
+    holidays: fc.array(
+      fc.integer({ min: 0, max: 20 }).map((d) => new Date(Date.parse('2026-03-01T00:00:00Z') + d * 86_400_000).toISOString().slice(0, 10)),
+      { maxLength: 5 },
+    ),
+  });
+  const instant = fc.integer({ min: Date.parse('2026-03-01T00:00:00Z'), max: Date.parse('2026-03-15T00:00:00Z') });
+  const quarter = 15 * 60_000;
+
+  it('is open, and nothing on the quarter hours before it is', () => {
+    assertProperty(
+      fc.property(schedule, instant, (s, from) => {
+        const opening = nextOpening(s, from);
+        if (opening === null) {
+          // Never opens: closed at every quarter hour of the next two weeks.
+          for (let t = from; t < from + 14 * 86_400_000; t += quarter) expect(isOpen(s, t)).toBe(false);
+          return;
+        }
+        expect(isOpen(s, opening)).toBe(true);
+        expect(opening).toBeGreaterThanOrEqual(from);
+        if (opening > from) expect(isOpen(s, opening - 60_000)).toBe(false);
+        for (let t = from; t < opening; t += quarter) expect(isOpen(s, t)).toBe(false);
+        expect(outOfHoursSpell(s, from)).toBe(opening === from ? null : `account@${new Date(opening).toISOString()}`);
+      }),
+      { quick: 200, full: 5_000 },
+    );
+  }, 120_000);
 });

@@ -56,19 +56,27 @@ function offsetAt(instant: number, zone: string): number {
 
 /**
  * The instant the zone's wall clock reads `minutes` past midnight on `date`. A time skipped by a
- * DST change (02:30 on the day New York springs forward) maps to the same distance past the gap
- * (03:30); a time that happens twice (the hour repeated in autumn) maps to its first occurrence.
+ * DST change maps to the instant the clock jumps over it (02:30 on the day New York springs
+ * forward is 03:00 EDT: a shift from 02:30 is open from then); a time that happens twice (the hour
+ * repeated in autumn) maps to its first occurrence.
  */
 export function instantOf(date: string, minutes: number, zone: string): number {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const asUtc = Date.UTC(year, month - 1, day, 0, minutes);
-  // The offset a few hours before and after the guess; earlier first, for the repeated hour.
+  // The offset half a day before and after the guess; earlier first, for the repeated hour.
   const before = asUtc - offsetAt(asUtc - 12 * 3600_000, zone);
   if (offsetAt(before, zone) === asUtc - before) return before;
   const after = asUtc - offsetAt(asUtc + 12 * 3600_000, zone);
   if (offsetAt(after, zone) === asUtc - after) return after;
-  // In a gap: neither offset gives back the wall time; the earlier offset lands past the gap.
-  return before;
+  // In a gap: the jump lies between the two readings; find it to the minute.
+  let [low, high] = after < before ? [after, before] : [before, after];
+  const lateOffset = offsetAt(high, zone);
+  while (high - low > 60_000) {
+    const mid = low + Math.floor((high - low) / 120_000) * 60_000;
+    if (offsetAt(mid, zone) === lateOffset) high = mid;
+    else low = mid;
+  }
+  return high;
 }
 
 /** The next calendar date (UTC arithmetic on a date string: no zone involved). */
