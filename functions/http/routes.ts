@@ -95,6 +95,9 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/quick-replies/{id}', handler: 'quick-replies/update-quick-reply' },
   { method: 'DELETE', path: '/quick-replies/{id}', handler: 'quick-replies/delete-quick-reply' },
   { method: 'POST', path: '/quick-replies/{id}/render', handler: 'quick-replies/render-quick-reply' },
+  // 'Horário de atendimento': members read (the automations and the inbox use it), admins save it whole.
+  { method: 'GET', path: '/business-hours', handler: 'business-hours/get-business-hours' },
+  { method: 'PUT', path: '/business-hours', handler: 'business-hours/update-business-hours' },
 
   // Several GETs of the routes above as one request (docs/api.md#read-batch): the web app's first paint.
   { method: 'POST', path: '/batch', handler: 'batch' },

@@ -44,6 +44,7 @@ describe('ACCESS_PATTERNS.md', () => {
   // Each key function called with the placeholders the page uses; every key it writes must be on the page.
   const examples: Record<keyof typeof keys, unknown[][]> = {
     account: [['A']],
+    accountSetting: [['A', 'business-hours']],
     user: [
       ['A', 'U'],
       [null, 'U'],

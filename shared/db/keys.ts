@@ -39,7 +39,11 @@ export const entityTypes = {
   uniqueName: 'UniqueName',
   sendDay: 'SendDay',
   messageTemplate: 'MessageTemplate',
+  accountSetting: 'AccountSetting',
 } as const;
+
+/** The account's settings kept as one item each (shared/db/account-settings.ts). */
+export type AccountSettingName = 'business-hours';
 
 /** The team inbox's small per-account catalogues: each item lives in its account's partition. */
 export type CatalogueKind = 'department' | 'tag' | 'quickReply';
@@ -47,6 +51,8 @@ const catalogueSk: Record<CatalogueKind, string> = { department: 'DEPARTMENT#', 
 
 export const keys = {
   account: (accountId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: 'ACCOUNT' }),
+  /** One of the account's settings documents (business hours...), beside the account item: not read with it on every request. */
+  accountSetting: (accountId: string, name: AccountSettingName): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `SETTING#${name}` }),
 
   /** A user lives in its account's partition; before it has an account, in a partition of its own. */
   user: (accountId: string | null, userId: string): Key => ({

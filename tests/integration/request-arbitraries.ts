@@ -28,6 +28,7 @@ import { cloudWebhookHandshakeQuery, serviceCreatePayload, serviceUpdatePayload 
 import { userArchivePayload, userCreatePayload, userUpdatePayload } from '#contracts/users.ts';
 import { departmentArchivePayload, departmentPayload } from '#contracts/departments.ts';
 import { contactTagsPayload, tagPayload } from '#contracts/tags.ts';
+import { businessHoursSchema } from '#contracts/business-hours.ts';
 import { conversationStatusPayload, inboxSettingsPayload, notePayload, transferPayload } from '#contracts/conversations.ts';
 import { quickReplyPayload, quickReplyRenderPayload } from '#contracts/quick-replies.ts';
 import { templatePayload } from '#contracts/templates.ts';
@@ -266,6 +267,21 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
     (f) => shaped({ contactId: idOf(f, [f.contactId]), text: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('', '   ', 'x'.repeat(4097))) }),
   ],
   [inboxSettingsPayload, () => shaped({ membersSeeAll: fc.boolean() })],
+  [
+    businessHoursSchema,
+    (f) => {
+      const time = fc.oneof(fc.stringMatching(/^([01]\d|2[0-3]):[0-5]\d$/), fc.constantFrom('24:00', '24:01', '7:00', '08h00', '25:00', ''), oddString);
+      const shift = shaped({ weekday: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constantFrom(-1, 7, 1.5)), start: time, end: time });
+      return shaped({
+        timeZone: fc.oneof(fc.constantFrom('America/Sao_Paulo', 'America/Manaus', 'Europe/Lisbon', 'Mars/Olympus', 'UTC+3', ''), oddString),
+        shifts: fc.array(shift, { maxLength: 8 }),
+        holidays: fc.array(shaped({ date: fc.oneof(fc.constantFrom('2026-12-25', '2027-02-30', '25/12/2026', '2026-1-1'), oddString), name }), {
+          maxLength: 4,
+        }),
+        departments: fc.array(shaped({ departmentId: idOf(f, f.foreignIds), shifts: fc.array(shift, { maxLength: 3 }) }), { maxLength: 2 }),
+      });
+    },
+  ],
   [
     quickReplyPayload,
     () =>

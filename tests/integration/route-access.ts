@@ -373,6 +373,13 @@ export const routeAccess: Record<string, MatrixEntry> = {
   },
   'GET /inbox/settings': { access: 'member', ok: 200, stranger: 200, build: path('/inbox/settings') },
   'PUT /inbox/settings': { access: 'admin', ok: 200, stranger: 200, build: () => ({ path: '/inbox/settings', body: { membersSeeAll: false } }) },
+  'GET /business-hours': { access: 'member', ok: 200, stranger: 200, build: path('/business-hours') },
+  'PUT /business-hours': {
+    access: 'admin',
+    ok: 200,
+    stranger: 200,
+    build: () => ({ path: '/business-hours', body: { timeZone: 'America/Sao_Paulo', shifts: [{ weekday: 1, start: '09:00', end: '17:00' }] } }),
+  },
   'GET /quick-replies': { access: 'member', ok: 200, stranger: 200, build: path('/quick-replies') },
   'POST /quick-replies': {
     access: 'admin',
