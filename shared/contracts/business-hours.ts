@@ -89,7 +89,6 @@ export const dateField = z
   );
 
 export const holidaySchema = z.object({ date: dateField, name: requiredString(60) }, { error: requiredText });
-export type Holiday = z.infer<typeof holidaySchema>;
 
 export const businessHoursSchema = z.object(
   {
