@@ -11,6 +11,7 @@ const fridayMorning = '2026-11-27T13:00:00Z';
 /** Friday 19:00 in São Paulo (closed until Monday 08:00). */
 const fridayEvening = '2026-11-27T22:00:00Z';
 
+const iso = (ms: number) => new Date(ms).toISOString();
 const kinds = (effects: LifecycleEffect[]) =>
   effects.map((e) => (e.kind === 'send' ? `send ${e.rule}` : e.kind === 'set_status' ? `status ${e.status}` : e.kind));
 
@@ -142,7 +143,9 @@ describe('out of hours', () => {
     const effects = d.customer('Oi');
     expect(d.sent(effects)).toEqual(['out_of_hours:account@2026-11-30T11:00:00.000Z']);
     expect(d.state).toMatchObject({ kind: 'waiting', departmentId: 'geral' });
-    expect(d.armed('no_answer')).toBeUndefined();
+    // 'No one answered' counts from Monday's opening (08:00 in São Paulo), not through the weekend.
+    expect(iso(d.armed('no_answer')!.at)).toBe('2026-11-30T11:10:00.000Z');
+    expect(d.sent(d.fire('no_answer'))).toEqual(['no_answer']);
   });
 
   it('answers once an out-of-hours stretch, however many messages, and again in the next stretch', () => {

@@ -12,7 +12,7 @@
  * - the rating question never holds a message that is not a score.
  */
 import { menuMessage } from '#contracts/automations.ts';
-import { outOfHoursSpell, scheduleFor } from '../business-hours/business-hours.ts';
+import { nextOpening, outOfHoursSpell, scheduleFor } from '../business-hours/business-hours.ts';
 import {
   type LifecycleEffect,
   type LifecycleEvent,
@@ -117,7 +117,11 @@ class Move {
     this.enter('waiting', { departmentId, userId: null });
     if (customerWaits) this.replyIfClosed();
     const { noAnswer, waitingTooLong, roundRobin } = this.automations;
-    if (noAnswer.enabled && !answered && !this.isClosed(departmentId)) this.arm('no_answer', this.now + noAnswer.minutes * minuteMs);
+    if (noAnswer.enabled && !answered) {
+      // Counted from the next opening when closed: a night in the queue is not 'nobody answered'.
+      const opening = nextOpening(scheduleFor(this.settings.hours, departmentId), this.now);
+      if (opening !== null) this.arm('no_answer', opening + noAnswer.minutes * minuteMs);
+    }
     if (waitingTooLong.enabled && waitingTooLong.departmentId !== departmentId) this.arm('waiting_too_long', this.now + waitingTooLong.minutes * minuteMs);
     if (roundRobin.enabled) this.effects.push({ kind: 'request_round_robin', departmentId, maxOpenPerAgent: roundRobin.maxOpenPerAgent });
   }
