@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { businessHoursSchema } from '#contracts/business-hours.ts';
 import { LifecycleDriver, menu, newConversation, settings, withAutomations } from '../../../tests/support/lifecycle-world.ts';
 import { type LifecycleEffect, lifecycleFromContact, statusOf } from './lifecycle.ts';
 import { parseScore } from './scores.ts';
@@ -400,3 +401,42 @@ describe('the inbox’s view of the lifecycle', () => {
     expect(lifecycleFromContact({ id: 'c', status: 'open', userId: null, departmentId: 'd' })).toMatchObject({ kind: 'waiting', departmentId: 'd' });
   });
 });
+
+describe('the account’s clock', () => {
+  it('opens at the shift’s first minute and closes at its end, in the account’s zone', () => {
+    const early = new LifecycleDriver({ at: '2026-11-27T10:59:00Z' }); // 07:59 in São Paulo
+    expect(rules(early.customer('Oi'))).toEqual(['out_of_hours:account@2026-11-27T11:00:00.000Z']);
+    const first = new LifecycleDriver({ at: '2026-11-27T11:00:00Z' }); // 08:00
+    expect(rules(first.customer('Oi'))).toEqual(['greeting', 'menu:inicio']);
+    const last = new LifecycleDriver({ at: '2026-11-27T20:59:00Z' }); // 17:59
+    expect(rules(last.customer('Oi'))).toEqual(['greeting', 'menu:inicio']);
+    const closed = new LifecycleDriver({ at: '2026-11-27T21:00:00Z' }); // 18:00
+    expect(rules(closed.customer('Oi'))).toEqual(['out_of_hours:account@2026-11-30T11:00:00.000Z']);
+  });
+
+  it('a tenant in Manaus (UTC-4) is closed when São Paulo has opened', () => {
+    const manaus = { ...settings, hours: { ...settings.hours, timeZone: 'America/Manaus' } };
+    const d = new LifecycleDriver({ at: '2026-11-27T11:30:00Z', settings: manaus }); // 08:30 in São Paulo, 07:30 in Manaus
+    expect(rules(d.customer('Oi'))).toEqual(['out_of_hours:account@2026-11-27T12:00:00.000Z']);
+  });
+
+  it('a night shift across midnight (two shifts) keeps the conversation in hours past 00:00', () => {
+    const night = businessHoursSchema.parse({
+      shifts: [
+        { weekday: 5, start: '22:00', end: '24:00' },
+        { weekday: 6, start: '00:00', end: '02:00' },
+      ],
+    });
+    const d = new LifecycleDriver({ at: '2026-11-28T02:59:00Z', settings: { ...settings, hours: night, menu: null } }); // Friday 23:59
+    expect(rules(d.customer('Oi'))).toEqual(['greeting']);
+    d.now = Date.parse('2026-11-28T03:00:00Z'); // Saturday 00:00
+    expect(rules(d.customer('Ainda aí?'))).toEqual([]);
+    d.now = Date.parse('2026-11-28T05:00:00Z'); // Saturday 02:00: closed until next Friday 22:00
+    expect(rules(d.customer('Alô?'))).toEqual(['out_of_hours:account@2026-12-05T01:00:00.000Z']);
+  });
+});
+
+/** The rules of the messages these effects send. */
+function rules(effects: LifecycleEffect[]): string[] {
+  return effects.flatMap((e) => (e.kind === 'send' ? [e.rule] : []));
+}
