@@ -5,6 +5,7 @@
  * held twice. Workers run in this process against a local runtime of this file's own (which runs
  * no worker of its own), with light session doubles.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLease } from '#db/leases.ts';
 import { writeServiceStatus } from '#db/services.ts';
@@ -41,7 +42,12 @@ function lightAdapter(): ChannelAdapter {
 }
 
 const own = ownRuntime('conversa-rebalance-', { channels: [lightAdapter()], worker: false });
-const quick = { leaseSeconds: 3, renewEverySeconds: 0.4, marginSeconds: 1, scanEverySeconds: 0.5 };
+/**
+ * Production's periods shortened for the test: 3 s leases renewed every 0.4 s, scans every 0.5 s,
+ * and takeovers 50 ms apart (production: 250 ms apart with 15 s scans; 250 ms here would make one
+ * worker's takeovers span six scans instead of about one).
+ */
+const quick = { leaseSeconds: 3, renewEverySeconds: 0.4, marginSeconds: 1, scanEverySeconds: 0.5, rebalance: { startEveryMs: 50 } };
 
 const workers: ChannelWorker[] = [];
 afterAll(async () => {
@@ -55,23 +61,40 @@ const start = async (workerId: string) => {
 };
 
 const counts = () => workers.map((w) => w.sessions);
+const owners = (connections: readonly string[]) => Promise.all(connections.map(async (id) => (await readLease(own.ports().table, id))?.ownerId));
+
+/**
+ * Waits until every worker has run `rounds` whole scans since the call (each started after the one
+ * before ended: `rounds + 1` scans ended), then until nothing they decided is still under way (no
+ * change running: a session let go is closed and released, one taken over is open). A scan is what
+ * would move a session; after these, whatever they were going to move has moved.
+ */
+async function scanRounds(rounds: number): Promise<void> {
+  for (let i = 0; i <= rounds; i++) {
+    const since = Date.now();
+    await eventually(async () => workers.every((w) => w.heartbeat.scannedAt > since), 15_000);
+  }
+  await eventually(async () => workers.every((w) => w.heartbeat.changes.length === 0), 15_000);
+}
 
 describe('sessions shared out across the fleet', () => {
   it('three workers even out what one held; a fourth joins and gets its share; the counts settle and stay', async () => {
-    const connections: string[] = [];
-    for (let i = 0; i < 12; i++) {
-      const team = await whatsappTeam(own.call, 'share');
-      await writeServiceStatus(
-        own.ports().table,
-        { accountId: team.accountId, id: team.serviceId, channelType: 'whatsapp' },
-        {
-          status: 'connected',
-          runId: `run-${i}`,
-          now: new Date().toISOString(),
-        },
-      );
-      connections.push(team.serviceId);
-    }
+    // Twelve accounts with a running connection each (made side by side: no worker runs yet).
+    const connections = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const team = await whatsappTeam(own.call, 'share');
+        await writeServiceStatus(
+          own.ports().table,
+          { accountId: team.accountId, id: team.serviceId, channelType: 'whatsapp' },
+          {
+            status: 'connected',
+            runId: `run-${i}`,
+            now: new Date().toISOString(),
+          },
+        );
+        return team.serviceId;
+      }),
+    );
     // Alone, the first worker takes every session.
     await start('share-a');
     await eventually(async () => workers[0]!.sessions === 12, 15_000);
@@ -84,18 +107,21 @@ describe('sessions shared out across the fleet', () => {
     // A fourth: the share is 3; the others, one over it while the newcomer holds nothing, let one go each.
     await start('share-d');
     await eventually(async () => counts()[3]! >= 2 && counts().reduce((a, b) => a + b, 0) === 12 && Math.max(...counts()) - Math.min(...counts()) <= 2, 30_000);
+    // Settled: the same holders after two whole scans of every worker.
     const settled = await eventually(async () => {
-      const before = counts().join();
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      return counts().join() === before ? counts() : undefined;
+      const before = { counts: counts(), owners: await owners(connections) };
+      await scanRounds(2);
+      const after = { counts: counts(), owners: await owners(connections) };
+      return isDeepStrictEqual(after, before) ? before.counts : undefined;
     }, 30_000);
 
-    // Settled: through a dozen more scans of each, no session changes hands.
-    const owners = async () => Promise.all(connections.map(async (id) => (await readLease(own.ports().table, id))?.ownerId));
-    const ownersBefore = await owners();
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    // And it stays: through four more whole scans of every worker (each reads the others' beats,
+    // renewed every 0.4 s, afresh: a scan that would let a session go or take one has run), no
+    // session changes hands.
+    const ownersBefore = await owners(connections);
+    await scanRounds(4);
     expect(counts()).toEqual(settled);
-    expect(await owners()).toEqual(ownersBefore);
+    expect(await owners(connections)).toEqual(ownersBefore);
     expect(settled.reduce((a, b) => a + b, 0)).toBe(12);
     expect(Math.min(...settled)).toBeGreaterThanOrEqual(2);
     expect(Math.max(...settled)).toBeLessThanOrEqual(4);

@@ -83,7 +83,8 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
       await exited;
     },
     async stop() {
-      if (child.exitCode === null) {
+      // A killed child has a signal code and no exit code: its 'exit' has been and will not come again.
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
