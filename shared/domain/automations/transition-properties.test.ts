@@ -2,7 +2,8 @@
  * Properties of the conversation lifecycle over any sequence of customer messages and scores,
  * the team's moves, clock ticks (firing the timers that fall due, as the timer runner would),
  * duplicate and stale timer deliveries, and settings changes, on a fake clock starting at a random
- * instant of 2026 (nights, weekends, holidays, shift edges).
+ * instant of 2026 (nights, weekends, holidays, shift edges, DST changes), for an account in São
+ * Paulo, New York or Lisbon.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -100,8 +101,9 @@ function checkState(state: LifecycleState): void {
 }
 
 /** Runs the steps, checking the rules after each; throws on the first broken one. */
-function run(start: number, steps: Step[]): void {
-  const d = new LifecycleDriver({ at: new Date(start).toISOString() });
+function run(start: number, timeZone: string, steps: Step[]): void {
+  const inZone = (base: LifecycleSettings): LifecycleSettings => ({ ...base, hours: { ...base.hours, timeZone } });
+  const d = new LifecycleDriver({ at: new Date(start).toISOString(), settings: inZone(settings) });
   const keys = new Set<string>();
   const awaySpells = new Set<string>();
   const rated = new Set<string>();
@@ -218,7 +220,7 @@ function run(start: number, steps: Step[]): void {
         break;
       }
       case 'settings':
-        d.settings = variants[s.variant]!;
+        d.settings = inZone(variants[s.variant]!);
         apply({ kind: 'settings_changed' });
         break;
     }
@@ -227,10 +229,12 @@ function run(start: number, steps: Step[]): void {
 
 describe('conversation lifecycle properties', () => {
   it('keeps one valid state, sends each automated message at most once per state entry and each out-of-hours stretch once, ignores stale timers and never lets the rating hold a message', () => {
+    // The account's zone: São Paulo (no DST), or a tenant where the clocks change.
+    const zone = fc.constantFrom('America/Sao_Paulo', 'America/New_York', 'Europe/Lisbon');
     const start = fc.integer({ min: Date.parse('2026-01-01T00:00:00Z'), max: Date.parse('2026-12-31T00:00:00Z') });
     assertProperty(
-      fc.property(start, fc.array(step, { minLength: 1, maxLength: 80 }), (at, steps) => {
-        run(at, steps);
+      fc.property(start, zone, fc.array(step, { minLength: 1, maxLength: 80 }), (at, timeZone, steps) => {
+        run(at, timeZone, steps);
       }),
       { quick: 300, full: 10_000 },
     );
