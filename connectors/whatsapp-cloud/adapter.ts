@@ -6,6 +6,7 @@
  */
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { whatsappCloudCredentials, whatsappCloudLifecycle } from './lifecycle.ts';
+import { reactWhatsappCloud } from './reactions.ts';
 import { markWhatsappCloudRead, sendWhatsappCloud } from './send.ts';
 import { whatsappCloudTemplates } from './templates.ts';
 import { whatsappCloudWebhook } from './webhook.ts';
@@ -18,4 +19,5 @@ export const whatsappCloudChannel: ChannelAdapter = {
   markRead: markWhatsappCloudRead,
   webhook: whatsappCloudWebhook,
   templates: whatsappCloudTemplates,
+  react: reactWhatsappCloud,
 };

@@ -60,6 +60,9 @@ export const errorTexts = {
   templatesUnsupported: 'This connection does not use message templates',
   templateExists: 'A message template with this name and language already exists',
   templateRefused: 'Meta refused the message template',
+  // Reactions sent from the inbox.
+  reactionsUnsupported: 'This connection does not send reactions',
+  reactionRefused: 'The channel refused the reaction',
   // The team inbox (docs/product.md#team-inbox).
   conversationTaken: 'The conversation is already assigned to someone else',
 } as const;
@@ -130,6 +133,8 @@ export const shownMessages: Record<string, string> = {
   'This connection does not use message templates': 'Modelos de mensagem existem só nas conexões do WhatsApp (API oficial).',
   'A message template with this name and language already exists': 'Já existe um modelo com este nome neste idioma. Escolha outro nome.',
   'Meta refused the message template': 'A Meta recusou este modelo de mensagem. Confira os campos e tente novamente.',
+  'This connection does not send reactions': 'Reações pelo inbox existem só nas conexões do WhatsApp (API oficial).',
+  'The channel refused the reaction': 'O WhatsApp não aceitou a reação. Veja o motivo e tente novamente.',
   'The conversation is already assigned to someone else': 'Outra pessoa já assumiu esta conversa. Atualize a lista para ver quem a atende.',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',

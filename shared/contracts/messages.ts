@@ -117,3 +117,13 @@ export type SendMessagePayload = z.infer<typeof sendMessagePayload>;
 
 /** `POST /messages/{id}/retry`: the contact the failed message belongs to. */
 export const retryMessagePayload = z.object({ contactId: idField });
+
+/**
+ * `POST /messages/{id}/reaction`: our reaction to a message of the contact's chat on its channel
+ * (one emoji; empty takes ours away), as WhatsApp keeps one reaction per person.
+ */
+export const reactMessagePayload = z.object({
+  contactId: idField,
+  emoji: z.string().max(32, { error: 'Escolha um único emoji' }),
+});
+export type ReactMessagePayload = z.infer<typeof reactMessagePayload>;

@@ -22,7 +22,7 @@ import {
 } from '#contracts/auth.ts';
 import { contactArchivePayload, contactPayload } from '#contracts/contacts.ts';
 import { uploadRequestPayload } from '#contracts/files.ts';
-import { retryMessagePayload, sendMessagePayload } from '#contracts/messages.ts';
+import { reactMessagePayload, retryMessagePayload, sendMessagePayload } from '#contracts/messages.ts';
 import { servicePairingPayload } from '#contracts/pairing.ts';
 import { cloudWebhookHandshakeQuery, serviceCreatePayload, serviceUpdatePayload } from '#contracts/services.ts';
 import { userArchivePayload, userCreatePayload, userUpdatePayload } from '#contracts/users.ts';
@@ -230,6 +230,10 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
     },
   ],
   [retryMessagePayload, (f) => shaped({ contactId: idOf(f, [f.contactId]) })],
+  [
+    reactMessagePayload,
+    (f) => shaped({ contactId: idOf(f, [f.contactId]), emoji: fc.oneof(fc.constantFrom('👍', '', '❤️', '🇧🇷'), fc.string({ maxLength: 40 })) }),
+  ],
   [
     uploadRequestPayload,
     (f) =>

@@ -50,15 +50,15 @@ const credentialsOf = ({ number, accessToken }: ReturnType<typeof newNumber>) =>
 
 /**
  * The customer's message delivered to the connection's webhook as Meta would, now: it opens the
- * 24-hour window at Meta and here (free text is refused outside it). Answers the contact it made.
+ * 24-hour window at Meta and here (free text is refused outside it). Answers the contact it made and the message's wamid.
  */
 async function customerWrote(token: string, line: ReturnType<typeof newNumber>, service: { webhook: { path: string } }, text: string) {
   fake.setNow(Date.now());
-  const { payload } = fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: text });
+  const { payload, message } = fake.inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: text });
   const [delivery] = await fake.deliver(payload, { url: `${runtime.url}${service.webhook.path}` });
   expect(delivery!.status).toBe(204);
   const contact = await eventually(async () => (await call('GET', '/contacts', { token })).body.data.find((c: any) => c.name === CUSTOMER.name));
-  return { body: contact as { id: string } };
+  return { body: contact as { id: string }, wamid: message.id };
 }
 
 beforeAll(async () => {
@@ -189,6 +189,35 @@ describe('WhatsApp (API oficial) connections', () => {
     expect(refused).toMatchObject({ ack: -2, error: cloudErrorMeaning(131026).text });
     expect(fake.sent.filter((s) => s.body.text?.body === 'Para um número sem WhatsApp')).toHaveLength(1);
   }, 90_000);
+
+  it('an agent’s reaction goes to Meta as a reaction message and shows on the bubble as ours; an empty one takes it away', async () => {
+    const owner = await newOwner();
+    const line = newNumber();
+    const created = await call('POST', '/services', { token: owner.token, body: { name: 'Oficial', type: 'whatsapp_cloud', ...credentialsOf(line) } });
+    await call('POST', `/services/${created.body.id}/start`, { token: owner.token });
+    const contact = await customerWrote(owner.token, line, created.body, 'O bolo chegou lindo!');
+    const page = await call('GET', `/messages${listQueryString({ where: { contactId: contact.body.id } })}`, { token: owner.token });
+    const theirs = page.body.data.find((m: any) => m.text === 'O bolo chegou lindo!');
+    const wamid = contact.wamid;
+
+    const reacted = await call('POST', `/messages/${theirs.id}/reaction`, { token: owner.token, body: { contactId: contact.body.id, emoji: '❤️' } });
+    expect(reacted.status).toBe(200);
+    expect(reacted.body.reactions).toEqual([{ emoji: '❤️', count: 1, fromMe: true }]);
+    expect(fake.accepted.at(-1)!.body).toMatchObject({ to: CUSTOMER.waId, type: 'reaction', reaction: { message_id: wamid, emoji: '❤️' } });
+
+    const removed = await call('POST', `/messages/${theirs.id}/reaction`, { token: owner.token, body: { contactId: contact.body.id, emoji: '' } });
+    expect(removed.status).toBe(200);
+    expect(removed.body.reactions).toEqual([]);
+    expect(fake.accepted.at(-1)!.body.reaction).toEqual({ message_id: wamid, emoji: '' });
+
+    // Meta refusing it (its own 400) answers the channel's reason and keeps the bubble as it was.
+    fake.failNext('messages', 131026);
+    const refused = await call('POST', `/messages/${theirs.id}/reaction`, { token: owner.token, body: { contactId: contact.body.id, emoji: '👍' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual([{ path: 'emoji', message: cloudErrorMeaning(131026).text }]);
+    const after = await call('GET', `/messages${listQueryString({ where: { contactId: contact.body.id } })}`, { token: owner.token });
+    expect(after.body.data.find((m: any) => m.id === theirs.id).reactions).toEqual([]);
+  }, 60_000);
 
   it('refuses credentials Meta refuses with a field error, and a number already connected elsewhere', async () => {
     const owner = await newOwner();

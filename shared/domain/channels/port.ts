@@ -63,6 +63,15 @@ export interface OutboundMessage {
   attempt?: number;
 }
 
+/** Our reaction to a message of a chat: `emoji` empty takes it away. */
+export interface OutboundReaction {
+  /** The chat's id on the channel (the contact's `idFromService`). */
+  to: string;
+  /** The channel id of the message reacted to. */
+  channelMessageId: string;
+  emoji: string;
+}
+
 /** The mimetype of an OGG/Opus voice note, as WhatsApp labels its own. */
 export const oggOpusMimetype = 'audio/ogg; codecs=opus';
 
@@ -304,6 +313,13 @@ export interface ChannelAdapter {
   markRead?(connection: ChannelConnection, read: ReadReceipts): Promise<void>;
   /** The channel's message templates (the Cloud API's). Absent: the channel has none. */
   readonly templates?: ChannelTemplates;
+  /**
+   * Sets our reaction on a message of the chat, or takes it away (empty emoji), on the channel;
+   * answers under which reactor id the channel reports our own reactions (the id inbound reactions
+   * made from the phone or the Business app carry), so the stored reaction is the same one.
+   * Throws `ChannelSendError` when refused. Absent: the channel takes no reactions from us.
+   */
+  react?(connection: ChannelConnection, reaction: OutboundReaction): Promise<{ reactorId: string }>;
 }
 
 /** A message template as the channel holds it; `id` is the channel's own. */
