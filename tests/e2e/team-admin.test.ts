@@ -1,6 +1,7 @@
 /**
  * The team admin screens (docs/product.md#team-inbox) in a real browser against the local runtime: departments
- * (with the 'Membros veem todas as conversas' setting), tags, tagging contacts and quick replies.
+ * (with the 'Membros veem todas as conversas' setting), tags, tagging contacts, quick replies and
+ * the business hours.
  * Admins act; members see the lists without the actions. axe-core clean throughout.
  */
 import { describe, expect, it } from 'vitest';
@@ -214,5 +215,77 @@ describe('team admin screens', () => {
     await page.getByText('Nenhum registro encontrado').waitFor();
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it("an admin sets the business hours (shifts, holidays, a department's own, the zone) and fixes what the form refuses; a member only reads", async () => {
+    const plantao = await callApi(world.base, 'POST', '/departments', { name: 'Plantão' }, owner.token);
+    expect(plantao.status).toBe(201);
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, owner, '/inbox');
+    await page.getByRole('link', { name: 'Horário de atendimento' }).click();
+    await page.getByRole('heading', { name: 'Horário de atendimento', level: 1 }).waitFor();
+    await page.getByText('Horário sugerido: ainda não foi salvo.').waitFor();
+    await expectAccessible(page, '/business-hours (suggested)');
+
+    // Saturday closed; Monday split in two shifts, the second typed overlapping the first.
+    await page.getByRole('button', { name: 'Remover turno 1 de sábado', exact: true }).click();
+    await page.getByTestId('account-day-6').getByText('Fechado').waitFor();
+    await page.getByLabel('Fim do turno 1 de segunda-feira', { exact: true }).fill('12:00');
+    await page.getByRole('button', { name: 'Adicionar turno na segunda-feira', exact: true }).click();
+    await page.getByLabel('Início do turno 2 de segunda-feira', { exact: true }).fill('11:00');
+    await page.getByRole('button', { name: 'Salvar horário' }).click();
+    await page.getByText('Este turno se sobrepõe a outro turno do mesmo dia').waitFor();
+    expect(await page.getByLabel('Início do turno 2 de segunda-feira', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Início do turno 2 de segunda-feira', { exact: true }).fill('13:00');
+    await page.getByRole('button', { name: 'Copiar segunda-feira para terça a sexta', exact: true }).click();
+    await page.getByLabel('Fim do turno 2 de sexta-feira', { exact: true }).waitFor();
+
+    // Holidays: the national ones ahead, and a city's own.
+    await page.getByRole('button', { name: 'Adicionar feriados nacionais' }).click();
+    await page.getByRole('list', { name: 'Feriados' }).getByText('Natal').first().waitFor();
+    await page.getByLabel('Data', { exact: true }).fill('2027-01-25');
+    await page.getByLabel('Nome do feriado').fill('Aniversário de São Paulo');
+    await page.getByRole('button', { name: 'Adicionar', exact: true }).click();
+    await page.getByText('25/01/2027').waitFor();
+
+    // Plantão answers around the clock; the company is in Manaus.
+    await page.getByLabel('Departamento', { exact: true }).selectOption({ label: 'Plantão' });
+    await page.getByRole('button', { name: 'Dar horário próprio' }).click();
+    const own = page.getByTestId('department-hours').filter({ hasText: 'Plantão' });
+    await own.getByRole('button', { name: 'Remover turno 1 de segunda-feira (Plantão)', exact: true }).waitFor();
+    await page.getByLabel('Fuso horário').selectOption('America/Manaus');
+    await expectAccessible(page, '/business-hours (edited)');
+    await page.getByRole('button', { name: 'Salvar horário' }).click();
+    await page.getByText('Horário de atendimento salvo').waitFor();
+
+    const stored = (await callApi(world.base, 'GET', '/business-hours', undefined, owner.token)).body;
+    expect(stored).toMatchObject({ saved: true, timeZone: 'America/Manaus' });
+    expect(stored.shifts.filter((s: { weekday: number }) => s.weekday === 1)).toEqual([
+      { weekday: 1, start: '08:00', end: '12:00' },
+      { weekday: 1, start: '13:00', end: '18:00' },
+    ]);
+    expect(stored.shifts).toHaveLength(10);
+    expect(stored.shifts.some((s: { weekday: number }) => s.weekday === 6 || s.weekday === 0)).toBe(false);
+    expect(stored.holidays).toContainEqual({ date: '2027-01-25', name: 'Aniversário de São Paulo' });
+    expect(stored.holidays.some((h: { name: string }) => h.name === 'Natal')).toBe(true);
+    expect(stored.departments).toEqual([{ departmentId: plantao.body.id, shifts: stored.shifts }]);
+    // What is stored is what the screen shows after a reload.
+    await page.reload();
+    await page.getByLabel('Fim do turno 2 de quinta-feira', { exact: true }).waitFor();
+    expect(await page.getByText('Horário sugerido: ainda não foi salvo.').count()).toBe(0);
+    expect(await page.getByLabel('Fuso horário').inputValue()).toBe('America/Manaus');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // A member reads them, with nothing to change.
+    const member = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(member.page, world, marina, '/business-hours');
+    await member.page.getByText('Só administradores podem alterar o horário de atendimento.').waitFor();
+    expect(await member.page.getByLabel('Início do turno 1 de segunda-feira', { exact: true }).isDisabled()).toBe(true);
+    expect(await member.page.getByRole('button', { name: 'Salvar horário' }).count()).toBe(0);
+    expect(await member.page.getByRole('button', { name: 'Adicionar feriados nacionais' }).count()).toBe(0);
+    await expectAccessible(member.page, '/business-hours (member, 390 dark)');
+    expect(member.errors).toEqual([]);
+    await member.context.close();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The account's business hours as a setting ('Horário de atendimento', docs/product.md#team-settings):
+ * The account's business hours as a setting ('Horário de atendimento', docs/product.md#screens, docs/conversation-lifecycle.md#business-hours):
  * read by members (the inbox and the automations use them), saved whole by admins. Departments
  * named in it must exist and not be archived when saved; one archived later keeps its shifts until
  * the next save drops or fixes it.

@@ -58,6 +58,9 @@ export const templateKeys = {
   ofService: (serviceId: string) => [...templateKeys.all, serviceId] as const,
 };
 
+/** The account's business hours ('Horário de atendimento'). */
+export const businessHoursKeys = { all: ['business-hours'] as const };
+
 /** The account's inbox settings (`membersSeeAll`). */
 export const inboxSettingsKeys = {
   all: ['inbox-settings'] as const,

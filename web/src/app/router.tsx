@@ -36,6 +36,7 @@ const Users = lazyPage(() => import('./routes/app/users.tsx'), { data: true });
 const Departments = lazyPage(() => import('./routes/app/departments.tsx'), { data: true });
 const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
 const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { data: true });
+const BusinessHours = lazyPage(() => import('./routes/app/business-hours.tsx'), { data: true });
 const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
 
 type LazyPage = ReturnType<typeof lazyPage>;
@@ -78,6 +79,7 @@ const screens: ScreenRoute[] = [
   { path: 'departments/*', page: Departments, guard: 'account', frame: 'app' },
   { path: 'tags/*', page: Tags, guard: 'account', frame: 'app' },
   { path: 'quick-replies/*', page: QuickReplies, guard: 'account', frame: 'app' },
+  { path: 'business-hours', page: BusinessHours, guard: 'account', frame: 'app' },
   { path: 'my-account/*', page: MyAccount, guard: 'account', frame: 'app' },
 ];
 

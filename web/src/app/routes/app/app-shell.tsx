@@ -1,6 +1,20 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { Building2, Cable, MessageSquareText, Network, Tags, ChevronsLeft, ChevronsRight, Contact, LogOut, Menu, MessageSquare, Users } from 'lucide-react';
+import {
+  Building2,
+  Cable,
+  Clock,
+  MessageSquareText,
+  Network,
+  Tags,
+  ChevronsLeft,
+  ChevronsRight,
+  Contact,
+  LogOut,
+  Menu,
+  MessageSquare,
+  Users,
+} from 'lucide-react';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { Logo } from '#web/components/ui/logo.tsx';
 import { ThemeToggle } from '#web/components/ui/theme-toggle.tsx';
@@ -28,6 +42,7 @@ export const menu: MenuItem[] = [
   { to: '/departments', label: 'Departamentos', icon: Network },
   { to: '/tags', label: 'Etiquetas', icon: Tags },
   { to: '/quick-replies', label: 'Respostas rápidas', icon: MessageSquareText },
+  { to: '/business-hours', label: 'Horário de atendimento', icon: Clock },
   { to: '/my-account', label: 'Minha Conta', icon: Building2 },
 ];
 

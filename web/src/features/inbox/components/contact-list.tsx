@@ -11,7 +11,7 @@ import { Spinner } from '#web/components/ui/spinner.tsx';
 import { cn } from '#web/lib/cn.ts';
 import { observeRectAfterLayout, scrollAfterAttach } from '#web/lib/observe-rect.ts';
 import { useAllTags, useContactTags } from '#web/api/tags.ts';
-import { useAllDepartments } from '#web/features/inbox/api/get-departments.ts';
+import { useAllDepartments } from '#web/api/departments.ts';
 import { inboxSharedWhere, noDepartment, useInboxContacts, type InboxFilters } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { useInboxCounts } from '#web/features/inbox/api/get-inbox-counts.ts';
 import { ContactRow, contactRowHeight } from './contact-row.tsx';
