@@ -111,6 +111,9 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
   for (const secret of [stack.stripeSecretKey, stack.stripeWebhookSecret]) {
     acknowledge(secret, { SMG4: 'The value is issued by Stripe and put in by operators; Secrets Manager cannot rotate it' });
   }
+  if (stack.metaAppSecret) {
+    acknowledge(stack.metaAppSecret, { SMG4: 'The value is issued by Meta (the app secret) and put in by operators; Secrets Manager cannot rotate it' });
+  }
 
   // ---- The channel worker (ADR-0080).
   const worker = stack.channelWorker;

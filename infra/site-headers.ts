@@ -32,7 +32,26 @@ export interface SiteHeaderOptions {
    * runtime) browsers ignore it. @default true
    */
   readonly https?: boolean;
+  /**
+   * Whether the operator configured a Meta app for Embedded Signup ('Conectar com a Meta'): only then
+   * may the page load Meta's JavaScript SDK and the frames it opens (`metaSdkSources`). @default false
+   */
+  readonly metaSdk?: boolean;
 }
+
+/**
+ * What Meta's JavaScript SDK needs for Embedded Signup (ADR draft cloud-embedded-signup): the script
+ * from connect.facebook.net; the hidden cross-domain frames it opens on www/web/staticxx.facebook.com
+ * (the login itself is a popup window, which CSP does not govern, posting back with `postMessage`);
+ * its calls and the app-events pixel (`autoLogAppEvents`, as Meta's snippet sets it) to
+ * graph.facebook.com and www.facebook.com.
+ */
+export const metaSdkSources = {
+  script: ['https://connect.facebook.net'],
+  frame: ['https://www.facebook.com', 'https://web.facebook.com', 'https://staticxx.facebook.com'],
+  connect: ['https://graph.facebook.com', 'https://www.facebook.com'],
+  img: ['https://www.facebook.com'],
+} as const;
 
 /**
  * The Content-Security-Policy the app passes. Scripts: our own files plus the hashes of the shell's
@@ -46,16 +65,19 @@ export interface SiteHeaderOptions {
 export function contentSecurityPolicy(options: SiteHeaderOptions): string {
   const html = options.shellHtml ?? readFileSync(shellSource, 'utf8');
   const media = options.mediaOrigin;
+  const meta = options.metaSdk ? metaSdkSources : { script: [], frame: [], connect: [], img: [] };
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
     // 'wasm-unsafe-eval' lets WebAssembly compile (the voice recorder's Opus encoder where the browser
     // records no WebM); it allows no JavaScript eval.
-    ['script-src', "'self'", ...inlineScriptsOf(html).map(scriptHash), "'wasm-unsafe-eval'"],
+    ['script-src', "'self'", ...inlineScriptsOf(html).map(scriptHash), "'wasm-unsafe-eval'", ...meta.script],
     ['style-src', "'self'"],
-    ['img-src', "'self'", 'data:', 'blob:', media],
+    ['img-src', "'self'", 'data:', 'blob:', media, ...meta.img],
     ['media-src', "'self'", 'data:', 'blob:', media],
     ['font-src', "'self'"],
-    ['connect-src', "'self'", media],
+    ['connect-src', "'self'", media, ...meta.connect],
+    // Frames fall back to default-src ('self') unless Meta's SDK is allowed.
+    ...(options.metaSdk ? [['frame-src', "'self'", ...meta.frame] as [string, ...string[]]] : []),
     ['object-src', "'none'"],
     ['base-uri', "'self'"],
     ['form-action', "'self'"],

@@ -90,6 +90,14 @@ export interface ConversaStackProps extends StackProps {
   readonly telegramApiRoot?: string;
   /** Graph API root the WhatsApp (API oficial) connector calls. @default context `whatsappCloudGraphUrl`, else Meta's own (connectors/whatsapp-cloud/config.ts) */
   readonly whatsappCloudGraphUrl?: string;
+  /**
+   * The operator's Meta app for Embedded Signup ('Conectar com a Meta' in the connection form): its
+   * app id and its Facebook Login for Business configuration id, both or neither. With them the stack
+   * makes the `MetaAppSecret` secret (holding 'unset' until the operator puts the app secret in) and
+   * the site's CSP allows Meta's SDK. @default context `metaAppId` and `metaConfigId`, else none
+   */
+  readonly metaAppId?: string;
+  readonly metaConfigId?: string;
   /** @default httpRoutes from functions/http/routes.ts */
   readonly routes?: readonly HttpRoute[];
   /** @default streamConsumers from functions/streams/consumers.ts */
@@ -126,6 +134,8 @@ export class ConversaStack extends Stack {
   readonly dataKey: secretsmanager.Secret;
   readonly stripeSecretKey: secretsmanager.Secret;
   readonly stripeWebhookSecret: secretsmanager.Secret;
+  /** The Meta app's secret for Embedded Signup's code exchange; only with `metaAppId` and `metaConfigId`. */
+  readonly metaAppSecret?: secretsmanager.Secret;
   readonly media: MediaBucket;
   readonly httpApi: ConversaHttpApi;
   readonly webSocketApi: ConversaWebSocketApi;
@@ -155,6 +165,11 @@ export class ConversaStack extends Stack {
     const sesIdentity = props.sesIdentity ?? context('sesIdentity');
     const telegramApiRoot = props.telegramApiRoot ?? context('telegramApiRoot');
     const whatsappCloudGraphUrl = props.whatsappCloudGraphUrl ?? context('whatsappCloudGraphUrl');
+    const metaAppId = props.metaAppId ?? context('metaAppId');
+    const metaConfigId = props.metaConfigId ?? context('metaConfigId');
+    if (!metaAppId !== !metaConfigId) throw new Error('Give metaAppId and metaConfigId together (Embedded Signup needs both), or neither');
+    if (metaAppId && !/^\d{5,25}$/.test(metaAppId)) throw new Error(`Context metaAppId must be the Meta app's numeric id, not ${metaAppId}`);
+    if (metaConfigId && !/^\d{5,25}$/.test(metaConfigId)) throw new Error(`Context metaConfigId must be a numeric configuration id, not ${metaConfigId}`);
 
     this.stage = stageSettings(props.stage ?? this.node.tryGetContext('stage'));
     // Not on the dashboard nor the worker's scalable target: CloudFormation's published resource
@@ -397,6 +412,7 @@ export class ConversaStack extends Stack {
       apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: this.originSecret.secretValue.unsafeUnwrap() },
       webSocketApiId: this.webSocketApi.api.apiId,
       mediaOrigin: bucketOrigin(mediaName),
+      metaSdk: Boolean(metaAppId),
       webAclArn: props.webAclArn ?? context('webAclArn'),
       logRemovalPolicy: this.stage.logRemovalPolicy,
       ...(domainName && certificateArn
@@ -420,6 +436,30 @@ export class ConversaStack extends Stack {
     for (const fn of httpFunctions) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
     for (const [name, fn] of this.streamConsumers.functions) {
       if (CONSUMERS_THAT_START_CONNECTIONS.has(name)) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
+    }
+
+    // Embedded Signup (ADR draft cloud-embedded-signup): the routes read the app's ids and secret; whatever
+    // starts a WhatsApp (API oficial) connection reads the secret and the public origin, to give a
+    // connection on this app its WABA's webhook override (connectors/whatsapp-cloud/webhook-override.ts).
+    if (metaAppId && metaConfigId) {
+      const metaAppSecret = new secretsmanager.Secret(this, 'MetaAppSecret', {
+        description: 'Secret of the Meta app that runs WhatsApp Embedded Signup (App settings > Basic); set after deploy',
+        secretStringValue: SecretValue.unsafePlainText(unsetSecretValue),
+      });
+      this.metaAppSecret = metaAppSecret;
+      const starters = [
+        ...httpFunctions,
+        ...[...this.streamConsumers.functions].filter(([name]) => CONSUMERS_THAT_START_CONNECTIONS.has(name)).map(([, fn]) => fn),
+      ];
+      for (const fn of new Set(starters)) {
+        fn.addEnvironment('META_APP_SECRET_ARN', metaAppSecret.secretArn);
+        fn.addEnvironment('WHATSAPP_CLOUD_WEBHOOK_BASE_URL', webhookBase);
+        metaAppSecret.grantRead(fn);
+      }
+      for (const fn of httpFunctions) {
+        fn.addEnvironment('META_APP_ID', metaAppId);
+        fn.addEnvironment('META_CONFIG_ID', metaConfigId);
+      }
     }
     new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The web app (and /api, /ws on the same origin)' });
     new CfnOutput(this, 'DistributionDomain', {

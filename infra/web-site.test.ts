@@ -264,6 +264,8 @@ describe('the security headers', () => {
     // WebAssembly may compile ('wasm-unsafe-eval', the voice recorder's Opus encoder); JavaScript eval may not.
     expect(rendered).not.toContain("'unsafe-eval'");
     expect(rendered).toMatch(/script-src [^;]* 'wasm-unsafe-eval';/);
+    // Meta's SDK only with a Meta app for Embedded Signup (infra/embedded-signup.test.ts): not by default.
+    expect(rendered).not.toMatch(/facebook|frame-src/);
   });
 
   it("allow the shell's inline scripts (the theme, the early first request) by their hashes, the scripts web/index.html has", () => {

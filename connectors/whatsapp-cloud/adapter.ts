@@ -5,6 +5,7 @@
  * deliveries come to the webhook route (./webhook.ts).
  */
 import type { ChannelAdapter } from '#domain/channels/port.ts';
+import { whatsappCloudEmbeddedSignup } from './embedded-signup.ts';
 import { whatsappCloudCredentials, whatsappCloudLifecycle } from './lifecycle.ts';
 import { reactWhatsappCloud } from './reactions.ts';
 import { markWhatsappCloudRead, sendWhatsappCloud } from './send.ts';
@@ -20,4 +21,5 @@ export const whatsappCloudChannel: ChannelAdapter = {
   webhook: whatsappCloudWebhook,
   templates: whatsappCloudTemplates,
   react: reactWhatsappCloud,
+  embeddedSignup: whatsappCloudEmbeddedSignup,
 };

@@ -55,6 +55,9 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/services/{id}/templates', handler: 'templates/create-template' },
   { method: 'POST', path: '/services/{id}/templates/sync', handler: 'templates/sync-templates', timeoutSeconds: 30 },
   { method: 'DELETE', path: '/services/{id}/templates/{templateId}', handler: 'templates/delete-template' },
+  // 'Conectar com a Meta' (Embedded Signup) for WhatsApp (API oficial): admins read whether the operator's Meta app is set, and connect with Meta's code.
+  { method: 'GET', path: '/whatsapp-cloud/embedded-signup', handler: 'whatsapp-cloud/get-embedded-signup' },
+  { method: 'POST', path: '/whatsapp-cloud/embedded-signup', handler: 'whatsapp-cloud/connect-embedded-signup', timeoutSeconds: 30 },
 
   { method: 'GET', path: '/contacts', handler: 'contacts/list-contacts' },
   { method: 'POST', path: '/contacts', handler: 'contacts/create-contact' },

@@ -85,6 +85,8 @@ export interface WebSiteProps {
   readonly webSocketApiId: string;
   /** The media bucket's origin, for the Content-Security-Policy. */
   readonly mediaOrigin: string;
+  /** Whether the CSP allows Meta's JavaScript SDK (an operator's Meta app for Embedded Signup). @default false */
+  readonly metaSdk?: boolean;
   /** ARN of a WAFv2 web ACL of scope CLOUDFRONT (it lives in us-east-1). */
   readonly webAclArn?: string;
   /** A custom domain for the site and its certificate (ACM, us-east-1). */
@@ -152,7 +154,7 @@ export class WebSite extends Construct {
     this.responseHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Conversa: CSP, HSTS, frame, content-type, referrer and permissions policies',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy({ mediaOrigin: props.mediaOrigin }), override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy({ mediaOrigin: props.mediaOrigin, metaSdk: props.metaSdk }), override: true },
         strictTransportSecurity: {
           accessControlMaxAge: Duration.seconds(strictTransportSecurity.maxAgeSeconds),
           includeSubdomains: strictTransportSecurity.includeSubdomains,

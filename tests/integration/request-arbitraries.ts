@@ -32,6 +32,7 @@ import { businessHoursSchema } from '#contracts/business-hours.ts';
 import { conversationStatusPayload, inboxSettingsPayload, notePayload, transferPayload } from '#contracts/conversations.ts';
 import { quickReplyPayload, quickReplyRenderPayload } from '#contracts/quick-replies.ts';
 import { templatePayload } from '#contracts/templates.ts';
+import { embeddedSignupPayload } from '#contracts/embedded-signup.ts';
 import type { ListRules } from '#domain/list-query.ts';
 import { strongPassword } from './api.ts';
 
@@ -159,6 +160,19 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
     () => shaped({ name, type: fc.constantFrom('whatsapp', 'telegram', 'sms'), token: fc.oneof(fc.stringMatching(/^\d{6,10}:[\w-]{10,35}$/), oddString) }),
   ],
   [servicePairingPayload, (f) => shaped({ phoneNumber: phone(f) })],
+  [
+    embeddedSignupPayload,
+    () =>
+      shaped({
+        name,
+        code: fc.oneof(fc.stringMatching(/^AQ[\w-]{20,60}$/), oddString),
+        wabaId: fc.oneof(fc.stringMatching(/^\d{15}$/), oddString),
+        phoneNumberId: fc.oneof(fc.stringMatching(/^\d{15}$/), oddString),
+        coexistence: fc.boolean(),
+        defaultDepartmentId: fc.oneof(fc.constant(null), oddString),
+        readReceipts: fc.boolean(),
+      }),
+  ],
   [
     contactPayload,
     (f) =>

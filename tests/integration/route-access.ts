@@ -281,6 +281,14 @@ export const routeAccess: Record<string, MatrixEntry> = {
   },
   'POST /services/{id}/templates/sync': { access: 'admin', ok: 400, build: (t) => ({ path: `/services/${t.serviceId}/templates/sync` }) },
   'DELETE /services/{id}/templates/{templateId}': { access: 'admin', ok: 400, build: (t) => ({ path: `/services/${t.serviceId}/templates/123456` }) },
+  // The shared runtime has no Meta app configured: Embedded Signup is not offered and a connect is refused (whatsapp-cloud-embedded-signup.test.ts has one).
+  'GET /whatsapp-cloud/embedded-signup': { access: 'admin', ok: 200, stranger: 200, build: () => ({ path: '/whatsapp-cloud/embedded-signup' }) },
+  'POST /whatsapp-cloud/embedded-signup': {
+    access: 'admin',
+    ok: 400,
+    stranger: 400,
+    build: () => ({ path: '/whatsapp-cloud/embedded-signup', body: { name: 'Oficial', code: 'AQcode', wabaId: '102290129340398', coexistence: false } }),
+  },
 
   'GET /contacts': { access: 'member', ok: 200, stranger: 200, build: (t) => ({ path: `/contacts${listQuery({ where: { serviceId: t.serviceId } })}` }) },
   // A stranger naming the victim's connection: 400, 'Conexão não encontrada' on serviceId.

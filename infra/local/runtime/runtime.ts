@@ -300,6 +300,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     mediaOrigin: s3.url,
     shellHtml: existsSync(shell) ? readFileSync(shell, 'utf8') : '',
     https: false,
+    // Meta's SDK only where a Meta app is set for Embedded Signup (functions/lib/meta-app.ts), as in the cloud.
+    metaSdk: Boolean(process.env.META_APP_ID && process.env.META_CONFIG_ID),
   });
   const server: Server = createServer(async (req, res) => {
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
@@ -326,6 +328,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   process.env.APP_URL ??= url;
   // Webhook mode on this machine (tests of the cloud path): Telegram, or its stand-in, posts here.
   process.env.TELEGRAM_WEBHOOK_BASE_URL ??= url;
+  // A WhatsApp (API oficial) connection on the operator's Meta app gets its WABA's webhook override to this origin.
+  process.env.WHATSAPP_CLOUD_WEBHOOK_BASE_URL ??= url;
 
   let stopped = false;
   return {

@@ -320,6 +320,26 @@ export interface ChannelAdapter {
    * Throws `ChannelSendError` when refused. Absent: the channel takes no reactions from us.
    */
   react?(connection: ChannelConnection, reaction: OutboundReaction): Promise<{ reactorId: string }>;
+  /** Meta's Embedded Signup (the Cloud API's; ADR draft cloud-embedded-signup). Absent: the channel has none. */
+  readonly embeddedSignup?: ChannelEmbeddedSignup;
+}
+
+/** The operator's Meta app, whose login configuration runs Embedded Signup in the browser. */
+export interface MetaApp {
+  appId: string;
+  appSecret: string;
+}
+
+/**
+ * The server's half of Meta's Embedded Signup: the code the browser got exchanged for the business's
+ * token (a refused code is `CredentialsRejected` on `code`), the WABA's number found when the flow
+ * named none, and the number registered for the Cloud API (not a WhatsApp Business app number, which
+ * is registered already). A failure that is not about the credentials is `ChannelUnreachable`.
+ */
+export interface ChannelEmbeddedSignup {
+  exchangeCode(app: MetaApp, code: string): Promise<string>;
+  onlyNumber(accessToken: string, wabaId: string): Promise<string>;
+  register(accessToken: string, phoneNumberId: string): Promise<void>;
 }
 
 /** A message template as the channel holds it; `id` is the channel's own. */

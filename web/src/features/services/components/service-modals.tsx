@@ -20,10 +20,13 @@ import { DialogLoading } from '#web/components/ui/spinner.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { useSchemaForm } from '#web/lib/form.ts';
+import { embeddedSignupTexts } from '#contracts/embedded-signup.ts';
+import { useEmbeddedSignupConfig } from '#web/features/services/api/embedded-signup.ts';
 import { useService } from '#web/features/services/api/get-service.ts';
 import { useSaveService } from '#web/features/services/api/save-service.ts';
 import { CloudCredentialFields } from './cloud-credential-fields.tsx';
 import { CloudQualityBadge } from './cloud-number.tsx';
+import { EmbeddedSignup } from './embedded-signup.tsx';
 import { canPairByPhone, PairByPhone, PairByPhoneSwitch } from './pairing-code.tsx';
 import { ServiceType } from './service-type.tsx';
 
@@ -125,6 +128,8 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
   );
   const save = useSaveService(service?.id);
   const type = form.watch('type');
+  // 'Conectar com a Meta' where the operator configured a Meta app (asked of the server, for a new connection only).
+  const signup = useEmbeddedSignupConfig(mode === 'create' && type === 'whatsapp_cloud');
   const onSubmit = form.handleSubmit((payload) => {
     // An edit sends only what changed: a credential sent is checked with Meta again.
     const stored = service?.internalData;
@@ -171,6 +176,18 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
           }
           {...form.field('token')}
         />
+      ) : null}
+      {type === 'whatsapp_cloud' && signup.data?.available ? (
+        <>
+          <EmbeddedSignup
+            appId={signup.data.appId}
+            configId={signup.data.configId}
+            connectionName={async () => ((await form.trigger('name')) ? form.getValues('name').trim() : null)}
+            readReceipts={form.watch('readReceipts')}
+            onConnected={onSaved}
+          />
+          <p className="text-center text-xs font-medium text-fg-muted">{embeddedSignupTexts.orTyped}</p>
+        </>
       ) : null}
       {type === 'whatsapp_cloud' ? <CloudCredentialFields service={service} field={form.field} /> : null}
       {type === 'whatsapp' || type === 'whatsapp_cloud' ? <CheckboxField label={readReceiptsLabel} {...form.field('readReceipts')} /> : null}
