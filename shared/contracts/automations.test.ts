@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { menu } from '../../tests/support/lifecycle-world.ts';
-import { automationSettingsSchema, connectionMenuSchema, fillAutomationText, menuMessage, menuTexts, unknownVariableText } from './automations.ts';
+import {
+  automationSettingsSchema,
+  connectionMenuSchema,
+  defaultAutomationSettings,
+  fillAutomationText,
+  menuMessage,
+  menuTexts,
+  unknownVariableText,
+} from './automations.ts';
 
 const text = (t: string) => ({ enabled: true, text: t });
 const valid = {
@@ -77,5 +85,30 @@ describe('a connection’s menu', () => {
       `menus.0.options.2.key: ${menuTexts.keyRepeated}`,
       `menus.1.id: ${menuTexts.menuRepeated}`,
     ]);
+  });
+});
+
+describe('the default automations', () => {
+  it('are valid, all switched off, reopening to the last agent, and keep their texts when switched on', () => {
+    const parsed = automationSettingsSchema.parse(defaultAutomationSettings);
+    expect(parsed).toEqual(defaultAutomationSettings);
+    const rules = ['greeting', 'outOfHours', 'noAnswer', 'closing', 'waitingTooLong', 'inactivity', 'rating', 'roundRobin'] as const;
+    expect(rules.filter((r) => defaultAutomationSettings[r].enabled)).toEqual([]);
+    const on = Object.fromEntries(rules.filter((r) => r !== 'waitingTooLong').map((r) => [r, { ...defaultAutomationSettings[r], enabled: true }]));
+    expect(messages(automationSettingsSchema.safeParse({ ...defaultAutomationSettings, ...on }))).toEqual([]);
+  });
+
+  it('does not require a switched-off rule’s fields, and does once it is switched on', () => {
+    const off = { ...valid, waitingTooLong: { enabled: false, minutes: Number.NaN, departmentId: '' }, greeting: { enabled: false, text: '' } };
+    const parsed = automationSettingsSchema.parse(off);
+    expect(parsed.waitingTooLong).toEqual({ enabled: false, minutes: 60, departmentId: '' });
+    expect(parsed.greeting).toEqual({ enabled: false, text: '' });
+    const on = { ...off, waitingTooLong: { ...off.waitingTooLong, enabled: true }, greeting: { enabled: true, text: '' } };
+    expect(messages(automationSettingsSchema.safeParse(on))).toEqual([
+      'greeting.text: Campo obrigatório',
+      'waitingTooLong.minutes: Campo obrigatório',
+      'waitingTooLong.departmentId: Campo obrigatório',
+    ]);
+    expect(messages(automationSettingsSchema.safeParse({ ...valid, greeting: { text: 'Oi' } }))).toEqual(['greeting.enabled: Campo obrigatório']);
   });
 });

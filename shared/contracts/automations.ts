@@ -55,40 +55,59 @@ const minutesField = (max: number) =>
     .min(1, { error: 'Use pelo menos 1 minuto' })
     .max(max, { error: `Use no máximo ${max} minutos` });
 
-const switchable = <T extends z.ZodRawShape>(shape: T) => z.object({ enabled: z.boolean({ error: requiredText }), ...shape });
+/**
+ * A rule with a switch: switched on, its fields are checked (pt-BR messages); switched off, they are
+ * kept as typed so the screen keeps them for the next time, without being required: a blank text, a
+ * blank department, a number left blank (it falls back to `fallback`'s).
+ */
+const switchable = <On extends z.ZodRawShape, Off extends { [K in keyof On]: z.ZodType<z.output<On[K]>> }>(on: On, off: Off) =>
+  z.discriminatedUnion('enabled', [z.object({ enabled: z.literal(true), ...on }), z.object({ enabled: z.literal(false), ...off })], {
+    error: requiredText,
+  });
+
+/** A switched-off rule's text and department: any text up to the bound, blank too. */
+const keptText = z.string({ error: requiredText }).max(1024, { error: 'Use no máximo 1024 caracteres' });
+const keptId = z.string({ error: requiredText }).max(64);
+const keptNumber = (fallback: number) => z.number().int().min(0).catch(fallback);
 
 export const automationSettingsSchema = z
   .object({
     /** Sent when a customer starts a conversation in business hours. */
-    greeting: switchable({ text: messageText }),
+    greeting: switchable({ text: messageText }, { text: keptText }),
     /** Sent once an out-of-hours stretch, to a customer waiting while the conversation's department is closed. */
-    outOfHours: switchable({ text: messageText }),
+    outOfHours: switchable({ text: messageText }, { text: keptText }),
     /** Sent once when a conversation waits in its queue this long in business hours with no reply from the team. */
-    noAnswer: switchable({ minutes: minutesField(1440), text: messageText }),
+    noAnswer: switchable({ minutes: minutesField(1440), text: messageText }, { minutes: keptNumber(15), text: keptText }),
     /** Sent when the conversation is resolved (by someone or by inactivity). */
-    closing: switchable({ text: messageText }),
+    closing: switchable({ text: messageText }, { text: keptText }),
     /** Moves a conversation that waits unassigned this long to another department. */
-    waitingTooLong: switchable({ minutes: minutesField(10080), departmentId: idField }),
+    waitingTooLong: switchable({ minutes: minutesField(10080), departmentId: idField }, { minutes: keptNumber(60), departmentId: keptId }),
     /** Resolves a conversation the customer has not answered for `closeAfterHours` after the team's last reply, warning before. */
-    inactivity: switchable({
-      closeAfterHours: z
-        .number({ error: requiredText })
-        .int({ error: 'Use um número inteiro de horas' })
-        .min(1, { error: 'Use pelo menos 1 hora' })
-        .max(720, { error: 'Use no máximo 720 horas' }),
-      warnBeforeMinutes: minutesField(1440),
-      warningText: messageText,
-    }),
+    inactivity: switchable(
+      {
+        closeAfterHours: z
+          .number({ error: requiredText })
+          .int({ error: 'Use um número inteiro de horas' })
+          .min(1, { error: 'Use pelo menos 1 hora' })
+          .max(720, { error: 'Use no máximo 720 horas' }),
+        warnBeforeMinutes: minutesField(1440),
+        warningText: messageText,
+      },
+      { closeAfterHours: keptNumber(24), warnBeforeMinutes: keptNumber(60), warningText: keptText },
+    ),
     /** Asks for a score from 1 to 5 on resolve; the answer never holds the customer's next message. */
-    rating: switchable({ question: messageText, thanks: messageText }),
+    rating: switchable({ question: messageText, thanks: messageText }, { question: keptText, thanks: keptText }),
     /** Assigns a conversation entering a department's queue to its online members in turn, each up to a cap. */
-    roundRobin: switchable({
-      maxOpenPerAgent: z
-        .number({ error: requiredText })
-        .int({ error: 'Use um número inteiro' })
-        .min(1, { error: 'Use pelo menos 1' })
-        .max(100, { error: 'Use no máximo 100' }),
-    }),
+    roundRobin: switchable(
+      {
+        maxOpenPerAgent: z
+          .number({ error: requiredText })
+          .int({ error: 'Use um número inteiro' })
+          .min(1, { error: 'Use pelo menos 1' })
+          .max(100, { error: 'Use no máximo 100' }),
+      },
+      { maxOpenPerAgent: keptNumber(5) },
+    ),
     /** A customer writing to a resolved conversation goes back to whoever had it (as the inbox did before automations). */
     reopenToLastAgent: z.boolean({ error: requiredText }).default(true),
   })
@@ -97,6 +116,37 @@ export const automationSettingsSchema = z
     path: ['inactivity', 'warnBeforeMinutes'],
   });
 export type AutomationSettings = z.infer<typeof automationSettingsSchema>;
+
+/**
+ * An account that never saved its automations: everything switched off (the inbox behaves as it did
+ * before automations: a resolved conversation reopens to whoever had it), with texts ready to switch on.
+ */
+export const defaultAutomationSettings: AutomationSettings = {
+  greeting: { enabled: false, text: 'Olá, {{primeiro_nome}}! Recebemos sua mensagem e já vamos te atender.' },
+  outOfHours: {
+    enabled: false,
+    text: 'Olá, {{primeiro_nome}}! No momento estamos fora do horário de atendimento. Vamos responder assim que voltarmos.',
+  },
+  noAnswer: {
+    enabled: false,
+    minutes: 15,
+    text: 'Olá, {{primeiro_nome}}! Nossa equipe está com muitas conversas agora, mas logo alguém do {{departamento}} vai te responder. Obrigado pela paciência.',
+  },
+  closing: {
+    enabled: false,
+    text: 'Seu atendimento foi encerrado. O protocolo é {{protocolo}}. Se precisar de algo mais, é só mandar uma nova mensagem.',
+  },
+  waitingTooLong: { enabled: false, minutes: 60, departmentId: '' },
+  inactivity: {
+    enabled: false,
+    closeAfterHours: 24,
+    warnBeforeMinutes: 60,
+    warningText: 'Olá, {{primeiro_nome}}! Como não tivemos sua resposta, este atendimento será encerrado em breve. Se ainda precisar de ajuda, é só responder.',
+  },
+  rating: { enabled: false, question: 'De 1 a 5, como você avalia nosso atendimento?', thanks: 'Obrigado pela avaliação, {{primeiro_nome}}!' },
+  roundRobin: { enabled: false, maxOpenPerAgent: 5 },
+  reopenToLastAgent: true,
+};
 
 export const menuTexts = {
   key: 'Use um número de 1 a 9',

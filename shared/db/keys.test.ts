@@ -44,7 +44,11 @@ describe('ACCESS_PATTERNS.md', () => {
   // Each key function called with the placeholders the page uses; every key it writes must be on the page.
   const examples: Record<keyof typeof keys, unknown[][]> = {
     account: [['A']],
-    accountSetting: [['A', 'business-hours']],
+    accountSetting: [
+      ['A', 'business-hours'],
+      ['A', 'automations'],
+      ['A', 'menu#S'],
+    ],
     user: [
       ['A', 'U'],
       [null, 'U'],
@@ -84,6 +88,10 @@ describe('ACCESS_PATTERNS.md', () => {
     connectionTemplates: [['A', 'S']],
     message: [['A', 'C', 'M']],
     contactMessages: [['A', 'C']],
+    conversationTimer: [['A', 'C', '<name>']],
+    dueTimer: [[3, '<due>', 'A', 'C', '<name>']],
+    dueTimers: [[3]],
+    conversationRating: [['A', '<protocol>']],
     channelMessage: [['A', 'S', '<channelMessageId>']],
     file: [['A', 'F']],
     accountConnection: [['A', '<connectionId>']],

@@ -40,10 +40,15 @@ export const entityTypes = {
   sendDay: 'SendDay',
   messageTemplate: 'MessageTemplate',
   accountSetting: 'AccountSetting',
+  conversationTimer: 'ConversationTimer',
+  conversationRating: 'ConversationRating',
 } as const;
 
-/** The account's settings kept as one item each (shared/db/account-settings.ts). */
-export type AccountSettingName = 'business-hours';
+/**
+ * The account's settings kept as one item each (shared/db/account-settings.ts): business hours,
+ * the automations, and one menu per connection (`menu#<serviceId>`).
+ */
+export type AccountSettingName = 'business-hours' | 'automations' | `menu#${string}`;
 
 /** The team inbox's small per-account catalogues: each item lives in its account's partition. */
 export type CatalogueKind = 'department' | 'tag' | 'quickReply';
@@ -186,6 +191,22 @@ export const keys = {
     sk: `MSG#${messageId}`,
   }),
   contactMessages: (accountId: string, contactId: string) => ({ pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}`, skPrefix: 'MSG#' }),
+  /**
+   * A conversation's lifecycle timer (docs/conversation-lifecycle.md#timers), one per name, in the
+   * contact's message partition (a contact's purge takes it along). gsi1: every due timer by due
+   * time, over `timerShards` partitions chosen by the contact id, read by the minute poller.
+   */
+  conversationTimer: (accountId: string, contactId: string, name: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}`,
+    sk: `TIMER#${name}`,
+  }),
+  dueTimer: (shard: number, dueAt: string, accountId: string, contactId: string, name: string) => ({
+    gsi1pk: `TIMERS#${shard}`,
+    gsi1sk: `${dueAt}#${accountId}#${contactId}#${name}`,
+  }),
+  dueTimers: (shard: number) => ({ gsi1pk: `TIMERS#${shard}` }),
+  /** A conversation's 1-5 rating, by its protocol, in the account's partition (reports read them). */
+  conversationRating: (accountId: string, protocol: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `RATING#${protocol}` }),
   /** A message by its channel id (acks, edits, redelivery), and the idempotency guard of inbound messages. */
   channelMessage: (accountId: string, serviceId: string, channelMessageId: string): Key => ({
     pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}`,
