@@ -103,14 +103,14 @@ export function EmbeddedSignup({
     run.current = { name, message: null, code: null, closed: false, sent: false };
     const mine = run.current;
     setPhase({ step: 'waiting' });
-    let sdk: Awaited<ReturnType<typeof loadFacebookSdk>>;
+    let code: string | null;
     try {
-      sdk = await loadFacebookSdk(appId);
+      await loadFacebookSdk(appId);
+      code = await launchSignup(configId, coexistence);
     } catch {
       setPhase({ step: 'failed', message: texts.sdkFailed });
       return;
     }
-    const code = await launchSignup(sdk, configId, coexistence);
     if (run.current !== mine) return;
     mine.code = code;
     mine.closed = true;

@@ -33,17 +33,15 @@ declare global {
   }
 }
 
-let loading: Promise<FacebookSdk> | null = null;
+let loading: Promise<void> | null = null;
 
-/** Loads and initialises the SDK once; a failed load is tried again on the next call. */
-export function loadFacebookSdk(appId: string): Promise<FacebookSdk> {
+/** Loads and initialises the SDK once (Meta's script calls `fbAsyncInit` when ready); a failed load is tried again on the next call. */
+export function loadFacebookSdk(appId: string): Promise<void> {
   if (loading) return loading;
-  loading = new Promise<FacebookSdk>((resolve, reject) => {
+  loading = new Promise<void>((resolve, reject) => {
     window.fbAsyncInit = () => {
-      const sdk = window.FB;
-      if (!sdk) return reject(new Error('The Facebook SDK loaded without FB'));
-      sdk.init({ appId, autoLogAppEvents: true, xfbml: true, version: facebookSdkVersion });
-      resolve(sdk);
+      window.FB?.init({ appId, autoLogAppEvents: true, xfbml: true, version: facebookSdkVersion });
+      resolve();
     };
     const script = document.createElement('script');
     script.src = facebookSdkUrl;
@@ -72,9 +70,10 @@ export function signupLoginOptions(configId: string, coexistence: boolean): Sign
   };
 }
 
-/** Opens Meta's window; answers the exchangeable code, or null when the window closed without one. */
-export function launchSignup(sdk: FacebookSdk, configId: string, coexistence: boolean): Promise<string | null> {
-  return new Promise((resolve) => {
-    sdk.login((response) => resolve(response.authResponse?.code || null), signupLoginOptions(configId, coexistence));
+/** Opens Meta's window (the SDK loaded); answers the exchangeable code, or null when the window closed without one. */
+export function launchSignup(configId: string, coexistence: boolean): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    if (!window.FB) return reject(new Error('The Facebook SDK loaded without FB'));
+    window.FB.login((response) => resolve(response.authResponse?.code || null), signupLoginOptions(configId, coexistence));
   });
 }
