@@ -31,6 +31,11 @@ export interface WorldOptions {
   whatsappDouble?: { paceMs: number };
   /** Starts the Graph API double (tests/support/fake-graph-api.ts) first and points WHATSAPP_CLOUD_GRAPH_URL at it. */
   graphApi?: { appSecret: string };
+  /**
+   * With `graphApi`: the operator's Meta app for Embedded Signup is the double's own (META_APP_ID,
+   * META_APP_SECRET) with this login configuration id (META_CONFIG_ID).
+   */
+  metaApp?: { configId: string };
 }
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
@@ -39,6 +44,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const graph = options.graphApi ? await startFakeGraphApi({ appSecret: options.graphApi.appSecret, now: Date.now() }) : null;
   const runtime = await spawnLocalRuntime({
     ...(graph ? { WHATSAPP_CLOUD_GRAPH_URL: graph.url } : {}),
+    ...(graph && options.metaApp ? { META_APP_ID: graph.appId, META_CONFIG_ID: options.metaApp.configId, META_APP_SECRET: graph.appSecret } : {}),
     TELEGRAM_API_ROOT: telegram.url,
     TELEGRAM_MODE: 'polling',
     ...(options.whatsappDouble ? { WHATSAPP_DOUBLE: '1', WHATSAPP_DOUBLE_PACE_MS: String(options.whatsappDouble.paceMs) } : {}),

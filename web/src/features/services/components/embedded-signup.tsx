@@ -97,6 +97,12 @@ export function EmbeddedSignup({
     return () => window.removeEventListener('message', onMessage);
   }, [connect, onConnected, readReceipts]);
 
+  // Loaded as soon as the option shows, so that the click opens Meta's window at once (a popup opened
+  // long after the click is blocked by browsers).
+  useEffect(() => {
+    loadFacebookSdk(appId).catch(() => {});
+  }, [appId]);
+
   const start = async () => {
     const name = await connectionName();
     if (!name) return;
