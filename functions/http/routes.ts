@@ -102,6 +102,11 @@ export const httpRoutes: HttpRoute[] = [
   // 'Horário de atendimento': members read (the automations and the inbox use it), admins save it whole.
   { method: 'GET', path: '/business-hours', handler: 'business-hours/get-business-hours' },
   { method: 'PUT', path: '/business-hours', handler: 'business-hours/update-business-hours' },
+  // The automations (docs/conversation-lifecycle.md): members read, admins save them whole; a connection's menu ('URA') likewise.
+  { method: 'GET', path: '/automations', handler: 'automations/get-automations' },
+  { method: 'PUT', path: '/automations', handler: 'automations/update-automations' },
+  { method: 'GET', path: '/services/{id}/menu', handler: 'automations/get-connection-menu' },
+  { method: 'PUT', path: '/services/{id}/menu', handler: 'automations/update-connection-menu' },
 
   // Several GETs of the routes above as one request (docs/api.md#read-batch): the web app's first paint.
   { method: 'POST', path: '/batch', handler: 'batch' },

@@ -215,3 +215,18 @@ export type ConnectionMenu = z.infer<typeof connectionMenuSchema>;
 export function menuMessage(node: MenuNode, isRoot: boolean): string {
   return [node.text, '', ...node.options.map((o) => `${o.key} - ${o.label}`), ...(isRoot ? [] : [menuTexts.back])].join('\n');
 }
+
+/** GET / PUT /automations: the settings, and whether they were ever saved (false: `defaultAutomationSettings`). */
+export type AutomationSettingsAnswer = AutomationSettings & { saved: boolean; updatedAt: string | null };
+
+/** GET / PUT /services/{id}/menu: the connection's menu, null until one is saved. */
+export interface ConnectionMenuAnswer {
+  menu: ConnectionMenu | null;
+  updatedAt: string | null;
+}
+
+/** The server's field messages for things named that do not exist (or are archived). */
+export const automationTexts = {
+  departmentMissing: 'Departamento não encontrado',
+  userMissing: 'Usuário não encontrado',
+} as const;

@@ -28,6 +28,7 @@ import { cloudWebhookHandshakeQuery, serviceCreatePayload, serviceUpdatePayload 
 import { userArchivePayload, userCreatePayload, userUpdatePayload } from '#contracts/users.ts';
 import { departmentArchivePayload, departmentPayload } from '#contracts/departments.ts';
 import { contactTagsPayload, tagPayload } from '#contracts/tags.ts';
+import { automationSettingsSchema, connectionMenuSchema } from '#contracts/automations.ts';
 import { businessHoursSchema } from '#contracts/business-hours.ts';
 import { conversationStatusPayload, inboxSettingsPayload, notePayload, transferPayload } from '#contracts/conversations.ts';
 import { quickReplyPayload, quickReplyRenderPayload } from '#contracts/quick-replies.ts';
@@ -297,6 +298,52 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
           maxLength: 4,
         }),
         departments: fc.array(shaped({ departmentId: idOf(f, f.foreignIds), shifts: fc.array(shift, { maxLength: 3 }) }), { maxLength: 2 }),
+      });
+    },
+  ],
+  [
+    automationSettingsSchema,
+    (f) => {
+      const text = fc.oneof(
+        fc.constantFrom('Olá, {{primeiro_nome}}!', 'Protocolo {{ protocolo }}', '{{desconhecida}}', '', ' ', 'x'.repeat(1025)),
+        fc.string({ maxLength: 200 }),
+        oddString,
+      );
+      const count = fc.oneof(fc.integer({ min: -5, max: 20_000 }), fc.constantFrom(0, 1.5, Number.NaN), hostile);
+      const rule = (fields: Record<string, fc.Arbitrary<unknown>>) => shaped({ enabled: fc.oneof(fc.boolean(), hostile), ...fields });
+      return shaped({
+        greeting: rule({ text }),
+        outOfHours: rule({ text }),
+        noAnswer: rule({ minutes: count, text }),
+        closing: rule({ text }),
+        waitingTooLong: rule({ minutes: count, departmentId: idOf(f, f.foreignIds) }),
+        inactivity: rule({ closeAfterHours: count, warnBeforeMinutes: count, warningText: text }),
+        rating: rule({ question: text, thanks: text }),
+        roundRobin: rule({ maxOpenPerAgent: count }),
+        reopenToLastAgent: fc.boolean(),
+      });
+    },
+  ],
+  [
+    connectionMenuSchema,
+    (f) => {
+      const menuId = fc.oneof(fc.constantFrom('inicio', 'financeiro', 'suporte'), oddString);
+      const action = fc.oneof(
+        shaped({ kind: fc.constant('department'), departmentId: idOf(f, f.foreignIds) }),
+        shaped({ kind: fc.constant('submenu'), menuId }),
+        shaped({ kind: fc.constant('answer'), text: fc.oneof(fc.constantFrom('Pix: 123', '{{nada}}', ''), oddString) }),
+        shaped({ kind: fc.constant('user'), userId: idOf(f, f.userIds) }),
+        shaped({ kind: fc.oneof(fc.constantFrom('team', 'Department'), oddString) }),
+      );
+      const option = shaped({ key: fc.oneof(fc.constantFrom('1', '2', '9', '0', '10', ' 3 ', 'a'), oddString), label: name, action });
+      const node = shaped({ id: menuId, text: fc.oneof(fc.constantFrom('Escolha uma opção:', ''), oddString), options: fc.array(option, { maxLength: 10 }) });
+      return shaped({
+        enabled: fc.boolean(),
+        menus: fc.array(node, { maxLength: 4 }),
+        invalidText: fc.oneof(fc.constant('Opção inválida.'), oddString),
+        maxInvalid: fc.oneof(fc.integer({ min: -1, max: 12 }), hostile),
+        timeoutMinutes: fc.oneof(fc.integer({ min: -1, max: 2000 }), hostile),
+        timeoutDepartmentId: fc.oneof(fc.constant(null), idOf(f, f.foreignIds)),
       });
     },
   ],

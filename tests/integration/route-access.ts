@@ -5,6 +5,7 @@
  * fails for a route without an entry and for an entry without a route, and checks each class against
  * the gate its handler declares (`api({ auth })`).
  */
+import { defaultAutomationSettings } from '#contracts/automations.ts';
 import { call, proTeam, setPlan, signIn, strongPassword, uniqueBotToken, uniqueEmail } from './api.ts';
 import { setServiceStatus } from './worker.ts';
 
@@ -393,6 +394,42 @@ export const routeAccess: Record<string, MatrixEntry> = {
     ok: 200,
     stranger: 200,
     build: () => ({ path: '/business-hours', body: { timeZone: 'America/Sao_Paulo', shifts: [{ weekday: 1, start: '09:00', end: '17:00' }] } }),
+  },
+  'GET /automations': { access: 'member', ok: 200, stranger: 200, build: path('/automations') },
+  'PUT /automations': {
+    access: 'admin',
+    ok: 200,
+    // The settings are the session's account's: a stranger saves their own (the department named is the team's: refused).
+    stranger: 400,
+    build: async (t) => ({
+      path: '/automations',
+      body: {
+        ...defaultAutomationSettings,
+        waitingTooLong: { enabled: true, minutes: 30, departmentId: (await inboxOf(t)).departmentId },
+        roundRobin: { enabled: true, maxOpenPerAgent: 3 },
+      },
+    }),
+  },
+  'GET /services/{id}/menu': { access: 'member', ok: 200, build: (t) => ({ path: `/services/${t.serviceId}/menu` }) },
+  'PUT /services/{id}/menu': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({
+      path: `/services/${t.serviceId}/menu`,
+      body: {
+        enabled: true,
+        menus: [
+          {
+            id: 'inicio',
+            text: 'Escolha:',
+            options: [{ key: '1', label: 'Financeiro', action: { kind: 'department', departmentId: (await inboxOf(t)).departmentId } }],
+          },
+        ],
+        invalidText: 'Opção inválida',
+        timeoutMinutes: 10,
+        timeoutDepartmentId: null,
+      },
+    }),
   },
   'GET /quick-replies': { access: 'member', ok: 200, stranger: 200, build: path('/quick-replies') },
   'POST /quick-replies': {
