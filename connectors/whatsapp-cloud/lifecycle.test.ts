@@ -125,6 +125,43 @@ describe('verification on save', () => {
     }
   });
 
+  it('a number not registered on the Cloud API yet is registered with the form’s PIN, and the PIN is asked for when none was given', async () => {
+    const pending = fake.addNumber({ wabaId: number.wabaId, displayPhoneNumber: '+55 11 3000-3000', verifiedName: 'Doceria da Ana', registered: false });
+    const token = cloudCredentialsToken(credentials({ phoneNumberId: pending.phoneNumberId }));
+    const asked = (await rejection(whatsappCloudCredentials.verify(token))) as CredentialsRejected;
+    expect(asked).toBeInstanceOf(CredentialsRejected);
+    expect(asked.details.field).toEqual({
+      error: errorTexts.whatsappCloudCredentialsInvalid,
+      path: 'registrationPin',
+      message: cloudCredentialTexts.registrationPinRequired,
+    });
+    expect(pending.registered).toBe(false);
+
+    const registers = () => fake.calls.filter((c) => c.path.endsWith(`/${pending.phoneNumberId}/register`)).length;
+    await whatsappCloudCredentials.verify(token, { registrationPin: '246810' });
+    expect(pending).toMatchObject({ registered: true, pin: '246810' });
+    expect(registers()).toBe(1);
+    // Registered now: saving again never registers it a second time (Meta allows 10 in 72 hours).
+    await whatsappCloudCredentials.verify(token, { registrationPin: '246810' });
+    expect(registers()).toBe(1);
+  });
+
+  it('Meta refusing the registration: not the number’s PIN (133005), too many registrations (133016)', async () => {
+    const pending = fake.addNumber({ wabaId: number.wabaId, displayPhoneNumber: '+55 11 3000-4000', verifiedName: 'Doceria da Ana', registered: false });
+    pending.pin = '111111';
+    const token = cloudCredentialsToken(credentials({ phoneNumberId: pending.phoneNumberId }));
+    const wrong = (await rejection(whatsappCloudCredentials.verify(token, { registrationPin: '222222' }))) as CredentialsRejected;
+    expect(wrong.details.field).toMatchObject({ path: 'registrationPin', message: cloudCredentialTexts.registrationPinMismatch });
+    for (let i = 0; i < 9; i++) await rejection(whatsappCloudCredentials.verify(token, { registrationPin: '222222' }));
+    const limited = (await rejection(whatsappCloudCredentials.verify(token, { registrationPin: '111111' }))) as CredentialsRejected;
+    expect(limited.details.field).toMatchObject({ path: 'registrationPin', message: cloudCredentialTexts.registrationLimit });
+    expect(pending.registered).toBe(false);
+    // 72 hours later Meta takes it again.
+    fake.advance(72 * 60 * 60 * 1000);
+    await whatsappCloudCredentials.verify(token, { registrationPin: '111111' });
+    expect(pending.registered).toBe(true);
+  });
+
   it('a number serves one connection: the claim is its phone number id', () => {
     expect(whatsappCloudCredentials.exclusive?.(cloudCredentialsToken(credentials()))).toMatchObject({
       kind: 'NUMBER',

@@ -5,7 +5,8 @@
  * - Verify (on save): GET /{phone-number-id} with the number's fields, answered as the connection's
  *   profile (display number, verified name, quality rating); GET /{waba-id}/phone_numbers confirms
  *   the number is the WABA's. A refused token (190) is a field error on the token, an id the token
- *   cannot see one on that id.
+ *   cannot see one on that id. A number not registered on the Cloud API yet is registered with the
+ *   PIN the form gave (./registration.ts), or the PIN is asked for.
  * - Start: the number read again (a token revoked since saving stops here), then the app subscribed
  *   to the WABA's webhooks (POST /{waba-id}/subscribed_apps): `connected`, no session to hold.
  * - Stop: the app is unsubscribed only when no other running connection uses the same WABA (one
@@ -16,6 +17,7 @@ import { cloudCredentialTexts, cloudQualityRatings, serviceStopReasons, type Clo
 import { parseCloudCredentials } from '#domain/channels/cloud-credentials.ts';
 import { ChannelUnreachable, CredentialsRejected, type ChannelCredentials, type ChannelLifecycle, type ChannelProfile } from '#domain/channels/port.ts';
 import { graphClient, GraphError, GraphUnreachable } from './graph-client.ts';
+import { registerIfPending } from './registration.ts';
 import { addWabaSubscriber, removeWabaSubscriber } from './storage.ts';
 
 /** The number's fields read on save and at start. */
@@ -79,7 +81,7 @@ export async function readPhoneNumber(credentials: CloudCredentials): Promise<Ch
 }
 
 export const whatsappCloudCredentials: ChannelCredentials = {
-  async verify(token) {
+  async verify(token, options) {
     const credentials = credentialsOf(token);
     const profile = await readPhoneNumber(credentials);
     const graph = graphClient(credentials.accessToken);
@@ -89,6 +91,7 @@ export const whatsappCloudCredentials: ChannelCredentials = {
     if (!numbers.data?.some((number) => number.id === credentials.phoneNumberId)) {
       throw rejected('wabaId', cloudCredentialTexts.wabaMismatch, 'The number is not in this WABA');
     }
+    await registerIfPending(credentials, options?.registrationPin);
     return profile;
   },
   // Two connections of one number would both take its deliveries: a number serves one connection.

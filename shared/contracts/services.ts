@@ -80,7 +80,21 @@ export const cloudCredentialTexts = {
   phoneNumberNotFound: 'A Meta não encontrou este número com este token: confira o ID do número de telefone',
   /** The number is not in this business account. */
   wabaMismatch: 'Este número não pertence a esta conta do WhatsApp Business',
+  /** The registration PIN (ADR draft cloud-number-registration): six digits. */
+  registrationPinInvalid: 'O PIN tem 6 números',
+  /** The number is not registered on the Cloud API yet and no PIN was given to register it. */
+  registrationPinRequired:
+    'Este número ainda não está registrado na API oficial do WhatsApp. Informe o PIN de 6 números da confirmação em duas etapas para registrá-lo.',
+  /** Meta's 133005: not the number's two-step verification PIN. */
+  registrationPinMismatch: 'A Meta recusou este PIN: ele não confere com o da confirmação em duas etapas deste número',
+  /** Meta's 133016: ten registrations in 72 hours. */
+  registrationLimit: 'A Meta bloqueou novos registros deste número por até 72 horas (muitas tentativas). Tente de novo depois.',
 } as const;
+
+/** The connection form's PIN field (WhatsApp (API oficial)), asked only to register a number not yet on the Cloud API. */
+export const registrationPinLabel = 'PIN da confirmação em duas etapas';
+export const registrationPinHint =
+  'Só é necessário se o número ainda não foi registrado na API oficial: os 6 números da confirmação em duas etapas do número, no Gerenciador do WhatsApp. Se o número ainda não tem PIN, o que você informar passa a ser o PIN dele. O PIN não fica guardado.';
 
 const graphId = (invalid: string) =>
   z
@@ -103,6 +117,12 @@ const cloudCredentialFields = {
   wabaId: graphId(cloudCredentialTexts.wabaIdInvalid).optional(),
   accessToken: accessToken.optional(),
   appSecret: appSecret.optional(),
+  /** Used once, to register a number not yet on the Cloud API (`POST /{phone-number-id}/register`); never stored. */
+  registrationPin: z
+    .string({ error: requiredText })
+    .trim()
+    .regex(/^\d{6}$/, { error: cloudCredentialTexts.registrationPinInvalid })
+    .optional(),
 };
 
 /** The Cloud API's credentials as sealed together (the connection's sealed token is this, as JSON). */

@@ -219,6 +219,30 @@ describe('WhatsApp (API oficial) connections', () => {
     expect(after.body.data.find((m: any) => m.id === theirs.id).reactions).toEqual([]);
   }, 60_000);
 
+  it('a number not yet registered on the Cloud API asks for its PIN, and is registered with it on save', async () => {
+    const owner = await newOwner();
+    const line = newNumber();
+    line.number.registered = false;
+    const body = { name: 'Oficial', type: 'whatsapp_cloud', ...credentialsOf(line) };
+    const asked = await call('POST', '/services', { token: owner.token, body });
+    expect(asked.status).toBe(400);
+    expect(asked.body).toMatchObject({
+      message: errorTexts.whatsappCloudCredentialsInvalid,
+      details: [{ path: 'registrationPin', message: cloudCredentialTexts.registrationPinRequired }],
+    });
+    const badPin = await call('POST', '/services', { token: owner.token, body: { ...body, registrationPin: '12345' } });
+    expect(badPin.body.details).toEqual([{ path: 'registrationPin', message: cloudCredentialTexts.registrationPinInvalid }]);
+
+    const created = await call('POST', '/services', { token: owner.token, body: { ...body, registrationPin: '246810' } });
+    expect(created.status).toBe(201);
+    expect(line.number).toMatchObject({ registered: true, pin: '246810' });
+    // The PIN is used once and kept nowhere the API answers.
+    const read = await call('GET', `/services/${created.body.id}`, { token: owner.token });
+    expect(JSON.stringify([created.body, read.body])).not.toContain('246810');
+    const started = await call('POST', `/services/${created.body.id}/start`, { token: owner.token });
+    expect(started.body.status).toBe('connected');
+  }, 60_000);
+
   it('refuses credentials Meta refuses with a field error, and a number already connected elsewhere', async () => {
     const owner = await newOwner();
     const line = newNumber();

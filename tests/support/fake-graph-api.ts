@@ -110,6 +110,15 @@ export const META_ERRORS = {
     details: 'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.',
   },
   132000: { title: 'Number of parameters does not match the expected number of params', http: 400, details: '' },
+  // Registration ("Register a business phone number"; codes from "WhatsApp error codes"): a PIN that is
+  // not the number's, ten registrations in 72 hours, and a send from a number not registered.
+  133005: { title: 'Two step verification PIN Mismatch', http: 400, details: 'Two step verification PIN incorrect.' },
+  133010: { title: 'Phone number Not Registered', http: 400, details: 'Phone number is not registered on the WhatsApp Business Platform.' },
+  133016: {
+    title: 'Account register deregister rate limit exceeded',
+    http: 400,
+    details: 'Registration or Deregistration failed because there were too many attempts for this phone number in a short period of time.',
+  },
   132001: { title: 'Template name does not exist in the translation', http: 404, details: '' },
 } as const satisfies Record<number, { title: string; http: number; details: string }>;
 export type MetaErrorCode = keyof typeof META_ERRORS;
@@ -399,6 +408,8 @@ export class FakeGraphApi {
   private undeliverable = new Set<string>();
   private throttles = { numbers: new Map<string, number>(), pairs: new Map<string, number>(), wabas: new Map<string, number>() };
   private failures = new Map<string, (GraphFailure | Hang)[]>();
+  /** Registration requests per number (fake-clock ms), for Meta's 10 in 72 hours. */
+  private registrations = new Map<string, number[]>();
   private seq = 0;
   private readonly urlSecret = randomBytes(16);
   /** wamid -> the accepted send, for statuses. */
@@ -981,13 +992,22 @@ export class FakeGraphApi {
     );
   }
 
+  /**
+   * POST /{phone-number-id}/register: the PIN becomes the number's two-step verification PIN when it
+   * has none, else must match it (133005); at most 10 requests per number in a 72-hour moving window
+   * on the fake clock (then 133016), as Meta's registration page says.
+   */
   private register(n: FakeNumber, fields: Record<string, any>) {
     this.failure('register');
     this.wabaThrottle(n.wabaId);
+    const window = 72 * 60 * 60 * 1000;
+    const recent = (this.registrations.get(n.phoneNumberId) ?? []).filter((at) => this.clockMs - at < window);
+    if (recent.length >= 10) throw whatsappError(133016);
+    this.registrations.set(n.phoneNumberId, [...recent, this.clockMs]);
     if (fields.messaging_product !== 'whatsapp') throw paramError('The parameter messaging_product is required.');
     if (fields.pin === undefined) throw paramError('The parameter pin is required.');
     if (!/^\d{6}$/.test(String(fields.pin))) throw paramError('Param pin must be 6 characters long.');
-    if (n.pin && n.pin !== String(fields.pin)) throw paramError('Invalid parameter');
+    if (n.pin && n.pin !== String(fields.pin)) throw whatsappError(133005);
     n.pin = String(fields.pin);
     n.registered = true;
     return { success: true };
@@ -1216,6 +1236,7 @@ export class FakeGraphApi {
 
   private acceptMessage(n: FakeNumber, f: Record<string, any>, record: SentMessage) {
     this.failure('messages');
+    if (!n.registered) throw whatsappError(133010);
     if (f.messaging_product === undefined) throw paramError('The parameter messaging_product is required.');
     if (f.messaging_product !== 'whatsapp') throw paramError(`Param messaging_product must be one of {WHATSAPP} - got "${f.messaging_product}".`);
     if (f.status !== undefined) {

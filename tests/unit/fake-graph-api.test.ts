@@ -162,6 +162,27 @@ describe('phone number, registration and webhook subscription', () => {
     expect(fake.numbers.get(number.phoneNumberId)!.registered).toBe(true);
   });
 
+  it('answers a pending number PENDING until registered, refuses its sends (133010), another PIN (133005) and an eleventh registration in 72 hours (133016)', async () => {
+    const pending = fake.addNumber({ displayPhoneNumber: '+55 11 3003-5000', verifiedName: 'Loja nova', registered: false });
+    pending.pin = '654321';
+    expect((await graph('GET', `/${pending.phoneNumberId}?fields=status`)).body).toEqual({ status: 'PENDING', id: pending.phoneNumberId });
+    fake.inbound(pending.phoneNumberId, CUSTOMER, { type: 'text', body: 'oi' });
+    const refused = await graph('POST', `/${pending.phoneNumberId}/messages`, {
+      messaging_product: 'whatsapp',
+      to: CUSTOMER.waId,
+      type: 'text',
+      text: { body: 'x' },
+    });
+    expectGraphError(refused, 400, 133010);
+    const register = (pin: string) => graph('POST', `/${pending.phoneNumberId}/register`, { messaging_product: 'whatsapp', pin });
+    expectGraphError(await register('111111'), 400, 133005);
+    for (let i = 0; i < 9; i++) await register('111111');
+    expectGraphError(await register('654321'), 400, 133016);
+    fake.advance(72 * 60 * 60 * 1000);
+    expect((await register('654321')).body).toEqual({ success: true });
+    expect((await graph('GET', `/${pending.phoneNumberId}?fields=status`)).body.status).toBe('CONNECTED');
+  });
+
   it('subscribes the app to the WABA and sends deliveries to the override callback', async () => {
     expect((await graph('GET', `/${number.wabaId}/subscribed_apps`)).body).toEqual({ data: [] });
     const override = `${receiverUrl}?override=1`;
@@ -224,7 +245,7 @@ describe('sending messages', () => {
     }
     const noProduct = await graph('POST', `/${number.phoneNumberId}/messages`, { to: CUSTOMER.waId, type: 'text', text: { body: 'x' } });
     expect(noProduct.body.error.message).toBe('(#100) The parameter messaging_product is required.');
-    expect(fake.sent.filter((s) => s.status === 400)).toHaveLength(cases.length + 1);
+    expect(fake.sent.filter((s) => s.status === 400 && s.phoneNumberId === number.phoneNumberId)).toHaveLength(cases.length + 1);
   });
 
   it('accepts media by uploaded id or link with captions and filenames, replies, reactions, interactive and location', async () => {

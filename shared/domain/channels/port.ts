@@ -129,13 +129,19 @@ export interface ChannelCredentials {
    * ChannelUnreachable. May answer what the channel told about the account, stored on the connection.
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a channel with nothing to tell answers nothing (Telegram's check)
-  verify(token: string): Promise<ChannelProfile | void>;
+  verify(token: string, options?: VerifyOptions): Promise<ChannelProfile | void>;
   /**
    * What the credentials must hold alone across the whole product (a Telegram bot serves one
    * connection): the claim's kind and id, and the error when another connection holds it.
    * Claimed in the same transaction that stores the credentials; pure, no network.
    */
   exclusive?(token: string): ExclusiveClaim;
+}
+
+/** What the connection form gave beside the credentials, used while checking them and never stored. */
+export interface VerifyOptions {
+  /** The Cloud API number's two-step verification PIN, to register a number not registered yet. */
+  registrationPin?: string;
 }
 
 /** What a channel answered about the account its credentials open (the Cloud API's number), shown on the connection. */

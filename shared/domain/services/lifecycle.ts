@@ -6,7 +6,14 @@
 import { errorTexts } from '#contracts/errors.ts';
 import { serviceStopReasons, telegramTokenInvalidText, type ServiceStatus, type ServiceType } from '#contracts/services.ts';
 import { writeServiceStatus, type ServiceItem } from '#db/services.ts';
-import { ChannelUnreachable, CredentialsRejected, type ChannelConnection, type ChannelLifecycle, type ChannelProfile } from '../channels/port.ts';
+import {
+  ChannelUnreachable,
+  CredentialsRejected,
+  type ChannelConnection,
+  type ChannelLifecycle,
+  type ChannelProfile,
+  type VerifyOptions,
+} from '../channels/port.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 
@@ -24,10 +31,10 @@ function translate(error: unknown): never {
  * Checks credentials before they are stored; a channel that takes none has nothing to check.
  * Answers what the channel told about the account (the Cloud API's number), if anything.
  */
-export async function verifyCredentials(ports: Ports, type: ServiceType, token: string | null): Promise<ChannelProfile | null> {
+export async function verifyCredentials(ports: Ports, type: ServiceType, token: string | null, options: VerifyOptions = {}): Promise<ChannelProfile | null> {
   const credentials = ports.channels.get(type)?.credentials;
   if (!credentials || !token) return null;
-  return (await credentials.verify(token).catch(translate)) ?? null;
+  return (await credentials.verify(token, options).catch(translate)) ?? null;
 }
 
 /** The connection as its adapter sees it, credentials opened. */

@@ -105,7 +105,7 @@ export async function createService(ports: Ports, session: AccountSession, paylo
   const cloud = payload.type === 'whatsapp_cloud' ? cloudCredentialsOf(payload, null) : null;
   const token = payload.type === 'telegram' ? payload.token! : cloud ? cloudCredentialsToken(cloud) : null;
   await checkDepartment(ports, session, payload.defaultDepartmentId);
-  const profile = await verifyCredentials(ports, payload.type, token);
+  const profile = await verifyCredentials(ports, payload.type, token, { registrationPin: payload.registrationPin });
   const now = ports.clock().toISOString();
   const id = ports.newId();
   const verifyToken = payload.type === 'whatsapp_cloud' ? newVerifyToken() : undefined;
@@ -167,7 +167,7 @@ export async function updateService(ports: Ports, session: AccountSession, id: s
   if (payload.defaultDepartmentId) await checkDepartment(ports, session, payload.defaultDepartmentId);
   const currentToken = current.tokenSealed ? await ports.vault.open(current.tokenSealed) : null;
   const token = newToken(current.channelType, currentToken, payload);
-  const profile = token ? await verifyCredentials(ports, current.channelType, token) : null;
+  const profile = token ? await verifyCredentials(ports, current.channelType, token, { registrationPin: payload.registrationPin }) : null;
   const next: ServiceItem = {
     ...current,
     name: payload.name,

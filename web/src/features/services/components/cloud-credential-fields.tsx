@@ -2,11 +2,13 @@
  * WhatsApp (API oficial): the connection form's four credentials. The two ids are not secret and
  * show as stored; the access token and the app secret are password inputs, and on edit they start
  * blank with the stored value's mask as placeholder: blank keeps it (PUT /services/{id} takes any
- * of the four, the others stay). An existing connection also shows its webhook (the callback URL
+ * of the four, the others stay). The two-step verification PIN is asked beside them, optional: the
+ * server uses it only to register a number not yet on the Cloud API and never stores it (ADR draft
+ * cloud-number-registration). An existing connection also shows its webhook (the callback URL
  * and verify token an admin pastes into the Meta app's WhatsApp > Configuration), as the API
  * answers it to admins.
  */
-import type { Service } from '#contracts/services.ts';
+import { registrationPinHint, registrationPinLabel, type Service } from '#contracts/services.ts';
 import { useState } from 'react';
 import { Check, Copy } from 'lucide-react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
@@ -14,7 +16,7 @@ import { InputField, PasswordField } from '#web/components/ui/field.tsx';
 
 type Bound = UseFormRegisterReturn & { id: string; error?: string };
 
-type CloudCredentialName = 'phoneNumberId' | 'wabaId' | 'accessToken' | 'appSecret';
+type CloudCredentialName = 'phoneNumberId' | 'wabaId' | 'accessToken' | 'appSecret' | 'registrationPin';
 
 export function CloudCredentialFields({ service, field }: { service?: Service; field: (name: CloudCredentialName) => Bound }) {
   const storedToken = service?.internalData.token;
@@ -63,6 +65,14 @@ export function CloudCredentialFields({ service, field }: { service?: Service; f
         placeholder={storedSecret}
         hint={`Em Configurações do app > Básico, no painel de desenvolvedores da Meta: 32 letras e números.${storedSecret ? ' Deixe em branco para manter a chave atual.' : ''}`}
         {...field('appSecret')}
+      />
+      <PasswordField
+        label={registrationPinLabel}
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={6}
+        hint={registrationPinHint}
+        {...field('registrationPin')}
       />
       {service?.webhook ? (
         <CloudWebhookSettings webhook={service.webhook} />

@@ -116,6 +116,39 @@ describe('the connection form for WhatsApp (API oficial)', () => {
     expect(errorOf(/^Chave secreta do app/)).not.toBe(cloudCredentialTexts.accessTokenRejected);
   });
 
+  it('asks for the two-step verification PIN, optional, to register a number not yet on the Cloud API, and shows Meta’s refusal on it', async () => {
+    const post = vi.spyOn(api, 'post').mockRejectedValue(
+      new ApiError(400, {
+        error: 'Invalid WhatsApp Cloud API credentials',
+        details: [{ path: 'registrationPin', message: cloudCredentialTexts.registrationPinRequired }],
+      }),
+    );
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await openCreateWithCloud();
+    const pin = input(/^PIN da confirmação em duas etapas/);
+    expect(pin.type).toBe('password');
+    expect(pin.required).toBe(false);
+    expect(document.getElementById(pin.getAttribute('aria-describedby')?.split(' ')[0] ?? '')?.textContent ?? '').toBeTruthy();
+    type(/^ID do número de telefone/, credentials.phoneNumberId);
+    type(/^ID da conta do WhatsApp Business/, credentials.wabaId);
+    type(/^Token de acesso/, credentials.accessToken);
+    type(/^Chave secreta do app/, credentials.appSecret);
+    // Blank: not sent, and the server asks for it when the number needs registering.
+    fireEvent.click(screen.getByRole('button', { name: 'Criar' }));
+    await waitFor(() => expect(errorOf(/^PIN da confirmação/)).toBe(cloudCredentialTexts.registrationPinRequired), slow);
+    expect((post.mock.calls[0]![1] as { registrationPin?: string }).registrationPin).toBeUndefined();
+
+    type(/^PIN da confirmação/, '12a');
+    fireEvent.click(screen.getByRole('button', { name: 'Criar' }));
+    await waitFor(() => expect(errorOf(/^PIN da confirmação/)).toBe(cloudCredentialTexts.registrationPinInvalid), slow);
+    expect(post).toHaveBeenCalledTimes(1);
+
+    type(/^PIN da confirmação/, '246810');
+    fireEvent.click(screen.getByRole('button', { name: 'Criar' }));
+    await waitFor(() => expect(post).toHaveBeenCalledTimes(2), slow);
+    expect(post.mock.calls[1]![1]).toMatchObject({ ...credentials, registrationPin: '246810' });
+  });
+
   it('on edit shows the ids, the secrets masked and blank, and keeps what is left blank', async () => {
     vi.spyOn(api, 'get').mockResolvedValue(cloud());
     const put = vi.spyOn(api, 'put').mockResolvedValue(cloud());

@@ -40,6 +40,8 @@ type Values = {
   wabaId: string;
   accessToken: string;
   appSecret: string;
+  /** Only to register a number not yet on the Cloud API; never stored. */
+  registrationPin: string;
 };
 
 /** What an edited connection already holds (a blank secret keeps it). */
@@ -67,6 +69,7 @@ export function serviceFormSchema(mode: 'create' | 'edit', stored: Stored) {
             wabaId: blankToUndefined(v.wabaId),
             accessToken: blankToUndefined(v.accessToken),
             appSecret: blankToUndefined(v.appSecret),
+            registrationPin: blankToUndefined(v.registrationPin),
           }
         : {};
     const parsed = schema.safeParse({ name: v.name, type, token, readReceipts, ...cloud });
@@ -123,6 +126,7 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
       wabaId: service?.internalData.wabaId ?? '',
       accessToken: '',
       appSecret: '',
+      registrationPin: '',
     },
     'service',
   );
@@ -142,6 +146,7 @@ function ServiceForm({ service, onClose, onSaved }: { service?: Service; onClose
           ...(payload.wabaId && payload.wabaId !== stored?.wabaId ? { wabaId: payload.wabaId } : {}),
           ...(payload.accessToken ? { accessToken: payload.accessToken } : {}),
           ...(payload.appSecret ? { appSecret: payload.appSecret } : {}),
+          ...(payload.registrationPin ? { registrationPin: payload.registrationPin } : {}),
         }
       : payload;
     save.mutate(body, {
