@@ -13,7 +13,9 @@
  * A URL that no longer answers (Meta's expiry: its Media API reference says the URL is valid for
  * five minutes; an expired lookaside URL is answered 404, and 401 is reported too) is asked for
  * again once: a second `GET /{media-id}` gives a fresh one. What still cannot be had leaves the
- * message's `unavailableText`.
+ * message's `unavailableText`. A lookup or download that does not answer within the Graph timeout
+ * (./config.ts) is aborted and fails the delivery, so Meta delivers it again: its redelivery is the
+ * retry, and the message, stored once per wamid, fetches the file then.
  */
 import { fileTooLargeText, uploadKinds } from '#contracts/files.ts';
 import type { MessageType } from '#contracts/messages.ts';
