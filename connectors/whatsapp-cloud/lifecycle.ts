@@ -19,6 +19,7 @@ import { ChannelUnreachable, CredentialsRejected, type ChannelCredentials, type 
 import { graphClient, GraphError, GraphUnreachable } from './graph-client.ts';
 import { registerIfPending } from './registration.ts';
 import { addWabaSubscriber, removeWabaSubscriber } from './storage.ts';
+import { webhookOverride } from './webhook-override.ts';
 
 /** The number's fields read on save and at start. */
 export const phoneNumberFields = ['display_phone_number', 'verified_name', 'quality_rating', 'code_verification_status', 'platform_type'] as const;
@@ -107,7 +108,9 @@ export const whatsappCloudLifecycle: ChannelLifecycle = {
     const credentials = credentialsOf(run.token);
     await readPhoneNumber(credentials);
     const graph = graphClient(credentials.accessToken);
-    await call('wabaId', () => graph.post(`${encodeURIComponent(credentials.wabaId)}/subscribed_apps`, {}));
+    // On the operator's Meta app (Embedded Signup), the WABA's deliveries come to this connection's own URL (./webhook-override.ts).
+    const override = await webhookOverride(ports, run.serviceId, credentials);
+    await call('wabaId', () => graph.post(`${encodeURIComponent(credentials.wabaId)}/subscribed_apps`, override ? { ...override } : {}));
     await addWabaSubscriber(ports.table, credentials.wabaId, run.serviceId, ports.clock());
     return 'connected';
   },

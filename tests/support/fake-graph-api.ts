@@ -19,6 +19,7 @@
  *   GET    /{v}/{waba-id}/phone_numbers             { data: [...] }
  *   GET|POST|DELETE /{v}/{waba-id}/message_templates   list (paging cursors) / create (PENDING) / delete by name
  *   GET|POST|DELETE /{v}/{waba-id}/subscribed_apps     (override_callback_uri honoured for deliveries)
+ *   GET    /{v}/oauth/access_token?client_id&client_secret&code   Embedded Signup's code exchange (issueSignupCode)
  *
  * Errors are Graph error bodies `{ error: { message, type, code, error_subcode?, error_data?, fbtrace_id } }`
  * (META_ERRORS lists each code with its HTTP status). Unhappy answers a test selects, per call kind:
@@ -414,6 +415,10 @@ export class FakeGraphApi {
   private readonly urlSecret = randomBytes(16);
   /** wamid -> the accepted send, for statuses. */
   private byWamid = new Map<string, SentMessage>();
+  /** Embedded Signup's exchangeable codes (`issueSignupCode`): the business token each stands for. */
+  private signupCodes = new Map<string, { token: string; used: boolean; expiresAt: number }>();
+  /** When true, POST subscribed_apps with `override_callback_uri` first runs Meta's GET handshake on it (as Meta does). */
+  verifyOverrides = false;
 
   constructor(options: FakeGraphApiOptions = {}) {
     this.appSecret = options.appSecret ?? randomBytes(16).toString('hex');
@@ -442,6 +447,18 @@ export class FakeGraphApi {
   /** Adds a system-user token; `wabaIds` limits what it can reach (default: every WABA). */
   addToken(token: string, options: { wabaIds?: string[]; expiresAt?: number } = {}): void {
     this.tokens.set(token, { wabaIds: options.wabaIds ? new Set(options.wabaIds) : '*', state: 'valid', expiresAt: options.expiresAt });
+  }
+  /**
+   * What Embedded Signup hands the browser when a business finishes Meta's window: an exchangeable
+   * code for a new business token (reaching `wabaIds`, default every WABA), valid 30 seconds on the
+   * fake clock and once, for GET /oauth/access_token with this app's id and secret.
+   */
+  issueSignupCode(options: { wabaIds?: string[] } = {}): { code: string; token: string } {
+    const token = `EAAG${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
+    this.addToken(token, options);
+    const code = `AQ${randomBytes(48).toString('base64url')}`;
+    this.signupCodes.set(code, { token, used: false, expiresAt: this.clockMs + 30_000 });
+    return { code, token };
   }
   revokeToken(token: string): void {
     const t = this.tokens.get(token);
@@ -898,6 +915,7 @@ export class FakeGraphApi {
     };
     try {
       if (url.pathname.replace(/\/$/, '') === '/whatsapp_business/attachments') return await this.download(req, url, res, call);
+      if (/^\/v\d+\.\d+\/oauth\/access_token\/?$/.test(url.pathname)) return send(200, this.exchangeCode(url));
       const m = /^\/(v\d+\.\d+)\/([^/]+)(?:\/([^/]+))?\/?$/.exec(url.pathname);
       if (!m) throw paramError(`Unknown path components: ${url.pathname}`);
       call.version = m[1];
@@ -933,6 +951,8 @@ export class FakeGraphApi {
       this.wabaThrottle(waba.id);
       if (!edge && method === 'GET') return { id: waba.id, name: waba.name };
       if (edge === 'message_templates') return this.templatesEdge(method, waba.id, body.fields, url);
+      if (edge === 'subscribed_apps' && method === 'POST' && this.verifyOverrides && body.fields.override_callback_uri !== undefined)
+        await this.verifyOverride(String(body.fields.override_callback_uri), String(body.fields.verify_token ?? ''));
       if (edge === 'subscribed_apps') return this.subscribedApps(method, waba, body.fields);
       if (edge === 'phone_numbers' && method === 'GET')
         return { data: [...this.numbers.values()].filter((n) => n.wabaId === waba.id).map((n) => this.phoneFields(n, DEFAULT_PHONE_FIELDS)) };
@@ -949,6 +969,42 @@ export class FakeGraphApi {
       if (edge) throw paramError(`Unknown path components: /${edge}`);
     }
     throw unsupported(method, id);
+  }
+
+  // --- Embedded Signup ---
+
+  /**
+   * GET /oauth/access_token?client_id&client_secret&code (no Bearer token): `{ access_token, token_type }`.
+   * Refusals as Graph answers them (OAuthException, HTTP 400): a wrong app id (101) or client secret
+   * (1); a code it never issued, "Invalid verification code format." (100); a used one, subcode 36009;
+   * one past its 30 seconds, subcode 36007.
+   */
+  private exchangeCode(url: URL) {
+    const q = url.searchParams;
+    const oauth = (code: number, message: string, subcode?: number) =>
+      new GraphFailure(400, { error: { message, type: 'OAuthException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: traceId() } });
+    if (q.get('client_id') !== this.appId) throw oauth(101, 'Error validating application. Invalid application ID.');
+    if (q.get('client_secret') !== this.appSecret) throw oauth(1, 'Error validating client secret.');
+    const entry = this.signupCodes.get(q.get('code') ?? '');
+    if (!entry) throw oauth(100, 'Invalid verification code format.');
+    if (entry.used) throw oauth(100, 'This authorization code has been used.', 36009);
+    if (this.clockMs > entry.expiresAt) throw oauth(100, 'This authorization code has expired.', 36007);
+    entry.used = true;
+    return { access_token: entry.token, token_type: 'bearer' };
+  }
+
+  /** Meta's handshake on an alternate callback URL before it takes it; a failed one is error 2200. */
+  private async verifyOverride(uri: string, verifyToken: string): Promise<void> {
+    const answer = await this.verifyCallback(uri, verifyToken).catch((error: Error) => ({ ok: false, status: 0, body: error.message }));
+    if (!answer.ok)
+      throw new GraphFailure(400, {
+        error: {
+          message: `(#2200) Callback verification failed with the following errors: HTTP Status Code = ${answer.status}; HTTP Message = ${answer.body.slice(0, 80)}`,
+          type: 'OAuthException',
+          code: 2200,
+          fbtrace_id: traceId(),
+        },
+      });
   }
 
   // --- phone numbers ---
