@@ -48,7 +48,8 @@ interface GraphErrorBody {
   error?: { code?: unknown; error_subcode?: unknown; message?: unknown; error_data?: { details?: unknown } };
 }
 
-export function graphClient(accessToken: string): GraphClient {
+/** `timeoutMs`: how long one call may take here (default the configured Graph timeout, ./config.ts). */
+export function graphClient(accessToken: string, options: { timeoutMs?: number } = {}): GraphClient {
   const base = `${graphApiRoot()}/${graphApiVersion()}`;
   async function call<T>(method: string, path: string, init: { query?: Record<string, string>; body?: BodyInit; json?: unknown } = {}): Promise<T> {
     const url = new URL(`${base}/${path.replace(/^\/+/, '')}`);
@@ -62,7 +63,7 @@ export function graphClient(accessToken: string): GraphClient {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(graphTimeoutMs()) });
+      response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? graphTimeoutMs()) });
       text = await response.text();
     } catch (error) {
       throw new GraphUnreachable(`Graph API ${method} ${url.pathname}: ${(error as Error).message}`, { cause: error });

@@ -9,7 +9,7 @@ import { cloudCredentialsToken } from '#domain/channels/cloud-credentials.ts';
 import { type FakeGraphApi, type FakeNumber, startFakeGraphApi } from '../../tests/support/fake-graph-api.ts';
 import { cloudErrorMeaning, unreachableText } from './errors.ts';
 import { GraphError } from './graph-client.ts';
-import { cloudRecipient, markWhatsappCloudRead, sendError, sendWhatsappCloud } from './send.ts';
+import { cloudRecipient, markWhatsappCloudRead, readReceiptTimeoutMs, sendError, sendWhatsappCloud } from './send.ts';
 
 const TOKEN = 'EAAGsystemusertoken0123456789';
 const APP_SECRET = '0123456789abcdef0123456789abcdef';
@@ -174,6 +174,21 @@ describe("Meta's refusals", () => {
     fake.failNext('messages', 100);
     expect(await rejection(sendWhatsappCloud(connection, outbound({ text: 'oi' })))).toMatchObject({ options: { permanent: true } });
     expect(sendError(new GraphError(500, 131000, undefined, '(#131000) Something went wrong'), 1).options.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it('a read receipt Meta never answers is given up after at most 5 s, not the whole Graph timeout (the agent’s open waits for it)', async () => {
+    expect(readReceiptTimeoutMs()).toBe(5_000);
+    process.env.WHATSAPP_CLOUD_GRAPH_TIMEOUT_MS = '300';
+    try {
+      expect(readReceiptTimeoutMs()).toBe(300);
+      const { message } = fake.inbound(number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Já chegou?' });
+      fake.hangNext('messages');
+      const error = await rejection(markWhatsappCloudRead(connection, { chat: CUSTOMER.waId, messages: [{ channelMessageId: message.id, author: null }] }));
+      expect(error).toMatchObject({ reason: unreachableText });
+      expect(fake.reads.some((r) => r.messageId === message.id)).toBe(false);
+    } finally {
+      delete process.env.WHATSAPP_CLOUD_GRAPH_TIMEOUT_MS;
+    }
   });
 
   it('a call Meta never answers is aborted by the timeout and asks the queue to try again', async () => {

@@ -22,6 +22,7 @@ import {
   type ReadReceipts,
   type SentMessage,
 } from '#domain/channels/port.ts';
+import { graphTimeoutMs } from './config.ts';
 import { cloudSendError, unreachableSendError } from './errors.ts';
 import { graphClient, GraphError, GraphUnreachable, type GraphClient } from './graph-client.ts';
 
@@ -116,6 +117,15 @@ export const sendWhatsappCloud: ChannelAdapter['send'] = async (connection, mess
 };
 
 /**
+ * How long a read receipt may wait for Graph: the receipt is sent while the agent's request to open
+ * the conversation waits, so a Graph that hangs must not hold it for the whole Graph timeout; a
+ * receipt not answered in time is only logged (#domain/contacts/read-receipts.ts).
+ */
+export function readReceiptTimeoutMs(): number {
+  return Math.min(5_000, graphTimeoutMs());
+}
+
+/**
  * Marks a chat's received messages as read (blue ticks): the newest one is enough, Meta marks the
  * earlier ones read with it.
  */
@@ -124,7 +134,7 @@ export async function markWhatsappCloudRead(connection: ChannelConnection, read:
   if (!newest) return;
   const { phoneNumberId, accessToken } = credentialsOf(connection);
   try {
-    await graphClient(accessToken).post(`${encodeURIComponent(phoneNumberId)}/messages`, {
+    await graphClient(accessToken, { timeoutMs: readReceiptTimeoutMs() }).post(`${encodeURIComponent(phoneNumberId)}/messages`, {
       messaging_product: 'whatsapp',
       status: 'read',
       message_id: newest.channelMessageId,
