@@ -1,5 +1,5 @@
 /**
- * Meta's Embedded Signup for WhatsApp (API oficial) connections (docs/product.md#connections, ADR
+ * Meta's Embedded Signup for WhatsApp (API oficial) connections (docs/product.md#screens, ADR
  * draft cloud-embedded-signup): what the server tells admins about the operator's Meta app, what the
  * browser sends once Meta's window finished, and the pt-BR texts of the flow. Shared by the form and
  * the handlers.
