@@ -26,7 +26,11 @@ export interface CloudErrorMeaning {
   baseDelaySeconds?: number;
   /** What the failure is about, for the callers that act on it (the window, the token, templates). */
   topic: 'window' | 'rate' | 'recipient' | 'content' | 'template' | 'media' | 'credentials' | 'request' | 'quality' | 'meta';
-  /** Why, in pt-BR, as the agent who sent it should read it. */
+  /**
+   * Why, in pt-BR, as the agent who sent it should read it. A send to be tried again shows nothing
+   * while it waits: its text is read only once the send queue gave up (its wait caps), so it says
+   * the message did not go after the tries.
+   */
   text: string;
 }
 
@@ -35,25 +39,25 @@ const known: Record<number, Omit<CloudErrorMeaning, 'code'>> = {
     retry: 'backoff',
     baseDelaySeconds: 5,
     topic: 'meta',
-    text: 'A API do WhatsApp teve um erro desconhecido ao enviar esta mensagem. Ela será enviada de novo em instantes.',
+    text: 'A API do WhatsApp teve um erro desconhecido e a mensagem não saiu, nem depois de novas tentativas. Tente enviar de novo em alguns minutos.',
   },
   2: {
     retry: 'backoff',
     baseDelaySeconds: 10,
     topic: 'meta',
-    text: 'A API do WhatsApp está fora do ar ou sobrecarregada no momento. A mensagem será enviada de novo em instantes.',
+    text: 'A API do WhatsApp esteve fora do ar ou sobrecarregada e a mensagem não saiu, nem depois de novas tentativas. Tente enviar de novo em alguns minutos.',
   },
   4: {
     retry: 'backoff',
     baseDelaySeconds: 60,
     topic: 'rate',
-    text: 'O aplicativo da Meta desta conexão atingiu o limite de chamadas à API. A mensagem será enviada de novo em alguns minutos.',
+    text: 'O aplicativo da Meta desta conexão atingiu o limite de chamadas à API e a mensagem não saiu, nem depois de esperar. Tente enviar de novo mais tarde.',
   },
   131016: {
     retry: 'backoff',
     baseDelaySeconds: 10,
     topic: 'meta',
-    text: 'Um serviço do WhatsApp está temporariamente indisponível. A mensagem será enviada de novo em instantes.',
+    text: 'Um serviço do WhatsApp ficou indisponível e a mensagem não saiu, nem depois de novas tentativas. Tente enviar de novo em alguns minutos.',
   },
   131047: {
     retry: 'final',
@@ -64,19 +68,19 @@ const known: Record<number, Omit<CloudErrorMeaning, 'code'>> = {
     retry: 'backoff',
     baseDelaySeconds: 2,
     topic: 'rate',
-    text: 'O WhatsApp limitou a quantidade de envios por segundo deste número. A mensagem será enviada de novo em instantes.',
+    text: 'O WhatsApp limitou a quantidade de envios por segundo deste número e a mensagem não saiu, nem depois de esperar. Tente enviar de novo em alguns minutos.',
   },
   131056: {
     retry: 'backoff',
     baseDelaySeconds: 6,
     topic: 'rate',
-    text: 'Muitas mensagens seguidas para este mesmo contato em pouco tempo. A mensagem será enviada de novo em instantes.',
+    text: 'Muitas mensagens seguidas para este mesmo contato em pouco tempo e a mensagem não saiu, nem depois de esperar. Tente enviar de novo em alguns minutos.',
   },
   80007: {
     retry: 'backoff',
     baseDelaySeconds: 60,
     topic: 'rate',
-    text: 'A conta do WhatsApp Business atingiu o limite de chamadas à API. A mensagem será enviada de novo em alguns minutos.',
+    text: 'A conta do WhatsApp Business atingiu o limite de chamadas à API e a mensagem não saiu, nem depois de esperar. Tente enviar de novo mais tarde.',
   },
   131026: {
     retry: 'final',
@@ -117,7 +121,7 @@ const known: Record<number, Omit<CloudErrorMeaning, 'code'>> = {
     retry: 'backoff',
     baseDelaySeconds: 5,
     topic: 'meta',
-    text: 'O WhatsApp teve uma falha ao enviar esta mensagem. Ela será enviada de novo em instantes.',
+    text: 'O WhatsApp teve uma falha ao enviar esta mensagem e ela não saiu, nem depois de novas tentativas. Tente enviar de novo em alguns minutos.',
   },
   131048: {
     retry: 'final',
@@ -145,7 +149,7 @@ export function cloudErrorMeaning(code: number, status?: number): CloudErrorMean
       retry: 'backoff',
       baseDelaySeconds: 5,
       topic: 'meta',
-      text: `O WhatsApp teve uma falha (erro ${code}) ao enviar esta mensagem. Ela será enviada de novo em instantes.`,
+      text: `O WhatsApp teve uma falha (erro ${code}) ao enviar esta mensagem e ela não saiu, nem depois de novas tentativas. Tente enviar de novo em alguns minutos.`,
     };
   return { code, retry: 'final', topic: 'meta', text: `O WhatsApp recusou esta mensagem (erro ${code}). Tente de novo mais tarde.` };
 }
@@ -186,8 +190,12 @@ export function cloudSendError(error: { code: number; status?: number }, attempt
   return wait === null ? new ChannelSendError(meaning.text, { permanent: true }) : new ChannelSendError(meaning.text, { retryAfterSeconds: wait });
 }
 
-/** The bubble's text while a send that got no answer from Graph (a hang cut by the timeout, a dropped connection) waits for its next try. */
-export const unreachableText = 'O WhatsApp não respondeu a tempo. A mensagem será enviada de novo em instantes.';
+/**
+ * The bubble's text once a send that got no answer from Graph (a hang cut by the timeout, a dropped
+ * connection) was given up: it may have reached the customer, so it says to check before sending again.
+ */
+export const unreachableText =
+  'O WhatsApp não respondeu a tempo e a mensagem não saiu, nem depois de novas tentativas. Confira se ela chegou ao contato antes de enviar de novo.';
 
 /**
  * No answer from Graph after try `attempt`: tried again with a backoff from 5 s, like a passing
