@@ -1,7 +1,7 @@
 /**
  * The team admin screens (docs/product.md#team-inbox) in a real browser against the local runtime: departments
  * (with the 'Membros veem todas as conversas' setting), tags, tagging contacts, quick replies and
- * the business hours.
+ * the business hours, the automations and a connection's menu.
  * Admins act; members see the lists without the actions. axe-core clean throughout.
  */
 import { describe, expect, it } from 'vitest';
@@ -285,6 +285,147 @@ describe('team admin screens', () => {
     expect(await member.page.getByRole('button', { name: 'Salvar horário' }).count()).toBe(0);
     expect(await member.page.getByRole('button', { name: 'Adicionar feriados nacionais' }).count()).toBe(0);
     await expectAccessible(member.page, '/business-hours (member, 390 dark)');
+    expect(member.errors).toEqual([]);
+    await member.context.close();
+  });
+  it('an admin switches automations on, fixes what the form refuses and saves them; a member only reads', async () => {
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, owner, '/inbox');
+    await page.getByRole('link', { name: 'Automações' }).click();
+    await page.getByRole('heading', { name: 'Automações', level: 1 }).waitFor();
+    await page.getByText('Todas as automações começam desativadas, com textos sugeridos.').waitFor();
+    await expectAccessible(page, '/automations (defaults)');
+
+    // The greeting on, with a variable the schema does not know; the inactivity warning after its closing.
+    await page.getByRole('switch', { name: 'Saudação: Ativada' }).click();
+    await page.getByLabel('Mensagem de saudação').fill('Oi {{nome}}!');
+    await page.getByRole('switch', { name: 'Inatividade: Ativada' }).click();
+    await page.getByLabel('Encerrar depois de (horas)').fill('1');
+    await page.getByLabel('Avisar antes (minutos)').fill('90');
+    await page.getByRole('button', { name: 'Salvar automações' }).click();
+    await page.getByText('Variável desconhecida: {{nome}}', { exact: false }).waitFor();
+    await page.getByText('O aviso deve vir antes do encerramento').waitFor();
+    expect(await page.getByLabel('Mensagem de saudação').getAttribute('aria-invalid')).toBe('true');
+    expect((await callApi(world.base, 'GET', '/automations', undefined, owner.token)).body.saved).toBe(false);
+
+    // Fixed: the variable put in from its chip, the warning 30 minutes before; round-robin with a cap of 3.
+    await page.getByLabel('Mensagem de saudação').fill('Olá, ');
+    await page.getByRole('button', { name: 'Inserir {{primeiro_nome}} (Primeiro nome do contato)' }).first().click();
+    await expect.poll(() => page.getByLabel('Mensagem de saudação').inputValue()).toBe('Olá, {{primeiro_nome}}');
+    await page.getByLabel('Avisar antes (minutos)').fill('30');
+    await page.getByRole('switch', { name: 'Distribuição automática: Ativada' }).click();
+    await page.getByLabel('Máximo de conversas abertas por pessoa').fill('3');
+    await page.getByRole('switch', { name: 'Conversa reaberta volta para quem atendia: Ativada' }).click();
+    await expectAccessible(page, '/automations (edited)');
+    await page.getByRole('button', { name: 'Salvar automações' }).click();
+    await page.getByText('Automações salvas').waitFor();
+
+    const stored = (await callApi(world.base, 'GET', '/automations', undefined, owner.token)).body;
+    expect(stored).toMatchObject({
+      saved: true,
+      greeting: { enabled: true, text: 'Olá, {{primeiro_nome}}' },
+      inactivity: { enabled: true, closeAfterHours: 1, warnBeforeMinutes: 30 },
+      roundRobin: { enabled: true, maxOpenPerAgent: 3 },
+      rating: { enabled: false, question: 'De 1 a 5, como você avalia nosso atendimento?' },
+      reopenToLastAgent: false,
+    });
+    await page.reload();
+    await page.getByLabel('Máximo de conversas abertas por pessoa').waitFor();
+    expect(await page.getByLabel('Máximo de conversas abertas por pessoa').inputValue()).toBe('3');
+    expect(await page.getByRole('switch', { name: 'Saudação: Ativada' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByRole('switch', { name: 'Avaliação: Ativada' }).getAttribute('aria-checked')).toBe('false');
+    expect(await page.getByText('Todas as automações começam desativadas, com textos sugeridos.').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const member = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(member.page, world, marina, '/automations');
+    await member.page.getByText('Só administradores podem alterar as automações.').waitFor();
+    expect(await member.page.getByRole('switch', { name: 'Saudação: Ativada' }).isDisabled()).toBe(true);
+    expect(await member.page.getByLabel('Mensagem de saudação').isDisabled()).toBe(true);
+    expect(await member.page.getByRole('button', { name: 'Salvar automações' }).count()).toBe(0);
+    await expectAccessible(member.page, '/automations (member, 390 dark)');
+    expect(member.errors).toEqual([]);
+    await member.context.close();
+  });
+
+  it("an admin builds a connection's menu with a submenu, plays it in 'Testar', fixes a repeated number and saves it; a member only reads", async () => {
+    const loja = (await callApi(world.base, 'POST', '/services', { name: 'WhatsApp da loja', type: 'whatsapp' }, owner.token)).body;
+    const posVenda = (await callApi(world.base, 'POST', '/departments', { name: 'Pós-venda' }, owner.token)).body;
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, owner, '/services');
+    await page.getByRole('link', { name: 'Menu de atendimento de WhatsApp da loja' }).click();
+    await page.getByRole('heading', { name: 'Menu de atendimento', level: 1 }).waitFor();
+    await page.getByText('Esta conexão ainda não tem menu: abaixo, um modelo para começar.').waitFor();
+    await expectAccessible(page, '/services/{id}/menu (starter)');
+
+    await page.getByRole('switch', { name: 'Menu de atendimento: Ativado' }).click();
+    await page.getByLabel('Nome da opção 1 do menu inicial').fill('Pós-venda');
+    await page.getByLabel('Departamento da opção 1 do menu inicial').selectOption({ label: 'Pós-venda' });
+    await page.getByRole('button', { name: 'Adicionar opção', exact: true }).click();
+    await page.getByLabel('Nome da opção 2 do menu inicial').fill('Financeiro');
+    await page.getByLabel('O que faz a opção 2 do menu inicial').selectOption({ label: 'Abrir um submenu' });
+    await page.getByRole('button', { name: 'Novo submenu' }).click();
+    await page.getByLabel('Nome da opção 1 do submenu 2').fill('Pix');
+    await page.getByLabel('O que faz a opção 1 do submenu 2').selectOption({ label: 'Responder com um texto' });
+    await page.getByLabel('Resposta da opção 1 do submenu 2').fill('Nossa chave Pix é o CNPJ.');
+    await page.getByRole('button', { name: 'Adicionar opção', exact: true }).click();
+    await page.getByLabel('Número da opção 3 do menu inicial').fill('1');
+    await page.getByLabel('Nome da opção 3 do menu inicial').fill('Falar com a Carla');
+    await page.getByLabel('O que faz a opção 3 do menu inicial').selectOption({ label: 'Enviar para uma pessoa' });
+    await page.getByLabel('Pessoa da opção 3 do menu inicial').selectOption({ label: 'Carla Souza' });
+    await page.getByRole('button', { name: 'Salvar menu' }).click();
+    await page.getByText('Este número já é usado por outra opção deste menu').waitFor();
+    expect(await page.getByLabel('Número da opção 3 do menu inicial').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Número da opção 3 do menu inicial').fill('3');
+    expect(await page.getByText('Este número já é usado por outra opção deste menu').count()).toBe(0);
+
+    // 'Testar' plays the form as it is now.
+    const tree = page.getByTestId('menu-tree');
+    await tree.getByText('Submenu 2 · Financeiro:').waitFor();
+    await page.getByRole('button', { name: 'Testar com o menu atual' }).click();
+    const preview = page.getByTestId('menu-preview');
+    await preview.getByText('3 - Falar com a Carla', { exact: false }).waitFor();
+    const say = async (typed: string) => {
+      await page.getByLabel('Resposta do cliente').fill(typed);
+      await page.getByRole('button', { name: 'Enviar', exact: true }).click();
+    };
+    await say('2');
+    await preview.getByText('0 - Voltar', { exact: false }).waitFor();
+    await say('1');
+    await preview.getByText('Nossa chave Pix é o CNPJ.').waitFor();
+    await say('0');
+    await say('7');
+    await preview.getByText('Opção inválida. Digite apenas o número de uma das opções abaixo.').waitFor();
+    await say('1');
+    await preview.getByText('A conversa vai para a fila de Pós-venda.').waitFor();
+    expect(await page.getByLabel('Resposta do cliente').isDisabled()).toBe(true);
+    await expectAccessible(page, '/services/{id}/menu (edited, tested)');
+
+    await page.getByRole('button', { name: 'Salvar menu' }).click();
+    await page.getByText('Menu de atendimento salvo').waitFor();
+    const stored = (await callApi(world.base, 'GET', `/services/${loja.id}/menu`, undefined, owner.token)).body.menu;
+    expect(stored.enabled).toBe(true);
+    expect(stored.menus[0].options).toEqual([
+      { key: '1', label: 'Pós-venda', action: { kind: 'department', departmentId: posVenda.id } },
+      { key: '2', label: 'Financeiro', action: { kind: 'submenu', menuId: stored.menus[1].id } },
+      { key: '3', label: 'Falar com a Carla', action: { kind: 'user', userId: owner.user.id } },
+    ]);
+    expect(stored.menus[1].options).toEqual([{ key: '1', label: 'Pix', action: { kind: 'answer', text: 'Nossa chave Pix é o CNPJ.' } }]);
+    await page.reload();
+    await page.getByLabel('Nome da opção 1 do submenu 2').waitFor();
+    expect(await page.getByLabel('Nome da opção 3 do menu inicial').inputValue()).toBe('Falar com a Carla');
+    expect(await page.getByText('Esta conexão ainda não tem menu: abaixo, um modelo para começar.').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const member = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(member.page, world, marina, `/services/${loja.id}/menu`);
+    await member.page.getByText('Só administradores podem alterar o menu de atendimento.').waitFor();
+    expect(await member.page.getByLabel('Nome da opção 1 do menu inicial').isDisabled()).toBe(true);
+    expect(await member.page.getByRole('button', { name: 'Salvar menu' }).count()).toBe(0);
+    expect(await member.page.getByRole('button', { name: 'Adicionar opção', exact: true }).count()).toBe(0);
+    await expectAccessible(member.page, '/services/{id}/menu (member, 390 dark)');
     expect(member.errors).toEqual([]);
     await member.context.close();
   });

@@ -61,6 +61,13 @@ export const templateKeys = {
 /** The account's business hours ('Horário de atendimento'). */
 export const businessHoursKeys = { all: ['business-hours'] as const };
 
+/** The account's automations ('Automações') and each connection's menu ('Menu de atendimento'). */
+export const automationKeys = {
+  all: ['automations'] as const,
+  settings: () => [...automationKeys.all, 'settings'] as const,
+  menu: (serviceId: string) => [...automationKeys.all, 'menu', serviceId] as const,
+};
+
 /** The account's inbox settings (`membersSeeAll`). */
 export const inboxSettingsKeys = {
   all: ['inbox-settings'] as const,

@@ -37,6 +37,8 @@ const Departments = lazyPage(() => import('./routes/app/departments.tsx'), { dat
 const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
 const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { data: true });
 const BusinessHours = lazyPage(() => import('./routes/app/business-hours.tsx'), { data: true });
+const Automations = lazyPage(() => import('./routes/app/automations.tsx'), { data: true });
+const ServiceMenu = lazyPage(() => import('./routes/app/service-menu.tsx'), { data: true });
 const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
 
 type LazyPage = ReturnType<typeof lazyPage>;
@@ -74,12 +76,14 @@ const screens: ScreenRoute[] = [
   { path: 'inbox/:contactId?', page: Inbox, guard: 'account', frame: 'app' },
   { path: 'contacts/*', page: Contacts, guard: 'account', frame: 'app' },
   { path: 'services/:id/templates', page: ServiceTemplates, guard: 'account', frame: 'app' },
+  { path: 'services/:id/menu', page: ServiceMenu, guard: 'account', frame: 'app' },
   { path: 'services/*', page: Services, guard: 'account', frame: 'app' },
   { path: 'users/*', page: Users, guard: 'account', frame: 'app' },
   { path: 'departments/*', page: Departments, guard: 'account', frame: 'app' },
   { path: 'tags/*', page: Tags, guard: 'account', frame: 'app' },
   { path: 'quick-replies/*', page: QuickReplies, guard: 'account', frame: 'app' },
   { path: 'business-hours', page: BusinessHours, guard: 'account', frame: 'app' },
+  { path: 'automations', page: Automations, guard: 'account', frame: 'app' },
   { path: 'my-account/*', page: MyAccount, guard: 'account', frame: 'app' },
 ];
 

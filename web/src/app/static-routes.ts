@@ -7,7 +7,18 @@
  */
 
 /** Path prefixes of the signed-in app (no WhatsApp widget there). */
-export const appPaths = ['/inbox', '/contacts', '/services', '/users', '/departments', '/tags', '/quick-replies', '/business-hours', '/my-account'];
+export const appPaths = [
+  '/inbox',
+  '/contacts',
+  '/services',
+  '/users',
+  '/departments',
+  '/tags',
+  '/quick-replies',
+  '/business-hours',
+  '/automations',
+  '/my-account',
+];
 
 /** Where the prerendered pages go in the build (`web/dist/pages/<name>.html`). */
 export const prerenderDir = 'pages';

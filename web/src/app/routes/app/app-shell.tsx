@@ -4,6 +4,7 @@ import {
   Building2,
   Cable,
   Clock,
+  Workflow,
   MessageSquareText,
   Network,
   Tags,
@@ -43,6 +44,7 @@ export const menu: MenuItem[] = [
   { to: '/tags', label: 'Etiquetas', icon: Tags },
   { to: '/quick-replies', label: 'Respostas rápidas', icon: MessageSquareText },
   { to: '/business-hours', label: 'Horário de atendimento', icon: Clock },
+  { to: '/automations', label: 'Automações', icon: Workflow },
   { to: '/my-account', label: 'Minha Conta', icon: Building2 },
 ];
 

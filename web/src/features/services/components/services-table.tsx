@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { Link } from 'react-router';
-import { Eye, FileText, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
+import { Eye, FileText, ListTree, LogOut, Pencil, Play, Plus, Power, QrCode, RotateCw } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
 import type { Service } from '#contracts/services.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
@@ -36,6 +36,9 @@ function RowActions({ service, isAdmin }: { service: Service; isAdmin: boolean }
     <div className="flex flex-wrap items-center justify-end gap-0.5">
       <Link to={`/services/${service.id}/show`} className={rowActionClass} aria-label={`Visualizar ${service.name}`} title="Visualizar">
         <Eye className="size-4" aria-hidden="true" />
+      </Link>
+      <Link to={`/services/${service.id}/menu`} className={rowActionClass} aria-label={`Menu de atendimento de ${service.name}`} title="Menu de atendimento">
+        <ListTree className="size-4" aria-hidden="true" />
       </Link>
       {service.type === 'whatsapp_cloud' ? (
         <Link
