@@ -11,7 +11,6 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { useSession } from '#web/lib/auth.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { useService } from '#web/features/services/api/get-service.ts';
 import { useConnectionMenu, useSaveConnectionMenu } from '#web/features/automations/api/automations.ts';
 import { type ConnectionMenuDraft, checkMenu, errorsOf, type FieldErrors, toDraft } from '#web/features/automations/menu-form.ts';
 import type { PreviewNames } from '#web/features/automations/menu-preview.ts';
@@ -35,12 +34,12 @@ function choices(items: { id: string; name: string; archivedAt: string | null }[
  * 'Menu de atendimento' of a connection (/services/{id}/menu): the menu ('URA') a customer gets
  * at the start of a conversation in business hours (docs/conversation-lifecycle.md), its submenus,
  * what happens on an invalid option or no answer; a tree of the menus and a 'Testar' panel that
- * plays it from the form as it is. Saved whole by an admin; members see it read only.
+ * plays it from the form as it is. Saved whole by an admin; members see it read only. The page
+ * (app/routes/app/service-menu.tsx) gives the connection's name.
  */
-export function MenuScreen({ serviceId }: { serviceId: string }) {
+export function MenuScreen({ serviceId, serviceName }: { serviceId: string; serviceName: string | undefined }) {
   const { user } = useSession();
   const readOnly = !user?.isAdmin;
-  const service = useService(serviceId);
   const answer = useConnectionMenu(serviceId);
   const save = useSaveConnectionMenu(serviceId);
   const departments = useAllDepartments();
@@ -70,13 +69,13 @@ export function MenuScreen({ serviceId }: { serviceId: string }) {
       </Link>
       <h1 className="mt-2 text-2xl font-semibold tracking-tight text-fg">Menu de atendimento</h1>
       <p className="mt-1 text-sm text-fg-muted">
-        {service.data ? `${service.data.name} · ` : ''}As opções que o cliente recebe ao começar uma conversa no horário de atendimento.
+        {serviceName ? `${serviceName} · ` : ''}As opções que o cliente recebe ao começar uma conversa no horário de atendimento.
       </p>
     </div>
   );
 
-  if (answer.isError || service.isError) {
-    const missing = (answer.error ?? service.error) instanceof ApiError && ((answer.error ?? service.error) as ApiError).status === 404;
+  if (answer.isError) {
+    const missing = answer.error instanceof ApiError && answer.error.status === 404;
     return (
       <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-8">
         {header}
