@@ -66,6 +66,8 @@ export const embeddedSignupTexts = {
   failedAtMeta: (message: string) => `A Meta informou um erro: ${message}`,
   /** The window closed without a code (the login was not authorized). */
   notAuthorized: 'A janela da Meta foi fechada sem autorizar o acesso. Nada foi conectado.',
+  /** The login answered a code but Meta's session message (the WABA and number) never came. */
+  noSessionInfo: 'A Meta não informou qual conta do WhatsApp Business foi escolhida. Nada foi conectado; tente de novo.',
   /** The flow finished without a phone number (Meta's FINISH_ONLY_WABA). */
   noNumber: 'A conta do WhatsApp Business foi compartilhada sem um número. Conclua a etapa do número na janela da Meta.',
   /** Meta refused the code: mistyped, expired (it lives 30 seconds) or already used. */

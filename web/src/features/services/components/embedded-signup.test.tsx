@@ -5,7 +5,7 @@
  * came; a cancel or the server's refusal shown in pt-BR. The SDK here is a stand-in put on `window`
  * as Meta's script would (the browser test loads a fake script over the network instead).
  */
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { embeddedSignupTexts } from '#contracts/embedded-signup.ts';
@@ -15,6 +15,7 @@ import { sessionStore } from '#web/lib/auth.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
 import { signupLoginOptions } from '../meta/facebook-sdk.ts';
 import { isMetaOrigin, readSignupMessage } from '../meta/signup-message.ts';
+import { sessionInfoWaitMs } from './embedded-signup.tsx';
 import { ServiceFormModal } from './service-modals.tsx';
 
 const slow = { timeout: 5000 };
@@ -182,5 +183,28 @@ describe('the connection form with a Meta app configured', () => {
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(embeddedSignupTexts.codeRefused), slow);
     expect(postSpy.mock.calls[0]![1]).toMatchObject({ code: 'AQused', wabaId: '524126980791429', coexistence: true });
     expect(postSpy.mock.calls[0]![1]).not.toHaveProperty('phoneNumberId');
+  });
+
+  it('gives up when the code came but Meta never said which account was chosen', async () => {
+    const postSpy = vi.spyOn(api, 'post');
+    await openCreate({ available: true, appId: '1234567890123456', configId: '987654321012345' });
+    const button = await screen.findByRole('button', { name: embeddedSignupTexts.connect }, slow);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      fakeSdk((callback) => callback({ authResponse: { code: 'AQcode-alone' } }));
+      fireEvent.click(button);
+      await sdkLoaded();
+      await waitFor(() => expect(screen.getByRole('button', { name: embeddedSignupTexts.waiting })).toBeTruthy());
+      vi.advanceTimersByTime(sessionInfoWaitMs);
+      await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(embeddedSignupTexts.noSessionInfo), slow);
+      // A message after the run was given up connects nothing.
+      await act(async () => {
+        post(META, finish({ waba_id: '524126980791429', phone_number_id: '106540352242922' }));
+      });
+      expect(postSpy).not.toHaveBeenCalled();
+      expect(screen.getByRole('alert').textContent).toBe(embeddedSignupTexts.noSessionInfo);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -14,6 +14,9 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { launchSignup, loadFacebookSdk } from '../meta/facebook-sdk.ts';
 import { readSignupMessage, type SignupMessage } from '../meta/signup-message.ts';
 
+/** How long the code may wait for Meta's session message (which names the WABA) before the run is given up. */
+export const sessionInfoWaitMs = 10_000;
+
 type Phase = { step: 'idle' } | { step: 'waiting' } | { step: 'connecting' } | { step: 'failed'; message: string };
 
 /** A server refusal as the admin reads it: the field detail's pt-BR text, else the catalogue's. */
@@ -53,7 +56,14 @@ export function EmbeddedSignup({
   const [phase, setPhase] = useState<Phase>({ step: 'idle' });
   const { mutate: connect } = useConnectEmbeddedSignup();
   // The latest run's session message and code: Meta posts the message and answers the login in either order.
-  const run = useRef<{ name: string; message: SignupMessage | null; code: string | null; closed: boolean; sent: boolean } | null>(null);
+  const run = useRef<{
+    name: string;
+    message: SignupMessage | null;
+    code: string | null;
+    closed: boolean;
+    sent: boolean;
+    waiting?: ReturnType<typeof setTimeout>;
+  } | null>(null);
   const finish = useRef<() => void>(() => {});
 
   useEffect(() => {
@@ -70,7 +80,17 @@ export function EmbeddedSignup({
         setPhase({ step: 'failed', message: texts.notAuthorized });
         return;
       }
-      if (!message) return;
+      if (!message) {
+        // The code came first: Meta's session message normally follows at once; without it there is no WABA to connect.
+        current.waiting ??= setTimeout(() => {
+          if (run.current !== current || current.message) return;
+          // Given up: a message coming later connects nothing (the admin was told nothing was).
+          current.sent = true;
+          setPhase({ step: 'failed', message: texts.noSessionInfo });
+        }, sessionInfoWaitMs);
+        return;
+      }
+      clearTimeout(current.waiting);
       current.sent = true;
       setPhase({ step: 'connecting' });
       connect(
@@ -94,8 +114,12 @@ export function EmbeddedSignup({
     };
     window.addEventListener('message', onMessage);
     finish.current = finishIfReady;
-    return () => window.removeEventListener('message', onMessage);
+    return () => {
+      window.removeEventListener('message', onMessage);
+    };
   }, [connect, onConnected, readReceipts]);
+
+  useEffect(() => () => clearTimeout(run.current?.waiting), []);
 
   // Loaded as soon as the option shows, so that the click opens Meta's window at once (a popup opened
   // long after the click is blocked by browsers).
@@ -106,6 +130,7 @@ export function EmbeddedSignup({
   const start = async () => {
     const name = await connectionName();
     if (!name) return;
+    clearTimeout(run.current?.waiting);
     run.current = { name, message: null, code: null, closed: false, sent: false };
     const mine = run.current;
     setPhase({ step: 'waiting' });
