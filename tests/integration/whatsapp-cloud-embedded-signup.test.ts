@@ -127,6 +127,22 @@ describe('Embedded Signup over HTTP', () => {
     expect(fake.calls.some((c) => c.path.endsWith(`/${number.phoneNumberId}/register`))).toBe(false);
   });
 
+  it('keeps the connection, disconnected with its reason, when the start fails after the code was spent', async () => {
+    const fake = world.fake();
+    const owner = await newOwner();
+    const { number, code } = signup();
+    fake.failNext('subscribed_apps', 80007);
+    const made = await call('POST', '/whatsapp-cloud/embedded-signup', {
+      token: owner.token,
+      body: { name: 'Oficial', code, wabaId: number.wabaId, phoneNumberId: number.phoneNumberId, coexistence: false },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ status: 'disconnected', statusReason: expect.any(String), verifiedName: 'Padaria Pão Quente' });
+    expect(fake.numbers.get(number.phoneNumberId)?.registered).toBe(true);
+    // 'Iniciar' connects it once Meta answers.
+    expect((await call('POST', `/services/${made.body.id}/start`, { token: owner.token })).body.status).toBe('connected');
+  });
+
   it('refuses a code Meta refuses (never issued, used, expired) on the code field, connecting nothing', async () => {
     const fake = world.fake();
     const owner = await newOwner();

@@ -12,10 +12,10 @@ import { embeddedSignupTexts, type EmbeddedSignupPayload } from '#contracts/embe
 import { errorTexts } from '#contracts/errors.ts';
 import type { Service } from '#contracts/services.ts';
 import { ChannelUnreachable, CredentialsRejected, type MetaApp } from '../channels/port.ts';
-import { fail } from '../errors.ts';
+import { DomainError, fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { createService, runServiceAction } from './services.ts';
+import { createService, getService, runServiceAction } from './services.ts';
 
 function translate(error: unknown): never {
   if (error instanceof CredentialsRejected && error.details.field) {
@@ -44,5 +44,12 @@ export async function connectByEmbeddedSignup(ports: Ports, session: AccountSess
     defaultDepartmentId: payload.defaultDepartmentId,
     readReceipts: payload.readReceipts,
   });
-  return runServiceAction(ports, session, service.id, 'start');
+  // Made: a start Meta refuses (the override's handshake, a throttle) leaves it disconnected with its
+  // reason on the list, where 'Iniciar' tries again; the code is spent, so failing here would orphan it.
+  try {
+    return await runServiceAction(ports, session, service.id, 'start');
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'invalid') return getService(ports, session, service.id);
+    throw error;
+  }
 }
