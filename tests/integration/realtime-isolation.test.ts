@@ -36,6 +36,27 @@ async function listen(account: number, token: string): Promise<Listener> {
   });
 }
 
+/**
+ * Renames every account to `${label} ${i}` and waits until each socket has that rename. The local
+ * runtime fans the table stream out in commit order, a batch after the one before (ADR-0016), and a
+ * socket gets what is posted to it in order: once every socket has its rename, every event of a
+ * change committed before the renames has reached every socket it was posted to.
+ */
+async function renameAllAndWait(teams: { owner: { accountId: string }; admin: { token: string } }[], listeners: Listener[], label: string) {
+  await Promise.all(
+    teams.map(async (t, i) => {
+      const renamed = await call('PUT', `/accounts/${t.owner.accountId}`, { token: t.admin.token, body: { name: `${label} ${i}` } });
+      expect(renamed.status).toBe(200);
+    }),
+  );
+  const hasRename = (l: Listener) =>
+    l.raw.some((raw) => {
+      const e = JSON.parse(raw) as { event: string; data: { name?: string } };
+      return e.event === 'account.UPDATED' && e.data.name === `${label} ${l.account}`;
+    });
+  await expect.poll(() => listeners.filter((l) => !hasRename(l)).length, { timeout: 60_000, interval: 50 }).toBe(0);
+}
+
 /** Runs `task` for 0..n-1, `width` at a time. */
 async function inBatches<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
@@ -54,8 +75,9 @@ describe('realtime isolation under many sockets', () => {
       return listen(account, tokens[n % tokens.length]!);
     });
     expect(listeners).toHaveLength(accounts * socketsPerAccount);
-    // What the set-up itself produced has arrived; from here on every socket of an account must get the same.
-    await new Promise((r) => setTimeout(r, 500));
+    // What the set-up itself produced has arrived (a rename made after it has); from here on every
+    // socket of an account must get the same.
+    await renameAllAndWait(teams, listeners, 'Antes');
     const offsets = new Map(listeners.map((l) => [l, l.raw.length]));
 
     // Every id that belongs to one account: none may appear in another account's socket.
@@ -103,8 +125,8 @@ describe('realtime isolation under many sockets', () => {
         return rest.some((other) => other !== first);
       }).length;
     await expect.poll(differing, { timeout: 30_000, interval: 250 }).toBe(0);
-    // Room for anything misaddressed that is still on its way.
-    await new Promise((r) => setTimeout(r, 1000));
+    // Anything misaddressed that was still on its way has arrived (a rename made after it has).
+    await renameAllAndWait(teams, listeners, 'Depois');
 
     for (const l of listeners) {
       const i = l.account;

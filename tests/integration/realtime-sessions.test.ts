@@ -45,7 +45,10 @@ async function open(token: string): Promise<OpenSocket> {
 const closesWithin = (s: OpenSocket, ms: number) => Promise.race([s.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 
 /** A token signed with the runtime's own secret, for a user of an account, expiring `expiresIn` seconds from now. */
-async function signedToken(userId: string, accountId: string, expiresIn: number): Promise<string> {
+const signedToken = (userId: string, accountId: string, expiresIn: number) => signedTokenUntil(userId, accountId, Math.floor(Date.now() / 1000) + expiresIn);
+
+/** The same, expiring at `exp` (epoch seconds). */
+async function signedTokenUntil(userId: string, accountId: string, exp: number): Promise<string> {
   const secret = readFileSync(join(inject('dataDir'), 'jwt-secret'), 'utf8').trim();
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ acc: accountId })
@@ -53,9 +56,14 @@ async function signedToken(userId: string, accountId: string, expiresIn: number)
     .setSubject(userId)
     .setJti(ulid())
     .setIssuer('conversa')
-    .setIssuedAt(Math.min(now, now + expiresIn) - 60)
-    .setExpirationTime(now + expiresIn)
+    .setIssuedAt(Math.min(now, exp) - 60)
+    .setExpirationTime(exp)
     .sign(new TextEncoder().encode(secret));
+}
+
+/** Resolves once this machine's clock (the runtime's too) reads `epochMs` or later. */
+async function clockPast(epochMs: number): Promise<void> {
+  while (Date.now() < epochMs) await new Promise((r) => setTimeout(r, epochMs - Date.now()));
 }
 
 /** Renames the account: an `account.UPDATED` event to every socket of the account. */
@@ -135,9 +143,12 @@ describe('realtime sessions: an open socket of an ended session', () => {
 
   it('gets nothing once its token has expired, and is closed at the next event of its account', async () => {
     const { owner, member } = await proTeam();
-    const shortLived = await open(await signedToken(member.id, owner.accountId, 2));
+    // Valid for at least a second (room to open both sockets), expired from the next whole second on.
+    const expiresAt = Math.floor(Date.now() / 1000) + 2;
+    const shortLived = await open(await signedTokenUntil(member.id, owner.accountId, expiresAt));
     const ownerSocket = await open(owner.token);
-    await new Promise((r) => setTimeout(r, 2500));
+    // The event below is made, and fanned out, once the token has expired (the fan-out reads the same clock).
+    await clockPast(expiresAt * 1000);
     expect((await touchAccount(owner.token, owner.accountId, 'Depois da Expiração')).status).toBe(200);
     await expect.poll(() => ownerSocket.messages.some((m) => m.includes('Depois da Expiração')), { timeout: 5000 }).toBe(true);
     expect(await closesWithin(shortLived, 5000)).toBe(true);
