@@ -79,12 +79,17 @@ describe('the number', () => {
     expect((two as CredentialsRejected).details.field).toMatchObject({ path: 'phoneNumberId', message: embeddedSignupTexts.numberNotFound });
   });
 
-  it('is registered with a six-digit PIN, the business token as Bearer', async () => {
+  it('is registered with a six-digit PIN, the business token as Bearer, only while Meta says it is not', async () => {
     const number = fake.addNumber({ displayPhoneNumber: '+55 11 3000-0004', verifiedName: 'Loja', registered: false });
     const { token } = fake.issueSignupCode({ wabaIds: [number.wabaId] });
     await signup.register(token, number.phoneNumberId);
     expect(fake.numbers.get(number.phoneNumberId)).toMatchObject({ registered: true, pin: expect.stringMatching(/^\d{6}$/) });
     expect(fake.calls.at(-1)).toMatchObject({ method: 'POST', path: `/v23.0/${number.phoneNumberId}/register`, token, status: 200 });
+    // Connected again later (the connection deleted and made anew): registered already, its PIN kept.
+    const pin = fake.numbers.get(number.phoneNumberId)!.pin;
+    await signup.register(token, number.phoneNumberId);
+    expect(fake.calls.filter((c) => c.path.endsWith(`/${number.phoneNumberId}/register`))).toHaveLength(1);
+    expect(fake.numbers.get(number.phoneNumberId)!.pin).toBe(pin);
   });
 });
 

@@ -9,9 +9,9 @@
  *    are the operator's configuration, not the admin's input: `ChannelUnreachable`, logged.
  * 2. The number: the session message names it, except a WhatsApp Business app number's
  *    (`FINISH_WHATSAPP_BUSINESS_APP_ONBOARDING` carries only the WABA), found as the WABA's only one.
- * 3. POST /{phone-number-id}/register `{ messaging_product: 'whatsapp', pin }` (six digits, the
- *    number's two-step verification PIN), skipped for WhatsApp Business app numbers ("the number is
- *    already registered"). Subscribing the WABA's webhooks is the lifecycle's start (./lifecycle.ts,
+ * 3. POST /{phone-number-id}/register `{ messaging_product: 'whatsapp', pin }` (six random digits,
+ *    the number's two-step verification PIN, not kept), skipped for WhatsApp Business app numbers
+ *    ("the number is already registered") and for a number Meta says is registered already. Subscribing the WABA's webhooks is the lifecycle's start (./lifecycle.ts,
  *    with ./webhook-override.ts), as for typed credentials.
  */
 import { randomInt } from 'node:crypto';
@@ -20,8 +20,9 @@ import { errorTexts } from '#contracts/errors.ts';
 import { serviceStopReasons } from '#contracts/services.ts';
 import { ChannelUnreachable, CredentialsRejected, type ChannelEmbeddedSignup, type MetaApp } from '#domain/channels/port.ts';
 import { graphApiRoot, graphApiVersion, graphTimeoutMs } from './config.ts';
-import { graphClient, GraphError, GraphUnreachable } from './graph-client.ts';
+import { graphClient } from './graph-client.ts';
 import { controlError } from './lifecycle.ts';
+import { registerIfPending } from './registration.ts';
 
 interface GraphErrorBody {
   error?: { code?: unknown; error_subcode?: unknown; message?: unknown };
@@ -76,14 +77,14 @@ async function onlyNumber(accessToken: string, wabaId: string): Promise<string> 
   return ids[0]!;
 }
 
+/**
+ * Registered only while Meta says `PENDING` (./registration.ts, which reads just the token and the
+ * number): a business connecting a number it registered before (a connection deleted and made
+ * again) keeps its PIN, and Meta's 10 registrations in 72 hours are not spent.
+ */
 async function register(accessToken: string, phoneNumberId: string): Promise<void> {
   const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  try {
-    await graphClient(accessToken).post(`${encodeURIComponent(phoneNumberId)}/register`, { messaging_product: 'whatsapp', pin });
-  } catch (error) {
-    if (error instanceof GraphError || error instanceof GraphUnreachable) throw controlError(error, 'phoneNumberId');
-    throw error;
-  }
+  await registerIfPending({ phoneNumberId, accessToken, wabaId: '', appSecret: '' }, pin);
 }
 
 export const whatsappCloudEmbeddedSignup: ChannelEmbeddedSignup = { exchangeCode, onlyNumber, register };
