@@ -288,7 +288,8 @@ describe('team admin screens', () => {
     expect(member.errors).toEqual([]);
     await member.context.close();
   });
-  it('an admin switches automations on, fixes what the form refuses and saves them; a member only reads', async () => {
+  it('an admin switches automations on, fixes what the form and the server refuse and saves them; a member only reads', async () => {
+    const expedicao = (await callApi(world.base, 'POST', '/departments', { name: 'Expedição' }, owner.token)).body;
     const { page, context, errors } = await newPage(world.browser);
     await openAs(page, world, owner, '/inbox');
     await page.getByRole('link', { name: 'Automações' }).click();
@@ -316,6 +317,17 @@ describe('team admin screens', () => {
     await page.getByRole('switch', { name: 'Distribuição automática: Ativada' }).click();
     await page.getByLabel('Máximo de conversas abertas por pessoa').fill('3');
     await page.getByRole('switch', { name: 'Conversa reaberta volta para quem atendia: Ativada' }).click();
+
+    // A department archived while the screen was open: the server's message lands on its field.
+    await page.getByRole('switch', { name: 'Espera longa na fila: Ativada' }).click();
+    await page.getByLabel('Mover para o departamento').selectOption({ label: 'Expedição' });
+    await callApi(world.base, 'POST', `/departments/${expedicao.id}/archive`, { archive: true }, owner.token);
+    await page.getByRole('button', { name: 'Salvar automações' }).click();
+    await page.locator('#waitingTooLong-departmentId-error').getByText('Departamento não encontrado').waitFor();
+    expect(await page.getByLabel('Mover para o departamento').getAttribute('aria-invalid')).toBe('true');
+    expect((await callApi(world.base, 'GET', '/automations', undefined, owner.token)).body.saved).toBe(false);
+    // Switched off, the rule keeps its department without it being checked.
+    await page.getByRole('switch', { name: 'Espera longa na fila: Ativada' }).click();
     await expectAccessible(page, '/automations (edited)');
     await page.getByRole('button', { name: 'Salvar automações' }).click();
     await page.getByText('Automações salvas').waitFor();
@@ -328,6 +340,7 @@ describe('team admin screens', () => {
       roundRobin: { enabled: true, maxOpenPerAgent: 3 },
       rating: { enabled: false, question: 'De 1 a 5, como você avalia nosso atendimento?' },
       reopenToLastAgent: false,
+      waitingTooLong: { enabled: false, departmentId: expedicao.id },
     });
     await page.reload();
     await page.getByLabel('Máximo de conversas abertas por pessoa').waitFor();

@@ -8,11 +8,12 @@ export function useAutomations() {
   return useQuery({ queryKey: automationKeys.settings(), queryFn: ({ signal }) => api.get<AutomationSettingsAnswer>('/automations', { signal }) });
 }
 
-/** PUT /automations (admins): saved whole. */
+/** PUT /automations (admins): saved whole. Silent: the screen puts a refusal's messages on their fields and reports the rest. */
 export function useSaveAutomations() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: [...automationKeys.settings(), 'save'],
+    meta: { silent: true },
     mutationFn: (settings: AutomationSettings) => api.put<AutomationSettingsAnswer>('/automations', settings),
     onSuccess: (answer) => client.setQueryData(automationKeys.settings(), answer),
   });
@@ -26,11 +27,12 @@ export function useConnectionMenu(serviceId: string) {
   });
 }
 
-/** PUT /services/{id}/menu (admins): saved whole. */
+/** PUT /services/{id}/menu (admins): saved whole. Silent, as the automations' save. */
 export function useSaveConnectionMenu(serviceId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationKey: [...automationKeys.menu(serviceId), 'save'],
+    meta: { silent: true },
     mutationFn: (menu: ConnectionMenu) => api.put<ConnectionMenuAnswer>(`/services/${encodeURIComponent(serviceId)}/menu`, menu),
     onSuccess: (answer) => client.setQueryData(automationKeys.menu(serviceId), answer),
   });

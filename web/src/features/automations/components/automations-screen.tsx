@@ -125,8 +125,10 @@ export function AutomationsScreen() {
       setForm(stripAnswer(saved));
       showToast({ tone: 'success', title: 'Automações salvas' });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 400 && error.details.length) setErrors(errorsOf(error.details));
-      else reportError(error);
+      if (error instanceof ApiError && error.status === 400 && error.details.length) {
+        setErrors(errorsOf(error.details));
+        showToast({ tone: 'error', title: 'Revise as automações', message: 'Alguns campos precisam de correção.' });
+      } else reportError(error);
     }
   };
 

@@ -124,8 +124,10 @@ export function MenuScreen({ serviceId, serviceName }: { serviceId: string; serv
       setDraft(toDraft(saved.menu));
       showToast({ tone: 'success', title: 'Menu de atendimento salvo' });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 400 && error.details.length) setErrors(errorsOf(error.details));
-      else reportError(error);
+      if (error instanceof ApiError && error.status === 400 && error.details.length) {
+        setErrors(errorsOf(error.details));
+        showToast({ tone: 'error', title: 'Revise o menu', message: 'Alguns campos precisam de correção.' });
+      } else reportError(error);
     }
   };
 
