@@ -187,15 +187,15 @@ describe('the secrets', () => {
 });
 
 describe('the Lambda functions', () => {
-  it('are one per set of HTTP rights, WebSocket route, stream router and queue consumer, and the scheduled resume', () => {
+  it('are one per set of HTTP rights, WebSocket route, stream router and queue consumer, and the two schedules', () => {
     expect(httpGroups.size).toBe(3);
     expect(routers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
     const ours = httpGroups.size + wsHandlerModules.length + routers.length + queueConsumers.length;
-    // Plus the scheduled resume of stalled jobs (its own tests below) and CDK's own: the custom
-    // resources that strip the worker VPC's default security group of its rules, upload the web
-    // app, and (in dev) empty the buckets on deletion.
-    template.resourceCountIs('AWS::Lambda::Function', ours + 1 + 3);
+    // Plus the scheduled resume of stalled jobs and the lifecycle's timer poller (their own tests
+    // below) and CDK's own: the custom resources that strip the worker VPC's default security
+    // group of its rules, upload the web app, and (in dev) empty the buckets on deletion.
+    template.resourceCountIs('AWS::Lambda::Function', ours + 2 + 3);
     template.resourceCountIs('Custom::VpcRestrictDefaultSG', 1);
     expect(functionsOf(template)).toHaveLength(ours);
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
@@ -407,8 +407,8 @@ describe('the HTTP API', () => {
   });
 
   it('lets API Gateway invoke every route (REST and WebSocket)', () => {
-    // Plus EventBridge's permission to run the scheduled resume.
-    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 1);
+    // Plus EventBridge's permissions to run the scheduled resume and the timer poller.
+    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 2);
   });
 });
 
@@ -1006,6 +1006,31 @@ describe('handlerConstructId', () => {
   });
 });
 
+describe("the conversation lifecycle's timer poller", () => {
+  const firer = () => {
+    const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Description === 'schedules/fire-timers');
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it('runs every minute from its own rule, without retries (the next minute is the retry), and may read and write the table only', () => {
+    const [fnId, fn] = firer();
+    const rules = Object.entries(resourcesOf(template, 'AWS::Events::Rule')).filter(([, r]) => JSON.stringify(r.Properties.Targets ?? []).includes(fnId));
+    expect(rules).toHaveLength(1);
+    expect(rules[0]![1].Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [rules[0]![0], 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: fnId }, MaximumRetryAttempts: 0 });
+    expect(fn.Properties).toMatchObject({ Timeout: 55, Runtime: 'nodejs24.x', Architectures: ['arm64'] });
+    expect(Object.keys(fn.Properties.Environment.Variables)).toContain('TABLE_NAME');
+    expect(Object.keys(fn.Properties.Environment.Variables).some((k) => k.includes('SECRET') || k.includes('KEY'))).toBe(false);
+  });
+});
+
 describe('the scheduled resume of stalled jobs', () => {
   const resumer = () => {
     const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Description === 'schedules/resume-jobs');
@@ -1015,7 +1040,9 @@ describe('the scheduled resume of stalled jobs', () => {
 
   it('runs every 10 minutes from an EventBridge rule whose only target is the resume function, which EventBridge may invoke', () => {
     const [fnId] = resumer();
-    const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).filter((r) => r.Properties.ScheduleExpression);
+    const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).filter(
+      (r) => r.Properties.ScheduleExpression && JSON.stringify(r.Properties.Targets).includes(fnId),
+    );
     expect(rules).toHaveLength(1);
     expect(rules[0]!.Properties).toMatchObject({ ScheduleExpression: 'rate(10 minutes)', State: 'ENABLED' });
     expect(rules[0]!.Properties.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })]);

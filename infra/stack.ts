@@ -15,6 +15,7 @@ import { serviceTypes } from '#contracts/services.ts';
 import { ChannelWorker } from './constructs/channel-worker.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { JobResumer } from './constructs/job-resumer.ts';
+import { TimerFirer } from './constructs/timer-firer.ts';
 import { ConversaHttpApi } from './constructs/http-api.ts';
 import { isPaymentHandler } from './constructs/http-function-groups.ts';
 import { bucketOrigin, MediaBucket, mediaBucketName, originOf } from './constructs/media-bucket.ts';
@@ -142,6 +143,7 @@ export class ConversaStack extends Stack {
   readonly streamConsumers: StreamConsumers;
   readonly queueConsumers: QueueConsumers;
   readonly jobResumer: JobResumer;
+  readonly timerFirer: TimerFirer;
   readonly channelWorker: ChannelWorker;
   readonly stage: StageSettings;
   readonly site: WebSite;
@@ -283,6 +285,13 @@ export class ConversaStack extends Stack {
 
     // Moves on purges and exports whose chain of stream-driven steps broke (ADR-0118); it only lists and nudges them, so it gets the table and no secret.
     this.jobResumer = new JobResumer(this, 'Schedules', {
+      table: this.table.table,
+      handlersDir: join(projectRoot, 'functions', 'schedules'),
+      projectRoot,
+      environment: { TABLE_NAME: this.table.table.tableName },
+    });
+    // The conversation lifecycle's timers (menu timeout, 'no one answered', inactivity), every minute.
+    this.timerFirer = new TimerFirer(this, 'LifecycleTimers', {
       table: this.table.table,
       handlersDir: join(projectRoot, 'functions', 'schedules'),
       projectRoot,
@@ -471,7 +480,7 @@ export class ConversaStack extends Stack {
     // dashboard (infra/constructs/operations.ts). X-Ray active tracing is a NodeFunction default.
     const logLevel = props.logLevel ?? context('logLevel')?.toUpperCase() ?? 'INFO';
     if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`Context logLevel must be one of ${LOG_LEVELS.join(', ')}, not ${logLevel}`);
-    const scheduledFunctions = [this.jobResumer.function];
+    const scheduledFunctions = [this.jobResumer.function, this.timerFirer.function];
     const allFunctions = [...httpFunctions, ...wsFunctions, ...streamFunctions, ...queueFunctions, ...scheduledFunctions];
     for (const fn of allFunctions) {
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', SERVICE_NAME);

@@ -75,6 +75,8 @@ export interface Message {
   groupContact: { id: string; name: string } | null;
   /** Reactions on the channel, one per person, grouped by emoji in the order they were first chosen. */
   reactions: MessageReaction[];
+  /** Sent by an automation (greeting, menu, out-of-hours reply...; docs/conversation-lifecycle.md), not by a person; absent otherwise. */
+  automated?: true;
   createdAt: string;
   updatedAt: string;
 }

@@ -55,6 +55,11 @@ export interface ContactItem {
   departmentId?: string | null;
   department?: { id: string; name: string } | null;
   tagIds?: string[];
+  /**
+   * The conversation lifecycle's state (shared/domain/automations/lifecycle.ts), opaque here: absent
+   * while the account runs no automation, and on contacts from before it (read from status and assignee).
+   */
+  lifecycle?: object;
   createdAt: string;
   updatedAt: string;
 }

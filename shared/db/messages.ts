@@ -56,6 +56,8 @@ export interface MessageItem {
   reactions?: Reactions;
   /** A message template sent instead of free text (the Cloud API); `text` is the template rendered with these parameters. */
   template?: { name: string; language: string; parameters: string[] };
+  /** The automation's rule that sent it (docs/conversation-lifecycle.md#automated-messages): never a person's answer. */
+  automated?: string;
   createdAt: string;
   updatedAt: string;
 }

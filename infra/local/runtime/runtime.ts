@@ -275,6 +275,23 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const exports = await resumeAccountExports(defaultPorts());
   if (exports && !options.quiet) console.log(`[export] ${exports} exportação(ões) retomada(s)`);
 
+  // The conversation lifecycle's timers (menu timeout, 'no one answered', inactivity): the cloud's
+  // one-minute rule is an interval here, and a first run at start fires what came due while the
+  // runtime was stopped (ADR draft conversation-lifecycle-and-timers). One run at a time.
+  const { fireDueTimers } = await import('../../../shared/domain/automations/fire-timers.ts');
+  let firing: Promise<unknown> | null = null;
+  const fireTimers = () => {
+    firing ??= fireDueTimers(defaultPorts())
+      .catch((error: unknown) => console.error('[timers] falha ao disparar os temporizadores', error))
+      .finally(() => {
+        firing = null;
+      });
+    return firing;
+  };
+  await fireTimers();
+  const timerPoll = setInterval(fireTimers, Number(process.env.LIFECYCLE_TIMER_POLL_MS) || 60_000);
+  timerPoll.unref();
+
   // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),
   // reading its queue as the Fargate task does: connection changes (from `notify-worker`), sends
   // of WhatsApp and logouts. One worker per data folder: a fixed owner id lets a restarted runtime
@@ -342,6 +359,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
     async stop() {
       if (stopped) return;
       stopped = true;
+      clearInterval(timerPoll);
+      await firing;
       await worker?.stop();
       server.closeAllConnections();
       await ws.close();

@@ -19,6 +19,7 @@ import { fail } from '../errors.ts';
 import { toMessage } from '../messages/present-message.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
+import { automationsOnce, withLifecycle } from '../automations/team-moves.ts';
 import { changeConversation } from './change-conversation.ts';
 import { conversationLine, type Actor } from './conversation-lines.ts';
 import { canSee, loadVisibleContact, viewerOf, type Viewer } from './visibility.ts';
@@ -63,14 +64,16 @@ function checkMayChange(session: AccountSession, viewer: Viewer, contact: Contac
 export async function takeConversation(ports: Ports, session: AccountSession, contactId: string): Promise<Contact> {
   const viewer = await viewerOf(ports, session);
   const actor = actorOf(session);
-  const next = await changeConversation(ports, session.accountId, contactId, (contact) => {
+  const automations = automationsOnce(ports, session.accountId);
+  const next = await changeConversation(ports, session.accountId, contactId, async (contact) => {
     checkVisible(viewer, contact);
     if (contact.userId === actor.id) return null;
     if (contact.userId) throw takenBy(contact);
-    return {
+    const change = {
       changes: { userId: actor.id, user: actor },
       lines: [conversationLine(ports, contact, 'system', `${actor.name} assumiu a conversa`, actor, ports.clock().getTime())],
     };
+    return withLifecycle(ports, contact, change, { kind: 'agent_assign', userId: actor.id }, await automations(contact.serviceId));
   });
   return present(ports, next);
 }
@@ -96,10 +99,11 @@ export async function transferConversation(ports: Ports, session: AccountSession
   const toUser = user ? { id: user.id, name: user.name } : null;
   const toDepartment = department ? { id: department.id, name: department.name } : null;
   const target = toUser && toDepartment ? `${toUser.name} (${toDepartment.name})` : (toUser?.name ?? toDepartment?.name ?? '');
-  const next = await changeConversation(ports, session.accountId, contactId, (contact) => {
+  const automations = automationsOnce(ports, session.accountId);
+  const next = await changeConversation(ports, session.accountId, contactId, async (contact) => {
     checkMayChange(session, viewer, contact);
     const now = ports.clock().getTime();
-    return {
+    const change = {
       changes: {
         userId: toUser?.id ?? null,
         user: toUser,
@@ -110,6 +114,10 @@ export async function transferConversation(ports: Ports, session: AccountSession
         ...(payload.note ? [conversationLine(ports, contact, 'note', payload.note, actor, now + 1)] : []),
       ],
     };
+    const event = toUser
+      ? ({ kind: 'agent_assign', userId: toUser.id, ...(toDepartment ? { departmentId: toDepartment.id } : {}) } as const)
+      : ({ kind: 'agent_transfer_department', departmentId: toDepartment!.id } as const);
+    return withLifecycle(ports, contact, change, event, await automations(contact.serviceId));
   });
   return present(ports, next);
 }
@@ -118,13 +126,15 @@ export async function transferConversation(ports: Ports, session: AccountSession
 export async function releaseConversation(ports: Ports, session: AccountSession, contactId: string): Promise<Contact> {
   const viewer = await viewerOf(ports, session);
   const actor = actorOf(session);
-  const next = await changeConversation(ports, session.accountId, contactId, (contact) => {
+  const automations = automationsOnce(ports, session.accountId);
+  const next = await changeConversation(ports, session.accountId, contactId, async (contact) => {
     checkMayChange(session, viewer, contact);
     if (!contact.userId) return null;
-    return {
+    const change = {
       changes: { userId: null, user: null },
       lines: [conversationLine(ports, contact, 'system', `${actor.name} liberou a conversa`, actor, ports.clock().getTime())],
     };
+    return withLifecycle(ports, contact, change, { kind: 'agent_release' }, await automations(contact.serviceId));
   });
   return present(ports, next);
 }
@@ -135,10 +145,15 @@ const statusLine = (name: string, status: ConversationStatus) =>
 export async function setConversationStatus(ports: Ports, session: AccountSession, contactId: string, status: ConversationStatus): Promise<Contact> {
   const viewer = await viewerOf(ports, session);
   const actor = actorOf(session);
-  const next = await changeConversation(ports, session.accountId, contactId, (contact) => {
+  const automations = automationsOnce(ports, session.accountId);
+  const next = await changeConversation(ports, session.accountId, contactId, async (contact) => {
     checkMayChange(session, viewer, contact);
-    if ((contact.status ?? 'open') === status) return null;
-    return { changes: { status }, lines: [conversationLine(ports, contact, 'system', statusLine(actor.name, status), actor, ports.clock().getTime())] };
+    const current = contact.status ?? 'open';
+    if (current === status) return null;
+    const change = { changes: { status }, lines: [conversationLine(ports, contact, 'system', statusLine(actor.name, status), actor, ports.clock().getTime())] };
+    // Resolving closes the lifecycle's conversation (closing message, rating question); reopening starts it again; 'Pendente' by hand is a status only.
+    const event = status === 'resolved' ? ({ kind: 'agent_resolve' } as const) : current === 'resolved' ? ({ kind: 'agent_reopen' } as const) : null;
+    return withLifecycle(ports, contact, change, event, event ? await automations(contact.serviceId) : null);
   });
   return present(ports, next);
 }

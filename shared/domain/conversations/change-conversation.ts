@@ -6,12 +6,15 @@
  */
 import { contactFields, contactItem, getContactItem, nextUpdatedAt, type ContactFields, type ContactItem } from '#db/contacts.ts';
 import type { MessageItem } from '#db/messages.ts';
-import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
+import { putNewStep, refusedBy, replaceIfUnchangedStep, type Steps, writeTogether } from '#db/transaction.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 
-/** What a change does to the contact, and the lines it writes; null: nothing to do. */
-export type ConversationChange = { changes: Partial<ContactFields>; lines: MessageItem[] } | null;
+/**
+ * What a change does to the contact, the lines it writes, and other members of its transaction
+ * (the lifecycle's timers and ratings, apply-lifecycle.ts); null: nothing to do.
+ */
+export type ConversationChange = { changes: Partial<ContactFields>; lines: MessageItem[]; steps?: Steps } | null;
 
 export async function changeConversation(
   ports: Ports,
@@ -32,6 +35,7 @@ export async function changeConversation(
     });
     try {
       await writeTogether(ports.table, {
+        ...change.steps,
         contact: replaceIfUnchangedStep(next, contact.updatedAt),
         ...Object.fromEntries(change.lines.map((line, i) => [`line${i}`, putNewStep(line)])),
       });

@@ -18,7 +18,12 @@ import { linkChannelIds } from '../contacts/channel-aliases.ts';
 import { insertContact } from '../contacts/contacts.ts';
 import type { Ports } from '../ports.ts';
 import { refreshLastMessage } from './last-message.ts';
-import { reopenOnInbound, routedDepartment, routedLines } from '../conversations/inbound-routing.ts';
+import { reopenedText, reopenOnInbound, routedDepartment, routedLines } from '../conversations/inbound-routing.ts';
+import { conversationLine } from '../conversations/conversation-lines.ts';
+import { applyLifecycle, isGoingOn, lifecycleOf, newProtocol } from '../automations/apply-lifecycle.ts';
+import { type AutomationContext, automationContext } from '../automations/automation-context.ts';
+import type { LifecycleState } from '../automations/lifecycle.ts';
+import type { Steps } from '#db/transaction.ts';
 import { recordMessage } from './record-message.ts';
 
 /** The connection a report comes from. */
@@ -100,11 +105,31 @@ export async function storeFile(ports: Ports, from: InboundConnection, input: Pi
 /**
  * What a message from the person changes on its contact: the last inbound time moves forward (the
  * Cloud API's 24-hour window runs from it; a late older message leaves it), and a resolved
- * conversation reopens.
+ * conversation reopens; where the account runs automations, the conversation lifecycle decides
+ * instead (a score to the rating question does not reopen it), and answers in the same write.
  */
-function inboundChanges(ports: Ports, contact: ContactItem, timestamp: string): { changes: Partial<ContactFields>; lines: MessageItem[] } {
-  const reopened = reopenOnInbound(ports, contact, timestamp);
+function inboundChanges(
+  ports: Ports,
+  contact: ContactItem,
+  message: Pick<MessageItem, 'text' | 'timestamp'>,
+  automations: AutomationContext | null,
+): { changes: Partial<ContactFields>; lines: MessageItem[]; steps?: Steps } {
+  const { timestamp } = message;
   const lastInboundAt = contact.lastInboundAt && contact.lastInboundAt > timestamp ? contact.lastInboundAt : timestamp;
+  if (automations) {
+    const at = Math.max(ports.clock().getTime(), Date.parse(timestamp) + 1);
+    const event = { kind: 'customer_message' as const, text: message.text, protocol: newProtocol(ports, at) };
+    const outcome = applyLifecycle(ports, contact, event, automations, { at, cause: 'customer' });
+    if (!outcome) return { changes: { lastInboundAt }, lines: [] };
+    const state = outcome.changes.lifecycle as LifecycleState;
+    const reopened = contact.lastMessageAt && !isGoingOn(lifecycleOf(contact)) && isGoingOn(state);
+    return {
+      changes: { ...outcome.changes, lastInboundAt },
+      lines: [...(reopened ? [conversationLine(ports, contact, 'system', reopenedText, null, Date.parse(timestamp) - 1)] : []), ...outcome.lines],
+      steps: outcome.steps,
+    };
+  }
+  const reopened = reopenOnInbound(ports, contact, timestamp);
   return { changes: { ...reopened?.changes, lastInboundAt }, lines: reopened?.lines ?? [] };
 }
 
@@ -146,11 +171,13 @@ export async function receiveMessage(ports: Ports, from: InboundConnection, inpu
     createdAt: now,
     updatedAt: now,
   };
+  // Automations answer a person's own chat, never a group's.
+  const automations = !input.isFromMe && contact.contactType === 'user' ? await automationContext(ports, from.accountId, from.serviceId) : null;
   const outcome = await recordMessage(ports, message, {
     countUnread: !input.isFromMe,
     guardChannelId: input.channelMessageId,
     contact,
-    also: input.isFromMe ? undefined : (current) => inboundChanges(ports, current, message.timestamp),
+    also: input.isFromMe ? undefined : (current) => inboundChanges(ports, current, message, automations),
   });
   return outcome.stored ? outcome.message : null;
 }

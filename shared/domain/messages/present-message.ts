@@ -48,6 +48,7 @@ export async function toMessage(item: MessageItem, signUrl: (key: string, name: 
     user: item.user,
     groupContact: item.groupContact,
     reactions: reactionsOf(item.reactions),
+    ...(item.automated ? { automated: true as const } : {}),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

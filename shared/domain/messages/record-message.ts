@@ -5,7 +5,7 @@
  */
 import { contactFields, contactItem, getContactItem, nextUpdatedAt, type ContactFields, type ContactItem } from '#db/contacts.ts';
 import { claimChannelMessageStep, summaryOf, type MessageItem } from '#db/messages.ts';
-import { putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from '#db/transaction.ts';
+import { putNewStep, refusedBy, replaceIfUnchangedStep, type Steps, writeTogether } from '#db/transaction.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 
@@ -18,8 +18,12 @@ export async function recordMessage(
     countUnread: boolean;
     guardChannelId?: string;
     contact?: ContactItem;
-    /** What else the message changes on its contact, with the lines recording it (a resolved conversation reopening). */
-    also?: (contact: ContactItem) => { changes: Partial<ContactFields>; lines: MessageItem[] } | null;
+    /**
+     * What else the message changes on its contact, with the lines recording it (a resolved
+     * conversation reopening, the lifecycle's automated answers) and other members of the
+     * transaction (the lifecycle's timers).
+     */
+    also?: (contact: ContactItem) => { changes: Partial<ContactFields>; lines: MessageItem[]; steps?: Steps } | null;
   },
 ): Promise<RecordOutcome> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -27,7 +31,7 @@ export async function recordMessage(
     if (!contact) throw fail.notFound();
     const newer = !contact.lastMessageAt || message.timestamp >= contact.lastMessageAt;
     const updatedAt = nextUpdatedAt(ports.clock(), contact.updatedAt);
-    const also = options.also?.(contact) ?? { changes: {}, lines: [] };
+    const also: { changes: Partial<ContactFields>; lines: MessageItem[]; steps?: Steps } = options.also?.(contact) ?? { changes: {}, lines: [] };
     const next = contactItem({
       ...contactFields(contact),
       ...also.changes,
@@ -39,6 +43,7 @@ export async function recordMessage(
     });
     try {
       await writeTogether(ports.table, {
+        ...also.steps,
         channelId: options.guardChannelId ? claimChannelMessageStep(message, options.guardChannelId) : null,
         message: putNewStep(message),
         contact: replaceIfUnchangedStep(next, contact.updatedAt),

@@ -19,6 +19,8 @@ import type { AccountSession } from '../session.ts';
 import { canSee, loadVisibleContact, viewerOf } from '../conversations/visibility.ts';
 import { toMessage } from './present-message.ts';
 import { recordMessage } from './record-message.ts';
+import { applyLifecycle } from '../automations/apply-lifecycle.ts';
+import { automationContext } from '../automations/automation-context.ts';
 
 /**
  * Free text (and media) to a WhatsApp Cloud API contact goes only while the 24-hour window is open
@@ -107,7 +109,22 @@ export async function sendMessage(
     updatedAt: now.toISOString(),
     ...(template ? { template: template.send } : {}),
   });
-  await recordMessage(ports, message, { countUnread: false, contact });
+  // The team's answer moves the conversation's lifecycle (it stops the bot, cancels 'no one
+  // answered', arms inactivity), in the write that stores it.
+  const automations = contact.contactType === 'user' ? await automationContext(ports, session.accountId, contact.serviceId) : null;
+  await recordMessage(ports, message, {
+    countUnread: false,
+    contact,
+    also: automations
+      ? (current) => {
+          const outcome = applyLifecycle(ports, current, { kind: 'agent_reply', userId: session.user.id }, automations, {
+            at: now.getTime() + 1,
+            cause: 'team',
+          });
+          return outcome && { changes: outcome.changes, lines: outcome.lines, steps: outcome.steps };
+        }
+      : undefined,
+  });
   return toMessage(message, ports.storage.downloadUrl);
 }
 

@@ -1,0 +1,173 @@
+/**
+ * Carrying out the conversation lifecycle's transition (transition.ts) on a contact: what it
+ * changes on the contact (the state itself, status, assignee, department), the lines it writes
+ * (automated messages, which the outbound stream sends like any message of ours, and system lines
+ * for what an automation moved), and the transaction members it adds (timers armed and cancelled,
+ * a rating). The caller writes all of it in the one transaction that changes the conversation
+ * (change-conversation.ts, record-message.ts), under the contact's version: a retried write
+ * re-reads the contact and decides again, so an automated message is never stored twice.
+ */
+import { fillAutomationText } from '#contracts/automations.ts';
+import { ack } from '#contracts/messages.ts';
+import type { ContactFields, ContactItem } from '#db/contacts.ts';
+import { armTimerStep, cancelTimerStep, ratingStep, timerItem } from '#db/conversation-timers.ts';
+import { messageItem, type MessageItem } from '#db/messages.ts';
+import type { Steps } from '#db/transaction.ts';
+import { conversationLine } from '../conversations/conversation-lines.ts';
+import { routedText } from '../conversations/inbound-routing.ts';
+import type { Ports } from '../ports.ts';
+import type { AutomationContext } from './automation-context.ts';
+import { type LifecycleEvent, type LifecycleState, lifecycleFromContact } from './lifecycle.ts';
+import { transition } from './transition.ts';
+
+export interface LifecycleOutcome {
+  changes: Partial<ContactFields>;
+  lines: MessageItem[];
+  steps: Steps;
+  /** The lifecycle asked for a member of this department in turn (round-robin). */
+  roundRobin: { departmentId: string | null; maxOpenPerAgent: number } | null;
+  /** The timers the outcome arms or cancels, by name (the firer leaves their items to these members). */
+  timers: ReadonlySet<string>;
+}
+
+/** Who moved the conversation: the team writes its own lines; a customer's message or a timer gets the automation's. */
+export type LifecycleCause = 'customer' | 'team' | 'timer';
+
+export const assignedText = (name: string) => `Atribuída a ${name}`;
+export const inactivityClosedText = 'Conversa encerrada por inatividade';
+
+/**
+ * The contact's lifecycle state, or one read from its status and assignee (a conversation from
+ * before automations); a contact nobody has exchanged a message with yet has no conversation going on.
+ */
+export function lifecycleOf(contact: ContactItem): LifecycleState {
+  const stored = contact.lifecycle as LifecycleState | undefined;
+  if (stored) return stored;
+  return lifecycleFromContact(contact.lastMessageAt ? contact : { ...contact, status: 'resolved' });
+}
+
+/** Whether a state is a conversation going on (not resolved, not waiting for a score). */
+export const isGoingOn = (state: Pick<LifecycleState, 'kind'>) => state.kind !== 'resolved' && state.kind !== 'rating';
+
+/** A protocol people can read out: the day and four characters ('20261127-7K2Q'). */
+export function newProtocol(ports: Ports, at: number): string {
+  const day = new Date(at).toISOString().slice(0, 10).replaceAll('-', '');
+  return `${day}-${ports.newId(at).slice(-4).toUpperCase()}`;
+}
+
+/**
+ * Runs one event through the lifecycle for this contact at `at` (epoch ms) and turns the effects
+ * into the write. Null when nothing changes (a stale timer, an event the state ignores).
+ */
+export function applyLifecycle(
+  ports: Ports,
+  contact: ContactItem,
+  event: LifecycleEvent,
+  ctx: AutomationContext,
+  options: { at: number; cause: LifecycleCause },
+): LifecycleOutcome | null {
+  const before = lifecycleOf(contact);
+  const moved = transition(before, event, ctx.settings, options.at);
+  if (moved.effects.length === 0 && JSON.stringify(moved.state) === JSON.stringify(before)) return null;
+
+  const changes: Partial<ContactFields> = { lifecycle: moved.state };
+  const lines: MessageItem[] = [];
+  const timers = new Map<string, Steps[string]>();
+  const steps: Steps = {};
+  let roundRobin: LifecycleOutcome['roundRobin'] = null;
+  let department = contact.department ?? null;
+  let user = contact.user ?? null;
+  let clock = options.at;
+  const nextAt = () => clock++;
+  const byAutomation = options.cause !== 'team';
+
+  for (const effect of moved.effects) {
+    switch (effect.kind) {
+      case 'set_status':
+        changes.status = effect.status;
+        if (effect.status === 'resolved' && options.cause === 'timer' && event.kind === 'timer_fired' && event.name === 'inactivity_close') {
+          lines.push(conversationLine(ports, contact, 'system', inactivityClosedText, null, nextAt()));
+        }
+        break;
+      case 'assign': {
+        user = effect.userId ? (ctx.users.get(effect.userId) ?? { id: effect.userId, name: 'Usuário removido' }) : null;
+        changes.userId = user?.id ?? null;
+        changes.user = user;
+        if (user && byAutomation) lines.push(conversationLine(ports, contact, 'system', assignedText(user.name), null, nextAt()));
+        break;
+      }
+      case 'set_department': {
+        department = effect.departmentId ? (ctx.departments.get(effect.departmentId) ?? { id: effect.departmentId, name: 'Departamento removido' }) : null;
+        changes.departmentId = department?.id ?? null;
+        changes.department = department;
+        if (department && byAutomation) lines.push(conversationLine(ports, contact, 'system', routedText(department.name), null, nextAt()));
+        break;
+      }
+      case 'send': {
+        const text = fillAutomationText(effect.template, {
+          contact: { name: contact.name },
+          department,
+          protocol: moved.state.protocol,
+          agent: user,
+        });
+        if (text.trim()) lines.push(automatedMessage(ports, contact, text, effect.rule, nextAt()));
+        break;
+      }
+      case 'schedule_timer':
+        timers.set(
+          effect.name,
+          armTimerStep(timerItem({ accountId: contact.accountId, contactId: contact.id, name: effect.name, version: effect.version, dueAt: effect.at })),
+        );
+        break;
+      case 'cancel_timer':
+        timers.set(effect.name, cancelTimerStep(contact.accountId, contact.id, effect.name));
+        break;
+      case 'record_rating':
+        steps.rating = ratingStep({
+          accountId: contact.accountId,
+          contactId: contact.id,
+          serviceId: contact.serviceId,
+          protocol: effect.protocol,
+          score: effect.score,
+          late: effect.late,
+          userId: user?.id ?? null,
+          departmentId: department?.id ?? null,
+          ratedAt: new Date(options.at).toISOString(),
+        });
+        break;
+      case 'request_round_robin':
+        roundRobin = { departmentId: effect.departmentId, maxOpenPerAgent: effect.maxOpenPerAgent };
+        break;
+    }
+  }
+  for (const [name, step] of timers) steps[`timer_${name}`] = step;
+  return { changes, lines, steps, roundRobin, timers: new Set(timers.keys()) };
+}
+
+/** An automated message of ours: sent by the outbound stream like any other, marked with its rule, by nobody. */
+function automatedMessage(ports: Ports, contact: ContactItem, text: string, rule: string, atMs: number): MessageItem {
+  const at = new Date(atMs).toISOString();
+  return messageItem({
+    id: ports.newId(atMs),
+    accountId: contact.accountId,
+    contactId: contact.id,
+    serviceId: contact.serviceId,
+    text,
+    messageType: 'text',
+    timestamp: at,
+    isFromMe: true,
+    ack: ack.sending,
+    error: null,
+    file: null,
+    quotedMessage: null,
+    replyMessageId: null,
+    replyToChannelMessageId: null,
+    user: null,
+    groupContact: null,
+    channelMessageId: null,
+    sendAttempt: 1,
+    automated: rule,
+    createdAt: at,
+    updatedAt: at,
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * The team's moves (take, transfer, release, resolve, reopen, a reply) run through the conversation
+ * lifecycle where the account runs automations: the move's own change (its system line, its
+ * assignee) and the lifecycle's (its state, timers, the closing message and the rating question)
+ * are written together, the lifecycle's view of status, assignee and department winning so they
+ * stay in step (docs/conversation-lifecycle.md).
+ */
+import type { ContactItem } from '#db/contacts.ts';
+import type { ConversationChange } from '../conversations/change-conversation.ts';
+import type { Ports } from '../ports.ts';
+import { applyLifecycle } from './apply-lifecycle.ts';
+import { type AutomationContext, automationContext } from './automation-context.ts';
+import type { LifecycleEvent } from './lifecycle.ts';
+
+/** The lifecycle's context for a conversation's connection, read once however often the change is retried. */
+export function automationsOnce(ports: Ports, accountId: string): (serviceId: string) => Promise<AutomationContext | null> {
+  const read = new Map<string, Promise<AutomationContext | null>>();
+  return (serviceId) => {
+    let known = read.get(serviceId);
+    if (!known) {
+      known = automationContext(ports, accountId, serviceId);
+      read.set(serviceId, known);
+    }
+    return known;
+  };
+}
+
+/** A team move's change with the lifecycle's for `event` (none: the move alone). */
+export function withLifecycle(
+  ports: Ports,
+  contact: ContactItem,
+  change: ConversationChange,
+  event: LifecycleEvent | null,
+  automations: AutomationContext | null,
+): ConversationChange {
+  if (!event || !automations || contact.contactType !== 'user') return change;
+  // After the move's own line (written at the clock's time).
+  const outcome = applyLifecycle(ports, contact, event, automations, { at: ports.clock().getTime() + 1, cause: 'team' });
+  if (!outcome) return change;
+  return {
+    changes: { ...change?.changes, ...outcome.changes },
+    lines: [...(change?.lines ?? []), ...outcome.lines],
+    steps: { ...change?.steps, ...outcome.steps },
+  };
+}

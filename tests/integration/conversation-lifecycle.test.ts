@@ -1,0 +1,224 @@
+/**
+ * The conversation lifecycle wired into the inbox (docs/conversation-lifecycle.md) over the shared
+ * runtime, with the channel played by the tests' fake WhatsApp: a customer's message gets the
+ * greeting and the menu in the write that stores it; a menu option routes to a department; the
+ * team's take, reply and resolve move it (closing message, rating question); a score is recorded
+ * without reopening the conversation, and the next message starts a new one; timers armed in those
+ * writes fire through `fireDueTimers` on a moved clock, once; out of hours the away reply goes once a
+ * stretch; automated messages leave unread alone; an account with every automation off keeps the
+ * inbox's behaviour and no lifecycle state.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { type AutomationSettings, defaultAutomationSettings, type ConnectionMenu } from '#contracts/automations.ts';
+import type { BusinessHours } from '#contracts/business-hours.ts';
+import { listQueryString } from '#contracts/list-query.ts';
+import { putAccountSetting } from '#db/account-settings.ts';
+import { getContactItem } from '#db/contacts.ts';
+import { keys } from '#db/keys.ts';
+import { fireDueTimers } from '#domain/automations/fire-timers.ts';
+import { receiveMessage } from '#domain/messages/inbound.ts';
+import type { Ports } from '#domain/ports.ts';
+import { call } from './api.ts';
+import { inboxTeam } from './inbox-setup.ts';
+import { eventually, workerPorts } from './worker.ts';
+
+type Team = Awaited<ReturnType<typeof inboxTeam>>;
+const MINUTE = 60_000;
+const allWeek = (start: string, end: string) => [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start, end }));
+const alwaysOpen: BusinessHours = { timeZone: 'America/Sao_Paulo', shifts: allWeek('00:00', '24:00'), holidays: [], departments: [] };
+const neverOpen: BusinessHours = { ...alwaysOpen, shifts: [] };
+
+const automations = (changes: Partial<AutomationSettings>): AutomationSettings => ({ ...defaultAutomationSettings, ...changes });
+
+async function configure(team: Team, settings: { automations?: AutomationSettings; hours?: BusinessHours; menu?: ConnectionMenu }) {
+  const { table } = workerPorts();
+  const by = { userId: team.owner.user.id as string, now: new Date().toISOString() };
+  if (settings.automations) await putAccountSetting(table, team.owner.accountId, 'automations', settings.automations, by);
+  if (settings.hours) await putAccountSetting(table, team.owner.accountId, 'business-hours', settings.hours, by);
+  if (settings.menu) await putAccountSetting(table, team.owner.accountId, `menu#${team.service.id}`, settings.menu, by);
+}
+
+let seq = 0;
+/** The customer (the team's contact) writes. */
+async function customerWrites(team: Team, text: string, ports: Ports = workerPorts()) {
+  return receiveMessage(
+    ports,
+    { accountId: team.owner.accountId, serviceId: team.service.id },
+    {
+      channelMessageId: `wamid-auto-${Date.now()}-${++seq}`,
+      chat: { idFromService: team.contact.idFromService, name: 'Cliente Zap', isGroup: false },
+      isFromMe: false,
+      type: 'text',
+      text,
+      timestamp: new Date(ports.clock().getTime()).toISOString(),
+    },
+  );
+}
+
+async function thread(team: Team): Promise<any[]> {
+  const page = await call('GET', `/messages${listQueryString({ where: { contactId: team.contact.id }, perPage: 100 })}`, { token: team.owner.token });
+  return (page.body.data as any[]).slice().reverse();
+}
+const automated = async (team: Team) => (await thread(team)).filter((m) => m.automated).map((m) => m.text as string);
+const lines = async (team: Team) => (await thread(team)).filter((m) => m.kind === 'system').map((m) => m.text as string);
+const contactOf = async (team: Team) => (await call('GET', `/contacts/${team.contact.id}`, { token: team.owner.token })).body;
+
+async function timersOf(team: Team): Promise<{ name: string; version: number; dueAt: string }[]> {
+  const { table } = workerPorts();
+  const { Items } = await table.doc.send(
+    new QueryCommand({
+      TableName: table.name,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': keys.contactMessages(team.owner.accountId, team.contact.id).pk, ':p': 'TIMER#' },
+      ConsistentRead: true,
+    }),
+  );
+  return (Items ?? []).map((i) => ({ name: i.name as string, version: i.version as number, dueAt: i.dueAt as string }));
+}
+
+/** The ports with their clock moved `ms` ahead (the timers' poller in the future). */
+const later = (ms: number): Ports => ({ ...workerPorts(), clock: () => new Date(Date.now() + ms) });
+
+describe('automations on the conversation lifecycle', () => {
+  it('greets and offers the menu, routes by option, and moves with the team: take, reply, resolve, rating, a new conversation', async () => {
+    const team = await inboxTeam();
+    const financeiro = (await call('POST', '/departments', { token: team.owner.token, body: { name: 'Financeiro' } })).body;
+    await configure(team, {
+      hours: alwaysOpen,
+      automations: automations({
+        greeting: { enabled: true, text: 'Olá, {{primeiro_nome}}! Protocolo {{protocolo}}.' },
+        closing: { enabled: true, text: 'Atendimento {{protocolo}} encerrado por {{atendente}}.' },
+        rating: { enabled: true, question: 'De 1 a 5, como foi?', thanks: 'Obrigado pela nota!' },
+      }),
+      menu: {
+        enabled: true,
+        menus: [
+          {
+            id: 'inicio',
+            text: 'Como podemos ajudar?',
+            options: [
+              { key: '1', label: 'Financeiro', action: { kind: 'department', departmentId: financeiro.id } },
+              { key: '2', label: 'Endereço', action: { kind: 'answer', text: 'Rua das Flores, 100.' } },
+            ],
+          },
+        ],
+        invalidText: 'Opção inválida.',
+        maxInvalid: 3,
+        timeoutMinutes: 30,
+        timeoutDepartmentId: null,
+      },
+    });
+
+    await customerWrites(team, 'Oi, bom dia');
+    const [greeting, menu] = await automated(team);
+    expect(greeting).toMatch(/^Olá, Cliente! Protocolo \d{8}-[0-9A-Z]{4}\.$/);
+    expect(menu).toBe('Como podemos ajudar?\n\n1 - Financeiro\n2 - Endereço');
+    expect(await contactOf(team)).toMatchObject({ status: 'pending', userId: null, unread: 1 });
+    // The menu's timeout is armed in the same write.
+    expect((await timersOf(team)).map((t) => t.name)).toEqual(['menu_timeout']);
+    // Sent through the channel like any message of ours.
+    await eventually(async () => (await thread(team)).filter((m) => m.automated).every((m) => m.ack >= 1));
+
+    await customerWrites(team, '2');
+    // A text answer; the customer stays in the menu (its timeout armed again).
+    expect((await automated(team)).slice(2)).toEqual(['Rua das Flores, 100.']);
+    await customerWrites(team, '1');
+    expect(await lines(team)).toContain('Encaminhada para Financeiro');
+    expect(await contactOf(team)).toMatchObject({ status: 'pending', departmentId: financeiro.id, unread: 3 });
+    expect(await timersOf(team)).toEqual([]);
+
+    // The team: take, reply, resolve.
+    expect((await call('POST', `/contacts/${team.contact.id}/take`, { token: team.admin.token })).status).toBe(200);
+    expect(await contactOf(team)).toMatchObject({ status: 'open', userId: team.admin.id });
+    const reply = await call('POST', '/messages/send', {
+      token: team.admin.token,
+      body: { contactId: team.contact.id, serviceId: team.service.id, text: 'Olá! Vou verificar.' },
+    });
+    expect(reply.status).toBe(201);
+    expect((await call('POST', `/contacts/${team.contact.id}/status`, { token: team.admin.token, body: { status: 'resolved' } })).status).toBe(200);
+    const afterResolve = await automated(team);
+    expect(afterResolve.slice(-2)).toEqual([expect.stringMatching(/^Atendimento \d{8}-[0-9A-Z]{4} encerrado por .+\.$/), 'De 1 a 5, como foi?']);
+    expect(await contactOf(team)).toMatchObject({ status: 'resolved' });
+
+    // A score is recorded and thanked; the conversation stays resolved, with no 'reopened' line.
+    await customerWrites(team, '5');
+    expect((await automated(team)).at(-1)).toBe('Obrigado pela nota!');
+    expect(await contactOf(team)).toMatchObject({ status: 'resolved' });
+    expect(await lines(team)).not.toContain('Conversa reaberta por nova mensagem do cliente');
+    const protocol = greeting!.match(/Protocolo (\S+)\./)![1]!;
+    const { table } = workerPorts();
+    const rating = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        KeyConditionExpression: 'pk = :pk AND sk = :sk',
+        ExpressionAttributeValues: { ':pk': keys.account(team.owner.accountId).pk, ':sk': keys.conversationRating(team.owner.accountId, protocol).sk },
+      }),
+    );
+    expect(rating.Items?.[0]).toMatchObject({ score: 5, late: false, userId: team.admin.id, departmentId: financeiro.id, contactId: team.contact.id });
+
+    // The next message is a new conversation, back with whoever had it (reopenToLastAgent, on by
+    // default, as the inbox did before automations): reopened, nobody greeted again.
+    await customerWrites(team, 'Oi de novo');
+    expect(await automated(team)).toHaveLength(6);
+    expect(await lines(team)).toContain('Conversa reaberta por nova mensagem do cliente');
+    expect(await contactOf(team)).toMatchObject({ status: 'open', userId: team.admin.id, unread: 5 });
+  });
+
+  it("fires 'no one answered' once, on a moved clock, and a timer the team's reply cancelled never", async () => {
+    const team = await inboxTeam();
+    await configure(team, {
+      hours: alwaysOpen,
+      automations: automations({ noAnswer: { enabled: true, minutes: 5, text: 'Ainda estamos por aqui, {{primeiro_nome}}.' } }),
+    });
+    await customerWrites(team, 'Alguém aí?');
+    const [armed] = await timersOf(team);
+    expect(armed).toMatchObject({ name: 'no_answer' });
+    expect(Date.parse(armed!.dueAt) - Date.now()).toBeGreaterThan(4 * MINUTE);
+
+    // Not due yet: nothing.
+    await fireDueTimers(later(MINUTE));
+    expect(await automated(team)).toEqual([]);
+    // Due: the notice, once, however often the poller runs.
+    await fireDueTimers(later(6 * MINUTE));
+    await fireDueTimers(later(7 * MINUTE));
+    expect(await automated(team)).toEqual(['Ainda estamos por aqui, Cliente.']);
+    expect(await timersOf(team)).toEqual([]);
+    expect(await contactOf(team)).toMatchObject({ unread: 1 });
+
+    // A new conversation's timer, cancelled by the team's reply in the write that stores it.
+    await call('POST', `/contacts/${team.contact.id}/status`, { token: team.owner.token, body: { status: 'resolved' } });
+    await customerWrites(team, 'Voltei');
+    expect((await timersOf(team)).map((t) => t.name)).toEqual(['no_answer']);
+    await call('POST', '/messages/send', { token: team.owner.token, body: { contactId: team.contact.id, serviceId: team.service.id, text: 'Oi!' } });
+    expect(await timersOf(team)).toEqual([]);
+    await fireDueTimers(later(10 * MINUTE));
+    expect(await automated(team)).toEqual(['Ainda estamos por aqui, Cliente.']);
+  });
+
+  it('answers out of hours once a closed stretch, with no greeting', async () => {
+    const team = await inboxTeam();
+    await configure(team, {
+      hours: neverOpen,
+      automations: automations({
+        greeting: { enabled: true, text: 'Olá!' },
+        outOfHours: { enabled: true, text: 'Estamos fechados agora.' },
+      }),
+    });
+    await customerWrites(team, 'Oi');
+    await customerWrites(team, 'Tem alguém?');
+    await customerWrites(team, 'Alô');
+    expect(await automated(team)).toEqual(['Estamos fechados agora.']);
+    expect(await contactOf(team)).toMatchObject({ status: 'pending', unread: 3 });
+  });
+
+  it('keeps the inbox as it was where no automation is on: no lifecycle, no automated message', async () => {
+    const team = await inboxTeam();
+    await configure(team, { hours: alwaysOpen, automations: defaultAutomationSettings });
+    await customerWrites(team, 'Oi');
+    expect(await automated(team)).toEqual([]);
+    const item = await getContactItem(workerPorts().table, team.owner.accountId, team.contact.id);
+    expect(item?.lifecycle).toBeUndefined();
+    expect(item?.status ?? 'open').toBe('open');
+  });
+});
