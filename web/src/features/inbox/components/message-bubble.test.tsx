@@ -28,6 +28,15 @@ describe('a message bubble', () => {
     expect(screen.queryByTestId('send-waiting')).toBeNull();
   });
 
+  it("marks an automation's message as automatic instead of naming a person; a person's is not marked", () => {
+    show(message({ isFromMe: true, ack: 1, automated: true, user: null, text: 'Olá! Já vamos te atender.' }));
+    expect(screen.getByTestId('automated').textContent).toBe('Automática ·');
+    cleanup();
+    show(message({ isFromMe: true, ack: 1, user: { id: 'u1', name: 'Ana' } }));
+    expect(screen.queryByTestId('automated')).toBeNull();
+    expect(screen.getByText('Ana ·')).toBeTruthy();
+  });
+
   it('shows reactions as chips under the message, counted from two, read as one label', () => {
     show(
       message({

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { Clock, FileText, Mic, NotebookPen, Reply, RotateCcw } from 'lucide-react';
+import { Bot, Clock, FileText, Mic, NotebookPen, Reply, RotateCcw } from 'lucide-react';
 import { ack } from '#contracts/message-acks.ts';
 import type { MessageReaction, MessageSummary } from '#contracts/messages.ts';
 import { cn } from '#web/lib/cn.ts';
@@ -183,6 +183,12 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
             ) : null}
             <p className={cn('mt-1 flex items-center justify-end gap-1 text-[11px]', note ? 'text-note-fg' : mine ? 'text-brand-fg' : 'text-fg-muted')}>
               {mine && !note && message.user ? <span className="mr-1 truncate">{message.user.name} ·</span> : null}
+              {mine && message.automated ? (
+                <span className="mr-1 inline-flex items-center gap-1" data-testid="automated">
+                  <Bot className="size-3 shrink-0" aria-hidden="true" />
+                  Automática ·
+                </span>
+              ) : null}
               <time dateTime={message.timestamp}>{formatMessageTime(message.timestamp)}</time>
               {/* The error icon's red is lost on the brand green: there it takes the bubble's text colour (the red ring and the reason mark the failure). */}
               {mine && !note ? <AckStatus ack={message.ack} className={failed ? '[&>svg]:text-current' : undefined} /> : null}
