@@ -1,5 +1,5 @@
 /**
- * Embedded Signup in the template (ADR draft cloud-embedded-signup): with the context keys
+ * Embedded Signup in the template (ADR-0217): with the context keys
  * `metaAppId` and `metaConfigId`, the Meta app's secret (held 'unset' until the operator puts it in),
  * the ids and the secret's ARN on the HTTP functions, the secret and the public origin on what starts
  * connections, and Meta's SDK allowed by the site's CSP; without them none of it, and the CSP as before.

@@ -40,7 +40,7 @@ export interface SiteHeaderOptions {
 }
 
 /**
- * What Meta's JavaScript SDK needs for Embedded Signup (ADR draft cloud-embedded-signup): the script
+ * What Meta's JavaScript SDK needs for Embedded Signup (ADR-0217): the script
  * from connect.facebook.net; the hidden cross-domain frames it opens on www/web/staticxx.facebook.com
  * (the login itself is a popup window, which CSP does not govern, posting back with `postMessage`);
  * its calls and the app-events pixel (`autoLogAppEvents`, as Meta's snippet sets it) to

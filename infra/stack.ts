@@ -447,7 +447,7 @@ export class ConversaStack extends Stack {
       if (CONSUMERS_THAT_START_CONNECTIONS.has(name)) fn.addEnvironment('TELEGRAM_WEBHOOK_BASE_URL', webhookBase);
     }
 
-    // Embedded Signup (ADR draft cloud-embedded-signup): the routes read the app's ids and secret; whatever
+    // Embedded Signup (ADR-0217): the routes read the app's ids and secret; whatever
     // starts a WhatsApp (API oficial) connection reads the secret and the public origin, to give a
     // connection on this app its WABA's webhook override (connectors/whatsapp-cloud/webhook-override.ts).
     if (metaAppId && metaConfigId) {

@@ -1,5 +1,5 @@
 /**
- * The server's half of Embedded Signup against the Graph API double (ADR draft cloud-embedded-signup):
+ * The server's half of Embedded Signup against the Graph API double (ADR-0217):
  * the code exchanged for the business token with the app's id and secret, Meta's refusals mapped
  * (a code's on the `code` field; the app's own credentials as the channel unreachable), the WABA's
  * only number found, the registration with a six-digit PIN; and the WABA override given at start

@@ -1,5 +1,5 @@
 /**
- * The server's half of Meta's Embedded Signup (ADR draft cloud-embedded-signup), as Meta's
+ * The server's half of Meta's Embedded Signup (ADR-0217), as Meta's
  * "Onboarding business customers as a Tech Provider" steps describe it, server to server:
  *
  * 1. GET /oauth/access_token with the operator's app id and secret and the code `FB.login` answered:

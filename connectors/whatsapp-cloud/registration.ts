@@ -1,6 +1,5 @@
 /**
- * Registering a number on the Cloud API when a connection is saved with it (ADR draft
- * cloud-number-registration). Meta's "Register a business phone number" page: a number must be
+ * Registering a number on the Cloud API when a connection is saved with it (ADR-0216). Meta's "Register a business phone number" page: a number must be
  * registered before it sends or receives through the Cloud API, only through the API
  * (`POST /{phone-number-id}/register` with `messaging_product: 'whatsapp'` and a six-digit `pin`):
  * WhatsApp Manager and the App Dashboard cannot, except for the test number Meta registers itself.

@@ -1,7 +1,7 @@
 /**
  * The WABA's alternate callback URL (Meta's "Webhook overrides": `override_callback_uri` and
  * `verify_token` on POST /{waba-id}/subscribed_apps) for connections on the operator's own Meta app,
- * the one Embedded Signup onboards businesses with (ADR draft cloud-embedded-signup). One app serves
+ * the one Embedded Signup onboards businesses with (ADR-0217). One app serves
  * every tenant then, and its single app-level URL could not be each connection's: the override
  * sends the WABA's `messages` (and the other fields Meta lets an override carry) to the
  * connection's own URL, `/api/webhooks/whatsapp-cloud/{serviceId}` with its own verify token

@@ -1,5 +1,5 @@
 /**
- * The operator's Meta app for Embedded Signup (ADR draft cloud-embedded-signup), read when used:
+ * The operator's Meta app for Embedded Signup (ADR-0217), read when used:
  *   META_APP_ID      the app's id (context `metaAppId` in the cloud)
  *   META_CONFIG_ID   its Facebook Login for Business configuration (context `metaConfigId`)
  *   META_APP_SECRET  the app secret for the code exchange (or META_APP_SECRET_ARN: the stack's secret,

@@ -17,8 +17,7 @@ export interface TimerFirerProps {
 }
 
 /**
- * The conversation lifecycle's timer poller (functions/schedules/fire-timers.ts, ADR draft
- * conversation-lifecycle-and-timers): an EventBridge rule runs it every minute. It reads the due
+ * The conversation lifecycle's timer poller (functions/schedules/fire-timers.ts, ADR-0214): an EventBridge rule runs it every minute. It reads the due
  * timers (Query on gsi1) and moves each conversation in a transaction (the contact, its lines, the
  * timer items), reading the settings and names the lifecycle needs, so it gets the table's read
  * and write rights and nothing else: the automated messages it stores are sent by the outbound

@@ -1,5 +1,5 @@
 /**
- * Screenshots of 'Conectar com a Meta' (ADR draft cloud-embedded-signup): 'Nova conexão' for WhatsApp
+ * Screenshots of 'Conectar com a Meta' (ADR-0217): 'Nova conexão' for WhatsApp
  * (API oficial) where a Meta app is configured, the button and the coexistence option above the typed
  * credentials, and the same after Meta's window was left at a step (the pt-BR message), light and
  * dark, 1280 and 390 px wide, each with axe-core (0 serious or critical), into

@@ -58,7 +58,7 @@ const minutesField = (max: number) =>
 /**
  * A rule with a switch: switched on, its fields are checked (pt-BR messages); switched off, they are
  * kept as typed so the screen keeps them for the next time, without being required: a blank text, a
- * blank department, a number left blank (it falls back to `fallback`'s). ADR draft automation-settings-documents.
+ * blank department, a number left blank (it falls back to `fallback`'s). ADR-0215.
  */
 const switchable = <On extends z.ZodRawShape, Off extends { [K in keyof On]: z.ZodType<z.output<On[K]>> }>(on: On, off: Off) =>
   z.discriminatedUnion('enabled', [z.object({ enabled: z.literal(true), ...on }), z.object({ enabled: z.literal(false), ...off })], {

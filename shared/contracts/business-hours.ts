@@ -2,7 +2,7 @@
  * Business hours ('Horário de atendimento', docs/conversation-lifecycle.md): the account's weekly
  * shifts (several a day), its time zone and its holidays; a department may have shifts of its own
  * and keeps the account's zone and holidays. Times are wall-clock times in the account's zone,
- * never the server's (ADR draft conversation-lifecycle-and-timers). A shift ends the day it starts:
+ * never the server's (ADR-0214). A shift ends the day it starts:
  * one that crosses midnight is refused and entered as two shifts.
  */
 import { z } from 'zod';

@@ -80,7 +80,7 @@ export const cloudCredentialTexts = {
   phoneNumberNotFound: 'A Meta não encontrou este número com este token: confira o ID do número de telefone',
   /** The number is not in this business account. */
   wabaMismatch: 'Este número não pertence a esta conta do WhatsApp Business',
-  /** The registration PIN (ADR draft cloud-number-registration): six digits. */
+  /** The registration PIN (ADR-0216): six digits. */
   registrationPinInvalid: 'O PIN tem 6 números',
   /** The number is not registered on the Cloud API yet and no PIN was given to register it. */
   registrationPinRequired:

@@ -1,5 +1,5 @@
 /**
- * 'Conectar com a Meta' in the browser (ADR draft cloud-embedded-signup), over the local runtime with
+ * 'Conectar com a Meta' in the browser (ADR-0217), over the local runtime with
  * the Graph API double as Meta and the double's app as the operator's Meta app. Meta's JavaScript SDK
  * is a stand-in served at its real URL (https://connect.facebook.net/en_US/sdk.js) through Playwright's
  * routing, under the site's real Content-Security-Policy (this page does not bypass it): its `FB.login`

@@ -1,5 +1,5 @@
 /**
- * 'Conectar com a Meta' over HTTP (ADR draft cloud-embedded-signup), against a runtime of the file's
+ * 'Conectar com a Meta' over HTTP (ADR-0217), against a runtime of the file's
  * own with the Graph API double as Meta and an operator's Meta app configured (META_APP_ID,
  * META_CONFIG_ID, META_APP_SECRET: the double's app). GET /whatsapp-cloud/embedded-signup tells
  * admins the app's ids (never its secret); POST exchanges Embedded Signup's code at

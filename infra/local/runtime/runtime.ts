@@ -277,7 +277,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   // The conversation lifecycle's timers (menu timeout, 'no one answered', inactivity): the cloud's
   // one-minute rule is an interval here, and a first run at start fires what came due while the
-  // runtime was stopped (ADR draft conversation-lifecycle-and-timers). One run at a time.
+  // runtime was stopped (ADR-0214). One run at a time.
   const { fireDueTimers } = await import('../../../shared/domain/automations/fire-timers.ts');
   let firing: Promise<unknown> | null = null;
   const fireTimers = () => {

@@ -1,6 +1,5 @@
 /**
- * Fires the conversation lifecycle's due timers (docs/conversation-lifecycle.md#timers, ADR draft
- * conversation-lifecycle-and-timers): every minute the poller (functions/schedules/fire-timers.ts
+ * Fires the conversation lifecycle's due timers (docs/conversation-lifecycle.md#timers, ADR-0214): every minute the poller (functions/schedules/fire-timers.ts
  * in the cloud, the local runtime's own interval) reads the timers due by now on each shard and
  * runs each through the lifecycle in the write that moves its conversation, taking the timer's item
  * away in the same transaction. A timer whose version is no longer the armed one (cancelled,

@@ -1,5 +1,5 @@
 /**
- * The conversation lifecycle (docs/conversation-lifecycle.md, ADR draft conversation-lifecycle-and-timers):
+ * The conversation lifecycle (docs/conversation-lifecycle.md, ADR-0214):
  * one state machine every automation moves through. Its states, the events that move it, the
  * effects a move asks for, and how a state shows in the inbox (status, assignee, department) so the
  * inbox's filters and tabs keep working unchanged.

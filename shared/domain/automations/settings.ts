@@ -3,8 +3,7 @@
  * (docs/conversation-lifecycle.md, 'Automações' and 'Menu de atendimento' in docs/product.md#screens):
  * read by members and by the lifecycle, saved whole by admins. Departments and people named must
  * exist and not be archived when saved; one archived later stays named until the next save, and
- * the lifecycle treats it as the department or person it was. Why documents of their own: ADR draft
- * automation-settings-documents.
+ * the lifecycle treats it as the department or person it was. Why documents of their own: ADR-0215.
  */
 import {
   type AutomationSettings,

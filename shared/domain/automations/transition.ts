@@ -1,6 +1,5 @@
 /**
- * The conversation lifecycle's one transition function (docs/conversation-lifecycle.md, ADR draft
- * conversation-lifecycle-and-timers): a state, an event, the settings and the time give the next
+ * The conversation lifecycle's one transition function (docs/conversation-lifecycle.md, ADR-0214): a state, an event, the settings and the time give the next
  * state and the effects to carry out. Pure: no clock, no table, no channel; the caller stores the
  * state with the contact (under the contact's version, as every conversation change) and carries
  * out the effects. Rules kept here, whatever the order of events:

@@ -1,6 +1,5 @@
 /**
- * Wall-clock time in an IANA zone through Intl alone (no time-zone library: ADR draft
- * conversation-lifecycle-and-timers). The server's own zone is never read: every function takes the zone.
+ * Wall-clock time in an IANA zone through Intl alone (no time-zone library: ADR-0214). The server's own zone is never read: every function takes the zone.
  */
 
 export interface WallClock {

@@ -326,7 +326,7 @@ export interface ChannelAdapter {
    * Throws `ChannelSendError` when refused. Absent: the channel takes no reactions from us.
    */
   react?(connection: ChannelConnection, reaction: OutboundReaction): Promise<{ reactorId: string }>;
-  /** Meta's Embedded Signup (the Cloud API's; ADR draft cloud-embedded-signup). Absent: the channel has none. */
+  /** Meta's Embedded Signup (the Cloud API's; ADR-0217). Absent: the channel has none. */
   readonly embeddedSignup?: ChannelEmbeddedSignup;
 }
 

@@ -1,5 +1,5 @@
 /**
- * 'Conectar com a Meta' (docs/product.md#screens, ADR draft cloud-embedded-signup): a WhatsApp
+ * 'Conectar com a Meta' (docs/product.md#screens, ADR-0217): a WhatsApp
  * (API oficial) connection made from what Meta's Embedded Signup handed the browser. The code is
  * exchanged for the business's token with the operator's Meta app, the number is registered for the
  * Cloud API unless it is a WhatsApp Business app number (coexistence), and from there the connection

@@ -3,8 +3,7 @@
  * show as stored; the access token and the app secret are password inputs, and on edit they start
  * blank with the stored value's mask as placeholder: blank keeps it (PUT /services/{id} takes any
  * of the four, the others stay). The two-step verification PIN is asked beside them, optional: the
- * server uses it only to register a number not yet on the Cloud API and never stores it (ADR draft
- * cloud-number-registration). An existing connection also shows its webhook (the callback URL
+ * server uses it only to register a number not yet on the Cloud API and never stores it (ADR-0216). An existing connection also shows its webhook (the callback URL
  * and verify token an admin pastes into the Meta app's WhatsApp > Configuration), as the API
  * answers it to admins.
  */

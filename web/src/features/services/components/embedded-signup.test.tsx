@@ -1,5 +1,5 @@
 /**
- * 'Conectar com a Meta' in the connection form (ADR draft cloud-embedded-signup): offered for a new
+ * 'Conectar com a Meta' in the connection form (ADR-0217): offered for a new
  * WhatsApp (API oficial) connection only when the server says the operator's Meta app is set; Meta's
  * session messages read from Meta's origins only; the code and the ids sent to the server once both
  * came; a cancel or the server's refusal shown in pt-BR. The SDK here is a stand-in put on `window`

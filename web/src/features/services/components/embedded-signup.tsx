@@ -1,5 +1,5 @@
 /**
- * 'Conectar com a Meta' (docs/product.md#screens, ADR draft cloud-embedded-signup): in 'Nova
+ * 'Conectar com a Meta' (docs/product.md#screens, ADR-0217): in 'Nova
  * conexão' for WhatsApp (API oficial), where the operator configured a Meta app. Meta's window (the
  * SDK's `FB.login`) lets the business pick or create its WhatsApp Business account and number; its
  * session message (`WA_EMBEDDED_SIGNUP`, from Meta's origin only) names them and the login's answer

@@ -1,7 +1,7 @@
 /**
  * Meta's JavaScript SDK, loaded on demand the first time an admin clicks 'Conectar com a Meta' (no
  * page loads it otherwise), initialised and called as Meta's "Embedded Signup Implementation" page
- * shows (ADR draft cloud-embedded-signup): `FB.init({ appId, autoLogAppEvents, xfbml, version })`,
+ * shows (ADR-0217): `FB.init({ appId, autoLogAppEvents, xfbml, version })`,
  * then `FB.login(callback, { config_id, response_type: 'code', override_default_response_type: true,
  * extras })`. The site's Content-Security-Policy allows the SDK's origins only where the operator
  * configured a Meta app (infra/site-headers.ts).
