@@ -149,6 +149,8 @@ export const messageSchema = z.object({
   groupContact: nullable(ref),
   // Missing on items written before reactions were shown.
   reactions: z.array(z.object({ emoji: z.string(), count: z.number(), fromMe: z.boolean() })).default([]),
+  // Only on an automation's messages (docs/conversation-lifecycle.md#automated-messages).
+  automated: z.literal(true).optional(),
   ...timestamps,
 });
 

@@ -2,7 +2,9 @@
  * The team inbox thread (docs/product.md#team-inbox) in a real browser against the local runtime: internal notes
  * written from the composer (stored as notes, never sent to the customer's channel), a system line
  * from 'Assumir' shown across the thread, and the `/atalho` quick-reply picker driven by the
- * keyboard, its variables filled by the server. axe-core clean with the picker open.
+ * keyboard, its variables filled by the server. axe-core clean with the picker open. A customer on
+ * Telegram goes through the automations: greeted, the menu, an option to a department, the agent's
+ * take, answer and resolve, the rating question and a score that does not reopen the conversation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -132,5 +134,100 @@ describe('the team thread', () => {
     expect((await ownBubbleMetaContrast(phone.page, sentText)).ratio).toBeGreaterThanOrEqual(4.5);
     expect(phone.errors).toEqual([]);
     await phone.context.close();
+  });
+
+  it('a customer goes through the menu to a department, the agent takes, answers and resolves, and the score is recorded without reopening', async () => {
+    const team = await newTeam(world, 'Ótica Horizonte', 'Paula Mendes');
+    const { owner } = team;
+    const botToken = `${910_000 + (Date.now() % 80_000)}:AAH-otica`;
+    const bot = world.telegram.addBot(botToken, 'Ótica');
+    const service = (await callApi(world.base, 'POST', '/services', { name: 'Bot da Ótica', type: 'telegram', token: botToken }, owner.token)).body;
+    await callApi(world.base, 'POST', `/services/${service.id}/start`, {}, owner.token);
+    await eventually(async () => bot.polling);
+    const lentes = (await callApi(world.base, 'POST', '/departments', { name: 'Lentes' }, owner.token)).body;
+    const everyDay = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start: '00:00', end: '24:00' }));
+    expect((await callApi(world.base, 'PUT', '/business-hours', { shifts: everyDay }, owner.token)).status).toBe(200);
+    const settings = (await callApi(world.base, 'GET', '/automations', undefined, owner.token)).body;
+    const saved = await callApi(
+      world.base,
+      'PUT',
+      '/automations',
+      {
+        ...settings,
+        greeting: { enabled: true, text: 'Olá, {{primeiro_nome}}! Seu protocolo é {{protocolo}}.' },
+        closing: { enabled: true, text: 'Atendimento encerrado. Obrigado!' },
+        rating: { enabled: true, question: 'De 1 a 5, como foi o atendimento?', thanks: 'Obrigado pela avaliação!' },
+      },
+      owner.token,
+    );
+    expect(saved.status).toBe(200);
+    const menu = await callApi(
+      world.base,
+      'PUT',
+      `/services/${service.id}/menu`,
+      {
+        enabled: true,
+        menus: [
+          {
+            id: 'inicio',
+            text: 'Como podemos ajudar?',
+            options: [
+              { key: '1', label: 'Lentes de contato', action: { kind: 'department', departmentId: lentes.id } },
+              { key: '2', label: 'Endereço', action: { kind: 'answer', text: 'Av. Afonso Pena, 1500.' } },
+            ],
+          },
+        ],
+        invalidText: 'Não entendi. Digite o número de uma opção.',
+        maxInvalid: 3,
+        timeoutMinutes: 30,
+        timeoutDepartmentId: null,
+      },
+      owner.token,
+    );
+    expect(menu.status).toBe(200);
+
+    const bruno = { id: 555_031, first_name: 'Bruno', last_name: 'Azevedo' };
+    bot.receive(bruno, { text: 'Boa tarde' });
+    const contact = await eventually(async () => {
+      const list = await callApi(world.base, 'GET', '/contacts', undefined, owner.token);
+      return list.body.data.find((c: { name: string }) => c.name === 'Bruno Azevedo');
+    });
+    // The greeting and the menu reached the customer on Telegram.
+    const texts = () => bot.sent.filter((s) => s.answer.ok).map((s) => s.params.text as string);
+    await eventually(async () => texts().length >= 2);
+    expect(texts()[0]).toMatch(/^Olá, Bruno! Seu protocolo é \d{8}-[0-9A-Z]{4}\.$/);
+    expect(texts()[1]).toBe('Como podemos ajudar?\n\n1 - Lentes de contato\n2 - Endereço');
+
+    const { page, context, errors } = await newPage(world.browser);
+    await openAs(page, world, owner, `/inbox/${contact.id}`);
+    const menuBubble = page.getByTestId('message').filter({ hasText: 'Como podemos ajudar?' });
+    await menuBubble.getByTestId('automated').waitFor({ timeout: 20_000 });
+    await page.getByTestId('conversation-facts').getByText('Pendente').waitFor();
+    await expectAccessible(page, '/inbox/{id} with automated messages');
+
+    // The customer picks 1: the conversation goes to Lentes, live.
+    bot.receive(bruno, { text: '1' });
+    await page.getByText('Encaminhada para Lentes').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Assumir' }).click();
+    await page.getByTestId('conversation-facts').getByText('Aberta').waitFor();
+    const box = page.getByLabel('Mensagem', { exact: true });
+    await box.fill('Oi, Bruno! Qual o grau da sua lente?');
+    await box.press('Enter');
+    await eventually(async () => texts().includes('Oi, Bruno! Qual o grau da sua lente?'));
+    await page.getByRole('button', { name: 'Mais ações' }).click();
+    await page.getByRole('menuitem', { name: 'Resolver' }).click();
+    await page.getByTestId('message').filter({ hasText: 'De 1 a 5, como foi o atendimento?' }).getByTestId('automated').waitFor({ timeout: 20_000 });
+    await page.getByTestId('conversation-facts').getByText('Resolvida').waitFor();
+    await eventually(async () => texts().includes('De 1 a 5, como foi o atendimento?'));
+
+    // A score: thanked and recorded; the conversation stays resolved.
+    bot.receive(bruno, { text: '5' });
+    await page.getByTestId('message').filter({ hasText: 'Obrigado pela avaliação!' }).waitFor({ timeout: 20_000 });
+    await eventually(async () => texts().includes('Obrigado pela avaliação!'));
+    expect((await callApi(world.base, 'GET', `/contacts/${contact.id}`, undefined, owner.token)).body.status).toBe('resolved');
+    await page.getByTestId('conversation-facts').getByText('Resolvida').waitFor();
+    expect(await page.getByText('Conversa reaberta por nova mensagem do cliente').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
