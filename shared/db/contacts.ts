@@ -1,5 +1,5 @@
 /** Contact items, their channel-id guard and their deletion tombstones. */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Gender } from '#contracts/contacts.ts';
 import type { ConversationStatus } from '#contracts/conversations.ts';
 import type { MessageSummary } from '#contracts/messages.ts';
@@ -15,6 +15,9 @@ export interface ContactItem {
   sk: string;
   gsi2pk: string;
   gsi2sk: string;
+  /** Only while someone has the conversation open (`keys.openAssignment`): counted by round-robin. */
+  gsi1pk?: string;
+  gsi1sk?: string;
   type: typeof entityTypes.contact;
   id: string;
   accountId: string;
@@ -85,7 +88,7 @@ export interface ContactTombstone {
   gsi1sk?: string;
 }
 
-export type ContactFields = Omit<ContactItem, 'pk' | 'sk' | 'gsi2pk' | 'gsi2sk' | 'type'>;
+export type ContactFields = Omit<ContactItem, 'pk' | 'sk' | 'gsi2pk' | 'gsi2sk' | 'gsi1pk' | 'gsi1sk' | 'type'>;
 
 /**
  * The `updatedAt` of a contact's next version: now, or a millisecond past the previous one when
@@ -107,22 +110,47 @@ function changeNow(accountId: string, contactId: string) {
 
 /** The stored item for a contact's fields, placed in the change index at the moment of writing. */
 export function contactItem(fields: ContactFields): ContactItem {
+  const openBy = fields.userId && (fields.status ?? 'open') === 'open' && !fields.archivedAt ? fields.userId : null;
   return {
     ...keys.contact(fields.accountId, fields.id),
     ...changeNow(fields.accountId, fields.id),
+    ...(openBy ? keys.openAssignment(fields.accountId, openBy, fields.id) : {}),
     type: entityTypes.contact,
     ...fields,
   };
 }
 
 export function contactFields(item: ContactItem): ContactFields {
-  const { pk, sk, gsi2pk, gsi2sk, type, ...fields } = item;
+  const { pk, sk, gsi2pk, gsi2sk, gsi1pk, gsi1sk, type, ...fields } = item;
   void pk;
   void sk;
   void gsi2pk;
   void gsi2sk;
+  void gsi1pk;
+  void gsi1sk;
   void type;
   return fields;
+}
+
+/** How many conversations a person has open now (round-robin's cap). */
+export async function openAssignmentCount(table: Table, accountId: string, userId: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.openAssignments(accountId, userId).gsi1pk },
+        Select: 'COUNT',
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return count;
 }
 
 export async function getContactItem(table: Table, accountId: string, contactId: string, consistent = false): Promise<ContactItem | undefined> {

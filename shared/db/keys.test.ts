@@ -92,6 +92,12 @@ describe('ACCESS_PATTERNS.md', () => {
     dueTimer: [[3, '<due>', 'A', 'C', '<name>']],
     dueTimers: [[3]],
     conversationRating: [['A', '<protocol>']],
+    openAssignment: [['A', 'U', 'C']],
+    openAssignments: [['A', 'U']],
+    roundRobinTurn: [
+      ['A', 'D'],
+      ['A', null],
+    ],
     channelMessage: [['A', 'S', '<channelMessageId>']],
     file: [['A', 'F']],
     accountConnection: [['A', '<connectionId>']],

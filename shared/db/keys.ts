@@ -42,6 +42,7 @@ export const entityTypes = {
   accountSetting: 'AccountSetting',
   conversationTimer: 'ConversationTimer',
   conversationRating: 'ConversationRating',
+  roundRobinTurn: 'RoundRobinTurn',
 } as const;
 
 /**
@@ -205,6 +206,14 @@ export const keys = {
     gsi1sk: `${dueAt}#${accountId}#${contactId}#${name}`,
   }),
   dueTimers: (shard: number) => ({ gsi1pk: `TIMERS#${shard}` }),
+  /**
+   * gsi1, sparse: a contact carries it while someone has it open (assigned, status open), so a
+   * person's open conversations are counted with one Query (round-robin's cap).
+   */
+  openAssignment: (accountId: string, userId: string, contactId: string) => ({ gsi1pk: `OPEN#${accountId}#${userId}`, gsi1sk: contactId }),
+  openAssignments: (accountId: string, userId: string) => ({ gsi1pk: `OPEN#${accountId}#${userId}` }),
+  /** Who round-robin picked last in a department's queue (`none`: the queue of no department). */
+  roundRobinTurn: (accountId: string, departmentId: string | null): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `ROUND-ROBIN#${departmentId ?? 'none'}` }),
   /** A conversation's 1-5 rating, by its protocol, in the account's partition (reports read them). */
   conversationRating: (accountId: string, protocol: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `RATING#${protocol}` }),
   /** A message by its channel id (acks, edits, redelivery), and the idempotency guard of inbound messages. */

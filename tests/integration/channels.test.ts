@@ -137,7 +137,7 @@ function countingPorts(): { ports: Ports; reads: () => string[]; reset: () => vo
 }
 
 describe('an inbound message', () => {
-  it('reads each item once: its guard, the contact guard and the contact, and for a reply the quoted message', async () => {
+  it('reads each item once: its guard, the contact guard and the contact, for a reply the quoted message, and the automations once a few seconds', async () => {
     const { owner, contact } = await inboxTeam();
     const { ports, reads, reset } = countingPorts();
     const sink = inboundSink(ports, { accountId: owner.accountId, serviceId: contact.serviceId });
@@ -146,7 +146,9 @@ describe('an inbound message', () => {
     expect(await sink.message({ channelMessageId: first, chat, isFromMe: false, type: 'text', text: 'Primeira', timestamp: new Date().toISOString() })).toBe(
       true,
     );
-    expect(reads().sort()).toEqual(['CHANNEL-CONTACT', 'CHANNEL-MSG', 'CONTACT']);
+    // And, the first time a few seconds, whether the account runs automations (its automations and
+    // the connection's menu: two settings documents, kept by the process for automationContextTtlMs).
+    expect(reads().sort()).toEqual(['CHANNEL-CONTACT', 'CHANNEL-MSG', 'CONTACT', 'SETTING', 'SETTING']);
 
     reset();
     await sink.message({

@@ -9,7 +9,7 @@
  * inbox's behaviour and no lifecycle state.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { type AutomationSettings, defaultAutomationSettings, type ConnectionMenu } from '#contracts/automations.ts';
 import type { BusinessHours } from '#contracts/business-hours.ts';
 import { listQueryString } from '#contracts/list-query.ts';
@@ -21,6 +21,7 @@ import { receiveMessage } from '#domain/messages/inbound.ts';
 import type { Ports } from '#domain/ports.ts';
 import { call } from './api.ts';
 import { inboxTeam } from './inbox-setup.ts';
+import { listen } from './realtime-client.ts';
 import { eventually, workerPorts } from './worker.ts';
 
 type Team = Awaited<ReturnType<typeof inboxTeam>>;
@@ -210,6 +211,57 @@ describe('automations on the conversation lifecycle', () => {
     await customerWrites(team, 'Alô');
     expect(await automated(team)).toEqual(['Estamos fechados agora.']);
     expect(await contactOf(team)).toMatchObject({ status: 'pending', unread: 3 });
+  });
+
+  it('hands conversations out in turn to online members of the queue, up to the cap each, and leaves the rest waiting', async () => {
+    const team = await inboxTeam();
+    const tiago = (
+      await call('POST', '/users', {
+        token: team.owner.token,
+        body: { name: 'Tiago', email: `tiago.${Date.now()}@example.com`, password: 'Senha#Forte123', isAdmin: false },
+      })
+    ).body;
+    const suporte = (
+      await call('POST', '/departments', { token: team.owner.token, body: { name: 'Suporte', userIds: [team.admin.id, team.member.id, tiago.id] } })
+    ).body;
+    await call('PUT', `/services/${team.service.id}`, { token: team.owner.token, body: { name: team.service.name, defaultDepartmentId: suporte.id } });
+    await configure(team, { hours: alwaysOpen, automations: automations({ roundRobin: { enabled: true, maxOpenPerAgent: 1 } }) });
+    // Online: the admin and the member (a realtime socket each, as the web app opens); Tiago is not.
+    const sockets = await Promise.all([listen(team.admin.token), listen(team.member.token)]);
+    onTestFinished(() => {
+      for (const socket of sockets) socket.close();
+    });
+    const customer = async (name: string) => {
+      const stored = await receiveMessage(
+        workerPorts(),
+        { accountId: team.owner.accountId, serviceId: team.service.id },
+        {
+          channelMessageId: `wamid-rr-${Date.now()}-${++seq}`,
+          chat: { idFromService: `5511977${String(++seq).padStart(6, '0')}@s.whatsapp.net`, name, isGroup: false },
+          isFromMe: false,
+          type: 'text',
+          text: 'Preciso de ajuda',
+          timestamp: new Date().toISOString(),
+        },
+      );
+      return (await call('GET', `/contacts/${stored!.contactId}`, { token: team.owner.token })).body;
+    };
+    const first = await customer('Ana Lima');
+    const second = await customer('Bia Rocha');
+    const third = await customer('Caio Melo');
+    const online = [team.admin.id, team.member.id].sort();
+    expect([first.userId, second.userId].sort()).toEqual(online);
+    expect(first).toMatchObject({ status: 'open', departmentId: suporte.id });
+    // Both online members are at the cap of 1; Tiago is offline: the third waits in the queue.
+    expect(third).toMatchObject({ userId: null, status: 'pending', departmentId: suporte.id });
+    const firstLines = (await call('GET', `/messages${listQueryString({ where: { contactId: first.id }, perPage: 20 })}`, { token: team.owner.token })).body
+      .data;
+    expect(firstLines.map((m: any) => m.text)).toContain(`Atribuída a ${first.user.name}`);
+
+    // Resolving the first frees its agent: the next conversation goes to them.
+    await call('POST', `/contacts/${first.id}/status`, { token: team.owner.token, body: { status: 'resolved' } });
+    const fourth = await customer('Davi Souza');
+    expect(fourth.userId).toBe(first.userId);
   });
 
   it('keeps the inbox as it was where no automation is on: no lifecycle, no automated message', async () => {

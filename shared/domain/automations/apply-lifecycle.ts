@@ -30,8 +30,8 @@ export interface LifecycleOutcome {
   timers: ReadonlySet<string>;
 }
 
-/** Who moved the conversation: the team writes its own lines; a customer's message or a timer gets the automation's. */
-export type LifecycleCause = 'customer' | 'team' | 'timer';
+/** Who moved the conversation: the team writes its own lines; a customer's message, a timer or round-robin gets the automation's. */
+export type LifecycleCause = 'customer' | 'team' | 'timer' | 'automation';
 
 export const assignedText = (name: string) => `Atribuída a ${name}`;
 export const inactivityClosedText = 'Conversa encerrada por inatividade';

@@ -35,8 +35,37 @@ export function automationsOn(automations: AutomationSettings, menu: ConnectionM
   return rules.some((rule) => rule.enabled) || Boolean(menu?.enabled);
 }
 
-/** The lifecycle's context for a conversation on this connection, or null when no automation is on. */
-export async function automationContext(ports: Ports, accountId: string, serviceId: string): Promise<AutomationContext | null> {
+/**
+ * How long a process keeps an account's automation context: every inbound message and every send
+ * asks for it, and most accounts have nothing on, so a fresh read each time would add two reads to
+ * the busiest paths. A save in this process forgets it at once (`forgetAutomationContext`); in
+ * another process (the cloud's functions and channel workers) a save takes effect within this long.
+ */
+export const automationContextTtlMs = 5_000;
+const cacheLimit = 2_000;
+const cached = new Map<string, { at: number; context: Promise<AutomationContext | null> }>();
+
+/** Drops an account's cached contexts (its settings, hours, menus, departments or people changed). */
+export function forgetAutomationContext(accountId: string): void {
+  for (const key of cached.keys()) if (key.startsWith(`${accountId}:`)) cached.delete(key);
+}
+
+/** The lifecycle's context for a conversation on this connection, or null when no automation is on (kept a few seconds, see above). */
+export function automationContext(ports: Ports, accountId: string, serviceId: string): Promise<AutomationContext | null> {
+  const key = `${accountId}:${serviceId}`;
+  const now = Date.now();
+  const hit = cached.get(key);
+  if (hit && now - hit.at < automationContextTtlMs) return hit.context;
+  const context = readAutomationContext(ports, accountId, serviceId);
+  // A failed read is not kept.
+  context.catch(() => cached.delete(key));
+  cached.delete(key);
+  cached.set(key, { at: now, context });
+  if (cached.size > cacheLimit) cached.delete(cached.keys().next().value!);
+  return context;
+}
+
+async function readAutomationContext(ports: Ports, accountId: string, serviceId: string): Promise<AutomationContext | null> {
   const [automations, menu] = await Promise.all([accountAutomationSettings(ports, accountId), connectionMenuOf(ports, accountId, serviceId)]);
   if (!automationsOn(automations, menu)) return null;
   const [{ hours }, service, departments, users] = await Promise.all([

@@ -13,6 +13,8 @@ import { DomainError } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { applyLifecycle } from './apply-lifecycle.ts';
 import { automationsOnce } from './team-moves.ts';
+import { TurnAfterMove } from './assign-in-turn.ts';
+import type { AutomationContext } from './automation-context.ts';
 import { type TimerName, timerNames } from './lifecycle.ts';
 
 export interface FiredTimers {
@@ -44,9 +46,12 @@ async function fire(ports: Ports, timer: TimerItem, contexts: Map<string, Return
   }
   const name = timer.name as TimerName;
   let outcome = 'stale' as keyof FiredTimers;
+  const turn = new TurnAfterMove();
+  let context: AutomationContext | null = null;
   try {
     await changeConversation(ports, timer.accountId, timer.contactId, async (contact) => {
       const automations = await automationsOf(contact.serviceId);
+      context = automations;
       if (!automations || !timerNames.includes(name)) {
         outcome = 'dropped';
         return null;
@@ -55,6 +60,7 @@ async function fire(ports: Ports, timer: TimerItem, contexts: Map<string, Return
         at: ports.clock().getTime(),
         cause: 'timer',
       });
+      turn.note(moved);
       if (!moved) {
         outcome = 'stale';
         return null;
@@ -71,6 +77,8 @@ async function fire(ports: Ports, timer: TimerItem, contexts: Map<string, Return
     if (!(error instanceof DomainError && error.kind === 'notFound')) throw error;
     outcome = 'dropped';
   }
+  // A timer that moved the conversation into a queue (waiting too long) may have it handed out in turn.
+  if (outcome === 'fired') await turn.run(ports, { accountId: timer.accountId, contactId: timer.contactId }, context);
   // Not carried out by a move: taken away while it is still the version read.
   if (outcome !== 'fired') await dropTimer(ports.table, timer);
   return outcome;

@@ -22,6 +22,7 @@ import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { loadService } from '../services/services.ts';
 import type { AccountSession } from '../session.ts';
+import { forgetAutomationContext } from './automation-context.ts';
 
 const menuSetting = (serviceId: string): AccountSettingName => `menu#${serviceId}`;
 
@@ -66,6 +67,7 @@ export async function saveAutomations(ports: Ports, session: AccountSession, set
     userId: session.user.id,
     now: ports.clock().toISOString(),
   });
+  forgetAutomationContext(session.accountId);
   return { ...item.value, saved: true, updatedAt: item.updatedAt };
 }
 
@@ -93,5 +95,6 @@ export async function saveConnectionMenu(ports: Ports, session: AccountSession, 
     userId: session.user.id,
     now: ports.clock().toISOString(),
   });
+  forgetAutomationContext(session.accountId);
   return { menu: item.value, updatedAt: item.updatedAt };
 }

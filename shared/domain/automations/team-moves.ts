@@ -11,6 +11,7 @@ import type { Ports } from '../ports.ts';
 import { applyLifecycle } from './apply-lifecycle.ts';
 import { type AutomationContext, automationContext } from './automation-context.ts';
 import type { LifecycleEvent } from './lifecycle.ts';
+import type { TurnAfterMove } from './assign-in-turn.ts';
 
 /** The lifecycle's context for a conversation's connection, read once however often the change is retried. */
 export function automationsOnce(ports: Ports, accountId: string): (serviceId: string) => Promise<AutomationContext | null> {
@@ -32,10 +33,15 @@ export function withLifecycle(
   change: ConversationChange,
   event: LifecycleEvent | null,
   automations: AutomationContext | null,
+  turn?: TurnAfterMove,
 ): ConversationChange {
-  if (!event || !automations || contact.contactType !== 'user') return change;
+  if (!event || !automations || contact.contactType !== 'user') {
+    turn?.note(null);
+    return change;
+  }
   // After the move's own line (written at the clock's time).
   const outcome = applyLifecycle(ports, contact, event, automations, { at: ports.clock().getTime() + 1, cause: 'team' });
+  turn?.note(outcome);
   if (!outcome) return change;
   return {
     changes: { ...change?.changes, ...outcome.changes },

@@ -12,6 +12,7 @@ import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { isOpen, nextOpening, scheduleFor } from './business-hours.ts';
+import { forgetAutomationContext } from '../automations/automation-context.ts';
 
 /** The account's hours as saved, or the default ones. */
 export async function accountBusinessHours(ports: Ports, accountId: string): Promise<{ hours: BusinessHours; updatedAt: string | null }> {
@@ -52,5 +53,6 @@ export async function saveBusinessHours(ports: Ports, session: AccountSession, h
     departments: hours.departments.map((d) => ({ departmentId: d.departmentId, shifts: byTime(d.shifts) })),
   };
   const item = await putAccountSetting(ports.table, session.accountId, 'business-hours', value, { userId: session.user.id, now: ports.clock().toISOString() });
+  forgetAutomationContext(session.accountId);
   return answer(ports, item.value, item.updatedAt);
 }

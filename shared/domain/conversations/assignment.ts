@@ -19,6 +19,7 @@ import { fail } from '../errors.ts';
 import { toMessage } from '../messages/present-message.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
+import { TurnAfterMove } from '../automations/assign-in-turn.ts';
 import { automationsOnce, withLifecycle } from '../automations/team-moves.ts';
 import { changeConversation } from './change-conversation.ts';
 import { conversationLine, type Actor } from './conversation-lines.ts';
@@ -100,6 +101,7 @@ export async function transferConversation(ports: Ports, session: AccountSession
   const toDepartment = department ? { id: department.id, name: department.name } : null;
   const target = toUser && toDepartment ? `${toUser.name} (${toDepartment.name})` : (toUser?.name ?? toDepartment?.name ?? '');
   const automations = automationsOnce(ports, session.accountId);
+  const turn = new TurnAfterMove();
   const next = await changeConversation(ports, session.accountId, contactId, async (contact) => {
     checkMayChange(session, viewer, contact);
     const now = ports.clock().getTime();
@@ -117,8 +119,9 @@ export async function transferConversation(ports: Ports, session: AccountSession
     const event = toUser
       ? ({ kind: 'agent_assign', userId: toUser.id, ...(toDepartment ? { departmentId: toDepartment.id } : {}) } as const)
       : ({ kind: 'agent_transfer_department', departmentId: toDepartment!.id } as const);
-    return withLifecycle(ports, contact, change, event, await automations(contact.serviceId));
+    return withLifecycle(ports, contact, change, event, await automations(contact.serviceId), turn);
   });
+  await turn.run(ports, { accountId: session.accountId, contactId }, await automations(next.serviceId));
   return present(ports, next);
 }
 
@@ -127,6 +130,7 @@ export async function releaseConversation(ports: Ports, session: AccountSession,
   const viewer = await viewerOf(ports, session);
   const actor = actorOf(session);
   const automations = automationsOnce(ports, session.accountId);
+  const turn = new TurnAfterMove();
   const next = await changeConversation(ports, session.accountId, contactId, async (contact) => {
     checkMayChange(session, viewer, contact);
     if (!contact.userId) return null;
@@ -134,8 +138,9 @@ export async function releaseConversation(ports: Ports, session: AccountSession,
       changes: { userId: null, user: null },
       lines: [conversationLine(ports, contact, 'system', `${actor.name} liberou a conversa`, actor, ports.clock().getTime())],
     };
-    return withLifecycle(ports, contact, change, { kind: 'agent_release' }, await automations(contact.serviceId));
+    return withLifecycle(ports, contact, change, { kind: 'agent_release' }, await automations(contact.serviceId), turn);
   });
+  await turn.run(ports, { accountId: session.accountId, contactId }, await automations(next.serviceId));
   return present(ports, next);
 }
 
@@ -146,6 +151,7 @@ export async function setConversationStatus(ports: Ports, session: AccountSessio
   const viewer = await viewerOf(ports, session);
   const actor = actorOf(session);
   const automations = automationsOnce(ports, session.accountId);
+  const turn = new TurnAfterMove();
   const next = await changeConversation(ports, session.accountId, contactId, async (contact) => {
     checkMayChange(session, viewer, contact);
     const current = contact.status ?? 'open';
@@ -153,8 +159,9 @@ export async function setConversationStatus(ports: Ports, session: AccountSessio
     const change = { changes: { status }, lines: [conversationLine(ports, contact, 'system', statusLine(actor.name, status), actor, ports.clock().getTime())] };
     // Resolving closes the lifecycle's conversation (closing message, rating question); reopening starts it again; 'Pendente' by hand is a status only.
     const event = status === 'resolved' ? ({ kind: 'agent_resolve' } as const) : current === 'resolved' ? ({ kind: 'agent_reopen' } as const) : null;
-    return withLifecycle(ports, contact, change, event, event ? await automations(contact.serviceId) : null);
+    return withLifecycle(ports, contact, change, event, event ? await automations(contact.serviceId) : null, turn);
   });
+  await turn.run(ports, { accountId: session.accountId, contactId }, await automations(next.serviceId));
   return present(ports, next);
 }
 

@@ -22,6 +22,7 @@ import { reopenedText, reopenOnInbound, routedDepartment, routedLines } from '..
 import { conversationLine } from '../conversations/conversation-lines.ts';
 import { applyLifecycle, isGoingOn, lifecycleOf, newProtocol } from '../automations/apply-lifecycle.ts';
 import { type AutomationContext, automationContext } from '../automations/automation-context.ts';
+import { TurnAfterMove } from '../automations/assign-in-turn.ts';
 import type { LifecycleState } from '../automations/lifecycle.ts';
 import type { Steps } from '#db/transaction.ts';
 import { recordMessage } from './record-message.ts';
@@ -113,6 +114,7 @@ function inboundChanges(
   contact: ContactItem,
   message: Pick<MessageItem, 'text' | 'timestamp'>,
   automations: AutomationContext | null,
+  turn: TurnAfterMove,
 ): { changes: Partial<ContactFields>; lines: MessageItem[]; steps?: Steps } {
   const { timestamp } = message;
   const lastInboundAt = contact.lastInboundAt && contact.lastInboundAt > timestamp ? contact.lastInboundAt : timestamp;
@@ -120,6 +122,7 @@ function inboundChanges(
     const at = Math.max(ports.clock().getTime(), Date.parse(timestamp) + 1);
     const event = { kind: 'customer_message' as const, text: message.text, protocol: newProtocol(ports, at) };
     const outcome = applyLifecycle(ports, contact, event, automations, { at, cause: 'customer' });
+    turn.note(outcome);
     if (!outcome) return { changes: { lastInboundAt }, lines: [] };
     const state = outcome.changes.lifecycle as LifecycleState;
     const reopened = contact.lastMessageAt && !isGoingOn(lifecycleOf(contact)) && isGoingOn(state);
@@ -173,13 +176,16 @@ export async function receiveMessage(ports: Ports, from: InboundConnection, inpu
   };
   // Automations answer a person's own chat, never a group's.
   const automations = !input.isFromMe && contact.contactType === 'user' ? await automationContext(ports, from.accountId, from.serviceId) : null;
+  const turn = new TurnAfterMove();
   const outcome = await recordMessage(ports, message, {
     countUnread: !input.isFromMe,
     guardChannelId: input.channelMessageId,
     contact,
-    also: input.isFromMe ? undefined : (current) => inboundChanges(ports, current, message, automations),
+    also: input.isFromMe ? undefined : (current) => inboundChanges(ports, current, message, automations, turn),
   });
-  return outcome.stored ? outcome.message : null;
+  if (!outcome.stored) return null;
+  await turn.run(ports, { accountId: from.accountId, contactId: contact.id }, automations);
+  return outcome.message;
 }
 
 /** Moves a message's ack as the channel reports; never backwards except to deleted or error. */

@@ -1,0 +1,84 @@
+/**
+ * Round-robin ('Distribuição automática', docs/conversation-lifecycle.md#round-robin): when the
+ * lifecycle asks for it (a conversation entered a queue with round-robin on), the department's
+ * members (every active person of the account for the queue of no department) take turns: online
+ * ones (a realtime connection open) under the cap of open conversations each, counted exactly
+ * through the contact's sparse index (`keys.openAssignment`), in a fixed order after the last one
+ * picked in that queue (`pickRoundRobin`). The pick is answered to the lifecycle as an assignment,
+ * with the line 'Atribuída a Ana', in the transaction that also moves the queue's turn; a
+ * conversation that left the queue meanwhile (taken, transferred, answered) is left alone. Nobody
+ * fits: it waits in the queue.
+ */
+import { openAssignmentCount } from '#db/contacts.ts';
+import { lastPickedIn, turnStep } from '#db/round-robin-turns.ts';
+import { accountConnections } from '#db/ws-connections.ts';
+import { changeConversation } from '../conversations/change-conversation.ts';
+import { findDepartment } from '../departments/departments.ts';
+import type { Ports } from '../ports.ts';
+import { applyLifecycle, type LifecycleOutcome, lifecycleOf } from './apply-lifecycle.ts';
+import type { AutomationContext } from './automation-context.ts';
+import { pickRoundRobin } from './round-robin.ts';
+
+export interface RoundRobinRequest {
+  departmentId: string | null;
+  maxOpenPerAgent: number;
+}
+
+/** Picks and assigns; answers who got the conversation, or null (nobody fits, or it left the queue). */
+export async function assignInTurn(
+  ports: Ports,
+  at: { accountId: string; contactId: string },
+  request: RoundRobinRequest,
+  automations: AutomationContext,
+): Promise<string | null> {
+  const department = request.departmentId ? await findDepartment(ports, at.accountId, request.departmentId) : undefined;
+  if (request.departmentId && (!department || department.archivedAt)) return null;
+  const candidates = department ? department.userIds.filter((id) => automations.users.has(id)) : [...automations.users.keys()];
+  if (!candidates.length) return null;
+  const now = ports.clock();
+  const [connections, turn, ...counts] = await Promise.all([
+    accountConnections(ports.table, at.accountId, Math.floor(now.getTime() / 1000)),
+    lastPickedIn(ports.table, at.accountId, request.departmentId),
+    ...candidates.map((userId) => openAssignmentCount(ports.table, at.accountId, userId)),
+  ]);
+  const online = new Set(connections.map((c) => c.userId));
+  const members = candidates.map((userId, i) => ({ userId, online: online.has(userId), openCount: counts[i]! }));
+  const picked = pickRoundRobin(members, turn, request.maxOpenPerAgent);
+  if (!picked) return null;
+
+  let assigned: string | null = null;
+  await changeConversation(ports, at.accountId, at.contactId, (contact) => {
+    const state = lifecycleOf(contact);
+    // Taken, transferred or answered meanwhile: no longer this queue's to hand out.
+    if (state.kind !== 'waiting' || contact.userId || (contact.departmentId ?? null) !== request.departmentId) return null;
+    const outcome = applyLifecycle(ports, contact, { kind: 'agent_assign', userId: picked }, automations, { at: ports.clock().getTime(), cause: 'automation' });
+    if (!outcome) return null;
+    assigned = picked;
+    return {
+      changes: outcome.changes,
+      lines: outcome.lines,
+      steps: {
+        ...outcome.steps,
+        turn: turnStep(at.accountId, request.departmentId, picked, now.toISOString()),
+      },
+    };
+  });
+  return assigned;
+}
+
+/**
+ * The round-robin a move asked for, carried out once the move is written: a move's decision may
+ * run more than once (a retried transaction), so the last decision's request is the one kept.
+ */
+export class TurnAfterMove {
+  private request: RoundRobinRequest | null = null;
+
+  /** Keeps the request of this decision (none: a former decision's is dropped). */
+  note(outcome: Pick<LifecycleOutcome, 'roundRobin'> | null): void {
+    this.request = outcome?.roundRobin ?? null;
+  }
+
+  async run(ports: Ports, at: { accountId: string; contactId: string }, automations: AutomationContext | null): Promise<void> {
+    if (this.request && automations) await assignInTurn(ports, at, this.request, automations);
+  }
+}
