@@ -3,8 +3,8 @@
  * written from the composer (stored as notes, never sent to the customer's channel), a system line
  * from 'Assumir' shown across the thread, and the `/atalho` quick-reply picker driven by the
  * keyboard, its variables filled by the server. axe-core clean with the picker open. A customer on
- * Telegram goes through the automations: greeted, the menu, an option to a department, the agent's
- * take, answer and resolve, the rating question and a score that does not reopen the conversation.
+ * Telegram goes through the automations: greeted, the menu, an option to a department, handed to
+ * the online agent in turn, the answer and resolve, the rating question and a score that does not reopen the conversation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -136,7 +136,7 @@ describe('the team thread', () => {
     await phone.context.close();
   });
 
-  it('a customer goes through the menu to a department, the agent takes, answers and resolves, and the score is recorded without reopening', async () => {
+  it('a customer goes through the menu to a department, is handed to the online agent in turn, answered and resolved, and the score is recorded without reopening', async () => {
     const team = await newTeam(world, 'Ótica Horizonte', 'Paula Mendes');
     const { owner } = team;
     const botToken = `${910_000 + (Date.now() % 80_000)}:AAH-otica`;
@@ -144,7 +144,7 @@ describe('the team thread', () => {
     const service = (await callApi(world.base, 'POST', '/services', { name: 'Bot da Ótica', type: 'telegram', token: botToken }, owner.token)).body;
     await callApi(world.base, 'POST', `/services/${service.id}/start`, {}, owner.token);
     await eventually(async () => bot.polling);
-    const lentes = (await callApi(world.base, 'POST', '/departments', { name: 'Lentes' }, owner.token)).body;
+    const lentes = (await callApi(world.base, 'POST', '/departments', { name: 'Lentes', userIds: [owner.user.id] }, owner.token)).body;
     const everyDay = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start: '00:00', end: '24:00' }));
     expect((await callApi(world.base, 'PUT', '/business-hours', { shifts: everyDay }, owner.token)).status).toBe(200);
     const settings = (await callApi(world.base, 'GET', '/automations', undefined, owner.token)).body;
@@ -157,6 +157,7 @@ describe('the team thread', () => {
         greeting: { enabled: true, text: 'Olá, {{primeiro_nome}}! Seu protocolo é {{protocolo}}.' },
         closing: { enabled: true, text: 'Atendimento encerrado. Obrigado!' },
         rating: { enabled: true, question: 'De 1 a 5, como foi o atendimento?', thanks: 'Obrigado pela avaliação!' },
+        roundRobin: { enabled: true, maxOpenPerAgent: 5 },
       },
       owner.token,
     );
@@ -205,11 +206,14 @@ describe('the team thread', () => {
     await page.getByTestId('conversation-facts').getByText('Pendente').waitFor();
     await expectAccessible(page, '/inbox/{id} with automated messages');
 
-    // The customer picks 1: the conversation goes to Lentes, live.
+    // The customer picks 1: the conversation goes to Lentes and, round-robin, to its only member,
+    // who is online (this page's socket), live.
+    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
     bot.receive(bruno, { text: '1' });
     await page.getByText('Encaminhada para Lentes').waitFor({ timeout: 20_000 });
-    await page.getByRole('button', { name: 'Assumir' }).click();
+    await page.getByText('Atribuída a Paula Mendes').waitFor({ timeout: 20_000 });
     await page.getByTestId('conversation-facts').getByText('Aberta').waitFor();
+    expect(await page.getByRole('button', { name: 'Assumir' }).count()).toBe(0);
     const box = page.getByLabel('Mensagem', { exact: true });
     await box.fill('Oi, Bruno! Qual o grau da sua lente?');
     await box.press('Enter');
