@@ -197,6 +197,60 @@ describe('automations on the conversation lifecycle', () => {
     expect(await automated(team)).toEqual(['Ainda estamos por aqui, Cliente.']);
   });
 
+  it('warns before closing an answered conversation the customer went quiet on, then closes it with the closing message', async () => {
+    const team = await inboxTeam();
+    await configure(team, {
+      hours: alwaysOpen,
+      automations: automations({
+        closing: { enabled: true, text: 'Encerramos o atendimento {{protocolo}}.' },
+        inactivity: { enabled: true, closeAfterHours: 2, warnBeforeMinutes: 30, warningText: 'Ainda está aí? Vamos encerrar em 30 minutos.' },
+      }),
+    });
+    await customerWrites(team, 'Quero trocar um produto');
+    await call('POST', `/contacts/${team.contact.id}/take`, { token: team.admin.token });
+    await call('POST', '/messages/send', {
+      token: team.admin.token,
+      body: { contactId: team.contact.id, serviceId: team.service.id, text: 'Claro! Qual o pedido?' },
+    });
+    expect((await timersOf(team)).map((t) => t.name).sort()).toEqual(['inactivity_close', 'inactivity_warning']);
+
+    // 1 h 31 min of silence: the warning, once.
+    await fireDueTimers(later(91 * MINUTE));
+    await fireDueTimers(later(95 * MINUTE));
+    expect(await automated(team)).toEqual(['Ainda está aí? Vamos encerrar em 30 minutos.']);
+    expect(await contactOf(team)).toMatchObject({ status: 'open', userId: team.admin.id });
+    // 2 h: closed by the automation, with its line and the closing message; nobody's assignment touched.
+    await fireDueTimers(later(121 * MINUTE));
+    expect((await automated(team)).at(-1)).toMatch(/^Encerramos o atendimento \d{8}-[0-9A-Z]{4}\.$/);
+    expect(await lines(team)).toContain('Conversa encerrada por inatividade');
+    expect(await contactOf(team)).toMatchObject({ status: 'resolved', userId: team.admin.id });
+    expect(await timersOf(team)).toEqual([]);
+
+    // The customer's answer before the close would have cancelled both: a new conversation, answered, then the customer writes.
+    await customerWrites(team, 'Voltei');
+    await call('POST', '/messages/send', { token: team.admin.token, body: { contactId: team.contact.id, serviceId: team.service.id, text: 'Oi de novo!' } });
+    expect((await timersOf(team)).length).toBe(2);
+    await customerWrites(team, 'Obrigado, era isso');
+    expect(await timersOf(team)).toEqual([]);
+  });
+
+  it('moves a conversation that waited too long, unassigned, to the set department', async () => {
+    const team = await inboxTeam();
+    const geral = (await call('POST', '/departments', { token: team.owner.token, body: { name: 'Geral' } })).body;
+    const plantao = (await call('POST', '/departments', { token: team.owner.token, body: { name: 'Plantão' } })).body;
+    await call('PUT', `/services/${team.service.id}`, { token: team.owner.token, body: { name: team.service.name, defaultDepartmentId: geral.id } });
+    await configure(team, { hours: alwaysOpen, automations: automations({ waitingTooLong: { enabled: true, minutes: 20, departmentId: plantao.id } }) });
+    await customerWrites(team, 'Alguém pode me atender?');
+    expect(await contactOf(team)).toMatchObject({ status: 'pending', departmentId: geral.id });
+    await fireDueTimers(later(10 * MINUTE));
+    expect((await contactOf(team)).departmentId).toBe(geral.id);
+    await fireDueTimers(later(21 * MINUTE));
+    expect(await contactOf(team)).toMatchObject({ status: 'pending', departmentId: plantao.id, userId: null });
+    expect(await lines(team)).toContain('Encaminhada para Plantão');
+    // In the set department already: not armed again.
+    expect(await timersOf(team)).toEqual([]);
+  });
+
   it('answers out of hours once a closed stretch, with no greeting', async () => {
     const team = await inboxTeam();
     await configure(team, {
