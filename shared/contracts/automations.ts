@@ -110,6 +110,8 @@ export const automationSettingsSchema = z
     ),
     /** A customer writing to a resolved conversation goes back to whoever had it (as the inbox did before automations). */
     reopenToLastAgent: z.boolean({ error: requiredText }).default(true),
+    /** A person's messages reach the customer under their name ('*Ana Souza:*'), unless they opted out (ADR draft message-signature). */
+    signMessages: z.boolean({ error: requiredText }).default(false),
   })
   .refine((s) => !s.inactivity.enabled || s.inactivity.warnBeforeMinutes < s.inactivity.closeAfterHours * 60, {
     error: 'O aviso deve vir antes do encerramento',
@@ -146,6 +148,7 @@ export const defaultAutomationSettings: AutomationSettings = {
   rating: { enabled: false, question: 'De 1 a 5, como você avalia nosso atendimento?', thanks: 'Obrigado pela avaliação, {{primeiro_nome}}!' },
   roundRobin: { enabled: false, maxOpenPerAgent: 5 },
   reopenToLastAgent: true,
+  signMessages: false,
 };
 
 export const menuTexts = {

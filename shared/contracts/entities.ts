@@ -19,6 +19,8 @@ export interface User {
   archivedAt: string | null;
   /** Why the user is archived: by the plan's limit after a downgrade, or by an administrator. */
   archivedReason: 'limit' | 'manual' | null;
+  /** 'Não assinar minhas mensagens': their messages go unsigned even when the account signs them. */
+  skipSignature: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -77,6 +77,10 @@ export interface Message {
   reactions: MessageReaction[];
   /** Sent by an automation (greeting, menu, out-of-hours reply...; docs/conversation-lifecycle.md), not by a person; absent otherwise. */
   automated?: true;
+  /** Sent under its author's name ('*Ana Souza:*' on the channel; the text here is as typed). Absent otherwise. */
+  signed?: true;
+  /** Forwarded from another conversation (WhatsApp shows 'Encaminhada'). Absent otherwise. */
+  forwarded?: true;
   createdAt: string;
   updatedAt: string;
 }

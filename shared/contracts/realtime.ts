@@ -51,6 +51,8 @@ export const userSchema = z.object({
   pendingEmail: nullable(z.string()),
   archivedAt: nullable(z.string()),
   archivedReason: nullable(z.enum(['limit', 'manual'])),
+  // Missing on users answered before signed messages.
+  skipSignature: z.boolean().default(false),
   ...timestamps,
 });
 
@@ -151,6 +153,9 @@ export const messageSchema = z.object({
   reactions: z.array(z.object({ emoji: z.string(), count: z.number(), fromMe: z.boolean() })).default([]),
   // Only on an automation's messages (docs/conversation-lifecycle.md#automated-messages).
   automated: z.literal(true).optional(),
+  // Only on messages sent under their author's name, and on forwarded ones.
+  signed: z.literal(true).optional(),
+  forwarded: z.literal(true).optional(),
   ...timestamps,
 });
 

@@ -19,6 +19,8 @@ export const userUpdatePayload = z.object({
   email: emailField(emailInvalidText),
   password: z.union([z.literal(''), passwordField]).optional(),
   isAdmin: z.boolean().optional(),
+  /** 'Não assinar minhas mensagens': only the user themselves changes it. */
+  skipSignature: z.boolean().optional(),
 });
 export type UserUpdatePayload = z.infer<typeof userUpdatePayload>;
 
@@ -38,6 +40,7 @@ export function userForm(mode: 'create' | 'edit') {
       password,
       confirmPassword: confirm,
       isAdmin: z.boolean().default(false),
+      skipSignature: z.boolean().default(false),
     })
     .refine((v) => v.password === v.confirmPassword, { error: passwordsDoNotMatchText, path: ['confirmPassword'] });
 }

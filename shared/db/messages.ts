@@ -58,6 +58,10 @@ export interface MessageItem {
   template?: { name: string; language: string; parameters: string[] };
   /** The automation's rule that sent it (docs/conversation-lifecycle.md#automated-messages): never a person's answer. */
   automated?: string;
+  /** Sent under `user`'s name: the channel gets the text signed (signature.ts), every attempt alike; `text` stays as typed. */
+  signed?: true;
+  /** Forwarded from another conversation (forward-message.ts). */
+  forwarded?: true;
   createdAt: string;
   updatedAt: string;
 }

@@ -48,6 +48,8 @@ export interface UserItem {
    * reset, archiving, and an admin setting the user's password move it). Absent: 0.
    */
   sessionGeneration?: number;
+  /** 'Não assinar minhas mensagens': this person's messages never go signed (signature.ts). Absent: signed when the account signs. */
+  skipSignature?: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -145,7 +145,18 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
   [switchAccountPayload, (f) => shaped({ accountId: idOf(f, [f.accountId]) })],
   [accountPayload, () => shaped({ name })],
   [userCreatePayload, (f) => shaped({ name, email: email(f), password, isAdmin: fc.boolean(), id: idOf(f, f.userIds) })],
-  [userUpdatePayload, (f) => shaped({ name, email: email(f), password: fc.oneof(fc.constant(''), password), isAdmin: fc.boolean(), id: idOf(f, f.userIds) })],
+  [
+    userUpdatePayload,
+    (f) =>
+      shaped({
+        name,
+        email: email(f),
+        password: fc.oneof(fc.constant(''), password),
+        isAdmin: fc.boolean(),
+        skipSignature: fc.boolean(),
+        id: idOf(f, f.userIds),
+      }),
+  ],
   [userArchivePayload, (f) => shaped({ archive: fc.boolean(), id: idOf(f, f.userIds) })],
   [
     serviceCreatePayload,
@@ -321,6 +332,7 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         rating: rule({ question: text, thanks: text }),
         roundRobin: rule({ maxOpenPerAgent: count }),
         reopenToLastAgent: fc.boolean(),
+        signMessages: fc.oneof(fc.boolean(), hostile),
       });
     },
   ],

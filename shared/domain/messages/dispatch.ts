@@ -31,6 +31,7 @@ import { ChannelSendError, oggOpusMimetype, type OutboundMessage, type SentMessa
 import { linkChannelIds } from '../contacts/channel-aliases.ts';
 import { refreshLastMessage } from './last-message.ts';
 import type { DispatchDelivery, DispatchRequest } from './outbound-queue.ts';
+import { signedText } from './signature.ts';
 
 /** The reason of a message whose hand-over to the channel was cut short by a crash (pt-BR, shown to the user). */
 export const interruptedReason = 'O envio foi interrompido e a mensagem pode ter chegado ao contato. Confira antes de reenviar.';
@@ -187,7 +188,8 @@ export async function dispatchQueued(
     messageId: message.id,
     to: contact.idFromService,
     type: message.messageType,
-    text: message.text,
+    // Signed when sent (send-message.ts): the name line is added here, on every attempt alike.
+    text: message.signed && message.user && !message.template ? signedText(channelType, message.user.name, message.text) : message.text,
     file: stored && message.messageType === 'voice' ? await asOggVoiceNote(stored) : stored,
     replyTo: message.replyToChannelMessageId,
     template: message.template ?? null,

@@ -49,6 +49,8 @@ export async function toMessage(item: MessageItem, signUrl: (key: string, name: 
     groupContact: item.groupContact,
     reactions: reactionsOf(item.reactions),
     ...(item.automated ? { automated: true as const } : {}),
+    ...(item.signed ? { signed: true as const } : {}),
+    ...(item.forwarded ? { forwarded: true as const } : {}),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

@@ -20,6 +20,7 @@ import { canSee, loadVisibleContact, viewerOf } from '../conversations/visibilit
 import { toMessage } from './present-message.ts';
 import { recordMessage } from './record-message.ts';
 import { applyLifecycle } from '../automations/apply-lifecycle.ts';
+import { signsMessages } from './signature.ts';
 import { automationContext } from '../automations/automation-context.ts';
 
 /**
@@ -84,6 +85,9 @@ export async function sendMessage(
     if (!quoted) throw invalidField('replyMessageId', 'Mensagem respondida não encontrada');
   }
 
+  // A text or a caption goes under its author's name when the account signs (a template never: its text is Meta's approved one).
+  const text = template ? template.text : payload.text.trim() ? payload.text : '';
+  const signed = !template && text !== '' && (await signsMessages(ports, session));
   const now = ports.clock();
   const id = ports.newId(now.getTime());
   const message = messageItem({
@@ -91,7 +95,7 @@ export async function sendMessage(
     accountId: session.accountId,
     contactId: contact.id,
     serviceId: contact.serviceId,
-    text: template ? template.text : payload.text.trim() ? payload.text : '',
+    text,
     messageType,
     timestamp: now.toISOString(),
     isFromMe: true,
@@ -108,6 +112,7 @@ export async function sendMessage(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     ...(template ? { template: template.send } : {}),
+    ...(signed ? { signed: true as const } : {}),
   });
   // The team's answer moves the conversation's lifecycle (it stops the bot, cancels 'no one
   // answered', arms inactivity), in the write that stores it.

@@ -17,6 +17,7 @@ export function toUser(item: UserItem, account: { id: string; name: string } | n
     archivedAt: item.archivedAt,
     // Users archived before reasons were kept were archived by hand.
     archivedReason: item.archivedAt ? (item.archivedReason ?? 'manual') : null,
+    skipSignature: item.skipSignature === true,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

@@ -106,6 +106,9 @@ export async function updateUser(ports: Ports, session: AccountSession, id: stri
   if (!self && (!session.user.isAdmin || current.isOwner)) throw fail.forbidden();
   const isAdmin = payload.isAdmin ?? current.isAdmin;
   if (isAdmin !== current.isAdmin && !session.user.isAdmin) throw fail.forbidden();
+  // 'Não assinar minhas mensagens' is each person's own choice.
+  const skipSignature = payload.skipSignature ?? current.skipSignature === true;
+  if (skipSignature !== (current.skipSignature === true) && !self) throw fail.forbidden();
   if (current.isOwner && !isAdmin) throw fail.invalid(errorTexts.ownerMustBeAdmin);
   if (payload.password && !isStrongPassword(payload.password)) throw fail.invalid(errorTexts.strongPassword);
 
@@ -118,6 +121,7 @@ export async function updateUser(ports: Ports, session: AccountSession, id: stri
     ...userFields(current),
     name: payload.name,
     isAdmin,
+    skipSignature,
     pendingEmail,
     passwordHash: payload.password ? await ports.passwords.hash(payload.password) : current.passwordHash,
     sessionGeneration: (current.sessionGeneration ?? 0) + (passwordBySomeoneElse ? 1 : 0),

@@ -157,6 +157,7 @@ describe('realtime events in the cache', () => {
       pendingEmail: null,
       archivedAt: null,
       archivedReason: null,
+      skipSignature: false,
       createdAt: at(0),
       updatedAt: at(0),
     };

@@ -31,6 +31,7 @@ const rita: User = {
   pendingEmail: 'rita@novo.com',
   archivedAt: null,
   archivedReason: null,
+  skipSignature: false,
   createdAt: at,
   updatedAt: at,
 };

@@ -17,7 +17,8 @@ import { MessageField } from './message-field.tsx';
 import { NumberField } from './number-field.tsx';
 import { SwitchField } from './switch-field.tsx';
 
-type Rule = Exclude<keyof AutomationSettings, 'reopenToLastAgent'>;
+/** The settings with a switch and fields of their own (the others are switches alone). */
+type Rule = { [K in keyof AutomationSettings]: AutomationSettings[K] extends { enabled: boolean } ? K : never }[keyof AutomationSettings];
 
 function Section({ id, title, description, children, toggle }: { id: string; title: string; description: ReactNode; children?: ReactNode; toggle: ReactNode }) {
   return (
@@ -248,6 +249,22 @@ export function AutomationsScreen() {
             checked={form.reopenToLastAgent}
             disabled={readOnly}
             onChange={(v) => setForm({ ...form, reopenToLastAgent: v })}
+          />
+        }
+      />
+
+      <Section
+        id="signMessages"
+        title="Assinar mensagens com o nome do atendente"
+        description="As mensagens da equipe chegam ao cliente com o nome de quem enviou na primeira linha. Quem preferir pode desativar no próprio cadastro, em 'Não assinar minhas mensagens'. Mensagens automáticas e notas nunca são assinadas."
+        toggle={
+          <SwitchField
+            id="signMessages"
+            name="Assinar mensagens com o nome do atendente"
+            label="Ativada"
+            checked={form.signMessages}
+            disabled={readOnly}
+            onChange={(v) => setForm({ ...form, signMessages: v })}
           />
         }
       />

@@ -189,6 +189,11 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
                   Automática ·
                 </span>
               ) : null}
+              {mine && message.signed ? (
+                <span className="mr-1" data-testid="signed" title="Enviada ao cliente com o nome de quem enviou">
+                  Assinada ·
+                </span>
+              ) : null}
               <time dateTime={message.timestamp}>{formatMessageTime(message.timestamp)}</time>
               {/* The error icon's red is lost on the brand green: there it takes the bubble's text colour (the red ring and the reason mark the failure). */}
               {mine && !note ? <AckStatus ack={message.ack} className={failed ? '[&>svg]:text-current' : undefined} /> : null}

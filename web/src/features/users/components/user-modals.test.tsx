@@ -23,6 +23,7 @@ const user = (fields: Partial<User>): User => ({
   pendingEmail: null,
   archivedAt: null,
   archivedReason: null,
+  skipSignature: false,
   createdAt: at,
   updatedAt: at,
   ...fields,

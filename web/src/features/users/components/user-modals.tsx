@@ -78,17 +78,26 @@ function savedToast(before: User | undefined, saved: User | undefined): Paramete
   return { tone: 'success', title };
 }
 
-type Values = { name: string; email: string; password: string; confirmPassword: string; isAdmin: boolean };
+type Values = { name: string; email: string; password: string; confirmPassword: string; isAdmin: boolean; skipSignature: boolean };
 
 function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void; onSaved: () => void }) {
   const { user: me } = useSession();
   const mode = user ? 'edit' : 'create';
   const schema = useMemo(() => userForm(mode), [mode]);
-  const form = useSchemaForm<Values, { name: string; email: string; password: string; isAdmin: boolean }>(
+  // 'Não assinar minhas mensagens' is each person's own: shown on their own form only.
+  const self = !!user && user.id === me?.id;
+  const form = useSchemaForm<Values, { name: string; email: string; password: string; isAdmin: boolean; skipSignature: boolean }>(
     schema,
     // A change waiting for its code starts from the address asked for: saved as it is, it stays
     // waiting (no new code); the current address typed back cancels it (the server's rule).
-    { name: user?.name ?? '', email: user?.pendingEmail || user?.email || '', password: '', confirmPassword: '', isAdmin: user?.isAdmin ?? false },
+    {
+      name: user?.name ?? '',
+      email: user?.pendingEmail || user?.email || '',
+      password: '',
+      confirmPassword: '',
+      isAdmin: user?.isAdmin ?? false,
+      skipSignature: user?.skipSignature ?? false,
+    },
     'user',
   );
   const save = useSaveUser(user?.id);
@@ -98,6 +107,7 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
       email: data.email,
       ...(data.password ? { password: data.password } : {}),
       ...(me?.isAdmin ? { isAdmin: data.isAdmin } : {}),
+      ...(self ? { skipSignature: data.skipSignature } : {}),
     };
     save.mutate(payload as never, {
       onSuccess: (saved) => {
@@ -130,6 +140,9 @@ function UserForm({ user, onClose, onSaved }: { user?: User; onClose: () => void
       <PasswordStrengthBar password={form.watch('password')} />
       <PasswordField label="Confirmar senha" required={mode === 'create'} autoComplete="new-password" {...form.field('confirmPassword')} />
       {me?.isAdmin ? <CheckboxField label="Administrador" {...form.field('isAdmin')} disabled={user?.isOwner} /> : null}
+      {self ? (
+        <CheckboxField label="Não assinar minhas mensagens (quando a conta assina as mensagens com o nome do atendente)" {...form.field('skipSignature')} />
+      ) : null}
       {mode === 'create' ? <Alert tone="info">Um e-mail com as instruções de ativação da conta será enviado para o usuário.</Alert> : null}
       <FormActions onCancel={onClose} saving={save.isPending} editing={!!user} />
     </form>
