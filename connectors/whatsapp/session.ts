@@ -29,6 +29,7 @@ import {
   type BinaryNode,
   type ConnectionState,
   type LIDMapping,
+  type WACallEvent,
   type WAMessage,
 } from 'baileys';
 import QRCode from 'qrcode';
@@ -37,6 +38,7 @@ import type { Ports } from '#domain/ports.ts';
 import { acksOfReceipts, acksOfUpdates } from './acks.ts';
 import { clearAuthState, loadAuthState, type AuthStateOptions, type ConnectionRef, type TableAuthState } from './auth-state.ts';
 import { copyProfilePicture, fetchPicture, type PictureFetch } from './avatar.ts';
+import { handleCall, isPersonalOffer } from './calls.ts';
 import { defaultEarlyAckOptions, EarlyAcks, type EarlyAckOptions } from './early-acks.ts';
 import { defaultGapOptions, GapWatch, type GapOptions } from './gaps.ts';
 import { handleMessage, ownJid, type InboundContext, type Later } from './inbound.ts';
@@ -165,6 +167,9 @@ const groupMetadataTtlMs = 5 * 60_000;
 /** Retry counts, as Baileys' own default keeps them (an hour), but for the session: a new socket does not start them over. */
 const retryCountTtlMs = 60 * 60_000;
 const retryCountsKept = 10_000;
+/** Call ids handed over, so a call's repeated offer and later stanzas are not (a call rings a minute at most). */
+const callIdTtlMs = 10 * 60_000;
+const callIdsKept = 1_000;
 /** The longest a stop waits for the auth state's writes (a table that slow has failed; the next holder's fence refuses what lands later). */
 const flushTimeoutMs = 15_000;
 
@@ -195,6 +200,7 @@ export class WhatsAppSession implements ChannelSession {
   /** Changes WhatsApp told per group: a metadata answer that left before the last one is not cached. */
   private readonly groupChanges = new Map<string, number>();
   private readonly retryCounts = new TtlCache<number>(retryCountTtlMs, retryCountsKept);
+  private readonly calls = new TtlCache<true>(callIdTtlMs, callIdsKept);
   private readonly sent: SentStore;
   /** Writes of sent messages under way (a stop waits for them). */
   private readonly sentWrites = new Set<Promise<void>>();
@@ -345,6 +351,25 @@ export class WhatsAppSession implements ChannelSession {
     on('message-receipt.update', (receipts) => this.enqueueAcks(acksOfReceipts(receipts)));
     // A person's @lid id and phone number learnt later: one contact holds both (in order with messages).
     on('lid-mapping.update', (mapping) => this.enqueueAliases([mapping]));
+    // A call ringing: recorded in the caller's conversation, and rejected where the account asks (calls.ts).
+    on('call', (calls) => {
+      for (const call of calls) this.onCall(socket, call);
+    });
+  }
+
+  /** A personal call's first offer goes to the sink, in order with messages; its repeats and later stanzas do not. */
+  private onCall(socket: WhatsAppSocket, call: WACallEvent): void {
+    if (!isPersonalOffer(call) || this.calls.get(call.id)) return;
+    this.calls.set(call.id, true);
+    this.enqueue(async () => {
+      const context = {
+        sink: this.context.inbound,
+        socket,
+        pnForLid: async (lid: string) => (await socket.signalRepository?.lidMapping.getPNForLID(lid)) ?? null,
+        avatar: (jid: string) => copyProfilePicture(this.avatarTarget(), socket, jid, this.options.pictureFetch),
+      };
+      if (await handleCall(context, call)) console.info(`${this.name}: call ${call.id} rejected`);
+    });
   }
 
   /** Links of a person's @lid id and phone number, each once, in order with messages. */

@@ -62,6 +62,8 @@ export interface WhatsAppSocket {
    * history sync); they arrive as `messaging-history.set` with sync type ON_DEMAND.
    */
   fetchMessageHistory(count: number, oldestMsgKey: WAMessageKey, oldestMsgTimestamp: number): Promise<string>;
+  /** Rejects a call ringing on this number: `callFrom` as the call's offer gave it (`WACallEvent.from`). */
+  rejectCall(callId: string, callFrom: string): Promise<void>;
   /** Sends a node and waits for WhatsApp's answer (the liveness probe's ping). */
   query(node: BinaryNode, timeoutMs?: number): Promise<unknown>;
 }

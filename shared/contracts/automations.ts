@@ -70,6 +70,9 @@ const keptText = z.string({ error: requiredText }).max(1024, { error: 'Use no m�
 const keptId = z.string({ error: requiredText }).max(64);
 const keptNumber = (fallback: number) => z.number().int().min(0).catch(fallback);
 
+/** The suggested answer to a rejected WhatsApp call. */
+const rejectCallsText = 'Não atendemos ligações por aqui. Por favor, envie sua mensagem por escrito que responderemos em breve.';
+
 export const automationSettingsSchema = z
   .object({
     /** Sent when a customer starts a conversation in business hours. */
@@ -80,6 +83,12 @@ export const automationSettingsSchema = z
     noAnswer: switchable({ minutes: minutesField(1440), text: messageText }, { minutes: keptNumber(15), text: keptText }),
     /** Sent when the conversation is resolved (by someone or by inactivity). */
     closing: switchable({ text: messageText }, { text: keptText }),
+    /**
+     * A WhatsApp call (QR connection) is rejected at once and answered with this text; the conversation
+     * shows that a call came either way (ADR draft reject-whatsapp-calls). Absent from documents saved
+     * before it: switched off.
+     */
+    rejectCalls: switchable({ text: messageText }, { text: keptText }).default({ enabled: false, text: rejectCallsText }),
     /** Moves a conversation that waits unassigned this long to another department. */
     waitingTooLong: switchable({ minutes: minutesField(10080), departmentId: idField }, { minutes: keptNumber(60), departmentId: keptId }),
     /** Resolves a conversation the customer has not answered for `closeAfterHours` after the team's last reply, warning before. */
@@ -138,6 +147,7 @@ export const defaultAutomationSettings: AutomationSettings = {
     enabled: false,
     text: 'Seu atendimento foi encerrado. O protocolo é {{protocolo}}. Se precisar de algo mais, é só mandar uma nova mensagem.',
   },
+  rejectCalls: { enabled: false, text: rejectCallsText },
   waitingTooLong: { enabled: false, minutes: 60, departmentId: '' },
   inactivity: {
     enabled: false,

@@ -12,6 +12,8 @@
  *   fractions, when `sendMessage` was called; `id`: the WhatsApp id the double answered).
  * - `PUT /registered` `{ jids }`: WhatsApp's directory as every socket's `onWhatsApp` answers it
  *   (`SocketDouble.registered`; `jids: null`, the default, has every number on WhatsApp as asked).
+ * - `POST /sockets/<serviceId>/ring` `{ id, from, callerPn?, isVideo?, groupJid?, repeated? }`: a call
+ *   rings on the latest socket (`SocketDouble.ring`); the state's `rejectedCalls` lists its `rejectCall`s.
  * - `POST /sockets/<serviceId>/emit` `{ event, arg }`: the latest socket emits that Baileys event.
  *   `messages.upsert` messages become real `proto.WebMessageInfo`s; a `creds.update` is merged into
  *   the socket's creds as Baileys' socket does, and `user` follows `creds.me` as in Baileys.
@@ -191,7 +193,14 @@ async function control(req: IncomingMessage, res: ServerResponse): Promise<void>
   const socket = of?.[of.length - 1];
   if (route !== 'sockets' || !socket) return answer(404, { message: 'no socket for that connection (yet)' });
   if (req.method === 'GET' && !action)
-    return answer(200, { sockets: of!.length, user: socket.user ?? null, sent: socket.sentAt, reads: socket.reads, redelivered: socket.redelivered });
+    return answer(200, {
+      sockets: of!.length,
+      user: socket.user ?? null,
+      sent: socket.sentAt,
+      reads: socket.reads,
+      redelivered: socket.redelivered,
+      rejectedCalls: socket.rejectedCalls,
+    });
   if (req.method === 'POST' && action === 'deliver') {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -200,6 +209,12 @@ async function control(req: IncomingMessage, res: ServerResponse): Promise<void>
       messages.map((m) => proto.WebMessageInfo.fromObject(m) as WAMessage),
       receiptAfterMs ?? 0,
     );
+    return answer(204);
+  }
+  if (req.method === 'POST' && action === 'ring') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    socket.ring(JSON.parse(Buffer.concat(chunks).toString()) as Parameters<SocketDouble['ring']>[0]);
     return answer(204);
   }
   if (req.method === 'POST' && action === 'emit') {

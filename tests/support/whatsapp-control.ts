@@ -21,6 +21,8 @@ export interface DoubleSocketState {
   reads: { keys: { remoteJid?: string | null; id?: string | null; participant?: string | null }[]; type: 'read' | 'read-self' }[];
   /** Ids of messages WhatsApp delivered again to this socket when it opened (their receipt had never reached it). */
   redelivered: string[];
+  /** Calls the socket rejected (`rejectCall`), with the ids it was given. */
+  rejectedCalls: { callId: string; callFrom: string }[];
 }
 
 /** Events as JSON: an upserted message is a plain object the server turns into a `proto.WebMessageInfo`. */
@@ -66,6 +68,19 @@ export class WhatsAppControl {
       body: JSON.stringify({ messages, receiptAfterMs }),
     });
     if (res.status !== 204) throw new Error(`deliver on ${serviceId}: control server answered ${res.status} ${await res.text()}`);
+  }
+
+  /** A call rings on the connection's latest socket as Baileys reports it (`SocketDouble.ring`). */
+  async ring(
+    serviceId: string,
+    call: { id: string; from: string; callerPn?: string; isVideo?: boolean; groupJid?: string; repeated?: boolean },
+  ): Promise<void> {
+    const res = await fetch(`${this.url}/sockets/${serviceId}/ring`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(call),
+    });
+    if (res.status !== 204) throw new Error(`ring on ${serviceId}: control server answered ${res.status} ${await res.text()}`);
   }
 
   /**

@@ -16,13 +16,14 @@ import {
   type MiscMessageGenerationOptions,
   DEFAULT_CONNECTION_CONFIG,
   type SignalKeyStore,
+  type WACallEvent,
   type WAMessage,
   type WAMessageKey,
   type WAVersion,
 } from 'baileys';
 import { createHash, randomBytes } from 'node:crypto';
 import { type GroupMetadata, WAMessageAddressingMode } from 'baileys';
-import type { ChannelRun, InboundSink, SessionContext, SessionReport } from '#domain/channels/port.ts';
+import type { ChannelRun, InboundCall, InboundSink, SessionContext, SessionReport } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
 import type { TableAuthState } from '#connectors/whatsapp/auth-state.ts';
 import { ledgerRecord, messageOfRecord, replayOrder, type InboundLedger, type LedgerRecord } from '#connectors/whatsapp/ledger.ts';
@@ -270,6 +271,49 @@ export class SocketDouble implements WhatsAppSocket {
     this.emit('messages.update', [{ key, update: { status: proto.WebMessageInfo.Status.ERROR, messageStubParameters: params } }]);
   }
 
+  /** Calls ringing on this socket's number, by id (their offer). */
+  private readonly ringing = new Map<string, WACallEvent>();
+  /** Calls rejected with `rejectCall`, in order, with the ids as given. */
+  readonly rejectedCalls: { callId: string; callFrom: string }[] = [];
+
+  /**
+   * A person (or a group) calls, as Baileys' `handleCall` (Socket/messages-recv.js) reports the
+   * offer stanza: a `call` event with status 'offer', the caller in `from` (and `chatId`), the
+   * number in `callerPn` when the stanza has `caller_pn`, `isVideo`, and for a group call
+   * `isGroup` and `groupJid`. `repeated`: WhatsApp's `offer_notice` and `offer` stanzas both come,
+   * which Baileys reports as two offers of the same id.
+   */
+  ring(call: { id: string; from: string; callerPn?: string; isVideo?: boolean; groupJid?: string; repeated?: boolean }): WACallEvent {
+    const offer: WACallEvent = {
+      chatId: call.from,
+      from: call.from,
+      ...(call.callerPn ? { callerPn: call.callerPn } : {}),
+      id: call.id,
+      date: new Date(),
+      offline: false,
+      status: 'offer',
+      isVideo: Boolean(call.isVideo),
+      isGroup: Boolean(call.groupJid),
+      ...(call.groupJid ? { groupJid: call.groupJid } : {}),
+    };
+    this.ringing.set(call.id, offer);
+    this.emit('call', [offer]);
+    if (call.repeated) this.emit('call', [{ ...offer }]);
+    return offer;
+  }
+
+  /**
+   * Baileys' `rejectCall`: a `<call><reject call-id call-creator/></call>` stanza to `callFrom`. WhatsApp
+   * ends the call, and its terminate stanza comes back as a `call` event of the same id.
+   */
+  async rejectCall(callId: string, callFrom: string): Promise<void> {
+    this.rejectedCalls.push({ callId, callFrom });
+    const offer = this.ringing.get(callId);
+    if (!offer) return;
+    this.ringing.delete(callId);
+    setImmediate(() => this.emit('call', [{ ...offer, status: 'terminate', date: new Date() }]));
+  }
+
   /** Phone numbers asked for a pairing code; `pairingCodeError` makes the next ask fail. */
   readonly pairingCodeAsks: string[] = [];
   pairingCodeError: Error | null = null;
@@ -486,9 +530,14 @@ export type SinkCall =
   | { kind: 'alias'; input: Parameters<InboundSink['alias']>[0] }
   | { kind: 'attach'; input: Parameters<InboundSink['attach']>[0]; loaded: Awaited<ReturnType<Parameters<InboundSink['attach']>[0]['media']['load']>> };
 
-/** A sink that remembers what it was handed, in order; acks of the ids in `missing` find no message. */
-export function recordingSink(): { sink: InboundSink; calls: SinkCall[]; missing: Set<string> } {
+/**
+ * A sink that remembers what it was handed, in order; acks of the ids in `missing` find no message.
+ * Ringing calls go to `rang`, answered as the domain answers an account that rejects them: reject,
+ * once per call id.
+ */
+export function recordingSink(): { sink: InboundSink; calls: SinkCall[]; missing: Set<string>; rang: InboundCall[] } {
   const calls: SinkCall[] = [];
+  const rang: InboundCall[] = [];
   const missing = new Set<string>();
   const sink: InboundSink = {
     message: async (input) => {
@@ -505,8 +554,13 @@ export function recordingSink(): { sink: InboundSink; calls: SinkCall[]; missing
     alias: async (input) => void calls.push({ kind: 'alias', input }),
     // As the domain does for a message still waiting for its file: loads it (a stop's abort throws through).
     attach: async (input) => void calls.push({ kind: 'attach', input, loaded: await input.media.load() }),
+    call: async (input) => {
+      const repeat = rang.some((c) => c.callId === input.callId);
+      rang.push(input);
+      return repeat ? null : { reject: true };
+    },
   };
-  return { sink, calls, missing };
+  return { sink, calls, missing, rang };
 }
 
 /** The ledger in memory, serialising as the table's does; `records` by connection and WhatsApp id. */
@@ -616,7 +670,7 @@ export function sessionPorts(): { ports: Ports; objects: Map<string, { bytes: Ui
 }
 
 export function sessionContext(run: Partial<ChannelRun> = {}) {
-  const { sink, calls, missing } = recordingSink();
+  const { sink, calls, missing, rang } = recordingSink();
   const report = recordingReport();
   const { ports, objects } = sessionPorts();
   const context: SessionContext = {
@@ -625,7 +679,7 @@ export function sessionContext(run: Partial<ChannelRun> = {}) {
     report,
     inbound: sink,
   };
-  return { context, calls, report, objects, missing };
+  return { context, calls, report, objects, missing, rang };
 }
 
 /** Waits until `check` holds (polling), or fails after `ms`. */

@@ -29,7 +29,7 @@ const menuSetting = (serviceId: string): AccountSettingName => `menu#${serviceId
 /** The account's automations as saved, or `defaultAutomationSettings` (all switched off). */
 export async function accountAutomationSettings(ports: Ports, accountId: string): Promise<AutomationSettings> {
   const item = await getAccountSetting<AutomationSettings>(ports.table, accountId, 'automations');
-  return item?.value ?? defaultAutomationSettings;
+  return { ...defaultAutomationSettings, ...item?.value };
 }
 
 /** A connection's menu as saved; null when none was saved (no menu: conversations go straight to the queue). */
@@ -57,7 +57,10 @@ async function checkReferences(ports: Ports, accountId: string, departments: Ref
 
 export async function getAutomations(ports: Ports, session: AccountSession): Promise<AutomationSettingsAnswer> {
   const item = await getAccountSetting<AutomationSettings>(ports.table, session.accountId, 'automations');
-  return item ? { ...item.value, saved: true, updatedAt: item.updatedAt } : { ...defaultAutomationSettings, saved: false, updatedAt: null };
+  // A document saved before a rule existed gets that rule's defaults.
+  return item
+    ? { ...defaultAutomationSettings, ...item.value, saved: true, updatedAt: item.updatedAt }
+    : { ...defaultAutomationSettings, saved: false, updatedAt: null };
 }
 
 export async function saveAutomations(ports: Ports, session: AccountSession, settings: AutomationSettings): Promise<AutomationSettingsAnswer> {

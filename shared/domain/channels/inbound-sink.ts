@@ -1,6 +1,7 @@
 /** The `InboundSink` an adapter hands its reports to, for one connection: the domain's inbound calls. */
 import { receiveAck, receiveAlias, receiveDeletion, receiveEdit, receiveMessage, receiveReaction, type InboundConnection } from '../messages/inbound.ts';
 import { attachInboundFile } from '../messages/attach-file.ts';
+import { receiveCall } from '../messages/inbound-call.ts';
 import { setCloudQuality } from '#db/services.ts';
 import type { Ports } from '../ports.ts';
 import type { ChannelProfile, InboundSink } from './port.ts';
@@ -29,5 +30,6 @@ export function inboundSink(ports: Ports, from: InboundConnection): InboundSink 
     alias: async (input) => void (await receiveAlias(ports, from, input)),
     attach: async (input) => void (await attachInboundFile(ports, from, input)),
     profile: async (change) => void (await receiveProfile(ports, from, change)),
+    call: (input) => receiveCall(ports, from, input),
   };
 }

@@ -55,6 +55,8 @@ export interface OutboundMessage {
    * template, as the conversation shows it.
    */
   template?: { name: string; language: string; parameters: string[] } | null;
+  /** Forwarded from another conversation: WhatsApp (QR) marks it 'Encaminhada'; other channels send it as any message. */
+  forwarded?: boolean;
   /**
    * Which hand-over of this send attempt this is (1: the first; the send queue's receive count),
    * so a channel that asks to come back later can ask for a longer wait each time (the Cloud
@@ -474,6 +476,24 @@ export interface InboundAlias {
   phoneNumber?: string | null;
 }
 
+/**
+ * A person calling the connection's number (a WhatsApp voice or video call ringing), handed over
+ * once per call, before it is answered. Group calls are not handed over.
+ */
+export interface InboundCall {
+  /** The channel's id of the call; a call is recorded once per id. */
+  callId: string;
+  /** The caller's chat, as a message of theirs would name it. */
+  chat: InboundMessage['chat'];
+  isVideo: boolean;
+  timestamp: string;
+}
+
+/** What the domain decided about a call: reject it on the channel (the account's 'Rejeitar ligações do WhatsApp'). */
+export interface CallDecision {
+  reject: boolean;
+}
+
 /** Where an adapter hands over what it receives, for one connection. Built by the domain. */
 export interface InboundSink {
   /** Stores a message once per channel id; answers false for a redelivery (nothing changed). */
@@ -489,4 +509,6 @@ export interface InboundSink {
   attach(input: InboundAttachment): Promise<void>;
   /** What the channel now says about the connection's number (the Cloud API's quality rating), stored on the connection. */
   profile?(change: ChannelProfile): Promise<void>;
+  /** A call ringing: recorded in the caller's conversation; answers whether to reject it, or null for a call already recorded. */
+  call?(input: InboundCall): Promise<CallDecision | null>;
 }

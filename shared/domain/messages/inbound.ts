@@ -38,7 +38,8 @@ async function knownContact(ports: Ports, from: InboundConnection, idFromService
   return id ? getContactItem(ports.table, from.accountId, id) : undefined;
 }
 
-async function contactFor(ports: Ports, from: InboundConnection, input: InboundMessage): Promise<ContactItem> {
+/** The contact of a chat, made when unknown (routed to the connection's department), its other ids linked. */
+export async function contactFor(ports: Ports, from: InboundConnection, input: Pick<InboundMessage, 'chat' | 'timestamp'>): Promise<ContactItem> {
   const { idFromService } = input.chat;
   const aliases = (input.chat.aliases ?? []).filter((a) => a !== idFromService);
   const link = (alias: string) => linkChannelIds(ports, { ...from, idFromService, alias, phoneNumber: input.chat.phoneNumber ?? null });

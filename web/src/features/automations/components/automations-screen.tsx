@@ -185,6 +185,15 @@ export function AutomationsScreen() {
       </Section>
 
       <Section
+        id="rejectCalls"
+        title="Rejeitar ligações do WhatsApp"
+        description="Ligações de voz e de vídeo para uma conexão por QR code são recusadas na hora, e quem ligou recebe esta mensagem. A conversa mostra que houve uma ligação mesmo com a opção desativada. Ligações em grupo não são recusadas."
+        toggle={on('rejectCalls', 'Rejeitar ligações do WhatsApp')}
+      >
+        {text('rejectCalls', 'text', 'Mensagem para quem ligou')}
+      </Section>
+
+      <Section
         id="waitingTooLong"
         title="Espera longa na fila"
         description="Move para outro departamento a conversa que espera sem ninguém atender por tempo demais."

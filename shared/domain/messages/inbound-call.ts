@@ -1,0 +1,85 @@
+/**
+ * A WhatsApp call ringing on a QR connection (ADR draft reject-whatsapp-calls): the caller's
+ * conversation gets a system line saying a call came, once per call id (the call id claims a
+ * channel id of its own, so a repeated offer, a replay or a second worker records nothing more).
+ * Where the account switched 'Rejeitar ligações do WhatsApp' on, the line says the call was
+ * rejected, and the configured text goes to the caller as an automated message in the same
+ * write: the outbound stream sends it like the lifecycle's automated messages
+ * (docs/conversation-lifecycle.md#automated-messages). The adapter rejects the call on the channel.
+ */
+import { fillAutomationText } from '#contracts/automations.ts';
+import { ack } from '#contracts/messages.ts';
+import type { ContactItem } from '#db/contacts.ts';
+import { channelMessageExists, messageItem, type MessageItem } from '#db/messages.ts';
+import { lifecycleOf } from '../automations/apply-lifecycle.ts';
+import { accountAutomationSettings } from '../automations/settings.ts';
+import type { CallDecision, InboundCall } from '../channels/port.ts';
+import { conversationLine } from '../conversations/conversation-lines.ts';
+import type { Ports } from '../ports.ts';
+import { contactFor, type InboundConnection } from './inbound.ts';
+import { recordMessage } from './record-message.ts';
+
+export const callRejectedText = (isVideo: boolean) => (isVideo ? 'Chamada de vídeo rejeitada automaticamente' : 'Ligação de voz rejeitada automaticamente');
+export const callReceivedText = (isVideo: boolean) => (isVideo ? 'Chamada de vídeo recebida' : 'Ligação de voz recebida');
+
+/** The rule name an automated answer to a call is marked with (`MessageItem.automated`). */
+export const rejectCallsRule = 'rejectCalls';
+
+/** The channel id a call claims, apart from every message id. */
+const callGuard = (callId: string) => `call:${callId}`;
+
+/** An automated message of ours to the caller: sent by the outbound stream, by nobody. */
+function automatedAnswer(ports: Ports, contact: ContactItem, text: string, atMs: number): MessageItem {
+  const at = new Date(atMs).toISOString();
+  return messageItem({
+    id: ports.newId(atMs),
+    accountId: contact.accountId,
+    contactId: contact.id,
+    serviceId: contact.serviceId,
+    text,
+    messageType: 'text',
+    timestamp: at,
+    isFromMe: true,
+    ack: ack.sending,
+    error: null,
+    file: null,
+    quotedMessage: null,
+    replyMessageId: null,
+    replyToChannelMessageId: null,
+    user: null,
+    groupContact: null,
+    channelMessageId: null,
+    sendAttempt: 1,
+    automated: rejectCallsRule,
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+/** Records a call in the caller's conversation; answers whether to reject it, or null for a call already recorded. */
+export async function receiveCall(ports: Ports, from: InboundConnection, input: InboundCall): Promise<CallDecision | null> {
+  const guard = callGuard(input.callId);
+  if (await channelMessageExists(ports.table, from.accountId, from.serviceId, guard)) return null;
+  const contact = await contactFor(ports, from, input);
+  const rule = (await accountAutomationSettings(ports, from.accountId)).rejectCalls;
+  const reject = rule.enabled && contact.contactType === 'user';
+  const calledAt = Date.parse(input.timestamp) || ports.clock().getTime();
+  const line = conversationLine(ports, contact, 'system', reject ? callRejectedText(input.isVideo) : callReceivedText(input.isVideo), null, calledAt);
+  const text = reject
+    ? fillAutomationText(rule.text, {
+        contact: { name: contact.name },
+        department: contact.department ?? null,
+        protocol: lifecycleOf(contact).protocol,
+        agent: contact.user ?? null,
+      })
+    : '';
+  const answer = text.trim() ? automatedAnswer(ports, contact, text, Math.max(ports.clock().getTime(), calledAt + 1)) : null;
+  // The answer, when there is one, is the conversation's last message; the line goes with it.
+  const outcome = await recordMessage(ports, answer ?? line, {
+    countUnread: true,
+    guardChannelId: guard,
+    contact,
+    also: answer ? () => ({ changes: {}, lines: [line] }) : undefined,
+  });
+  return outcome.stored ? { reject } : null;
+}
