@@ -10,9 +10,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAutomationSettings } from '#contracts/automations.ts';
 import { listQueryString } from '#contracts/list-query.ts';
+import { putAccountSetting } from '#db/account-settings.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { WhatsAppControl } from '../support/whatsapp-control.ts';
 import { callAt, strongPassword, uniqueEmail } from './api.ts';
+import { runtimePorts } from '../support/runtime-ports.ts';
 import { eventually } from './worker.ts';
 
 let runtime: RunningRuntime;
@@ -118,5 +120,23 @@ describe('WhatsApp calls', () => {
     const state = await control.socket(serviceId);
     expect(state!.rejectedCalls).toEqual([]);
     expect(state!.sent).toEqual([]);
+  });
+
+  it('automations saved before the rule existed read it off, with the suggested text: a call is only recorded', { timeout: 90_000 }, async () => {
+    const { token, serviceId } = await connectedAccount('calls-old');
+    const me = (await call('GET', '/auth/me', { token })).body.user as { id: string; accountId: string };
+    const { rejectCalls: _new, ...before } = { ...defaultAutomationSettings, greeting: { enabled: false, text: 'Olá!' } };
+    await putAccountSetting(runtimePorts(runtime).table, me.accountId, 'automations', before, { userId: me.id, now: new Date().toISOString() });
+    const read = await call('GET', '/automations', { token });
+    expect(read.body.saved).toBe(true);
+    expect(read.body.greeting).toEqual({ enabled: false, text: 'Olá!' });
+    expect(read.body.rejectCalls).toEqual(defaultAutomationSettings.rejectCalls);
+
+    await control.ring(serviceId, { id: 'AD5E0C3B9E2D4F5A8B7C6D5E4F3A2B20', from: customer });
+    const contact = await eventually(async () => (await contactsOf(token)).find((c) => c.idFromService === customer));
+    expect(await eventually(async () => ((await linesOf(token, contact.id)).length ? linesOf(token, contact.id) : undefined))).toEqual([
+      { text: 'Ligação de voz recebida', kind: 'system', isFromMe: true, automated: undefined },
+    ]);
+    expect((await control.socket(serviceId))!.rejectedCalls).toEqual([]);
   });
 });
