@@ -63,6 +63,8 @@ export interface ContactItem {
    * while the account runs no automation, and on contacts from before it (read from status and assignee).
    */
   lifecycle?: object;
+  /** The conversation going on (or the last one) as the lifecycle counts it for reports: its protocol, start and first answer. */
+  conversationStats?: { protocol: string; startedAt: string; firstResponseAt: string | null };
   createdAt: string;
   updatedAt: string;
 }

@@ -104,3 +104,29 @@ export interface RatingItem {
 export function ratingStep(rating: Omit<RatingItem, 'pk' | 'sk' | 'type'>): PutStep {
   return putStep({ ...keys.conversationRating(rating.accountId, rating.protocol), type: entityTypes.conversationRating, ...rating });
 }
+
+export type ConversationEventKind = 'started' | 'first_response' | 'resolved';
+
+export interface ConversationEventItem {
+  pk: string;
+  sk: string;
+  type: typeof entityTypes.conversationEvent;
+  accountId: string;
+  contactId: string;
+  serviceId: string;
+  protocol: string;
+  kind: ConversationEventKind;
+  at: string;
+  userId: string | null;
+  departmentId: string | null;
+  /** first_response: from the start to the first answer of a person. */
+  waitMs?: number;
+  /** resolved: from the start to the resolution. */
+  handledMs?: number;
+  /** resolved: by a person of the team, or by the inactivity rule. */
+  by?: 'team' | 'inactivity';
+}
+
+export function conversationEventStep(event: Omit<ConversationEventItem, 'pk' | 'sk' | 'type'>): PutStep {
+  return putStep({ ...keys.conversationEvent(event.accountId, event.at, event.contactId, event.kind), type: entityTypes.conversationEvent, ...event });
+}

@@ -92,6 +92,8 @@ describe('ACCESS_PATTERNS.md', () => {
     dueTimer: [[3, '<due>', 'A', 'C', '<name>']],
     dueTimers: [[3]],
     conversationRating: [['A', '<protocol>']],
+    conversationEvent: [['A', '2026-11-27T12:00:00.000Z', 'C', '<kind>']],
+    conversationEventsOf: [['A', '2026-11']],
     openAssignment: [['A', 'U', 'C']],
     openAssignments: [['A', 'U']],
     roundRobinTurn: [

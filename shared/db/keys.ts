@@ -43,6 +43,7 @@ export const entityTypes = {
   conversationTimer: 'ConversationTimer',
   conversationRating: 'ConversationRating',
   roundRobinTurn: 'RoundRobinTurn',
+  conversationEvent: 'ConversationEvent',
 } as const;
 
 /**
@@ -214,6 +215,16 @@ export const keys = {
   openAssignments: (accountId: string, userId: string) => ({ gsi1pk: `OPEN#${accountId}#${userId}` }),
   /** Who round-robin picked last in a department's queue (`none`: the queue of no department). */
   roundRobinTurn: (accountId: string, departmentId: string | null): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `ROUND-ROBIN#${departmentId ?? 'none'}` }),
+  /**
+   * What the lifecycle records for reports (a conversation started, its first answer, its
+   * resolution), in a partition per account and month, by time: a report reads its period with
+   * one Query per month.
+   */
+  conversationEvent: (accountId: string, at: string, contactId: string, kind: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#CONVERSATION-EVENTS#${at.slice(0, 7)}`,
+    sk: `${at}#${contactId}#${kind}`,
+  }),
+  conversationEventsOf: (accountId: string, month: string) => ({ pk: `${ACCOUNT}${accountId}#CONVERSATION-EVENTS#${month}` }),
   /** A conversation's 1-5 rating, by its protocol, in the account's partition (reports read them). */
   conversationRating: (accountId: string, protocol: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `RATING#${protocol}` }),
   /** A message by its channel id (acks, edits, redelivery), and the idempotency guard of inbound messages. */

@@ -142,6 +142,21 @@ describe('automations on the conversation lifecycle', () => {
     expect(afterResolve.slice(-2)).toEqual([expect.stringMatching(/^Atendimento \d{8}-[0-9A-Z]{4} encerrado por .+\.$/), 'De 1 a 5, como foi?']);
     expect(await contactOf(team)).toMatchObject({ status: 'resolved' });
 
+    // What reports read: the conversation's start, its first answer (the admin's) and its resolution.
+    const month = new Date().toISOString().slice(0, 7);
+    const events = await workerPorts().table.doc.send(
+      new QueryCommand({
+        TableName: workerPorts().table.name,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.conversationEventsOf(team.owner.accountId, month).pk },
+      }),
+    );
+    const ofContact = (events.Items ?? []).filter((e) => e.contactId === team.contact.id);
+    expect(ofContact.map((e) => e.kind)).toEqual(['started', 'first_response', 'resolved']);
+    expect(ofContact[1]).toMatchObject({ userId: team.admin.id, departmentId: financeiro.id, waitMs: expect.any(Number) });
+    expect(ofContact[2]).toMatchObject({ by: 'team', handledMs: expect.any(Number) });
+    expect(ofContact[2]!.handledMs).toBeGreaterThanOrEqual(ofContact[1]!.waitMs);
+
     // A score is recorded and thanked; the conversation stays resolved, with no 'reopened' line.
     await customerWrites(team, '5');
     expect((await automated(team)).at(-1)).toBe('Obrigado pela nota!');
@@ -223,6 +238,14 @@ describe('automations on the conversation lifecycle', () => {
     await fireDueTimers(later(121 * MINUTE));
     expect((await automated(team)).at(-1)).toMatch(/^Encerramos o atendimento \d{8}-[0-9A-Z]{4}\.$/);
     expect(await lines(team)).toContain('Conversa encerrada por inatividade');
+    const closedEvents = await workerPorts().table.doc.send(
+      new QueryCommand({
+        TableName: workerPorts().table.name,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.conversationEventsOf(team.owner.accountId, new Date(Date.now() + 121 * MINUTE).toISOString().slice(0, 7)).pk },
+      }),
+    );
+    expect((closedEvents.Items ?? []).find((e) => e.contactId === team.contact.id && e.kind === 'resolved')).toMatchObject({ by: 'inactivity' });
     expect(await contactOf(team)).toMatchObject({ status: 'resolved', userId: team.admin.id });
     expect(await timersOf(team)).toEqual([]);
 

@@ -10,7 +10,7 @@
 import { fillAutomationText } from '#contracts/automations.ts';
 import { ack } from '#contracts/messages.ts';
 import type { ContactFields, ContactItem } from '#db/contacts.ts';
-import { armTimerStep, cancelTimerStep, ratingStep, timerItem } from '#db/conversation-timers.ts';
+import { armTimerStep, cancelTimerStep, conversationEventStep, ratingStep, timerItem } from '#db/conversation-timers.ts';
 import { messageItem, type MessageItem } from '#db/messages.ts';
 import type { Steps } from '#db/transaction.ts';
 import { conversationLine } from '../conversations/conversation-lines.ts';
@@ -68,7 +68,9 @@ export function applyLifecycle(
 ): LifecycleOutcome | null {
   const before = lifecycleOf(contact);
   const moved = transition(before, event, ctx.settings, options.at);
-  if (moved.effects.length === 0 && JSON.stringify(moved.state) === JSON.stringify(before)) return null;
+  // Nothing moved and nothing to count (an answer after the first one, a stale timer).
+  const still = moved.effects.length === 0 && JSON.stringify(moved.state) === JSON.stringify(before);
+  if (still && !(event.kind === 'agent_reply' && contact.conversationStats && !contact.conversationStats.firstResponseAt)) return null;
 
   const changes: Partial<ContactFields> = { lifecycle: moved.state };
   const lines: MessageItem[] = [];
@@ -141,7 +143,60 @@ export function applyLifecycle(
     }
   }
   for (const [name, step] of timers) steps[`timer_${name}`] = step;
+  Object.assign(steps, conversationEvents(contact, before, moved.state, event, changes, options));
   return { changes, lines, steps, roundRobin, timers: new Set(timers.keys()) };
+}
+
+/**
+ * The events reports read (a conversation started, its first answer by a person, its resolution),
+ * written with the move; the contact keeps the conversation's start and first answer
+ * (`conversationStats`) to measure them.
+ */
+function conversationEvents(
+  contact: ContactItem,
+  before: LifecycleState,
+  after: LifecycleState,
+  event: LifecycleEvent,
+  changes: Partial<ContactFields>,
+  options: { at: number; cause: LifecycleCause },
+): Steps {
+  const steps: Steps = {};
+  const at = new Date(options.at).toISOString();
+  let stats = contact.conversationStats;
+  const base = {
+    accountId: contact.accountId,
+    contactId: contact.id,
+    serviceId: contact.serviceId,
+    at,
+    userId: (changes.userId === undefined ? contact.userId : changes.userId) ?? null,
+    departmentId: (changes.departmentId === undefined ? contact.departmentId : changes.departmentId) ?? null,
+  };
+  if (after.protocol && after.protocol !== before.protocol) {
+    stats = { protocol: after.protocol, startedAt: at, firstResponseAt: null };
+    changes.conversationStats = stats;
+    steps.event_started = conversationEventStep({ ...base, protocol: after.protocol, kind: 'started' });
+  }
+  if (!stats || stats.protocol !== after.protocol) return steps;
+  if (event.kind === 'agent_reply' && !stats.firstResponseAt) {
+    changes.conversationStats = { ...stats, firstResponseAt: at };
+    steps.event_first_response = conversationEventStep({
+      ...base,
+      userId: event.userId,
+      protocol: stats.protocol,
+      kind: 'first_response',
+      waitMs: options.at - Date.parse(stats.startedAt),
+    });
+  }
+  if (changes.status === 'resolved') {
+    steps.event_resolved = conversationEventStep({
+      ...base,
+      protocol: stats.protocol,
+      kind: 'resolved',
+      handledMs: options.at - Date.parse(stats.startedAt),
+      by: options.cause === 'timer' ? 'inactivity' : 'team',
+    });
+  }
+  return steps;
 }
 
 /** An automated message of ours: sent by the outbound stream like any other, marked with its rule, by nobody. */
