@@ -21,6 +21,12 @@ import { isoTime } from './time.ts';
  * its optional `audio-decode`); a voice note in anything else (AAC/MP4) goes as a plain audio file.
  */
 export async function contentOf(message: OutboundMessage): Promise<AnyMessageContent> {
+  const content = await plainContentOf(message);
+  // WhatsApp shows 'Encaminhada' on a message whose context says it was forwarded (once: score 1).
+  return message.forwarded ? ({ ...content, contextInfo: { isForwarded: true, forwardingScore: 1 } } as AnyMessageContent) : content;
+}
+
+async function plainContentOf(message: OutboundMessage): Promise<AnyMessageContent> {
   if (!message.file) return { text: message.text };
   const bytes = await message.file.read();
   const media = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

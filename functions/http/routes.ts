@@ -72,6 +72,7 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/messages/send', handler: 'messages/send-message' },
   { method: 'POST', path: '/messages/{id}/retry', handler: 'messages/retry-message' },
   { method: 'POST', path: '/messages/{id}/reaction', handler: 'messages/react-message' },
+  { method: 'POST', path: '/messages/{id}/forward', handler: 'messages/forward-message' },
 
   { method: 'POST', path: '/files/generate-url-to-upload', handler: 'files/generate-url-to-upload' },
 

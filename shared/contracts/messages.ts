@@ -121,6 +121,30 @@ export const sendMessagePayload = z
   });
 export type SendMessagePayload = z.infer<typeof sendMessagePayload>;
 
+/** The most contacts one forward reaches. */
+export const maxForwardTargets = 10;
+
+/**
+ * `POST /messages/{id}/forward`: the message (of the conversation `contactId`) sent again, as a
+ * new message marked forwarded, to each of `toContactIds` (1 to 10).
+ */
+export const forwardMessagePayload = z.object({
+  contactId: idField,
+  toContactIds: z
+    .array(idField, { error: 'Escolha para quem encaminhar' })
+    .min(1, { error: 'Escolha para quem encaminhar' })
+    .max(maxForwardTargets, { error: `Encaminhe para no máximo ${maxForwardTargets} contatos de uma vez` }),
+});
+export type ForwardMessagePayload = z.infer<typeof forwardMessagePayload>;
+
+/** Why a message cannot be forwarded (pt-BR, on the path `id`). */
+export const forwardTexts = {
+  notAMessage: 'Notas internas e avisos do sistema não podem ser encaminhados',
+  deleted: 'Uma mensagem apagada não pode ser encaminhada',
+  empty: 'Esta mensagem não tem texto nem arquivo para encaminhar',
+  filePending: 'O arquivo desta mensagem ainda está sendo baixado. Tente de novo em instantes.',
+} as const;
+
 /** `POST /messages/{id}/retry`: the contact the failed message belongs to. */
 export const retryMessagePayload = z.object({ contactId: idField });
 

@@ -22,7 +22,7 @@ import {
 } from '#contracts/auth.ts';
 import { contactArchivePayload, contactPayload } from '#contracts/contacts.ts';
 import { uploadRequestPayload } from '#contracts/files.ts';
-import { reactMessagePayload, retryMessagePayload, sendMessagePayload } from '#contracts/messages.ts';
+import { forwardMessagePayload, reactMessagePayload, retryMessagePayload, sendMessagePayload } from '#contracts/messages.ts';
 import { servicePairingPayload } from '#contracts/pairing.ts';
 import { cloudWebhookHandshakeQuery, serviceCreatePayload, serviceUpdatePayload } from '#contracts/services.ts';
 import { userArchivePayload, userCreatePayload, userUpdatePayload } from '#contracts/users.ts';
@@ -256,6 +256,14 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
     },
   ],
   [retryMessagePayload, (f) => shaped({ contactId: idOf(f, [f.contactId]) })],
+  [
+    forwardMessagePayload,
+    (f) =>
+      shaped({
+        contactId: idOf(f, [f.contactId]),
+        toContactIds: fc.oneof(fc.array(idOf(f, [f.contactId]), { maxLength: 12 }), fc.constant([]), hostile),
+      }),
+  ],
   [
     reactMessagePayload,
     (f) => shaped({ contactId: idOf(f, [f.contactId]), emoji: fc.oneof(fc.constantFrom('👍', '', '❤️', '🇧🇷'), fc.string({ maxLength: 40 })) }),

@@ -327,6 +327,11 @@ export const routeAccess: Record<string, MatrixEntry> = {
   // The message was not refused by the channel, so there is nothing to retry.
   'POST /messages/{id}/retry': { access: 'member', ok: 400, build: (t) => ({ path: `/messages/${t.messageId}/retry`, body: { contactId: t.contactId } }) },
   // The world's message never reached a channel (no channel id), so there is nothing to react to on it.
+  'POST /messages/{id}/forward': {
+    access: 'member',
+    ok: 201,
+    build: (t) => ({ path: `/messages/${t.messageId}/forward`, body: { contactId: t.contactId, toContactIds: [t.contactId] } }),
+  },
   'POST /messages/{id}/reaction': {
     access: 'member',
     ok: 400,

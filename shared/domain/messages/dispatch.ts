@@ -193,6 +193,7 @@ export async function dispatchQueued(
     file: stored && message.messageType === 'voice' ? await asOggVoiceNote(stored) : stored,
     replyTo: message.replyToChannelMessageId,
     template: message.template ?? null,
+    ...(message.forwarded ? { forwarded: true } : {}),
     attempt: delivery.receiveCount,
   };
   const connection = {

@@ -114,23 +114,28 @@ export async function sendMessage(
     ...(template ? { template: template.send } : {}),
     ...(signed ? { signed: true as const } : {}),
   });
-  // The team's answer moves the conversation's lifecycle (it stops the bot, cancels 'no one
-  // answered', arms inactivity), in the write that stores it.
+  await recordTeamMessage(ports, session, contact, message);
+  return toMessage(message, ports.storage.downloadUrl);
+}
+
+/**
+ * Stores a person's message to the customer (a send, a forward). The team's answer moves the
+ * conversation's lifecycle (it stops the bot, cancels 'no one answered', arms inactivity), in the
+ * write that stores it.
+ */
+export async function recordTeamMessage(ports: Ports, session: AccountSession, contact: ContactItem, message: MessageItem): Promise<void> {
   const automations = contact.contactType === 'user' ? await automationContext(ports, session.accountId, contact.serviceId) : null;
+  const at = Date.parse(message.timestamp) + 1;
   await recordMessage(ports, message, {
     countUnread: false,
     contact,
     also: automations
       ? (current) => {
-          const outcome = applyLifecycle(ports, current, { kind: 'agent_reply', userId: session.user.id }, automations, {
-            at: now.getTime() + 1,
-            cause: 'team',
-          });
+          const outcome = applyLifecycle(ports, current, { kind: 'agent_reply', userId: session.user.id }, automations, { at, cause: 'team' });
           return outcome && { changes: outcome.changes, lines: outcome.lines, steps: outcome.steps };
         }
       : undefined,
   });
-  return toMessage(message, ports.storage.downloadUrl);
 }
 
 /**
