@@ -15,6 +15,7 @@ import { useSendSequence } from '#web/features/inbox/hooks/use-send-sequence.ts'
 import { Composer, type ComposerSend } from './composer.tsx';
 import { ConversationHeader } from './conversation-header.tsx';
 import { ConversationNotice, WindowClosingLine } from './conversation-notice.tsx';
+import { ForwardDialog } from './forward-dialog.tsx';
 import { MessageBubble } from './message-bubble.tsx';
 import { TemplateSendDialog } from './template-send-dialog.tsx';
 
@@ -33,6 +34,7 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
   // 'Nota interna' mode: a note carries no reply, and 'Responder' goes back to writing to the customer.
   const [noteMode, setNoteMode] = useState(false);
   const [sendingTemplate, setSendingTemplate] = useState(false);
+  const [forwarding, setForwarding] = useState<ChatMessage | null>(null);
   const { onRetry, retrying } = useMessageRetry();
   const send = useSendSequence(contact);
   useMarkReadWhenOpen(contact);
@@ -102,7 +104,13 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
                           <span className="rounded-full bg-surface px-3 py-1 text-xs font-medium text-fg-muted shadow-sm">{row.day}</span>
                         </div>
                       ) : null}
-                      <MessageBubble message={row.message} onReply={canSend ? onReply : undefined} onRetry={onRetry} retrying={retrying} />
+                      <MessageBubble
+                        message={row.message}
+                        onReply={canSend ? onReply : undefined}
+                        onForward={setForwarding}
+                        onRetry={onRetry}
+                        retrying={retrying}
+                      />
                     </>
                   )}
                 </div>
@@ -115,6 +123,7 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
       {canSend ? null : (
         <ConversationNotice contact={contact} window={windowClosed} onSendTemplate={windowClosed ? () => setSendingTemplate(true) : undefined} />
       )}
+      {forwarding ? <ForwardDialog message={forwarding} onClose={() => setForwarding(null)} /> : null}
       {sendingTemplate && windowClosed ? <TemplateSendDialog contact={contact} onClose={() => setSendingTemplate(false)} onSent={followBottom} /> : null}
       {canSend && customer.closingSoon && customer.status.kind === 'open' ? <WindowClosingLine closesAt={customer.status.closesAt} /> : null}
       <Composer

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { Bot, Clock, FileText, Mic, NotebookPen, Reply, RotateCcw } from 'lucide-react';
+import { Bot, Clock, FileText, Forward, Mic, NotebookPen, Reply, RotateCcw } from 'lucide-react';
 import { ack } from '#contracts/message-acks.ts';
 import type { MessageReaction, MessageSummary } from '#contracts/messages.ts';
 import { cn } from '#web/lib/cn.ts';
@@ -118,6 +118,8 @@ export interface MessageBubbleProps {
   message: ChatMessage;
   /** Absent when the customer cannot be written to: no 'Responder' then. */
   onReply?: (message: ChatMessage) => void;
+  /** 'Encaminhar': offered on messages exchanged with the customer (not notes, system lines, deleted ones or sends still local). */
+  onForward?: (message: ChatMessage) => void;
   onRetry: (message: ChatMessage) => void;
   retrying?: boolean;
 }
@@ -128,7 +130,7 @@ export interface MessageBubbleProps {
  * ack, reactions nor 'Responder' (a reply would quote the note to the customer); a system line is
  * no bubble at all.
  */
-export const MessageBubble = memo(function MessageBubble({ message, onReply, onRetry, retrying }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({ message, onReply, onForward, onRetry, retrying }: MessageBubbleProps) {
   if (message.kind === 'system') return <SystemLine message={message} />;
   const note = message.kind === 'note';
   const mine = message.isFromMe;
@@ -189,6 +191,12 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
                   Automática ·
                 </span>
               ) : null}
+              {message.forwarded ? (
+                <span className="mr-1 inline-flex items-center gap-1 italic" data-testid="forwarded">
+                  <Forward className="size-3 shrink-0" aria-hidden="true" />
+                  Encaminhada ·
+                </span>
+              ) : null}
               {mine && message.signed ? (
                 <span className="mr-1" data-testid="signed" title="Enviada ao cliente com o nome de quem enviou">
                   Assinada ·
@@ -235,6 +243,17 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onR
             title="Responder"
           >
             <Reply className="size-4" aria-hidden="true" />
+          </button>
+        ) : null}
+        {onForward && !deleted && !note && !message.local ? (
+          <button
+            type="button"
+            onClick={() => onForward(message)}
+            className="flex size-8 shrink-0 items-center justify-center rounded-full text-fg-muted opacity-60 group-hover:opacity-100 hover:bg-surface-2 hover:text-fg focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-ring"
+            aria-label="Encaminhar"
+            title="Encaminhar"
+          >
+            <Forward className="size-4" aria-hidden="true" />
           </button>
         ) : null}
       </div>
