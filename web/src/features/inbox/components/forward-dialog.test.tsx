@@ -21,8 +21,11 @@ function mockApi(forward: () => Response) {
     if (url.pathname === '/api/messages/m1/forward' && init?.method === 'POST') return forward();
     if (url.pathname === '/api/contacts') {
       const query = JSON.parse(url.searchParams.get('query') ?? '{}');
-      const like = String(query.where?.name?.like ?? '').replaceAll('%', '').toLowerCase();
-      const found = people.filter((p) => p.name.toLowerCase().includes(like));
+      const like = String(query.where?.name?.like ?? '')
+        .replaceAll('%', '')
+        .toLowerCase();
+      // Pages count from 0, as the API's do.
+      const found = people.filter((p) => p.name.toLowerCase().includes(like)).slice(query.page * query.perPage, (query.page + 1) * query.perPage);
       return json({ data: found, totalCount: found.length });
     }
     return json({ error: 'Not found' }, 404);
@@ -48,7 +51,11 @@ describe("'Encaminhar mensagem'", () => {
     await waitFor(() => expect(screen.queryByLabelText(/Bruno Lima/)).toBeNull(), slow);
     fireEvent.click(screen.getByLabelText(/Carla Dias/));
     const picked = screen.getByRole('list', { name: 'Contatos escolhidos' });
-    expect(within(picked).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Ana Souza', 'Carla Dias']);
+    expect(
+      within(picked)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Ana Souza', 'Carla Dias']);
     fireEvent.click(screen.getByRole('button', { name: 'Encaminhar (2)' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled(), slow);
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;

@@ -31,7 +31,7 @@ function previewOf(message: ChatMessage): string {
 export function ForwardDialog({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search);
-  const results = useContacts(contactsQuery({ ...emptyContactFilters, name: deferred }, 1, resultsShown));
+  const results = useContacts(contactsQuery({ ...emptyContactFilters, name: deferred }, 0, resultsShown));
   const [chosen, setChosen] = useState<Contact[]>([]);
   const [refusals, setRefusals] = useState<{ name: string; reason: string }[]>([]);
   const forward = useForwardMessage();
