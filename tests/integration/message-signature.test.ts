@@ -52,6 +52,33 @@ describe('signed messages', () => {
     expect((await messagesOf(owner.token, contact.id)).body.data[0]).toMatchObject({ text: 'Olá! Posso ajudar?', signed: true });
   });
 
+  it("a file's caption goes signed; a file with no caption goes as it is", async () => {
+    const { owner, contact } = await signingTeam('whatsapp');
+    const upload = async () => {
+      const bytes = Buffer.from('%PDF-1.4\n% assinado\n');
+      const request = await call('POST', '/files/generate-url-to-upload', {
+        token: owner.token,
+        body: { name: 'pedido.pdf', mimetype: 'application/pdf', serviceId: contact.serviceId, length: bytes.length, isPtt: false },
+      });
+      expect((await fetch(request.body.urlToUpload, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes })).status).toBe(200);
+      return request.body.file.id as string;
+    };
+    const body = (text: string, fileId: string) => ({ contactId: contact.id, serviceId: contact.serviceId, text, type: 'document', fileId });
+    const captioned = await call('POST', '/messages/send', { token: owner.token, body: body('Seu pedido', await upload()) });
+    expect(captioned.body.signed).toBe(true);
+    await eventually(async () => (await sentTo(contact.idFromService)).length === 1);
+    const bare = await call('POST', '/messages/send', { token: owner.token, body: body('', await upload()) });
+    expect(bare.body.signed).toBeUndefined();
+    const out = await eventually(async () => {
+      const all = await sentTo(contact.idFromService);
+      return all.length === 2 && all;
+    });
+    expect(out.map((s) => [s.message.type, s.message.text])).toEqual([
+      ['document', '*Dona Teste:*\nSeu pedido'],
+      ['document', ''],
+    ]);
+  });
+
   it('on Telegram the name line is plain text', async () => {
     const { owner, contact } = await signingTeam('telegram');
     await send(owner.token, contact, 'Já te respondo');

@@ -7,7 +7,6 @@ import { contactFixture } from '#web/testing/contact-fixture.ts';
 import { messageFixture } from '#web/testing/message-fixture.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
 import { ForwardDialog } from './forward-dialog.tsx';
-import { MessageBubble } from './message-bubble.tsx';
 
 /** A loaded machine runs several suites at once: waits get more than the default second. */
 const slow = { timeout: 5000 };
@@ -100,18 +99,5 @@ describe("'Encaminhar mensagem'", () => {
     } finally {
       people.splice(3);
     }
-  });
-});
-
-describe("the bubble's 'Encaminhar'", () => {
-  it('is offered on messages and marks forwarded ones; not on notes', () => {
-    const onForward = vi.fn();
-    renderWithProviders(<MessageBubble message={{ ...message, forwarded: true }} onForward={onForward} onRetry={() => {}} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Encaminhar' }));
-    expect(onForward).toHaveBeenCalledWith(expect.objectContaining({ id: 'm1' }));
-    expect(screen.getByTestId('forwarded').textContent).toContain('Encaminhada');
-    cleanup();
-    renderWithProviders(<MessageBubble message={{ ...message, kind: 'note' }} onForward={onForward} onRetry={() => {}} />);
-    expect(screen.queryByRole('button', { name: 'Encaminhar' })).toBeNull();
   });
 });
