@@ -11,7 +11,7 @@ import { Spinner } from '#web/components/ui/spinner.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { contactsQuery, emptyContactFilters, useContacts } from '#web/features/contacts/api/get-contacts.ts';
+import { useContactSearch } from '#web/api/search-contacts.ts';
 import type { ChatMessage } from '#web/features/inbox/api/get-messages.ts';
 import { useForwardMessage } from '#web/features/inbox/api/forward-message.ts';
 
@@ -31,7 +31,7 @@ function previewOf(message: ChatMessage): string {
 export function ForwardDialog({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search);
-  const results = useContacts(contactsQuery({ ...emptyContactFilters, name: deferred }, 0, resultsShown));
+  const results = useContactSearch(deferred, resultsShown);
   const [chosen, setChosen] = useState<Contact[]>([]);
   const [refusals, setRefusals] = useState<{ name: string; reason: string }[]>([]);
   const forward = useForwardMessage();
