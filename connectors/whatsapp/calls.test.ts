@@ -3,7 +3,7 @@
  * Socket/messages-recv.js): a person's offer is handed to the sink once, even when WhatsApp sends
  * it twice, and rejected with the offer's own ids; the call's terminate after the rejection and a
  * group call's offer are not handed over; a caller WhatsApp names by a `@lid` id is kept under the
- * number the offer's `callerPn` gives, the `@lid` id as an alias (ADR draft reject-whatsapp-calls).
+ * number the offer's `callerPn` gives, the `@lid` id as an alias (ADR-0220).
  */
 import { proto, type WAMessage } from 'baileys';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * Calls ringing on the connection's number, as Baileys reports them (the `call` event, from
  * `handleCall` in Socket/messages-recv.js): one event per call stanza, each with the call's id
- * and status. A call is handed to the domain once, at its `offer` (ADR draft reject-whatsapp-calls):
+ * and status. A call is handed to the domain once, at its `offer` (ADR-0220):
  * - the same offer may come more than once (WhatsApp sends `offer_notice` and `offer` stanzas, which
  *   Baileys both reports as 'offer'; an offline batch replays it), and the call's later stanzas
  *   (ringing, terminate, reject…) come under the same id: the session keeps the ids it handled, and

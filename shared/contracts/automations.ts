@@ -85,7 +85,7 @@ export const automationSettingsSchema = z
     closing: switchable({ text: messageText }, { text: keptText }),
     /**
      * A WhatsApp call (QR connection) is rejected at once and answered with this text; the conversation
-     * shows that a call came either way (ADR draft reject-whatsapp-calls). Absent from documents saved
+     * shows that a call came either way (ADR-0220). Absent from documents saved
      * before it: switched off.
      */
     rejectCalls: switchable({ text: messageText }, { text: keptText }).default({ enabled: false, text: rejectCallsText }),
@@ -119,7 +119,7 @@ export const automationSettingsSchema = z
     ),
     /** A customer writing to a resolved conversation goes back to whoever had it (as the inbox did before automations). */
     reopenToLastAgent: z.boolean({ error: requiredText }).default(true),
-    /** A person's messages reach the customer under their name ('*Ana Souza:*'), unless they opted out (ADR draft message-signature). */
+    /** A person's messages reach the customer under their name ('*Ana Souza:*'), unless they opted out (ADR-0219). */
     signMessages: z.boolean({ error: requiredText }).default(false),
   })
   .refine((s) => !s.inactivity.enabled || s.inactivity.warnBeforeMinutes < s.inactivity.closeAfterHours * 60, {

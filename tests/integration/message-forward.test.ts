@@ -1,5 +1,5 @@
 /**
- * Forwarding (ADR draft forward-message): a message goes to up to 10 contacts as new messages of the
+ * Forwarding (ADR-0218): a message goes to up to 10 contacts as new messages of the
  * caller marked `forwarded`, each reaching its channel (the double gets `forwarded: true`, the text,
  * and a file's bytes from a copy of their own); a conversation the caller may not see answers 404;
  * targets that cannot be sent to answer the catalogue's texts per target and nothing is sent.

@@ -1,5 +1,5 @@
 /**
- * Signed messages (ADR draft message-signature): with 'Assinar mensagens com o nome do atendente'
+ * Signed messages (ADR-0219): with 'Assinar mensagens com o nome do atendente'
  * on, the channel double receives the author's name line before the text (bold on WhatsApp, plain
  * on Telegram), the conversation keeps the text as typed marked `signed`, a retry signs alike, and
  * a person who opted out ('Não assinar minhas mensagens') sends unsigned.

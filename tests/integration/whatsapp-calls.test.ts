@@ -1,6 +1,6 @@
 /**
  * WhatsApp calls on a QR connection, end to end on the local runtime with the socket double
- * (ADR draft reject-whatsapp-calls). The double reports calls as Baileys' `handleCall` does: an
+ * (ADR-0220). The double reports calls as Baileys' `handleCall` does: an
  * offer WhatsApp sends twice (`offer_notice` and `offer`), a group call's offer, and the terminate
  * that follows a rejection. With 'Rejeitar ligações do WhatsApp' on, a person's call is rejected
  * once with the offer's ids, the configured text goes out once as an automated message, and the

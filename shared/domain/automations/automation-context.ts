@@ -45,9 +45,25 @@ export const automationContextTtlMs = 5_000;
 const cacheLimit = 2_000;
 const cached = new Map<string, { at: number; context: Promise<AutomationContext | null> }>();
 
-/** Drops an account's cached contexts (its settings, hours, menus, departments or people changed). */
+const settingsCache = new Map<string, { at: number; settings: Promise<AutomationSettings> }>();
+
+/** Drops an account's cached contexts and settings (its settings, hours, menus, departments or people changed). */
 export function forgetAutomationContext(accountId: string): void {
   for (const key of cached.keys()) if (key.startsWith(`${accountId}:`)) cached.delete(key);
+  settingsCache.delete(accountId);
+}
+
+/** The account's automation settings, kept as the context is (a send asks whether to sign). */
+export function automationSettingsOf(ports: Ports, accountId: string): Promise<AutomationSettings> {
+  const now = Date.now();
+  const hit = settingsCache.get(accountId);
+  if (hit && now - hit.at < automationContextTtlMs) return hit.settings;
+  const settings = accountAutomationSettings(ports, accountId);
+  settings.catch(() => settingsCache.delete(accountId));
+  settingsCache.delete(accountId);
+  settingsCache.set(accountId, { at: now, settings });
+  if (settingsCache.size > cacheLimit) settingsCache.delete(settingsCache.keys().next().value!);
+  return settings;
 }
 
 /** The lifecycle's context for a conversation on this connection, or null when no automation is on (kept a few seconds, see above). */
@@ -66,7 +82,7 @@ export function automationContext(ports: Ports, accountId: string, serviceId: st
 }
 
 async function readAutomationContext(ports: Ports, accountId: string, serviceId: string): Promise<AutomationContext | null> {
-  const [automations, menu] = await Promise.all([accountAutomationSettings(ports, accountId), connectionMenuOf(ports, accountId, serviceId)]);
+  const [automations, menu] = await Promise.all([automationSettingsOf(ports, accountId), connectionMenuOf(ports, accountId, serviceId)]);
   if (!automationsOn(automations, menu)) return null;
   const [{ hours }, service, departments, users] = await Promise.all([
     accountBusinessHours(ports, accountId),

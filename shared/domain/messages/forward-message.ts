@@ -1,5 +1,5 @@
 /**
- * Forwarding (docs/product.md#team-inbox, ADR draft forward-message): a message of one conversation
+ * Forwarding (docs/product.md#team-inbox, ADR-0218): a message of one conversation
  * sent again to up to 10 contacts, each as a new message of the caller's marked `forwarded`, stored at
  * ack 0 like any send (send-message.ts), so the outbound stream hands each to its channel. The text
  * goes as it was; a file goes as a copy of the stored object under a file record of its own, since a

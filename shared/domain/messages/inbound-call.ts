@@ -1,5 +1,5 @@
 /**
- * A WhatsApp call ringing on a QR connection (ADR draft reject-whatsapp-calls): the caller's
+ * A WhatsApp call ringing on a QR connection (ADR-0220): the caller's
  * conversation gets a system line saying a call came, once per call id (the call id claims a
  * channel id of its own, so a repeated offer, a replay or a second worker records nothing more).
  * Where the account switched 'Rejeitar ligações do WhatsApp' on, the line says the call was

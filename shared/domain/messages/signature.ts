@@ -1,5 +1,5 @@
 /**
- * Signed messages (docs/product.md#team-inbox, ADR draft message-signature): with 'Assinar mensagens
+ * Signed messages (docs/product.md#team-inbox, ADR-0219): with 'Assinar mensagens
  * com o nome do atendente' on, a person's message reaches the customer under their name. Whether a
  * message is signed is decided when it is sent (`signsMessages`) and kept on it (`signed`), so every
  * attempt signs it alike; the name line is added at dispatch (`signedText`), so the conversation
@@ -8,7 +8,7 @@
 import type { ServiceType } from '#contracts/services.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { accountAutomationSettings } from '../automations/settings.ts';
+import { automationSettingsOf } from '../automations/automation-context.ts';
 
 /**
  * The text as the channel gets it: the name on a line of its own before it. WhatsApp (both
@@ -27,6 +27,7 @@ export function signedText(channel: ServiceType, name: string, text: string): st
 /** Whether what this person sends now goes signed: the account signs messages and they did not opt out ('Não assinar minhas mensagens'). */
 export async function signsMessages(ports: Ports, session: AccountSession): Promise<boolean> {
   if (session.user.skipSignature) return false;
-  const settings = await accountAutomationSettings(ports, session.accountId);
+  // Kept a few seconds per process, as the automations' context is (automationContextTtlMs).
+  const settings = await automationSettingsOf(ports, session.accountId);
   return settings.signMessages === true;
 }

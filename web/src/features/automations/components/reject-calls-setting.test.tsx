@@ -1,5 +1,5 @@
 /**
- * 'Rejeitar ligações do WhatsApp' on the 'Automações' screen (ADR draft reject-whatsapp-calls): an
+ * 'Rejeitar ligações do WhatsApp' on the 'Automações' screen (ADR-0220): an
  * account that never switched it on reads it off with the suggested text; an admin switches it on, a blank text is refused on its field with nothing sent, and the save sends
  * the switch and the text.
  */
