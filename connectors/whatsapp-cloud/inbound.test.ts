@@ -121,14 +121,14 @@ describe('customer messages', () => {
         interactive: { type: 'button_reply', button_reply: { id: 'change-button', title: 'Change' } },
       }),
     );
-    expect(button.message).toMatchObject({ type: 'text', text: 'Change', replyToChannelMessageId: 'wamid.OURS' });
+    expect(button.message).toMatchObject({ type: 'text', text: 'Change', replyToChannelMessageId: 'wamid.OURS', choice: 'change-button' });
     const list = messageOf(
       customerMessage({
         type: 'interactive',
         interactive: { type: 'list_reply', list_reply: { id: 'priority_express', title: 'Priority Mail Express', description: 'Next Day to 2 Days' } },
       }),
     );
-    expect(list.message.text).toBe('Priority Mail Express');
+    expect(list.message).toMatchObject({ text: 'Priority Mail Express', choice: 'priority_express' });
     const quick = messageOf(customerMessage({ context: { from: '15550783881', id: 'wamid.T' }, type: 'button', button: { payload: 'Sim', text: 'Sim' } }));
     expect(quick.message.text).toBe('Sim');
   });

@@ -185,6 +185,8 @@ interface Rendered {
   type: MessageType;
   text: string;
   media: CloudMediaRef | null;
+  /** The id of the button or list row the customer picked (our option's key). */
+  choice?: string;
 }
 
 /** What a message shows: its type in the product, its text, and its file if any. */
@@ -230,7 +232,8 @@ export function renderMessage(message: CloudMessage, fromMe: boolean): Rendered 
       return { type: 'text', text: contactsText(message.content), media: null };
     case 'interactive': {
       const c = message.content;
-      return { type: 'text', text: c.type === 'button_reply' ? c.button_reply.title : c.list_reply.title, media: null };
+      const picked = c.type === 'button_reply' ? c.button_reply : c.list_reply;
+      return { type: 'text', text: picked.title, media: null, choice: picked.id };
     }
     case 'button':
       return { type: 'text', text: message.content.text, media: null };
@@ -322,6 +325,7 @@ function messageEvents(scope: MessageScope, raw: unknown, fromMeOverride?: boole
         type: rendered.type,
         text: rendered.text,
         replyToChannelMessageId: context?.id ?? null,
+        ...(rendered.choice ? { choice: rendered.choice } : {}),
         timestamp: at,
       },
       media: rendered.media,

@@ -120,6 +120,54 @@ describe('sending each type', () => {
     expect(lastSent().body.to).toBe(CUSTOMER.waId);
   });
 
+  it('a menu with up to three short options goes as reply buttons, a longer one as a list, and one Meta cannot show as the numbered text', async () => {
+    const text = 'Como podemos ajudar?\n\n1 - Financeiro\n2 - Endereço';
+    await sendWhatsappCloud(
+      connection,
+      outbound({
+        text,
+        choices: [
+          { key: '1', label: 'Financeiro' },
+          { key: '2', label: 'Endereço' },
+        ],
+      }),
+    );
+    expect(lastSent().status).toBe(200);
+    expect(lastSent().body).toMatchObject({
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        body: { text },
+        action: {
+          buttons: [
+            { type: 'reply', reply: { id: '1', title: 'Financeiro' } },
+            { type: 'reply', reply: { id: '2', title: 'Endereço' } },
+          ],
+        },
+      },
+    });
+    const rating = [
+      { key: '5', label: '5 - Excelente' },
+      { key: '4', label: '4 - Bom' },
+      { key: '3', label: '3 - Regular' },
+      { key: '2', label: '2 - Ruim' },
+      { key: '1', label: '1 - Péssimo' },
+    ];
+    await sendWhatsappCloud(connection, outbound({ text: 'De 1 a 5, como foi?', choices: rating }));
+    expect(lastSent().status).toBe(200);
+    expect(lastSent().body.interactive).toMatchObject({
+      type: 'list',
+      action: { button: 'Ver opções', sections: [{ rows: rating.map((c) => ({ id: c.key, title: c.label })) }] },
+    });
+    // A label over a button's 20 characters makes it a list, clipped to a row's 24.
+    await sendWhatsappCloud(connection, outbound({ text: 'Escolha:', choices: [{ key: '1', label: 'Segunda via do boleto bancário' }] }));
+    expect(lastSent().body.interactive.action.sections[0].rows[0].title).toBe('Segunda via do boleto b…');
+    // Eleven options: Meta shows at most ten rows, so the text goes.
+    const eleven = Array.from({ length: 11 }, (_, i) => ({ key: String(i), label: `Opção ${i}` }));
+    await sendWhatsappCloud(connection, outbound({ text: 'Muitas opções', choices: eleven }));
+    expect(lastSent().body).toMatchObject({ type: 'text', text: { body: 'Muitas opções' } });
+  });
+
   it('marks the newest received message read', async () => {
     const { message } = fake.inbound(number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Obrigada!' });
     await markWhatsappCloudRead(connection, { chat: CUSTOMER.waId, messages: [{ channelMessageId: message.id, author: null }] });

@@ -63,8 +63,45 @@ export function templateBody(template: NonNullable<OutboundMessage['template']>)
   };
 }
 
+/** Meta's limits for interactive messages (WhatsApp Cloud API, interactive reply buttons and list messages). */
+export const interactiveLimits = { body: 1024, buttons: 3, buttonTitle: 20, rows: 10, rowTitle: 24, listButton: 20 } as const;
+
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/**
+ * A menu or the rating question as Meta's interactive message: up to three reply buttons when every
+ * label fits a button's 20 characters, else a list of up to ten rows (titles clipped to 24); the
+ * option's key is the id the customer's reply carries. Null when it fits neither (more than ten
+ * options, or a body over 1,024 characters): the numbered text goes instead.
+ */
+export function interactiveBody(text: string, choices: NonNullable<OutboundMessage['choices']>): Record<string, unknown> | null {
+  if (!choices.length || !text.trim() || text.length > interactiveLimits.body) return null;
+  if (choices.length <= interactiveLimits.buttons && choices.every((c) => c.label.length <= interactiveLimits.buttonTitle)) {
+    return {
+      type: 'interactive',
+      interactive: { type: 'button', body: { text }, action: { buttons: choices.map((c) => ({ type: 'reply', reply: { id: c.key, title: c.label } })) } },
+    };
+  }
+  if (choices.length > interactiveLimits.rows) return null;
+  return {
+    type: 'interactive',
+    interactive: {
+      type: 'list',
+      body: { text },
+      action: {
+        button: 'Ver opções',
+        sections: [{ title: 'Opções', rows: choices.map((c) => ({ id: c.key, title: clip(c.label, interactiveLimits.rowTitle) })) }],
+      },
+    },
+  };
+}
+
 async function body(graph: GraphClient, phoneNumberId: string, message: OutboundMessage): Promise<Record<string, unknown>> {
   if (message.template) return templateBody(message.template);
+  if (!message.file && message.choices) {
+    const interactive = interactiveBody(message.text, message.choices);
+    if (interactive) return interactive;
+  }
   if (!message.file) return { type: 'text', text: { body: message.text, preview_url: false } };
   const { kind, caption, filename } = mediaKind(message.type);
   const mediaId = await graph.upload(phoneNumberId, { bytes: await message.file.read(), mimetype: message.file.mimetype, name: message.file.name });

@@ -224,6 +224,20 @@ export const connectionMenuSchema = z
   });
 export type ConnectionMenu = z.infer<typeof connectionMenuSchema>;
 
+/** The rating question's options, best first, where the channel shows buttons or a list (the text asks for a digit). */
+export const ratingChoices = [
+  { key: '5', label: '5 - Excelente' },
+  { key: '4', label: '4 - Bom' },
+  { key: '3', label: '3 - Regular' },
+  { key: '2', label: '2 - Ruim' },
+  { key: '1', label: '1 - Péssimo' },
+] as const;
+
+/** A menu's options as buttons or a list show them: each option's key and label, and '0' to go back below the first menu. */
+export function menuChoices(node: MenuNode, isRoot: boolean): { key: string; label: string }[] {
+  return [...node.options.map((o) => ({ key: o.key, label: o.label })), ...(isRoot ? [] : [{ key: '0', label: 'Voltar' }])];
+}
+
 /** The text a menu is sent as: its text, then one line an option, then '0 - Voltar' below the first menu. */
 export function menuMessage(node: MenuNode, isRoot: boolean): string {
   return [node.text, '', ...node.options.map((o) => `${o.key} - ${o.label}`), ...(isRoot ? [] : [menuTexts.back])].join('\n');

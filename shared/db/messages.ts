@@ -58,6 +58,8 @@ export interface MessageItem {
   template?: { name: string; language: string; parameters: string[] };
   /** The automation's rule that sent it (docs/conversation-lifecycle.md#automated-messages): never a person's answer. */
   automated?: string;
+  /** The options a menu or the rating question offers, sent as buttons or a list where the channel has them. */
+  choices?: { key: string; label: string }[];
   /** Sent under `user`'s name: the channel gets the text signed (signature.ts), every attempt alike; `text` stays as typed. */
   signed?: true;
   /** Forwarded from another conversation (forward-message.ts). */

@@ -5,7 +5,9 @@
  * message opens the window (the contact answers `lastInboundAt`, on GET and on its realtime event),
  * free text goes until 24 hours later and is refused with a 400 after, before anything is stored or
  * reaches Meta; a retry of a failed message is refused the same; Meta's 131047 when its clock
- * disagrees still fails the message with the window's reason; a new message opens it again.
+ * disagrees still fails the message with the window's reason; a new message opens it again. And
+ * the automations on such a number: the greeting, the menu as reply buttons, and the button the
+ * customer taps routing by its id.
  */
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -146,4 +148,76 @@ describe('the WhatsApp (API oficial) 24-hour window', () => {
     expect(sent.status).toBe(400);
     expect(sent.body.message).toBe(errorTexts.customerWindowClosed);
   }, 60_000);
+});
+
+describe('automations on a WhatsApp (API oficial) number', () => {
+  it('sends the menu as reply buttons and routes by the button the customer taps (its id, whatever its label)', async () => {
+    serverClockAt(START);
+    world.fake().setNow(START);
+    const line = await newLine();
+    const financeiro = (await call('POST', '/departments', { token: line.token, body: { name: 'Financeiro' } })).body;
+    const everyDay = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start: '00:00', end: '24:00' }));
+    expect((await call('PUT', '/business-hours', { token: line.token, body: { shifts: everyDay } })).status).toBe(200);
+    const defaults = (await call('GET', '/automations', { token: line.token })).body;
+    const { saved: _saved, updatedAt: _updatedAt, ...settings } = defaults;
+    const greeting = { enabled: true, text: 'Olá, {{primeiro_nome}}!' };
+    expect((await call('PUT', '/automations', { token: line.token, body: { ...settings, greeting } })).status).toBe(200);
+    const menuText = 'Como podemos ajudar?';
+    const menu = await call('PUT', `/services/${line.serviceId}/menu`, {
+      token: line.token,
+      body: {
+        enabled: true,
+        menus: [
+          {
+            id: 'inicio',
+            text: menuText,
+            options: [
+              { key: '1', label: 'Financeiro', action: { kind: 'department', departmentId: financeiro.id } },
+              { key: '2', label: 'Endereço', action: { kind: 'answer', text: 'Av. Paulista, 1000.' } },
+            ],
+          },
+        ],
+        invalidText: 'Opção inválida.',
+        maxInvalid: 3,
+        timeoutMinutes: 30,
+        timeoutDepartmentId: null,
+      },
+    });
+    expect(menu.status).toBe(200);
+
+    const [hello] = await world
+      .fake()
+      .deliver(world.fake().inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Oi' }).payload, { url: line.url });
+    expect(hello!.status).toBe(204);
+    const toCustomer = () => world.fake().accepted.filter((s) => s.phoneNumberId === line.number.phoneNumberId && s.body.to === CUSTOMER.waId);
+    const buttons = await eventually(async () => toCustomer().find((s) => s.body.type === 'interactive'), 10_000);
+    expect(toCustomer().find((s) => s.body.type === 'text')?.body.text.body).toBe('Olá, Rita!');
+    expect(buttons.body.interactive).toEqual({
+      type: 'button',
+      body: { text: `${menuText}\n\n1 - Financeiro\n2 - Endereço` },
+      action: {
+        buttons: [
+          { type: 'reply', reply: { id: '1', title: 'Financeiro' } },
+          { type: 'reply', reply: { id: '2', title: 'Endereço' } },
+        ],
+      },
+    });
+
+    // The customer taps 'Financeiro': its id '1' routes the conversation, its title is what the thread shows.
+    const tap = world
+      .fake()
+      .inbound(
+        line.number.phoneNumberId,
+        CUSTOMER,
+        { type: 'button_reply', id: '1', title: 'Financeiro' },
+        { context: { from: line.number.displayPhoneNumber, id: buttons.id! } },
+      );
+    const [tapped] = await world.fake().deliver(tap.payload, { url: line.url });
+    expect(tapped!.status).toBe(204);
+    const contacts = await call('GET', '/contacts', { token: line.token });
+    const contact = contacts.body.data.find((c: { name: string }) => c.name === CUSTOMER.name);
+    await eventually(async () => (await call('GET', `/contacts/${contact.id}`, { token: line.token })).body.departmentId === financeiro.id, 10_000);
+    const thread = (await call('GET', `/messages${listQueryString({ where: { contactId: contact.id }, perPage: 50 })}`, { token: line.token })).body.data;
+    expect(thread.map((m: { text: string }) => m.text)).toEqual(expect.arrayContaining(['Financeiro', 'Encaminhada para Financeiro']));
+  });
 });

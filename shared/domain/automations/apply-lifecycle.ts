@@ -7,7 +7,7 @@
  * (change-conversation.ts, record-message.ts), under the contact's version: a retried write
  * re-reads the contact and decides again, so an automated message is never stored twice.
  */
-import { fillAutomationText } from '#contracts/automations.ts';
+import { fillAutomationText, menuChoices, ratingChoices } from '#contracts/automations.ts';
 import { ack } from '#contracts/messages.ts';
 import type { ContactFields, ContactItem } from '#db/contacts.ts';
 import { armTimerStep, cancelTimerStep, conversationEventStep, ratingStep, timerItem } from '#db/conversation-timers.ts';
@@ -112,7 +112,7 @@ export function applyLifecycle(
           protocol: moved.state.protocol,
           agent: user,
         });
-        if (text.trim()) lines.push(automatedMessage(ports, contact, text, effect.rule, nextAt()));
+        if (text.trim()) lines.push(automatedMessage(ports, contact, text, effect.rule, nextAt(), choicesOf(effect.rule, ctx)));
         break;
       }
       case 'schedule_timer':
@@ -199,8 +199,17 @@ function conversationEvents(
   return steps;
 }
 
+/** The options a rule's message offers: a menu's (rule `menu:<id>`) or the rating question's; none for the others. */
+function choicesOf(rule: string, ctx: AutomationContext): MessageItem['choices'] {
+  if (rule === 'rating_question') return ratingChoices.map((c) => ({ ...c }));
+  if (!rule.startsWith('menu:')) return undefined;
+  const menus = ctx.settings.menu?.menus ?? [];
+  const node = menus.find((m) => m.id === rule.slice('menu:'.length));
+  return node ? menuChoices(node, node.id === menus[0]?.id) : undefined;
+}
+
 /** An automated message of ours: sent by the outbound stream like any other, marked with its rule, by nobody. */
-function automatedMessage(ports: Ports, contact: ContactItem, text: string, rule: string, atMs: number): MessageItem {
+function automatedMessage(ports: Ports, contact: ContactItem, text: string, rule: string, atMs: number, choices?: MessageItem['choices']): MessageItem {
   const at = new Date(atMs).toISOString();
   return messageItem({
     id: ports.newId(atMs),
@@ -222,6 +231,7 @@ function automatedMessage(ports: Ports, contact: ContactItem, text: string, rule
     channelMessageId: null,
     sendAttempt: 1,
     automated: rule,
+    ...(choices?.length ? { choices } : {}),
     createdAt: at,
     updatedAt: at,
   });

@@ -58,11 +58,23 @@ export interface OutboundMessage {
   /** Forwarded from another conversation: WhatsApp (QR) marks it 'Encaminhada'; other channels send it as any message. */
   forwarded?: boolean;
   /**
+   * The options an automated menu or the rating question offers (docs/conversation-lifecycle.md):
+   * a channel with buttons or lists (the Cloud API) sends them so, answering with the option's
+   * `key`; the others send `text`, which numbers them.
+   */
+  choices?: MessageChoice[];
+  /**
    * Which hand-over of this send attempt this is (1: the first; the send queue's receive count),
    * so a channel that asks to come back later can ask for a longer wait each time (the Cloud
    * API's backoff). Absent: the first.
    */
   attempt?: number;
+}
+
+/** One option of a menu or of the rating question: the key the customer answers with, and its label. */
+export interface MessageChoice {
+  key: string;
+  label: string;
 }
 
 /** Our reaction to a message of a chat: `emoji` empty takes it away. */
@@ -428,6 +440,8 @@ export interface InboundMessage {
   text: string;
   media?: InboundMedia | null;
   replyToChannelMessageId?: string | null;
+  /** The key of the option the customer picked from our buttons or list (`OutboundMessage.choices`), when they picked one. */
+  choice?: string | null;
   timestamp: string;
 }
 

@@ -194,6 +194,7 @@ export async function dispatchQueued(
     replyTo: message.replyToChannelMessageId,
     template: message.template ?? null,
     ...(message.forwarded ? { forwarded: true } : {}),
+    ...(message.choices?.length ? { choices: message.choices } : {}),
     attempt: delivery.receiveCount,
   };
   const connection = {

@@ -116,12 +116,14 @@ function inboundChanges(
   message: Pick<MessageItem, 'text' | 'timestamp'>,
   automations: AutomationContext | null,
   turn: TurnAfterMove,
+  choice: string | null,
 ): { changes: Partial<ContactFields>; lines: MessageItem[]; steps?: Steps } {
   const { timestamp } = message;
   const lastInboundAt = contact.lastInboundAt && contact.lastInboundAt > timestamp ? contact.lastInboundAt : timestamp;
   if (automations) {
     const at = Math.max(ports.clock().getTime(), Date.parse(timestamp) + 1);
-    const event = { kind: 'customer_message' as const, text: message.text, protocol: newProtocol(ports, at) };
+    // A button or list row picked answers with its option's key, whatever its label reads.
+    const event = { kind: 'customer_message' as const, text: choice ?? message.text, protocol: newProtocol(ports, at) };
     const outcome = applyLifecycle(ports, contact, event, automations, { at, cause: 'customer' });
     turn.note(outcome);
     if (!outcome) return { changes: { lastInboundAt }, lines: [] };
@@ -182,7 +184,7 @@ export async function receiveMessage(ports: Ports, from: InboundConnection, inpu
     countUnread: !input.isFromMe,
     guardChannelId: input.channelMessageId,
     contact,
-    also: input.isFromMe ? undefined : (current) => inboundChanges(ports, current, message, automations, turn),
+    also: input.isFromMe ? undefined : (current) => inboundChanges(ports, current, message, automations, turn, input.choice ?? null),
   });
   if (!outcome.stored) return null;
   await turn.run(ports, { accountId: from.accountId, contactId: contact.id }, automations);
