@@ -8,7 +8,7 @@ import type { UserFromGetMe } from 'grammy/types';
 import type { InboundSink } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
 import { telegramApiRoot } from './config.ts';
-import { editsComposer, messagesComposer, type InboundTarget } from './inbound.ts';
+import { callbacksComposer, editsComposer, messagesComposer, type InboundTarget } from './inbound.ts';
 import { markUpdateHandled, wasUpdateHandled } from './storage.ts';
 
 /** A bot for Bot API calls only (checks, sends, webhook set-up). */
@@ -33,5 +33,6 @@ export function inboundBot(ports: Ports, sink: InboundSink, target: InboundTarge
   bot.use(onceComposer(ports, target));
   bot.use(messagesComposer(ports, sink, target));
   bot.use(editsComposer(sink));
+  bot.use(callbacksComposer(sink));
   return bot;
 }

@@ -32,4 +32,4 @@ export function telegramPollTimeoutSeconds(): number {
 }
 
 /** The update kinds we ask Telegram for. */
-export const allowedUpdates = ['message', 'edited_message'] as const;
+export const allowedUpdates = ['message', 'edited_message', 'callback_query'] as const;

@@ -193,6 +193,36 @@ export function messagesComposer(ports: Ports, sink: InboundSink, target: Inboun
   return composer;
 }
 
+/**
+ * A tap on a button of an inline keyboard we sent (a menu, the rating): answered at once (Telegram
+ * shows a spinner on the button until then), and stored as the customer's message reading the
+ * button's label, with its key as the option picked. The id is the callback's, so a redelivery is
+ * stored once.
+ */
+export function callbacksComposer(sink: InboundSink): Composer<Context> {
+  const composer = new Composer<Context>();
+  composer.on('callback_query:data', async (ctx) => {
+    const query = ctx.callbackQuery;
+    await ctx.answerCallbackQuery().catch(() => undefined);
+    const chat = query.message?.chat;
+    if (!chat || chat.type !== 'private') return;
+    const keyboard = query.message && 'reply_markup' in query.message ? query.message.reply_markup?.inline_keyboard : undefined;
+    const label = keyboard?.flat().find((b) => 'callback_data' in b && b.callback_data === query.data)?.text ?? query.data;
+    await sink.message({
+      channelMessageId: `callback:${query.id}`,
+      chat: { idFromService: String(chat.id), name: personName(query.from), isGroup: false, phoneNumber: null },
+      author: null,
+      isFromMe: false,
+      type: 'text',
+      text: label,
+      choice: query.data,
+      replyToChannelMessageId: query.message ? channelMessageIdOf(chat.id, query.message.message_id) : null,
+      timestamp: new Date().toISOString(),
+    });
+  });
+  return composer;
+}
+
 export function editsComposer(sink: InboundSink): Composer<Context> {
   const composer = new Composer<Context>();
   composer.on('edited_message', async (ctx) => {

@@ -1,6 +1,6 @@
 /**
- * Outbound Telegram: text, each media type with its caption, voice notes as voice, replies to the
- * quoted message. The Bot API's refusals become ChannelSendError (ack -2 with a reason, or a wait).
+ * Outbound Telegram: text (a menu's options as an inline keyboard), each media type with its caption,
+ * voice notes as voice, replies to the quoted message. The Bot API's refusals become ChannelSendError (ack -2 with a reason, or a wait).
  * Telegram reports only "sent": the dispatcher records ack 1 and nothing more.
  */
 import { InputFile } from 'grammy';
@@ -15,7 +15,9 @@ async function deliver(token: string, message: OutboundMessage): Promise<Message
   const chatId = message.to;
   const replyId = message.replyTo ? telegramMessageIdOf(message.replyTo) : null;
   const reply = replyId ? { reply_parameters: { message_id: replyId, allow_sending_without_reply: true } } : {};
-  if (!message.file) return api.sendMessage(chatId, message.text, reply);
+  // A menu or the rating question: its options as an inline keyboard, one a row; a tap answers with the option's key.
+  const keyboard = message.choices?.length ? { reply_markup: { inline_keyboard: message.choices.map((c) => [{ text: c.label, callback_data: c.key }]) } } : {};
+  if (!message.file) return api.sendMessage(chatId, message.text, { ...reply, ...keyboard });
   const file = new InputFile(await message.file.read(), message.file.name);
   const options = { ...reply, ...(message.text ? { caption: message.text } : {}) };
   switch (message.type) {

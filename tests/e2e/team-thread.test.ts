@@ -198,6 +198,11 @@ describe('the team thread', () => {
     await eventually(async () => texts().length >= 2);
     expect(texts()[0]).toMatch(/^Olá, Bruno! Seu protocolo é \d{8}-[0-9A-Z]{4}\.$/);
     expect(texts()[1]).toBe('Como podemos ajudar?\n\n1 - Lentes de contato\n2 - Endereço');
+    // The options go as an inline keyboard, one button a row, each answering with its key.
+    const menuSent = bot.sent.filter((s) => s.answer.ok)[1]!;
+    expect(menuSent.params.reply_markup).toEqual({
+      inline_keyboard: [[{ text: 'Lentes de contato', callback_data: '1' }], [{ text: 'Endereço', callback_data: '2' }]],
+    });
 
     const { page, context, errors } = await newPage(world.browser);
     await openAs(page, world, owner, `/inbox/${contact.id}`);
@@ -206,12 +211,22 @@ describe('the team thread', () => {
     await page.getByTestId('conversation-facts').getByText('Pendente').waitFor();
     await expectAccessible(page, '/inbox/{id} with automated messages');
 
-    // The customer picks 1: the conversation goes to Lentes and, round-robin, to its only member,
-    // who is online (this page's socket), live.
+    // The customer taps 'Lentes de contato': the conversation goes to Lentes and, round-robin, to
+    // its only member, who is online (this page's socket), live; the tap is answered.
     await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
-    bot.receive(bruno, { text: '1' });
+    const tap = bot.tap(bruno, (menuSent.answer as { result: unknown }).result, '1');
+    await eventually(async () => bot.answeredCallbacks.includes(tap.callback_query.id));
     await page.getByText('Encaminhada para Lentes').waitFor({ timeout: 20_000 });
     await page.getByText('Atribuída a Paula Mendes').waitFor({ timeout: 20_000 });
+    // The thread shows what the customer tapped.
+    const thread = await callApi(
+      world.base,
+      'GET',
+      `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: contact.id }, perPage: 50 }))}`,
+      undefined,
+      owner.token,
+    );
+    expect(thread.body.data.some((m: { text: string; isFromMe: boolean }) => !m.isFromMe && m.text === 'Lentes de contato')).toBe(true);
     await page.getByTestId('conversation-facts').getByText('Aberta').waitFor();
     expect(await page.getByRole('button', { name: 'Assumir' }).count()).toBe(0);
     const box = page.getByLabel('Mensagem', { exact: true });

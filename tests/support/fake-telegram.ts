@@ -5,13 +5,17 @@
  *   GET  /file/bot<token>/<path> file downloads (after getFile)
  * Methods: getMe, setWebhook, deleteWebhook, getWebhookInfo, getUpdates (offsets confirm, long-poll
  * timeout, 409 while a webhook is set or when a newer getUpdates arrives), getFile,
- * getUserProfilePhotos, sendMessage, sendPhoto, sendVideo, sendAudio, sendVoice, sendDocument
- * (multipart uploads with `attach://`). Tests drive each bot: customer messages and edits become
+ * getUserProfilePhotos, sendMessage (with an inline keyboard's `reply_markup`), sendPhoto, sendVideo,
+ * sendAudio, sendVoice, sendDocument (multipart uploads with `attach://`), answerCallbackQuery; updates
+ * of kinds the bot did not ask for (`allowed_updates`) are dropped, as Telegram drops them. Tests drive each bot: customer messages and edits become
  * updates, sends are recorded, chats can block the bot, and any method can be told to fail next
  * (for example 429 with `retry_after`). Unknown tokens answer 401; sends to chats that never wrote
  * to the bot answer 400 "chat not found", as Telegram does.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/** A list parameter as the Bot API takes it: a JSON array, in a JSON body or as a form field's text. */
+const listParam = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : JSON.parse(String(value)));
 import type { AddressInfo } from 'node:net';
 
 export interface ApiFailure {
@@ -67,6 +71,11 @@ export class FakeBot {
   readonly sent: SentCall[] = [];
   private queue: any[] = [];
   private nextUpdateId = 1000;
+  private nextCallbackId = 7000;
+  /** The kinds of update the bot asked for; null until it asked (then every usual kind). */
+  private allowedUpdates: string[] | null = null;
+  /** answerCallbackQuery calls: the callback ids answered. */
+  readonly answeredCallbacks: string[] = [];
   private nextMessageId = 1;
   private failures = new Map<string, ApiFailure[]>();
   private blocked = new Set<string>();
@@ -132,9 +141,22 @@ export class FakeBot {
     return this.push({ edited_message: { ...original, text, edit_date: Math.floor(Date.now() / 1000) } });
   }
 
-  /** Adds a raw update (its update_id is assigned); answers the full update. */
+  /** The customer taps one of the inline keyboard's buttons of a message we sent (`callback_data`). */
+  tap(from: Person, sent: any, data: string): any {
+    return this.push({
+      callback_query: { id: String(this.nextCallbackId++), from: { ...from, is_bot: false }, message: sent, chat_instance: String(from.id), data },
+    });
+  }
+
+  /**
+   * Adds a raw update (its update_id is assigned); answers the full update. As Telegram does, an
+   * update of a kind the bot did not ask for (`allowed_updates` of its last getUpdates or setWebhook)
+   * is never delivered.
+   */
   push(content: Record<string, any>): any {
     const update = { update_id: this.nextUpdateId++, ...content };
+    const kind = Object.keys(content)[0]!;
+    if (this.allowedUpdates && !this.allowedUpdates.includes(kind)) return update;
     this.queue.push(update);
     this.flush();
     return update;
@@ -189,6 +211,7 @@ export class FakeBot {
         return ok(res, this.info);
       case 'setWebhook':
         this.webhook = { url: String(params.url), secret_token: params.secret_token, allowed_updates: params.allowed_updates };
+        if (params.allowed_updates) this.allowedUpdates = listParam(params.allowed_updates);
         return ok(res, true);
       case 'deleteWebhook':
         this.webhook = null;
@@ -203,6 +226,7 @@ export class FakeBot {
             description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
           });
         const offset = params.offset === undefined ? undefined : Number(params.offset);
+        if (params.allowed_updates) this.allowedUpdates = listParam(params.allowed_updates);
         this.confirm(offset);
         const previous = this.waiter;
         if (previous) {
@@ -280,6 +304,9 @@ export class FakeBot {
           from: { id: this.info.id, is_bot: true, first_name: this.info.first_name, username: this.info.username },
           ...(params.text !== undefined ? { text: params.text } : {}),
           ...(params.caption !== undefined ? { caption: params.caption } : {}),
+          ...(params.reply_markup !== undefined
+            ? { reply_markup: typeof params.reply_markup === 'string' ? JSON.parse(params.reply_markup) : params.reply_markup }
+            : {}),
           ...(field
             ? { [field]: field === 'photo' ? [{ file_id: 'sent', file_unique_id: 'sent', width: 1, height: 1 }] : { file_id: 'sent', file_unique_id: 'sent' } }
             : {}),
@@ -287,6 +314,9 @@ export class FakeBot {
         this.sent.push({ method, params, file, answer: { ok: true, result: message } });
         return ok(res, message);
       }
+      case 'answerCallbackQuery':
+        this.answeredCallbacks.push(String(params.callback_query_id));
+        return ok(res, true);
       default:
         return fail({ error_code: 404, description: 'Not Found: method not found' });
     }
