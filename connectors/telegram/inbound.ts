@@ -205,7 +205,7 @@ export function callbacksComposer(sink: InboundSink): Composer<Context> {
     const query = ctx.callbackQuery;
     await ctx.answerCallbackQuery().catch(() => undefined);
     const chat = query.message?.chat;
-    if (!chat || chat.type !== 'private') return;
+    if (chat?.type !== 'private') return;
     const keyboard = query.message && 'reply_markup' in query.message ? query.message.reply_markup?.inline_keyboard : undefined;
     const label = keyboard?.flat().find((b) => 'callback_data' in b && b.callback_data === query.data)?.text ?? query.data;
     await sink.message({
