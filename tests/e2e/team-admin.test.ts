@@ -274,6 +274,19 @@ describe('team admin screens', () => {
     await page.getByLabel('Fim do turno 2 de quinta-feira', { exact: true }).waitFor();
     expect(await page.getByText('Horário sugerido: ainda não foi salvo.').count()).toBe(0);
     expect(await page.getByLabel('Fuso horário').inputValue()).toBe('America/Manaus');
+
+    // A department archived while the screen was open: the server's refusal lands on its row, no modal.
+    const noturno = (await callApi(world.base, 'POST', '/departments', { name: 'Noturno' }, owner.token)).body;
+    await page.reload();
+    await page.getByLabel('Departamento', { exact: true }).selectOption({ label: 'Noturno' });
+    await page.getByRole('button', { name: 'Dar horário próprio' }).click();
+    await callApi(world.base, 'POST', `/departments/${noturno.id}/archive`, { archive: true }, owner.token);
+    await page.getByRole('button', { name: 'Salvar horário' }).click();
+    await page.getByTestId('department-hours').filter({ hasText: 'Noturno' }).getByText('Departamento não encontrado').waitFor();
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    await page.getByRole('button', { name: 'Remover o horário próprio de Noturno' }).click();
+    await page.getByRole('button', { name: 'Salvar horário' }).click();
+    await page.getByText('Horário de atendimento salvo').waitFor();
     expect(errors).toEqual([]);
     await context.close();
 

@@ -8,11 +8,12 @@ export function useBusinessHours() {
   return useQuery({ queryKey: businessHoursKeys.all, queryFn: ({ signal }) => api.get<BusinessHoursAnswer>('/business-hours', { signal }) });
 }
 
-/** PUT /business-hours (admins): saved whole. */
+/** PUT /business-hours (admins): saved whole. Silent: the screen puts a refusal's messages on their rows and reports the rest. */
 export function useSaveBusinessHours() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: [...businessHoursKeys.all, 'save'],
+    meta: { silent: true },
     mutationFn: (hours: BusinessHours) => api.put<BusinessHoursAnswer>('/business-hours', hours),
     onSuccess: (answer) => client.setQueryData(businessHoursKeys.all, answer),
   });

@@ -93,8 +93,10 @@ export function BusinessHoursScreen() {
       setForm(toForm(saved));
       showToast({ tone: 'success', title: 'Horário de atendimento salvo' });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 400 && error.details.length) setErrors(rowErrors(form, errorsOf(error.details)));
-      else reportError(error);
+      if (error instanceof ApiError && error.status === 400 && error.details.length) {
+        setErrors(rowErrors(form, errorsOf(error.details)));
+        showToast({ tone: 'error', title: 'Revise o horário', message: 'Alguns campos precisam de correção.' });
+      } else reportError(error);
     }
   };
 
