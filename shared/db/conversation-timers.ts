@@ -4,7 +4,7 @@
  * the two never disagree; the minute poller reads the due ones through gsi1, spread over
  * `timerShards` partitions by the contact id.
  */
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from './conditions.ts';
 import type { Table } from './client.ts';
 import { entityTypes, keys } from './keys.ts';
@@ -44,6 +44,11 @@ export function timerItem(at: { accountId: string; contactId: string; name: stri
     version: at.version,
     dueAt,
   };
+}
+
+/** Arms (or re-arms) a timer outside a move: a timer kept by no state (round-robin's retry). */
+export async function armTimer(table: Table, item: TimerItem): Promise<void> {
+  await table.doc.send(new PutCommand({ TableName: table.name, Item: item }));
 }
 
 /** Transaction member: arms (or re-arms, replacing) a timer. */

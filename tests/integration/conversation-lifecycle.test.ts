@@ -335,10 +335,28 @@ describe('automations on the conversation lifecycle', () => {
       .data;
     expect(firstLines.map((m: any) => m.text)).toContain(`Atribuída a ${first.user.name}`);
 
-    // Resolving the first frees its agent: the next conversation goes to them.
+    // Nobody could take the third: round-robin asks again a minute later (the timer poller), and
+    // until someone has room it keeps asking.
+    const retries = async (contactId: string) => {
+      const { Items } = await workerPorts().table.doc.send(
+        new QueryCommand({
+          TableName: workerPorts().table.name,
+          KeyConditionExpression: 'pk = :pk AND sk = :sk',
+          ExpressionAttributeValues: { ':pk': keys.contactMessages(team.owner.accountId, contactId).pk, ':sk': 'TIMER#round_robin' },
+          ConsistentRead: true,
+        }),
+      );
+      return Items ?? [];
+    };
+    expect(await retries(third.id)).toHaveLength(1);
+    await fireDueTimers(later(2 * MINUTE));
+    expect((await call('GET', `/contacts/${third.id}`, { token: team.owner.token })).body.userId).toBeNull();
+    expect(await retries(third.id)).toHaveLength(1);
+    // Resolving the first frees its agent: the next retry hands the third to them.
     await call('POST', `/contacts/${first.id}/status`, { token: team.owner.token, body: { status: 'resolved' } });
-    const fourth = await customer('Davi Souza');
-    expect(fourth.userId).toBe(first.userId);
+    await fireDueTimers(later(4 * MINUTE));
+    expect((await call('GET', `/contacts/${third.id}`, { token: team.owner.token })).body).toMatchObject({ userId: first.userId, status: 'open' });
+    expect(await retries(third.id)).toEqual([]);
   });
 
   it('keeps the inbox as it was where no automation is on: no lifecycle, no automated message', async () => {

@@ -9,7 +9,8 @@
  * conversation that left the queue meanwhile (taken, transferred, answered) is left alone. Nobody
  * fits: it waits in the queue.
  */
-import { openAssignmentCount } from '#db/contacts.ts';
+import { getContactItem, openAssignmentCount } from '#db/contacts.ts';
+import { armTimer, timerItem } from '#db/conversation-timers.ts';
 import { lastPickedIn, turnStep } from '#db/round-robin-turns.ts';
 import { accountConnections } from '#db/ws-connections.ts';
 import { changeConversation } from '../conversations/change-conversation.ts';
@@ -44,7 +45,15 @@ export async function assignInTurn(
   const online = new Set(connections.map((c) => c.userId));
   const members = candidates.map((userId, i) => ({ userId, online: online.has(userId), openCount: counts[i]! }));
   const picked = pickRoundRobin(members, turn, request.maxOpenPerAgent);
-  if (!picked) return null;
+  if (!picked) {
+    // Nobody online with room: asked again shortly (the timer poller), so someone who comes online
+    // or frees a place gets it without waiting for the queue's next conversation.
+    await armTimer(
+      ports.table,
+      timerItem({ accountId: at.accountId, contactId: at.contactId, name: turnRetryTimer, version: now.getTime(), dueAt: now.getTime() + turnRetryMs }),
+    );
+    return null;
+  }
 
   let assigned: string | null = null;
   await changeConversation(ports, at.accountId, at.contactId, (contact) => {
@@ -64,6 +73,25 @@ export async function assignInTurn(
     };
   });
   return assigned;
+}
+
+/** The timer that asks round-robin again for a conversation nobody could take (not one of the lifecycle's). */
+export const turnRetryTimer = 'round_robin';
+/** How soon a conversation nobody could take is offered again. */
+export const turnRetryMs = 60_000;
+
+/**
+ * A round-robin retry fired (fire-timers.ts): the conversation, if it still waits unassigned in a
+ * queue with round-robin on, is offered again (and the retry armed again when nobody fits).
+ * Answers whether it was handed to someone.
+ */
+export async function retryTurn(ports: Ports, at: { accountId: string; contactId: string }, automations: AutomationContext | null): Promise<boolean> {
+  const roundRobin = automations?.settings.automations.roundRobin;
+  if (!automations || !roundRobin?.enabled) return false;
+  const contact = await getContactItem(ports.table, at.accountId, at.contactId, true);
+  if (!contact || contact.userId || lifecycleOf(contact).kind !== 'waiting') return false;
+  const assigned = await assignInTurn(ports, at, { departmentId: contact.departmentId ?? null, maxOpenPerAgent: roundRobin.maxOpenPerAgent }, automations);
+  return assigned !== null;
 }
 
 /**

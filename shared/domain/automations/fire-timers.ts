@@ -13,7 +13,8 @@ import { DomainError } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { applyLifecycle } from './apply-lifecycle.ts';
 import { automationsOnce } from './team-moves.ts';
-import { TurnAfterMove } from './assign-in-turn.ts';
+import { retryTurn, TurnAfterMove, turnRetryTimer } from './assign-in-turn.ts';
+import { getContactItem } from '#db/contacts.ts';
 import type { AutomationContext } from './automation-context.ts';
 import { type TimerName, timerNames } from './lifecycle.ts';
 
@@ -43,6 +44,13 @@ async function fire(ports: Ports, timer: TimerItem, contexts: Map<string, Return
   if (!automationsOf) {
     automationsOf = automationsOnce(ports, timer.accountId);
     contexts.set(timer.accountId, automationsOf);
+  }
+  // Round-robin's retry: offered again, and taken away unless that armed it again.
+  if (timer.name === turnRetryTimer) {
+    const contact = await getContactItem(ports.table, timer.accountId, timer.contactId);
+    const handed = contact ? await retryTurn(ports, timer, await automationsOf(contact.serviceId)) : false;
+    await dropTimer(ports.table, timer);
+    return handed ? 'fired' : 'stale';
   }
   const name = timer.name as TimerName;
   let outcome = 'stale' as keyof FiredTimers;
