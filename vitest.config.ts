@@ -7,6 +7,12 @@ import { defineConfig } from 'vitest/config';
  * one local runtime and run in their own group; browser tests drive one Chromium, a file at a time.
  */
 const shared = { maxWorkers: 2, sequence: { groupOrder: 0 } };
+/**
+ * The integration files `npm test` runs in the browser tests' process (after them), so the two
+ * processes that run side by side end closer together: the fleet kill test brings its own runtime
+ * and worker processes and reads nothing of the shared runtime's.
+ */
+const integrationBesideBrowser = ['tests/integration/worker-fleet-kill.test.ts'];
 
 export default defineConfig({
   test: {
@@ -25,10 +31,25 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          // Runs in the browser tests' process instead, to even the two processes' lengths (ADR-0201).
+          exclude: [...integrationBesideBrowser, '**/node_modules/**'],
           environment: 'node',
           globalSetup: ['tests/integration/global-setup.ts'],
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
+          testTimeout: 20000,
+          hookTimeout: 30000,
+        },
+      },
+      {
+        test: {
+          // Integration files with runtimes of their own (no shared runtime, no global setup): run
+          // by the browser tests' vitest process after them, as `npm test` starts it.
+          name: 'integration-own',
+          include: integrationBesideBrowser,
+          environment: 'node',
+          maxWorkers: 1,
+          sequence: { groupOrder: 3 },
           testTimeout: 20000,
           hookTimeout: 30000,
         },

@@ -34,9 +34,11 @@ ensureWebBuild();
 // so together they take about the longer one's time instead of the sum (ADR-0201). Integration
 // streams here; the browser tests' output is kept in .tmp/e2e.log and printed when both are done.
 run('npx vitest run --project unit --project web --project infra');
-await Promise.all([vitestProcess('integration'), vitestProcess('e2e', '.tmp/e2e.log')]).then((codes) => {
+// The browser tests' process also runs the integration files with runtimes of their own
+// ('integration-own', after the browser tests), so the two end closer together (ADR-0201).
+await Promise.all([vitestProcess(['integration']), vitestProcess(['e2e', 'integration-own'], '.tmp/e2e.log')]).then((codes) => {
   if (existsSync('.tmp/e2e.log')) process.stdout.write(readFileSync('.tmp/e2e.log'));
-  const failed = ['integration', 'e2e'].filter((_, i) => codes[i] !== 0);
+  const failed = ['integration', 'e2e and integration-own'].filter((_, i) => codes[i] !== 0);
   if (failed.length) {
     console.error(`vitest failed: ${failed.join(', ')}`);
     process.exit(1);
@@ -45,10 +47,11 @@ await Promise.all([vitestProcess('integration'), vitestProcess('e2e', '.tmp/e2e.
 if (existsSync('scripts/check-bundle-size.mjs')) run('node scripts/check-bundle-size.mjs');
 run('node scripts/audit.mjs');
 
-/** `vitest run --project <name>`, its output to the terminal or to `logFile`; resolves with its exit code. */
-function vitestProcess(project, logFile) {
-  console.log(`> npx vitest run --project ${project}${logFile ? ` (output in ${logFile})` : ''}`);
-  const child = spawn('npx', ['vitest', 'run', '--project', project], {
+/** `vitest run --project <name>...`, its output to the terminal or to `logFile`; resolves with its exit code. */
+function vitestProcess(projects, logFile) {
+  const args = projects.flatMap((project) => ['--project', project]);
+  console.log(`> npx vitest run ${args.join(' ')}${logFile ? ` (output in ${logFile})` : ''}`);
+  const child = spawn('npx', ['vitest', 'run', ...args], {
     stdio: ['ignore', logFile ? 'pipe' : 'inherit', logFile ? 'pipe' : 'inherit'],
     env: { ...process.env, NODE_NO_WARNINGS: '1' },
   });
