@@ -8,12 +8,11 @@
  * re-reads the contact and decides again, so an automated message is never stored twice.
  */
 import { fillAutomationText, menuChoices, ratingChoices } from '#contracts/automations.ts';
-import { ack } from '#contracts/messages.ts';
 import type { ContactFields, ContactItem } from '#db/contacts.ts';
 import { armTimerStep, cancelTimerStep, conversationEventStep, ratingStep, timerItem } from '#db/conversation-timers.ts';
-import { messageItem, type MessageItem } from '#db/messages.ts';
+import type { MessageItem } from '#db/messages.ts';
 import type { Steps } from '#db/transaction.ts';
-import { conversationLine } from '../conversations/conversation-lines.ts';
+import { automatedMessage, conversationLine } from '../conversations/conversation-lines.ts';
 import { routedText } from '../conversations/inbound-routing.ts';
 import type { Ports } from '../ports.ts';
 import type { AutomationContext } from './automation-context.ts';
@@ -206,33 +205,4 @@ function choicesOf(rule: string, ctx: AutomationContext): MessageItem['choices']
   const menus = ctx.settings.menu?.menus ?? [];
   const node = menus.find((m) => m.id === rule.slice('menu:'.length));
   return node ? menuChoices(node, node.id === menus[0]?.id) : undefined;
-}
-
-/** An automated message of ours: sent by the outbound stream like any other, marked with its rule, by nobody. */
-function automatedMessage(ports: Ports, contact: ContactItem, text: string, rule: string, atMs: number, choices?: MessageItem['choices']): MessageItem {
-  const at = new Date(atMs).toISOString();
-  return messageItem({
-    id: ports.newId(atMs),
-    accountId: contact.accountId,
-    contactId: contact.id,
-    serviceId: contact.serviceId,
-    text,
-    messageType: 'text',
-    timestamp: at,
-    isFromMe: true,
-    ack: ack.sending,
-    error: null,
-    file: null,
-    quotedMessage: null,
-    replyMessageId: null,
-    replyToChannelMessageId: null,
-    user: null,
-    groupContact: null,
-    channelMessageId: null,
-    sendAttempt: 1,
-    automated: rule,
-    ...(choices?.length ? { choices } : {}),
-    createdAt: at,
-    updatedAt: at,
-  });
 }

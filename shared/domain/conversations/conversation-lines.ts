@@ -39,3 +39,36 @@ export function conversationLine(ports: Ports, contact: LineContact, kind: 'note
     updatedAt: at,
   });
 }
+
+/**
+ * An automation's message to the customer (docs/conversation-lifecycle.md#automated-messages): a
+ * message of ours by nobody, marked with its rule, at ack 0 with a send attempt, so the outbound
+ * stream sends it like any other; `choices` are the options a menu or the rating question offers.
+ */
+export function automatedMessage(ports: Ports, contact: LineContact, text: string, rule: string, atMs: number, choices?: MessageItem['choices']): MessageItem {
+  const at = new Date(atMs).toISOString();
+  return messageItem({
+    id: ports.newId(atMs),
+    accountId: contact.accountId,
+    contactId: contact.id,
+    serviceId: contact.serviceId,
+    text,
+    messageType: 'text',
+    timestamp: at,
+    isFromMe: true,
+    ack: ack.sending,
+    error: null,
+    file: null,
+    quotedMessage: null,
+    replyMessageId: null,
+    replyToChannelMessageId: null,
+    user: null,
+    groupContact: null,
+    channelMessageId: null,
+    sendAttempt: 1,
+    automated: rule,
+    ...(choices?.length ? { choices } : {}),
+    createdAt: at,
+    updatedAt: at,
+  });
+}

@@ -8,13 +8,11 @@
  * (docs/conversation-lifecycle.md#automated-messages). The adapter rejects the call on the channel.
  */
 import { fillAutomationText } from '#contracts/automations.ts';
-import { ack } from '#contracts/messages.ts';
-import type { ContactItem } from '#db/contacts.ts';
-import { channelMessageExists, messageItem, type MessageItem } from '#db/messages.ts';
+import { channelMessageExists } from '#db/messages.ts';
 import { lifecycleOf } from '../automations/apply-lifecycle.ts';
 import { accountAutomationSettings } from '../automations/settings.ts';
 import type { CallDecision, InboundCall } from '../channels/port.ts';
-import { conversationLine } from '../conversations/conversation-lines.ts';
+import { automatedMessage, conversationLine } from '../conversations/conversation-lines.ts';
 import type { Ports } from '../ports.ts';
 import { contactFor, type InboundConnection } from './inbound.ts';
 import { recordMessage } from './record-message.ts';
@@ -27,34 +25,6 @@ export const rejectCallsRule = 'rejectCalls';
 
 /** The channel id a call claims, apart from every message id. */
 const callGuard = (callId: string) => `call:${callId}`;
-
-/** An automated message of ours to the caller: sent by the outbound stream, by nobody. */
-function automatedAnswer(ports: Ports, contact: ContactItem, text: string, atMs: number): MessageItem {
-  const at = new Date(atMs).toISOString();
-  return messageItem({
-    id: ports.newId(atMs),
-    accountId: contact.accountId,
-    contactId: contact.id,
-    serviceId: contact.serviceId,
-    text,
-    messageType: 'text',
-    timestamp: at,
-    isFromMe: true,
-    ack: ack.sending,
-    error: null,
-    file: null,
-    quotedMessage: null,
-    replyMessageId: null,
-    replyToChannelMessageId: null,
-    user: null,
-    groupContact: null,
-    channelMessageId: null,
-    sendAttempt: 1,
-    automated: rejectCallsRule,
-    createdAt: at,
-    updatedAt: at,
-  });
-}
 
 /** Records a call in the caller's conversation; answers whether to reject it, or null for a call already recorded. */
 export async function receiveCall(ports: Ports, from: InboundConnection, input: InboundCall): Promise<CallDecision | null> {
@@ -73,7 +43,7 @@ export async function receiveCall(ports: Ports, from: InboundConnection, input: 
         agent: contact.user ?? null,
       })
     : '';
-  const answer = text.trim() ? automatedAnswer(ports, contact, text, Math.max(ports.clock().getTime(), calledAt + 1)) : null;
+  const answer = text.trim() ? automatedMessage(ports, contact, text, rejectCallsRule, Math.max(ports.clock().getTime(), calledAt + 1)) : null;
   // The answer, when there is one, is the conversation's last message; the line goes with it.
   const outcome = await recordMessage(ports, answer ?? line, {
     countUnread: true,
