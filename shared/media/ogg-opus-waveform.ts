@@ -108,10 +108,19 @@ class WaveformBars {
     }
   }
   result(): Uint8Array {
-    const means = [...this.sums].map((sum) => (this.blockSize > 0 ? sum / this.blockSize : 0));
-    const loudest = Math.max(...means);
-    return new Uint8Array(means.map((m) => (loudest > 0 ? Math.min(100, Math.floor((100 * m) / loudest)) : 0)));
+    return scaledBars([...this.sums].map((sum) => (this.blockSize > 0 ? sum / this.blockSize : 0)));
   }
+}
+
+/**
+ * Block means scaled to 0–100 with the loudest at exactly 100. Floored with a hair of slack:
+ * `100 * m / m` is 99.99… for some m in floating point (0.7258836419792158 is one), which
+ * floored bare would leave a recording without a full bar and a half-loud bar at 49.
+ */
+export function scaledBars(means: readonly number[]): Uint8Array {
+  const loudest = Math.max(0, ...means);
+  if (loudest === 0) return new Uint8Array(means.length);
+  return new Uint8Array(means.map((m) => Math.min(100, Math.floor((100 * m) / loudest + 1e-9))));
 }
 
 export interface VoiceNoteShape {
