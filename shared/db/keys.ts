@@ -43,7 +43,9 @@ export const entityTypes = {
   conversationTimer: 'ConversationTimer',
   conversationRating: 'ConversationRating',
   roundRobinTurn: 'RoundRobinTurn',
+  roundRobinLedger: 'RoundRobinLedger',
   conversationEvent: 'ConversationEvent',
+  scheduledMessage: 'ScheduledMessage',
 } as const;
 
 /**
@@ -208,6 +210,18 @@ export const keys = {
   }),
   dueTimers: (shard: number) => ({ gsi1pk: `TIMERS#${shard}` }),
   /**
+   * A scheduled message (shared/db/scheduled-messages.ts), in the contact's message partition. gsi1,
+   * sparse while it waits: its next occurrence by due time over `timerShards` partitions chosen by
+   * the contact id, read by the timers' minute poller.
+   */
+  scheduledMessage: (accountId: string, contactId: string, id: string): Key => ({ pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}`, sk: `SCHEDULED#${id}` }),
+  contactScheduledMessages: (accountId: string, contactId: string) => ({ pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}`, skPrefix: 'SCHEDULED#' }),
+  dueScheduledMessage: (shard: number, dueAt: string, accountId: string, contactId: string, id: string) => ({
+    gsi1pk: `SCHEDULED#${shard}`,
+    gsi1sk: `${dueAt}#${accountId}#${contactId}#${id}`,
+  }),
+  dueScheduledMessages: (shard: number) => ({ gsi1pk: `SCHEDULED#${shard}` }),
+  /**
    * gsi1, sparse: a contact carries it while someone has it open (assigned, status open), so a
    * person's open conversations are counted with one Query (round-robin's cap).
    */
@@ -215,6 +229,11 @@ export const keys = {
   openAssignments: (accountId: string, userId: string) => ({ gsi1pk: `OPEN#${accountId}#${userId}` }),
   /** Who round-robin picked last in a department's queue (`none`: the queue of no department). */
   roundRobinTurn: (accountId: string, departmentId: string | null): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `ROUND-ROBIN#${departmentId ?? 'none'}` }),
+  /**
+   * Round-robin's assignments of the last minute in the whole account, under a version every
+   * assignment moves (ADR draft round-robin-cap): they serialise, and count before the index shows them.
+   */
+  roundRobinLedger: (accountId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: 'ROUND-ROBIN-LEDGER' }),
   /**
    * What the lifecycle records for reports (a conversation started, its first answer, its
    * resolution), in a partition per account and month, by time: a report reads its period with
