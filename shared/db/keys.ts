@@ -45,6 +45,9 @@ export const entityTypes = {
   roundRobinTurn: 'RoundRobinTurn',
   roundRobinLedger: 'RoundRobinLedger',
   conversationEvent: 'ConversationEvent',
+  campaign: 'Campaign',
+  campaignLane: 'CampaignLane',
+  campaignRecipient: 'CampaignRecipient',
   scheduledMessage: 'ScheduledMessage',
 } as const;
 
@@ -209,6 +212,34 @@ export const keys = {
     gsi1sk: `${dueAt}#${accountId}#${contactId}#${name}`,
   }),
   dueTimers: (shard: number) => ({ gsi1pk: `TIMERS#${shard}` }),
+  /** A campaign (shared/db/campaigns.ts, ADR draft campaigns), in its account's partition. */
+  campaign: (accountId: string, campaignId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `CAMPAIGN#${campaignId}` }),
+  accountCampaigns: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'CAMPAIGN#' }),
+  /**
+   * A campaign's recipients and lanes share a partition of the campaign's own. A recipient's sort
+   * key orders its lane's sends: its connection, then those who wrote before (0) ahead of first
+   * messages (1), then the contact (one recipient per contact and campaign).
+   */
+  campaignRecipient: (accountId: string, campaignId: string, serviceId: string, fresh: boolean, contactId: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#CAMPAIGN#${campaignId}`,
+    sk: `R#${serviceId}#${fresh ? 1 : 0}#${contactId}`,
+  }),
+  campaignLaneRecipients: (accountId: string, campaignId: string, serviceId: string) => ({
+    pk: `${ACCOUNT}${accountId}#CAMPAIGN#${campaignId}`,
+    skPrefix: `R#${serviceId}#`,
+  }),
+  campaignRecipients: (accountId: string, campaignId: string) => ({ pk: `${ACCOUNT}${accountId}#CAMPAIGN#${campaignId}`, skPrefix: 'R#' }),
+  /** One connection's share of a campaign; gsi1, sparse while it runs: by its next send, over `laneShards` partitions. */
+  campaignLane: (accountId: string, campaignId: string, serviceId: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#CAMPAIGN#${campaignId}`,
+    sk: `LANE#${serviceId}`,
+  }),
+  campaignLanes: (accountId: string, campaignId: string) => ({ pk: `${ACCOUNT}${accountId}#CAMPAIGN#${campaignId}`, skPrefix: 'LANE#' }),
+  dueLane: (shard: number, nextAt: string, accountId: string, campaignId: string, serviceId: string) => ({
+    gsi1pk: `CAMPAIGN-LANES#${shard}`,
+    gsi1sk: `${nextAt}#${accountId}#${campaignId}#${serviceId}`,
+  }),
+  dueLanes: (shard: number) => ({ gsi1pk: `CAMPAIGN-LANES#${shard}` }),
   /**
    * A scheduled message (shared/db/scheduled-messages.ts), in the contact's message partition. gsi1,
    * sparse while it waits: its next occurrence by due time over `timerShards` partitions chosen by
