@@ -1,5 +1,5 @@
 /**
- * The team inbox's catalogues (departments, tags, quick replies): small per-account collections
+ * The team inbox's catalogues (departments, tags, quick replies, contact segments): small per-account collections
  * whose items carry a name unique inside the account (a shortcut for quick replies), guarded by a
  * `catalogueName` item written in the same transaction as the item.
  */
@@ -9,7 +9,7 @@ import { type CatalogueKind, entityTypes, keys } from './keys.ts';
 import { deleteStep, putNewStep, refusedBy, replaceIfUnchangedStep, writeTogether } from './transaction.ts';
 import { queryAll } from './users.ts';
 
-const typeOf = { department: entityTypes.department, tag: entityTypes.tag, quickReply: entityTypes.quickReply } as const;
+const typeOf = { department: entityTypes.department, tag: entityTypes.tag, quickReply: entityTypes.quickReply, segment: entityTypes.segment } as const;
 
 /** What every catalogue item has; `unique` is the folded name its guard holds. */
 export interface CatalogueFields {

@@ -36,6 +36,7 @@ export const entityTypes = {
   department: 'Department',
   tag: 'Tag',
   quickReply: 'QuickReply',
+  segment: 'Segment',
   uniqueName: 'UniqueName',
   sendDay: 'SendDay',
   messageTemplate: 'MessageTemplate',
@@ -58,8 +59,8 @@ export const entityTypes = {
 export type AccountSettingName = 'business-hours' | 'automations' | `menu#${string}`;
 
 /** The team inbox's small per-account catalogues: each item lives in its account's partition. */
-export type CatalogueKind = 'department' | 'tag' | 'quickReply';
-const catalogueSk: Record<CatalogueKind, string> = { department: 'DEPARTMENT#', tag: 'TAG#', quickReply: 'QUICK-REPLY#' };
+export type CatalogueKind = 'department' | 'tag' | 'quickReply' | 'segment';
+const catalogueSk: Record<CatalogueKind, string> = { department: 'DEPARTMENT#', tag: 'TAG#', quickReply: 'QUICK-REPLY#', segment: 'SEGMENT#' };
 
 export const keys = {
   account: (accountId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: 'ACCOUNT' }),
@@ -346,6 +347,11 @@ export function accountObjectPrefix(accountId: string): string {
 /** The bucket key of a contact's avatar: under its account, one per (connection, channel id). */
 export function avatarObjectKey(accountId: string, serviceId: string, idFromService: string): string {
   return `accounts/${accountId}/avatars/${serviceId}/${idFromService.replace(/[^\w.@-]+/g, '_')}.jpg`;
+}
+
+/** The bucket key of a contact list exported as CSV ('Exportar CSV', ADR draft segments): under its account, one folder per export. */
+export function contactCsvObjectKey(accountId: string, exportId: string): string {
+  return `accounts/${accountId}/contact-lists/${exportId}/contatos.csv`;
 }
 
 /** The bucket key of an account's contact directory snapshot (shared/domain/contacts/contact-snapshot.ts). */
