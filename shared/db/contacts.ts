@@ -112,7 +112,7 @@ function changeNow(accountId: string, contactId: string) {
 
 /** The stored item for a contact's fields, placed in the change index at the moment of writing. */
 export function contactItem(fields: ContactFields): ContactItem {
-  const openBy = fields.userId && (fields.status ?? 'open') === 'open' && !fields.archivedAt ? fields.userId : null;
+  const openBy = openHolder(fields);
   return {
     ...keys.contact(fields.accountId, fields.id),
     ...changeNow(fields.accountId, fields.id),
@@ -134,9 +134,22 @@ export function contactFields(item: ContactItem): ContactFields {
   return fields;
 }
 
-/** How many conversations a person has open now (round-robin's cap). */
-export async function openAssignmentCount(table: Table, accountId: string, userId: string): Promise<number> {
-  let count = 0;
+/**
+ * Who has the conversation open (assigned, status open, not archived): the person its sparse
+ * `keys.openAssignment` entry is written for, or null. Read on a contact read strongly, it is exact
+ * where the index may still lag.
+ */
+export function openHolder(fields: Pick<ContactFields, 'userId' | 'status' | 'archivedAt'>): string | null {
+  return fields.userId && (fields.status ?? 'open') === 'open' && !fields.archivedAt ? fields.userId : null;
+}
+
+/**
+ * The conversations a person has open as the sparse index shows them (round-robin's cap). The
+ * index is eventually consistent: a conversation assigned a moment ago may be missing, one resolved
+ * a moment ago may still be listed.
+ */
+export async function indexedOpenAssignments(table: Table, accountId: string, userId: string): Promise<string[]> {
+  const ids: string[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await table.doc.send(
@@ -145,14 +158,14 @@ export async function openAssignmentCount(table: Table, accountId: string, userI
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.openAssignments(accountId, userId).gsi1pk },
-        Select: 'COUNT',
+        ProjectionExpression: 'gsi1sk',
         ExclusiveStartKey: start,
       }),
     );
-    count += page.Count ?? 0;
+    for (const item of page.Items ?? []) ids.push(item.gsi1sk as string);
     start = page.LastEvaluatedKey;
   } while (start);
-  return count;
+  return ids;
 }
 
 export async function getContactItem(table: Table, accountId: string, contactId: string, consistent = false): Promise<ContactItem | undefined> {

@@ -2,22 +2,27 @@
  * Round-robin ('Distribuição automática', docs/conversation-lifecycle.md#round-robin): when the
  * lifecycle asks for it (a conversation entered a queue with round-robin on), the department's
  * members (every active person of the account for the queue of no department) take turns: online
- * ones (a realtime connection open) under the cap of open conversations each, counted exactly
- * through the contact's sparse index (`keys.openAssignment`), in a fixed order after the last one
- * picked in that queue (`pickRoundRobin`). The pick is answered to the lifecycle as an assignment,
- * with the line 'Atribuída a Ana', in the transaction that also moves the queue's turn; a
- * conversation that left the queue meanwhile (taken, transferred, answered) is left alone. Nobody
- * fits: it waits in the queue.
+ * ones (a realtime connection open) under the cap of open conversations each, in a fixed order
+ * after the last one picked in that queue (`pickRoundRobin`). The pick is answered to the lifecycle
+ * as an assignment, with the line 'Atribuída a Ana', in the transaction that also moves the queue's
+ * turn; a conversation that left the queue meanwhile (taken, transferred, answered) is left alone.
+ * Nobody fits: it waits in the queue.
+ *
+ * The cap holds while the open-conversation index lags (ADR draft round-robin-cap): the same
+ * transaction moves the account's ledger of recent assignments on condition of the version read,
+ * so assignments in one account are serialised (a loser reads again and picks again), and the
+ * count unites the index's set with the ledger's conversations read strongly (`openCounts`).
  */
-import { getContactItem, openAssignmentCount } from '#db/contacts.ts';
+import { getContactItem } from '#db/contacts.ts';
 import { armTimer, timerItem } from '#db/conversation-timers.ts';
-import { lastPickedIn, turnStep } from '#db/round-robin-turns.ts';
+import { lastPickedIn, ledgerStep, turnLedger, turnStep } from '#db/round-robin-turns.ts';
 import { accountConnections } from '#db/ws-connections.ts';
 import { changeConversation } from '../conversations/change-conversation.ts';
 import { findDepartment } from '../departments/departments.ts';
 import type { Ports } from '../ports.ts';
 import { applyLifecycle, type LifecycleOutcome, lifecycleOf } from './apply-lifecycle.ts';
 import type { AutomationContext } from './automation-context.ts';
+import { keptAssignments, openCounts } from './open-counts.ts';
 import { pickRoundRobin } from './round-robin.ts';
 
 export interface RoundRobinRequest {
@@ -36,31 +41,38 @@ export async function assignInTurn(
   if (request.departmentId && (!department || department.archivedAt)) return null;
   const candidates = department ? department.userIds.filter((id) => automations.users.has(id)) : [...automations.users.keys()];
   if (!candidates.length) return null;
-  const now = ports.clock();
-  const [connections, turn, ...counts] = await Promise.all([
-    accountConnections(ports.table, at.accountId, Math.floor(now.getTime() / 1000)),
-    lastPickedIn(ports.table, at.accountId, request.departmentId),
-    ...candidates.map((userId) => openAssignmentCount(ports.table, at.accountId, userId)),
-  ]);
-  const online = new Set(connections.map((c) => c.userId));
-  const members = candidates.map((userId, i) => ({ userId, online: online.has(userId), openCount: counts[i]! }));
-  const picked = pickRoundRobin(members, turn, request.maxOpenPerAgent);
-  if (!picked) {
-    // Nobody online with room: asked again shortly (the timer poller), so someone who comes online
-    // or frees a place gets it without waiting for the queue's next conversation.
-    await armTimer(
-      ports.table,
-      timerItem({ accountId: at.accountId, contactId: at.contactId, name: turnRetryTimer, version: now.getTime(), dueAt: now.getTime() + turnRetryMs }),
-    );
-    return null;
-  }
 
   let assigned: string | null = null;
-  await changeConversation(ports, at.accountId, at.contactId, (contact) => {
+  let nobodyFits = false;
+  // Each attempt reads everything again: a refusal (the contact or the ledger moved) means another
+  // assignment may have taken the place this one counted on.
+  await changeConversation(ports, at.accountId, at.contactId, async (contact) => {
+    assigned = null;
+    nobodyFits = false;
     const state = lifecycleOf(contact);
     // Taken, transferred or answered meanwhile: no longer this queue's to hand out.
     if (state.kind !== 'waiting' || contact.userId || (contact.departmentId ?? null) !== request.departmentId) return null;
-    const outcome = applyLifecycle(ports, contact, { kind: 'agent_assign', userId: picked }, automations, { at: ports.clock().getTime(), cause: 'automation' });
+    const now = ports.clock();
+    const [connections, turn, ledger] = await Promise.all([
+      accountConnections(ports.table, at.accountId, Math.floor(now.getTime() / 1000)),
+      lastPickedIn(ports.table, at.accountId, request.departmentId),
+      turnLedger(ports.table, at.accountId),
+    ]);
+    const online = new Set(connections.map((c) => c.userId));
+    const recent = keptAssignments(ledger.recent, now.getTime());
+    const counts = await openCounts(
+      ports,
+      at.accountId,
+      candidates.filter((userId) => online.has(userId)),
+      recent,
+    );
+    const members = candidates.map((userId) => ({ userId, online: online.has(userId), openCount: counts.get(userId) ?? 0 }));
+    const picked = pickRoundRobin(members, turn, request.maxOpenPerAgent);
+    if (!picked) {
+      nobodyFits = true;
+      return null;
+    }
+    const outcome = applyLifecycle(ports, contact, { kind: 'agent_assign', userId: picked }, automations, { at: now.getTime(), cause: 'automation' });
     if (!outcome) return null;
     assigned = picked;
     return {
@@ -69,9 +81,20 @@ export async function assignInTurn(
       steps: {
         ...outcome.steps,
         turn: turnStep(at.accountId, request.departmentId, picked, now.toISOString()),
+        ledger: ledgerStep(
+          at.accountId,
+          ledger.version,
+          keptAssignments([...recent, { contactId: at.contactId, userId: picked, at: now.getTime() }], now.getTime()),
+        ),
       },
     };
   });
+  if (nobodyFits) {
+    // Nobody online with room: asked again shortly (the timer poller), so someone who comes online
+    // or frees a place gets it without waiting for the queue's next conversation.
+    const now = ports.clock().getTime();
+    await armTimer(ports.table, timerItem({ accountId: at.accountId, contactId: at.contactId, name: turnRetryTimer, version: now, dueAt: now + turnRetryMs }));
+  }
   return assigned;
 }
 
