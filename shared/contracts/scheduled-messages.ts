@@ -64,7 +64,7 @@ export interface ScheduledMessage {
   text: string;
   file: { id: string; name: string; mimetype: string } | null;
   repeat: ScheduleRepeat;
-  /** The first occurrence as chosen, in the account's zone ('YYYY-MM-DD', 'HH:mm'). */
+  /** The next occurrence (the last one once sent or cancelled) on the account's wall clock ('YYYY-MM-DD', 'HH:mm'). */
   date: string;
   time: string;
   timeZone: string;

@@ -24,6 +24,11 @@ export async function recordMessage(
      * transaction (the lifecycle's timers).
      */
     also?: (contact: ContactItem) => { changes: Partial<ContactFields>; lines: MessageItem[]; steps?: Steps } | null;
+    /**
+     * Members whose refusal means the message must not be stored at all (a scheduled message's
+     * occurrence already taken): answered as a duplicate, never retried.
+     */
+    guards?: Steps;
   },
 ): Promise<RecordOutcome> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -44,6 +49,7 @@ export async function recordMessage(
     try {
       await writeTogether(ports.table, {
         ...also.steps,
+        ...options.guards,
         channelId: options.guardChannelId ? claimChannelMessageStep(message, options.guardChannelId) : null,
         message: putNewStep(message),
         contact: replaceIfUnchangedStep(next, contact.updatedAt),
@@ -52,7 +58,7 @@ export async function recordMessage(
       return { stored: true, message, contact: next };
     } catch (error) {
       if (!refusedBy(error)) throw error;
-      if (refusedBy(error, 'channelId')) return { stored: false, duplicate: true };
+      if (refusedBy(error, 'channelId', ...Object.keys(options.guards ?? {}))) return { stored: false, duplicate: true };
       // The contact changed meanwhile: read it again and retry.
       await new Promise((r) => setTimeout(r, 5 * (attempt + 1)));
     }

@@ -18,7 +18,8 @@ import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { canSee, loadVisibleContact, viewerOf } from '../conversations/visibility.ts';
 import { toMessage } from './present-message.ts';
-import { recordMessage } from './record-message.ts';
+import { type RecordOutcome, recordMessage } from './record-message.ts';
+import type { Steps } from '#db/transaction.ts';
 import { applyLifecycle } from '../automations/apply-lifecycle.ts';
 import { signsMessages } from './signature.ts';
 import { automationContext } from '../automations/automation-context.ts';
@@ -123,12 +124,19 @@ export async function sendMessage(
  * conversation's lifecycle (it stops the bot, cancels 'no one answered', arms inactivity), in the
  * write that stores it.
  */
-export async function recordTeamMessage(ports: Ports, session: AccountSession, contact: ContactItem, message: MessageItem): Promise<void> {
+export async function recordTeamMessage(
+  ports: Ports,
+  session: Pick<AccountSession, 'accountId'> & { user: Pick<AccountSession['user'], 'id'> },
+  contact: ContactItem,
+  message: MessageItem,
+  guards?: Steps,
+): Promise<RecordOutcome> {
   const automations = contact.contactType === 'user' ? await automationContext(ports, session.accountId, contact.serviceId) : null;
   const at = Date.parse(message.timestamp) + 1;
-  await recordMessage(ports, message, {
+  return recordMessage(ports, message, {
     countUnread: false,
     contact,
+    guards,
     also: automations
       ? (current) => {
           const outcome = applyLifecycle(ports, current, { kind: 'agent_reply', userId: session.user.id }, automations, { at, cause: 'team' });

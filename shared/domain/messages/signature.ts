@@ -25,7 +25,10 @@ export function signedText(channel: ServiceType, name: string, text: string): st
 }
 
 /** Whether what this person sends now goes signed: the account signs messages and they did not opt out ('Não assinar minhas mensagens'). */
-export async function signsMessages(ports: Ports, session: AccountSession): Promise<boolean> {
+export async function signsMessages(
+  ports: Ports,
+  session: Pick<AccountSession, 'accountId'> & { user: Pick<AccountSession['user'], 'skipSignature'> },
+): Promise<boolean> {
   if (session.user.skipSignature) return false;
   // Kept a few seconds per process, as the automations' context is (automationContextTtlMs).
   const settings = await automationSettingsOf(ports, session.accountId);
