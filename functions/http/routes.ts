@@ -73,6 +73,11 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/messages/{id}/retry', handler: 'messages/retry-message' },
   { method: 'POST', path: '/messages/{id}/reaction', handler: 'messages/react-message' },
   { method: 'POST', path: '/messages/{id}/forward', handler: 'messages/forward-message' },
+  // Scheduled messages (ADR draft scheduled-messages): whoever sees the conversation schedules, edits and cancels.
+  { method: 'GET', path: '/contacts/{id}/scheduled-messages', handler: 'scheduled-messages/list-scheduled-messages' },
+  { method: 'POST', path: '/scheduled-messages', handler: 'scheduled-messages/schedule-message' },
+  { method: 'PUT', path: '/scheduled-messages/{id}', handler: 'scheduled-messages/update-scheduled-message' },
+  { method: 'POST', path: '/scheduled-messages/{id}/cancel', handler: 'scheduled-messages/cancel-scheduled-message' },
 
   { method: 'POST', path: '/files/generate-url-to-upload', handler: 'files/generate-url-to-upload' },
 

@@ -61,6 +61,7 @@ export const realtimeItemTypes = [
   entityTypes.contact,
   entityTypes.message,
   entityTypes.messageTemplate,
+  entityTypes.scheduledMessage,
 ] as const;
 
 export const streamConsumers: StreamConsumerDef[] = [

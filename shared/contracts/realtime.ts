@@ -17,6 +17,7 @@ import type { Account, User } from './entities.ts';
 import { messageKinds, messageTypes, type Message } from './messages.ts';
 import { templateCategories, templateStatuses, type MessageTemplate } from './templates.ts';
 import { cloudQualityRatings, serviceStatuses, serviceTypes, type Service } from './services.ts';
+import { scheduleRepeats, type ScheduledMessage } from './scheduled-messages.ts';
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
 const ref = z.object({ id: z.string(), name: z.string() });
@@ -189,6 +190,24 @@ function eventsOf<const Kind extends string, Data extends z.ZodType>(kind: Kind,
   return z.object({ event: z.enum([`${kind}.CREATED`, `${kind}.UPDATED`]), data });
 }
 
+const scheduledMessageSchema = z.object({
+  id: z.string(),
+  contactId: z.string(),
+  serviceId: z.string(),
+  text: z.string(),
+  file: nullable(z.object({ id: z.string(), name: z.string(), mimetype: z.string() })),
+  repeat: z.enum(scheduleRepeats),
+  date: z.string(),
+  time: z.string(),
+  timeZone: z.string(),
+  status: z.enum(['scheduled', 'sent', 'cancelled']),
+  nextAt: nullable(z.string()),
+  nextAtText: nullable(z.string()),
+  sentCount: z.number(),
+  user: ref,
+  ...timestamps,
+});
+
 export const realtimeEvent = z.discriminatedUnion('event', [
   eventsOf('account', accountSchema),
   eventsOf('user', userSchema),
@@ -196,6 +215,7 @@ export const realtimeEvent = z.discriminatedUnion('event', [
   eventsOf('contact', contactSchema),
   eventsOf('message', messageSchema),
   eventsOf('template', templateSchema),
+  eventsOf('scheduledMessage', scheduledMessageSchema),
 ]);
 
 /** One event as sent on the socket. */
@@ -213,4 +233,5 @@ export type SchemasMatchEntities = [
   Assert<Same<z.infer<typeof contactSchema>, Contact>>,
   Assert<Same<z.infer<typeof messageSchema>, Message>>,
   Assert<Same<z.infer<typeof templateSchema>, MessageTemplate>>,
+  Assert<Same<z.infer<typeof scheduledMessageSchema>, ScheduledMessage>>,
 ];

@@ -166,6 +166,9 @@ const newTag = async (t: Team) =>
 const newQuickReply = async (t: Team) =>
   (await must(call('POST', '/quick-replies', { token: t.owner.token, body: { shortcut: uniqueName('r'), text: 'Olá {{nome}}' } }), 201, 'quick reply'))
     .id as string;
+const scheduleBody = (t: Team) => ({ contactId: t.contactId, text: 'Seu boleto vence amanhã', date: '2099-01-10', time: '09:00', repeat: 'once' });
+const newSchedule = async (t: Team) =>
+  (await must(call('POST', '/scheduled-messages', { token: t.owner.token, body: scheduleBody(t) }), 201, 'scheduled message')).id as string;
 function inboxOf(t: Team) {
   let made = inboxFixtures.get(t.accountId);
   if (!made) {
@@ -331,6 +334,18 @@ export const routeAccess: Record<string, MatrixEntry> = {
     access: 'member',
     ok: 201,
     build: (t) => ({ path: `/messages/${t.messageId}/forward`, body: { contactId: t.contactId, toContactIds: [t.contactId] } }),
+  },
+  'GET /contacts/{id}/scheduled-messages': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/scheduled-messages` }) },
+  'POST /scheduled-messages': { access: 'member', ok: 201, build: (t) => ({ path: '/scheduled-messages', body: scheduleBody(t) }) },
+  'PUT /scheduled-messages/{id}': {
+    access: 'member',
+    ok: 200,
+    build: async (t) => ({ path: `/scheduled-messages/${await newSchedule(t)}`, body: { ...scheduleBody(t), text: 'Lembrete: boleto amanhã' } }),
+  },
+  'POST /scheduled-messages/{id}/cancel': {
+    access: 'member',
+    ok: 200,
+    build: async (t) => ({ path: `/scheduled-messages/${await newSchedule(t)}/cancel`, body: { contactId: t.contactId } }),
   },
   'POST /messages/{id}/reaction': {
     access: 'member',

@@ -277,11 +277,13 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
 
   // The conversation lifecycle's timers (menu timeout, 'no one answered', inactivity): the cloud's
   // one-minute rule is an interval here, and a first run at start fires what came due while the
-  // runtime was stopped (ADR-0214). One run at a time.
+  // runtime was stopped (ADR-0214). One run at a time. Scheduled messages come due on the same
+  // poller (ADR draft scheduled-messages).
   const { fireDueTimers } = await import('../../../shared/domain/automations/fire-timers.ts');
+  const { fireDueScheduledMessages } = await import('../../../shared/domain/scheduled-messages/fire-scheduled-messages.ts');
   let firing: Promise<unknown> | null = null;
   const fireTimers = () => {
-    firing ??= fireDueTimers(defaultPorts())
+    firing ??= Promise.all([fireDueTimers(defaultPorts()), fireDueScheduledMessages(defaultPorts())])
       .catch((error: unknown) => console.error('[timers] falha ao disparar os temporizadores', error))
       .finally(() => {
         firing = null;

@@ -1,6 +1,6 @@
 /**
  * Deleting a contact removes its conversation (LGPD): its messages, the guards that find them by
- * channel message id, the files they carry and the contact's avatar. The deletion itself answers at
+ * channel message id, the files they carry, its scheduled messages and the contact's avatar. The deletion itself answers at
  * once (the contact and a tombstone marked `purge`, `deleteContact`); this purge follows in the
  * background a bounded step at a time (`runContactPurgeStep`, called by the `contact-purge` stream
  * consumer for every change of the tombstone, which each step makes). Each step removes only what
@@ -28,6 +28,13 @@ async function purgeStep(ports: Ports, tombstone: ContactTombstone): Promise<Ste
     await ports.storage.remove(messages.flatMap((m) => (m.file?.objectKey ? [m.file.objectKey] : [])));
     const guards: Key[] = messages.flatMap((m) => (m.channelMessageId ? [keys.channelMessage(accountId, m.serviceId, m.channelMessageId)] : []));
     await deleteKeys(ports.table, [...guards, ...messages]);
+    return { progress: undefined };
+  }
+  // Its scheduled messages (ADR draft scheduled-messages): nothing more goes to a deleted contact.
+  const scheduled = keys.contactScheduledMessages(accountId, contactId);
+  const schedules = await firstItems<Key>(ports.table, scheduled.pk, stepSize, scheduled.skPrefix);
+  if (schedules.length) {
+    await deleteKeys(ports.table, schedules);
     return { progress: undefined };
   }
   if (tombstone.avatarKey) await ports.storage.remove([tombstone.avatarKey]);

@@ -10,6 +10,7 @@ import { getAccountItem, type AccountItem } from '#db/accounts.ts';
 import type { ContactItem } from '#db/contacts.ts';
 import type { MessageItem } from '#db/messages.ts';
 import type { MessageTemplateItem } from '#db/message-templates.ts';
+import type { ScheduledMessageItem } from '#db/scheduled-messages.ts';
 import { getServiceItem, type ServiceItem } from '#db/services.ts';
 import { toService } from '../services/present-service.ts';
 import type { UserItem } from '#db/users.ts';
@@ -17,6 +18,7 @@ import { entityTypes } from '#db/keys.ts';
 import { toAccount } from '../accounts/present-account.ts';
 import { presentContact } from '../contacts/present-contact.ts';
 import { toMessage } from '../messages/present-message.ts';
+import { toScheduledMessage } from '../scheduled-messages/present-scheduled-message.ts';
 import { toTemplate } from '../templates/templates.ts';
 import { toUser } from '../users/present-user.ts';
 import type { Ports } from '../ports.ts';
@@ -45,6 +47,7 @@ export function eventAccountOf(change: 'INSERT' | 'MODIFY' | 'REMOVE', item: Ite
     case entityTypes.contact:
     case entityTypes.message:
     case entityTypes.messageTemplate:
+    case entityTypes.scheduledMessage:
       return (item.accountId as string | undefined) || undefined;
     default:
       return undefined;
@@ -100,6 +103,15 @@ export async function realtimeEventFor(
     case entityTypes.messageTemplate: {
       const template = item as unknown as MessageTemplateItem;
       return { accountId: template.accountId, payload: { event: `template.${verb}`, data: toTemplate(template) } };
+    }
+    case entityTypes.scheduledMessage: {
+      // The conversation's audience only, as its messages (ADR draft scheduled-messages).
+      const schedule = item as unknown as ScheduledMessageItem;
+      return {
+        accountId: schedule.accountId,
+        payload: { event: `scheduledMessage.${verb}`, data: toScheduledMessage(schedule) },
+        conversation: { contactId: schedule.contactId },
+      };
     }
     default:
       return null;
