@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { idField, requiredString, requiredText } from './fields.ts';
+import { defaultOptOutSettings, optOutSettingsSchema } from './opt-out.ts';
 import { fillVariables, variableValues } from './quick-replies.ts';
 
 /** The variables an automated message may use, with what each is filled with. */
@@ -121,6 +122,8 @@ export const automationSettingsSchema = z
     reopenToLastAgent: z.boolean({ error: requiredText }).default(true),
     /** A person's messages reach the customer under their name ('*Ana Souza:*'), unless they opted out (ADR-0219). */
     signMessages: z.boolean({ error: requiredText }).default(false),
+    /** Words that opt a customer out of campaigns and back in, and the confirmations (ADR draft opt-out); documents saved before it read the defaults. */
+    optOut: optOutSettingsSchema(messageText, keptText).default(defaultOptOutSettings),
   })
   .refine((s) => !s.inactivity.enabled || s.inactivity.warnBeforeMinutes < s.inactivity.closeAfterHours * 60, {
     error: 'O aviso deve vir antes do encerramento',
@@ -159,6 +162,7 @@ export const defaultAutomationSettings: AutomationSettings = {
   roundRobin: { enabled: false, maxOpenPerAgent: 5 },
   reopenToLastAgent: true,
   signMessages: false,
+  optOut: defaultOptOutSettings,
 };
 
 export const menuTexts = {

@@ -32,6 +32,12 @@ export interface Contact {
    * it (`customerWindow`, customer-window.ts). Null when they never wrote (or not since it was kept).
    */
   lastInboundAt: string | null;
+  /**
+   * When the person asked to receive no more campaigns (an opt-out word, LGPD), and the word they
+   * sent; null while they receive them. Campaigns skip such contacts (ADR draft opt-out).
+   */
+  optedOutAt: string | null;
+  optedOutWord: string | null;
   unread: number;
   /** The conversation's status (docs/product.md#team-inbox). */
   status: ConversationStatus;

@@ -108,6 +108,8 @@ export const contactSchema = z.object({
   lastMessage: nullable(messageSummarySchema),
   lastMessageAt: nullable(z.string()),
   lastInboundAt: nullable(z.string()),
+  optedOutAt: nullable(z.string()),
+  optedOutWord: nullable(z.string()),
   unread: z.number(),
   status: z.enum(conversationStatuses).default('open'),
   userId: nullable(z.string()),

@@ -48,6 +48,9 @@ export interface ContactItem {
    * message after it was kept (2026-11-27).
    */
   lastInboundAt?: string | null;
+  /** When the person sent an opt-out word, and which (ADR draft opt-out); absent or null while they receive campaigns. */
+  optedOutAt?: string | null;
+  optedOutWord?: string | null;
   unread: number;
   messagesCount: number;
   /** The team inbox (docs/product.md#team-inbox); absent on contacts stored before it (read as open, nobody's, no tags). */

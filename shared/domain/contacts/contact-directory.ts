@@ -194,6 +194,10 @@ const itemPaths: Record<string, (item: ContactFields) => unknown> = {
   isOnline: (i) => i.isOnline,
   unread: (i) => i.unread,
   lastMessageAt: (i) => i.lastMessageAt,
+  lastInboundAt: (i) => i.lastInboundAt ?? null,
+  optedOutAt: (i) => i.optedOutAt ?? null,
+  departmentId: (i) => i.departmentId ?? null,
+  tags: (i) => i.tagIds ?? [],
   createdAt: (i) => i.createdAt,
   updatedAt: (i) => i.updatedAt,
 };
@@ -572,6 +576,22 @@ export class ContactDirectory {
       }),
     );
     return { data, totalCount: page.totalCount, nextCursor: page.nextCursor };
+  }
+
+  /**
+   * Every contact a query's filter matches, in its order, without avatar links: what a list export
+   * writes (ADR draft segments), read from the view once rather than a page at a time.
+   */
+  async matchingContacts(
+    table: Table,
+    accountId: string,
+    loadServices: () => Promise<ServiceItem[]>,
+    q: Pick<ListQuery, 'where' | 'order'>,
+    readSnapshot?: SnapshotReader,
+  ): Promise<Contact[]> {
+    const view = await this.current(table, accountId, loadServices, readSnapshot);
+    const all = this.select(view, { where: q.where, order: withIdTieBreak(q.order), include: [], page: 0, perPage: Number.MAX_SAFE_INTEGER, withCount: true });
+    return all.data.map(contactOf);
   }
 
   /**

@@ -20,9 +20,9 @@ import type { Storage } from '../ports.ts';
 
 /**
  * 2: the team inbox's fields (status, assignee, department, tags); 3: columnar, ASCII only; 4: the last message columnar too;
- * 5: `lastInboundAt` (the Cloud API's 24-hour window).
+ * 5: `lastInboundAt` (the Cloud API's 24-hour window); 6: `optedOutAt` and `optedOutWord` (ADR draft opt-out).
  */
-const version = 5;
+const version = 6;
 
 const columns = [
   'id',
@@ -52,6 +52,8 @@ const columns = [
   'department',
   'tagIds',
   'lastInboundAt',
+  'optedOutAt',
+  'optedOutWord',
 ] as const satisfies readonly (keyof ContactFields)[];
 
 /**
@@ -186,6 +188,7 @@ export function decodeSnapshot(bytes: Uint8Array, accountId: string): ContactSna
     nullable('tagIds'),
   ];
   const lastInboundAt = nullable('lastInboundAt');
+  const [optedOutAt, optedOutWord] = [nullable('optedOutAt'), nullable('optedOutWord')];
   const [foldedName, foldedEmail] = raw.data.slice(columns.length) as (string | null)[][];
   const message = <K extends (typeof messageColumns)[number]>(key: K) =>
     raw.data[columns.length + 2 + messageColumns.indexOf(key)] as (MessageSummary[K] | null)[];
@@ -245,6 +248,8 @@ export function decodeSnapshot(bytes: Uint8Array, accountId: string): ContactSna
     if (department[i] !== null) fields.department = department[i]!;
     if (tagIds[i] !== null) fields.tagIds = tagIds[i]!;
     if (lastInboundAt[i] !== null) fields.lastInboundAt = lastInboundAt[i]!;
+    if (optedOutAt[i] !== null) fields.optedOutAt = optedOutAt[i]!;
+    if (optedOutWord[i] !== null) fields.optedOutWord = optedOutWord[i]!;
     contacts[i] = {
       fields,
       folded: { name: foldedName![i] ?? fields.name.toLowerCase(), email: foldedEmail![i] ?? fields.email?.toLowerCase() ?? null, phone: fields.phoneNumber },

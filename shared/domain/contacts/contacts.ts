@@ -58,6 +58,9 @@ export const contactListRules: ListRules = {
     'isOnline',
     'unread',
     'lastMessageAt',
+    'lastInboundAt',
+    // Opted out of campaigns (ADR draft opt-out): segments exclude them with `optedOutAt: null`.
+    'optedOutAt',
     'createdAt',
     'updatedAt',
     // The team inbox (docs/product.md#team-inbox); `tags` matches a contact carrying the tag id.

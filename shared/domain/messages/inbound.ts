@@ -21,7 +21,8 @@ import { refreshLastMessage } from './last-message.ts';
 import { reopenedText, reopenOnInbound, routedDepartment, routedLines } from '../conversations/inbound-routing.ts';
 import { conversationLine } from '../conversations/conversation-lines.ts';
 import { applyLifecycle, isGoingOn, lifecycleOf, newProtocol } from '../automations/apply-lifecycle.ts';
-import { type AutomationContext, automationContext } from '../automations/automation-context.ts';
+import { type AutomationContext, automationContext, automationSettingsOf } from '../automations/automation-context.ts';
+import { optOutOnInbound } from '../contacts/opt-out.ts';
 import { TurnAfterMove } from '../automations/assign-in-turn.ts';
 import type { LifecycleState } from '../automations/lifecycle.ts';
 import type { Steps } from '#db/transaction.ts';
@@ -178,13 +179,24 @@ export async function receiveMessage(ports: Ports, from: InboundConnection, inpu
     updatedAt: now,
   };
   // Automations answer a person's own chat, never a group's.
-  const automations = !input.isFromMe && contact.contactType === 'user' ? await automationContext(ports, from.accountId, from.serviceId) : null;
+  const person = !input.isFromMe && contact.contactType === 'user';
+  const [automations, settings] = person
+    ? await Promise.all([automationContext(ports, from.accountId, from.serviceId), message.text ? automationSettingsOf(ports, from.accountId) : null])
+    : [null, null];
   const turn = new TurnAfterMove();
   const outcome = await recordMessage(ports, message, {
     countUnread: !input.isFromMe,
     guardChannelId: input.channelMessageId,
     contact,
-    also: input.isFromMe ? undefined : (current) => inboundChanges(ports, current, message, automations, turn, input.choice ?? null),
+    also: input.isFromMe
+      ? undefined
+      : (current) => {
+          const changes = inboundChanges(ports, current, message, automations, turn, input.choice ?? null);
+          // An opt-out word (ADR draft opt-out) is recorded with the message; the lifecycle's answers come first.
+          const at = Math.max(ports.clock().getTime(), Date.parse(message.timestamp) + 1) + 2;
+          const optOut = settings && optOutOnInbound(ports, current, message.text, settings.optOut, at);
+          return optOut ? { ...changes, changes: { ...changes.changes, ...optOut.changes }, lines: [...changes.lines, ...optOut.lines] } : changes;
+        },
   });
   if (!outcome.stored) return null;
   await turn.run(ports, { accountId: from.accountId, contactId: contact.id }, automations);

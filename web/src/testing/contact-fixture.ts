@@ -22,6 +22,8 @@ export function contactFixture(fields: Partial<Contact> & Pick<Contact, 'id'>, a
     lastMessage: null,
     lastMessageAt: null,
     lastInboundAt: null,
+    optedOutAt: null,
+    optedOutWord: null,
     unread: 0,
     status: 'open',
     userId: null,

@@ -1,0 +1,7 @@
+import { clearContactOptOut } from '#domain/contacts/opt-out.ts';
+import { api, idParam } from '#lib/api.ts';
+import { ok } from '#lib/responses.ts';
+
+export const handler = api({ auth: 'admin', params: idParam }).handler(async ({ ports, session, params }) =>
+  ok(await clearContactOptOut(ports, session, params.id)),
+);
