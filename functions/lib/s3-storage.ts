@@ -143,6 +143,11 @@ export function s3Storage(
       const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return answer.Body!.transformToByteArray();
     },
+    async getRange(key, start, end) {
+      if (end <= start) return new Uint8Array(0);
+      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end - 1}` }));
+      return answer.Body!.transformToByteArray();
+    },
     async list(prefix, max) {
       const answer = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: Math.min(max, 1000) }));
       return (answer.Contents ?? []).map((o) => o.Key!).filter(Boolean);

@@ -171,6 +171,17 @@ export const streamConsumers: StreamConsumerDef[] = [
     // The last step joins the parts into one archive.
     timeoutSeconds: 300,
   },
+  {
+    name: 'contact-import',
+    handler: 'contact-import',
+    router: 'jobs',
+    load: () => import('./contact-import.ts'),
+    batchSize: 10,
+    // Contact imports while a check or the import runs: started, or moved on by their last step.
+    filters: [{ eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.contactImport] }, status: { S: ['checking', 'importing'] } } } }],
+    // A step reads 500 rows and writes their contacts 25 to a transaction.
+    timeoutSeconds: 120,
+  },
 ];
 
 /** The consumers one router calls, in list order. */

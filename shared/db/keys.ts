@@ -33,6 +33,7 @@ export const entityTypes = {
   billingCustomer: 'BillingCustomer',
   accountDeletion: 'AccountDeletion',
   accountExport: 'AccountExport',
+  contactImport: 'ContactImport',
   department: 'Department',
   tag: 'Tag',
   quickReply: 'QuickReply',
@@ -130,6 +131,13 @@ export const keys = {
     gsi1sk: `${createdAt}#${accountId}#${exportId}`,
   }),
   pendingAccountExports: () => ({ gsi1pk: 'ACCOUNT-EXPORTS' }),
+  /** An import of contacts from a CSV file (shared/db/contact-imports.ts), in the account's partition. */
+  contactImport: (accountId: string, importId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `IMPORT#${importId}` }),
+  pendingContactImport: (createdAt: string, accountId: string, importId: string) => ({
+    gsi1pk: 'CONTACT-IMPORTS',
+    gsi1sk: `${createdAt}#${accountId}#${importId}`,
+  }),
+  pendingContactImports: () => ({ gsi1pk: 'CONTACT-IMPORTS' }),
   /** Every partition an account's items live in besides `ACCOUNT#A` itself (the purge empties each). */
   contactPartition: (accountId: string, contactId: string) => ({ pk: `${ACCOUNT}${accountId}#CONTACT#${contactId}` }),
   servicePartition: (accountId: string, serviceId: string) => ({ pk: `${ACCOUNT}${accountId}#SERVICE#${serviceId}` }),
@@ -337,6 +345,11 @@ export function fileObjectKey(accountId: string, fileId: string, name: string): 
 /** The bucket key of an account export's part or archive: under its account. */
 export function exportObjectKey(accountId: string, exportId: string, name: string): string {
   return `accounts/${accountId}/exports/${exportId}/${name}`;
+}
+
+/** The bucket key of a contact import's file, its working state and its list of rows left out: under its account. */
+export function importObjectKey(accountId: string, importId: string, name: string): string {
+  return `accounts/${accountId}/imports/${importId}/${name}`;
 }
 
 /** Every object of an account in the bucket is under this prefix (files, avatars, exports). */

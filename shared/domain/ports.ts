@@ -67,6 +67,8 @@ export interface Storage {
   /** Size and type of a stored object, or null when there is none. */
   head(key: string): Promise<{ size: number; mimetype: string | null } | null>;
   get(key: string): Promise<Uint8Array>;
+  /** Bytes `start` to `end` (exclusive) of an object, for reading a large one a range at a time. */
+  getRange(key: string, start: number, end: number): Promise<Uint8Array>;
   /** Keys of up to `max` objects under a prefix. */
   list(prefix: string, max: number): Promise<string[]>;
   /** Removes objects (a missing one is no error). */

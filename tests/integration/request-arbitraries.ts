@@ -20,6 +20,7 @@ import {
   switchAccountPayload,
   verifyEmailPayload,
 } from '#contracts/auth.ts';
+import { contactImportRequest, contactImportSettings } from '#contracts/contact-imports.ts';
 import { contactArchivePayload, contactPayload } from '#contracts/contacts.ts';
 import { uploadRequestPayload } from '#contracts/files.ts';
 import { forwardMessagePayload, reactMessagePayload, retryMessagePayload, sendMessagePayload } from '#contracts/messages.ts';
@@ -278,6 +279,22 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         length,
         isPtt: fc.boolean(),
         base64: fc.oneof(fc.base64String({ maxLength: 40 }), oddString),
+      }),
+  ],
+  [
+    contactImportRequest,
+    () => shaped({ name: fc.oneof(name, fc.constantFrom('contatos.csv', 'LISTA.CSV', 'planilha.xlsx', `${'x'.repeat(200)}.csv`)), length }),
+  ],
+  [
+    contactImportSettings,
+    (f) =>
+      shaped({
+        serviceId: idOf(f, [f.serviceId, f.telegramServiceId]),
+        mapping: fc.oneof(fc.array(fc.constantFrom('name', 'phone', 'email', 'ignore', 'nome'), { maxLength: 6 }), hostile),
+        tagIds: fc.oneof(fc.array(oddString, { maxLength: 3 }), hostile),
+        departmentId: fc.oneof(fc.constant(null), oddString),
+        country: fc.constantFrom('BR', 'br', 'PT', 'XX', 'BRA', ''),
+        dryRun: fc.boolean(),
       }),
   ],
   [checkoutPayload, () => shaped({ priceId: fc.oneof(fc.stringMatching(/^price_\w{4,20}$/), oddString) })],

@@ -169,9 +169,16 @@ const newQuickReply = async (t: Team) =>
 const scheduleBody = (t: Team) => ({ contactId: t.contactId, text: 'Seu boleto vence amanhã', date: '2099-01-10', time: '09:00', repeat: 'once' });
 const newSchedule = async (t: Team) =>
   (await must(call('POST', '/scheduled-messages', { token: t.owner.token, body: scheduleBody(t) }), 201, 'scheduled message')).id as string;
-const newSegment = async (t: Team) =>
-  (await must(call('POST', '/segments', { token: t.owner.token, body: { name: uniqueName('Segmento '), where: { optedOutAt: null } } }), 201, 'segment'))
-    .id as string;
+/** A contact import of the team's account, its CSV uploaded when `upload` (POST /contact-imports, then the presigned PUT). */
+async function newImport(t: Team, upload = false): Promise<string> {
+  const csv = 'nome;telefone\r\nAna;11987654321\r\n';
+  const made = await must(call('POST', '/contact-imports', { token: t.owner.token, body: { name: 'contatos.csv', length: csv.length } }), 201, 'import');
+  if (upload) {
+    const put = await fetch(made.urlToUpload, { method: 'PUT', headers: { 'content-type': made.mimetype }, body: csv });
+    if (!put.ok) throw new Error(`import upload: ${put.status}`);
+  }
+  return made.import.id as string;
+}
 function inboxOf(t: Team) {
   let made = inboxFixtures.get(t.accountId);
   if (!made) {
@@ -322,27 +329,22 @@ export const routeAccess: Record<string, MatrixEntry> = {
   },
   'POST /contacts/{id}/read': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/read` }) },
   'GET /contacts/{id}/export': { access: 'admin', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/export` }) },
-  'DELETE /contacts/{id}/opt-out': { access: 'admin', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/opt-out` }) },
-  'POST /contacts/csv-export': {
-    access: 'admin',
-    ok: 200,
-    stranger: 200,
-    build: (t) => ({ path: `/contacts/csv-export${listQuery({ where: { serviceId: t.serviceId } })}` }),
-  },
-  'GET /segments': { access: 'member', ok: 200, stranger: 200, build: path('/segments') },
-  'POST /segments': {
+  'POST /contact-imports': {
     access: 'admin',
     ok: 201,
     stranger: 201,
-    build: () => ({ path: '/segments', body: { name: uniqueName('Segmento '), where: { archivedAt: null } } }),
+    build: () => ({ path: '/contact-imports', body: { name: 'contatos.csv', length: 30 } }),
   },
-  'GET /segments/{id}': { access: 'member', ok: 200, build: async (t) => ({ path: `/segments/${await newSegment(t)}` }) },
-  'PUT /segments/{id}': {
+  'GET /contact-imports/{id}': { access: 'admin', ok: 200, build: async (t) => ({ path: `/contact-imports/${await newImport(t)}` }) },
+  'GET /contact-imports/{id}/preview': { access: 'admin', ok: 200, build: async (t) => ({ path: `/contact-imports/${await newImport(t, true)}/preview` }) },
+  'POST /contact-imports/{id}/start': {
     access: 'admin',
     ok: 200,
-    build: async (t) => ({ path: `/segments/${await newSegment(t)}`, body: { name: uniqueName('Segmento '), where: { optedOutAt: { ne: null } } } }),
+    build: async (t) => ({
+      path: `/contact-imports/${await newImport(t, true)}/start`,
+      body: { serviceId: t.serviceId, mapping: ['name', 'phone'], dryRun: true },
+    }),
   },
-  'DELETE /segments/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/segments/${await newSegment(t)}` }) },
 
   // where.contactId names a contact the stranger's account does not have: 404.
   'GET /messages': { access: 'member', ok: 200, build: (t) => ({ path: `/messages${listQuery({ where: { contactId: t.contactId } })}` }) },
