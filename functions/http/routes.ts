@@ -72,6 +72,14 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'GET', path: '/contact-imports/{id}', handler: 'contact-imports/get-contact-import' },
   { method: 'GET', path: '/contact-imports/{id}/preview', handler: 'contact-imports/preview-contact-import' },
   { method: 'POST', path: '/contact-imports/{id}/start', handler: 'contact-imports/start-contact-import' },
+  // Campaign audiences (ADR drafts opt-out, segments): admins clear an opt-out and export the filtered list as CSV; segments: members read, admins write.
+  { method: 'DELETE', path: '/contacts/{id}/opt-out', handler: 'contacts/clear-opt-out' },
+  { method: 'POST', path: '/contacts/csv-export', handler: 'contacts/export-contact-list', timeoutSeconds: 30 },
+  { method: 'GET', path: '/segments', handler: 'segments/list-segments' },
+  { method: 'POST', path: '/segments', handler: 'segments/create-segment' },
+  { method: 'GET', path: '/segments/{id}', handler: 'segments/get-segment' },
+  { method: 'PUT', path: '/segments/{id}', handler: 'segments/update-segment' },
+  { method: 'DELETE', path: '/segments/{id}', handler: 'segments/delete-segment' },
 
   { method: 'GET', path: '/messages', handler: 'messages/list-messages' },
   { method: 'POST', path: '/messages/send', handler: 'messages/send-message' },

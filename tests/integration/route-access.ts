@@ -169,6 +169,9 @@ const newQuickReply = async (t: Team) =>
 const scheduleBody = (t: Team) => ({ contactId: t.contactId, text: 'Seu boleto vence amanhã', date: '2099-01-10', time: '09:00', repeat: 'once' });
 const newSchedule = async (t: Team) =>
   (await must(call('POST', '/scheduled-messages', { token: t.owner.token, body: scheduleBody(t) }), 201, 'scheduled message')).id as string;
+const newSegment = async (t: Team) =>
+  (await must(call('POST', '/segments', { token: t.owner.token, body: { name: uniqueName('Segmento '), where: { optedOutAt: null } } }), 201, 'segment'))
+    .id as string;
 /** A contact import of the team's account, its CSV uploaded when `upload` (POST /contact-imports, then the presigned PUT). */
 async function newImport(t: Team, upload = false): Promise<string> {
   const csv = 'nome;telefone\r\nAna;11987654321\r\n';
@@ -345,6 +348,27 @@ export const routeAccess: Record<string, MatrixEntry> = {
       body: { serviceId: t.serviceId, mapping: ['name', 'phone'], dryRun: true },
     }),
   },
+  'DELETE /contacts/{id}/opt-out': { access: 'admin', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/opt-out` }) },
+  'POST /contacts/csv-export': {
+    access: 'admin',
+    ok: 200,
+    stranger: 200,
+    build: (t) => ({ path: `/contacts/csv-export${listQuery({ where: { serviceId: t.serviceId } })}` }),
+  },
+  'GET /segments': { access: 'member', ok: 200, stranger: 200, build: path('/segments') },
+  'POST /segments': {
+    access: 'admin',
+    ok: 201,
+    stranger: 201,
+    build: () => ({ path: '/segments', body: { name: uniqueName('Segmento '), where: { archivedAt: null } } }),
+  },
+  'GET /segments/{id}': { access: 'member', ok: 200, build: async (t) => ({ path: `/segments/${await newSegment(t)}` }) },
+  'PUT /segments/{id}': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/segments/${await newSegment(t)}`, body: { name: uniqueName('Segmento '), where: { optedOutAt: { ne: null } } } }),
+  },
+  'DELETE /segments/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/segments/${await newSegment(t)}` }) },
 
   // where.contactId names a contact the stranger's account does not have: 404.
   'GET /messages': { access: 'member', ok: 200, build: (t) => ({ path: `/messages${listQuery({ where: { contactId: t.contactId } })}` }) },
