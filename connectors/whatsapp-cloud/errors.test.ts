@@ -31,7 +31,7 @@ describe('cloudErrorMeaning', () => {
   });
 
   it('treats the window, recipient, template, token, spam and engagement errors as final', () => {
-    for (const code of [131047, 131026, 131051, 132000, 132001, 131053, 190, 100, 131048, 131049]) {
+    for (const code of [131047, 131026, 131051, 132000, 132001, 132012, 131053, 190, 100, 131048, 131049]) {
       expect(cloudErrorMeaning(code).retry, String(code)).toBe('final');
     }
     expect(cloudErrorMeaning(131047).topic).toBe('window');

@@ -97,6 +97,13 @@ const known: Record<number, Omit<CloudErrorMeaning, 'code'>> = {
     topic: 'template',
     text: 'O número de variáveis preenchidas não corresponde ao modelo de mensagem aprovado. Confira as variáveis do modelo e envie de novo.',
   },
+  // Title 'Parameter format does not match format in the created template' (details 'Variable
+  // parameter values formatted incorrectly.'), as providers quote Meta's error-code page.
+  132012: {
+    retry: 'final',
+    topic: 'template',
+    text: 'Os valores enviados não têm o formato que o modelo aprovado espera (por exemplo, um arquivo no cabeçalho de outro tipo). Sincronize os modelos e envie de novo.',
+  },
   132001: {
     retry: 'final',
     topic: 'template',

@@ -11,7 +11,8 @@
  * lane and tries again later each time; no answer at all (a hang cut by the client's timeout, a
  * dropped connection) is tried again the same way; the others final, with the pt-BR reason on the bubble (131047:
  * the 24-hour window; 132000/132001: a template's parameters or approval). An approved template
- * (`message.template`) goes as `type: 'template'` with its body parameters. The wamid Meta answers is the message's channel id (statuses and replies name it).
+ * (`message.template`) goes as `type: 'template'` with its components (./template-components.ts),
+ * a media header uploaded first like a file. The wamid Meta answers is the message's channel id (statuses and replies name it).
  */
 import { parseCloudCredentials } from '#domain/channels/cloud-credentials.ts';
 import {
@@ -25,6 +26,7 @@ import {
 import { graphTimeoutMs } from './config.ts';
 import { cloudSendError, unreachableSendError } from './errors.ts';
 import { graphClient, GraphError, GraphUnreachable, type GraphClient } from './graph-client.ts';
+import { templateBody } from './template-components.ts';
 
 interface SendAnswer {
   contacts?: { input?: string; wa_id?: string }[];
@@ -49,18 +51,6 @@ function mediaKind(type: OutboundMessage['type']): { kind: 'image' | 'video' | '
     default:
       return { kind: 'document', caption: true, filename: true };
   }
-}
-
-/** An approved template with its body parameters, in order. */
-export function templateBody(template: NonNullable<OutboundMessage['template']>): Record<string, unknown> {
-  return {
-    type: 'template',
-    template: {
-      name: template.name,
-      language: { code: template.language },
-      ...(template.parameters.length ? { components: [{ type: 'body', parameters: template.parameters.map((text) => ({ type: 'text', text })) }] } : {}),
-    },
-  };
 }
 
 /** Meta's limits for interactive messages (WhatsApp Cloud API, interactive reply buttons and list messages). */
@@ -97,7 +87,15 @@ export function interactiveBody(text: string, choices: NonNullable<OutboundMessa
 }
 
 async function body(graph: GraphClient, phoneNumberId: string, message: OutboundMessage): Promise<Record<string, unknown>> {
-  if (message.template) return templateBody(message.template);
+  if (message.template) {
+    const header = message.template.header;
+    if (!header || header.type === 'text') return templateBody(message.template, null);
+    // A media header is the message's file, uploaded and sent by id like any media message.
+    if (!message.file)
+      throw new ChannelSendError('O arquivo do cabeçalho do modelo não foi encontrado. Envie o modelo de novo com o arquivo.', { permanent: true });
+    const id = await graph.upload(phoneNumberId, { bytes: await message.file.read(), mimetype: message.file.mimetype, name: message.file.name });
+    return templateBody(message.template, { id, filename: message.file.name });
+  }
   if (!message.file && message.choices) {
     const interactive = interactiveBody(message.text, message.choices);
     if (interactive) return interactive;

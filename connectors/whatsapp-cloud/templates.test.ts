@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { templatePayload } from '#contracts/templates.ts';
-import { templateBody } from './send.ts';
 import { fromGraphTemplate, templateReasonText, toGraphTemplate } from './templates.ts';
 
 describe("templates in Meta's shape", () => {
@@ -44,6 +43,7 @@ describe("templates in Meta's shape", () => {
       category: 'UTILITY',
       status: 'APPROVED',
       rejectionReason: null,
+      headerFormat: 'TEXT',
       header: 'Seu pedido',
       body: 'Olá {{1}}, pedido {{2}} saiu.',
       examples: ['Joana', '42'],
@@ -52,7 +52,7 @@ describe("templates in Meta's shape", () => {
     });
   });
 
-  it("reads Meta's other states, media headers and reasons as the screen can show them", () => {
+  it("reads Meta's other states, header formats, copy-code buttons and reasons as the screen can show them", () => {
     const listed = fromGraphTemplate({
       id: '1',
       name: 'foto',
@@ -63,36 +63,42 @@ describe("templates in Meta's shape", () => {
       components: [
         { type: 'HEADER', format: 'IMAGE' },
         { type: 'BODY', text: 'Veja' },
-        { type: 'BUTTONS', buttons: [{ type: 'COPY_CODE', text: 'Copiar' }] },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'FLOW', text: 'Abrir' },
+            { type: 'COPY_CODE', text: 'Copiar' },
+            { type: 'URL', text: 'Ver', url: 'https://l.example.com/p/{{1}}' },
+          ],
+        },
       ],
     });
-    expect(listed).toMatchObject({ status: 'PENDING', header: null, buttons: [], rejectionReason: 'suspeita de golpe' });
+    expect(listed).toMatchObject({
+      status: 'PENDING',
+      headerFormat: 'IMAGE',
+      header: null,
+      buttons: [
+        { type: 'COPY_CODE', text: 'Copiar' },
+        { type: 'URL', text: 'Ver', url: 'https://l.example.com/p/{{1}}' },
+      ],
+      rejectionReason: 'suspeita de golpe',
+    });
+    const text = fromGraphTemplate({
+      id: '4',
+      name: 'pedido',
+      components: [
+        { type: 'HEADER', format: 'TEXT', text: 'Pedido {{1}}', example: { header_text: ['42'] } },
+        { type: 'BODY', text: 'Oi' },
+      ],
+    });
+    expect(text).toMatchObject({ headerFormat: 'TEXT', header: 'Pedido {{1}}' });
+    expect(fromGraphTemplate({ id: '5', name: 'sem_cabecalho', components: [{ type: 'BODY', text: 'Oi' }] })).toMatchObject({
+      headerFormat: null,
+      header: null,
+    });
     expect(fromGraphTemplate({ id: '2', name: 'x', status: 'PENDING_DELETION', components: [{ type: 'BODY', text: 'a' }] })?.status).toBe('DISABLED');
     expect(fromGraphTemplate({ id: '3', name: 'sem_corpo', components: [] })).toBeNull();
     expect(templateReasonText('NONE')).toBeNull();
     expect(templateReasonText('SOMETHING_NEW')).toBe('SOMETHING_NEW');
-  });
-
-  it('sends a template with its body parameters, and none when it has no variables', () => {
-    expect(templateBody({ name: 'pedido_enviado', language: 'pt_BR', parameters: ['Joana', '42'] })).toEqual({
-      type: 'template',
-      template: {
-        name: 'pedido_enviado',
-        language: { code: 'pt_BR' },
-        components: [
-          {
-            type: 'body',
-            parameters: [
-              { type: 'text', text: 'Joana' },
-              { type: 'text', text: '42' },
-            ],
-          },
-        ],
-      },
-    });
-    expect(templateBody({ name: 'boas_vindas', language: 'pt_BR', parameters: [] })).toEqual({
-      type: 'template',
-      template: { name: 'boas_vindas', language: { code: 'pt_BR' } },
-    });
   });
 });

@@ -2,16 +2,20 @@
  * Message templates at Meta (`/{waba-id}/message_templates`): every page of the list read and
  * turned into ours, a template created from the form's fields (header, body with an example per
  * variable, footer, buttons, as Meta's components), and deleted by name (Meta deletes every
- * language of it). Only text headers are ours to make; a template made in Meta's manager with a
- * media header lists with no header, and sends of it are refused by Meta (132000).
+ * language of it). Only text headers without variables are ours to make; a template made in
+ * Meta's manager lists with its header's format (a text with `{{1}}`, an image, a video, a document
+ * or a location) and its buttons (URLs with a `{{1}}` suffix, copy-code ones), which a send fills
+ * (#contracts/template-fill.ts, ADR draft template-components).
  */
 import { parseCloudCredentials } from '#domain/channels/cloud-credentials.ts';
 import { ChannelUnreachable, TemplateRefused, type ChannelConnection, type ChannelTemplate, type ChannelTemplates } from '#domain/channels/port.ts';
 import {
   templateCategories,
+  templateHeaderFormats,
   templateStatuses,
-  type TemplateButton,
+  type TemplateButtonInfo,
   type TemplateCategory,
+  type TemplateHeaderFormat,
   type TemplatePayload,
   type TemplateStatus,
 } from '#contracts/templates.ts';
@@ -30,7 +34,7 @@ export interface GraphTemplate {
     type?: unknown;
     format?: unknown;
     text?: unknown;
-    example?: { body_text?: unknown };
+    example?: { body_text?: unknown; header_text?: unknown; header_handle?: unknown };
     buttons?: { type?: unknown; text?: unknown; url?: unknown; phone_number?: unknown }[];
   }[];
 }
@@ -61,17 +65,23 @@ export function fromGraphTemplate(t: GraphTemplate): ChannelTemplate | null {
   const body = components.find((c) => kind(c) === 'BODY');
   const bodyText = str(body?.text);
   if (!id || !name || !bodyText) return null;
-  const header = components.find((c) => kind(c) === 'HEADER' && String(c.format ?? 'TEXT').toUpperCase() === 'TEXT');
+  const header = components.find((c) => kind(c) === 'HEADER');
+  const format = header ? String(header.format ?? 'TEXT').toUpperCase() : null;
+  // A format Meta adds later (GIF, PRODUCT, ...) is kept as none: the send would lack its parameter and Meta say so (132000).
+  const headerFormat = format && (templateHeaderFormats as readonly string[]).includes(format) ? (format as TemplateHeaderFormat) : null;
   const footer = components.find((c) => kind(c) === 'FOOTER');
   const examples = body?.example?.body_text;
-  const buttons: TemplateButton[] = [];
+  // A send names a button by its index among all of them, so the kinds we know keep their order. A
+  // kind we do not (OTP, FLOW, CATALOG, ...) is left out: a template with one before a URL or
+  // copy-code button would name the wrong index, and Meta refuses that send (132000/132012).
+  const buttons: TemplateButtonInfo[] = [];
   for (const b of components.find((c) => kind(c) === 'BUTTONS')?.buttons ?? []) {
-    const text = str(b.text);
-    if (!text) continue;
+    const text = str(b.text) ?? '';
     const type = String(b.type ?? '').toUpperCase();
-    if (type === 'QUICK_REPLY') buttons.push({ type, text });
-    else if (type === 'URL' && str(b.url)) buttons.push({ type, text, url: String(b.url) });
-    else if (type === 'PHONE_NUMBER' && str(b.phone_number)) buttons.push({ type, text, phoneNumber: String(b.phone_number) });
+    if (type === 'URL') buttons.push({ type, text, url: str(b.url) ?? '' });
+    else if (type === 'PHONE_NUMBER') buttons.push({ type, text, phoneNumber: str(b.phone_number) ?? '' });
+    else if (type === 'COPY_CODE') buttons.push({ type, text });
+    else if (type === 'QUICK_REPLY') buttons.push({ type, text });
   }
   const status = String(t.status ?? '').toUpperCase();
   const category = String(t.category ?? '').toUpperCase();
@@ -83,7 +93,8 @@ export function fromGraphTemplate(t: GraphTemplate): ChannelTemplate | null {
     // Meta's other states (IN_APPEAL, PENDING_DELETION, LIMIT_EXCEEDED, ...) cannot be sent: shown as pending or disabled.
     status: (templateStatuses as readonly string[]).includes(status) ? (status as TemplateStatus) : status === 'IN_APPEAL' ? 'PENDING' : 'DISABLED',
     rejectionReason: templateReasonText(t.rejected_reason),
-    header: str(header?.text),
+    headerFormat,
+    header: headerFormat === 'TEXT' ? str(header?.text) : null,
     body: bodyText,
     examples: Array.isArray(examples) && Array.isArray(examples[0]) ? (examples[0] as unknown[]).map(String) : [],
     footer: str(footer?.text),

@@ -108,15 +108,13 @@ export const sendMessagePayload = z
     /**
      * An approved message template of the contact's WhatsApp (API oficial) connection, sent
      * instead of `text` (the only message Meta delivers outside the 24-hour window); the
-     * conversation shows it rendered with its parameters.
+     * conversation shows it rendered with its values. `fileId` is its media header's file.
      */
     template: templateSendSchema.nullish(),
   })
   .superRefine((v, ctx) => {
-    if (v.template) {
-      if (v.fileId) ctx.addIssue({ code: 'custom', path: ['fileId'], message: 'Um modelo de mensagem não leva anexo' });
-      return;
-    }
+    // A template's file is its media header's, checked against the template when sent (template-fill.ts).
+    if (v.template) return;
     if (!v.fileId && !v.text.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: 'A mensagem está vazia' });
   });
 export type SendMessagePayload = z.infer<typeof sendMessagePayload>;

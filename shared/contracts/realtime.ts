@@ -15,7 +15,7 @@ import { conversationStatuses } from './conversations.ts';
 import { genders } from './genders.ts';
 import type { Account, User } from './entities.ts';
 import { messageKinds, messageTypes, type Message } from './messages.ts';
-import { templateCategories, templateStatuses, type MessageTemplate } from './templates.ts';
+import { templateCategories, templateHeaderFormats, templateStatuses, type MessageTemplate } from './templates.ts';
 import { cloudQualityRatings, serviceStatuses, serviceTypes, type Service } from './services.ts';
 import { scheduleRepeats, type ScheduledMessage } from './scheduled-messages.ts';
 
@@ -170,6 +170,7 @@ export const templateSchema = z.object({
   category: z.enum(templateCategories),
   status: z.enum(templateStatuses),
   rejectionReason: nullable(z.string()),
+  headerFormat: nullable(z.enum(templateHeaderFormats)),
   header: nullable(z.string()),
   body: z.string(),
   examples: z.array(z.string()).default([]),
@@ -180,6 +181,7 @@ export const templateSchema = z.object({
         z.object({ type: z.literal('QUICK_REPLY'), text: z.string() }),
         z.object({ type: z.literal('URL'), text: z.string(), url: z.string() }),
         z.object({ type: z.literal('PHONE_NUMBER'), text: z.string(), phoneNumber: z.string() }),
+        z.object({ type: z.literal('COPY_CODE'), text: z.string() }),
       ]),
     )
     .default([]),

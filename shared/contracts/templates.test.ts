@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderTemplate, templateParameterValues, templatePayload, templateSendSchema, templateTexts, variableCount } from './templates.ts';
+import { templateParameterValues, templatePayload, templateSendSchema, templateTexts, variableCount } from './templates.ts';
 
 const contact = { contact: { name: 'Joana Souza', data: { phoneNumber: '5511987654321', email: null } }, agent: { name: 'Ana' } };
 
@@ -67,16 +67,9 @@ describe('templateParameterValues', () => {
   });
 });
 
-describe('renderTemplate', () => {
-  it('shows header, body with the values and footer', () => {
-    const text = renderTemplate({ header: 'Pedido', body: 'Olá {{1}}, pedido {{2}}. Até, {{1}}!', footer: 'Loja' }, ['Joana', '42']);
-    expect(text).toBe('Pedido\n\nOlá Joana, pedido 42. Até, Joana!\n\nLoja');
-  });
-});
-
 describe('templateSendSchema', () => {
   it('defaults the language and the parameters', () => {
-    expect(templateSendSchema.parse({ name: 'boas_vindas' })).toEqual({ name: 'boas_vindas', language: 'pt_BR', parameters: [] });
+    expect(templateSendSchema.parse({ name: 'boas_vindas' })).toEqual({ name: 'boas_vindas', language: 'pt_BR', parameters: [], buttons: [] });
     expect(templateSendSchema.safeParse({ name: 'Boas Vindas' }).success).toBe(false);
   });
 });

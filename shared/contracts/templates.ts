@@ -156,6 +156,20 @@ export const templatePayload = z
   .transform((v) => ({ ...v, examples: v.examples.slice(0, variableCount(v.body)) }));
 export type TemplatePayload = z.infer<typeof templatePayload>;
 
+/**
+ * What a template's header is, as Meta lists it (`components[type=HEADER].format`): a text (with
+ * at most one variable `{{1}}`), a media chosen at every send, or a location. Null: no header.
+ */
+export const templateHeaderFormats = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'] as const;
+export type TemplateHeaderFormat = (typeof templateHeaderFormats)[number];
+
+/**
+ * A button of a stored template: the form's kinds, plus Meta's copy-code button (a coupon the
+ * customer copies; its code is given at every send) that templates made in Meta's manager carry.
+ * A URL button whose `url` ends in `{{1}}` takes a suffix at every send.
+ */
+export type TemplateButtonInfo = TemplateButton | { type: 'COPY_CODE'; text: string };
+
 /** A template as the API answers it. `id` is Meta's template id. */
 export interface MessageTemplate {
   id: string;
@@ -166,11 +180,13 @@ export interface MessageTemplate {
   status: TemplateStatus;
   /** Why Meta rejected or paused it, in pt-BR when known; null otherwise. */
   rejectionReason: string | null;
+  /** The header's format; null for none. Only a TEXT header has `header` text (with `{{1}}` or not). */
+  headerFormat: TemplateHeaderFormat | null;
   header: string | null;
   body: string;
   examples: string[];
   footer: string | null;
-  buttons: TemplateButton[];
+  buttons: TemplateButtonInfo[];
   /** The number of `{{n}}` variables of the body: the parameters a send carries. */
   variableCount: number;
   createdAt: string;
@@ -206,6 +222,13 @@ export const templateSendSchema = z.object({
     .array(z.string({ error: requiredText }).max(templateLimits.parameter, max(templateLimits.parameter)), { error: requiredText })
     .max(100)
     .default([]),
+  /** The value of a text header's `{{1}}` (a media header's file is the send's `fileId`). */
+  header: z.string({ error: requiredText }).max(templateLimits.parameter, max(templateLimits.parameter)).nullish(),
+  /** One value per button of the template, by its index: a URL button's suffix, a copy-code button's code; '' for the others. */
+  buttons: z
+    .array(z.string({ error: requiredText }).max(templateLimits.url, max(templateLimits.url)), { error: requiredText })
+    .max(templateLimits.buttons)
+    .default([]),
 });
 export type TemplateSend = z.infer<typeof templateSendSchema>;
 
@@ -225,10 +248,4 @@ export function templateParameterValues(
   const empty = values.findIndex((v) => !v);
   if (empty >= 0) return { ok: false, path: `template.parameters.${empty}`, message: templateTexts.parameterEmpty(empty + 1) };
   return { ok: true, values };
-}
-
-/** A template's text as the conversation shows it: header, body with `{{n}}` filled, footer. */
-export function renderTemplate(template: Pick<MessageTemplate, 'header' | 'body' | 'footer'>, values: readonly string[]): string {
-  const body = template.body.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => values[Number(n) - 1] ?? whole);
-  return [template.header, body, template.footer].filter((part): part is string => Boolean(part)).join('\n\n');
 }

@@ -1,6 +1,7 @@
 /** Message items and the channel-id guard that makes inbound messages idempotent. */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ack, type MessageSummary, type MessageType } from '#contracts/messages.ts';
+import type { TemplateSendSpec } from '#contracts/template-fill.ts';
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
@@ -54,8 +55,8 @@ export interface MessageItem {
   kind?: 'note' | 'system';
   /** Reactions on the channel, one per reactor (their channel id). */
   reactions?: Reactions;
-  /** A message template sent instead of free text (the Cloud API); `text` is the template rendered with these parameters. */
-  template?: { name: string; language: string; parameters: string[] };
+  /** A message template sent instead of free text (the Cloud API); `text` is the template rendered with these values, `file` its media header. */
+  template?: TemplateSendSpec;
   /** The automation's rule that sent it (docs/conversation-lifecycle.md#automated-messages): never a person's answer. */
   automated?: string;
   /** The options a menu or the rating question offers, sent as buttons or a list where the channel has them. */

@@ -145,7 +145,8 @@ describe('WhatsApp (API oficial) message templates', () => {
       body: { contactId, serviceId: line.serviceId, template: { name: 'pedido_enviado', language: 'pt_BR', parameters: ['{{primeiro_nome}}', '1234'] } },
     });
     expect(sent.status).toBe(201);
-    expect(sent.body.text).toBe('Olá Joana, seu pedido 1234 saiu para entrega.\n\nDoceria da Ana');
+    // The conversation shows the buttons as text under the footer.
+    expect(sent.body.text).toBe('Olá Joana, seu pedido 1234 saiu para entrega.\n\nDoceria da Ana\n\n[Obrigado]');
     const delivered = await eventually(async () => (await messages(line, contactId)).find((m) => m.id === sent.body.id && m.ack === 1), 10_000);
     expect(delivered.error).toBeNull();
     const wire = world.fake().accepted.find((s) => s.phoneNumberId === line.number.phoneNumberId && s.body.type === 'template');

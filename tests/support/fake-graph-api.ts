@@ -111,6 +111,10 @@ export const META_ERRORS = {
     details: 'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.',
   },
   132000: { title: 'Number of parameters does not match the expected number of params', http: 400, details: '' },
+  // "Parameter format does not match format in the created template", details "Variable parameter
+  // values formatted incorrectly.": Meta's title and details as quoted by providers' error pages
+  // (Meta's own error-code page was not readable in full here); a synchronous 400.
+  132012: { title: 'Parameter format does not match format in the created template', http: 400, details: 'Variable parameter values formatted incorrectly.' },
   // Registration ("Register a business phone number"; codes from "WhatsApp error codes"): a PIN that is
   // not the number's, ten registrations in 72 hours, and a send from a number not registered.
   133005: { title: 'Two step verification PIN Mismatch', http: 400, details: 'Two step verification PIN incorrect.' },
@@ -206,7 +210,7 @@ export interface TemplateComponent {
   type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS';
   format?: 'TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT' | 'LOCATION';
   text?: string;
-  buttons?: { type: string; text: string; url?: string; phone_number?: string }[];
+  buttons?: { type: string; text: string; url?: string; phone_number?: string; example?: unknown }[];
   example?: Record<string, unknown>;
 }
 
@@ -1406,24 +1410,84 @@ export class FakeGraphApi {
     }
   }
 
+  /**
+   * A template send checked as Graph does against the approved template (its components):
+   * - the `header`: a text header takes one `text` parameter per variable; a media header
+   *   (IMAGE, VIDEO, DOCUMENT) one parameter of that type, with an uploaded media `id` (as a
+   *   media message: an id this number did not upload answers 100) or a `link`, `filename` only
+   *   on a document; a parameter of another type answers 132012 (`header: Format mismatch,
+   *   expected IMAGE, received DOCUMENT`, the details developers report);
+   * - the `body`: one `text` parameter per distinct variable;
+   * - each `button` component by `index` among the template's buttons and `sub_type` (url,
+   *   quick_reply, copy_code, as the button's type): a URL whose address ends in `{{1}}` takes one
+   *   `text`, a copy code one `coupon_code`, a quick reply at most one `payload`; another type
+   *   answers 132012, an index with no such button 100.
+   * A count that differs answers 132000 (`<component> number of localizable_params (got) does not
+   * match the expected number of params (want)`, as Meta's details read). Chosen, not confirmed:
+   * a media header sent with no header component counts as 0 of 1 (132000; developers also
+   * report 132012 `received UNKNOWN` for it), and a dynamic URL button left out answers 132000
+   * for that button.
+   */
   private checkTemplate(n: FakeNumber, content: Record<string, any>): SentMessage['category'] {
     if (!content.name) throw paramError("The parameter template['name'] is required.");
     if (!content.language?.code) throw paramError("The parameter template['language'] is required.");
     const t = [...this.templates.values()].find((x) => x.wabaId === n.wabaId && x.name === content.name && x.language === content.language.code);
     if (t?.status !== 'APPROVED') throw whatsappError(132001, `template name (${content.name}) does not exist in ${content.language.code}`);
     const components: any[] = Array.isArray(content.components) ? content.components : [];
-    const given = (kind: string) => components.filter((c) => String(c.type).toLowerCase() === kind).reduce((s, c) => s + (c.parameters?.length ?? 0), 0);
-    const expected = (kind: string) => {
-      const c = t.components.find((x) => x.type === kind.toUpperCase());
-      if (!c) return 0;
-      if (kind === 'header' && c.format && c.format !== 'TEXT') return 1;
-      return new Set(c.text?.match(/\{\{\s*\w+\s*\}\}/g) ?? []).size;
+    const ofKind = (kind: string) => components.filter((c) => String(c.type).toLowerCase() === kind);
+    const paramsOf = (kind: string): any[] => ofKind(kind).flatMap((c) => (Array.isArray(c.parameters) ? c.parameters : []));
+    const count = (where: string, got: number, want: number) => {
+      if (got !== want) throw whatsappError(132000, `${where} number of localizable_params (${got}) does not match the expected number of params (${want})`);
     };
-    for (const kind of ['header', 'body']) {
-      const want = expected(kind);
-      const got = given(kind);
-      if (want !== got) throw whatsappError(132000, `${kind} number of localizable_params (${got}) does not match the expected number of params (${want})`);
+    const variables = (text?: string) => new Set(text?.match(/\{\{\s*\w+\s*\}\}/g) ?? []).size;
+
+    const header = t.components.find((x) => x.type === 'HEADER');
+    const headerParams = paramsOf('header');
+    const format = header ? (header.format ?? 'TEXT') : null;
+    if (!header || !format || format === 'TEXT') {
+      count('header', headerParams.length, header ? variables(header.text) : 0);
+      for (const p of headerParams)
+        if (p?.type !== 'text') throw whatsappError(132012, `header: Format mismatch, expected TEXT, received ${String(p?.type ?? 'UNKNOWN').toUpperCase()}`);
+    } else if (format !== 'LOCATION') {
+      count('header', headerParams.length, 1);
+      const p = headerParams[0];
+      const want = format.toLowerCase();
+      if (p?.type !== want) throw whatsappError(132012, `header: Format mismatch, expected ${format}, received ${String(p?.type ?? 'UNKNOWN').toUpperCase()}`);
+      if (!p[want] || typeof p[want] !== 'object') throw paramError(`The parameter template['components'][0]['parameters'][0]['${want}'] is required.`);
+      this.checkMedia(n, want, p[want]);
     }
+
+    const bodyParams = paramsOf('body');
+    count('body', bodyParams.length, variables(t.components.find((x) => x.type === 'BODY')?.text));
+    for (const p of bodyParams)
+      if (p?.type !== 'text') throw whatsappError(132012, `body: Format mismatch, expected TEXT, received ${String(p?.type ?? 'UNKNOWN').toUpperCase()}`);
+
+    const buttons = t.components.find((x) => x.type === 'BUTTONS')?.buttons ?? [];
+    const given = new Map<number, any>();
+    for (const c of ofKind('button')) {
+      const index = Number(c.index);
+      const button = buttons[index];
+      if (!Number.isInteger(index) || !button) throw paramError(`Param template['components'][n]['index'] is not a valid button index: ${String(c.index)}`);
+      const subType = String(c.sub_type ?? '').toUpperCase();
+      if (subType !== button.type)
+        throw whatsappError(132012, `button at index ${index}: Format mismatch, expected ${button.type}, received ${subType || 'UNKNOWN'}`);
+      given.set(index, c);
+    }
+    buttons.forEach((button, index) => {
+      const params: any[] = Array.isArray(given.get(index)?.parameters) ? given.get(index).parameters : [];
+      const where = `button at index ${index} of sub_type ${button.type.toLowerCase()}:`;
+      if (button.type === 'URL') {
+        count(where, params.length, variables(button.url));
+        if (params.some((p) => p?.type !== 'text' || typeof p.text !== 'string')) throw whatsappError(132012, `${where} Format mismatch, expected TEXT`);
+      } else if (button.type === 'COPY_CODE') {
+        count(where, params.length, 1);
+        if (params[0]?.type !== 'coupon_code' || typeof params[0].coupon_code !== 'string')
+          throw whatsappError(132012, `${where} Format mismatch, expected COUPON_CODE`);
+      } else if (button.type === 'QUICK_REPLY') {
+        if (params.length > 1) count(where, params.length, 1);
+        if (params.some((p) => p?.type !== 'payload')) throw whatsappError(132012, `${where} Format mismatch, expected PAYLOAD`);
+      } else if (params.length) count(where, params.length, 0);
+    });
     return t.category.toLowerCase() as SentMessage['category'];
   }
 }

@@ -12,6 +12,7 @@
 import type { ErrorText } from '#contracts/errors.ts';
 import type { MessageType } from '#contracts/messages.ts';
 import type { CloudQualityRating, ServiceStatus, ServiceType } from '#contracts/services.ts';
+import type { TemplateSendSpec } from '#contracts/template-fill.ts';
 import type { MessageTemplate, TemplatePayload, TemplateStatus } from '#contracts/templates.ts';
 import type { Ports } from '../ports.ts';
 
@@ -51,10 +52,10 @@ export interface OutboundMessage {
   replyTo: string | null;
   /**
    * An approved message template to send instead of `text` (the Cloud API outside the 24-hour
-   * window): its name, language and the body's parameter values, in order. `text` is the rendered
-   * template, as the conversation shows it.
+   * window): its name, language, the body's values in order, its header's (a media header is
+   * `file`) and its buttons' values. `text` is the rendered template, as the conversation shows it.
    */
-  template?: { name: string; language: string; parameters: string[] } | null;
+  template?: TemplateSendSpec | null;
   /** Forwarded from another conversation: WhatsApp (QR) marks it 'Encaminhada'; other channels send it as any message. */
   forwarded?: boolean;
   /**

@@ -12,7 +12,8 @@ import { getMessageItem, messageItem, retryFailedMessage, summaryOf, type Messag
 import { getContactItem, type ContactItem } from '#db/contacts.ts';
 import { listMessageTemplates } from '#db/message-templates.ts';
 import { getServiceItem, type ServiceItem } from '#db/services.ts';
-import { renderTemplate, templateParameterValues, templateTexts, type TemplateSend } from '#contracts/templates.ts';
+import { renderFilledTemplate, templateFillSchema, templateSendSpec } from '#contracts/template-fill.ts';
+import { templateTexts, type TemplateSend } from '#contracts/templates.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
@@ -23,6 +24,7 @@ import type { Steps } from '#db/transaction.ts';
 import { applyLifecycle } from '../automations/apply-lifecycle.ts';
 import { signsMessages } from './signature.ts';
 import { automationContext } from '../automations/automation-context.ts';
+import { toTemplate } from '../templates/templates.ts';
 
 /**
  * Free text (and media) to a WhatsApp Cloud API contact goes only while the 24-hour window is open
@@ -62,11 +64,9 @@ export async function sendMessage(
   if (!payload.template) assertWindowOpen(ports, contact, service);
 
   let file: MessageItem['file'] = null;
-  let messageType = payload.type;
-  const template = payload.template ? await templateToSend(ports, session, contact, service, payload.template) : undefined;
-  if (template) {
-    messageType = 'text';
-  } else if (payload.fileId) {
+  let messageType: MessageItem['messageType'] = 'text';
+  // A file is the message's, or a template's media header (shown like any file in the conversation).
+  if (payload.fileId) {
     const record = await getFileItem(ports.table, session.accountId, payload.fileId);
     if (!record) throw invalidField('fileId', 'Arquivo não encontrado');
     const stored = await ports.storage.head(record.objectKey);
@@ -76,9 +76,8 @@ export async function sendMessage(
     }
     file = { id: record.id, name: record.name, mimetype: record.mimetype, size: stored.size, objectKey: record.objectKey };
     messageType = record.messageType;
-  } else {
-    messageType = 'text';
   }
+  const template = payload.template ? await templateToSend(ports, session, contact, service, payload.template, file) : undefined;
 
   let quoted: MessageItem | undefined;
   if (payload.replyMessageId) {
@@ -147,10 +146,10 @@ export async function recordTeamMessage(
 }
 
 /**
- * A template send checked against the connection's stored template (by name and language): the
- * parameters as many as its variables, contact fields filled (`templateParameterValues`), and the
- * text the conversation shows. Whether Meta approved it is Meta's to say (132001 on the bubble):
- * the stored status may be behind Meta's.
+ * A template send checked against the connection's stored template (by name and language) with
+ * the dialog's own schema (`templateFillSchema`): every value it needs (header, body, buttons; the
+ * header's file of the format's type), contact fields filled, and the text the conversation shows.
+ * Whether Meta approved it is Meta's to say (132001 on the bubble): the stored status may lag.
  */
 async function templateToSend(
   ports: Ports,
@@ -158,6 +157,7 @@ async function templateToSend(
   contact: ContactItem,
   service: ServiceItem | undefined,
   wanted: TemplateSend,
+  file: MessageItem['file'],
 ): Promise<{ text: string; send: NonNullable<MessageItem['template']> }> {
   if (!service || !ports.channels.get(service.channelType)?.templates) throw fail.invalid(errorTexts.templatesUnsupported);
   const templates = await listMessageTemplates(ports.table, session.accountId, service.id);
@@ -165,15 +165,17 @@ async function templateToSend(
   if (!template) throw invalidField('template.name', templateTexts.templateNotFound);
   // Meta refuses any other (132015 paused, 132016 disabled, 132001 for one not yet approved): said here, before the queue.
   if (template.status !== 'APPROVED') throw invalidField('template.name', templateTexts.templateNotApproved(template.status));
-  const values = templateParameterValues(wanted.parameters, template.variableCount, {
+  const stored = toTemplate(template);
+  const filled = templateFillSchema(stored, {
     contact: { name: contact.name, data: { phoneNumber: contact.phoneNumber, email: contact.email } },
     agent: { name: session.user.name },
-  });
-  if (!values.ok) throw invalidField(values.path, values.message);
-  return {
-    text: renderTemplate(template, values.values),
-    send: { name: template.name, language: template.language, parameters: values.values },
-  };
+  }).safeParse({ parameters: wanted.parameters, header: wanted.header, buttons: wanted.buttons, media: file && { mimetype: file.mimetype } });
+  if (!filled.success)
+    throw fail.invalid(
+      errorTexts.invalidParams,
+      filled.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
+  return { text: renderFilledTemplate(stored, filled.data), send: templateSendSpec(stored, filled.data) };
 }
 
 /** Sends a failed message again: back to ack 0, which hands it to the channel once more. */

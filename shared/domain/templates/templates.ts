@@ -32,6 +32,8 @@ export function toTemplate(item: MessageTemplateItem): MessageTemplate {
     category: item.category,
     status: item.status,
     rejectionReason: item.rejectionReason ?? null,
+    // Kept before header formats were: a header was a text one.
+    headerFormat: item.headerFormat ?? (item.header ? 'TEXT' : null),
     header: item.header ?? null,
     body: item.body,
     examples: item.examples ?? [],
@@ -124,6 +126,7 @@ export async function createTemplate(ports: Ports, session: AccountSession, serv
       category: payload.category,
       status: made.status,
       rejectionReason: null,
+      headerFormat: payload.header ? 'TEXT' : null,
       header: payload.header,
       body: payload.body,
       examples: payload.examples,

@@ -2,7 +2,8 @@
  * 'Enviar modelo de mensagem' from a conversation whose WhatsApp (API oficial) window closed: only
  * approved templates offered, one field per variable with the contact's fields filled in the
  * preview, the same parameter check as the server's before sending, the server's field message on
- * its field, Meta's billing note for marketing ones, and an empty state that says what to do.
+ * its field, Meta's billing note for marketing ones, and an empty state that says what to do; a
+ * media header's file of its type (uploaded, then named by id), a URL suffix and a coupon code.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -27,6 +28,7 @@ const template = (over: Partial<MessageTemplate>): MessageTemplate => ({
   category: 'UTILITY',
   status: 'APPROVED',
   rejectionReason: null,
+  headerFormat: null,
   header: null,
   body: 'Olá {{1}}, seu pedido {{2}} está pronto.',
   examples: ['Maria', '4521'],
@@ -115,6 +117,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
   sessionStore.set({ accessToken: null, user: null });
 });
 
@@ -147,7 +150,7 @@ describe('sending a template once the window closed', () => {
       contactId: 'C1',
       serviceId: 's1',
       text: '',
-      template: { name: 'retorno_pedido', language: 'pt_BR', parameters: ['{{primeiro_nome}}', '4521'] },
+      template: { name: 'retorno_pedido', language: 'pt_BR', parameters: ['{{primeiro_nome}}', '4521'], header: null, buttons: [] },
     });
   });
 
@@ -178,12 +181,97 @@ describe('sending a template once the window closed', () => {
     const { dialog } = await openDialog();
     fireEvent.change(within(dialog).getByLabelText('Modelo'), { target: { value: 'T2' } });
     expect(within(dialog).getByText(marketingBillingNote)).toBeTruthy();
-    expect(within(dialog).getByRole('list', { name: 'Botões do modelo' }).textContent).toBe('Quero saber mais');
+    expect(within(dialog).getByTestId('template-preview').textContent).toBe('Oi {{1}}! Natal com 20% de desconto.\n\n[Quero saber mais]');
     fireEvent.change(within(dialog).getByLabelText('Variável {{1}}'), { target: { value: 'Rita' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar modelo' }));
     expect(await within(dialog).findByText('Só modelos aprovados pela Meta podem ser enviados; este está pausado')).toBeTruthy();
     expect(sent).toHaveLength(1);
     expect(screen.getByRole('dialog', { name: templateSendTexts.title })).toBeTruthy();
+  });
+
+  it('asks for the header file of its type, the URL suffix and the coupon, uploads the file and sends it by id', async () => {
+    templates = [
+      template({
+        id: 'T4',
+        name: 'boleto_pronto',
+        headerFormat: 'IMAGE',
+        body: 'Olá {{1}}, seu boleto está pronto.',
+        examples: ['Maria'],
+        footer: null,
+        buttons: [
+          { type: 'URL', text: 'Pagar', url: 'https://loja.example.com/boleto/{{1}}' },
+          { type: 'COPY_CODE', text: 'Copiar código' },
+        ],
+        variableCount: 1,
+      }),
+    ];
+    const puts: { url: string; type: string | null }[] = [];
+    vi.stubGlobal(
+      'XMLHttpRequest',
+      class {
+        upload = {};
+        status = 0;
+        onload: (() => void) | null = null;
+        private target = '';
+        private type: string | null = null;
+        open(_method: string, url: string) {
+          this.target = url;
+        }
+        setRequestHeader(name: string, value: string) {
+          if (name.toLowerCase() === 'content-type') this.type = value;
+        }
+        send() {
+          puts.push({ url: this.target, type: this.type });
+          this.status = 200;
+          queueMicrotask(() => this.onload?.());
+        }
+      },
+    );
+    const fetchMock = vi.mocked(globalThis.fetch);
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      String(input).endsWith('/files/generate-url-to-upload')
+        ? new Response(JSON.stringify({ urlToUpload: 'https://bucket.example/put/F1', file: { id: 'F1', type: 'image', mimetype: 'image/png' } }), {
+            status: 200,
+          })
+        : answer(input, init),
+    );
+    const { dialog } = await openDialog();
+    expect(within(dialog).getByTestId('template-preview').textContent).toBe(
+      'Olá {{1}}, seu boleto está pronto.\n\n[Pagar] https://loja.example.com/boleto/{{1}}\n[Copiar código] {{código}}',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar modelo' }));
+    expect(await within(dialog).findByText('Escolha o arquivo do cabeçalho (JPG ou PNG)')).toBeTruthy();
+    expect(within(dialog).getByText('Preencha o final do link do botão “Pagar”')).toBeTruthy();
+    expect(within(dialog).getByText('Informe o código do botão “Copiar código”')).toBeTruthy();
+
+    const picker = within(dialog).getByLabelText('Imagem do cabeçalho') as HTMLInputElement;
+    expect(picker.accept).toBe('image/jpeg,image/png');
+    fireEvent.change(picker, { target: { files: [new File(['%PDF-1.4'], 'boleto.pdf', { type: 'application/pdf' })] } });
+    fireEvent.change(within(dialog).getByLabelText('Variável {{1}}'), { target: { value: '{{primeiro_nome}}' } });
+    fireEvent.change(within(dialog).getByLabelText('Final do link do botão “Pagar”'), { target: { value: '98765' } });
+    fireEvent.change(within(dialog).getByLabelText('Código do botão “Copiar código”'), { target: { value: 'VOLTE10' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar modelo' }));
+    expect(await within(dialog).findByText('O cabeçalho deste modelo é uma imagem: escolha um arquivo JPG ou PNG')).toBeTruthy();
+    expect(puts).toEqual([]);
+    expect(sent).toHaveLength(0);
+
+    fireEvent.change(picker, { target: { files: [new File(['png'], 'banner.png', { type: 'image/png' })] } });
+    expect(within(dialog).getByTestId('template-preview').textContent).toBe(
+      'Olá Rita, seu boleto está pronto.\n\n[Pagar] https://loja.example.com/boleto/98765\n[Copiar código] VOLTE10',
+    );
+    const result = await axe.run(dialog, { rules: { 'color-contrast': { enabled: false } } });
+    expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar modelo' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: templateSendTexts.title })).toBeNull());
+    expect(puts).toEqual([{ url: 'https://bucket.example/put/F1', type: 'image/png' }]);
+    expect(sent[0]!.body).toEqual({
+      contactId: 'C1',
+      serviceId: 's1',
+      text: '',
+      fileId: 'F1',
+      template: { name: 'boleto_pronto', language: 'pt_BR', parameters: ['{{primeiro_nome}}'], header: null, buttons: ['98765', 'VOLTE10'] },
+    });
   });
 
   it('says what to do when no template is approved yet (a member asks an admin)', async () => {

@@ -1,7 +1,8 @@
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Contact } from '#contracts/contacts.ts';
 import { fillVariables, variableValues } from '#contracts/quick-replies.ts';
-import { marketingBillingNote, renderTemplate, templateCategoryLabels, templateParameterValues, type MessageTemplate } from '#contracts/templates.ts';
+import { buttonValueKind, headerMedia, headerVariableCount, isHeaderMedia, renderFilledTemplate, templateFillSchema } from '#contracts/template-fill.ts';
+import { marketingBillingNote, templateCategoryLabels, type MessageTemplate, type TemplateButtonInfo } from '#contracts/templates.ts';
 import { Button, ButtonLink } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { InputField, SelectField } from '#web/components/ui/field.tsx';
@@ -30,12 +31,21 @@ type ContactForTemplate = Pick<Contact, 'id' | 'name' | 'serviceId' | 'data'>;
 /** A template's option label: its name, and its language when it is not pt_BR. */
 const optionLabel = (t: MessageTemplate) => `${t.name} · ${templateCategoryLabels[t.category]}${t.language === 'pt_BR' ? '' : ` (${t.language})`}`;
 
+/** The label of a button's value field: a URL's final part, or a copy-code's code. */
+const buttonLabel = (button: TemplateButtonInfo) =>
+  buttonValueKind(button) === 'url' ? `Final do link do botão “${button.text}”` : `Código do botão “${button.text}”`;
+
+/** The fields a server refusal may name; any other path goes on the template's field. */
+const fieldPath = (path: string) => (/^template\.(parameters|header|buttons)(\.\d+)?$/.test(path) || path === 'fileId' ? path : 'template.name');
+
 /**
  * 'Enviar modelo de mensagem': the approved templates of the contact's WhatsApp (API oficial)
- * connection, one field per `{{n}}` variable (a typed value or a contact field, as in quick
- * replies), the message as the customer will read it, and Meta's billing note for marketing ones.
- * The same check as the server's (`templateParameterValues`) runs before sending; the server's
- * field messages land on their fields.
+ * connection and one labelled field per value the chosen one needs (ADR draft template-components):
+ * its text header's `{{1}}` or its media header's file (of the header's type), each body variable
+ * (a typed value or a contact field, as in quick replies), a URL button's final part, a copy-code
+ * button's code; the message as the customer will read it (buttons as text) and Meta's billing note
+ * for marketing ones. The server's own schema (`templateFillSchema`) runs before anything is
+ * uploaded or sent; the server's field messages land on their fields.
  */
 export function TemplateSendDialog({ contact, onClose, onSent }: { contact: ContactForTemplate; onClose: () => void; onSent?: () => void }) {
   const { user } = useSession();
@@ -43,59 +53,72 @@ export function TemplateSendDialog({ contact, onClose, onSent }: { contact: Cont
   const approved = useMemo(() => (templates.data?.data ?? []).filter((t) => t.status === 'APPROVED'), [templates.data]);
   const [chosenId, setChosenId] = useState('');
   const [parameters, setParameters] = useState<string[]>([]);
+  const [header, setHeader] = useState('');
+  const [buttonValues, setButtonValues] = useState<string[]>([]);
+  const [file, setFile] = useState<File | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const send = useSendTemplate(contact);
   const firstField = useRef<HTMLSelectElement>(null);
   const ids = useId();
+  const fileUrl = useMemo(() => (file?.type.startsWith('image/') && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null), [file]);
+  useEffect(() => () => (fileUrl ? URL.revokeObjectURL(fileUrl) : undefined), [fileUrl]);
 
   const template = approved.find((t) => t.id === chosenId) ?? approved[0];
   const values = template ? Array.from({ length: template.variableCount }, (_, i) => parameters[i] ?? '') : [];
+  const buttons = template ? template.buttons.map((_, i) => buttonValues[i] ?? '') : [];
   const context = {
     contact: { name: contact.name, data: { phoneNumber: contact.data?.phoneNumber ?? null, email: contact.data?.email ?? null } },
     agent: { name: user?.name ?? '' },
   };
   const fields = variableValues(context);
-  const preview = template
-    ? renderTemplate(
-        template,
-        values.map((v, i) => fillVariables(v, fields).trim() || `{{${i + 1}}}`),
-      )
-    : '';
+  const filled = (value: string) => fillVariables(value, fields).trim();
+  const preview = template ? renderFilledTemplate(template, { parameters: values.map(filled), header: filled(header), buttons: buttons.map(filled) }) : '';
+  const media = template && isHeaderMedia(template.headerFormat) ? headerMedia[template.headerFormat] : null;
 
+  const clearError = (path: string) =>
+    setErrors((current) => {
+      const { [path]: _, ...rest } = current;
+      return rest;
+    });
   const choose = (id: string) => {
     setChosenId(id);
     setParameters([]);
+    setHeader('');
+    setButtonValues([]);
+    setFile(null);
     setErrors({});
   };
-  const setParameter = (index: number, value: string) => {
-    setParameters((current) => {
-      const next = values.slice();
+  const setAt = (setter: (update: (current: string[]) => string[]) => void, list: string[], index: number, value: string, path: string) => {
+    setter(() => {
+      const next = list.slice();
       next[index] = value;
-      return next.length >= current.length ? next : [...next, ...current.slice(next.length)];
+      return next;
     });
-    setErrors((current) => {
-      const { [`template.parameters.${index}`]: _, ...rest } = current;
-      return rest;
-    });
+    clearError(path);
+  };
+  const showErrors = (found: { path: string; message: string }[]) => {
+    setErrors(Object.fromEntries(found.map((e) => [fieldPath(e.path), e.message])));
+    const first = found[0] && fieldPath(found[0].path);
+    if (first) document.getElementById(`${ids}-${first}`)?.focus();
   };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!template) return;
-    const check = templateParameterValues(values, template.variableCount, context);
-    if (!check.ok) {
-      setErrors({ [check.path]: check.message });
-      document.getElementById(`${ids}-${check.path}`)?.focus();
+    const input = { parameters: values, header: headerVariableCount(template) ? header : null, buttons };
+    const check = templateFillSchema(template, context).safeParse({ ...input, media: file && { mimetype: file.type } });
+    if (!check.success) {
+      showErrors(check.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
       return;
     }
     try {
-      await send.mutateAsync({ name: template.name, language: template.language, parameters: values });
+      await send.mutateAsync({ template: { name: template.name, language: template.language, ...input }, file });
       showToast({ tone: 'success', title: templateSendTexts.sent, message: `${template.name} enviado para ${contact.name}.` });
       onSent?.();
       onClose();
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && error.details.length) {
-        setErrors(Object.fromEntries(error.details.map((d) => [d.path.startsWith('template.parameters') ? d.path : 'template.name', d.message])));
+        showErrors(error.details);
         return;
       }
       reportError(error);
@@ -139,6 +162,37 @@ export function TemplateSendDialog({ contact, onClose, onSent }: { contact: Cont
             onChange={(e) => choose(e.target.value)}
             error={nameError}
           />
+          {headerVariableCount(template) ? (
+            <InputField
+              key={`${template.id}-header`}
+              id={`${ids}-template.header`}
+              label="Variável {{1}} do cabeçalho"
+              hint={`Cabeçalho: ${template.header}`}
+              value={header}
+              maxLength={60}
+              onChange={(e) => {
+                setHeader(e.target.value);
+                clearError('template.header');
+              }}
+              error={fieldError('template.header')}
+            />
+          ) : null}
+          {media ? (
+            <InputField
+              key={`${template.id}-file`}
+              id={`${ids}-fileId`}
+              label={media.label}
+              type="file"
+              accept={media.accept}
+              hint={`Arquivo ${media.types}, enviado junto com o modelo.`}
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                clearError('fileId');
+              }}
+              error={fieldError('fileId')}
+              className="py-1.5"
+            />
+          ) : null}
           {values.map((value, i) => (
             <InputField
               // biome-ignore lint/suspicious/noArrayIndexKey: one field per numbered variable, in order
@@ -149,24 +203,41 @@ export function TemplateSendDialog({ contact, onClose, onSent }: { contact: Cont
               hint={i === 0 ? templateSendTexts.variablesHint : undefined}
               value={value}
               maxLength={1024}
-              onChange={(e) => setParameter(i, e.target.value)}
+              onChange={(e) => setAt(setParameters, values, i, e.target.value, `template.parameters.${i}`)}
               error={fieldError(`template.parameters.${i}`)}
             />
           ))}
+          {template.buttons.map((button, i) =>
+            buttonValueKind(button) ? (
+              <InputField
+                // biome-ignore lint/suspicious/noArrayIndexKey: a send names a button by its index
+                key={`${template.id}-button-${i}`}
+                id={`${ids}-template.buttons.${i}`}
+                label={buttonLabel(button)}
+                hint={button.type === 'URL' ? `O link fica ${button.url.replace(/\{\{\s*1\s*\}\}/, '…')}` : undefined}
+                value={buttons[i]}
+                maxLength={button.type === 'URL' ? 2000 : 15}
+                onChange={(e) => setAt(setButtonValues, buttons, i, e.target.value, `template.buttons.${i}`)}
+                error={fieldError(`template.buttons.${i}`)}
+              />
+            ) : null,
+          )}
           <div>
             <p className="mb-1 text-sm font-medium text-fg">Como o cliente vai ler</p>
-            <p className="rounded-lg border border-border bg-bg-subtle px-3 py-2 text-sm whitespace-pre-wrap text-fg" data-testid="template-preview">
-              {preview}
-            </p>
-            {template.buttons.length ? (
-              <ul className="mt-2 flex flex-wrap gap-2" aria-label="Botões do modelo">
-                {template.buttons.map((b) => (
-                  <li key={`${b.type}-${b.text}`} className="rounded-full border border-border px-3 py-1 text-xs text-fg-muted">
-                    {b.text}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            <div className="rounded-lg border border-border bg-bg-subtle px-3 py-2">
+              {media ? (
+                fileUrl ? (
+                  <img src={fileUrl} alt={`${media.label}: ${file?.name ?? ''}`} className="mb-2 max-h-40 rounded-md" data-testid="template-preview-media" />
+                ) : (
+                  <p className="mb-2 text-xs text-fg-muted" data-testid="template-preview-media">
+                    {file ? `${media.label}: ${file.name}` : `${media.label}: nenhum arquivo escolhido`}
+                  </p>
+                )
+              ) : null}
+              <p className="text-sm whitespace-pre-wrap text-fg" data-testid="template-preview">
+                {preview}
+              </p>
+            </div>
           </div>
           {template.category === 'MARKETING' ? <p className="text-xs text-fg-muted">{marketingBillingNote}</p> : null}
           <div className="flex justify-end gap-2 pt-2">
