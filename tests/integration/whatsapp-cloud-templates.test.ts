@@ -4,7 +4,8 @@
  * from the form's fields reaches Meta PENDING, Meta's webhook approves it live (a realtime
  * `template.UPDATED`), and it goes to a customer whose 24-hour window closed while free text does
  * not; one not approved is refused before it is stored; Meta's 132001 (deleted at Meta) and 132000
- * (parameter count) fail the message with their pt-BR reasons; a sync reads every page of Meta's
+ * (parameter count) fail the message with their pt-BR reasons; a document header goes uploaded and
+ * by id with a URL button's suffix, the file checked against the header's format first; a sync reads every page of Meta's
  * list and drops what Meta deleted; bad input answers the catalogue's texts; members read and
  * cannot write.
  */
@@ -13,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { errorTexts } from '#contracts/errors.ts';
 import { listQueryString } from '#contracts/list-query.ts';
+import { templateFillTexts } from '#contracts/template-fill.ts';
 import { templateTexts } from '#contracts/templates.ts';
 import { cloudErrorMeaning } from '#connectors/whatsapp-cloud/errors.ts';
 import { keys } from '#db/keys.ts';
@@ -235,6 +237,94 @@ describe('WhatsApp (API oficial) message templates', () => {
     expect(stale.status).toBe(201);
     const mismatch = await eventually(async () => (await messages(line, contactId)).find((m) => m.id === stale.body.id && m.ack === -2), 10_000);
     expect(mismatch.error).toBe(cloudErrorMeaning(132000).text);
+  }, 60_000);
+
+  it('sends a document header by upload and a URL button suffix, refuses a missing or mistyped file, and shows Meta’s 132000 on the bubble', async () => {
+    serverClockAt(START);
+    world.fake().setNow(START);
+    const line = await newLine();
+    const atMeta = world.fake().addTemplate(line.number.wabaId, {
+      name: 'boleto_pronto',
+      language: 'pt_BR',
+      category: 'UTILITY',
+      components: [
+        { type: 'HEADER', format: 'DOCUMENT', example: { header_handle: ['4::cGRm'] } },
+        { type: 'BODY', text: 'Olá {{1}}, seu boleto de {{2}} está pronto.', example: { body_text: [['Joana', 'R$ 80']] } },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'URL', text: 'Pagar', url: 'https://loja.example.com/boleto/{{1}}', example: ['https://loja.example.com/boleto/123'] },
+            { type: 'QUICK_REPLY', text: 'Já paguei' },
+          ],
+        },
+      ],
+    });
+    expect((await call('POST', `/services/${line.serviceId}/templates/sync`, { token: line.token })).status).toBe(200);
+    const listed = (await call('GET', `/services/${line.serviceId}/templates`, { token: line.memberToken })).body.data[0];
+    expect(listed).toMatchObject({ name: 'boleto_pronto', headerFormat: 'DOCUMENT', header: null, variableCount: 2 });
+    expect(listed.buttons).toEqual([
+      { type: 'URL', text: 'Pagar', url: 'https://loja.example.com/boleto/{{1}}' },
+      { type: 'QUICK_REPLY', text: 'Já paguei' },
+    ]);
+    const contactId = await customerWrote(line, START + HOUR, START + HOUR + SERVICE_WINDOW_MS + HOUR);
+    const upload = async (name: string, mimetype: string, bytes: Buffer) => {
+      const request = await call('POST', '/files/generate-url-to-upload', {
+        token: line.memberToken,
+        body: { name, mimetype, serviceId: line.serviceId, length: bytes.length, isPtt: false },
+      });
+      expect((await fetch(request.body.urlToUpload, { method: 'PUT', headers: { 'content-type': mimetype }, body: bytes })).status).toBe(200);
+      return request.body.file.id as string;
+    };
+    const template = { name: 'boleto_pronto', parameters: ['{{primeiro_nome}}', 'R$ 80'], buttons: ['98765', ''] };
+
+    // The dialog's own checks, on the route: the header's file and the link's final part are required ...
+    const bare = await call('POST', '/messages/send', {
+      token: line.memberToken,
+      body: { contactId, serviceId: line.serviceId, template: { ...template, buttons: [] } },
+    });
+    expect(bare.status).toBe(400);
+    expect(bare.body.details).toEqual([
+      { path: 'fileId', message: templateFillTexts.mediaMissing('DOCUMENT') },
+      { path: 'template.buttons.0', message: templateFillTexts.urlSuffixEmpty('Pagar') },
+    ]);
+    // ... and a file of the header's type (an image for a document header is refused).
+    const png = await upload('boleto.png', 'image/png', Buffer.from('89504e470d0a1a0a', 'hex'));
+    const wrong = await call('POST', '/messages/send', { token: line.memberToken, body: { contactId, serviceId: line.serviceId, template, fileId: png } });
+    expect(wrong.body.details).toEqual([{ path: 'fileId', message: templateFillTexts.mediaWrongType('DOCUMENT') }]);
+    expect(world.fake().sent.filter((s) => s.phoneNumberId === line.number.phoneNumberId)).toEqual([]);
+
+    const pdf = Buffer.from('%PDF-1.4\n% boleto de Joana\n');
+    const sent = await call('POST', '/messages/send', {
+      token: line.memberToken,
+      body: { contactId, serviceId: line.serviceId, template, fileId: await upload('boleto.pdf', 'application/pdf', pdf) },
+    });
+    expect(sent.status).toBe(201);
+    // The conversation shows the header as the message's file and the buttons as text.
+    expect(sent.body).toMatchObject({ type: 'document', file: { name: 'boleto.pdf', mimetype: 'application/pdf' } });
+    expect(sent.body.text).toBe('Olá Joana, seu boleto de R$ 80 está pronto.\n\n[Pagar] https://loja.example.com/boleto/98765\n[Já paguei]');
+    await eventually(async () => (await messages(line, contactId)).find((m) => m.id === sent.body.id && m.ack === 1), 10_000);
+    const wire = world.fake().accepted.find((s) => s.phoneNumberId === line.number.phoneNumberId && s.body.type === 'template');
+    const [header, body, button] = wire!.body.template.components;
+    expect(header).toEqual({ type: 'header', parameters: [{ type: 'document', document: { id: expect.any(String), filename: 'boleto.pdf' } }] });
+    expect(world.fake().media.get(header.parameters[0].document.id)?.bytes).toEqual(pdf);
+    expect(body.parameters).toEqual([
+      { type: 'text', text: 'Joana' },
+      { type: 'text', text: 'R$ 80' },
+    ]);
+    expect(button).toEqual({ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '98765' }] });
+
+    // A coupon button added at Meta that our copy does not know yet: Meta counts 0 of 1 (132000), on the bubble.
+    atMeta.components.find((c) => c.type === 'BUTTONS')!.buttons!.push({ type: 'COPY_CODE', text: 'Copiar código' });
+    const stale = await call('POST', '/messages/send', {
+      token: line.memberToken,
+      body: { contactId, serviceId: line.serviceId, template, fileId: await upload('boleto.pdf', 'application/pdf', pdf) },
+    });
+    expect(stale.status).toBe(201);
+    const refused = await eventually(async () => (await messages(line, contactId)).find((m) => m.id === stale.body.id && m.ack === -2), 10_000);
+    expect(refused.error).toBe(cloudErrorMeaning(132000).text);
+    expect(world.fake().sent.at(-1)!.answer.error.error_data.details).toBe(
+      'button at index 2 of sub_type copy_code: number of localizable_params (0) does not match the expected number of params (1)',
+    );
   }, 60_000);
 
   it('syncs every page of Meta’s list, with rejection reasons, and drops what Meta deleted', async () => {
