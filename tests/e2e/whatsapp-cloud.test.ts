@@ -8,8 +8,9 @@
  * statuses posted out of order (read before delivered) move the bubble's tick forward only, and a
  * customer's photo shows as an image read from the bucket. A customer whose message arrives 25 hours
  * late has a closed window: the conversation offers 'Enviar modelo', and an approved template (synced
- * from the double) reaches Meta with her first name filled. axe-core on the form, the conversation
- * and the template dialog.
+ * from the double, with an image header and a link button) reaches Meta with her first name filled,
+ * the picked image uploaded and sent by id and the link's final part; the bubble shows the image and
+ * the button as text. axe-core on the form, the conversation and the template dialog.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -154,7 +155,11 @@ describe('WhatsApp (API oficial), end to end over the local runtime with the Gra
       language: 'pt_BR',
       category: 'UTILITY',
       status: 'APPROVED',
-      components: [{ type: 'BODY', text: 'Olá {{1}}, aqui é do Empório Serra Azul. Podemos continuar seu atendimento?', example: { body_text: [['Marina']] } }],
+      components: [
+        { type: 'HEADER', format: 'IMAGE', example: { header_handle: ['4::aW1hZ2U='] } },
+        { type: 'BODY', text: 'Olá {{1}}, aqui é do Empório Serra Azul. Podemos continuar seu atendimento?', example: { body_text: [['Marina']] } },
+        { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Ver pedido', url: 'https://emporio.example.com/pedido/{{1}}' }] },
+      ],
     });
     const synced = await callApi(world.base, 'POST', `/services/${serviceId}/templates/sync`, undefined, team.owner.token);
     expect(synced.body).toMatchObject({ created: 1 });
@@ -172,8 +177,18 @@ describe('WhatsApp (API oficial), end to end over the local runtime with the Gra
     const dialog = page.getByRole('dialog', { name: 'Enviar modelo de mensagem' });
     await dialog.getByLabel('Modelo').waitFor(live);
     await dialog.getByLabel('Variável {{1}}').fill('{{primeiro_nome}}');
+    // Its image header and its link's final part are asked for, each on its labelled field.
+    await dialog.getByRole('button', { name: 'Enviar modelo' }).click();
+    await dialog.getByText('Escolha o arquivo do cabeçalho (JPG ou PNG)').waitFor();
+    await dialog.getByText('Preencha o final do link do botão “Ver pedido”').waitFor();
+    await dialog.getByLabel('Imagem do cabeçalho').setInputFiles({ name: 'pedido.png', mimeType: 'image/png', buffer: PNG });
+    await dialog.getByLabel('Final do link do botão “Ver pedido”').fill('4521');
     const text = 'Olá Marina, aqui é do Empório Serra Azul. Podemos continuar seu atendimento?';
-    await dialog.getByTestId('template-preview').filter({ hasText: text }).waitFor();
+    await dialog
+      .getByTestId('template-preview')
+      .filter({ hasText: `${text}\n\n[Ver pedido] https://emporio.example.com/pedido/4521` })
+      .waitFor();
+    await dialog.getByRole('img', { name: 'Imagem do cabeçalho: pedido.png' }).waitFor();
     await expectAccessible(page, '/inbox/{id}, Enviar modelo de mensagem');
     await dialog.getByRole('button', { name: 'Enviar modelo' }).click();
     await dialog.waitFor({ state: 'detached', ...live });
@@ -181,9 +196,17 @@ describe('WhatsApp (API oficial), end to end over the local runtime with the Gra
     expect(template.body.template).toMatchObject({
       name: 'retorno_atendimento',
       language: { code: 'pt_BR' },
-      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Marina' }] }],
+      components: [
+        { type: 'header', parameters: [{ type: 'image', image: { id: expect.any(String) } }] },
+        { type: 'body', parameters: [{ type: 'text', text: 'Marina' }] },
+        { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '4521' }] },
+      ],
     });
-    await page.getByTestId('message').filter({ hasText: text }).locator('[data-ack="1"]').waitFor(live);
+    expect(graph.media.get(template.body.template.components[0].parameters[0].image.id)?.bytes).toEqual(PNG);
+    // The bubble shows the header image like any photo, and the button as text.
+    const sentBubble = page.getByTestId('message').filter({ hasText: '[Ver pedido] https://emporio.example.com/pedido/4521' });
+    await sentBubble.locator('[data-ack="1"]').waitFor(live);
+    await sentBubble.locator('img').first().waitFor(live);
     // Still closed: free text stays out of reach until she writes again.
     await page.getByText('Janela de 24 horas fechada').waitFor();
 
