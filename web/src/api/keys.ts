@@ -58,6 +58,12 @@ export const templateKeys = {
   ofService: (serviceId: string) => [...templateKeys.all, serviceId] as const,
 };
 
+/** A conversation's scheduled messages still to send (GET /contacts/{id}/scheduled-messages). */
+export const scheduledMessageKeys = {
+  all: ['scheduled-messages'] as const,
+  ofContact: (contactId: string) => [...scheduledMessageKeys.all, contactId] as const,
+};
+
 /** The account's business hours ('Horário de atendimento'). */
 export const businessHoursKeys = { all: ['business-hours'] as const };
 

@@ -12,6 +12,7 @@ import { accountKeys, contactKeys, serviceKeys, templateKeys, userKeys } from '#
 import { applyContactToInbox } from '#web/features/inbox/api/get-inbox-contacts.ts';
 import { refreshInboxCounts } from '#web/features/inbox/api/get-inbox-counts.ts';
 import { applyMessage } from '#web/features/inbox/api/get-messages.ts';
+import { applyScheduledMessage } from '#web/features/inbox/api/get-scheduled-messages.ts';
 import { sessionStore, updateSessionUser } from '#web/lib/auth.ts';
 import { newer, replaceEverywhere, type Identified } from '#web/lib/list-cache.ts';
 import { alertNewMessage } from '#web/lib/notifications.ts';
@@ -129,6 +130,11 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
         const data = has ? cached.data.map((t) => (t.id === template.id ? template : t)) : [...cached.data, template];
         return { data: data.sort((a, b) => a.name.localeCompare(b.name) || a.language.localeCompare(b.language)) };
       });
+      return;
+    case 'scheduledMessage.CREATED':
+    case 'scheduledMessage.UPDATED':
+      // A conversation's scheduled messages (ADR draft scheduled-messages): the strip above its composer.
+      applyScheduledMessage(client, event.data);
       return;
     case 'account.CREATED':
     case 'account.UPDATED': {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
-import { FileText, Keyboard, Mic, NotebookPen, Paperclip, Pause, Play, Send, Smile, Trash2, X } from 'lucide-react';
+import { CalendarClock, FileText, Keyboard, Mic, NotebookPen, Paperclip, Pause, Play, Send, Smile, Trash2, X } from 'lucide-react';
 import { fileTooLargeText, fileTypeNotAllowedText, uploadAccept, uploadKindOf } from '#contracts/files.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
@@ -77,6 +77,8 @@ export interface ComposerProps {
    * writes internal notes only, which never go to the channel; the mode cannot be left.
    */
   notesOnly?: boolean;
+  /** 'Agendar mensagem' (docs/product.md#scheduled-messages): offered while writing to the customer. */
+  onSchedule?: () => void;
 }
 
 export const notePlaceholder = 'Escreva uma nota interna (o cliente não vê)';
@@ -105,7 +107,7 @@ function isTyping(target: EventTarget | null): boolean {
  * quick replies, and the 'Nota interna' mode (note colours, text only), the only one while nothing
  * can reach the customer (attachments picked before then wait, hidden, until it can again).
  */
-export function Composer({ contact, replyTo, onClearReply, onSend, noteMode: noteChosen, onNoteModeChange, notesOnly = false }: ComposerProps) {
+export function Composer({ contact, replyTo, onClearReply, onSend, noteMode: noteChosen, onNoteModeChange, notesOnly = false, onSchedule }: ComposerProps) {
   const noteMode = notesOnly || noteChosen;
   const [text, setText] = useState('');
   const [files, setFiles] = useState<PendingFile[]>([]);
@@ -326,6 +328,11 @@ export function Composer({ contact, replyTo, onClearReply, onSend, noteMode: not
         >
           <Paperclip className="size-5" aria-hidden="true" />
         </Button>
+        {onSchedule && !noteMode ? (
+          <Button variant="ghost" size="icon" onClick={onSchedule} aria-label="Agendar mensagem" title="Agendar mensagem">
+            <CalendarClock className="size-5" aria-hidden="true" />
+          </Button>
+        ) : null}
         <input
           ref={fileInput}
           type="file"

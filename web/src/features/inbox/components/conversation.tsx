@@ -17,6 +17,8 @@ import { ConversationHeader } from './conversation-header.tsx';
 import { ConversationNotice, WindowClosingLine } from './conversation-notice.tsx';
 import { ForwardDialog } from './forward-dialog.tsx';
 import { MessageBubble } from './message-bubble.tsx';
+import { ScheduleDialog } from './schedule-dialog.tsx';
+import { ScheduledStrip } from './scheduled-strip.tsx';
 import { TemplateSendDialog } from './template-send-dialog.tsx';
 
 /**
@@ -35,6 +37,7 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
   const [noteMode, setNoteMode] = useState(false);
   const [sendingTemplate, setSendingTemplate] = useState(false);
   const [forwarding, setForwarding] = useState<ChatMessage | null>(null);
+  const [scheduling, setScheduling] = useState(false);
   const { onRetry, retrying } = useMessageRetry();
   const send = useSendSequence(contact);
   useMarkReadWhenOpen(contact);
@@ -126,6 +129,8 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
       {forwarding ? <ForwardDialog message={forwarding} onClose={() => setForwarding(null)} /> : null}
       {sendingTemplate && windowClosed ? <TemplateSendDialog contact={contact} onClose={() => setSendingTemplate(false)} onSent={followBottom} /> : null}
       {canSend && customer.closingSoon && customer.status.kind === 'open' ? <WindowClosingLine closesAt={customer.status.closesAt} /> : null}
+      <ScheduledStrip contact={contact} />
+      {scheduling ? <ScheduleDialog contact={contact} onClose={() => setScheduling(false)} /> : null}
       <Composer
         contact={contact}
         replyTo={canSend ? replyTo : null}
@@ -134,6 +139,7 @@ export function Conversation({ contact, service }: { contact: Contact; service: 
         noteMode={noteMode}
         onNoteModeChange={onNoteModeChange}
         notesOnly={!canSend}
+        onSchedule={canSend ? () => setScheduling(true) : undefined}
       />
     </section>
   );
