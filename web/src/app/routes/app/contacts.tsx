@@ -19,8 +19,19 @@ function CreateContact() {
   return <ContactModal onClose={back.close} onSaved={back.saved} />;
 }
 
-/** /contacts, /contacts/create and /contacts/{id}/edit (the modals open over the list). */
-export default function ContactsPage() {
+// 'Importar contatos' (admins) is a screen of its own, fetched when opened.
+const ContactImportScreen = lazy(() => import('#web/features/contacts/components/contact-import.tsx').then((m) => ({ default: m.ContactImportScreen })));
+
+function ImportContacts() {
+  usePageMeta({ title: 'Importar contatos', noindex: true });
+  return (
+    <Suspense fallback={null}>
+      <ContactImportScreen />
+    </Suspense>
+  );
+}
+
+function ContactsList() {
   usePageMeta({ title: 'Contatos', noindex: true });
   return (
     <>
@@ -33,5 +44,15 @@ export default function ContactsPage() {
         </Routes>
       </Suspense>
     </>
+  );
+}
+
+/** /contacts, /contacts/create and /contacts/{id}/edit (the modals open over the list), and /contacts/import. */
+export default function ContactsPage() {
+  return (
+    <Routes>
+      <Route path="import" element={<ImportContacts />} />
+      <Route path="*" element={<ContactsList />} />
+    </Routes>
   );
 }

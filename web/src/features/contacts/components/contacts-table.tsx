@@ -1,6 +1,6 @@
 import { memo, useCallback, useState } from 'react';
 import { Link } from 'react-router';
-import { Download, Pencil, Plus, Tag as TagIcon } from 'lucide-react';
+import { Download, Pencil, Plus, Tag as TagIcon, Upload } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
 import { archivedByLimitText, maxContactsSkipped } from '#contracts/contact-limits.ts';
 import type { Contact } from '#contracts/contacts.ts';
@@ -155,9 +155,16 @@ export function ContactsTable() {
         onRefresh={() => void contacts.refetch()}
         refreshing={contacts.isFetching}
         actions={
-          <ButtonLink to="/contacts/create">
-            <Plus className="size-4" aria-hidden="true" /> Novo contato
-          </ButtonLink>
+          <>
+            {user?.isAdmin ? (
+              <ButtonLink to="/contacts/import" variant="outline">
+                <Upload className="size-4" aria-hidden="true" /> Importar contatos
+              </ButtonLink>
+            ) : null}
+            <ButtonLink to="/contacts/create">
+              <Plus className="size-4" aria-hidden="true" /> Novo contato
+            </ButtonLink>
+          </>
         }
       />
       {list.open ? (

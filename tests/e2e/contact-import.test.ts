@@ -1,0 +1,86 @@
+/**
+ * 'Importar contatos' in a real browser against the local runtime (ADR draft contact-import): from
+ * 'Contatos', a CSV saved by Excel in Brazil (Windows-1252, ';') is uploaded, its columns guessed
+ * from the header, checked (the rows left out listed with their line and reason) and imported with a
+ * tag, the contacts then listed. axe-core clean on the checked screen, light, and at 390 px dark;
+ * screenshots kept in .tmp/contact-import-shots.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi, expectAccessible, newPage, root } from './browser.ts';
+import { newTeam, openAs, startWorld, type World } from './world.ts';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+const shots = `${root}/.tmp/contact-import-shots`;
+const file = {
+  name: 'clientes.csv',
+  mimeType: 'text/csv',
+  buffer: Buffer.from(
+    'Nome;Celular;E-mail;Cidade\r\nJoão Batista;(11) 98765-4321;joao@exemplo.com.br;São Paulo\r\n' +
+      'Conceição Lima;21 8765-4321;;Niterói\r\nSem Número;123;;Santos\r\n"Ana; a do caixa";11 98765-4321;;São Paulo\r\nBeatriz Ramos;+55 31 99888-7766;;Belo Horizonte\r\n',
+    'latin1',
+  ),
+};
+
+describe('importing contacts', () => {
+  it("'Importar contatos' maps, checks and imports a CSV from Excel", async () => {
+    const { owner } = await newTeam(world, 'Ótica Visão', 'Paula Reis');
+    const service = await callApi(world.base, 'POST', '/services', { name: 'WhatsApp da Ótica', type: 'whatsapp' }, owner.token);
+    expect(service.status).toBe(201);
+    const tag = await callApi(world.base, 'POST', '/tags', { name: 'Planilha', color: '#0EA5E9' }, owner.token);
+
+    const { page, context, errors } = await newPage(world.browser, { width: 1280, height: 900 });
+    await openAs(page, world, owner, '/contacts');
+    await page.getByRole('link', { name: 'Importar contatos' }).click();
+    await page.getByRole('heading', { name: 'Importar contatos' }).waitFor();
+    await page.getByLabel('Arquivo CSV').setInputFiles(file);
+    const nameColumn = page.getByLabel('Coluna "Nome"');
+    await nameColumn.waitFor({ timeout: 20_000 });
+    expect(await nameColumn.inputValue()).toBe('name');
+    expect(await page.getByLabel('Coluna "Celular"').inputValue()).toBe('phone');
+    expect(await page.getByLabel('Coluna "E-mail"').inputValue()).toBe('email');
+    expect(await page.getByLabel('Coluna "Cidade"').inputValue()).toBe('ignore');
+    await page.getByRole('region', { name: 'Prévia do arquivo' }).getByText('São Paulo').first().waitFor();
+    expect(await page.getByLabel('Conexão dos contatos').inputValue()).toBe(service.body.id);
+    await page.getByLabel('Planilha').check();
+
+    await page.getByRole('button', { name: 'Verificar arquivo' }).click();
+    const importButton = page.getByRole('button', { name: 'Importar 3 contatos' });
+    await importButton.waitFor({ timeout: 20_000 });
+    const problems = page.getByTestId('import-problem');
+    expect(await problems.allInnerTexts()).toEqual(['4\tTelefone inválido', '5\tTelefone repetido na linha 2']);
+    await expectAccessible(page, '/contacts/import, checked (light)');
+    await page.screenshot({ path: `${shots}/contact-import-checked-light.png`, fullPage: true });
+
+    await importButton.click();
+    await page.getByRole('link', { name: 'Ver contatos' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('import-accepted').textContent()).toBe('3');
+    await page.getByRole('link', { name: 'Ver contatos' }).click();
+    await page.getByTestId('contact-row').filter({ hasText: 'Conceição Lima' }).waitFor();
+    expect(await page.getByTestId('contact-row').filter({ hasText: 'Conceição Lima' }).textContent()).toContain('+5521987654321');
+    const listed = await callApi(world.base, 'GET', '/contacts', undefined, owner.token);
+    expect(listed.body.data.map((c: { tags: string[] }) => c.tags)).toEqual([[tag.body.id], [tag.body.id], [tag.body.id]]);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // Phone width, dark: the preview and its column choices, still clean for axe.
+    const phone = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(phone.page, world, owner, '/contacts/import');
+    await phone.page.getByLabel('Arquivo CSV').setInputFiles(file);
+    await phone.page.getByLabel('Coluna "Nome"').waitFor({ timeout: 20_000 });
+    await phone.page.getByRole('button', { name: 'Verificar arquivo' }).click();
+    await phone.page.getByTestId('import-skipped').waitFor({ timeout: 20_000 });
+    expect(await phone.page.getByRole('button', { name: /Importar \d/ }).count()).toBe(0);
+    expect(await phone.page.getByTestId('import-skipped').textContent()).toBe('3');
+    await expectAccessible(phone.page, '/contacts/import at 390 px, dark, checked');
+    await phone.page.screenshot({ path: `${shots}/contact-import-dark-390.png`, fullPage: true });
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+  });
+});
