@@ -1,7 +1,7 @@
 /**
  * Scheduled (EventBridge, every 10 minutes; infra/constructs/job-resumer.ts): moves on the
  * background jobs whose chain of stream-driven steps broke, account purges, contact purges and
- * account exports whose last step is older than a few minutes (shared/domain/stalled-jobs.ts).
+ * account exports and contact imports whose last step is older than a few minutes (shared/domain/stalled-jobs.ts).
  * The jobs' own consumers then run their next steps. A failure here is retried by the next run.
  */
 import type { ScheduledEvent } from 'aws-lambda';
@@ -11,6 +11,7 @@ import { defaultPorts } from '#lib/ports.ts';
 
 export const handler = observed(async (_event: ScheduledEvent): Promise<ResumedJobs> => {
   const resumed = await resumeStalledJobs(defaultPorts());
-  if (resumed.accountDeletions + resumed.contactPurges + resumed.accountExports > 0) logger.warn('stalled jobs resumed', { ...resumed });
+  if (resumed.accountDeletions + resumed.contactPurges + resumed.accountExports + resumed.contactImports > 0)
+    logger.warn('stalled jobs resumed', { ...resumed });
   return resumed;
 });

@@ -20,6 +20,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactImportSettings } from '#contracts/contact-imports.ts';
 import { outboxMailer } from '#lib/outbox-mailer.ts';
 import { s3Storage } from '#lib/s3-storage.ts';
 import { streamConsumers } from '#functions/streams/consumers.ts';
@@ -28,13 +29,15 @@ import { DynamoFront, type StreamRecord } from '../../infra/local/emulators/dyna
 import { passesFilters } from '../../infra/local/pollers/event-filter.ts';
 import { accountDeletionItem, newDeletionStep } from '#db/account-deletions.ts';
 import { putAccountExport } from '#db/account-exports.ts';
+import { freshProgress, putContactImport, startContactImportPass } from '#db/contact-imports.ts';
 import type { Table } from '#db/client.ts';
 import { contactTombstoneStep } from '#db/contacts.ts';
-import { entityTypes, exportObjectKey, keys } from '#db/keys.ts';
+import { entityTypes, exportObjectKey, importObjectKey, keys } from '#db/keys.ts';
 import { createTableInput } from '#db/table-definition.ts';
 import { writeTogether } from '#db/transaction.ts';
 import { runDeletionStep } from '#domain/accounts/account-deletion.ts';
 import { resumeAccountExports, runExportStep } from '#domain/accounts/account-export.ts';
+import { runContactImportStep } from '#domain/contact-import/contact-import.ts';
 import { runContactPurgeStep } from '#domain/contacts/contact-purge.ts';
 import { stallAfterMs } from '#domain/job-staleness.ts';
 import type { Ports } from '#domain/ports.ts';
@@ -53,7 +56,7 @@ const backlog: StreamRecord[] = [];
 let draining: Promise<void> | null = null;
 const failures: unknown[] = [];
 
-const jobConsumers = streamConsumers.filter((c) => ['account-deletion', 'contact-purge', 'account-export'].includes(c.name));
+const jobConsumers = streamConsumers.filter((c) => ['account-deletion', 'contact-purge', 'account-export', 'contact-import'].includes(c.name));
 
 async function deliver(record: StreamRecord): Promise<void> {
   const next = imagesOf(record as unknown as DynamoDBRecord).next;
@@ -63,6 +66,7 @@ async function deliver(record: StreamRecord): Promise<void> {
     if (consumer.name === 'account-deletion') await runDeletionStep(ports, accountId);
     if (consumer.name === 'contact-purge') await runContactPurgeStep(ports, accountId, String(next.id));
     if (consumer.name === 'account-export') await runExportStep(ports, accountId, String(next.id));
+    if (consumer.name === 'contact-import') await runContactImportStep(ports, accountId, String(next.id));
   }
 }
 
@@ -197,7 +201,7 @@ describe('the scheduled resume of stalled jobs', () => {
     expect(await get(keys.accountDeletion('A1'))).toMatchObject({ phase: 'requested', round: 0 });
     expect((await partition(keys.contactMessages('A2', gone!).pk)).length).toBe(450);
 
-    expect(await resumeStalledJobs(ports)).toEqual({ accountDeletions: 1, contactPurges: 1, accountExports: 1 });
+    expect(await resumeStalledJobs(ports)).toEqual({ accountDeletions: 1, contactPurges: 1, accountExports: 1, contactImports: 0 });
 
     // The account's purge runs to the end: the job goes, the owner is told, nothing of A1 is left.
     await eventually(async () => !(await get(keys.accountDeletion('A1'))));
@@ -226,7 +230,7 @@ describe('the scheduled resume of stalled jobs', () => {
     expect(await get(keys.accountDeletion('A4'))).toMatchObject({ phase: 'requested', round: 0 });
     expect(await get(keys.contactTombstone('A4', 'C1'))).toMatchObject({ purge: true, purgeRound: 0 });
     expect(await get(keys.accountExport('A4', 'X2'))).toMatchObject({ status: 'running', round: 0 });
-    expect(await resumeStalledJobs(ports)).toEqual({ accountDeletions: 0, contactPurges: 0, accountExports: 0 });
+    expect(await resumeStalledJobs(ports)).toEqual({ accountDeletions: 0, contactPurges: 0, accountExports: 0, contactImports: 0 });
 
     // A restarted local runtime moves every running export on, however recent (the fresh one too).
     expect(await resumeAccountExports(ports)).toBe(1);
@@ -248,6 +252,30 @@ describe('the scheduled resume of stalled jobs', () => {
     expect(job).toMatchObject({ phase: 'requested', round: 1 });
     // The move stamps the job: the next scheduled run finds it fresh.
     expect(Date.now() - Date.parse(job!.steppedAt)).toBeLessThan(stallAfterMs);
-    expect(await resumeStalledJobs(ports)).toEqual({ accountDeletions: 0, contactPurges: 0, accountExports: 0 });
+    expect(await resumeStalledJobs(ports)).toEqual({ accountDeletions: 0, contactPurges: 0, accountExports: 0, contactImports: 0 });
+  });
+
+  it('moves on a stalled contact import, whose check then reads the file to the end', async () => {
+    await table.doc.send(new PutCommand({ TableName: table.name, Item: { ...keys.account('D1'), type: entityTypes.account, id: 'D1', name: 'Loja D1' } }));
+    const csv = new TextEncoder().encode('nome;telefone\r\nAna;11987654321\r\nBia;123\r\n');
+    const stale = ago(stallAfterMs + 60_000);
+    const objectKey = importObjectKey('D1', 'I1', 'contatos.csv');
+    await ports.storage.put(objectKey, csv, 'text/csv');
+    delivering = false;
+    const job = await putContactImport(table, { accountId: 'D1', id: 'I1', requestedBy: 'U1', fileName: 'c.csv', size: csv.length, objectKey, now: stale });
+    const settings = contactImportSettings.parse({ serviceId: 'S1', mapping: ['name', 'phone'], dryRun: true });
+    expect(await startContactImportPass(table, job, settings, { ...freshProgress, status: 'checking', room: 1000 }, stale)).toBe(true);
+    await settle();
+    delivering = true;
+    expect(await get(keys.contactImport('D1', 'I1'))).toMatchObject({ status: 'checking', rows: 0, round: 1 });
+
+    expect(await resumeStalledJobs(ports)).toEqual({ accountDeletions: 0, contactPurges: 0, accountExports: 0, contactImports: 1 });
+    const checked = await eventually(async () => {
+      const item = await get(keys.contactImport('D1', 'I1'));
+      return item?.status === 'checked' ? item : null;
+    });
+    expect(checked).toMatchObject({ rows: 2, accepted: 1, skipped: 0, rejected: 1, problems: [{ line: 3, reason: 'Telefone inválido' }] });
+    expect(checked.gsi1pk).toBeUndefined();
+    expect(failures).toEqual([]);
   });
 });

@@ -274,6 +274,9 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   if (purges && !options.quiet) console.log(`[deletion] ${purges} exclusão(ões) retomada(s)`);
   const exports = await resumeAccountExports(defaultPorts());
   if (exports && !options.quiet) console.log(`[export] ${exports} exportação(ões) retomada(s)`);
+  const { resumeContactImports } = await import('../../../shared/domain/contact-import/contact-import.ts');
+  const imports = await resumeContactImports(defaultPorts());
+  if (imports && !options.quiet) console.log(`[import] ${imports} importação(ões) de contatos retomada(s)`);
 
   // The conversation lifecycle's timers (menu timeout, 'no one answered', inactivity): the cloud's
   // one-minute rule is an interval here, and a first run at start fires what came due while the
