@@ -67,15 +67,6 @@ export interface TemplateSendSpec {
 
 type FillTemplate = Pick<MessageTemplate, 'headerFormat' | 'header' | 'body' | 'buttons' | 'variableCount'>;
 
-/** The values a send gives before contact fields are filled: what the dialog's fields and the route's payload hold. */
-export interface TemplateFillInput {
-  parameters: string[];
-  header?: string | null;
-  buttons?: string[];
-  /** The header's file as chosen (its type), null when none. */
-  media?: { mimetype: string } | null;
-}
-
 /** The values once filled for the contact: body values, the header's `{{1}}` value, one value per button ('' for none). */
 export interface FilledTemplate {
   parameters: string[];

@@ -272,7 +272,7 @@ describe('WhatsApp (API oficial) message templates', () => {
         token: line.memberToken,
         body: { name, mimetype, serviceId: line.serviceId, length: bytes.length, isPtt: false },
       });
-      expect((await fetch(request.body.urlToUpload, { method: 'PUT', headers: { 'content-type': mimetype }, body: bytes })).status).toBe(200);
+      expect((await fetch(request.body.urlToUpload, { method: 'PUT', headers: { 'content-type': mimetype }, body: new Uint8Array(bytes) })).status).toBe(200);
       return request.body.file.id as string;
     };
     const template = { name: 'boleto_pronto', parameters: ['{{primeiro_nome}}', 'R$ 80'], buttons: ['98765', ''] };
