@@ -11,7 +11,9 @@
  * - the caller is `from`, which may be a `@lid` id; the number comes from the offer's `callerPn`
  *   or Baileys' LID store, as a message's sender does (jids.ts);
  * - rejecting is `rejectCall(id, from)` with the `from` the offer gave (Baileys sends it back as
- *   the reject's `to` and `call-creator`).
+ *   the reject's `to` and `call-creator`), handed to the domain, which runs it where the account
+ *   rejects calls before writing the line: a rejection Baileys fails (its query answered 'Connection
+ *   Closed' or 'Timed Out') is logged here and the line says so.
  */
 import { isJidGroup, type WACallEvent } from 'baileys';
 import type { InboundSink } from '#domain/channels/port.ts';
@@ -36,8 +38,8 @@ export interface CallContext {
 const callerJid = (pn: string | undefined) => (pn ? (pn.includes('@') ? pn : `${pn}@s.whatsapp.net`) : null);
 
 /**
- * Records a personal call's offer in the caller's conversation and rejects it when the domain
- * says so. Answers whether it was rejected.
+ * Records a personal call's offer in the caller's conversation, rejected when the domain says so.
+ * Answers whether it was rejected.
  */
 export async function handleCall(context: CallContext, call: WACallEvent): Promise<boolean> {
   if (!context.sink.call) return false;
@@ -45,20 +47,29 @@ export async function handleCall(context: CallContext, call: WACallEvent): Promi
   const variant = brazilianVariant(person.id);
   const aliases = variant ? [...person.aliases, variant] : person.aliases;
   const { avatar } = context;
-  const decision = await context.sink.call({
-    callId: call.id,
-    chat: {
-      idFromService: person.id,
-      ...(aliases.length ? { aliases } : {}),
-      name: '',
-      isGroup: false,
-      phoneNumber: phoneOf(person.id),
-      ...(avatar ? { avatar: () => avatar(person.id) } : {}),
+  const reject = async () => {
+    try {
+      await context.socket.rejectCall(call.id, call.from);
+    } catch (error) {
+      console.warn(`call ${call.id}: rejecting it failed`, error);
+      throw error;
+    }
+  };
+  const outcome = await context.sink.call(
+    {
+      callId: call.id,
+      chat: {
+        idFromService: person.id,
+        ...(aliases.length ? { aliases } : {}),
+        name: '',
+        isGroup: false,
+        phoneNumber: phoneOf(person.id),
+        ...(avatar ? { avatar: () => avatar(person.id) } : {}),
+      },
+      isVideo: Boolean(call.isVideo),
+      timestamp: new Date(call.date).toISOString(),
     },
-    isVideo: Boolean(call.isVideo),
-    timestamp: new Date(call.date).toISOString(),
-  });
-  if (!decision?.reject) return false;
-  await context.socket.rejectCall(call.id, call.from);
-  return true;
+    reject,
+  );
+  return outcome?.rejected ?? false;
 }

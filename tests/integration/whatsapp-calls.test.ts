@@ -5,12 +5,15 @@
  * that follows a rejection. With 'Rejeitar ligações do WhatsApp' on, a person's call is rejected
  * once with the offer's ids, the configured text goes out once as an automated message, and the
  * conversation shows 'Ligação de voz rejeitada automaticamente'; a group call is left alone. Off,
- * nothing is rejected nor sent, and the conversation shows only 'Ligação de voz recebida'.
+ * nothing is rejected nor sent, and the conversation shows only 'Ligação de voz recebida'. A
+ * rejection Baileys fails (connection closed, timed out) leaves the line saying so, and the answer
+ * goes; a replayed offer is handled once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAutomationSettings } from '#contracts/automations.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import { putAccountSetting } from '#db/account-settings.ts';
+import { inboundSink } from '#domain/channels/inbound-sink.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
 import { WhatsAppControl } from '../support/whatsapp-control.ts';
 import { callAt, strongPassword, uniqueEmail } from './api.ts';
@@ -94,6 +97,74 @@ describe('WhatsApp calls', () => {
       { text: answer, kind: 'message', isFromMe: true, automated: true },
       { text: answer, kind: 'message', isFromMe: true, automated: true },
     ]);
+  });
+
+  it('a rejection Baileys fails is told as such, and the answer still goes', { timeout: 90_000 }, async () => {
+    const { token, serviceId } = await connectedAccount('calls-failing');
+    await call('PUT', '/automations', { token, body: { ...defaultAutomationSettings, rejectCalls: { enabled: true, text: answerText } } });
+
+    // The socket closes before the reject goes; then a video call's reject gets no answer in time.
+    await control.ring(serviceId, { id: 'BE6F0C3B9E2D4F5A8B7C6D5E4F3A2B21', from: customer, rejectFails: 'closed' });
+    await control.ring(serviceId, { id: 'CF7A0C3B9E2D4F5A8B7C6D5E4F3A2B22', from: customer, isVideo: true, rejectFails: 'timeout' });
+    const state = await control.waitFor(serviceId, (s) => s.sent.length >= 2);
+    expect(state.rejectedCalls).toEqual([]);
+    const contact = (await contactsOf(token)).find((c) => c.idFromService === customer)!;
+    const answer = answerText.replace('{{primeiro_nome}}', contact.name.split(' ')[0]!);
+    const lines = await linesOf(token, contact.id);
+    expect(lines.filter((l) => l.kind === 'system').map((l) => l.text)).toEqual([
+      'Ligação de voz recebida (rejeição automática não confirmada)',
+      'Chamada de vídeo recebida (rejeição automática não confirmada)',
+    ]);
+    expect(lines.filter((l) => l.automated).map((l) => l.text)).toEqual([answer, answer]);
+  });
+
+  it('a replayed offer (the offline batch on the same session, or a restarted worker) is neither rejected, answered nor recorded again', {
+    timeout: 90_000,
+  }, async () => {
+    const { token, serviceId } = await connectedAccount('calls-replayed');
+    const me = (await call('GET', '/auth/me', { token })).body.user as { accountId: string };
+    await call('PUT', '/automations', { token, body: { ...defaultAutomationSettings, rejectCalls: { enabled: true, text: answerText } } });
+    const first = { id: 'E19C0C3B9E2D4F5A8B7C6D5E4F3A2B24', from: customer };
+    await control.ring(serviceId, first);
+    await control.waitFor(serviceId, (s) => s.sent.length >= 1);
+
+    // The offer again, as Baileys replays it from the offline batch after a reconnection…
+    const replayed = {
+      chatId: customer,
+      from: customer,
+      id: first.id,
+      date: new Date(),
+      offline: true,
+      status: 'offer' as const,
+      isVideo: false,
+      isGroup: false,
+    };
+    await control.emit(serviceId, 'call', [replayed]);
+    // …and as a restarted or another worker hands it to the domain (the session's memory of it gone).
+    let rejects = 0;
+    const again = await inboundSink(runtimePorts(runtime), { accountId: me.accountId, serviceId }).call!(
+      {
+        callId: first.id,
+        chat: { idFromService: customer, name: '', isGroup: false, phoneNumber: '5511977775555' },
+        isVideo: false,
+        timestamp: replayed.date.toISOString(),
+      },
+      async () => void rejects++,
+    );
+    expect(again).toBeNull();
+    expect(rejects).toBe(0);
+    // A later call is handled after the replay (in order on the session): once its answer is out, the replay's turn is over.
+    await control.ring(serviceId, { id: 'F2AD0C3B9E2D4F5A8B7C6D5E4F3A2B25', from: customer });
+    const state = await control.waitFor(serviceId, (s) => s.sent.length >= 2);
+    expect(state.sent).toHaveLength(2);
+    expect(state.rejectedCalls.map((c) => c.callId)).toEqual([first.id, 'F2AD0C3B9E2D4F5A8B7C6D5E4F3A2B25']);
+    const contact = (await contactsOf(token)).find((c) => c.idFromService === customer)!;
+    const lines = await linesOf(token, contact.id);
+    expect(lines.filter((l) => l.kind === 'system').map((l) => l.text)).toEqual([
+      'Ligação de voz rejeitada automaticamente',
+      'Ligação de voz rejeitada automaticamente',
+    ]);
+    expect(lines.filter((l) => l.automated)).toHaveLength(2);
   });
 
   it('with the setting off, a call is only recorded: no reject, nothing sent', { timeout: 90_000 }, async () => {

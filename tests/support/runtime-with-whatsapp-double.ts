@@ -12,7 +12,7 @@
  *   fractions, when `sendMessage` was called; `id`: the WhatsApp id the double answered).
  * - `PUT /registered` `{ jids }`: WhatsApp's directory as every socket's `onWhatsApp` answers it
  *   (`SocketDouble.registered`; `jids: null`, the default, has every number on WhatsApp as asked).
- * - `POST /sockets/<serviceId>/ring` `{ id, from, callerPn?, isVideo?, groupJid?, repeated? }`: a call
+ * - `POST /sockets/<serviceId>/ring` `{ id, from, callerPn?, isVideo?, groupJid?, repeated?, rejectFails? }`: a call
  *   rings on the latest socket (`SocketDouble.ring`); the state's `rejectedCalls` lists its `rejectCall`s.
  * - `POST /sockets/<serviceId>/emit` `{ event, arg }`: the latest socket emits that Baileys event.
  *   `messages.upsert` messages become real `proto.WebMessageInfo`s; a `creds.update` is merged into

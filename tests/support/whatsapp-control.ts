@@ -73,7 +73,7 @@ export class WhatsAppControl {
   /** A call rings on the connection's latest socket as Baileys reports it (`SocketDouble.ring`). */
   async ring(
     serviceId: string,
-    call: { id: string; from: string; callerPn?: string; isVideo?: boolean; groupJid?: string; repeated?: boolean },
+    call: { id: string; from: string; callerPn?: string; isVideo?: boolean; groupJid?: string; repeated?: boolean; rejectFails?: 'closed' | 'timeout' },
   ): Promise<void> {
     const res = await fetch(`${this.url}/sockets/${serviceId}/ring`, {
       method: 'POST',

@@ -275,15 +275,27 @@ export class SocketDouble implements WhatsAppSocket {
   private readonly ringing = new Map<string, WACallEvent>();
   /** Calls rejected with `rejectCall`, in order, with the ids as given. */
   readonly rejectedCalls: { callId: string; callFrom: string }[] = [];
+  /** Calls whose `rejectCall` fails, and how (`ring`'s `rejectFails`). */
+  private readonly failingRejects = new Map<string, 'closed' | 'timeout'>();
 
   /**
    * A person (or a group) calls, as Baileys' `handleCall` (Socket/messages-recv.js) reports the
    * offer stanza: a `call` event with status 'offer', the caller in `from` (and `chatId`), the
    * number in `callerPn` when the stanza has `caller_pn`, `isVideo`, and for a group call
    * `isGroup` and `groupJid`. `repeated`: WhatsApp's `offer_notice` and `offer` stanzas both come,
-   * which Baileys reports as two offers of the same id.
+   * which Baileys reports as two offers of the same id. `rejectFails`: rejecting this call fails as
+   * Baileys' query does when the socket closes before it went ('Connection Closed', 428) or no answer
+   * comes in time ('Timed Out', 408); the call keeps ringing.
    */
-  ring(call: { id: string; from: string; callerPn?: string; isVideo?: boolean; groupJid?: string; repeated?: boolean }): WACallEvent {
+  ring(call: {
+    id: string;
+    from: string;
+    callerPn?: string;
+    isVideo?: boolean;
+    groupJid?: string;
+    repeated?: boolean;
+    rejectFails?: 'closed' | 'timeout';
+  }): WACallEvent {
     const offer: WACallEvent = {
       chatId: call.from,
       from: call.from,
@@ -297,6 +309,7 @@ export class SocketDouble implements WhatsAppSocket {
       ...(call.groupJid ? { groupJid: call.groupJid } : {}),
     };
     this.ringing.set(call.id, offer);
+    if (call.rejectFails) this.failingRejects.set(call.id, call.rejectFails);
     this.emit('call', [offer]);
     if (call.repeated) this.emit('call', [{ ...offer }]);
     return offer;
@@ -307,6 +320,9 @@ export class SocketDouble implements WhatsAppSocket {
    * ends the call, and its terminate stanza comes back as a `call` event of the same id.
    */
   async rejectCall(callId: string, callFrom: string): Promise<void> {
+    const failure = this.failingRejects.get(callId);
+    if (failure === 'closed') throw closeError(DisconnectReason.connectionClosed, 'Connection Closed');
+    if (failure === 'timeout') throw closeError(DisconnectReason.timedOut, 'Timed Out');
     this.rejectedCalls.push({ callId, callFrom });
     const offer = this.ringing.get(callId);
     if (!offer) return;
@@ -532,8 +548,8 @@ export type SinkCall =
 
 /**
  * A sink that remembers what it was handed, in order; acks of the ids in `missing` find no message.
- * Ringing calls go to `rang`, answered as the domain answers an account that rejects them: reject,
- * once per call id.
+ * Ringing calls go to `rang`, handled as the domain handles them for an account that rejects
+ * them: rejected (the adapter's rejection run; a throw is a rejection that failed), once per call id.
  */
 export function recordingSink(): { sink: InboundSink; calls: SinkCall[]; missing: Set<string>; rang: InboundCall[] } {
   const calls: SinkCall[] = [];
@@ -554,10 +570,16 @@ export function recordingSink(): { sink: InboundSink; calls: SinkCall[]; missing
     alias: async (input) => void calls.push({ kind: 'alias', input }),
     // As the domain does for a message still waiting for its file: loads it (a stop's abort throws through).
     attach: async (input) => void calls.push({ kind: 'attach', input, loaded: await input.media.load() }),
-    call: async (input) => {
+    call: async (input, reject) => {
       const repeat = rang.some((c) => c.callId === input.callId);
       rang.push(input);
-      return repeat ? null : { reject: true };
+      if (repeat) return null;
+      return {
+        rejected: await reject().then(
+          () => true,
+          () => false,
+        ),
+      };
     },
   };
   return { sink, calls, missing, rang };

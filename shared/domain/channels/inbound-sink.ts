@@ -30,6 +30,6 @@ export function inboundSink(ports: Ports, from: InboundConnection): InboundSink 
     alias: async (input) => void (await receiveAlias(ports, from, input)),
     attach: async (input) => void (await attachInboundFile(ports, from, input)),
     profile: async (change) => void (await receiveProfile(ports, from, change)),
-    call: (input) => receiveCall(ports, from, input),
+    call: (input, reject) => receiveCall(ports, from, input, reject),
   };
 }

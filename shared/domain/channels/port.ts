@@ -504,9 +504,9 @@ export interface InboundCall {
   timestamp: string;
 }
 
-/** What the domain decided about a call: reject it on the channel (the account's 'Rejeitar ligações do WhatsApp'). */
-export interface CallDecision {
-  reject: boolean;
+/** What became of a call the domain recorded: whether the channel rejected it (the account's 'Rejeitar ligações do WhatsApp'). */
+export interface CallOutcome {
+  rejected: boolean;
 }
 
 /** Where an adapter hands over what it receives, for one connection. Built by the domain. */
@@ -524,6 +524,11 @@ export interface InboundSink {
   attach(input: InboundAttachment): Promise<void>;
   /** What the channel now says about the connection's number (the Cloud API's quality rating), stored on the connection. */
   profile?(change: ChannelProfile): Promise<void>;
-  /** A call ringing: recorded in the caller's conversation; answers whether to reject it, or null for a call already recorded. */
-  call?(input: InboundCall): Promise<CallDecision | null>;
+  /**
+   * A call ringing: recorded in the caller's conversation once per call id. Where the account rejects
+   * calls, `reject` (the adapter's rejection on the channel; a throw is a rejection that failed) is
+   * called first, so the line tells what became of it. Answers that, or null for a call already
+   * recorded (nothing rejected, nothing written).
+   */
+  call?(input: InboundCall, reject: () => Promise<void>): Promise<CallOutcome | null>;
 }
