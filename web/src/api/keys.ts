@@ -64,6 +64,13 @@ export const scheduledMessageKeys = {
   ofContact: (contactId: string) => [...scheduledMessageKeys.all, contactId] as const,
 };
 
+/** Saved contact filters ('Segmentos', GET /segments), with their counts. */
+export const segmentKeys = {
+  all: ['segments'] as const,
+  list: () => [...segmentKeys.all, 'list'] as const,
+  count: (where: unknown) => [...segmentKeys.all, 'count', where] as const,
+};
+
 /** The account's business hours ('Horário de atendimento'). */
 export const businessHoursKeys = { all: ['business-hours'] as const };
 

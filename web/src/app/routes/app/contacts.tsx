@@ -31,6 +31,18 @@ function ImportContacts() {
   );
 }
 
+// 'Segmentos' (saved contact filters, ADR draft segments) is a screen of its own too.
+const SegmentsScreen = lazy(() => import('#web/features/contacts/components/segments-screen.tsx').then((m) => ({ default: m.SegmentsScreen })));
+
+function Segments() {
+  usePageMeta({ title: 'Segmentos', noindex: true });
+  return (
+    <Suspense fallback={null}>
+      <SegmentsScreen />
+    </Suspense>
+  );
+}
+
 function ContactsList() {
   usePageMeta({ title: 'Contatos', noindex: true });
   return (
@@ -47,11 +59,12 @@ function ContactsList() {
   );
 }
 
-/** /contacts, /contacts/create and /contacts/{id}/edit (the modals open over the list), and /contacts/import. */
+/** /contacts, /contacts/create and /contacts/{id}/edit (the modals open over the list), /contacts/import and /contacts/segments. */
 export default function ContactsPage() {
   return (
     <Routes>
       <Route path="import" element={<ImportContacts />} />
+      <Route path="segments" element={<Segments />} />
       <Route path="*" element={<ContactsList />} />
     </Routes>
   );

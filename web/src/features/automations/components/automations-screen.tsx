@@ -15,6 +15,7 @@ import { useAutomations, useSaveAutomations } from '#web/features/automations/ap
 import { errorsOf, type FieldErrors } from '#web/features/automations/menu-form.ts';
 import { MessageField } from './message-field.tsx';
 import { NumberField } from './number-field.tsx';
+import { OptOutSetting } from './opt-out-setting.tsx';
 import { SwitchField } from './switch-field.tsx';
 
 /** The settings with a switch and fields of their own (the others are switches alone). */
@@ -277,6 +278,32 @@ export function AutomationsScreen() {
           />
         }
       />
+
+      <Section
+        id="optOut"
+        title="Descadastro de campanhas"
+        description="Quem envia só uma das palavras para sair deixa de receber campanhas (LGPD); a conversa continua normalmente. Ligada, a opção responde com a confirmação."
+        toggle={
+          <SwitchField
+            id="optOut-confirmation"
+            name="Enviar confirmação de descadastro"
+            label="Enviar confirmação"
+            checked={form.optOut.confirmation.enabled}
+            disabled={readOnly}
+            onChange={(v) => setForm({ ...form, optOut: { ...form.optOut, confirmation: { ...form.optOut.confirmation, enabled: v } } })}
+          />
+        }
+      >
+        <OptOutSetting
+          value={form.optOut}
+          errors={errors}
+          disabled={readOnly}
+          onChange={(optOut, changed) => {
+            setForm({ ...form, optOut });
+            setErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !key.startsWith(changed))));
+          }}
+        />
+      </Section>
 
       {readOnly ? null : (
         <div className="sticky bottom-0 -mx-4 flex justify-end border-t border-border bg-bg/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border">

@@ -19,6 +19,7 @@ import { useContact } from '#web/api/get-contact.ts';
 import { useSaveContact } from '#web/features/contacts/api/save-contact.ts';
 import { ConnectionPicker, type PickedConnection } from './connection-picker.tsx';
 import { countries } from './countries.ts';
+import { OptOutNotice } from './opt-out-notice.tsx';
 
 type Values = { name: string; serviceId: string; idFromService: string; phoneCountry: string; phoneNumber: string; email: string; gender: string };
 
@@ -137,6 +138,7 @@ function ContactForm({ contact, onClose, onSaved }: { contact?: Contact; onClose
           ) : null}
         </div>
       ) : null}
+      {contact ? <OptOutNotice contact={contact} canClear={!!user?.isAdmin} /> : null}
       <InputField label="Nome" required autoComplete="off" {...form.field('name')} />
       <ConnectionPicker
         id="contact-serviceId"

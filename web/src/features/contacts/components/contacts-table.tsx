@@ -1,14 +1,14 @@
 import { memo, useCallback, useState } from 'react';
 import { Link } from 'react-router';
-import { Download, Pencil, Plus, Tag as TagIcon, Upload } from 'lucide-react';
+import { Bookmark, Download, FileSpreadsheet, ListFilter, Pencil, Plus, Tag as TagIcon, Upload } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
 import { archivedByLimitText, maxContactsSkipped } from '#contracts/contact-limits.ts';
 import type { Contact } from '#contracts/contacts.ts';
 import type { Tag } from '#contracts/tags.ts';
-import { ButtonLink } from '#web/components/ui/button.tsx';
-import { InputField, SelectField } from '#web/components/ui/field.tsx';
+import { Button, ButtonLink } from '#web/components/ui/button.tsx';
 import { TagChip } from '#web/components/ui/tag-chip.tsx';
 import { useAllTags, useContactTags } from '#web/api/tags.ts';
+import { useAllDepartments } from '#web/api/departments.ts';
 import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
 import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
 import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
@@ -21,6 +21,11 @@ import { useRefreshFlag } from '#web/lib/use-refresh-flag.ts';
 import { useSession } from '#web/lib/auth.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useExportContact } from '#web/features/contacts/api/export-contact.ts';
+import { useExportContactList } from '#web/features/contacts/api/export-contact-list.ts';
+import { useConnectionSearch } from '#web/features/contacts/api/search-connections.ts';
+import { contactWhere, hasFilters } from '#web/features/contacts/contact-filters.ts';
+import { ContactFilterFields } from './contact-filter-fields.tsx';
+import { SaveSegmentDialog } from './save-segment-dialog.tsx';
 
 const actionClass =
   'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-50';
@@ -29,6 +34,7 @@ const actionClass =
 const archivedWhy = (contact: Contact) => (contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText);
 
 const noTags: Tag[] = [];
+const none: never[] = [];
 
 interface ContactTableRowProps {
   contact: Contact;
@@ -142,6 +148,12 @@ export function ContactsTable() {
     [exportContact],
   );
 
+  const departments = useAllDepartments().data?.data ?? none;
+  const connections = useConnectionSearch('', list.open).data?.data ?? none;
+  const [savingSegment, setSavingSegment] = useState(false);
+  const exportingList = useExportContactList();
+  const filtered = hasFilters(list.applied);
+
   // A save comes back with { refresh: true }: refetch, then drop the flag.
   useRefreshFlag('/contacts', contacts.refetch);
 
@@ -156,6 +168,23 @@ export function ContactsTable() {
         refreshing={contacts.isFetching}
         actions={
           <>
+            <ButtonLink to="/contacts/segments" variant="outline">
+              <ListFilter className="size-4" aria-hidden="true" /> Segmentos
+            </ButtonLink>
+            {user?.isAdmin ? (
+              <Button
+                variant="outline"
+                loading={exportingList.isPending}
+                onClick={() =>
+                  exportingList.mutate(contactWhere(list.applied), {
+                    onSuccess: (done) => showToast({ tone: 'success', title: `${done.rows} ${done.rows === 1 ? 'contato exportado' : 'contatos exportados'}` }),
+                    onError: () => showToast({ tone: 'error', title: 'Não foi possível exportar os contatos' }),
+                  })
+                }
+              >
+                <FileSpreadsheet className="size-4" aria-hidden="true" /> Exportar CSV
+              </Button>
+            ) : null}
             {user?.isAdmin ? (
               <ButtonLink to="/contacts/import" variant="outline">
                 <Upload className="size-4" aria-hidden="true" /> Importar contatos
@@ -168,23 +197,23 @@ export function ContactsTable() {
         }
       />
       {list.open ? (
-        <FiltersCard columns="sm:grid-cols-[1fr_1fr_1fr_auto]" onApply={list.apply}>
-          <InputField id="contacts-filter-name" label="Nome" value={list.draft.name} onChange={(e) => list.setDraft({ ...list.draft, name: e.target.value })} />
-          <InputField
-            id="contacts-filter-email"
-            label="Email"
-            value={list.draft.email}
-            onChange={(e) => list.setDraft({ ...list.draft, email: e.target.value })}
-          />
-          <SelectField
-            id="contacts-filter-tag"
-            label="Etiqueta"
-            placeholder="Todas"
-            options={tags.map((t) => ({ value: t.id, label: t.name }))}
-            value={list.draft.tagId}
-            onChange={(e) => list.setDraft({ ...list.draft, tagId: e.target.value })}
+        <FiltersCard columns="sm:grid-cols-3 lg:grid-cols-5" onApply={list.apply}>
+          <ContactFilterFields
+            idPrefix="contacts-filter"
+            value={list.draft}
+            onChange={list.setDraft}
+            tags={tags}
+            departments={departments}
+            connections={connections}
           />
         </FiltersCard>
+      ) : null}
+      {filtered && user?.isAdmin ? (
+        <div className="flex justify-end">
+          <Button variant="outline" size="sm" onClick={() => setSavingSegment(true)}>
+            <Bookmark className="size-4" aria-hidden="true" /> Salvar como segmento
+          </Button>
+        </div>
       ) : null}
       <ListTable
         minWidth="min-w-[880px]"
@@ -219,6 +248,7 @@ export function ContactsTable() {
           />
         ))}
       </ListTable>
+      {savingSegment ? <SaveSegmentDialog where={contactWhere(list.applied)} count={total} onClose={() => setSavingSegment(false)} /> : null}
       {tagging ? <ContactTagsDialog contact={tagging} tags={tags} onClose={() => setTagging(null)} /> : null}
     </div>
   );
