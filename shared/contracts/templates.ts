@@ -162,6 +162,13 @@ export type TemplatePayload = z.infer<typeof templatePayload>;
  */
 export const templateHeaderFormats = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'] as const;
 export type TemplateHeaderFormat = (typeof templateHeaderFormats)[number];
+export const templateHeaderLabels: Record<TemplateHeaderFormat, string> = {
+  TEXT: 'texto',
+  IMAGE: 'imagem',
+  VIDEO: 'vídeo',
+  DOCUMENT: 'documento',
+  LOCATION: 'localização',
+};
 
 /**
  * A button of a stored template: the form's kinds, plus Meta's copy-code button (a coupon the

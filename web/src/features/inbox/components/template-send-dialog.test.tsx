@@ -274,6 +274,13 @@ describe('sending a template once the window closed', () => {
     });
   });
 
+  it('says a location header cannot be sent from here and keeps the send button off', async () => {
+    templates = [template({ headerFormat: 'LOCATION' })];
+    const { dialog } = await openDialog();
+    expect(within(dialog).getByText('Modelos com localização no cabeçalho ainda não podem ser enviados por aqui')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Enviar modelo' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('says what to do when no template is approved yet (a member asks an admin)', async () => {
     templates = [template({ status: 'PENDING' })];
     renderWithProviders(<Conversation contact={contact} service={service} />);

@@ -1,7 +1,15 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Contact } from '#contracts/contacts.ts';
 import { fillVariables, variableValues } from '#contracts/quick-replies.ts';
-import { buttonValueKind, headerMedia, headerVariableCount, isHeaderMedia, renderFilledTemplate, templateFillSchema } from '#contracts/template-fill.ts';
+import {
+  buttonValueKind,
+  headerMedia,
+  headerVariableCount,
+  isHeaderMedia,
+  renderFilledTemplate,
+  templateFillSchema,
+  templateFillTexts,
+} from '#contracts/template-fill.ts';
 import { marketingBillingNote, templateCategoryLabels, type MessageTemplate, type TemplateButtonInfo } from '#contracts/templates.ts';
 import { Button, ButtonLink } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
@@ -162,6 +170,7 @@ export function TemplateSendDialog({ contact, onClose, onSent }: { contact: Cont
             onChange={(e) => choose(e.target.value)}
             error={nameError}
           />
+          {template.headerFormat === 'LOCATION' ? <Alert tone="warning">{templateFillTexts.locationHeader}</Alert> : null}
           {headerVariableCount(template) ? (
             <InputField
               key={`${template.id}-header`}
@@ -244,7 +253,7 @@ export function TemplateSendDialog({ contact, onClose, onSent }: { contact: Cont
             <Button variant="outline" onClick={onClose}>
               Cancelar
             </Button>
-            <Button type="submit" loading={send.isPending}>
+            <Button type="submit" loading={send.isPending} disabled={template.headerFormat === 'LOCATION'}>
               Enviar modelo
             </Button>
           </div>

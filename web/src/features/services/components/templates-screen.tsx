@@ -1,7 +1,14 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ArrowLeft, FileText, Plus, RefreshCw, Trash2 } from 'lucide-react';
-import { marketingBillingNote, templateCategoryLabels, templateStatusLabels, type MessageTemplate, type TemplateStatus } from '#contracts/templates.ts';
+import {
+  marketingBillingNote,
+  templateCategoryLabels,
+  templateHeaderLabels,
+  templateStatusLabels,
+  type MessageTemplate,
+  type TemplateStatus,
+} from '#contracts/templates.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx';
 import { ListTable, rowActionClass, tdClass } from '#web/components/ui/list-page.tsx';
@@ -141,6 +148,9 @@ export function TemplatesScreen({ serviceId }: { serviceId: string }) {
                   {template.rejectionReason ? <p className="mt-1 text-xs text-fg-muted">Motivo: {template.rejectionReason}</p> : null}
                 </td>
                 <td className={`${tdClass} max-w-sm text-fg-muted`}>
+                  {template.headerFormat && template.headerFormat !== 'TEXT' ? (
+                    <p className="mb-1 text-xs">Cabeçalho: {templateHeaderLabels[template.headerFormat]}</p>
+                  ) : null}
                   <p className="line-clamp-3 whitespace-pre-line">{template.body}</p>
                 </td>
                 {isAdmin ? (
