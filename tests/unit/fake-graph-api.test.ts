@@ -458,6 +458,60 @@ describe('templates', () => {
     expect(sent.pricing).toMatchObject({ billable: true, category: 'utility' });
   });
 
+  it('checks a template send per header, body and button as Graph does (132000 counts, 132012 formats, 100 for a bad index or media id)', async () => {
+    fake.addTemplate(number.wabaId, {
+      name: 'cupom_volta',
+      language: 'pt_BR',
+      category: 'MARKETING',
+      components: [
+        { type: 'HEADER', format: 'TEXT', text: 'Oi, {{1}}!' },
+        { type: 'BODY', text: 'Use o cupom e volte.' },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'QUICK_REPLY', text: 'Parar' },
+            { type: 'COPY_CODE', text: 'Copiar código' },
+          ],
+        },
+      ],
+    });
+    const header = { type: 'header', parameters: [{ type: 'text', text: 'Joana' }] };
+    const coupon = { type: 'button', sub_type: 'copy_code', index: '1', parameters: [{ type: 'coupon_code', coupon_code: 'VOLTE10' }] };
+    const template = (components: unknown[]) => send({ type: 'template', template: { name: 'cupom_volta', language: { code: 'pt_BR' }, components } });
+
+    expect(
+      (await template([header, coupon, { type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'PARAR' }] }])).status,
+    ).toBe(200);
+    const noHeader = await template([coupon]);
+    expectGraphError(noHeader, 400, 132000);
+    expect(noHeader.body.error.error_data.details).toBe('header number of localizable_params (0) does not match the expected number of params (1)');
+    const noCoupon = await template([header]);
+    expectGraphError(noCoupon, 400, 132000);
+    const asText = await template([header, { ...coupon, parameters: [{ type: 'text', text: 'VOLTE10' }] }]);
+    expectGraphError(asText, 400, 132012);
+    expect(asText.body.error.message).toBe('(#132012) Parameter format does not match format in the created template');
+    const imageHeader = await template([{ type: 'header', parameters: [{ type: 'image', image: { link: 'https://x.example/a.png' } }] }, coupon]);
+    expect(imageHeader.body.error.error_data.details).toBe('header: Format mismatch, expected TEXT, received IMAGE');
+    const wrongKind = await template([header, { ...coupon, sub_type: 'url' }]);
+    expect(wrongKind.body.error.error_data.details).toBe('button at index 1: Format mismatch, expected COPY_CODE, received URL');
+    expectGraphError(await template([header, { ...coupon, index: '5' }]), 400, 100);
+
+    fake.addTemplate(number.wabaId, {
+      name: 'foto',
+      language: 'pt_BR',
+      category: 'MARKETING',
+      components: [
+        { type: 'HEADER', format: 'IMAGE' },
+        { type: 'BODY', text: 'Veja' },
+      ],
+    });
+    const unknownMedia = await send({
+      type: 'template',
+      template: { name: 'foto', language: { code: 'pt_BR' }, components: [{ type: 'header', parameters: [{ type: 'image', image: { id: '999' } }] }] },
+    });
+    expectGraphError(unknownMedia, 400, 100);
+  });
+
   it('refuses a duplicate name and language and a bad name; rejection carries the reason', async () => {
     const body = { name: 'promo_natal', category: 'MARKETING', language: 'pt_BR', components: [{ type: 'BODY', text: 'Promoção!' }] };
     expect((await graph('POST', `/${number.wabaId}/message_templates`, body)).status).toBe(200);
