@@ -7,7 +7,9 @@
  * reaches Meta; a retry of a failed message is refused the same; Meta's 131047 when its clock
  * disagrees still fails the message with the window's reason; a new message opens it again. And
  * the automations on such a number: the greeting, the menu as reply buttons, and the button the
- * customer taps routing by its id.
+ * customer taps routing by its id; the lifecycle's timers ('no one answered', round-robin's retry)
+ * fired on a moved clock, round-robin handing the conversation to the member who came online, and
+ * the rating question as a list whose row the customer taps.
  */
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -15,6 +17,7 @@ import { customerWindowMs } from '#contracts/customer-window.ts';
 import { errorTexts, shownMessage } from '#contracts/errors.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import { cloudErrorMeaning } from '#connectors/whatsapp-cloud/errors.ts';
+import { fireDueTimers } from '#domain/automations/fire-timers.ts';
 import { realtimeUrl } from '../support/realtime-url.ts';
 import { strongPassword, uniqueEmail } from './api.ts';
 import { cloudGraphWorld } from './cloud-graph-world.ts';
@@ -219,5 +222,73 @@ describe('automations on a WhatsApp (API oficial) number', () => {
     await eventually(async () => (await call('GET', `/contacts/${contact.id}`, { token: line.token })).body.departmentId === financeiro.id, 10_000);
     const thread = (await call('GET', `/messages${listQueryString({ where: { contactId: contact.id }, perPage: 50 })}`, { token: line.token })).body.data;
     expect(thread.map((m: { text: string }) => m.text)).toEqual(expect.arrayContaining(['Financeiro', 'Encaminhada para Financeiro']));
+  });
+
+  it("fires 'no one answered' and round-robin's retry on a moved clock, hands the conversation to who came online, and asks the rating as a list", async () => {
+    const MINUTE = 60_000;
+    const at = (ms: number) => {
+      serverClockAt(START + ms);
+      world.fake().setNow(START + ms);
+    };
+    at(0);
+    const line = await newLine();
+    const me = (await call('GET', '/auth/me', { token: line.token })).body.user as { id: string };
+    const everyDay = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start: '00:00', end: '24:00' }));
+    expect((await call('PUT', '/business-hours', { token: line.token, body: { shifts: everyDay } })).status).toBe(200);
+    const { saved: _saved, updatedAt: _updatedAt, ...defaults } = (await call('GET', '/automations', { token: line.token })).body;
+    const notice = 'Ainda estamos por aqui: já já alguém responde.';
+    const automations = {
+      ...defaults,
+      noAnswer: { enabled: true, minutes: 5, text: notice },
+      rating: { enabled: true, question: 'De 1 a 5, como foi o atendimento?', thanks: 'Obrigado pela avaliação, {{primeiro_nome}}!' },
+      roundRobin: { enabled: true, maxOpenPerAgent: 1 },
+    };
+    expect((await call('PUT', '/automations', { token: line.token, body: automations })).status).toBe(200);
+    const toCustomer = () => world.fake().accepted.filter((s) => s.phoneNumberId === line.number.phoneNumberId && s.body.to === CUSTOMER.waId);
+    const texts = () => toCustomer().flatMap((s) => (s.body.type === 'text' ? [s.body.text.body as string] : []));
+
+    // Nobody is online: the conversation waits in the queue.
+    const [hello] = await world
+      .fake()
+      .deliver(world.fake().inbound(line.number.phoneNumberId, CUSTOMER, { type: 'text', body: 'Oi' }).payload, { url: line.url });
+    expect(hello!.status).toBe(204);
+    const contact = await eventually(async () => (await call('GET', '/contacts', { token: line.token })).body.data[0]);
+    const contactNow = async () => (await call('GET', `/contacts/${contact.id}`, { token: line.token })).body;
+    expect(await contactNow()).toMatchObject({ userId: null, status: 'pending' });
+
+    // Six minutes on: 'no one answered' goes to the customer, and round-robin's retry still finds nobody.
+    at(6 * MINUTE);
+    await fireDueTimers(own.ports());
+    await eventually(async () => texts().includes(notice), 10_000);
+    expect((await contactNow()).userId).toBeNull();
+
+    // The owner opens the inbox: the next retry hands the conversation to them.
+    const socket = await listen(line.token);
+    try {
+      at(8 * MINUTE);
+      await fireDueTimers(own.ports());
+      expect(await eventually(async () => ((await contactNow()).userId ? contactNow() : undefined), 10_000)).toMatchObject({ userId: me.id, status: 'open' });
+
+      // Resolved: the rating question goes as a list of the five scores; the customer taps one.
+      expect((await call('POST', `/contacts/${contact.id}/status`, { token: line.token, body: { status: 'resolved' } })).status).toBe(200);
+      const question = await eventually(async () => toCustomer().find((s) => s.body.type === 'interactive' && s.body.interactive.type === 'list'), 10_000);
+      expect(question.body.interactive.body.text).toContain('De 1 a 5, como foi o atendimento?');
+      expect(question.body.interactive.action.sections[0].rows.map((r: { id: string }) => r.id)).toEqual(['5', '4', '3', '2', '1']);
+      const tap = world
+        .fake()
+        .inbound(
+          line.number.phoneNumberId,
+          CUSTOMER,
+          { type: 'list_reply', id: '5', title: '5 - Excelente' },
+          { context: { from: line.number.displayPhoneNumber, id: question.id! } },
+        );
+      const [tapped] = await world.fake().deliver(tap.payload, { url: line.url });
+      expect(tapped!.status).toBe(204);
+      await eventually(async () => texts().includes('Obrigado pela avaliação, Rita!'), 10_000);
+      // The score does not reopen the conversation.
+      expect((await contactNow()).status).toBe('resolved');
+    } finally {
+      socket.close();
+    }
   });
 });
