@@ -2,11 +2,11 @@
  * Scheduled messages (ADR draft scheduled-messages) over the shared runtime, the channel played by
  * the tests' fake WhatsApp: scheduled through the API in the account's zone, fired by the timers'
  * poller function on a moved clock, the occurrence goes out once however often (and however many
- * at once) the poller runs, as the scheduler's message; a daily one moves to the next day, is edited
+ * at once) the poller runs, and a run killed at its write leaves it due, as the scheduler's message; a daily one moves to the next day, is edited
  * and cancelled; other tabs hear of each change; validation and visibility; deleting the contact
  * takes its schedules.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { listQueryString } from '#contracts/list-query.ts';
 import { keys } from '#db/keys.ts';
@@ -53,6 +53,19 @@ describe('scheduled messages', () => {
 
     // Not due yet: nothing goes.
     expect((await fireDueScheduledMessages(later(5 * MINUTE))).sent).toBe(0);
+    // A run killed at its write (the transaction never reaches the table) leaves it due, nothing stored.
+    const ports = later(11 * MINUTE);
+    const killedAtWrite: Ports = {
+      ...ports,
+      table: {
+        ...ports.table,
+        doc: {
+          send: (command: unknown) => (command instanceof TransactWriteCommand ? Promise.reject(new Error('killed')) : ports.table.doc.send(command as never)),
+        },
+      } as unknown as Ports['table'],
+    };
+    await expect(fireDueScheduledMessages(killedAtWrite)).rejects.toThrow('killed');
+    expect(await thread(team)).toEqual([]);
     // Due: two pollers at once and a retried one store it once.
     const runs = await Promise.all([fireDueScheduledMessages(later(11 * MINUTE)), fireDueScheduledMessages(later(11 * MINUTE))]);
     expect(runs.reduce((n, r) => n + r.sent, 0)).toBe(1);
