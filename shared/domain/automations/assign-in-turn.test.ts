@@ -5,7 +5,7 @@
  * after a write). Conversations arriving together, one after another or at once, never take a
  * person past the cap; a transfer, a resolve and a deletion within the lag count at once.
  */
-import { PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalTable, startLocalTable } from '../../../tests/support/local-table.ts';
@@ -14,9 +14,8 @@ import type { Table } from '#db/client.ts';
 import { type ContactFields, type ContactItem, contactFields, contactItem, getContactItem } from '#db/contacts.ts';
 import { keys } from '#db/keys.ts';
 import { recordConnection } from '#db/ws-connections.ts';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ports } from '../ports.ts';
-import { assignInTurn } from './assign-in-turn.ts';
+import { assignInTurn, turnRetryTimer } from './assign-in-turn.ts';
 import type { AutomationContext } from './automation-context.ts';
 
 let local: LocalTable;
@@ -119,7 +118,13 @@ async function world(online: string[]) {
   };
   const assign = (contactId: string, maxOpenPerAgent = 1) =>
     assignInTurn(ports, { accountId, contactId }, { departmentId: null, maxOpenPerAgent }, context(maxOpenPerAgent));
-  return { accountId, freeze: lagging.freeze, waiting, contact, change, put, assign };
+  const retryTimer = async (id: string) =>
+    (
+      await local.ports.table.doc.send(
+        new GetCommand({ TableName: local.ports.table.name, Key: keys.conversationTimer(accountId, id, turnRetryTimer), ConsistentRead: true }),
+      )
+    ).Item;
+  return { accountId, freeze: lagging.freeze, waiting, contact, change, put, assign, retryTimer };
 }
 
 describe('round-robin under a lagging index', () => {
@@ -143,6 +148,22 @@ describe('round-robin under a lagging index', () => {
     const holders = (await Promise.all(ids.map(w.contact))).map((c) => c.userId ?? null);
     expect(holders.filter((userId) => userId === 'u-ana')).toHaveLength(1);
     expect(holders.filter((userId) => userId === 'u-bia')).toHaveLength(1);
+  });
+
+  it('a burst of arrivals at once never passes the cap nor fails: whoever got no turn waits with a retry timer', async () => {
+    const w = await world(['u-ana', 'u-bia']);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await w.waiting(`b${String(i).padStart(2, '0')}`));
+    await w.freeze();
+    const picked = await Promise.all(ids.map((id) => w.assign(id, 3)));
+    const holders = (await Promise.all(ids.map(w.contact))).map((c) => c.userId ?? null);
+    expect(holders).toEqual(picked);
+    expect(holders.filter((userId) => userId === 'u-ana').length).toBeLessThanOrEqual(3);
+    expect(holders.filter((userId) => userId === 'u-bia').length).toBeLessThanOrEqual(3);
+    const waiting = ids.filter((_, i) => holders[i] === null);
+    expect(waiting.length).toBeGreaterThanOrEqual(4);
+    expect(waiting.length).toBeLessThan(ids.length);
+    for (const id of waiting) expect(await w.retryTimer(id)).toBeDefined();
   });
 
   it('counts a transfer, a resolve and a deletion made within the lag for whoever has the conversation now', async () => {

@@ -17,7 +17,7 @@ import { getContactItem } from '#db/contacts.ts';
 import { armTimer, timerItem } from '#db/conversation-timers.ts';
 import { lastPickedIn, ledgerStep, turnLedger, turnStep } from '#db/round-robin-turns.ts';
 import { accountConnections } from '#db/ws-connections.ts';
-import { changeConversation } from '../conversations/change-conversation.ts';
+import { ConversationKeptChanging, changeConversation } from '../conversations/change-conversation.ts';
 import { findDepartment } from '../departments/departments.ts';
 import type { Ports } from '../ports.ts';
 import { applyLifecycle, type LifecycleOutcome, lifecycleOf } from './apply-lifecycle.ts';
@@ -46,52 +46,59 @@ export async function assignInTurn(
   let nobodyFits = false;
   // Each attempt reads everything again: a refusal (the contact or the ledger moved) means another
   // assignment may have taken the place this one counted on.
-  await changeConversation(ports, at.accountId, at.contactId, async (contact) => {
+  try {
+    await changeConversation(ports, at.accountId, at.contactId, async (contact) => {
+      assigned = null;
+      nobodyFits = false;
+      const state = lifecycleOf(contact);
+      // Taken, transferred or answered meanwhile: no longer this queue's to hand out.
+      if (state.kind !== 'waiting' || contact.userId || (contact.departmentId ?? null) !== request.departmentId) return null;
+      const now = ports.clock();
+      const [connections, turn, ledger] = await Promise.all([
+        accountConnections(ports.table, at.accountId, Math.floor(now.getTime() / 1000)),
+        lastPickedIn(ports.table, at.accountId, request.departmentId),
+        turnLedger(ports.table, at.accountId),
+      ]);
+      const online = new Set(connections.map((c) => c.userId));
+      const recent = keptAssignments(ledger.recent, now.getTime());
+      const counts = await openCounts(
+        ports,
+        at.accountId,
+        candidates.filter((userId) => online.has(userId)),
+        recent,
+      );
+      const members = candidates.map((userId) => ({ userId, online: online.has(userId), openCount: counts.get(userId) ?? 0 }));
+      const picked = pickRoundRobin(members, turn, request.maxOpenPerAgent);
+      if (!picked) {
+        nobodyFits = true;
+        return null;
+      }
+      const outcome = applyLifecycle(ports, contact, { kind: 'agent_assign', userId: picked }, automations, { at: now.getTime(), cause: 'automation' });
+      if (!outcome) return null;
+      assigned = picked;
+      return {
+        changes: outcome.changes,
+        lines: outcome.lines,
+        steps: {
+          ...outcome.steps,
+          turn: turnStep(at.accountId, request.departmentId, picked, now.toISOString()),
+          ledger: ledgerStep(
+            at.accountId,
+            ledger.version,
+            keptAssignments([...recent, { contactId: at.contactId, userId: picked, at: now.getTime() }], now.getTime()),
+          ),
+        },
+      };
+    });
+  } catch (error) {
+    // A burst of assignments in the account outlasted the attempts: this one waits for the retry.
+    if (!(error instanceof ConversationKeptChanging)) throw error;
     assigned = null;
-    nobodyFits = false;
-    const state = lifecycleOf(contact);
-    // Taken, transferred or answered meanwhile: no longer this queue's to hand out.
-    if (state.kind !== 'waiting' || contact.userId || (contact.departmentId ?? null) !== request.departmentId) return null;
-    const now = ports.clock();
-    const [connections, turn, ledger] = await Promise.all([
-      accountConnections(ports.table, at.accountId, Math.floor(now.getTime() / 1000)),
-      lastPickedIn(ports.table, at.accountId, request.departmentId),
-      turnLedger(ports.table, at.accountId),
-    ]);
-    const online = new Set(connections.map((c) => c.userId));
-    const recent = keptAssignments(ledger.recent, now.getTime());
-    const counts = await openCounts(
-      ports,
-      at.accountId,
-      candidates.filter((userId) => online.has(userId)),
-      recent,
-    );
-    const members = candidates.map((userId) => ({ userId, online: online.has(userId), openCount: counts.get(userId) ?? 0 }));
-    const picked = pickRoundRobin(members, turn, request.maxOpenPerAgent);
-    if (!picked) {
-      nobodyFits = true;
-      return null;
-    }
-    const outcome = applyLifecycle(ports, contact, { kind: 'agent_assign', userId: picked }, automations, { at: now.getTime(), cause: 'automation' });
-    if (!outcome) return null;
-    assigned = picked;
-    return {
-      changes: outcome.changes,
-      lines: outcome.lines,
-      steps: {
-        ...outcome.steps,
-        turn: turnStep(at.accountId, request.departmentId, picked, now.toISOString()),
-        ledger: ledgerStep(
-          at.accountId,
-          ledger.version,
-          keptAssignments([...recent, { contactId: at.contactId, userId: picked, at: now.getTime() }], now.getTime()),
-        ),
-      },
-    };
-  });
+    nobodyFits = true;
+  }
   if (nobodyFits) {
-    // Nobody online with room: asked again shortly (the timer poller), so someone who comes online
-    // or frees a place gets it without waiting for the queue's next conversation.
+    // Nobody online with room (or no turn won): asked again shortly (the timer poller), so someone
+    // who comes online or frees a place gets it without waiting for the queue's next conversation.
     const now = ports.clock().getTime();
     await armTimer(ports.table, timerItem({ accountId: at.accountId, contactId: at.contactId, name: turnRetryTimer, version: now, dueAt: now + turnRetryMs }));
   }

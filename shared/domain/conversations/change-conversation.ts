@@ -16,6 +16,14 @@ import type { Ports } from '../ports.ts';
  */
 export type ConversationChange = { changes: Partial<ContactFields>; lines: MessageItem[]; steps?: Steps } | null;
 
+/** Every attempt was refused: the contact (or another member of the transaction) kept changing. */
+export class ConversationKeptChanging extends Error {
+  constructor(contactId: string) {
+    super(`Could not change conversation ${contactId}: the contact kept changing`);
+    this.name = 'ConversationKeptChanging';
+  }
+}
+
 export async function changeConversation(
   ports: Ports,
   accountId: string,
@@ -45,5 +53,5 @@ export async function changeConversation(
       await new Promise((r) => setTimeout(r, 5 * (attempt + 1)));
     }
   }
-  throw new Error(`Could not change conversation ${contactId}: the contact kept changing`);
+  throw new ConversationKeptChanging(contactId);
 }
