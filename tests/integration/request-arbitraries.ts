@@ -35,6 +35,8 @@ import { conversationStatusPayload, inboxSettingsPayload, notePayload, transferP
 import { quickReplyPayload, quickReplyRenderPayload } from '#contracts/quick-replies.ts';
 import { templatePayload } from '#contracts/templates.ts';
 import { embeddedSignupPayload } from '#contracts/embedded-signup.ts';
+import { segmentPayload } from '#contracts/segments.ts';
+import { contactListRules } from '#domain/contacts/contacts.ts';
 import type { ListRules } from '#domain/list-query.ts';
 import { strongPassword } from './api.ts';
 
@@ -134,6 +136,15 @@ const length = fc.oneof(
 );
 
 type BodyArbitrary = (f: Fixtures) => fc.Arbitrary<unknown>;
+
+/** The `where` of a generated list query (the query itself when it is not JSON: odd input either way). */
+function whereOf(query: string): unknown {
+  try {
+    return (JSON.parse(query) as { where?: unknown } | null)?.where ?? {};
+  } catch {
+    return query;
+  }
+}
 
 /** A generator for every body and query schema a handler declares. A schema missing here fails the tests. */
 export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
@@ -297,6 +308,15 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         dryRun: fc.boolean(),
       }),
   ],
+  // A segment's `where` is a contacts list `where` (ADR draft segments): the list query generator's, or anything.
+  [
+    segmentPayload,
+    () =>
+      shaped({
+        name,
+        where: fc.oneof({ weight: 4, arbitrary: listQueryArbitrary(contactListRules).map(whereOf) }, hostile),
+      }),
+  ],
   [checkoutPayload, () => shaped({ priceId: fc.oneof(fc.stringMatching(/^price_\w{4,20}$/), oddString) })],
   // The team inbox (docs/product.md#team-inbox). Department, tag and quick-reply ids are made at run time; the team's
   // users and contacts, another account's ids and odd strings stand in for them.
@@ -358,6 +378,12 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         roundRobin: rule({ maxOpenPerAgent: count }),
         reopenToLastAgent: fc.boolean(),
         signMessages: fc.oneof(fc.boolean(), hostile),
+        // Opting out of campaigns (ADR draft opt-out): words folded alike, with spaces, repeated, too many.
+        optOut: shaped({
+          words: fc.oneof(fc.array(fc.oneof(fc.constantFrom('SAIR', 'sair', 'Sáir', 'não quero', ''), oddString), { maxLength: 12 }), hostile),
+          optInWords: fc.oneof(fc.array(fc.constantFrom('VOLTAR', 'SAIR', 'voltar'), { maxLength: 3 }), hostile),
+          confirmation: shaped({ enabled: fc.oneof(fc.boolean(), hostile), optOutText: text, optInText: text }),
+        }),
       });
     },
   ],
