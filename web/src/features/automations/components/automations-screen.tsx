@@ -298,9 +298,9 @@ export function AutomationsScreen() {
           value={form.optOut}
           errors={errors}
           disabled={readOnly}
-          onChange={(optOut, changed) => {
+          onChange={(optOut, cleared) => {
             setForm({ ...form, optOut });
-            setErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !key.startsWith(changed))));
+            setErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !cleared.some((path) => key.startsWith(path)))));
           }}
         />
       </Section>

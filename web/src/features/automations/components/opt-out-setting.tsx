@@ -10,6 +10,8 @@ const wordsOf = (text: string) =>
     .map((w) => w.trim())
     .filter(Boolean);
 
+const wordLists = ['optOut.words', 'optOut.optInWords'];
+
 /** The first message on a list or one of its words ('optOut.words', 'optOut.words.1'). */
 const listError = (errors: FieldErrors, path: string) => Object.entries(errors).find(([key]) => key === path || key.startsWith(`${path}.`))?.[1];
 
@@ -27,7 +29,8 @@ export function OptOutSetting({
   value: OptOutSettings;
   errors: FieldErrors;
   disabled: boolean;
-  onChange: (next: OptOutSettings, changedPath: string) => void;
+  /** `cleared`: the field messages the change answers (a word in both lists is one problem of both). */
+  onChange: (next: OptOutSettings, cleared: string[]) => void;
 }) {
   const [words, setWords] = useState(value.words.join(', '));
   const [optInWords, setOptInWords] = useState(value.optInWords.join(', '));
@@ -43,7 +46,7 @@ export function OptOutSetting({
           error={listError(errors, 'optOut.words')}
           onChange={(e) => {
             setWords(e.target.value);
-            onChange({ ...value, words: wordsOf(e.target.value) }, 'optOut.words');
+            onChange({ ...value, words: wordsOf(e.target.value) }, wordLists);
           }}
         />
         <InputField
@@ -55,7 +58,7 @@ export function OptOutSetting({
           error={listError(errors, 'optOut.optInWords')}
           onChange={(e) => {
             setOptInWords(e.target.value);
-            onChange({ ...value, optInWords: wordsOf(e.target.value) }, 'optOut.optInWords');
+            onChange({ ...value, optInWords: wordsOf(e.target.value) }, wordLists);
           }}
         />
       </div>
@@ -66,7 +69,7 @@ export function OptOutSetting({
         value={value.confirmation.optOutText}
         disabled={disabled}
         error={errors['optOut.confirmation.optOutText']}
-        onChange={(e) => onChange({ ...value, confirmation: { ...value.confirmation, optOutText: e.target.value } }, 'optOut.confirmation.optOutText')}
+        onChange={(e) => onChange({ ...value, confirmation: { ...value.confirmation, optOutText: e.target.value } }, ['optOut.confirmation.optOutText'])}
       />
       <TextareaField
         id="optOut-optInText"
@@ -75,7 +78,7 @@ export function OptOutSetting({
         value={value.confirmation.optInText}
         disabled={disabled}
         error={errors['optOut.confirmation.optInText']}
-        onChange={(e) => onChange({ ...value, confirmation: { ...value.confirmation, optInText: e.target.value } }, 'optOut.confirmation.optInText')}
+        onChange={(e) => onChange({ ...value, confirmation: { ...value.confirmation, optInText: e.target.value } }, ['optOut.confirmation.optInText'])}
       />
     </div>
   );
