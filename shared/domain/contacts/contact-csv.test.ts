@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
-import { contactCsvHeaders, contactCsvLine, csvBom, csvDateFormat, csvField, csvLine } from './contact-csv.ts';
+import { contactCsvChunks, contactCsvHeaders, contactCsvLine, csvBom, csvDateFormat, csvField, csvLine } from './contact-csv.ts';
 
 describe('the CSV writer', () => {
   it('quotes every field, doubles inner quotes, keeps ; and line breaks inside the quotes', () => {
@@ -32,7 +32,14 @@ describe('the CSV writer', () => {
       status: 'pending',
       optedOutAt: '2026-11-20T12:00:00.000Z',
     });
-    const line = contactCsvLine(contact, new Map([['t1', 'VIP'], ['t2', 'Atacado']]), csvDateFormat('America/Sao_Paulo'));
+    const line = contactCsvLine(
+      contact,
+      new Map([
+        ['t1', 'VIP'],
+        ['t2', 'Atacado'],
+      ]),
+      csvDateFormat('America/Sao_Paulo'),
+    );
     const fields = line.trimEnd().split(';');
     expect(fields).toHaveLength(contactCsvHeaders.length);
     expect(Object.fromEntries(contactCsvHeaders.map((h, i) => [h, fields[i]]))).toMatchObject({
@@ -49,5 +56,29 @@ describe('the CSV writer', () => {
 
   it('starts with the byte-order mark Excel needs to read UTF-8', () => {
     expect(new TextEncoder().encode(csvBom)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
+  });
+
+  it('comes as bounded chunks for 50,000 contacts, which together are the whole file (over the 6 MB a response may carry)', async () => {
+    const contacts = Array.from({ length: 50_000 }, (_, i) =>
+      contactFixture({
+        id: `c${i}`,
+        name: `Cliente Número ${i} da Conceição`,
+        data: { email: `cliente.${i}@exemplo.com.br`, phoneNumber: `55119${String(i).padStart(8, '0')}`, phoneCountry: 'BR' },
+        service: { id: 's1', name: 'WhatsApp da Loja', type: 'whatsapp' },
+        tags: ['t1'],
+        lastMessageAt: '2026-11-20T12:00:00.000Z',
+      }),
+    );
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of contactCsvChunks(contacts, new Map([['t1', 'Clientes antigos']]), csvDateFormat('America/Sao_Paulo'))) chunks.push(chunk);
+    expect(chunks).toHaveLength(1 + 25);
+    const total = chunks.reduce((n, c) => n + c.length, 0);
+    expect(total).toBeGreaterThan(6 * 1024 * 1024);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(total / 20);
+    const text = new TextDecoder().decode(Buffer.concat(chunks));
+    const lines = text.split('\r\n');
+    expect(lines).toHaveLength(50_002);
+    expect(lines[50_000]).toContain('"Cliente Número 49999 da Conceição"');
+    expect(lines[50_001]).toBe('');
   });
 });

@@ -15,7 +15,7 @@ import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { contactDirectory } from './contact-directory.ts';
-import { contactCsvHeaders, contactCsvLine, csvBom, csvDateFormat, csvLine } from './contact-csv.ts';
+import { contactCsvChunks, csvDateFormat } from './contact-csv.ts';
 import { readContactSnapshot } from './contact-snapshot.ts';
 
 /** POST /contacts/csv-export's answer. */
@@ -25,9 +25,6 @@ export interface ContactListExport {
   rows: number;
   bytes: number;
 }
-
-/** Rows encoded and handed to the upload between two turns of the event loop. */
-const rowsPerChunk = 2000;
 
 /** Exports the contacts a list query's filter matches, in its order (admins only: docs/product.md#roles-and-permissions). */
 export async function exportContactList(ports: Ports, session: AccountSession, q: Pick<ListQuery, 'where' | 'order'>): Promise<ContactListExport> {
@@ -47,19 +44,9 @@ export async function exportContactList(ports: Ports, session: AccountSession, q
   );
   const tagNames = new Map(tags.map((t) => [t.id, t.name]));
   const date = csvDateFormat(hours.timeZone);
-  const encoder = new TextEncoder();
-  async function* body(): AsyncGenerator<Uint8Array> {
-    yield encoder.encode(csvBom + csvLine(contactCsvHeaders));
-    for (let start = 0; start < contacts.length; start += rowsPerChunk) {
-      let text = '';
-      for (const contact of contacts.slice(start, start + rowsPerChunk)) text += contactCsvLine(contact, tagNames, date);
-      yield encoder.encode(text);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
   const now = ports.clock();
   const key = contactCsvObjectKey(accountId, ports.newId());
   const filename = `contatos-${now.toISOString().slice(0, 10)}.csv`;
-  const { size } = await ports.storage.putStream(key, body(), 'text/csv');
+  const { size } = await ports.storage.putStream(key, contactCsvChunks(contacts, tagNames, date), 'text/csv');
   return { url: await ports.storage.downloadUrl(key, filename, 'text/csv'), filename, rows: contacts.length, bytes: size };
 }
