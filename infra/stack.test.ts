@@ -187,15 +187,15 @@ describe('the secrets', () => {
 });
 
 describe('the Lambda functions', () => {
-  it('are one per set of HTTP rights, WebSocket route, stream router and queue consumer, and the two schedules', () => {
+  it('are one per set of HTTP rights, WebSocket route, stream router and queue consumer, and the three schedules', () => {
     expect(httpGroups.size).toBe(3);
     expect(routers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
     const ours = httpGroups.size + wsHandlerModules.length + routers.length + queueConsumers.length;
-    // Plus the scheduled resume of stalled jobs and the lifecycle's timer poller (their own tests
-    // below) and CDK's own: the custom resources that strip the worker VPC's default security
+    // Plus the scheduled resume of stalled jobs, the lifecycle's timer poller and the campaigns'
+    // runner (their own tests below) and CDK's own: the custom resources that strip the worker VPC's default security
     // group of its rules, upload the web app, and (in dev) empty the buckets on deletion.
-    template.resourceCountIs('AWS::Lambda::Function', ours + 2 + 3);
+    template.resourceCountIs('AWS::Lambda::Function', ours + 3 + 3);
     template.resourceCountIs('Custom::VpcRestrictDefaultSG', 1);
     expect(functionsOf(template)).toHaveLength(ours);
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
@@ -407,8 +407,8 @@ describe('the HTTP API', () => {
   });
 
   it('lets API Gateway invoke every route (REST and WebSocket)', () => {
-    // Plus EventBridge's permissions to run the scheduled resume and the timer poller.
-    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 2);
+    // Plus EventBridge's permissions to run the scheduled resume, the timer poller and the campaigns' runner.
+    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 3);
   });
 });
 
@@ -1006,15 +1006,19 @@ describe('handlerConstructId', () => {
   });
 });
 
-describe("the conversation lifecycle's timer poller", () => {
-  const firer = () => {
-    const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Description === 'schedules/fire-timers');
+describe.each([
+  { what: "the conversation lifecycle's timer poller", description: 'schedules/fire-timers', timeout: 55 },
+  // It sleeps between a campaign's sends for about 55 s of each run (ADR draft campaigns).
+  { what: "the campaigns' runner", description: 'schedules/run-campaigns', timeout: 75 },
+])('$what', ({ description, timeout }) => {
+  const poller = () => {
+    const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Description === description);
     expect(found).toHaveLength(1);
     return found[0]!;
   };
 
   it('runs every minute from its own rule, without retries (the next minute is the retry), and may read and write the table only', () => {
-    const [fnId, fn] = firer();
+    const [fnId, fn] = poller();
     const rules = Object.entries(resourcesOf(template, 'AWS::Events::Rule')).filter(([, r]) => JSON.stringify(r.Properties.Targets ?? []).includes(fnId));
     expect(rules).toHaveLength(1);
     expect(rules[0]![1].Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
@@ -1025,7 +1029,7 @@ describe("the conversation lifecycle's timer poller", () => {
       SourceArn: { 'Fn::GetAtt': [rules[0]![0], 'Arn'] },
     });
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: fnId }, MaximumRetryAttempts: 0 });
-    expect(fn.Properties).toMatchObject({ Timeout: 55, Runtime: 'nodejs24.x', Architectures: ['arm64'] });
+    expect(fn.Properties).toMatchObject({ Timeout: timeout, Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     expect(Object.keys(fn.Properties.Environment.Variables)).toContain('TABLE_NAME');
     expect(Object.keys(fn.Properties.Environment.Variables).some((k) => k.includes('SECRET') || k.includes('KEY'))).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Aspects, CfnOutput, SecretValue, Stack, type StackProps, Tags, Token } from 'aws-cdk-lib';
+import { Aspects, CfnOutput, Duration, SecretValue, Stack, type StackProps, Tags, Token } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -144,6 +144,7 @@ export class ConversaStack extends Stack {
   readonly queueConsumers: QueueConsumers;
   readonly jobResumer: JobResumer;
   readonly timerFirer: TimerFirer;
+  readonly campaignRunner: TimerFirer;
   readonly channelWorker: ChannelWorker;
   readonly stage: StageSettings;
   readonly site: WebSite;
@@ -296,6 +297,14 @@ export class ConversaStack extends Stack {
       handlersDir: join(projectRoot, 'functions', 'schedules'),
       projectRoot,
       environment: { TABLE_NAME: this.table.table.tableName },
+    });
+    // The campaigns' lanes (ADR draft campaigns): each run feeds them for about a minute, sleeping between sends.
+    this.campaignRunner = new TimerFirer(this, 'CampaignRunner', {
+      table: this.table.table,
+      handlersDir: join(projectRoot, 'functions', 'schedules'),
+      projectRoot,
+      environment: { TABLE_NAME: this.table.table.tableName },
+      poller: { file: 'run-campaigns.ts', timeout: Duration.seconds(75), description: "Sends the running campaigns' messages at their pace" },
     });
 
     // Producers: the stream consumers that fill a queue get its URL and may send to it, nothing more.
@@ -480,7 +489,7 @@ export class ConversaStack extends Stack {
     // dashboard (infra/constructs/operations.ts). X-Ray active tracing is a NodeFunction default.
     const logLevel = props.logLevel ?? context('logLevel')?.toUpperCase() ?? 'INFO';
     if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`Context logLevel must be one of ${LOG_LEVELS.join(', ')}, not ${logLevel}`);
-    const scheduledFunctions = [this.jobResumer.function, this.timerFirer.function];
+    const scheduledFunctions = [this.jobResumer.function, this.timerFirer.function, this.campaignRunner.function];
     const allFunctions = [...httpFunctions, ...wsFunctions, ...streamFunctions, ...queueFunctions, ...scheduledFunctions];
     for (const fn of allFunctions) {
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', SERVICE_NAME);

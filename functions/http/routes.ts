@@ -126,6 +126,12 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/automations', handler: 'automations/update-automations' },
   { method: 'GET', path: '/services/{id}/menu', handler: 'automations/get-connection-menu' },
   { method: 'PUT', path: '/services/{id}/menu', handler: 'automations/update-connection-menu' },
+  // Campaigns (ADR draft campaigns): members read them and their progress; admins plan, create, pause, resume and cancel.
+  { method: 'GET', path: '/campaigns', handler: 'campaigns/list-campaigns' },
+  { method: 'POST', path: '/campaigns', handler: 'campaigns/create-campaign' },
+  { method: 'POST', path: '/campaigns/plan', handler: 'campaigns/plan-campaign' },
+  { method: 'GET', path: '/campaigns/{id}', handler: 'campaigns/get-campaign' },
+  { method: 'POST', path: '/campaigns/{id}/status', handler: 'campaigns/move-campaign' },
 
   // Several GETs of the routes above as one request (docs/api.md#read-batch): the web app's first paint.
   { method: 'POST', path: '/batch', handler: 'batch' },

@@ -182,6 +182,19 @@ export const streamConsumers: StreamConsumerDef[] = [
     // A step reads 500 rows and writes their contacts 25 to a transaction.
     timeoutSeconds: 120,
   },
+  {
+    name: 'campaign-progress',
+    handler: 'campaign-progress',
+    router: 'jobs',
+    load: () => import('./campaign-progress.ts'),
+    batchSize: 100,
+    // Campaign messages whose acks move, and contacts that received a campaign (a reply or an
+    // opt-out after it); what changed is checked in code against the old image.
+    filters: [
+      { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.message] }, campaign: { M: { id: { S: [{ exists: true }] } } } } } },
+      { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.contact] }, lastCampaign: { M: { id: { S: [{ exists: true }] } } } } } },
+    ],
+  },
 ];
 
 /** The consumers one router calls, in list order. */

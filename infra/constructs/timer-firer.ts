@@ -14,6 +14,12 @@ export interface TimerFirerProps {
   /** Repository root, for bundling. */
   readonly projectRoot: string;
   readonly environment: Record<string, string>;
+  /**
+   * Another minute poller of the same shape (the campaigns' runner, ADR draft campaigns): its
+   * handler in `handlersDir`, how long one run may last, and what its rule says.
+   * @default the lifecycle's timers: fire-timers.ts, 55 s
+   */
+  readonly poller?: { file: string; timeout: Duration; description: string };
 }
 
 /**
@@ -30,21 +36,22 @@ export class TimerFirer extends Construct {
 
   constructor(scope: Construct, id: string, props: TimerFirerProps) {
     super(scope, id);
-    const entry = join(props.handlersDir, 'fire-timers.ts');
+    const poller = props.poller ?? { file: 'fire-timers.ts', timeout: Duration.seconds(55), description: "Fires the conversation lifecycle's due timers" };
+    const entry = join(props.handlersDir, poller.file);
     requireEntries(this, [entry], 'infra/constructs/timer-firer.ts');
 
     this.function = new NodeFunction(this, 'FireTimersFn', {
       entry,
       projectRoot: props.projectRoot,
-      description: 'schedules/fire-timers',
+      description: `schedules/${poller.file.replace(/\.ts$/, '')}`,
       environment: props.environment,
-      timeout: Duration.seconds(55),
+      timeout: poller.timeout,
     });
     this.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
     props.table.grantReadWriteData(this.function);
 
     this.rule = new events.Rule(this, 'EveryMinute', {
-      description: "Fires the conversation lifecycle's due timers",
+      description: poller.description,
       schedule: events.Schedule.rate(Duration.minutes(1)),
       targets: [new targets.LambdaFunction(this.function)],
     });

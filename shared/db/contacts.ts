@@ -51,6 +51,8 @@ export interface ContactItem {
   /** When the person sent an opt-out word, and which (ADR draft opt-out); absent or null while they receive campaigns. */
   optedOutAt?: string | null;
   optedOutWord?: string | null;
+  /** The last campaign message sent to the person (ADR draft campaigns): a reply or an opt-out after it counts on that campaign. */
+  lastCampaign?: { id: string; serviceId: string; recipient: string; at: string } | null;
   unread: number;
   messagesCount: number;
   /** The team inbox (docs/product.md#team-inbox); absent on contacts stored before it (read as open, nobody's, no tags). */

@@ -203,7 +203,21 @@ describe('deleting an account', () => {
     const bystanderBefore = await traces([bystander.accountId]);
     expect(bystanderBefore.items.length).toBeGreaterThan(10);
     expect(bystanderBefore.objects.length).toBeGreaterThanOrEqual(2);
-    const victimIds = [victim.accountId, victim.serviceId, victim.memberId, victim.ownerId, ...victim.contactIds];
+    // A campaign of its own (recipients and lanes in a partition of the campaign's), due in the future so it sends nothing meanwhile.
+    const campaign = await call('POST', '/campaigns', {
+      token: victim.token,
+      body: {
+        name: 'Promoção',
+        audience: { kind: 'contacts', contactIds: victim.contactIds },
+        serviceIds: [victim.serviceId],
+        message: { text: 'Olá {{primeiro_nome}}' },
+        startAt: '2099-01-01T12:00:00.000Z',
+        window: { kind: 'business-hours' },
+        pace: { minGapSeconds: 20, maxGapSeconds: 60, dailyLimit: 200, dailyNewChats: 30 },
+      },
+    });
+    expect(campaign.status).toBe(201);
+    const victimIds = [victim.accountId, victim.serviceId, victim.memberId, victim.ownerId, ...victim.contactIds, campaign.body.id as string];
     const before = await traces(victimIds);
     expect(before.items.length).toBeGreaterThan(10);
     expect(before.objects.length).toBeGreaterThanOrEqual(2);

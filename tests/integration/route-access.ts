@@ -172,6 +172,16 @@ const newSchedule = async (t: Team) =>
 const newSegment = async (t: Team) =>
   (await must(call('POST', '/segments', { token: t.owner.token, body: { name: uniqueName('Segmento '), where: { optedOutAt: null } } }), 201, 'segment'))
     .id as string;
+const campaignBody = (t: Team) => ({
+  name: uniqueName('Campanha '),
+  audience: { kind: 'contacts', contactIds: [t.contactId] },
+  serviceIds: [t.serviceId],
+  message: { text: 'Olá {{primeiro_nome}}' },
+  startAt: '2099-01-01T12:00:00.000Z',
+  window: { kind: 'business-hours' },
+  pace: { minGapSeconds: 20, maxGapSeconds: 60, dailyLimit: 200, dailyNewChats: 30 },
+});
+const newCampaign = async (t: Team) => (await must(call('POST', '/campaigns', { token: t.owner.token, body: campaignBody(t) }), 201, 'campaign')).id as string;
 /** A contact import of the team's account, its CSV uploaded when `upload` (POST /contact-imports, then the presigned PUT). */
 async function newImport(t: Team, upload = false): Promise<string> {
   const csv = 'nome;telefone\r\nAna;11987654321\r\n';
@@ -369,6 +379,17 @@ export const routeAccess: Record<string, MatrixEntry> = {
     build: async (t) => ({ path: `/segments/${await newSegment(t)}`, body: { name: uniqueName('Segmento '), where: { optedOutAt: { ne: null } } } }),
   },
   'DELETE /segments/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/segments/${await newSegment(t)}` }) },
+
+  // A stranger naming the team's connection: 400 on serviceIds (not found in their account).
+  'GET /campaigns': { access: 'member', ok: 200, stranger: 200, build: path('/campaigns') },
+  'POST /campaigns': { access: 'admin', ok: 201, stranger: 400, build: (t) => ({ path: '/campaigns', body: campaignBody(t) }) },
+  'POST /campaigns/plan': { access: 'admin', ok: 200, stranger: 400, build: (t) => ({ path: '/campaigns/plan', body: campaignBody(t) }) },
+  'GET /campaigns/{id}': { access: 'member', ok: 200, build: async (t) => ({ path: `/campaigns/${await newCampaign(t)}` }) },
+  'POST /campaigns/{id}/status': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/campaigns/${await newCampaign(t)}/status`, body: { action: 'cancel' } }),
+  },
 
   // where.contactId names a contact the stranger's account does not have: 404.
   'GET /messages': { access: 'member', ok: 200, build: (t) => ({ path: `/messages${listQuery({ where: { contactId: t.contactId } })}` }) },

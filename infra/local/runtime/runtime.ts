@@ -297,6 +297,36 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const timerPoll = setInterval(fireTimers, Number(process.env.LIFECYCLE_TIMER_POLL_MS) || 60_000);
   timerPoll.unref();
 
+  // The campaigns' poller (ADR draft campaigns): in the cloud a one-minute rule runs it for about a
+  // minute each time; here runs follow one another, each covering CAMPAIGN_POLL_MS (a minute by
+  // default). Stopping the runtime cuts the sleeps between sends short and ends the loop.
+  const { runCampaigns } = await import('../../../shared/domain/campaigns/run-campaigns.ts');
+  const campaignPollMs = Number(process.env.CAMPAIGN_POLL_MS) || 60_000;
+  const campaignsStop = new AbortController();
+  const campaignSleep = (ms: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (campaignsStop.signal.aborted) return reject(campaignsStop.signal.reason);
+      const timer = setTimeout(resolve, ms);
+      const abort = () => {
+        clearTimeout(timer);
+        reject(campaignsStop.signal.reason);
+      };
+      campaignsStop.signal.addEventListener('abort', abort, { once: true });
+    });
+  const campaignLoop = (async () => {
+    while (!campaignsStop.signal.aborted) {
+      const until = Date.now() + campaignPollMs;
+      await runCampaigns(defaultPorts(), {
+        until,
+        sleep: campaignSleep,
+        onError: (lane, error) => console.error(`[campaigns] campanha ${lane.campaignId}, conexão ${lane.serviceId}: falha no envio`, error),
+      }).catch((error: unknown) => {
+        if (!campaignsStop.signal.aborted) console.error('[campaigns] falha ao enviar as campanhas', error);
+      });
+      await campaignSleep(Math.max(0, until - Date.now())).catch(() => {});
+    }
+  })();
+
   // The channel worker in this process (sessions of Telegram long polling, WhatsApp sockets),
   // reading its queue as the Fargate task does: connection changes (from `notify-worker`), sends
   // of WhatsApp and logouts. One worker per data folder: a fixed owner id lets a restarted runtime
@@ -366,6 +396,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       stopped = true;
       clearInterval(timerPoll);
       await firing;
+      campaignsStop.abort(new Error('runtime stopping'));
+      await campaignLoop;
       await worker?.stop();
       server.closeAllConnections();
       await ws.close();

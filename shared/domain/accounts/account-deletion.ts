@@ -140,7 +140,7 @@ async function removeContacts(ports: Ports, job: AccountDeletionItem): Promise<P
 /**
  * Everything else of the account in the table: its connections' partitions (channel contacts and
  * messages, adapters' records such as WhatsApp's auth state), session leases, realtime connections,
- * the rest of its own partition, its users' one-time codes and its payment customer.
+ * its campaigns' partitions, the rest of its own partition, its users' one-time codes and its payment customer.
  */
 async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise<Progress> {
   let removed = 0;
@@ -155,6 +155,26 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
     const items = await firstItems<Key & { connectionId: string }>(ports.table, sockets, Math.min(100, budget()));
     if (!items.length) break;
     removed += await deleteKeys(ports.table, [...items.map((i) => keys.connection(i.connectionId)), ...items]);
+    if (budget() <= 0) return { removedItems: removed };
+  }
+  // Campaigns' own partitions (recipients and lanes: ADR draft campaigns), found through their items before the account's partition goes.
+  for (;;) {
+    const campaigns = await firstItems<Key & { id: string }>(
+      ports.table,
+      keys.accountPartition(job.accountId).pk,
+      25,
+      keys.accountCampaigns(job.accountId).skPrefix,
+    );
+    if (!campaigns.length) break;
+    for (const campaign of campaigns) {
+      const result = await purgePartition(ports.table, keys.campaignRecipients(job.accountId, campaign.id).pk, budget());
+      removed += result.removed;
+      if (!result.empty) return { removedItems: removed };
+    }
+    removed += await deleteKeys(
+      ports.table,
+      campaigns.map(({ pk, sk }) => ({ pk, sk })),
+    );
     if (budget() <= 0) return { removedItems: removed };
   }
   const own = await purgePartition(ports.table, keys.accountPartition(job.accountId).pk, budget());

@@ -1,0 +1,348 @@
+/**
+ * Campaigns as items (ADR draft campaigns): the campaign in its account's partition; its
+ * recipients (one per contact, in send order) and its lanes (one per connection) in a partition of
+ * the campaign's own. A send moves a recipient from `queued` and its lane's round on in one
+ * transaction with the message (shared/domain/campaigns/feed-lane.ts); the minute poller finds the
+ * running lanes through a sparse gsi1 spread over `laneShards` partitions.
+ */
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CampaignAudience, CampaignCounts, CampaignMessage, CampaignPace, CampaignStatus, CampaignWindow } from '#contracts/campaigns.ts';
+import type { Table } from './client.ts';
+import type { ContactItem } from './contacts.ts';
+import { entityTypes, keys } from './keys.ts';
+import type { PutStep, UpdateStep } from './transaction.ts';
+
+export const laneShards = 4;
+
+export interface CampaignItem {
+  pk: string;
+  sk: string;
+  type: typeof entityTypes.campaign;
+  accountId: string;
+  id: string;
+  name: string;
+  status: CampaignStatus;
+  audience: CampaignAudience;
+  serviceIds: string[];
+  message: CampaignMessage;
+  startAt: string;
+  window: CampaignWindow;
+  pace: CampaignPace;
+  optOutHint: boolean;
+  /** Recipients written when the campaign was prepared; the rest of the counts live on its lanes. */
+  recipients: number;
+  estimatedFinishAt: string | null;
+  createdBy: { id: string; name: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type RecipientState = 'queued' | 'sent' | 'skipped';
+
+export interface RecipientItem {
+  pk: string;
+  sk: string;
+  type: typeof entityTypes.campaignRecipient;
+  accountId: string;
+  campaignId: string;
+  serviceId: string;
+  contactId: string;
+  /** Had never written to the number when the campaign was prepared: a first message. */
+  fresh: boolean;
+  state: RecipientState;
+  messageId?: string;
+  /** `campaignSkipReasons` key. */
+  reason?: string;
+  at?: string;
+  /** The highest ack its message reached (counted once per threshold). */
+  ack?: number;
+  replied?: boolean;
+  optedOut?: boolean;
+}
+
+/** A lane's tallies, added to as its recipients move (the campaign's counts are their sum). */
+export interface LaneTallies {
+  recipients: number;
+  sent: number;
+  skipped: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  replied: number;
+  optedOut: number;
+}
+
+export interface LaneItem extends LaneTallies {
+  pk: string;
+  sk: string;
+  gsi1pk?: string;
+  gsi1sk?: string;
+  type: typeof entityTypes.campaignLane;
+  accountId: string;
+  campaignId: string;
+  serviceId: string;
+  /** Moves on with every send or skip; a write finding another round was beaten by another poller. */
+  round: number;
+  /** The sort key of the last recipient taken; null before the first. */
+  cursor: string | null;
+  /** When the lane sends next; null once it finished (or while its campaign is paused). */
+  nextAt: string | null;
+  /** What it sent on the account's current day. */
+  day: { day: string; sends: number; newChats: number } | null;
+  /** Its last campaign message while it has not left the queue: the lane sends one at a time. */
+  inFlight: { contactId: string; messageId: string } | null;
+  /** Why the lane waits, in pt-BR, when it is not its rhythm (the connection is down); null otherwise. */
+  waiting?: string | null;
+  finished: boolean;
+}
+
+export function campaignItem(fields: Omit<CampaignItem, 'pk' | 'sk' | 'type'>): CampaignItem {
+  return { ...keys.campaign(fields.accountId, fields.id), type: entityTypes.campaign, ...fields };
+}
+
+export function recipientItem(fields: Omit<RecipientItem, 'pk' | 'sk' | 'type' | 'state'>): RecipientItem {
+  return {
+    ...keys.campaignRecipient(fields.accountId, fields.campaignId, fields.serviceId, fields.fresh, fields.contactId),
+    type: entityTypes.campaignRecipient,
+    ...fields,
+    state: 'queued',
+  };
+}
+
+/** The shard of a lane in the due index: a small stable hash of campaign and connection. */
+function laneShard(campaignId: string, serviceId: string): number {
+  const text = `${campaignId}#${serviceId}`;
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) >>> 0;
+  return hash % laneShards;
+}
+
+const noTallies: LaneTallies = { recipients: 0, sent: 0, skipped: 0, delivered: 0, read: 0, failed: 0, replied: 0, optedOut: 0 };
+
+/** A lane as stored: in the due index while it has a next send. */
+export function laneItem(fields: Omit<LaneItem, 'pk' | 'sk' | 'type' | 'gsi1pk' | 'gsi1sk' | keyof LaneTallies> & Partial<LaneTallies>): LaneItem {
+  const { gsi1pk: _a, gsi1sk: _b, ...rest } = fields as Partial<LaneItem>;
+  const item: LaneItem = {
+    ...noTallies,
+    ...(rest as typeof fields),
+    ...keys.campaignLane(fields.accountId, fields.campaignId, fields.serviceId),
+    type: entityTypes.campaignLane,
+  };
+  return fields.nextAt && !fields.finished
+    ? { ...item, ...keys.dueLane(laneShard(fields.campaignId, fields.serviceId), fields.nextAt, fields.accountId, fields.campaignId, fields.serviceId) }
+    : item;
+}
+
+export async function getCampaignItem(table: Table, accountId: string, campaignId: string, consistent = false): Promise<CampaignItem | undefined> {
+  const { Item } = await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.campaign(accountId, campaignId), ConsistentRead: consistent }));
+  return Item as CampaignItem | undefined;
+}
+
+/** The account's campaigns, newest first (ids are time-ordered). */
+export async function campaignsOf(table: Table, accountId: string): Promise<CampaignItem[]> {
+  const { pk, skPrefix } = keys.accountCampaigns(accountId);
+  const items: CampaignItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': pk, ':sk': skPrefix },
+        ScanIndexForward: false,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...((page.Items ?? []) as CampaignItem[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Transaction member: the campaign's status moves from one of `from`. */
+export function campaignStatusStep(campaign: Pick<CampaignItem, 'accountId' | 'id'>, from: CampaignStatus[], to: CampaignStatus, at: string): UpdateStep {
+  const names = from.map((_, i) => `:from${i}`);
+  return {
+    Update: {
+      Key: keys.campaign(campaign.accountId, campaign.id),
+      UpdateExpression: 'SET #status = :to, updatedAt = :at',
+      ConditionExpression: `#status IN (${names.join(', ')})`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':to': to, ':at': at, ...Object.fromEntries(from.map((s, i) => [names[i]!, s])) },
+    },
+  };
+}
+
+/** Writes recipients, 25 a request, retrying what DynamoDB left unprocessed. */
+export async function putRecipients(table: Table, items: RecipientItem[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    let requests: { PutRequest: { Item: Record<string, unknown> } }[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item: { ...Item } } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt > 8) throw new Error(`Could not write ${requests.length} campaign recipients`);
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const result = await table.doc.send(new BatchWriteCommand({ RequestItems: { [table.name]: requests } }));
+      requests = (result.UnprocessedItems?.[table.name] ?? []) as typeof requests;
+    }
+  }
+}
+
+/** The lane's next recipient after its cursor, read strongly (the previous send's write is seen). */
+export async function nextRecipient(
+  table: Table,
+  lane: Pick<LaneItem, 'accountId' | 'campaignId' | 'serviceId' | 'cursor'>,
+): Promise<RecipientItem | undefined> {
+  const { pk, skPrefix } = keys.campaignLaneRecipients(lane.accountId, lane.campaignId, lane.serviceId);
+  const { Items } = await table.doc.send(
+    new QueryCommand({
+      TableName: table.name,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': lane.cursor ? `${lane.cursor}\u0000` : skPrefix, ':to': `${skPrefix}\uffff` },
+      ConsistentRead: true,
+      Limit: 1,
+    }),
+  );
+  return Items?.[0] as RecipientItem | undefined;
+}
+
+export async function getLaneItem(table: Table, accountId: string, campaignId: string, serviceId: string): Promise<LaneItem | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.campaignLane(accountId, campaignId, serviceId), ConsistentRead: true }),
+  );
+  return Item as LaneItem | undefined;
+}
+
+export async function lanesOf(table: Table, accountId: string, campaignId: string): Promise<LaneItem[]> {
+  const { pk, skPrefix } = keys.campaignLanes(accountId, campaignId);
+  const { Items } = await table.doc.send(
+    new QueryCommand({
+      TableName: table.name,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+      ExpressionAttributeValues: { ':pk': pk, ':sk': skPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  return (Items ?? []) as LaneItem[];
+}
+
+/** Lanes due by `until` (ISO) on a shard of the index: the poller's read (eventually consistent: each is read again before it acts). */
+export async function dueLanesOf(table: Table, shard: number, until: string): Promise<Pick<LaneItem, 'accountId' | 'campaignId' | 'serviceId' | 'nextAt'>[]> {
+  const lanes: Pick<LaneItem, 'accountId' | 'campaignId' | 'serviceId' | 'nextAt'>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :until',
+        ExpressionAttributeValues: { ':pk': keys.dueLanes(shard).gsi1pk, ':until': `${until}#\uffff` },
+        ExclusiveStartKey: start,
+      }),
+    );
+    lanes.push(...((page.Items ?? []) as LaneItem[]).map(({ accountId, campaignId, serviceId, nextAt }) => ({ accountId, campaignId, serviceId, nextAt })));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return lanes;
+}
+
+/** Transaction member: the lane's next state, refused when another write moved its round since `seen` was read. */
+export function laneStep(next: LaneItem, seen: number): PutStep {
+  return {
+    Put: {
+      Item: { ...next },
+      ConditionExpression: '#round = :seen',
+      ExpressionAttributeNames: { '#round': 'round' },
+      ExpressionAttributeValues: { ':seen': seen },
+    },
+  };
+}
+
+/** Transaction member: a queued recipient is sent (its message) or skipped (why); refused when it is not queued any more. */
+export function recipientTakenStep(recipient: Pick<RecipientItem, 'pk' | 'sk'>, taken: { messageId: string } | { reason: string }, at: string): UpdateStep {
+  const sent = 'messageId' in taken;
+  return {
+    Update: {
+      Key: { pk: recipient.pk, sk: recipient.sk },
+      UpdateExpression: sent ? 'SET #state = :state, messageId = :value, #at = :at' : 'SET #state = :state, reason = :value, #at = :at',
+      ConditionExpression: '#state = :queued',
+      ExpressionAttributeNames: { '#state': 'state', '#at': 'at' },
+      ExpressionAttributeValues: { ':state': sent ? 'sent' : 'skipped', ':value': sent ? taken.messageId : taken.reason, ':at': at, ':queued': 'queued' },
+    },
+  };
+}
+
+/** Adds to a lane's tallies (the message-driven counts: delivered, read, failed, replied, opted out). */
+export function laneTalliesStep(lane: Pick<LaneItem, 'accountId' | 'campaignId' | 'serviceId'>, add: Partial<LaneTallies>): UpdateStep {
+  const entries = Object.entries(add).filter(([, n]) => n);
+  return {
+    Update: {
+      Key: keys.campaignLane(lane.accountId, lane.campaignId, lane.serviceId),
+      UpdateExpression: `ADD ${entries.map(([name]) => `#${name} :${name}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([name, n]) => [`:${name}`, n])),
+    },
+  };
+}
+
+/** The campaign's counts: its lanes' tallies summed, queued being what is neither sent nor skipped. */
+export function countsOf(campaign: Pick<CampaignItem, 'recipients'>, lanes: LaneTallies[]): CampaignCounts {
+  const sum = (name: keyof LaneTallies) => lanes.reduce((total, lane) => total + (lane[name] ?? 0), 0);
+  const sent = sum('sent');
+  const skipped = sum('skipped');
+  return {
+    recipients: campaign.recipients,
+    queued: Math.max(0, campaign.recipients - sent - skipped),
+    sent,
+    delivered: sum('delivered'),
+    read: sum('read'),
+    failed: sum('failed'),
+    replied: sum('replied'),
+    skipped,
+    optedOut: sum('optedOut'),
+  };
+}
+
+/** Sets the campaign's estimate (the preparation's last step, and after a resume). */
+export async function setCampaignEstimate(
+  table: Table,
+  campaign: Pick<CampaignItem, 'accountId' | 'id'>,
+  estimatedFinishAt: string | null,
+  at: string,
+): Promise<void> {
+  await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.campaign(campaign.accountId, campaign.id),
+      UpdateExpression: 'SET estimatedFinishAt = :e, updatedAt = :at',
+      ExpressionAttributeValues: { ':e': estimatedFinishAt, ':at': at },
+    }),
+  );
+}
+
+/** A campaign audience's contacts, 100 a read; ids not found are left out. */
+export async function audienceContacts(table: Table, accountId: string, ids: string[]): Promise<ContactItem[]> {
+  const found: ContactItem[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    let wanted: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => keys.contact(accountId, id));
+    for (let attempt = 0; wanted.length > 0; attempt++) {
+      if (attempt > 8) throw new Error('Could not read a campaign audience');
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const answer = await table.doc.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted } } }));
+      found.push(...((answer.Responses?.[table.name] ?? []) as ContactItem[]));
+      wanted = (answer.UnprocessedKeys?.[table.name]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return found;
+}
+
+/** Takes a lane out of the due index (its campaign paused or cancelled); the poller leaves it. */
+export async function unlistLane(table: Table, lane: Pick<LaneItem, 'accountId' | 'campaignId' | 'serviceId'>): Promise<void> {
+  await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.campaignLane(lane.accountId, lane.campaignId, lane.serviceId),
+      UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
+      ConditionExpression: 'attribute_exists(pk)',
+    }),
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * Campaigns through a runtime of their own (ADR draft campaigns), Telegram on its Bot API double,
+ * the campaigns' poller running every second: the plan before starting, each customer reached once
+ * through the real send path (the outbox, dispatch, the channel), an opted-out customer skipped
+ * with the reason, pause holding every send until resume, and a runtime killed in the middle
+ * resuming on the same data with nobody reached twice and nobody left out.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
+import { startFakeTelegram, type FakeBot, type FakeTelegram, type Person } from '../support/fake-telegram.ts';
+import { callAt } from './api.ts';
+
+const password = 'Senha#Forte123';
+let counter = 0;
+const newToken = () => `${7_100_000 + ++counter}:AAH-camp-${process.pid}-${counter}-tokenXYZ`;
+
+async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let fake: FakeTelegram;
+let runtime: RunningRuntime;
+const dataDir = mkdtempSync(join(tmpdir(), 'conversa-campaigns-'));
+const env = () => ({ TELEGRAM_API_ROOT: fake.url, TELEGRAM_MODE: 'polling', TELEGRAM_POLL_TIMEOUT: '2', CAMPAIGN_POLL_MS: '1000' });
+const call = callAt(() => runtime.url);
+
+beforeAll(async () => {
+  fake = await startFakeTelegram();
+  runtime = await spawnLocalRuntime(env(), dataDir);
+});
+afterAll(async () => {
+  await runtime?.stop();
+  await fake?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** An owner with a connected Telegram bot and `n` customers who wrote to it. */
+async function shop(tag: string, n: number) {
+  const email = `camp.${tag}.${Date.now().toString(36)}.${process.pid}.${++counter}@example.com`;
+  const person = await call('POST', '/auth/register', { body: { name: `Dona ${tag}`, email, password } });
+  const account = await call('POST', '/accounts', { token: person.body.accessToken, body: { name: `Loja ${tag}` } });
+  expect(account.status).toBe(201);
+  const token = account.body.accessToken as string;
+  const botToken = newToken();
+  const bot = fake.addBot(botToken, `Loja ${tag}`);
+  const service = await call('POST', '/services', { token, body: { name: 'Bot', type: 'telegram', token: botToken } });
+  expect((await call('POST', `/services/${service.body.id}/start`, { token })).status).toBe(200);
+  await eventually(async () => (await call('GET', `/services/${service.body.id}`, { token })).body.status === 'connected');
+  const people: Person[] = Array.from({ length: n }, (_, i) => ({ id: 710_000 + counter * 100 + i, first_name: `Cliente${i}`, last_name: tag }));
+  for (const p of people) bot.receive(p, { text: 'Oi' });
+  const contacts = await eventually(async () => {
+    const list = (await call('GET', '/contacts', { token })).body.data as { id: string; idFromService: string }[];
+    return list.length === n ? list : null;
+  });
+  // In the people's order.
+  const contactIds = people.map((p) => contacts.find((c) => c.idFromService === String(p.id))!.id);
+  return { token, bot, serviceId: service.body.id as string, people, contactIds };
+}
+
+const body = (s: { serviceId: string }, contactIds: string[], gap = 1) => ({
+  name: 'Ofertas da semana',
+  audience: { kind: 'contacts', contactIds },
+  serviceIds: [s.serviceId],
+  message: { text: 'Oi {{primeiro_nome}}, temos novidades!' },
+  window: { kind: 'hours', start: '00:00', end: '24:00', weekdays: [0, 1, 2, 3, 4, 5, 6] },
+  pace: { minGapSeconds: gap, maxGapSeconds: gap, dailyLimit: 1000, dailyNewChats: 0 },
+});
+
+/** The campaign texts the bot sent, by chat. */
+const campaignTexts = (bot: FakeBot) =>
+  bot.sent.filter((s) => s.method === 'sendMessage' && String(s.params.text).includes('temos novidades')).map((s) => String(s.params.chat_id));
+
+describe('a campaign', () => {
+  it('plans, then reaches each customer once through the channel, skipping whoever opted out', { timeout: 60_000 }, async () => {
+    const s = await shop('a', 3);
+    // The third customer opts out of campaigns (ADR draft opt-out).
+    s.bot.receive(s.people[2]!, { text: 'SAIR' });
+    await eventually(async () => (await call('GET', `/contacts/${s.contactIds[2]}`, { token: s.token })).body.optedOutAt || null);
+
+    const plan = await call('POST', '/campaigns/plan', { token: s.token, body: body(s, s.contactIds) });
+    expect(plan.status).toBe(200);
+    expect(plan.body).toMatchObject({ recipients: 3, leftOut: 0, firstMessages: 0 });
+
+    const created = await call('POST', '/campaigns', { token: s.token, body: body(s, s.contactIds) });
+    expect(created.status).toBe(201);
+    const done = await eventually(async () => {
+      const c = (await call('GET', `/campaigns/${created.body.id}`, { token: s.token })).body;
+      return c.status === 'finished' ? c : null;
+    });
+    expect(done.counts).toMatchObject({ recipients: 3, sent: 2, skipped: 1, queued: 0 });
+    const chats = campaignTexts(s.bot);
+    expect(chats.sort()).toEqual([String(s.people[0]!.id), String(s.people[1]!.id)].sort());
+    const text = s.bot.sent.find((m) => String(m.params.chat_id) === String(s.people[0]!.id) && String(m.params.text).includes('novidades'))!.params.text;
+    expect(text).toBe(`Oi ${s.people[0]!.first_name}, temos novidades!\n\nPara não receber mais mensagens como esta, responda SAIR.`);
+
+    // The first customer answers, the second opts out: both count on the campaign (the stream's campaign-progress consumer).
+    s.bot.receive(s.people[0]!, { text: 'Quero saber mais' });
+    s.bot.receive(s.people[1]!, { text: 'parar' });
+    const counted = await eventually(async () => {
+      const c = (await call('GET', `/campaigns/${created.body.id}`, { token: s.token })).body;
+      return c.counts.replied === 2 && c.counts.optedOut === 1 ? c : null;
+    });
+    expect(counted.counts).toMatchObject({ sent: 2, skipped: 1, replied: 2, optedOut: 1 });
+  });
+
+  it('holds every send while paused, and a runtime killed mid-way resumes it with nobody reached twice', async () => {
+    const s = await shop('b', 6);
+    const created = await call('POST', '/campaigns', { token: s.token, body: body(s, s.contactIds, 2) });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await eventually(async () => campaignTexts(s.bot).length >= 1);
+    const paused = await call('POST', `/campaigns/${id}/status`, { token: s.token, body: { action: 'pause' } });
+    expect(paused.body.status).toBe('paused');
+    const atPause = campaignTexts(s.bot).length;
+    await new Promise((r) => setTimeout(r, 4000));
+    // At most the send already committed when the pause landed.
+    expect(campaignTexts(s.bot).length).toBeLessThanOrEqual(atPause + 1);
+    expect((await call('POST', `/campaigns/${id}/status`, { token: s.token, body: { action: 'resume' } })).body.status).toBe('running');
+
+    // Killed while sending, started again on the same data.
+    await eventually(async () => campaignTexts(s.bot).length >= atPause + 2);
+    await runtime.kill();
+    runtime = await spawnLocalRuntime(env(), dataDir);
+    const done = await eventually(async () => {
+      const c = (await call('GET', `/campaigns/${id}`, { token: s.token })).body;
+      return c.status === 'finished' ? c : null;
+    }, 40_000);
+    expect(done.counts).toMatchObject({ recipients: 6, sent: 6, queued: 0 });
+    const chats = campaignTexts(s.bot);
+    expect(chats.sort()).toEqual(s.people.map((p) => String(p.id)).sort());
+  }, 90_000);
+});
