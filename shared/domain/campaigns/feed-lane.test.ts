@@ -263,7 +263,11 @@ describe('a campaign fed lane by lane', () => {
       { id: 'a2', lastInboundAt: '2026-11-20T12:00:00Z' },
     ]);
     now = Date.parse('2026-12-03T15:00:00Z');
-    const campaign = await createCampaign(ports, session, payload(['a1', 'a2'], { pace: { minGapSeconds: 1, maxGapSeconds: 1, dailyLimit: 100, dailyNewChats: 0 } }));
+    const campaign = await createCampaign(
+      ports,
+      session,
+      payload(['a1', 'a2'], { pace: { minGapSeconds: 1, maxGapSeconds: 1, dailyLimit: 100, dailyNewChats: 0 } }),
+    );
     await runFor(60_000, accountId, ['a1', 'a2']);
     const [m1] = await campaignMessages(accountId, 'a1');
     const [m2] = await campaignMessages(accountId, 'a2');
