@@ -1,7 +1,7 @@
-import type { Department } from '#contracts/departments.ts';
-import type { Service } from '#contracts/services.ts';
 import type { Tag } from '#contracts/tags.ts';
 import { InputField, SelectField } from '#web/components/ui/field.tsx';
+import { useAllDepartments } from '#web/api/departments.ts';
+import { useConnectionSearch } from '#web/features/contacts/api/search-connections.ts';
 import type { ContactFilters, Either } from '#web/features/contacts/contact-filters.ts';
 
 /** A select's 'any' choice, selectable again (a placeholder option would be disabled). */
@@ -13,25 +13,26 @@ const eitherOptions = (yes: string, no: string) => [
   { value: 'yes', label: yes },
 ];
 
+const none: never[] = [];
+
 /**
  * The contacts' filter fields, shared by the Contatos screen's filters and a segment's editor
- * (ids prefixed by `idPrefix` so both may be on one page).
+ * (ids prefixed by `idPrefix` so both may be on one page). The departments and connections are
+ * asked for when the fields first show, not with the contacts list.
  */
 export function ContactFilterFields({
   idPrefix,
   value,
   onChange,
   tags,
-  departments,
-  connections,
 }: {
   idPrefix: string;
   value: ContactFilters;
   onChange: (next: ContactFilters) => void;
   tags: readonly Tag[];
-  departments: readonly Department[];
-  connections: readonly Pick<Service, 'id' | 'name'>[];
 }) {
+  const departments = useAllDepartments().data?.data ?? none;
+  const connections = useConnectionSearch('', true).data?.data ?? none;
   const set = <K extends keyof ContactFilters>(key: K, v: ContactFilters[K]) => onChange({ ...value, [key]: v });
   return (
     <>

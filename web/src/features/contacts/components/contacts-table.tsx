@@ -8,7 +8,6 @@ import type { Tag } from '#contracts/tags.ts';
 import { Button, ButtonLink } from '#web/components/ui/button.tsx';
 import { TagChip } from '#web/components/ui/tag-chip.tsx';
 import { useAllTags, useContactTags } from '#web/api/tags.ts';
-import { useAllDepartments } from '#web/api/departments.ts';
 import { actionsCellClass, FiltersCard, ListPageHeader, ListTable, tdClass } from '#web/components/ui/list-page.tsx';
 import { Pagination, pageSizes } from '#web/components/ui/pagination.tsx';
 import { ArchivedBadge } from '#web/components/ui/archived-badge.tsx';
@@ -22,7 +21,6 @@ import { useSession } from '#web/lib/auth.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useExportContact } from '#web/features/contacts/api/export-contact.ts';
 import { useExportContactList } from '#web/features/contacts/api/export-contact-list.ts';
-import { useConnectionSearch } from '#web/features/contacts/api/search-connections.ts';
 import { contactWhere, hasFilters } from '#web/features/contacts/contact-filters.ts';
 import { ContactFilterFields } from './contact-filter-fields.tsx';
 import { SaveSegmentDialog } from './save-segment-dialog.tsx';
@@ -34,7 +32,6 @@ const actionClass =
 const archivedWhy = (contact: Contact) => (contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText);
 
 const noTags: Tag[] = [];
-const none: never[] = [];
 
 interface ContactTableRowProps {
   contact: Contact;
@@ -148,8 +145,6 @@ export function ContactsTable() {
     [exportContact],
   );
 
-  const departments = useAllDepartments().data?.data ?? none;
-  const connections = useConnectionSearch('', list.open).data?.data ?? none;
   const [savingSegment, setSavingSegment] = useState(false);
   const exportingList = useExportContactList();
   const filtered = hasFilters(list.applied);
@@ -198,14 +193,7 @@ export function ContactsTable() {
       />
       {list.open ? (
         <FiltersCard columns="sm:grid-cols-3 lg:grid-cols-5" onApply={list.apply}>
-          <ContactFilterFields
-            idPrefix="contacts-filter"
-            value={list.draft}
-            onChange={list.setDraft}
-            tags={tags}
-            departments={departments}
-            connections={connections}
-          />
+          <ContactFilterFields idPrefix="contacts-filter" value={list.draft} onChange={list.setDraft} tags={tags} />
         </FiltersCard>
       ) : null}
       {filtered && user?.isAdmin ? (

@@ -4,13 +4,11 @@ import { segmentPayload } from '#contracts/segments.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { InputField } from '#web/components/ui/field.tsx';
-import { useAllDepartments } from '#web/api/departments.ts';
 import { useAllTags } from '#web/api/tags.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { useContactCount, useSaveSegment } from '#web/features/contacts/api/segments.ts';
-import { useConnectionSearch } from '#web/features/contacts/api/search-connections.ts';
 import { contactWhere, emptyContactFilters, filtersOfWhere, type ContactFilters } from '#web/features/contacts/contact-filters.ts';
 import { ContactFilterFields } from './contact-filter-fields.tsx';
 
@@ -40,8 +38,6 @@ export function SegmentEditor({ segment, onClose }: { segment?: Segment; onClose
   const [error, setError] = useState<string>();
   const save = useSaveSegment(segment?.id);
   const tags = useAllTags().data?.data ?? none;
-  const departments = useAllDepartments().data?.data ?? none;
-  const connections = useConnectionSearch('', true).data?.data ?? none;
   const { count, updating } = useSettledCount(filters);
 
   const onSubmit = async (event: FormEvent) => {
@@ -78,14 +74,7 @@ export function SegmentEditor({ segment, onClose }: { segment?: Segment; onClose
         />
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 text-sm font-medium text-fg">Filtro</legend>
-          <ContactFilterFields
-            idPrefix="segment-filter"
-            value={filters}
-            onChange={setFilters}
-            tags={tags}
-            departments={departments}
-            connections={connections}
-          />
+          <ContactFilterFields idPrefix="segment-filter" value={filters} onChange={setFilters} tags={tags} />
         </fieldset>
         <p className="text-sm text-fg" role="status" aria-live="polite" aria-busy={updating || undefined} data-testid="segment-count">
           {count === undefined ? 'Contando contatos...' : `${count} ${count === 1 ? 'contato' : 'contatos'} neste segmento agora`}
