@@ -18,7 +18,7 @@ type Team = Awaited<ReturnType<typeof inboxTeam>>;
 
 let seq = 0;
 /** The team's contact writes, as the WhatsApp adapter reports it. */
-function customerWrites(team: Team, text: string) {
+function customerWrites(team: Team, text: string, choice?: string) {
   return receiveMessage(
     workerPorts(),
     { accountId: team.owner.accountId, serviceId: team.service.id },
@@ -28,6 +28,7 @@ function customerWrites(team: Team, text: string) {
       isFromMe: false,
       type: 'text',
       text,
+      ...(choice ? { choice } : {}),
       timestamp: new Date().toISOString(),
     },
   );
@@ -89,13 +90,15 @@ describe('opting out of campaigns', () => {
     expect(cleared.body).toMatchObject({ optedOutAt: null, optedOutWord: null });
   });
 
-  it('sends no confirmation while it is off (the default), and VOLTAR from someone not opted out does nothing', async () => {
+  it('sends no confirmation while it is off (the default); VOLTAR from someone not opted out and a tapped option reading Sair do nothing', async () => {
     const team = await inboxTeam();
     await customerWrites(team, 'voltar');
-    expect((await thread(team)).map((m) => m.text)).toEqual(['voltar']);
+    await customerWrites(team, 'Sair', '9');
+    expect((await contactOf(team)).optedOutAt).toBeNull();
+    expect((await thread(team)).map((m) => m.text)).toEqual(['voltar', 'Sair']);
     await customerWrites(team, 'PARAR');
     expect((await contactOf(team)).optedOutWord).toBe('PARAR');
-    expect((await thread(team)).map((m) => m.text)).toEqual(['voltar', 'PARAR', 'Contato descadastrado de campanhas (enviou "PARAR")']);
+    expect((await thread(team)).map((m) => m.text)).toEqual(['voltar', 'Sair', 'PARAR', 'Contato descadastrado de campanhas (enviou "PARAR")']);
   });
 });
 
