@@ -102,3 +102,10 @@ export const inboxCountKeys = {
   all: ['inbox-counts'] as const,
   counts: (where: object) => [...inboxCountKeys.all, where] as const,
 };
+
+/** Campaigns ('Campanhas', GET /campaigns and GET /campaigns/{id}). */
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  list: () => [...campaignKeys.all, 'list'] as const,
+  detail: (id: string) => [...campaignKeys.all, 'detail', id] as const,
+};

@@ -38,6 +38,7 @@ const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
 const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { data: true });
 const BusinessHours = lazyPage(() => import('./routes/app/business-hours.tsx'), { data: true });
 const Automations = lazyPage(() => import('./routes/app/automations.tsx'), { data: true });
+const Campaigns = lazyPage(() => import('./routes/app/campaigns.tsx'), { data: true });
 const ServiceMenu = lazyPage(() => import('./routes/app/service-menu.tsx'), { data: true });
 const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
 
@@ -84,6 +85,7 @@ const screens: ScreenRoute[] = [
   { path: 'quick-replies/*', page: QuickReplies, guard: 'account', frame: 'app' },
   { path: 'business-hours', page: BusinessHours, guard: 'account', frame: 'app' },
   { path: 'automations', page: Automations, guard: 'account', frame: 'app' },
+  { path: 'campaigns/*', page: Campaigns, guard: 'account', frame: 'app' },
   { path: 'my-account/*', page: MyAccount, guard: 'account', frame: 'app' },
 ];
 

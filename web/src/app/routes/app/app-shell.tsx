@@ -5,6 +5,7 @@ import {
   Cable,
   Clock,
   Workflow,
+  Megaphone,
   MessageSquareText,
   Network,
   Tags,
@@ -45,6 +46,7 @@ export const menu: MenuItem[] = [
   { to: '/quick-replies', label: 'Respostas rápidas', icon: MessageSquareText },
   { to: '/business-hours', label: 'Horário de atendimento', icon: Clock },
   { to: '/automations', label: 'Automações', icon: Workflow },
+  { to: '/campaigns', label: 'Campanhas', icon: Megaphone },
   { to: '/my-account', label: 'Minha Conta', icon: Building2 },
 ];
 

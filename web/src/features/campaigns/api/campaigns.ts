@@ -1,0 +1,73 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Campaign, CampaignPayload, CampaignStatus } from '#contracts/campaigns.ts';
+import { api } from '#web/lib/api-client.ts';
+import { campaignKeys } from '#web/api/keys.ts';
+
+/**
+ * POST /campaigns/plan's answer (shared/domain/campaigns/plan-campaign.ts): who would receive it,
+ * who is left out, how many first messages, and when the last would go (null: some never could).
+ */
+export interface CampaignPlan {
+  recipients: number;
+  leftOut: number;
+  firstMessages: number;
+  estimatedFinishAt: string | null;
+  startAt: string;
+}
+
+/** A campaign still moving: its counts change, so its screens poll. */
+export const isActive = (status: CampaignStatus) => status !== 'finished' && status !== 'cancelled';
+
+/** How often a screen asks again while a campaign moves (polling: no realtime event carries campaigns). */
+const pollMs = 3000;
+
+/** GET /campaigns: newest first; asked again every few seconds while one of them moves. */
+export function useCampaigns() {
+  return useQuery({
+    queryKey: campaignKeys.list(),
+    queryFn: ({ signal }) => api.get<Campaign[]>('/campaigns', { signal }),
+    refetchInterval: (query) => (query.state.data?.some((c) => isActive(c.status)) ? pollMs : false),
+  });
+}
+
+/** GET /campaigns/{id}: asked again every few seconds until it is finished or cancelled. */
+export function useCampaign(id: string) {
+  return useQuery({
+    queryKey: campaignKeys.detail(id),
+    queryFn: ({ signal }) => api.get<Campaign>(`/campaigns/${encodeURIComponent(id)}`, { signal }),
+    refetchInterval: (query) => (query.state.data && !isActive(query.state.data.status) ? false : pollMs),
+  });
+}
+
+/** POST /campaigns/plan: nothing is written. Silent: the form puts a refusal's messages on its fields. */
+export function usePlanCampaign() {
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: (payload: CampaignPayload) => api.post<CampaignPlan>('/campaigns/plan', payload),
+  });
+}
+
+/** POST /campaigns (admins): creates and starts (or schedules) it. Silent, as the plan. */
+export function useCreateCampaign() {
+  const client = useQueryClient();
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: (payload: CampaignPayload) => api.post<Campaign>('/campaigns', payload),
+    onSuccess: (campaign) => {
+      client.setQueryData(campaignKeys.detail(campaign.id), campaign);
+      return client.invalidateQueries({ queryKey: campaignKeys.list() });
+    },
+  });
+}
+
+/** POST /campaigns/{id}/status (admins): pause, resume or cancel. */
+export function useMoveCampaign(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (action: 'pause' | 'resume' | 'cancel') => api.post<Campaign>(`/campaigns/${encodeURIComponent(id)}/status`, { action }),
+    onSuccess: (campaign) => {
+      client.setQueryData(campaignKeys.detail(id), campaign);
+      return client.invalidateQueries({ queryKey: campaignKeys.list() });
+    },
+  });
+}

@@ -1,0 +1,177 @@
+/**
+ * The 'Nova campanha' form's state and its mapping to the API's `CampaignPayload`: inputs hold
+ * strings (numbers typed, a date and a time), the pace follows the chosen connections' types until
+ * it is edited, and field messages (the schema's or the server's `details`) are keyed by the field
+ * they show on. The plan's summary ('N destinatários, ...') is written here too.
+ */
+import { type CampaignPace, type CampaignPayload, type CampaignStatus, campaignPayload } from '#contracts/campaigns.ts';
+import type { ServiceType } from '#contracts/service-labels.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import type { CampaignPlan } from './api/campaigns.ts';
+
+export interface CampaignForm {
+  name: string;
+  audienceKind: 'contacts' | 'segment';
+  contactIds: string[];
+  segmentId: string;
+  serviceIds: string[];
+  text: string;
+  fileId: string | null;
+  startMode: 'now' | 'later';
+  /** yyyy-MM-dd and HH:mm in the browser's zone. */
+  startDate: string;
+  startTime: string;
+  windowKind: 'business-hours' | 'hours';
+  windowStart: string;
+  /** '00:00' is midnight at the end of the day (a time input cannot hold '24:00'). */
+  windowEnd: string;
+  weekdays: number[];
+  minGapSeconds: string;
+  maxGapSeconds: string;
+  dailyLimit: string;
+  dailyNewChats: string;
+  /** False while the pace is the chosen connections' default (it then follows them). */
+  paceEdited: boolean;
+  optOutHint: boolean;
+}
+
+/** The pace that keeps each kind of number safe (ADR draft campaigns). */
+const paceByType: Record<ServiceType, CampaignPace> = {
+  // A number paired by QR is banned for bursts and for many first messages: a person's rhythm.
+  whatsapp: { minGapSeconds: 20, maxGapSeconds: 60, dailyLimit: 200, dailyNewChats: 30 },
+  // The official API's limit is its daily tier of business-initiated conversations, not a rhythm.
+  whatsapp_cloud: { minGapSeconds: 1, maxGapSeconds: 3, dailyLimit: 1000, dailyNewChats: 250 },
+  telegram: { minGapSeconds: 20, maxGapSeconds: 60, dailyLimit: 200, dailyNewChats: 30 },
+};
+
+/** The default pace for the chosen connections' types: the most careful of them (one pace serves every number). */
+export function defaultPace(types: ServiceType[]): CampaignPace {
+  const paces = (types.length ? types : ['whatsapp' as const]).map((t) => paceByType[t] ?? paceByType.whatsapp);
+  return {
+    minGapSeconds: Math.max(...paces.map((p) => p.minGapSeconds)),
+    maxGapSeconds: Math.max(...paces.map((p) => p.maxGapSeconds)),
+    dailyLimit: Math.min(...paces.map((p) => p.dailyLimit)),
+    dailyNewChats: Math.min(...paces.map((p) => p.dailyNewChats)),
+  };
+}
+
+const paceFields = (pace: CampaignPace) => ({
+  minGapSeconds: String(pace.minGapSeconds),
+  maxGapSeconds: String(pace.maxGapSeconds),
+  dailyLimit: String(pace.dailyLimit),
+  dailyNewChats: String(pace.dailyNewChats),
+});
+
+/** The form as it opens: business hours, start now, the opt-out hint on. */
+export function emptyForm(): CampaignForm {
+  return {
+    name: '',
+    audienceKind: 'contacts',
+    contactIds: [],
+    segmentId: '',
+    serviceIds: [],
+    text: '',
+    fileId: null,
+    startMode: 'now',
+    startDate: '',
+    startTime: '',
+    windowKind: 'business-hours',
+    windowStart: '08:00',
+    windowEnd: '18:00',
+    weekdays: [1, 2, 3, 4, 5],
+    ...paceFields(defaultPace([])),
+    paceEdited: false,
+    optOutHint: true,
+  };
+}
+
+/** The connections chosen; the pace follows their types unless the person edited it. */
+export function withServices(form: CampaignForm, serviceIds: string[], typeOf: (id: string) => ServiceType | undefined): CampaignForm {
+  const next = { ...form, serviceIds };
+  if (form.paceEdited) return next;
+  const types = serviceIds.map(typeOf).filter((t): t is ServiceType => t !== undefined);
+  return { ...next, ...paceFields(defaultPace(types)) };
+}
+
+/** A typed number, or NaN for a blank one (the schema then says the field is required). */
+const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
+/** The local date and time as an ISO instant; the text as typed when it is no date (the schema refuses it). */
+function startAtOf(form: CampaignForm): string | null {
+  if (form.startMode === 'now') return null;
+  const at = new Date(`${form.startDate}T${form.startTime}`);
+  return Number.isNaN(at.getTime()) ? `${form.startDate} ${form.startTime}`.trim() : at.toISOString();
+}
+
+export function toPayload(form: CampaignForm): CampaignPayload {
+  return {
+    name: form.name,
+    audience: form.audienceKind === 'segment' ? { kind: 'segment', segmentId: form.segmentId } : { kind: 'contacts', contactIds: form.contactIds },
+    serviceIds: form.serviceIds,
+    message: { text: form.text, fileId: form.fileId },
+    startAt: startAtOf(form),
+    window:
+      form.windowKind === 'business-hours'
+        ? { kind: 'business-hours' }
+        : { kind: 'hours', start: form.windowStart, end: form.windowEnd === '00:00' ? '24:00' : form.windowEnd, weekdays: form.weekdays },
+    pace: {
+      minGapSeconds: numberOf(form.minGapSeconds),
+      maxGapSeconds: numberOf(form.maxGapSeconds),
+      dailyLimit: numberOf(form.dailyLimit),
+      dailyNewChats: numberOf(form.dailyNewChats),
+    },
+    optOutHint: form.optOutHint,
+  };
+}
+
+/** Field messages by the field they show on: 'name', 'audience', 'serviceIds', 'text', 'startAt', 'window.end', 'pace.dailyLimit'... */
+export type FieldErrors = Record<string, string>;
+
+/** The field a payload path shows on: the audience's and the message's inner paths on their one field. */
+export function fieldOf(path: string): string {
+  const [head, second] = path.split('.');
+  if (head === 'audience') return 'audience';
+  if (head === 'message') return second === 'fileId' ? 'file' : 'text';
+  if ((head === 'window' || head === 'pace') && second) return `${head}.${second}`;
+  return head ?? '';
+}
+
+/** The first message per field, from the server's `details` or the schema's issues. */
+export function errorsOf(details: { path: string; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const d of details) errors[fieldOf(d.path)] ??= d.message;
+  return errors;
+}
+
+/** The schema's verdict on the form: the payload, or its field messages. */
+export function checkForm(form: CampaignForm): { ok: true; payload: CampaignPayload } | { ok: false; errors: FieldErrors } {
+  const parsed = campaignPayload.safeParse(toPayload(form));
+  if (parsed.success) return { ok: true, payload: parsed.data };
+  return { ok: false, errors: errorsOf(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))) };
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('pt-BR')} ${n === 1 ? one : many}`;
+
+/** What the plan says before starting: 'N destinatários, M ficam de fora, K primeiras mensagens, término estimado dd/MM/yyyy HH:mm'. */
+export function planSummary(plan: CampaignPlan): string {
+  const counts = [
+    plural(plan.recipients, 'destinatário', 'destinatários'),
+    `${plan.leftOut.toLocaleString('pt-BR')} ${plan.leftOut === 1 ? 'fica' : 'ficam'} de fora`,
+    plural(plan.firstMessages, 'primeira mensagem', 'primeiras mensagens'),
+  ].join(', ');
+  if (plan.recipients === 0) return `${counts}: nenhum contato receberia esta campanha.`;
+  if (plan.estimatedFinishAt === null) {
+    return `${counts}. Sem término estimado: alguns destinatários nunca receberiam a mensagem com estas regras (permita conversas novas por dia ou abra mais a janela de envio).`;
+  }
+  return `${counts}, término estimado ${formatDateTime(plan.estimatedFinishAt)}`;
+}
+
+/** A campaign's status in pt-BR, as the list and the progress screen show it. */
+export const campaignStatusLabels: Record<CampaignStatus, string> = {
+  preparing: 'Preparando',
+  scheduled: 'Agendada',
+  running: 'Enviando',
+  paused: 'Pausada',
+  cancelled: 'Cancelada',
+  finished: 'Concluída',
+};
