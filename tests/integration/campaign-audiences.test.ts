@@ -43,7 +43,11 @@ const thread = async (team: Team) =>
 describe('opting out of campaigns', () => {
   it('records the word on the contact with a confirmation, clears it with VOLTAR or by an admin, and leaves the conversation alone', async () => {
     const team = await inboxTeam();
-    const optOut = { ...defaultOptOutSettings, confirmation: { ...defaultOptOutSettings.confirmation, enabled: true } };
+    const optOut = {
+      ...defaultOptOutSettings,
+      confirmation: { ...defaultOptOutSettings.confirmation, enabled: true, optOutText: 'Tudo certo, {{primeiro_nome}}: sem campanhas a partir de agora.' },
+    };
+    const confirmed = 'Tudo certo, Cliente: sem campanhas a partir de agora.';
     expect((await call('PUT', '/automations', { token: team.admin.token, body: { ...defaultAutomationSettings, optOut } })).status).toBe(200);
     const before = Date.now();
 
@@ -55,12 +59,10 @@ describe('opting out of campaigns', () => {
     expect(messages.map((m) => [m.kind ?? 'message', m.text])).toEqual([
       ['message', ' Sáir '],
       ['system', 'Contato descadastrado de campanhas (enviou "SAIR")'],
-      ['message', defaultOptOutSettings.confirmation.optOutText],
+      ['message', confirmed],
     ]);
     expect(messages[2].automated).toBe(true);
-    await eventually(
-      async () => (await fakeChannel.sent()).find((s) => s.message.to === team.contact.idFromService)?.message.text === optOut.confirmation.optOutText,
-    );
+    await eventually(async () => (await fakeChannel.sent()).find((s) => s.message.to === team.contact.idFromService)?.message.text === confirmed);
 
     // Segments find them; a message that only contains the word changes nothing; the team still answers.
     const optedOut = await call('GET', `/contacts${listQueryString({ where: { id: team.contact.id, optedOutAt: { ne: null } } })}`, {

@@ -4,6 +4,7 @@
  * (`optedOutAt`, `optedOutWord`), which every later campaign honours; an opt-in word clears it. The
  * conversation goes on as any other: the message is stored, counted unread and runs the lifecycle.
  */
+import { fillAutomationText } from '#contracts/automations.ts';
 import type { Contact } from '#contracts/contacts.ts';
 import { optOutIntent, type OptOutSettings } from '#contracts/opt-out.ts';
 import type { ContactFields, ContactItem } from '#db/contacts.ts';
@@ -50,7 +51,12 @@ export function optOutOnInbound(
     lines.push(conversationLine(ports, contact, 'system', optOutLines.in(intent.word), null, atMs));
   }
   if (confirmation.enabled) {
-    const reply = intent.kind === 'out' ? confirmation.optOutText : confirmation.optInText;
+    const reply = fillAutomationText(intent.kind === 'out' ? confirmation.optOutText : confirmation.optInText, {
+      contact: { name: contact.name },
+      department: contact.department ?? null,
+      protocol: contact.conversationStats?.protocol ?? null,
+      agent: contact.user ?? null,
+    });
     lines.push(automatedMessage(ports, contact, reply, intent.kind === 'out' ? 'opt_out' : 'opt_in', atMs + 1));
   }
   return { changes, lines };
