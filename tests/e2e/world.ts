@@ -36,6 +36,8 @@ export interface WorldOptions {
    * META_APP_SECRET) with this login configuration id (META_CONFIG_ID).
    */
   metaApp?: { configId: string };
+  /** More of the runtime's environment (CAMPAIGN_POLL_MS for the campaigns' poller...). */
+  env?: Record<string, string>;
 }
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
@@ -48,6 +50,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     TELEGRAM_API_ROOT: telegram.url,
     TELEGRAM_MODE: 'polling',
     ...(options.whatsappDouble ? { WHATSAPP_DOUBLE: '1', WHATSAPP_DOUBLE_PACE_MS: String(options.whatsappDouble.paceMs) } : {}),
+    ...options.env,
   });
   // Chromium's fake microphone answers getUserMedia without a prompt (the voice-note test).
   const browser = await chromium.launch({
