@@ -1,4 +1,4 @@
-import { memo, useCallback, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useState } from 'react';
 import { Link } from 'react-router';
 import { Bookmark, Download, FileSpreadsheet, ListFilter, Pencil, Plus, Tag as TagIcon, Upload } from 'lucide-react';
 import { defaultPerPage } from '#contracts/list-query.ts';
@@ -23,7 +23,6 @@ import { useExportContact } from '#web/features/contacts/api/export-contact.ts';
 import { useExportContactList } from '#web/features/contacts/api/export-contact-list.ts';
 import { contactWhere, hasFilters } from '#web/features/contacts/contact-filters.ts';
 import { ContactFilterFields } from './contact-filter-fields.tsx';
-import { SaveSegmentDialog } from './save-segment-dialog.tsx';
 
 const actionClass =
   'inline-flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-surface-2 hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-50';
@@ -32,6 +31,9 @@ const actionClass =
 const archivedWhy = (contact: Contact) => (contact.archivedReason === 'manual' ? 'Contato arquivado por um administrador' : archivedByLimitText);
 
 const noTags: Tag[] = [];
+
+// The segment's form checks its name with zod: fetched when opened, so zod stays off the list's first load (ADR-0168).
+const SaveSegmentDialog = lazy(() => import('./save-segment-dialog.tsx').then((m) => ({ default: m.SaveSegmentDialog })));
 
 interface ContactTableRowProps {
   contact: Contact;
@@ -236,7 +238,11 @@ export function ContactsTable() {
           />
         ))}
       </ListTable>
-      {savingSegment ? <SaveSegmentDialog where={contactWhere(list.applied)} count={total} onClose={() => setSavingSegment(false)} /> : null}
+      {savingSegment ? (
+        <Suspense fallback={null}>
+          <SaveSegmentDialog where={contactWhere(list.applied)} count={total} onClose={() => setSavingSegment(false)} />
+        </Suspense>
+      ) : null}
       {tagging ? <ContactTagsDialog contact={tagging} tags={tags} onClose={() => setTagging(null)} /> : null}
     </div>
   );
