@@ -15,8 +15,8 @@ const stretchMs = 55_000;
 export const handler = observed(async (_event: ScheduledEvent): Promise<CampaignRun> => {
   const run = await runCampaigns(defaultPorts(), {
     until: Date.now() + stretchMs,
-    onError: (lane, error) => logger.error('campaign lane step failed', { campaignId: lane.campaignId, serviceId: lane.serviceId, error }),
+    onError: (at, error) => logger.error('campaign step failed', { ...at, error }),
   });
-  if (run.sent + run.skipped + run.finished + run.failed > 0) logger.info('campaigns', { ...run });
+  if (run.prepared + run.sent + run.skipped + run.finished + run.failed > 0) logger.info('campaigns', { ...run });
   return run;
 });

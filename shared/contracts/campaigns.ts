@@ -9,7 +9,8 @@ import { minutesOf } from './business-hours.ts';
 import { idField, requiredString, requiredText } from './fields.ts';
 import { quickReplyVariables } from './quick-replies.ts';
 
-export const campaignStatuses = ['scheduled', 'running', 'paused', 'cancelled', 'finished'] as const;
+/** `preparing`: a segment's recipients are being written in the background; it then goes `scheduled` (start in the future) or `running`. */
+export const campaignStatuses = ['preparing', 'scheduled', 'running', 'paused', 'cancelled', 'finished'] as const;
 export type CampaignStatus = (typeof campaignStatuses)[number];
 
 /** Why a recipient was left out when its turn came, in pt-BR (the progress screen lists them). */
@@ -99,7 +100,10 @@ export const campaignMessageSchema = z
   .refine((m) => m.text.trim() !== '' || m.fileId !== null, { error: campaignTexts.noMessage, path: ['text'] });
 export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
 
-/** Who receives it: contacts picked by hand (a segment, for larger audiences, comes with segments). */
+/**
+ * Who receives it: contacts picked by hand (up to 1,000), or a segment (a saved contact filter, any
+ * size): who it matches when the campaign starts, the filter frozen then.
+ */
 export const campaignAudienceSchema = z.discriminatedUnion(
   'kind',
   [
@@ -108,9 +112,10 @@ export const campaignAudienceSchema = z.discriminatedUnion(
       contactIds: z
         .array(idField, { error: requiredText })
         .min(1, { error: 'Escolha pelo menos um contato' })
-        .max(1000, { error: 'Escolha no máximo 1000 contatos' })
+        .max(1000, { error: 'Escolha no máximo 1000 contatos; para mais, use um segmento' })
         .transform((ids) => [...new Set(ids)]),
     }),
+    z.object({ kind: z.literal('segment'), segmentId: idField }),
   ],
   { error: requiredText },
 );

@@ -17,12 +17,17 @@ export const laneShards = 4;
 export interface CampaignItem {
   pk: string;
   sk: string;
+  /** Only while `preparing` (`keys.preparingCampaign`). */
+  gsi1pk?: string;
+  gsi1sk?: string;
   type: typeof entityTypes.campaign;
   accountId: string;
   id: string;
   name: string;
   status: CampaignStatus;
   audience: CampaignAudience;
+  /** A segment audience's filter as it was when the campaign was created (the list query's `where`). */
+  frozenWhere?: Record<string, unknown>;
   serviceIds: string[];
   message: CampaignMessage;
   startAt: string;
@@ -96,8 +101,48 @@ export interface LaneItem extends LaneTallies {
   finished: boolean;
 }
 
-export function campaignItem(fields: Omit<CampaignItem, 'pk' | 'sk' | 'type'>): CampaignItem {
-  return { ...keys.campaign(fields.accountId, fields.id), type: entityTypes.campaign, ...fields };
+export function campaignItem(fields: Omit<CampaignItem, 'pk' | 'sk' | 'type' | 'gsi1pk' | 'gsi1sk'>): CampaignItem {
+  const item: CampaignItem = { ...keys.campaign(fields.accountId, fields.id), type: entityTypes.campaign, ...fields };
+  return fields.status === 'preparing' ? { ...item, ...keys.preparingCampaign(fields.createdAt, fields.accountId, fields.id) } : item;
+}
+
+/** Segment campaigns still to prepare, oldest first (eventually consistent: each is read again before it is prepared). */
+export async function preparingCampaignsOf(table: Table): Promise<Pick<CampaignItem, 'accountId' | 'id'>[]> {
+  const found: Pick<CampaignItem, 'accountId' | 'id'>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.preparingCampaigns().gsi1pk },
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...((page.Items ?? []) as CampaignItem[]).map(({ accountId, id }) => ({ accountId, id })));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+/** Transaction member: a prepared campaign starts (status, its recipients count and estimate), leaving the preparing index; refused unless still preparing. */
+export function campaignPreparedStep(
+  campaign: Pick<CampaignItem, 'accountId' | 'id'>,
+  to: 'scheduled' | 'running',
+  recipients: number,
+  estimatedFinishAt: string | null,
+  at: string,
+): UpdateStep {
+  return {
+    Update: {
+      Key: keys.campaign(campaign.accountId, campaign.id),
+      UpdateExpression: 'SET #status = :to, recipients = :n, estimatedFinishAt = :e, updatedAt = :at REMOVE gsi1pk, gsi1sk',
+      ConditionExpression: '#status = :preparing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':to': to, ':n': recipients, ':e': estimatedFinishAt, ':at': at, ':preparing': 'preparing' },
+    },
+  };
 }
 
 export function recipientItem(fields: Omit<RecipientItem, 'pk' | 'sk' | 'type' | 'state'>): RecipientItem {
@@ -165,7 +210,8 @@ export function campaignStatusStep(campaign: Pick<CampaignItem, 'accountId' | 'i
   return {
     Update: {
       Key: keys.campaign(campaign.accountId, campaign.id),
-      UpdateExpression: 'SET #status = :to, updatedAt = :at',
+      // Out of the preparing index whatever the move (a preparing campaign cancelled).
+      UpdateExpression: 'SET #status = :to, updatedAt = :at REMOVE gsi1pk, gsi1sk',
       ConditionExpression: `#status IN (${names.join(', ')})`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':to': to, ':at': at, ...Object.fromEntries(from.map((s, i) => [names[i]!, s])) },
@@ -173,8 +219,13 @@ export function campaignStatusStep(campaign: Pick<CampaignItem, 'accountId' | 'i
   };
 }
 
-/** Writes recipients, 25 a request, retrying what DynamoDB left unprocessed. */
-export async function putRecipients(table: Table, items: RecipientItem[]): Promise<void> {
+/** Writes recipients, 25 a request and `parallel` requests at a time, retrying what DynamoDB left unprocessed. */
+export async function putRecipients(table: Table, items: RecipientItem[], parallel = 4): Promise<void> {
+  const share = Math.ceil(items.length / parallel / 25) * 25;
+  if (parallel > 1 && items.length > 25) {
+    await Promise.all(Array.from({ length: parallel }, (_, i) => putRecipients(table, items.slice(i * share, (i + 1) * share), 1)));
+    return;
+  }
   for (let i = 0; i < items.length; i += 25) {
     let requests: { PutRequest: { Item: Record<string, unknown> } }[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item: { ...Item } } }));
     for (let attempt = 0; requests.length > 0; attempt++) {

@@ -117,6 +117,8 @@ describe('ACCESS_PATTERNS.md', () => {
     campaignLanes: [['A', 'K']],
     dueLane: [[3, '<next>', 'A', 'K', 'S']],
     dueLanes: [[3]],
+    preparingCampaign: [['<createdAt>', 'A', 'K']],
+    preparingCampaigns: [[]],
     channelMessage: [['A', 'S', '<channelMessageId>']],
     file: [['A', 'F']],
     accountConnection: [['A', '<connectionId>']],

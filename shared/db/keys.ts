@@ -249,6 +249,12 @@ export const keys = {
     gsi1sk: `${nextAt}#${accountId}#${campaignId}#${serviceId}`,
   }),
   dueLanes: (shard: number) => ({ gsi1pk: `CAMPAIGN-LANES#${shard}` }),
+  /** gsi1, sparse while a segment campaign's recipients are being written (the campaigns' poller prepares them). */
+  preparingCampaign: (createdAt: string, accountId: string, campaignId: string) => ({
+    gsi1pk: 'CAMPAIGNS-PREPARING',
+    gsi1sk: `${createdAt}#${accountId}#${campaignId}`,
+  }),
+  preparingCampaigns: () => ({ gsi1pk: 'CAMPAIGNS-PREPARING' }),
   /**
    * A scheduled message (shared/db/scheduled-messages.ts), in the contact's message partition. gsi1,
    * sparse while it waits: its next occurrence by due time over `timerShards` partitions chosen by

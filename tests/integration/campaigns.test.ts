@@ -112,6 +112,36 @@ describe('a campaign', () => {
     expect(counted.counts).toMatchObject({ sent: 2, skipped: 1, replied: 2, optedOut: 1 });
   });
 
+  it('takes a segment as its audience: prepared in the background from who the filter matches, then sent', async () => {
+    const s = await shop('c', 4);
+    // One of them archived: the segment leaves archived contacts out.
+    expect((await call('POST', `/contacts/${s.contactIds[3]}/archive`, { token: s.token, body: { archive: true } })).status).toBe(200);
+    const segment = await call('POST', '/segments', { token: s.token, body: { name: 'Ativos', where: { archivedAt: null } } });
+    expect(segment.status).toBe(201);
+    await eventually(async () => (await call('GET', `/segments/${segment.body.id}`, { token: s.token })).body.count === 3);
+    const input = { ...body(s, []), audience: { kind: 'segment', segmentId: segment.body.id } };
+    const plan = await call('POST', '/campaigns/plan', { token: s.token, body: input });
+    expect(plan.body).toMatchObject({ recipients: 3, leftOut: 0 });
+    const created = await call('POST', '/campaigns', { token: s.token, body: input });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'preparing', counts: { recipients: 3 } });
+    const done = await eventually(async () => {
+      const c = (await call('GET', `/campaigns/${created.body.id}`, { token: s.token })).body;
+      return c.status === 'finished' ? c : null;
+    });
+    expect(done.counts).toMatchObject({ recipients: 3, sent: 3, queued: 0 });
+    expect(campaignTexts(s.bot).sort()).toEqual(
+      s.people
+        .slice(0, 3)
+        .map((p) => String(p.id))
+        .sort(),
+    );
+    // A segment that is not the account's: refused on its field.
+    const missing = await call('POST', '/campaigns/plan', { token: s.token, body: { ...input, audience: { kind: 'segment', segmentId: 'nao-existe' } } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.details).toEqual([{ path: 'audience.segmentId', message: 'Segmento não encontrado' }]);
+  });
+
   it('holds every send while paused, and a runtime killed mid-way resumes it with nobody reached twice', async () => {
     const s = await shop('b', 6);
     const created = await call('POST', '/campaigns', { token: s.token, body: body(s, s.contactIds, 2) });

@@ -319,7 +319,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       await runCampaigns(defaultPorts(), {
         until,
         sleep: campaignSleep,
-        onError: (lane, error) => console.error(`[campaigns] campanha ${lane.campaignId}, conexão ${lane.serviceId}: falha no envio`, error),
+        onError: (at, error) => console.error(`[campaigns] campanha ${at.campaignId}${at.serviceId ? `, conexão ${at.serviceId}` : ''}: falha`, error),
       }).catch((error: unknown) => {
         if (!campaignsStop.signal.aborted) console.error('[campaigns] falha ao enviar as campanhas', error);
       });

@@ -40,7 +40,7 @@ export type CampaignAction = 'pause' | 'resume' | 'cancel';
 const moves: Record<CampaignAction, { from: CampaignStatus[]; to: CampaignStatus }> = {
   pause: { from: ['scheduled', 'running'], to: 'paused' },
   resume: { from: ['paused'], to: 'running' },
-  cancel: { from: ['scheduled', 'running', 'paused'], to: 'cancelled' },
+  cancel: { from: ['preparing', 'scheduled', 'running', 'paused'], to: 'cancelled' },
 };
 
 const conflictTexts: Record<CampaignAction, string> = {

@@ -1,19 +1,37 @@
 /**
- * Planning and creating a campaign (ADR draft campaigns): its audience read and split into one lane
- * per connection (each contact is sent from its own connection; contacts of connections the
- * campaign does not use are left out), known contacts ahead of first messages, and the estimated
- * finish from the lanes' rules. Creating writes the recipients, then the lanes and the campaign in
- * one transaction, so a lane never exists without its recipients. Admins only.
+ * Planning, creating and preparing a campaign (ADR draft campaigns): its audience read and split
+ * into one lane per connection (each contact is sent from its own connection; contacts of
+ * connections the campaign does not use, and groups, are left out), known contacts ahead of first
+ * messages, and the estimated finish from the lanes' rules. Recipients are written first, then the
+ * lanes with the campaign's start in one transaction, so a lane never exists without its
+ * recipients: at once for a hand-picked list (up to 1,000), in the background for a segment (any
+ * size: its filter frozen at creation, its members read from the contact directory and written by
+ * the campaigns' poller). Admins only.
  */
-import type { Campaign, CampaignPayload } from '#contracts/campaigns.ts';
+import type { Campaign, CampaignAudience, CampaignPayload, CampaignWindow, CampaignPace } from '#contracts/campaigns.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { uploadKindOf } from '#contracts/files.ts';
-import { audienceContacts, campaignItem, type CampaignItem, laneItem, type LaneItem, putRecipients, recipientItem } from '#db/campaigns.ts';
-import type { ContactItem } from '#db/contacts.ts';
+import type { Where } from '#contracts/list-query.ts';
+import {
+  audienceContacts,
+  campaignItem,
+  type CampaignItem,
+  campaignPreparedStep,
+  getCampaignItem,
+  laneItem,
+  type LaneItem,
+  preparingCampaignsOf,
+  putRecipients,
+  recipientItem,
+} from '#db/campaigns.ts';
 import { getFileItem } from '#db/files.ts';
-import { getServiceItem } from '#db/services.ts';
-import { putNewStep, writeTogether } from '#db/transaction.ts';
+import { accountServices, getServiceItem } from '#db/services.ts';
+import { putNewStep, refusedBy, writeTogether } from '#db/transaction.ts';
 import { accountBusinessHours } from '../business-hours/settings.ts';
+import { contactDirectory } from '../contacts/contact-directory.ts';
+import { contactListRules } from '../contacts/contacts.ts';
+import { readContactSnapshot } from '../contacts/contact-snapshot.ts';
+import { getSegment } from '../contacts/segments.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
@@ -34,11 +52,87 @@ export interface CampaignPlanAnswer {
   startAt: string;
 }
 
-interface Plan extends CampaignPlanAnswer {
-  lanes: Map<string, { known: ContactItem[]; fresh: ContactItem[] }>;
+/** What a campaign needs of a contact of its audience. */
+interface Member {
+  id: string;
+  serviceId: string;
+  group: boolean;
+  lastInboundAt: string | null | undefined;
 }
 
-async function planOf(ports: Ports, session: AccountSession, payload: CampaignPayload): Promise<Plan> {
+interface Lanes {
+  lanes: Map<string, { known: Member[]; fresh: Member[] }>;
+  recipients: number;
+  firstMessages: number;
+}
+
+/** Splits an audience into lanes: contacts of the campaign's connections, known ones first. */
+function lanesOf(members: Member[], serviceIds: string[]): Lanes {
+  const lanes = new Map(serviceIds.map((id) => [id, { known: [] as Member[], fresh: [] as Member[] }]));
+  let recipients = 0;
+  let firstMessages = 0;
+  for (const member of members) {
+    const lane = lanes.get(member.serviceId);
+    if (!lane || member.group) continue;
+    if (member.lastInboundAt) lane.known.push(member);
+    else {
+      lane.fresh.push(member);
+      firstMessages++;
+    }
+    recipients++;
+  }
+  return { lanes, recipients, firstMessages };
+}
+
+/** The contacts a list query's `where` matches now, from the account's contact directory. */
+async function segmentMembers(ports: Ports, accountId: string, where: Where): Promise<Member[]> {
+  const contacts = await contactDirectory.matchingContacts(
+    ports.table,
+    accountId,
+    () => accountServices(ports.table, accountId),
+    { where, order: contactListRules.defaultOrder ?? [] },
+    () => readContactSnapshot(ports.storage, accountId),
+  );
+  return contacts.map((c) => ({ id: c.id, serviceId: c.serviceId, group: c.type === 'group', lastInboundAt: c.lastInboundAt }));
+}
+
+async function audienceOf(ports: Ports, session: AccountSession, audience: CampaignAudience): Promise<{ members: Member[]; asked: number; where?: Where }> {
+  if (audience.kind === 'contacts') {
+    const found = await audienceContacts(ports.table, session.accountId, audience.contactIds);
+    return {
+      members: found.map((c) => ({ id: c.id, serviceId: c.serviceId, group: c.contactType !== 'user', lastInboundAt: c.lastInboundAt })),
+      asked: audience.contactIds.length,
+    };
+  }
+  const segment = await getSegment(ports, session, audience.segmentId).catch((error: unknown) => {
+    if (error instanceof Error && 'kind' in error && error.kind === 'notFound') throw invalidField('audience.segmentId', 'Segmento não encontrado');
+    throw error;
+  });
+  const members = await segmentMembers(ports, session.accountId, segment.where);
+  return { members, asked: members.length, where: segment.where };
+}
+
+/** When the last recipient would go, each lane from `startAt` at the campaign's rules; null when some never could. */
+async function estimate(
+  ports: Ports,
+  accountId: string,
+  plan: Lanes,
+  rules: { window: CampaignWindow; pace: CampaignPace },
+  startAt: number,
+): Promise<string | null> {
+  const { hours } = await accountBusinessHours(ports, accountId);
+  const schedule = campaignSchedule(rules.window, hours);
+  let finish: number | null = startAt;
+  for (const lane of plan.lanes.values()) {
+    // First messages a pace without new chats never sends are skipped when their turn comes, not waited for.
+    const fresh = everSendable(rules.pace, true) ? lane.fresh.length : 0;
+    const end = estimateLaneFinish(schedule, rules.pace, { known: lane.known.length, fresh }, startAt);
+    finish = end === null || finish === null ? null : Math.max(finish, end);
+  }
+  return plan.recipients === 0 || finish === null ? null : new Date(finish).toISOString();
+}
+
+async function checked(ports: Ports, session: AccountSession, payload: CampaignPayload): Promise<number> {
   if (!session.user.isAdmin) throw fail.forbidden();
   const now = ports.clock().getTime();
   const startAt = payload.startAt ? Date.parse(payload.startAt) : now;
@@ -52,85 +146,133 @@ async function planOf(ports: Ports, session: AccountSession, payload: CampaignPa
     const kind = file ? uploadKindOf(file.mimetype) : undefined;
     if (!file || !stored || !kind || stored.size === 0 || stored.size !== file.size) throw fail.invalid(errorTexts.fileNotUploaded);
   }
-  const contacts = await audienceContacts(ports.table, session.accountId, payload.audience.contactIds);
-  const lanes = new Map(payload.serviceIds.map((id) => [id, { known: [] as ContactItem[], fresh: [] as ContactItem[] }]));
-  let recipients = 0;
-  for (const contact of contacts) {
-    const lane = lanes.get(contact.serviceId);
-    if (!lane || contact.contactType !== 'user') continue;
-    (contact.lastInboundAt ? lane.known : lane.fresh).push(contact);
-    recipients++;
-  }
-  const { hours } = await accountBusinessHours(ports, session.accountId);
-  const schedule = campaignSchedule(payload.window, hours);
-  let finish: number | null = startAt;
-  for (const lane of lanes.values()) {
-    const fresh = everSendable(payload.pace, true) ? lane.fresh.length : 0;
-    const end = estimateLaneFinish(schedule, payload.pace, { known: lane.known.length, fresh }, startAt);
-    finish = end === null || finish === null ? null : Math.max(finish, end);
-    // First messages a pace without new chats never sends are skipped when their turn comes, not waited for.
-  }
-  const firstMessages = [...lanes.values()].reduce((n, lane) => n + lane.fresh.length, 0);
-  return {
-    lanes,
-    recipients,
-    leftOut: payload.audience.contactIds.length - recipients,
-    firstMessages,
-    estimatedFinishAt: recipients === 0 || finish === null ? null : new Date(finish).toISOString(),
+  return startAt;
+}
+
+async function planOf(ports: Ports, session: AccountSession, payload: CampaignPayload) {
+  const startAt = await checked(ports, session, payload);
+  const audience = await audienceOf(ports, session, payload.audience);
+  const plan = lanesOf(audience.members, payload.serviceIds);
+  const answer: CampaignPlanAnswer = {
+    recipients: plan.recipients,
+    leftOut: audience.asked - plan.recipients,
+    firstMessages: plan.firstMessages,
+    estimatedFinishAt: await estimate(ports, session.accountId, plan, payload, startAt),
     startAt: new Date(startAt).toISOString(),
   };
+  return { answer, plan, where: audience.where };
 }
 
 /** `POST /campaigns/plan`: the wizard's summary before starting; nothing is written. */
 export async function planCampaign(ports: Ports, session: AccountSession, payload: CampaignPayload): Promise<CampaignPlanAnswer> {
-  const { lanes: _lanes, ...answer } = await planOf(ports, session, payload);
-  return answer;
+  return (await planOf(ports, session, payload)).answer;
 }
 
-/** `POST /campaigns`: writes the recipients, then the lanes and the campaign together; it starts at `startAt`. */
-export async function createCampaign(ports: Ports, session: AccountSession, payload: CampaignPayload): Promise<Campaign> {
-  const plan = await planOf(ports, session, payload);
-  if (plan.recipients === 0) throw invalidField('audience', 'Nenhum contato das conexões escolhidas está na lista');
-  const at = ports.clock().toISOString();
-  const id = ports.newId();
-  for (const [serviceId, lane] of plan.lanes) {
-    const items = [...lane.known.map((c) => ({ c, fresh: false })), ...lane.fresh.map((c) => ({ c, fresh: true }))].map(({ c, fresh }) =>
-      recipientItem({ accountId: session.accountId, campaignId: id, serviceId, contactId: c.id, fresh }),
-    );
-    await putRecipients(ports.table, items);
-  }
-  const campaign: CampaignItem = campaignItem({
-    accountId: session.accountId,
-    id,
-    name: payload.name,
-    status: Date.parse(plan.startAt) > Date.parse(at) ? 'scheduled' : 'running',
-    audience: payload.audience,
-    serviceIds: payload.serviceIds,
-    message: payload.message,
-    startAt: plan.startAt,
-    window: payload.window,
-    pace: payload.pace,
-    optOutHint: payload.optOutHint,
-    recipients: plan.recipients,
-    estimatedFinishAt: plan.estimatedFinishAt,
-    createdBy: { id: session.user.id, name: session.user.name },
-    createdAt: at,
-    updatedAt: at,
-  });
-  const lanes: LaneItem[] = [...plan.lanes].map(([serviceId, lane]) =>
-    laneItem({
-      accountId: session.accountId,
-      campaignId: id,
+/** The lanes of a campaign whose recipients are written, each due at the start. */
+function laneItems(campaign: Pick<CampaignItem, 'accountId' | 'id' | 'startAt'>, plan: Lanes): LaneItem[] {
+  return [...plan.lanes].map(([serviceId, lane]) => {
+    const recipients = lane.known.length + lane.fresh.length;
+    return laneItem({
+      accountId: campaign.accountId,
+      campaignId: campaign.id,
       serviceId,
       round: 0,
       cursor: null,
-      nextAt: lane.known.length + lane.fresh.length > 0 ? plan.startAt : null,
+      nextAt: recipients > 0 ? campaign.startAt : null,
       day: null,
       inFlight: null,
-      finished: lane.known.length + lane.fresh.length === 0,
-      recipients: lane.known.length + lane.fresh.length,
-    }),
-  );
+      finished: recipients === 0,
+      recipients,
+    });
+  });
+}
+
+async function writeRecipients(ports: Ports, campaign: Pick<CampaignItem, 'accountId' | 'id'>, plan: Lanes): Promise<void> {
+  for (const [serviceId, lane] of plan.lanes) {
+    const items = [...lane.known.map((m) => ({ m, fresh: false })), ...lane.fresh.map((m) => ({ m, fresh: true }))].map(({ m, fresh }) =>
+      recipientItem({ accountId: campaign.accountId, campaignId: campaign.id, serviceId, contactId: m.id, fresh }),
+    );
+    await putRecipients(ports.table, items);
+  }
+}
+
+const startStatus = (startAt: string, now: string): 'scheduled' | 'running' => (Date.parse(startAt) > Date.parse(now) ? 'scheduled' : 'running');
+
+/**
+ * `POST /campaigns`: a list's recipients are written now, then its lanes and the campaign together;
+ * a segment's campaign is stored `preparing` with its filter frozen, for the poller to prepare.
+ */
+export async function createCampaign(ports: Ports, session: AccountSession, payload: CampaignPayload): Promise<Campaign> {
+  const { answer, plan, where } = await planOf(ports, session, payload);
+  if (answer.recipients === 0) throw invalidField('audience', 'Nenhum contato das conexões escolhidas está neste público');
+  const at = ports.clock().toISOString();
+  const id = ports.newId();
+  const fields = {
+    accountId: session.accountId,
+    id,
+    name: payload.name,
+    audience: payload.audience,
+    serviceIds: payload.serviceIds,
+    message: payload.message,
+    startAt: answer.startAt,
+    window: payload.window,
+    pace: payload.pace,
+    optOutHint: payload.optOutHint,
+    recipients: answer.recipients,
+    estimatedFinishAt: answer.estimatedFinishAt,
+    createdBy: { id: session.user.id, name: session.user.name },
+    createdAt: at,
+    updatedAt: at,
+  };
+  if (where) {
+    const campaign = campaignItem({ ...fields, status: 'preparing', frozenWhere: where as Record<string, unknown> });
+    await writeTogether(ports.table, { campaign: putNewStep(campaign) });
+    return presentCampaign(campaign, []);
+  }
+  await writeRecipients(ports, { accountId: session.accountId, id }, plan);
+  const campaign = campaignItem({ ...fields, status: startStatus(answer.startAt, at) });
+  const lanes = laneItems(campaign, plan);
   await writeTogether(ports.table, { campaign: putNewStep(campaign), ...Object.fromEntries(lanes.map((lane, i) => [`lane${i}`, putNewStep(lane)])) });
   return presentCampaign(campaign, lanes);
+}
+
+/**
+ * Prepares a segment campaign: who its frozen filter matches now, written as recipients (again from
+ * the start if an earlier run died: the same keys, still queued), then the lanes and the start in
+ * one transaction. A campaign cancelled meanwhile is left as it is. Answers whether it started.
+ */
+export async function prepareCampaign(ports: Ports, ref: Pick<CampaignItem, 'accountId' | 'id'>): Promise<boolean> {
+  const campaign = await getCampaignItem(ports.table, ref.accountId, ref.id, true);
+  if (campaign?.status !== 'preparing' || !campaign.frozenWhere) return false;
+  const members = await segmentMembers(ports, campaign.accountId, campaign.frozenWhere as Where);
+  const plan = lanesOf(members, campaign.serviceIds);
+  await writeRecipients(ports, campaign, plan);
+  const now = ports.clock().toISOString();
+  // A start that passed while preparing is now (ISO instants compare as strings).
+  const startAt = [campaign.startAt, now].sort()[1]!;
+  const lanes = laneItems({ ...campaign, startAt }, plan);
+  const estimatedFinishAt = await estimate(ports, campaign.accountId, plan, campaign, Date.parse(startAt));
+  try {
+    await writeTogether(ports.table, {
+      campaign: campaignPreparedStep(campaign, startStatus(startAt, now), plan.recipients, estimatedFinishAt, now),
+      ...Object.fromEntries(lanes.map((lane, i) => [`lane${i}`, putNewStep(lane)])),
+    });
+    return true;
+  } catch (error) {
+    if (refusedBy(error)) return false;
+    throw error;
+  }
+}
+
+/** Prepares every segment campaign waiting for it (the poller, before it feeds the lanes). */
+export async function prepareCampaigns(ports: Ports, onError?: (campaignId: string, error: unknown) => void): Promise<number> {
+  let started = 0;
+  for (const ref of await preparingCampaignsOf(ports.table)) {
+    try {
+      if (await prepareCampaign(ports, ref)) started++;
+    } catch (error) {
+      onError?.(ref.id, error);
+    }
+  }
+  return started;
 }

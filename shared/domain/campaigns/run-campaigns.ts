@@ -1,6 +1,7 @@
 /**
  * The campaigns' poller (ADR draft campaigns): one run covers a stretch of time (the cloud's
- * one-minute rule: about 55 s; the local runtime: its interval). It reads the running lanes due
+ * one-minute rule: about 55 s; the local runtime: its interval). It first prepares the segment
+ * campaigns waiting for their recipients, then reads the running lanes due
  * within the stretch and feeds each at its own times, sleeping between its sends, all lanes side by
  * side; a lane whose next send falls after the stretch is left to the next run, which finds it in
  * the index. Two runs that overlap race on each lane's round, and one of them leaves it.
@@ -8,8 +9,11 @@
 import { dueLanesOf, laneShards } from '#db/campaigns.ts';
 import type { Ports } from '../ports.ts';
 import { type FeedOptions, feedLane, type LaneRef, type LaneStep } from './feed-lane.ts';
+import { prepareCampaigns } from './plan-campaign.ts';
 
 export interface CampaignRun {
+  /** Segment campaigns whose recipients this run wrote and started. */
+  prepared: number;
   sent: number;
   skipped: number;
   waiting: number;
@@ -22,15 +26,19 @@ export interface RunOptions extends FeedOptions {
   until: number;
   /** @default setTimeout */
   sleep?: (ms: number) => Promise<void>;
-  /** A lane's step that threw (logged, the lane is left to the next run). */
-  onError?: (lane: LaneRef, error: unknown) => void;
+  /** A campaign's preparation or a lane's step that threw (logged; left to the next run). */
+  onError?: (at: { campaignId: string; serviceId?: string }, error: unknown) => void;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function runCampaigns(ports: Ports, options: RunOptions): Promise<CampaignRun> {
   const sleep = options.sleep ?? realSleep;
-  const run: CampaignRun = { sent: 0, skipped: 0, waiting: 0, finished: 0, failed: 0 };
+  const run: CampaignRun = { prepared: 0, sent: 0, skipped: 0, waiting: 0, finished: 0, failed: 0 };
+  run.prepared = await prepareCampaigns(ports, (campaignId, error) => {
+    run.failed++;
+    options.onError?.({ campaignId }, error);
+  });
   const until = new Date(options.until).toISOString();
   const due = (await Promise.all(Array.from({ length: laneShards }, (_, shard) => dueLanesOf(ports.table, shard, until)))).flat();
 
