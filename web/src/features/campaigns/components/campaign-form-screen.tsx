@@ -246,17 +246,25 @@ export function CampaignFormScreen() {
           hint="Imagem, vídeo, áudio ou documento enviado com o texto."
         >
           <div className="flex flex-wrap items-center gap-2">
+            {/* The native control is hidden: its button text would be the browser's language, not pt-BR. */}
             <input
               id="campaign-file"
               type="file"
-              className="block w-full text-sm text-fg-muted file:mr-3 file:rounded-lg file:border file:border-border-strong file:bg-surface file:px-3 file:py-1.5 file:text-sm file:text-fg sm:w-auto"
+              className="peer sr-only"
+              aria-invalid={errors.file ? true : undefined}
               aria-describedby={errors.file ? 'campaign-file-error' : 'campaign-file-hint'}
               onChange={(e) => void onFile(e)}
             />
+            <label
+              htmlFor="campaign-file"
+              className="inline-flex h-9 cursor-pointer items-center gap-2 rounded-lg border border-border-strong bg-surface px-3 text-sm font-medium text-fg hover:bg-surface-2 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ring"
+            >
+              <Paperclip className="size-4" aria-hidden="true" /> {file ? 'Trocar arquivo' : 'Escolher arquivo'}
+            </label>
+            {file ? null : <span className="text-sm text-fg-muted">Nenhum arquivo</span>}
             {file ? (
-              <span className="inline-flex items-center gap-1 text-sm text-fg">
-                <Paperclip className="size-4" aria-hidden="true" />
-                {file.name}
+              <span className="inline-flex min-w-0 items-center gap-1 text-sm text-fg">
+                <span className="truncate">{file.name}</span>
                 {file.progress !== null ? ` (${Math.round(file.progress * 100)}%)` : ''}
                 <Button
                   variant="ghost"

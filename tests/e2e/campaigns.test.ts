@@ -1,0 +1,114 @@
+/**
+ * Campaigns in the browser (ADR draft campaigns), on a connected Telegram bot with two customers who
+ * wrote to it, the campaigns' poller running every second: 'Campanhas' opens empty with what a
+ * campaign is; 'Nova campanha' is filled through the form (the customers picked from the search,
+ * the bot's connection, hours of its own every day, a gap of 1 s), 'Revisar campanha' shows the
+ * plan's summary, 'Iniciar campanha' opens the progress, which reaches 'Concluída' with both sent
+ * and the texts on the bot. axe clean on the three screens, light and at 390 px dark.
+ */
+import { describe, expect, it } from 'vitest';
+import { callApi, expectAccessible, newPage, root } from './browser.ts';
+import { eventually, fileWorld, newTeam, openAs, type World } from './world.ts';
+
+let world: World;
+fileWorld(
+  (started) => {
+    world = started;
+  },
+  { env: { CAMPAIGN_POLL_MS: '1000' } },
+);
+
+const shots = `${root}/.tmp/campaigns-shots`;
+
+describe('campaigns', () => {
+  it('creates a campaign through the form, sees its plan, starts it and follows it to Concluída', { timeout: 120_000 }, async () => {
+    const { owner } = await newTeam(world, 'Floricultura Ipê', 'Sônia Ramos');
+    const token = `${Date.now() % 1_000_000}:AAH-campaigns-e2e`;
+    const bot = world.telegram.addBot(token, 'FloriculturaIpe');
+    const service = (await callApi(world.base, 'POST', '/services', { name: 'Bot da Floricultura', type: 'telegram', token }, owner.token)).body;
+    await callApi(world.base, 'POST', `/services/${service.id}/start`, {}, owner.token);
+    await eventually(async () => (await callApi(world.base, 'GET', `/services/${service.id}`, undefined, owner.token)).body.status === 'connected');
+    const people = [
+      { id: 7_400_000 + (Date.now() % 1000), first_name: 'Bruna', last_name: 'Lopes' },
+      { id: 7_401_000 + (Date.now() % 1000), first_name: 'Caio', last_name: 'Mendes' },
+    ];
+    for (const person of people) bot.receive(person, { text: 'Oi, vocês entregam?' });
+    await eventually(async () => (await callApi(world.base, 'GET', '/contacts', undefined, owner.token)).body.data?.length === 2);
+
+    const { page, context, errors } = await newPage(world.browser, { width: 1280, height: 900 });
+    await openAs(page, world, owner, '/campaigns');
+    await page.getByRole('heading', { name: 'Nenhuma campanha ainda' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Campanhas' }).getAttribute('aria-current')).toBe('page');
+    await expectAccessible(page, '/campaigns, empty');
+    await page.screenshot({ path: `${shots}/campaigns-empty.png` });
+
+    await page.getByRole('link', { name: 'Nova campanha' }).click();
+    await page.getByLabel('Nome da campanha').fill('Flores de fim de ano');
+    await page.getByRole('checkbox', { name: /^Bot da Floricultura · Telegram · Conectado/ }).check();
+    await page.getByLabel('Buscar contatos').fill('Bruna');
+    await page.getByRole('checkbox', { name: /Bruna Lopes/ }).check();
+    await page.getByLabel('Buscar contatos').fill('Caio');
+    await page.getByRole('checkbox', { name: /Caio Mendes/ }).check();
+    await page.getByText('2 contatos escolhidos', { exact: false }).waitFor();
+    await page.getByLabel('Texto da mensagem').fill('Oi {{primeiro_nome}}, chegaram as flores de fim de ano!');
+    await page.getByText('Para não receber mais mensagens como esta, responda SAIR.').waitFor();
+    // Hours of its own, all day every day, so it sends now whatever the clock says.
+    await page.getByLabel('Em horários próprios').check();
+    await page.getByLabel('Das', { exact: true }).fill('00:00');
+    await page.getByLabel('Até', { exact: true }).fill('00:00');
+    await page.getByText('Sáb', { exact: true }).click();
+    await page.getByText('Dom', { exact: true }).click();
+    await page.getByLabel(/Intervalo mínimo/).fill('1');
+    await page.getByLabel(/Intervalo máximo/).fill('1');
+    await page.getByRole('button', { name: 'Revisar campanha' }).click();
+    const plan = page.getByTestId('campaign-plan');
+    await plan.waitFor();
+    expect(await plan.textContent()).toMatch(/^2 destinatários, 0 ficam de fora, 0 primeiras mensagens, término estimado \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    await expectAccessible(page, '/campaigns/new with the plan');
+    await page.screenshot({ path: `${shots}/campaign-new.png`, fullPage: true });
+
+    await page.getByRole('button', { name: 'Iniciar campanha' }).click();
+    await page.waitForURL((url) => /^\/campaigns\/(?!new$)[^/]+$/.test(url.pathname));
+    const campaignPath = new URL(page.url()).pathname;
+    await page.getByTestId('campaign-status').getByText('Concluída').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('count-sent').textContent()).toBe('2');
+    expect(await page.getByTestId('count-queued').textContent()).toBe('0');
+    await page.getByText('enviadas 2 de 2').waitFor();
+    expect(await page.getByRole('button', { name: 'Pausar' }).count()).toBe(0);
+    const texts = bot.sent.filter((s) => s.method === 'sendMessage' && String(s.params.text).includes('flores de fim de ano'));
+    expect(texts.map((s) => String(s.params.chat_id)).sort()).toEqual(people.map((p) => String(p.id)).sort());
+    expect(String(texts.find((s) => String(s.params.chat_id) === String(people[0]!.id))!.params.text)).toBe(
+      'Oi Bruna, chegaram as flores de fim de ano!\n\nPara não receber mais mensagens como esta, responda SAIR.',
+    );
+    await expectAccessible(page, '/campaigns/{id}, finished');
+    await page.screenshot({ path: `${shots}/campaign-progress.png`, fullPage: true });
+
+    await page.getByRole('link', { name: 'Campanhas' }).last().click();
+    const row = page.getByTestId('campaign-row').filter({ hasText: 'Flores de fim de ano' });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/Início \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}enviadas 2 de 2Concluída/);
+    await page.screenshot({ path: `${shots}/campaigns-list.png` });
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // The three screens on a phone, dark.
+    const phone = await newPage(world.browser, { width: 390, height: 844, dark: true });
+    await openAs(phone.page, world, owner, '/campaigns');
+    await phone.page.getByTestId('campaign-row').first().waitFor();
+    await expectAccessible(phone.page, '/campaigns at 390 px, dark');
+    await phone.page.screenshot({ path: `${shots}/campaigns-list-dark-390.png`, fullPage: true });
+    await phone.page.goto(`${world.base}/campaigns/new`);
+    await phone.page.getByLabel('Nome da campanha').waitFor();
+    await phone.page.getByRole('button', { name: 'Revisar campanha' }).click();
+    await phone.page.getByText('Escolha pelo menos uma conexão').waitFor();
+    await expectAccessible(phone.page, '/campaigns/new at 390 px, dark, with errors');
+    await phone.page.screenshot({ path: `${shots}/campaign-new-dark-390.png`, fullPage: true });
+    await phone.page.goto(`${world.base}${campaignPath}`);
+    await phone.page.getByTestId('campaign-status').getByText('Concluída').waitFor();
+    await expectAccessible(phone.page, '/campaigns/{id} at 390 px, dark');
+    await phone.page.screenshot({ path: `${shots}/campaign-progress-dark-390.png`, fullPage: true });
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+  });
+});
