@@ -96,6 +96,8 @@ export interface LaneItem extends LaneTallies {
   day: { day: string; sends: number; newChats: number } | null;
   /** Its last campaign message while it has not left the queue: the lane sends one at a time. */
   inFlight: { contactId: string; messageId: string } | null;
+  /** The gap drawn after its last send: the next one goes that long after the channel took it. */
+  gapMs?: number;
   /** Why the lane waits, in pt-BR, when it is not its rhythm (the connection is down); null otherwise. */
   waiting?: string | null;
   finished: boolean;

@@ -65,6 +65,8 @@ export interface MessageItem {
   signed?: true;
   /** Forwarded from another conversation (forward-message.ts). */
   forwarded?: true;
+  /** When the channel took it (its answer recorded at ack 1); later acks leave it. */
+  sentAt?: string;
   /** Sent by a campaign (shared/domain/campaigns/feed-lane.ts): its acks count on its recipient (sort key) and the campaign's lane. */
   campaign?: { id: string; recipient: string };
   createdAt: string;

@@ -36,6 +36,7 @@ import { quickReplyPayload, quickReplyRenderPayload } from '#contracts/quick-rep
 import { templatePayload } from '#contracts/templates.ts';
 import { embeddedSignupPayload } from '#contracts/embedded-signup.ts';
 import { segmentPayload } from '#contracts/segments.ts';
+import { campaignMovePayload, campaignPayload } from '#contracts/campaigns.ts';
 import { contactListRules } from '#domain/contacts/contacts.ts';
 import type { ListRules } from '#domain/list-query.ts';
 import { strongPassword } from './api.ts';
@@ -317,6 +318,44 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         where: fc.oneof({ weight: 4, arbitrary: listQueryArbitrary(contactListRules).map(whereOf) }, hostile),
       }),
   ],
+  // Campaigns (ADR draft campaigns): the team's contacts and connections, another account's, odd texts, times and paces.
+  [
+    campaignPayload,
+    (f) => {
+      const seconds = fc.oneof(fc.integer({ min: -5, max: 4000 }), fc.double(), oddString);
+      const time = fc.oneof(fc.constantFrom('00:00', '09:00', '18:00', '24:00', '25:00', '9:00', ''), oddString);
+      return shaped({
+        name,
+        audience: fc.oneof(
+          shaped({ kind: fc.constant('contacts'), contactIds: fc.oneof(fc.array(idOf(f, [f.contactId]), { maxLength: 5 }), hostile) }),
+          shaped({ kind: fc.constant('segment'), segmentId: idOf(f, [f.contactId]) }),
+          hostile,
+        ),
+        serviceIds: fc.oneof(fc.array(idOf(f, [f.serviceId, f.telegramServiceId]), { maxLength: 3 }), hostile),
+        message: fc.oneof(
+          shaped({
+            text: fc.oneof(name, fc.constantFrom('Oi {{primeiro_nome}}', 'Oi {{desconhecida}}', ''), fc.string({ maxLength: 5000 })),
+            fileId: fc.oneof(fc.constant(null), oddString),
+          }),
+          hostile,
+        ),
+        startAt: fc.oneof(fc.constant(null), fc.constantFrom('2099-01-01T12:00:00.000Z', '2000-01-01T00:00:00Z', '2099-13-40T99:00:00Z'), oddString),
+        window: fc.oneof(
+          shaped({ kind: fc.constant('business-hours') }),
+          shaped({
+            kind: fc.constant('hours'),
+            start: time,
+            end: time,
+            weekdays: fc.oneof(fc.array(fc.integer({ min: -1, max: 8 }), { maxLength: 9 }), hostile),
+          }),
+          hostile,
+        ),
+        pace: fc.oneof(shaped({ minGapSeconds: seconds, maxGapSeconds: seconds, dailyLimit: seconds, dailyNewChats: seconds }), hostile),
+        optOutHint: fc.oneof(fc.boolean(), hostile),
+      });
+    },
+  ],
+  [campaignMovePayload, () => shaped({ action: fc.oneof(fc.constantFrom('pause', 'resume', 'cancel', 'PAUSE', ''), oddString) })],
   [checkoutPayload, () => shaped({ priceId: fc.oneof(fc.stringMatching(/^price_\w{4,20}$/), oddString) })],
   // The team inbox (docs/product.md#team-inbox). Department, tag and quick-reply ids are made at run time; the team's
   // users and contacts, another account's ids and odd strings stand in for them.
