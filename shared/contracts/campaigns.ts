@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { minutesOf } from './business-hours.ts';
 import { idField, requiredString, requiredText } from './fields.ts';
 import { quickReplyVariables } from './quick-replies.ts';
+import { templateSendSchema } from './templates.ts';
 
 /** `preparing`: a segment's recipients are being written in the background; it then goes `scheduled` (start in the future) or `running`. */
 export const campaignStatuses = ['preparing', 'scheduled', 'running', 'paused', 'cancelled', 'finished'] as const;
@@ -22,14 +23,19 @@ const campaignSkipReasons = {
   windowClosed: 'A janela de 24 horas do contato está fechada: na API oficial, só um modelo aprovado pode ser enviado',
   noNewChats: 'O contato nunca escreveu para este número e a campanha não inicia conversas novas',
   group: 'O contato é um grupo',
+  templateUnavailable: 'O modelo da campanha não está mais aprovado nesta conexão',
+  templateFill: 'Um valor do modelo ficou vazio para este contato (por exemplo, {{email}} de um contato sem e-mail)',
 } as const;
 export type CampaignSkipReason = keyof typeof campaignSkipReasons;
 
-const campaignTexts = {
+export const campaignTexts = {
   gapOrder: 'O intervalo máximo deve ser maior ou igual ao mínimo',
   windowOrder: 'O fim da janela deve ser depois do início',
   weekdays: 'Escolha pelo menos um dia da semana',
   noMessage: 'Escreva a mensagem ou anexe um arquivo',
+  /** A campaign with a template that also sends from a QR or Telegram connection: they send the text. */
+  textForOtherConnections: 'Escreva a mensagem das conexões que não são da API oficial (elas não enviam o modelo)',
+  templateWithoutCloud: 'Modelos só podem ser enviados por conexões do WhatsApp (API oficial): escolha uma ou tire o modelo',
   startInPast: 'Escolha um horário de início no futuro',
   unknownVariable: (name: string) =>
     `Variável desconhecida: {{${name}}}. Use ${Object.keys(quickReplyVariables)
@@ -82,22 +88,51 @@ export const campaignPaceSchema = z
   .refine((p) => p.maxGapSeconds >= p.minGapSeconds, { error: campaignTexts.gapOrder, path: ['maxGapSeconds'] });
 export type CampaignPace = z.infer<typeof campaignPaceSchema>;
 
+/** The `{{variables}}` of a campaign text that are not the quick replies' ones. */
+function unknownVariables(text: string): string[] {
+  return [...text.matchAll(/\{\{\s*([a-zA-Z_]+)\s*\}\}/g)].map(([, name]) => name!).filter((name) => !Object.hasOwn(quickReplyVariables, name.toLowerCase()));
+}
+
 /** A campaign text: at most 4,096 characters (WhatsApp's limit), only known variables. */
 const campaignText = z
   .string({ error: requiredText })
   .max(4096, { error: 'Use no máximo 4096 caracteres' })
   .superRefine((text, ctx) => {
-    for (const [, name] of text.matchAll(/\{\{\s*([a-zA-Z_]+)\s*\}\}/g)) {
-      if (!Object.hasOwn(quickReplyVariables, name!.toLowerCase())) ctx.addIssue({ code: 'custom', message: campaignTexts.unknownVariable(name!) });
-    }
+    for (const name of unknownVariables(text)) ctx.addIssue({ code: 'custom', message: campaignTexts.unknownVariable(name) });
   });
 
+/**
+ * The approved template a WhatsApp (API oficial) connection sends instead of the text (ADR draft
+ * campaigns, "Templates"): its name and language and the values the send route takes
+ * (`templateSendSchema`: body parameters `{{1}}`..., a text header's `{{1}}`, one value per button).
+ * Every value may be, or contain, a contact field as in the text (`{{primeiro_nome}}`, `{{nome}}`,
+ * `{{telefone}}`, `{{email}}`, `{{atendente}}`), filled per recipient when its turn comes; a media
+ * header's file is the message's `fileId`.
+ */
+const campaignTemplateSchema = templateSendSchema.superRefine((t, ctx) => {
+  const values: [(string | number)[], string | null | undefined][] = [
+    ...t.parameters.map((v, i): [(string | number)[], string] => [['parameters', i], v]),
+    [['header'], t.header],
+    ...t.buttons.map((v, i): [(string | number)[], string] => [['buttons', i], v]),
+  ];
+  for (const [path, value] of values) {
+    for (const name of unknownVariables(value ?? '')) ctx.addIssue({ code: 'custom', path, message: campaignTexts.unknownVariable(name) });
+  }
+});
+export type CampaignTemplate = z.infer<typeof campaignTemplateSchema>;
+
+/**
+ * What each recipient receives: the text (with an optional file), and on a WhatsApp (API oficial)
+ * connection the template when there is one. The text may stay empty when a template is given and
+ * every chosen connection is one of the API oficial (checked when planned, where connections are known).
+ */
 export const campaignMessageSchema = z
   .object({
-    text: campaignText,
+    text: campaignText.default(''),
     fileId: idField.nullable().default(null),
+    template: campaignTemplateSchema.optional(),
   })
-  .refine((m) => m.text.trim() !== '' || m.fileId !== null, { error: campaignTexts.noMessage, path: ['text'] });
+  .refine((m) => m.template !== undefined || m.text.trim() !== '' || m.fileId !== null, { error: campaignTexts.noMessage, path: ['text'] });
 export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
 
 /**

@@ -5,9 +5,11 @@
  * its contact, the recipient out of `queued`, the lane's next round, and a check that the campaign
  * still runs. A refused member means another poller took the lane, or the campaign was paused or
  * cancelled meanwhile: nothing is sent. So each recipient is sent at most once, and one not sent
- * stays queued for the next step: exactly once.
+ * stays queued for the next step: exactly once. On a connection of the API oficial a campaign with a
+ * template sends it (its window closed or not) as `send-message.ts` stores one: the same message
+ * fields, so the outbox, dispatch and the Cloud adapter handle it unchanged.
  */
-import { type CampaignSkipReason, optOutHintText } from '#contracts/campaigns.ts';
+import { type CampaignSkipReason, type CampaignTemplate, optOutHintText } from '#contracts/campaigns.ts';
 import { customerWindow } from '#contracts/customer-window.ts';
 import { ack } from '#contracts/messages.ts';
 import { fillVariables, variableValues } from '#contracts/quick-replies.ts';
@@ -28,11 +30,13 @@ import { getContactItem, type ContactItem } from '#db/contacts.ts';
 import { getFileItem } from '#db/files.ts';
 import { getMessageItem, type MessageItem, messageItem } from '#db/messages.ts';
 import { getServiceItem, type ServiceItem } from '#db/services.ts';
+import { isHeaderMedia } from '#contracts/template-fill.ts';
 import { type ConditionCheckStep, refusedBy, type Steps, writeTogether } from '#db/transaction.ts';
 import { keys } from '#db/keys.ts';
 import { accountBusinessHours } from '../business-hours/settings.ts';
 import { recordMessage } from '../messages/record-message.ts';
 import type { Ports } from '../ports.ts';
+import { campaignTemplateOf, fillCampaignTemplate, sendsTemplates } from './campaign-template.ts';
 import { campaignSchedule, countSend, drawGapMs, nextSendTime } from './lane-clock.ts';
 import { campaignOptOutWord } from './opt-out-word.ts';
 
@@ -78,13 +82,20 @@ async function moveLane(ports: Ports, campaign: CampaignItem, lane: LaneItem, ne
   }
 }
 
-function skipReason(contact: ContactItem | undefined, lane: LaneItem, channelType: ServiceItem['channelType'], now: number): CampaignSkipReason | null {
+function skipReason(
+  contact: ContactItem | undefined,
+  lane: LaneItem,
+  channelType: ServiceItem['channelType'],
+  now: number,
+  template: boolean,
+): CampaignSkipReason | null {
   if (!contact) return 'deleted';
   if (contact.contactType !== 'user') return 'group';
   if (contact.serviceId !== lane.serviceId) return 'otherConnection';
   if (contact.archivedAt) return 'archived';
   if (contact.optedOutAt) return 'optedOut';
-  if (customerWindow({ lastInboundAt: contact.lastInboundAt, service: { type: channelType } }, now).kind === 'closed') return 'windowClosed';
+  // A template is what the window allows once it closed.
+  if (!template && customerWindow({ lastInboundAt: contact.lastInboundAt, service: { type: channelType } }, now).kind === 'closed') return 'windowClosed';
   return null;
 }
 
@@ -120,6 +131,9 @@ export async function feedLane(ports: Ports, ref: LaneRef, options: FeedOptions 
     const message = await getMessageItem(ports.table, ref.accountId, lane.inFlight.contactId, lane.inFlight.messageId);
     // Held by the number's daily cap (the worker's, ADR-0179): look again in a while, saying why.
     if (message && message.ack === ack.sending) return message.waiting ? wait(now + slowRecheckMs, message.waiting) : wait(now + inFlightRecheckMs, null);
+    // The rhythm holds where WhatsApp sees it: the next message goes a gap after the channel took this one.
+    const paced = message?.sentAt && lane.gapMs ? Date.parse(message.sentAt) + lane.gapMs : 0;
+    if (paced > now) return wait(paced, null);
   }
   const service = await getServiceItem(ports.table, ref.accountId, ref.serviceId);
   if (!service) {
@@ -138,7 +152,8 @@ export async function feedLane(ports: Ports, ref: LaneRef, options: FeedOptions 
   }
   const contact = await getContactItem(ports.table, ref.accountId, recipient.contactId);
   const newChat = !contact?.lastInboundAt;
-  let reason = skipReason(contact, lane, service.channelType, now);
+  const template = campaign.message.template && sendsTemplates(ports, service) ? campaign.message.template : null;
+  let reason = skipReason(contact, lane, service.channelType, now, Boolean(template));
   const { hours } = await accountBusinessHours(ports, ref.accountId);
   const schedule = campaignSchedule(campaign.window, hours);
   const at = reason ? now : nextSendTime(schedule, campaign.pace, lane.day, now, newChat);
@@ -146,7 +161,7 @@ export async function feedLane(ports: Ports, ref: LaneRef, options: FeedOptions 
   if (reason) return skip(ports, campaign, lane, recipient, reason, now);
   if (at === null) return wait(now + 3_600_000, 'A janela de envio não abre');
   if (at > now) return wait(at, null);
-  return send(ports, campaign, lane, recipient, contact!, { newChat, now, timeZone: hours.timeZone, random });
+  return send(ports, campaign, lane, recipient, contact!, { newChat, now, timeZone: hours.timeZone, random, template });
 }
 
 async function finished(ports: Ports, campaign: CampaignItem): Promise<LaneStep> {
@@ -178,25 +193,37 @@ async function send(
   lane: LaneItem,
   recipient: RecipientItem,
   contact: ContactItem,
-  at: { newChat: boolean; now: number; timeZone: string; random: () => number },
+  at: { newChat: boolean; now: number; timeZone: string; random: () => number; template: CampaignTemplate | null },
 ): Promise<LaneStep> {
-  const values = variableValues({
-    contact: { name: contact.name, data: { phoneNumber: contact.phoneNumber, email: contact.email } },
-    agent: campaign.createdBy,
-  });
-  const body = fillVariables(campaign.message.text, values).trim();
-  const hint = campaign.optOutHint ? optOutHintText(await campaignOptOutWord(ports, campaign.accountId)) : '';
-  const text = [body, hint].filter(Boolean).join('\n\n');
+  const ctx = { contact: { name: contact.name, data: { phoneNumber: contact.phoneNumber, email: contact.email } }, agent: campaign.createdBy };
+  // The template, when this lane sends one: the connection's stored one, still approved (it may have been paused since the campaign was created).
+  const stored = at.template ? await campaignTemplateOf(ports, campaign.accountId, lane.serviceId, at.template) : undefined;
+  if (at.template && stored?.status !== 'APPROVED') return skip(ports, campaign, lane, recipient, 'templateUnavailable', at.now);
   let file: MessageItem['file'] = null;
   let messageType: MessageItem['messageType'] = 'text';
-  if (campaign.message.fileId) {
+  // The campaign's file goes with the text, or as a template's media header (a template without one goes without it).
+  if (campaign.message.fileId && (!stored || isHeaderMedia(stored.headerFormat))) {
     const record = await getFileItem(ports.table, campaign.accountId, campaign.message.fileId);
     if (!record) return skip(ports, campaign, lane, recipient, 'deleted', at.now);
     file = { id: record.id, name: record.name, mimetype: record.mimetype, size: record.size, objectKey: record.objectKey };
     messageType = record.messageType;
   }
+  let text: string;
+  let template: MessageItem['template'];
+  if (stored && at.template) {
+    // Meta's approved text as it is: nothing appended, not even the opt-out hint (Meta sends only the template).
+    const filled = fillCampaignTemplate(stored, at.template, ctx, file);
+    if (!filled.ok) return skip(ports, campaign, lane, recipient, 'templateFill', at.now);
+    text = filled.text;
+    template = filled.send;
+  } else {
+    const body = fillVariables(campaign.message.text, variableValues(ctx)).trim();
+    const hint = campaign.optOutHint ? optOutHintText(await campaignOptOutWord(ports, campaign.accountId)) : '';
+    text = [body, hint].filter(Boolean).join('\n\n');
+  }
   const timestamp = new Date(at.now).toISOString();
   const id = ports.newId(at.now);
+  const gap = drawGapMs(campaign.pace, at.random);
   const message = messageItem({
     id,
     accountId: campaign.accountId,
@@ -219,6 +246,7 @@ async function send(
     campaign: { id: campaign.id, recipient: recipient.sk },
     createdAt: timestamp,
     updatedAt: timestamp,
+    ...(template ? { template } : {}),
   });
   const next = laneItem({
     ...lane,
@@ -227,7 +255,8 @@ async function send(
     sent: lane.sent + 1,
     day: countSend(lane.day, at.now, at.timeZone, at.newChat),
     inFlight: { contactId: contact.id, messageId: id },
-    nextAt: new Date(at.now + drawGapMs(campaign.pace, at.random)).toISOString(),
+    gapMs: gap,
+    nextAt: new Date(at.now + gap).toISOString(),
     waiting: null,
   });
   const outcome = await recordMessage(ports, message, {

@@ -8,10 +8,13 @@
  * size: its filter frozen at creation, its members read from the contact directory and written by
  * the campaigns' poller). Admins only.
  */
-import type { Campaign, CampaignAudience, CampaignPayload, CampaignWindow, CampaignPace } from '#contracts/campaigns.ts';
+import { type Campaign, type CampaignAudience, type CampaignPayload, type CampaignWindow, type CampaignPace, campaignTexts } from '#contracts/campaigns.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { uploadKindOf } from '#contracts/files.ts';
 import type { Where } from '#contracts/list-query.ts';
+import { defaultTemplatePrices, type TemplatePrices } from '#contracts/template-prices.ts';
+import { isHeaderMedia } from '#contracts/template-fill.ts';
+import { type MessageTemplate, templateTexts } from '#contracts/templates.ts';
 import {
   audienceContacts,
   campaignItem,
@@ -35,8 +38,10 @@ import { getSegment } from '../contacts/segments.ts';
 import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
+import { campaignTemplateOf, fillCampaignTemplate, sendsTemplates } from './campaign-template.ts';
 import { campaignSchedule, estimateLaneFinish, everSendable } from './lane-clock.ts';
 import { presentCampaign } from './present-campaign.ts';
+import { type CampaignCost, templateCampaignCost } from './template-cost.ts';
 
 const invalidField = (path: string, message: string) => fail.invalid(errorTexts.invalidParams, [{ path, message }]);
 
@@ -50,6 +55,8 @@ export interface CampaignPlanAnswer {
   /** Null when some recipients could never be sent at the campaign's rules (no new chats allowed, a window that never opens). */
   estimatedFinishAt: string | null;
   startAt: string;
+  /** What Meta should charge for the templates of the API oficial lanes (USD, an upper bound); null without a template. */
+  cost: CampaignCost | null;
 }
 
 /** What a campaign needs of a contact of its audience. */
@@ -58,6 +65,7 @@ interface Member {
   serviceId: string;
   group: boolean;
   lastInboundAt: string | null | undefined;
+  phoneNumber: string | null | undefined;
 }
 
 interface Lanes {
@@ -93,14 +101,26 @@ async function segmentMembers(ports: Ports, accountId: string, where: Where): Pr
     { where, order: contactListRules.defaultOrder ?? [] },
     () => readContactSnapshot(ports.storage, accountId),
   );
-  return contacts.map((c) => ({ id: c.id, serviceId: c.serviceId, group: c.type === 'group', lastInboundAt: c.lastInboundAt }));
+  return contacts.map((c) => ({
+    id: c.id,
+    serviceId: c.serviceId,
+    group: c.type === 'group',
+    lastInboundAt: c.lastInboundAt,
+    phoneNumber: c.data.phoneNumber,
+  }));
 }
 
 async function audienceOf(ports: Ports, session: AccountSession, audience: CampaignAudience): Promise<{ members: Member[]; asked: number; where?: Where }> {
   if (audience.kind === 'contacts') {
     const found = await audienceContacts(ports.table, session.accountId, audience.contactIds);
     return {
-      members: found.map((c) => ({ id: c.id, serviceId: c.serviceId, group: c.contactType !== 'user', lastInboundAt: c.lastInboundAt })),
+      members: found.map((c) => ({
+        id: c.id,
+        serviceId: c.serviceId,
+        group: c.contactType !== 'user',
+        lastInboundAt: c.lastInboundAt,
+        phoneNumber: c.phoneNumber,
+      })),
       asked: audience.contactIds.length,
     };
   }
@@ -132,25 +152,80 @@ async function estimate(
   return plan.recipients === 0 || finish === null ? null : new Date(finish).toISOString();
 }
 
-async function checked(ports: Ports, session: AccountSession, payload: CampaignPayload): Promise<number> {
+/**
+ * The campaign's template on each chosen connection of the API oficial: stored there, approved, and
+ * its values matching its components (filled for a sample contact with every field, so a value made
+ * of `{{email}}` passes here and only a contact without an e-mail is skipped when its turn comes).
+ */
+async function checkedTemplates(
+  ports: Ports,
+  session: AccountSession,
+  payload: CampaignPayload,
+  services: { id: string; templates: boolean }[],
+  file: { mimetype: string } | null,
+): Promise<Map<string, MessageTemplate>> {
+  const found = new Map<string, MessageTemplate>();
+  const wanted = payload.message.template;
+  const others = services.some((s) => !s.templates);
+  if (!wanted) return found;
+  if (!services.some((s) => s.templates)) throw invalidField('message.template.name', campaignTexts.templateWithoutCloud);
+  if (others && !payload.message.text.trim() && !payload.message.fileId) throw invalidField('message.text', campaignTexts.textForOtherConnections);
+  for (const service of services.filter((s) => s.templates)) {
+    const template = await campaignTemplateOf(ports, session.accountId, service.id, wanted);
+    if (!template) throw invalidField('message.template.name', templateTexts.templateNotFound);
+    if (template.status !== 'APPROVED') throw invalidField('message.template.name', templateTexts.templateNotApproved(template.status));
+    const sample = {
+      contact: { name: 'Maria Exemplo', data: { phoneNumber: '5511999999999', email: 'maria@exemplo.com.br' } },
+      agent: { name: session.user.name },
+    };
+    // The file is a media header's; beside other connections, a template without one leaves it to their text.
+    const filled = fillCampaignTemplate(template, wanted, sample, isHeaderMedia(template.headerFormat) || !others ? file : null);
+    if (!filled.ok) throw fail.invalid(errorTexts.invalidParams, filled.issues);
+    found.set(service.id, template);
+  }
+  return found;
+}
+
+async function checked(ports: Ports, session: AccountSession, payload: CampaignPayload) {
   if (!session.user.isAdmin) throw fail.forbidden();
   const now = ports.clock().getTime();
   const startAt = payload.startAt ? Date.parse(payload.startAt) : now;
   if (startAt < now - 60_000) throw invalidField('startAt', 'Escolha um horário de início no futuro');
+  const services: { id: string; templates: boolean }[] = [];
   for (const [i, serviceId] of payload.serviceIds.entries()) {
-    if (!(await getServiceItem(ports.table, session.accountId, serviceId))) throw invalidField(`serviceIds.${i}`, 'Conexão não encontrada');
+    const service = await getServiceItem(ports.table, session.accountId, serviceId);
+    if (!service) throw invalidField(`serviceIds.${i}`, 'Conexão não encontrada');
+    services.push({ id: serviceId, templates: Boolean(payload.message.template) && sendsTemplates(ports, service) });
   }
+  let file: { mimetype: string } | null = null;
   if (payload.message.fileId) {
-    const file = await getFileItem(ports.table, session.accountId, payload.message.fileId);
-    const stored = file ? await ports.storage.head(file.objectKey) : undefined;
-    const kind = file ? uploadKindOf(file.mimetype) : undefined;
-    if (!file || !stored || !kind || stored.size === 0 || stored.size !== file.size) throw fail.invalid(errorTexts.fileNotUploaded);
+    const record = await getFileItem(ports.table, session.accountId, payload.message.fileId);
+    const stored = record ? await ports.storage.head(record.objectKey) : undefined;
+    const kind = record ? uploadKindOf(record.mimetype) : undefined;
+    if (!record || !stored || !kind || stored.size === 0 || stored.size !== record.size) throw fail.invalid(errorTexts.fileNotUploaded);
+    file = { mimetype: record.mimetype };
   }
-  return startAt;
+  // Without a template every lane sends the text (or the file): the schema asked for one of them.
+  const templates = await checkedTemplates(ports, session, payload, services, file);
+  return { startAt, templates };
 }
 
-async function planOf(ports: Ports, session: AccountSession, payload: CampaignPayload) {
-  const startAt = await checked(ports, session, payload);
+/**
+ * The cost of the template lanes' recipients; null without a template lane. One category for all:
+ * the first connection's template's (a template of one name, synced from one business account, has one).
+ */
+function costOf(plan: Lanes, templates: Map<string, MessageTemplate>, prices: TemplatePrices): CampaignCost | null {
+  const [first] = templates.values();
+  if (!first) return null;
+  const phones = [...templates.keys()].flatMap((serviceId) => {
+    const lane = plan.lanes.get(serviceId);
+    return [...(lane?.known ?? []), ...(lane?.fresh ?? [])].map((m) => m.phoneNumber);
+  });
+  return templateCampaignCost(phones, first.category, prices);
+}
+
+async function planOf(ports: Ports, session: AccountSession, payload: CampaignPayload, prices: TemplatePrices = defaultTemplatePrices) {
+  const { startAt, templates } = await checked(ports, session, payload);
   const audience = await audienceOf(ports, session, payload.audience);
   const plan = lanesOf(audience.members, payload.serviceIds);
   const answer: CampaignPlanAnswer = {
@@ -159,13 +234,14 @@ async function planOf(ports: Ports, session: AccountSession, payload: CampaignPa
     firstMessages: plan.firstMessages,
     estimatedFinishAt: await estimate(ports, session.accountId, plan, payload, startAt),
     startAt: new Date(startAt).toISOString(),
+    cost: costOf(plan, templates, prices),
   };
   return { answer, plan, where: audience.where };
 }
 
-/** `POST /campaigns/plan`: the wizard's summary before starting; nothing is written. */
-export async function planCampaign(ports: Ports, session: AccountSession, payload: CampaignPayload): Promise<CampaignPlanAnswer> {
-  return (await planOf(ports, session, payload)).answer;
+/** `POST /campaigns/plan`: the wizard's summary before starting, the templates' cost at the deployment's `prices`; nothing is written. */
+export async function planCampaign(ports: Ports, session: AccountSession, payload: CampaignPayload, prices?: TemplatePrices): Promise<CampaignPlanAnswer> {
+  return (await planOf(ports, session, payload, prices)).answer;
 }
 
 /** The lanes of a campaign whose recipients are written, each due at the start. */
