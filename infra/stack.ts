@@ -12,6 +12,7 @@ import { unsetSecretValue } from '#functions/lib/signing-secret.ts';
 import { ORIGIN_VERIFY_HEADER } from '#functions/lib/caller-address.ts';
 import { workerQueue, type WorkerQueueDef } from '#functions/queues/worker-queue.ts';
 import { serviceTypes } from '#contracts/services.ts';
+import { templatePricesFrom } from '#contracts/template-prices.ts';
 import { ChannelWorker } from './constructs/channel-worker.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { JobResumer } from './constructs/job-resumer.ts';
@@ -173,6 +174,13 @@ export class ConversaStack extends Stack {
     if (!metaAppId !== !metaConfigId) throw new Error('Give metaAppId and metaConfigId together (Embedded Signup needs both), or neither');
     if (metaAppId && !/^\d{5,25}$/.test(metaAppId)) throw new Error(`Context metaAppId must be the Meta app's numeric id, not ${metaAppId}`);
     if (metaConfigId && !/^\d{5,25}$/.test(metaConfigId)) throw new Error(`Context metaConfigId must be a numeric configuration id, not ${metaConfigId}`);
+    // The template price table a campaign's plan estimates with (ADR draft campaigns): an object in
+    // cdk.json or its JSON on -c, checked here so a mistyped table fails synthesis, not the route.
+    const pricesContext: unknown = this.node.tryGetContext('whatsappTemplatePrices');
+    const whatsappTemplatePrices =
+      pricesContext === undefined || pricesContext === ''
+        ? undefined
+        : JSON.stringify(templatePricesFrom(typeof pricesContext === 'string' ? pricesContext : JSON.stringify(pricesContext)));
 
     this.stage = stageSettings(props.stage ?? this.node.tryGetContext('stage'));
     // Not on the dashboard nor the worker's scalable target: CloudFormation's published resource
@@ -267,7 +275,7 @@ export class ConversaStack extends Stack {
       handlersDir: join(projectRoot, 'functions', 'http'),
       projectRoot,
       // APP_URL comes with the site, below.
-      environment: { ...common, MAIL_FROM: mailFrom },
+      environment: { ...common, MAIL_FROM: mailFrom, ...(whatsappTemplatePrices ? { WHATSAPP_TEMPLATE_PRICES: whatsappTemplatePrices } : {}) },
     });
 
     this.webSocketApi = new ConversaWebSocketApi(this, 'Ws', {
