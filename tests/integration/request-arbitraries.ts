@@ -37,6 +37,7 @@ import { templatePayload } from '#contracts/templates.ts';
 import { embeddedSignupPayload } from '#contracts/embedded-signup.ts';
 import { segmentPayload } from '#contracts/segments.ts';
 import { campaignMovePayload, campaignPayload } from '#contracts/campaigns.ts';
+import { cancelScheduledMessagePayload, scheduleMessagePayload } from '#contracts/scheduled-messages.ts';
 import { contactListRules } from '#domain/contacts/contacts.ts';
 import type { ListRules } from '#domain/list-query.ts';
 import { strongPassword } from './api.ts';
@@ -318,6 +319,20 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         where: fc.oneof({ weight: 4, arbitrary: listQueryArbitrary(contactListRules).map(whereOf) }, hostile),
       }),
   ],
+  // Scheduled messages (ADR draft scheduled-messages): dates that do not exist, times past and odd, repeats unknown.
+  [
+    scheduleMessagePayload,
+    (f) =>
+      shaped({
+        contactId: idOf(f, [f.contactId]),
+        text: fc.oneof(name, fc.constantFrom('', 'Seu boleto vence amanhã'), fc.string({ maxLength: 5000 })),
+        fileId: fc.oneof(fc.constant(null), oddString),
+        date: fc.oneof(fc.constantFrom('2099-01-10', '2099-02-30', '2000-01-01', '10/01/2099', ''), oddString),
+        time: fc.oneof(fc.constantFrom('09:00', '23:59', '24:00', '9:00', ''), oddString),
+        repeat: fc.oneof(fc.constantFrom('once', 'daily', 'weekly', 'monthly', 'yearly'), oddString),
+      }),
+  ],
+  [cancelScheduledMessagePayload, (f) => shaped({ contactId: idOf(f, [f.contactId]) })],
   // Campaigns (ADR draft campaigns): the team's contacts and connections, another account's, odd texts, times and paces.
   [
     campaignPayload,
