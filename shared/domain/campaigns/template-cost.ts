@@ -52,7 +52,12 @@ export function templateCampaignCost(phones: readonly (string | null | undefined
     const unit = micro((row ?? prices.default)[key]);
     return { country, recipients, unit, defaultRate: !row };
   });
-  byCountry.sort((a, b) => b.unit * b.recipients - a.unit * a.recipients || (a.country ?? '~').localeCompare(b.country ?? '~'));
+  byCountry.sort(
+    (a, b) =>
+      b.unit * b.recipients - a.unit * a.recipients ||
+      Number(a.country === null) - Number(b.country === null) ||
+      (a.country ?? '').localeCompare(b.country ?? ''),
+  );
   return {
     currency: 'USD',
     category,
