@@ -257,6 +257,32 @@ describe('a campaign fed lane by lane', () => {
     for (const id of contactIds) expect(await campaignMessages(accountId, id)).toHaveLength(1);
   });
 
+  it('counts the gap from when the channel took the previous message, not from when it was queued', async () => {
+    const { accountId, session } = await world([
+      { id: 'g1', lastInboundAt: '2026-11-20T12:00:00Z' },
+      { id: 'g2', lastInboundAt: '2026-11-20T12:00:00Z' },
+    ]);
+    now = Date.parse('2026-12-03T16:00:00Z');
+    const campaign = await createCampaign(ports, session, payload(['g1', 'g2'], { pace: { minGapSeconds: 30, maxGapSeconds: 30, dailyLimit: 100, dailyNewChats: 0 } }));
+    await runCampaigns(ports, { until: now, random: () => 0.5, sleep: async () => {} });
+    const [first] = await campaignMessages(accountId, 'g1');
+    // The queue was slow: the channel took the first message 25 s after it was stored.
+    const takenAt = Date.parse(first!.timestamp) + 25_000;
+    await ports.table.doc.send(
+      new UpdateCommand({
+        TableName: ports.table.name,
+        Key: { pk: first!.pk, sk: first!.sk },
+        UpdateExpression: 'SET ack = :one, sentAt = :at',
+        ExpressionAttributeValues: { ':one': 1, ':at': new Date(takenAt).toISOString() },
+      }),
+    );
+    now = takenAt;
+    await runCampaigns(ports, { until: now + 120_000, random: () => 0.5, sleep: async (ms) => void (now += ms) });
+    const [second] = await campaignMessages(accountId, 'g2');
+    expect(Date.parse(second!.timestamp) - takenAt).toBeGreaterThanOrEqual(30_000);
+    expect((await getCampaign(ports, session, campaign.id)).counts.sent).toBe(2);
+  });
+
   it('counts each ack threshold once per recipient, however often the stream delivers the change, and takes back a failure a retry fixed', async () => {
     const { accountId, session } = await world([
       { id: 'a1', lastInboundAt: '2026-11-20T12:00:00Z' },
