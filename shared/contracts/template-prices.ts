@@ -10,7 +10,6 @@ import { z } from 'zod';
 
 const price = z.number().min(0).max(10);
 const categoryPrices = z.object({ marketing: price, utility: price, authentication: price }).strict();
-export type CategoryPrices = z.infer<typeof categoryPrices>;
 
 export const templatePricesSchema = z
   .object({
