@@ -263,7 +263,11 @@ describe('a campaign fed lane by lane', () => {
       { id: 'g2', lastInboundAt: '2026-11-20T12:00:00Z' },
     ]);
     now = Date.parse('2026-12-03T16:00:00Z');
-    const campaign = await createCampaign(ports, session, payload(['g1', 'g2'], { pace: { minGapSeconds: 30, maxGapSeconds: 30, dailyLimit: 100, dailyNewChats: 0 } }));
+    const campaign = await createCampaign(
+      ports,
+      session,
+      payload(['g1', 'g2'], { pace: { minGapSeconds: 30, maxGapSeconds: 30, dailyLimit: 100, dailyNewChats: 0 } }),
+    );
     await runCampaigns(ports, { until: now, random: () => 0.5, sleep: async () => {} });
     const [first] = await campaignMessages(accountId, 'g1');
     // The queue was slow: the channel took the first message 25 s after it was stored.
@@ -277,7 +281,13 @@ describe('a campaign fed lane by lane', () => {
       }),
     );
     now = takenAt;
-    await runCampaigns(ports, { until: now + 120_000, random: () => 0.5, sleep: async (ms) => void (now += ms) });
+    await runCampaigns(ports, {
+      until: now + 120_000,
+      random: () => 0.5,
+      sleep: async (ms) => {
+        now += ms;
+      },
+    });
     const [second] = await campaignMessages(accountId, 'g2');
     expect(Date.parse(second!.timestamp) - takenAt).toBeGreaterThanOrEqual(30_000);
     expect((await getCampaign(ports, session, campaign.id)).counts.sent).toBe(2);
