@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { checkForm, type CampaignForm, defaultPace, emptyForm, errorsOf, planSummary, toPayload, withServices } from './campaign-form.ts';
+import type { MessageTemplate } from '#contracts/templates.ts';
+import type { CampaignCost } from './api/campaigns.ts';
+import {
+  checkForm,
+  type CampaignForm,
+  costRows,
+  costSummary,
+  defaultPace,
+  emptyForm,
+  errorsOf,
+  planSummary,
+  templateChoice,
+  toPayload,
+  withServices,
+} from './campaign-form.ts';
 
 const filled = (over: Partial<CampaignForm> = {}): CampaignForm => ({
   ...emptyForm(),
@@ -122,5 +136,140 @@ describe('the plan summary', () => {
     expect(planSummary({ recipients: 0, leftOut: 2, firstMessages: 0, estimatedFinishAt: null, startAt: at })).toBe(
       '0 destinatários, 2 ficam de fora, 0 primeiras mensagens: nenhum contato receberia esta campanha.',
     );
+  });
+});
+
+/** An approved marketing template with a text header's {{1}}, two body variables, a URL suffix and a coupon. */
+const promo: MessageTemplate = {
+  id: 'T9',
+  serviceId: 'A',
+  name: 'promo_natal',
+  language: 'pt_BR',
+  category: 'MARKETING',
+  status: 'APPROVED',
+  rejectionReason: null,
+  headerFormat: 'TEXT',
+  header: 'Oferta para {{1}}',
+  body: 'Olá {{1}}, use o cupom até {{2}}.',
+  examples: ['Maria', 'domingo'],
+  footer: null,
+  buttons: [
+    { type: 'URL', text: 'Ver loja', url: 'https://loja.example.com/{{1}}' },
+    { type: 'COPY_CODE', text: 'Copiar cupom' },
+    { type: 'QUICK_REPLY', text: 'Parar' },
+  ],
+  variableCount: 2,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+};
+
+describe('the campaign template', () => {
+  const types = { A: 'whatsapp_cloud', B: 'telegram' } as const;
+  const typeOf = (id: string) => types[id as keyof typeof types];
+  const chosen = (over: Partial<CampaignForm> = {}): CampaignForm => ({
+    ...filled({ serviceIds: ['A'], text: '', useTemplate: true }),
+    template: {
+      ...templateChoice(promo),
+      header: '{{primeiro_nome}}',
+      parameters: ['{{primeiro_nome}}', 'domingo'],
+      buttons: ['natal?c={{telefone}}', 'NATAL10', ''],
+    },
+    ...over,
+  });
+
+  it('starts empty for the chosen template: one value per body variable, the header and each button', () => {
+    expect(templateChoice(promo)).toEqual({ name: 'promo_natal', language: 'pt_BR', parameters: ['', ''], header: '', buttons: ['', '', ''] });
+    expect(templateChoice({ ...promo, headerFormat: 'IMAGE', header: null, buttons: [] }).header).toBeNull();
+  });
+
+  it('sends the template and no text when every connection is of the API oficial', () => {
+    const checked = checkForm(chosen({ text: 'ignored here' }), { typeOf, template: promo, agent: 'Rita' });
+    expect(checked.ok ? checked.payload.message : checked.errors).toEqual({
+      text: '',
+      fileId: null,
+      template: {
+        name: 'promo_natal',
+        language: 'pt_BR',
+        parameters: ['{{primeiro_nome}}', 'domingo'],
+        header: '{{primeiro_nome}}',
+        buttons: ['natal?c={{telefone}}', 'NATAL10', ''],
+      },
+    });
+  });
+
+  it('asks the text for a Telegram or QR connection beside it, and sends both', () => {
+    const without = checkForm(chosen({ serviceIds: ['A', 'B'] }), { typeOf, template: promo });
+    expect(without.ok ? null : without.errors).toEqual({
+      text: 'Escreva a mensagem das conexões que não são da API oficial (elas não enviam o modelo)',
+    });
+    const both = checkForm(chosen({ serviceIds: ['A', 'B'], text: 'Oi {{primeiro_nome}}!' }), { typeOf, template: promo });
+    expect(both.ok && both.payload.message.text).toBe('Oi {{primeiro_nome}}!');
+    expect(both.ok && both.payload.message.template?.name).toBe('promo_natal');
+  });
+
+  it('refuses no template chosen, empty values, a long coupon and an unknown variable on their fields', () => {
+    const none = checkForm(chosen({ template: null }), { typeOf });
+    expect(none.ok ? null : none.errors).toEqual({ template: 'Escolha um dos modelos aprovados' });
+    const wrong = checkForm(chosen({ template: { ...templateChoice(promo), parameters: ['{{apelido}}', ''], buttons: ['', 'CUPOM-LONGO-DEMAIS', ''] } }), {
+      typeOf,
+      template: promo,
+    });
+    expect(wrong.ok ? null : wrong.errors).toEqual({
+      'template.parameters.0': 'Variável desconhecida: {{apelido}}. Use {{nome}}, {{primeiro_nome}}, {{telefone}}, {{email}}, {{atendente}}',
+      'template.parameters.1': 'A variável {{2}} ficou vazia para este contato',
+      'template.header': 'A variável {{1}} do cabeçalho ficou vazia para este contato',
+      'template.buttons.0': 'Preencha o final do link do botão “Ver loja”',
+      'template.buttons.1': 'O código pode ter no máximo 15 caracteres',
+    });
+  });
+
+  it("puts the server's template details on their fields", () => {
+    expect(
+      errorsOf([
+        { path: 'message.template.name', message: 'Só modelos aprovados podem ser enviados' },
+        { path: 'message.template.parameters.1', message: 'Preencha a variável {{2}}' },
+        { path: 'message.template.buttons.0', message: 'Preencha o final do link' },
+        { path: 'message.template.header', message: 'Preencha o cabeçalho' },
+      ]),
+    ).toEqual({
+      template: 'Só modelos aprovados podem ser enviados',
+      'template.parameters.1': 'Preencha a variável {{2}}',
+      'template.buttons.0': 'Preencha o final do link',
+      'template.header': 'Preencha o cabeçalho',
+    });
+  });
+
+  it('goes when no connection of the API oficial is left, and stays off the payload while switched off', () => {
+    const left = withServices(chosen({ serviceIds: ['A', 'B'] }), ['B'], typeOf);
+    expect([left.useTemplate, left.template]).toEqual([false, null]);
+    expect(toPayload(chosen({ useTemplate: false, text: 'Oi' }), typeOf).message).toEqual({ text: 'Oi', fileId: null });
+  });
+});
+
+describe('the cost summary', () => {
+  const cost: CampaignCost = {
+    currency: 'USD',
+    category: 'MARKETING',
+    total: 6.3125,
+    byCountry: [
+      { country: 'US', recipients: 2, unitPrice: 0.025, total: 0.05, defaultRate: false },
+      { country: 'BR', recipients: 100, unitPrice: 0.0625, total: 6.25, defaultRate: false },
+      { country: 'JP', recipients: 1, unitPrice: 0.0125, total: 0.0125, defaultRate: true },
+      { country: null, recipients: 0, unitPrice: 0.0125, total: 0, defaultRate: true },
+    ],
+  };
+
+  it('says the total in dollars and the category', () => {
+    expect(costSummary(cost)).toBe('Custo estimado na Meta: US$ 6,3125 (categoria: Marketing)');
+    expect(costSummary({ ...cost, category: 'UTILITY', total: 1200 })).toBe('Custo estimado na Meta: US$ 1.200,00 (categoria: Utilidade)');
+  });
+
+  it('lists each country in pt-BR with its recipients, price and total, the default rate told', () => {
+    expect(costRows(cost)).toEqual([
+      { key: 'US', country: 'Estados Unidos', recipients: '2', unitPrice: 'US$ 0,025', total: 'US$ 0,05' },
+      { key: 'BR', country: 'Brasil', recipients: '100', unitPrice: 'US$ 0,0625', total: 'US$ 6,25' },
+      { key: 'JP', country: 'Japão (preço padrão)', recipients: '1', unitPrice: 'US$ 0,0125', total: 'US$ 0,0125' },
+      { key: 'none', country: 'País não identificado (preço padrão)', recipients: '0', unitPrice: 'US$ 0,0125', total: 'US$ 0,00' },
+    ]);
   });
 });

@@ -1,11 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Campaign, CampaignPayload, CampaignStatus } from '#contracts/campaigns.ts';
+import type { TemplateCategory } from '#contracts/templates.ts';
 import { api } from '#web/lib/api-client.ts';
 import { campaignKeys } from '#web/api/keys.ts';
 
 /**
+ * What Meta should charge for a template campaign (shared/domain/campaigns/template-cost.ts): USD,
+ * an upper bound from the deployment's price table, by the country of each number (null: not
+ * placed), most expensive first; `defaultRate` when the table has no row of that country.
+ */
+export interface CampaignCost {
+  currency: 'USD';
+  category: TemplateCategory;
+  total: number;
+  byCountry: { country: string | null; recipients: number; unitPrice: number; total: number; defaultRate: boolean }[];
+}
+
+/**
  * POST /campaigns/plan's answer (shared/domain/campaigns/plan-campaign.ts): who would receive it,
- * who is left out, how many first messages, and when the last would go (null: some never could).
+ * who is left out, how many first messages, when the last would go (null: some never could), and
+ * the templates' cost (null without a template; absent from a server that predates it).
  */
 export interface CampaignPlan {
   recipients: number;
@@ -13,6 +27,7 @@ export interface CampaignPlan {
   firstMessages: number;
   estimatedFinishAt: string | null;
   startAt: string;
+  cost?: CampaignCost | null;
 }
 
 /** A campaign still moving: its counts change, so its screens poll. */

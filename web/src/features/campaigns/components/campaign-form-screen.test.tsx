@@ -7,6 +7,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultAutomationSettings } from '#contracts/automations.ts';
 import type { User } from '#contracts/entities.ts';
+import type { MessageTemplate } from '#contracts/templates.ts';
 import { clearSession, setSession } from '#web/lib/auth.ts';
 import { contactFixture } from '#web/testing/contact-fixture.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
@@ -46,6 +47,7 @@ function mockApi(plan: () => Response) {
   return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = String(input);
     if (url.includes('/campaigns/plan')) return plan();
+    if (url.includes('/services/s2/templates')) return json({ data: templates });
     if (url.includes('/services'))
       return json({ data: [service('s1', 'Bot da Doceria', 'telegram'), service('s2', 'Oficial', 'whatsapp_cloud')], totalCount: 2 });
     if (url.includes('/contacts'))
@@ -56,6 +58,28 @@ function mockApi(plan: () => Response) {
     return json({ error: 'Not Found', message: `no ${url} ${init?.method}` }, 404);
   });
 }
+
+const templateOf = (over: Partial<MessageTemplate>): MessageTemplate => ({
+  id: 'T1',
+  serviceId: 's2',
+  name: 'promo_natal',
+  language: 'pt_BR',
+  category: 'MARKETING',
+  status: 'APPROVED',
+  rejectionReason: null,
+  headerFormat: null,
+  header: null,
+  body: 'Olá {{1}}, o cupom vale até {{2}}.',
+  examples: ['Maria', 'domingo'],
+  footer: null,
+  buttons: [{ type: 'COPY_CODE', text: 'Copiar cupom' }],
+  variableCount: 2,
+  createdAt: at,
+  updatedAt: at,
+  ...over,
+});
+/** The official connection's templates: one approved, one still in review (not listed). */
+const templates = [templateOf({}), templateOf({ id: 'T2', name: 'aviso_entrega', status: 'PENDING' })];
 
 const planCalls = (fetchMock: ReturnType<typeof mockApi>) => fetchMock.mock.calls.filter(([url]) => String(url).includes('/campaigns/plan'));
 
@@ -118,6 +142,58 @@ describe('Nova campanha', () => {
     expect(await screen.findByText('Nenhum contato das conexões escolhidas')).toBeTruthy();
     expect(screen.getByLabelText('Buscar contatos').getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByTestId('campaign-plan')).toBeNull();
+  });
+
+  it('sends an approved template with its values from the official connection, and shows the cost the plan answers', async () => {
+    const cost = {
+      currency: 'USD',
+      category: 'MARKETING',
+      total: 0.0875,
+      byCountry: [
+        { country: 'BR', recipients: 1, unitPrice: 0.0625, total: 0.0625, defaultRate: false },
+        { country: 'US', recipients: 1, unitPrice: 0.025, total: 0.025, defaultRate: false },
+      ],
+    };
+    const fetchMock = mockApi(() => json({ recipients: 2, leftOut: 0, firstMessages: 0, estimatedFinishAt: finish, startAt: at, cost }));
+    renderWithProviders(<CampaignFormScreen />);
+    fireEvent.change(screen.getByLabelText(/Nome da campanha/), { target: { value: 'Natal' } });
+    fireEvent.click(await screen.findByLabelText(/Oficial/));
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Bruna Lopes/ }));
+    // Off by default, with why a template: the 24-hour window.
+    const toggle = screen.getByRole('switch', { name: 'Modelo da API oficial: Usar um modelo aprovado' });
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    expect(screen.getByText(/Fora da janela de 24 horas do cliente/)).toBeTruthy();
+    fireEvent.click(toggle);
+    const select = (await screen.findByLabelText('Modelo aprovado')) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Escolha um modelo', 'promo_natal · Marketing']);
+    // Only the official connection is chosen: no text field, and the template is what is missing.
+    expect(screen.queryByLabelText('Texto da mensagem')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Revisar campanha' }));
+    expect(await screen.findByText('Escolha um dos modelos aprovados')).toBeTruthy();
+    fireEvent.change(select, { target: { value: 'T1' } });
+    fireEvent.change(screen.getByLabelText('Variável {{1}}'), { target: { value: '{{primeiro_nome}}' } });
+    fireEvent.change(screen.getByLabelText('Variável {{2}}'), { target: { value: 'domingo' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Revisar campanha' }));
+    // The coupon is asked before the plan is.
+    expect(await screen.findByText('Informe o código do botão “Copiar cupom”')).toBeTruthy();
+    expect(planCalls(fetchMock)).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('Código do botão “Copiar cupom”'), { target: { value: 'NATAL10' } });
+    expect(screen.getByTestId('campaign-template-preview').textContent).toBe('Olá {{primeiro_nome}}, o cupom vale até domingo.\n\n[Copiar cupom] NATAL10');
+    fireEvent.click(screen.getByRole('button', { name: 'Revisar campanha' }));
+    expect((await screen.findByTestId('campaign-cost')).textContent).toContain('Custo estimado na Meta: US$ 0,0875 (categoria: Marketing)');
+    expect(screen.getByText(/É uma estimativa pela tabela de preços configurada/)).toBeTruthy();
+    expect(screen.getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'PaísDestinatáriosPor mensagemTotal',
+      'Brasil1US$ 0,0625US$ 0,0625',
+      'Estados Unidos1US$ 0,025US$ 0,025',
+    ]);
+    const body = JSON.parse(String(planCalls(fetchMock)[0]![1]!.body));
+    expect(body.serviceIds).toEqual(['s2']);
+    expect(body.message).toEqual({
+      text: '',
+      fileId: null,
+      template: { name: 'promo_natal', language: 'pt_BR', parameters: ['{{primeiro_nome}}', 'domingo'], header: null, buttons: ['NATAL10'] },
+    });
   });
 
   it("sets the official API's pace when its connection is chosen", async () => {

@@ -4,6 +4,8 @@ import { ArrowLeft, Paperclip, Rocket, ShieldCheck } from 'lucide-react';
 import { optOutHintText } from '#contracts/campaigns.ts';
 import { quickReplyVariables } from '#contracts/quick-replies.ts';
 import { serviceStatusLabels, serviceTypeLabels } from '#contracts/service-labels.ts';
+import { headerMedia, isHeaderMedia } from '#contracts/template-fill.ts';
+import { useTemplates } from '#web/api/message-templates.ts';
 import { Button, ButtonLink } from '#web/components/ui/button.tsx';
 import { CheckboxField, FieldShell, InputField, TextareaField } from '#web/components/ui/field.tsx';
 import { Alert, Card } from '#web/components/ui/misc.tsx';
@@ -15,10 +17,23 @@ import { showToast } from '#web/lib/notify.ts';
 import { useAutomations } from '#web/features/automations/api/automations.ts';
 import { SwitchField } from '#web/features/automations/components/switch-field.tsx';
 import { type CampaignPlan, useCreateCampaign, usePlanCampaign } from '#web/features/campaigns/api/campaigns.ts';
-import { type CampaignForm, checkForm, emptyForm, errorsOf, type FieldErrors, planSummary, withServices } from '#web/features/campaigns/campaign-form.ts';
+import {
+  type CampaignForm,
+  checkForm,
+  costRows,
+  costSummary,
+  emptyForm,
+  errorsOf,
+  type FieldErrors,
+  planSummary,
+  sendsText,
+  templateChoice,
+  withServices,
+} from '#web/features/campaigns/campaign-form.ts';
 import { useConnections } from '#web/features/inbox/api/get-connections.ts';
 import { requestUpload, uploadToUrl } from '#web/features/inbox/api/request-upload.ts';
 import { AudiencePicker } from './audience-picker.tsx';
+import { CampaignTemplateFields, campaignTemplateTexts } from './campaign-template-fields.tsx';
 
 const weekdayNames = ['Dom', 'Seg', 'Ter', 'Qua', 'Qui', 'Sex', 'Sáb'];
 /** Monday first, as a Brazilian business reads its week. */
@@ -49,6 +64,52 @@ function Choice({ name, checked, label, onChange }: { name: string; checked: boo
 
 const fieldError = (errors: FieldErrors, name: string) => errors[name];
 
+/** The plan's cost of a template campaign: the total and category, the rows by country, and where the figures come from. */
+function PlanCost({ cost }: { cost: NonNullable<CampaignPlan['cost']> }) {
+  return (
+    <div className="space-y-2 text-sm" data-testid="campaign-cost">
+      <p className="font-medium text-fg">{costSummary(cost)}</p>
+      <p className="text-fg-muted">
+        É uma estimativa pela tabela de preços configurada, contando uma mensagem entregue por destinatário da API oficial: contatos pulados, falhas e descontos
+        por volume da Meta deixam a conta menor.
+      </p>
+      <details className="rounded-lg border border-border px-3 py-2">
+        <summary className="cursor-pointer font-medium text-fg">Custo por país</summary>
+        <div className="mt-2 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="text-xs text-fg-muted">
+              <tr>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  País
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">
+                  Destinatários
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">
+                  Por mensagem
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody className="text-fg tabular-nums">
+              {costRows(cost).map((row) => (
+                <tr key={row.key} className="border-t border-border">
+                  <td className="py-1 pr-3">{row.country}</td>
+                  <td className="py-1 pr-3 text-right">{row.recipients}</td>
+                  <td className="py-1 pr-3 text-right whitespace-nowrap">{row.unitPrice}</td>
+                  <td className="py-1 text-right whitespace-nowrap">{row.total}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </div>
+  );
+}
+
 /**
  * 'Nova campanha' (/campaigns/new, admins): one form in sections (name, audience, connections,
  * message, start, sending window, pace, opt-out hint). 'Revisar campanha' asks POST /campaigns/plan
@@ -66,11 +127,17 @@ export function CampaignFormScreen() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [plan, setPlan] = useState<CampaignPlan | null>(null);
   const [file, setFile] = useState<{ name: string; progress: number | null } | null>(null);
-
-  if (!user?.isAdmin) return <Alert tone="info">Só administradores podem criar campanhas.</Alert>;
-
   const services = connections.data?.data ?? [];
   const typeOf = (id: string) => services.find((s) => s.id === id)?.type;
+  // The templates listed are the first chosen API oficial connection's; the server checks the others have it too.
+  const cloudIds = form.serviceIds.filter((id) => typeOf(id) === 'whatsapp_cloud');
+  const templates = useTemplates(cloudIds[0] ?? '', { enabled: cloudIds.length > 0 && form.useTemplate });
+  const approved = (templates.data?.data ?? []).filter((t) => t.status === 'APPROVED');
+  const chosen = form.template ? approved.find((t) => t.name === form.template?.name && t.language === form.template.language) : undefined;
+  const media = form.useTemplate && chosen && isHeaderMedia(chosen.headerFormat) ? headerMedia[chosen.headerFormat] : null;
+  const textToo = !form.useTemplate || sendsText(form, typeOf);
+
+  if (!user?.isAdmin) return <Alert tone="info">Só administradores podem criar campanhas.</Alert>;
   const optOutWord = automations.data?.optOut.words[0] ?? 'SAIR';
 
   /** A change to the form: the plan shown is no longer this form's, and the fields touched lose their messages. */
@@ -88,7 +155,7 @@ export function CampaignFormScreen() {
   };
 
   const checked = () => {
-    const result = checkForm(form);
+    const result = checkForm(form, { typeOf, template: chosen, agent: user.name });
     if (!result.ok) {
       setErrors(result.errors);
       showToast({ tone: 'error', title: 'Revise a campanha', message: 'Alguns campos precisam de correção.' });
@@ -227,29 +294,61 @@ export function CampaignFormScreen() {
       </Section>
 
       <Section title="Mensagem">
-        <TextareaField
-          id="campaign-text"
-          label="Texto da mensagem"
-          rows={5}
-          maxLength={4096}
-          value={form.text}
-          onChange={(e) => change({ text: e.target.value }, 'text')}
-          error={fieldError(errors, 'text')}
-          hint={`Personalize com ${Object.entries(quickReplyVariables)
-            .map(([name, what]) => `{{${name}}} (${what.toLowerCase()})`)
-            .join(', ')}.`}
-        />
+        {cloudIds.length > 0 ? (
+          <div className="space-y-3">
+            <div className="space-y-1">
+              <SwitchField
+                id="campaign-useTemplate"
+                name="Modelo da API oficial"
+                label="Usar um modelo aprovado"
+                checked={form.useTemplate}
+                onChange={(useTemplate) => change({ useTemplate, template: useTemplate ? form.template : null }, 'template', 'text')}
+              />
+              <p className="text-sm text-fg-muted">{campaignTemplateTexts.why}</p>
+            </div>
+            {form.useTemplate ? (
+              <CampaignTemplateFields
+                serviceId={cloudIds[0]!}
+                templates={{ pending: templates.isPending, failed: templates.isError, approved }}
+                value={form.template}
+                errors={errors}
+                manyConnections={cloudIds.length > 1}
+                onChoose={(template) =>
+                  change({ template: templateChoice(template) }, ...Object.keys(errors).filter((k) => k.startsWith('template') || k === 'file'))
+                }
+                onChange={(template, field) => change({ template }, field, 'template')}
+              />
+            ) : null}
+          </div>
+        ) : null}
+        {textToo ? (
+          <TextareaField
+            id="campaign-text"
+            label={form.useTemplate ? 'Texto para as outras conexões' : 'Texto da mensagem'}
+            rows={5}
+            maxLength={4096}
+            value={form.text}
+            onChange={(e) => change({ text: e.target.value }, 'text')}
+            error={fieldError(errors, 'text')}
+            hint={`${form.useTemplate ? 'Enviado pelas conexões do WhatsApp (QR) e do Telegram, que não enviam o modelo. ' : ''}Personalize com ${Object.entries(
+              quickReplyVariables,
+            )
+              .map(([name, what]) => `{{${name}}} (${what.toLowerCase()})`)
+              .join(', ')}.`}
+          />
+        ) : null}
         <FieldShell
           id="campaign-file"
-          label="Arquivo (opcional)"
+          label={media ? media.label : 'Arquivo (opcional)'}
           error={fieldError(errors, 'file')}
-          hint="Imagem, vídeo, áudio ou documento enviado com o texto."
+          hint={media ? `Arquivo ${media.types} do cabeçalho do modelo.` : 'Imagem, vídeo, áudio ou documento enviado com o texto.'}
         >
           <div className="flex flex-wrap items-center gap-2">
             {/* The native control is hidden: its button text would be the browser's language, not pt-BR. */}
             <input
               id="campaign-file"
               type="file"
+              accept={media?.accept}
               className="peer sr-only"
               aria-invalid={errors.file ? true : undefined}
               aria-describedby={errors.file ? 'campaign-file-error' : 'campaign-file-hint'}
@@ -289,7 +388,8 @@ export function CampaignFormScreen() {
         />
         {form.optOutHint ? (
           <p className="rounded-lg bg-bg-subtle px-3 py-2 text-sm text-fg-muted">
-            Ao final de cada mensagem: <q className="text-fg">{optOutHintText(optOutWord)}</q>
+            Ao final de cada mensagem{form.useTemplate ? ' de texto (o modelo vai como a Meta aprovou)' : ''}:{' '}
+            <q className="text-fg">{optOutHintText(optOutWord)}</q>
           </p>
         ) : null}
       </Section>
@@ -424,6 +524,7 @@ export function CampaignFormScreen() {
             <p className="text-sm text-fg" data-testid="campaign-plan">
               {planSummary(plan)}
             </p>
+            {plan.cost ? <PlanCost cost={plan.cost} /> : null}
           </>
         ) : (
           <p className="text-sm text-fg-muted">Revise a campanha para ver quantos contatos a recebem e quando ela deve terminar.</p>

@@ -156,7 +156,15 @@ export function CampaignProgress({ id }: { id: string }) {
 
       <Card className="space-y-2 p-4 sm:p-6">
         <h2 className="text-base font-semibold text-fg">Mensagem</h2>
-        <p className="text-sm whitespace-pre-wrap text-fg">{c.message.text || (c.message.fileId ? 'Somente o arquivo anexado.' : 'Sem texto.')}</p>
+        {c.message.template ? (
+          <p className="text-sm text-fg" data-testid="campaign-template-name">
+            Modelo aprovado nas conexões da API oficial: <span className="font-medium">{c.message.template.name}</span>
+            {c.message.template.language === 'pt_BR' ? '' : ` (${c.message.template.language})`}
+          </p>
+        ) : null}
+        {c.message.template && !c.message.text ? null : (
+          <p className="text-sm whitespace-pre-wrap text-fg">{c.message.text || (c.message.fileId ? 'Somente o arquivo anexado.' : 'Sem texto.')}</p>
+        )}
         <p className="text-xs text-fg-muted">
           Intervalo de {c.pace.minGapSeconds} a {c.pace.maxGapSeconds} s entre envios, até {c.pace.dailyLimit} por dia e {c.pace.dailyNewChats} conversas novas
           por dia em cada número.

@@ -36,11 +36,12 @@ export const templateSendTexts = {
 
 type ContactForTemplate = Pick<Contact, 'id' | 'name' | 'serviceId' | 'data'>;
 
-/** A template's option label: its name, and its language when it is not pt_BR. */
-const optionLabel = (t: MessageTemplate) => `${t.name} · ${templateCategoryLabels[t.category]}${t.language === 'pt_BR' ? '' : ` (${t.language})`}`;
+/** A template's option label: its name, and its language when it is not pt_BR (the campaign form lists them too). */
+export const templateOptionLabel = (t: MessageTemplate) =>
+  `${t.name} · ${templateCategoryLabels[t.category]}${t.language === 'pt_BR' ? '' : ` (${t.language})`}`;
 
-/** The label of a button's value field: a URL's final part, or a copy-code's code. */
-const buttonLabel = (button: TemplateButtonInfo) =>
+/** The label of a button's value field: a URL's final part, or a copy-code's code (the campaign form asks them too). */
+export const templateButtonLabel = (button: TemplateButtonInfo) =>
   buttonValueKind(button) === 'url' ? `Final do link do botão “${button.text}”` : `Código do botão “${button.text}”`;
 
 /** The fields a server refusal may name; any other path goes on the template's field. */
@@ -165,7 +166,7 @@ export function TemplateSendDialog({ contact, onClose, onSent }: { contact: Cont
             ref={firstField}
             id={`${ids}-template.name`}
             label="Modelo"
-            options={approved.map((t) => ({ value: t.id, label: optionLabel(t) }))}
+            options={approved.map((t) => ({ value: t.id, label: templateOptionLabel(t) }))}
             value={template.id}
             onChange={(e) => choose(e.target.value)}
             error={nameError}
@@ -222,7 +223,7 @@ export function TemplateSendDialog({ contact, onClose, onSent }: { contact: Cont
                 // biome-ignore lint/suspicious/noArrayIndexKey: a send names a button by its index
                 key={`${template.id}-button-${i}`}
                 id={`${ids}-template.buttons.${i}`}
-                label={buttonLabel(button)}
+                label={templateButtonLabel(button)}
                 hint={button.type === 'URL' ? `O link fica ${button.url.replace(/\{\{\s*1\s*\}\}/, '…')}` : undefined}
                 value={buttons[i]}
                 maxLength={button.type === 'URL' ? 2000 : 15}
