@@ -168,6 +168,10 @@ describe('Nova campanha', () => {
     expect([...select.options].map((o) => o.textContent)).toEqual(['Escolha um modelo', 'promo_natal · Marketing']);
     // Only the official connection is chosen: no text field, and the template is what is missing.
     expect(screen.queryByLabelText('Texto da mensagem')).toBeNull();
+    // Nor a file (the template has no media header) or an opt-out hint: Meta sends the approved text only.
+    expect(screen.queryByText('Arquivo (opcional)')).toBeNull();
+    expect(screen.queryByRole('switch', { name: /Instrução de descadastro/ })).toBeNull();
+    expect(screen.getByText('O modelo vai exatamente como a Meta aprovou, sem a instrução de como parar de receber.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Revisar campanha' }));
     expect(await screen.findByText('Escolha um dos modelos aprovados')).toBeTruthy();
     fireEvent.change(select, { target: { value: 'T1' } });

@@ -136,6 +136,8 @@ export function CampaignFormScreen() {
   const chosen = form.template ? approved.find((t) => t.name === form.template?.name && t.language === form.template.language) : undefined;
   const media = form.useTemplate && chosen && isHeaderMedia(chosen.headerFormat) ? headerMedia[chosen.headerFormat] : null;
   const textToo = !form.useTemplate || sendsText(form, typeOf);
+  // A file goes with the text, or as a template's media header; one already attached stays shown so it can be removed.
+  const fileToo = textToo || media !== null || form.fileId !== null;
 
   if (!user?.isAdmin) return <Alert tone="info">Só administradores podem criar campanhas.</Alert>;
   const optOutWord = automations.data?.optOut.words[0] ?? 'SAIR';
@@ -337,56 +339,65 @@ export function CampaignFormScreen() {
               .join(', ')}.`}
           />
         ) : null}
-        <FieldShell
-          id="campaign-file"
-          label={media ? media.label : 'Arquivo (opcional)'}
-          error={fieldError(errors, 'file')}
-          hint={media ? `Arquivo ${media.types} do cabeçalho do modelo.` : 'Imagem, vídeo, áudio ou documento enviado com o texto.'}
-        >
-          <div className="flex flex-wrap items-center gap-2">
-            {/* The native control is hidden: its button text would be the browser's language, not pt-BR. */}
-            <input
-              id="campaign-file"
-              type="file"
-              accept={media?.accept}
-              className="peer sr-only"
-              aria-invalid={errors.file ? true : undefined}
-              aria-describedby={errors.file ? 'campaign-file-error' : 'campaign-file-hint'}
-              onChange={(e) => void onFile(e)}
-            />
-            <label
-              htmlFor="campaign-file"
-              className="inline-flex h-9 cursor-pointer items-center gap-2 rounded-lg border border-border-strong bg-surface px-3 text-sm font-medium text-fg hover:bg-surface-2 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ring"
-            >
-              <Paperclip className="size-4" aria-hidden="true" /> {file ? 'Trocar arquivo' : 'Escolher arquivo'}
-            </label>
-            {file ? null : <span className="text-sm text-fg-muted">Nenhum arquivo</span>}
-            {file ? (
-              <span className="inline-flex min-w-0 items-center gap-1 text-sm text-fg">
-                <span className="truncate">{file.name}</span>
-                {file.progress !== null ? ` (${Math.round(file.progress * 100)}%)` : ''}
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => {
-                    setFile(null);
-                    change({ fileId: null }, 'file');
-                  }}
-                >
-                  Remover
-                </Button>
-              </span>
-            ) : null}
-          </div>
-        </FieldShell>
-        <SwitchField
-          id="campaign-optOutHint"
-          name="Instrução de descadastro"
-          label="Incluir como parar de receber"
-          checked={form.optOutHint}
-          onChange={(optOutHint) => change({ optOutHint })}
-        />
-        {form.optOutHint ? (
+        {fileToo ? (
+          <FieldShell
+            id="campaign-file"
+            label={media ? media.label : 'Arquivo (opcional)'}
+            error={fieldError(errors, 'file')}
+            hint={
+              media
+                ? `Arquivo ${media.types} do cabeçalho do modelo${textToo ? '; as outras conexões o enviam com o texto' : ''}.`
+                : 'Imagem, vídeo, áudio ou documento enviado com o texto.'
+            }
+          >
+            <div className="flex flex-wrap items-center gap-2">
+              {/* The native control is hidden: its button text would be the browser's language, not pt-BR. */}
+              <input
+                id="campaign-file"
+                type="file"
+                accept={media?.accept}
+                className="peer sr-only"
+                aria-invalid={errors.file ? true : undefined}
+                aria-describedby={errors.file ? 'campaign-file-error' : 'campaign-file-hint'}
+                onChange={(e) => void onFile(e)}
+              />
+              <label
+                htmlFor="campaign-file"
+                className="inline-flex h-9 cursor-pointer items-center gap-2 rounded-lg border border-border-strong bg-surface px-3 text-sm font-medium text-fg hover:bg-surface-2 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ring"
+              >
+                <Paperclip className="size-4" aria-hidden="true" /> {file ? 'Trocar arquivo' : 'Escolher arquivo'}
+              </label>
+              {file ? null : <span className="text-sm text-fg-muted">Nenhum arquivo</span>}
+              {file ? (
+                <span className="inline-flex min-w-0 items-center gap-1 text-sm text-fg">
+                  <span className="truncate">{file.name}</span>
+                  {file.progress !== null ? ` (${Math.round(file.progress * 100)}%)` : ''}
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => {
+                      setFile(null);
+                      change({ fileId: null }, 'file');
+                    }}
+                  >
+                    Remover
+                  </Button>
+                </span>
+              ) : null}
+            </div>
+          </FieldShell>
+        ) : null}
+        {textToo ? null : <p className="text-sm text-fg-muted">{campaignTemplateTexts.asApproved}</p>}
+        {textToo ? (
+          <SwitchField
+            id="campaign-optOutHint"
+            name="Instrução de descadastro"
+            label="Incluir como parar de receber"
+            checked={form.optOutHint}
+            onChange={(optOutHint) => change({ optOutHint })}
+          />
+        ) : null}
+        {textToo && form.optOutHint ? (
           <p className="rounded-lg bg-bg-subtle px-3 py-2 text-sm text-fg-muted">
             Ao final de cada mensagem{form.useTemplate ? ' de texto (o modelo vai como a Meta aprovou)' : ''}:{' '}
             <q className="text-fg">{optOutHintText(optOutWord)}</q>

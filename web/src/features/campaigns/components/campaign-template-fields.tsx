@@ -18,6 +18,8 @@ export const campaignTemplateTexts = {
   everyConnection: 'O modelo precisa estar aprovado, com o mesmo nome, em todas as conexões da API oficial escolhidas.',
   none: 'Nenhum modelo aprovado nesta conexão ainda. Crie ou sincronize os modelos em Modelos de mensagem.',
   loadFailed: 'Não foi possível carregar os modelos de mensagem.',
+  /** Only API oficial connections with a template: no text, no opt-out hint (Meta sends the approved text only). */
+  asApproved: 'O modelo vai exatamente como a Meta aprovou, sem a instrução de como parar de receber.',
 } as const;
 
 /**
