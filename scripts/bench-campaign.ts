@@ -131,10 +131,17 @@ async function main() {
       }),
     );
     for (let i = 0; i < items.length; i += 25) {
-      await doc.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+      let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item: Item as unknown as Record<string, unknown> } }));
+      // What the table leaves unprocessed (it throttles a burst like this one) is written again.
+      while (requests.length > 0) {
+        const answer = await doc.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: requests } }));
+        requests = (answer.UnprocessedItems?.[runtime.tableName] ?? []) as typeof requests;
+        if (requests.length) await new Promise((r) => setTimeout(r, 50));
+      }
     }
     const segment = await call<{ id: string; count: number }>('POST', '/segments', { name: 'Todos', where: { archivedAt: null } }, token);
-    for (let c = segment.count; c < contacts; c = (await call<{ count: number }>('GET', `/segments/${segment.id}`, undefined, token)).count) {
+    for (let c = segment.count, polls = 0; c < contacts; c = (await call<{ count: number }>('GET', `/segments/${segment.id}`, undefined, token)).count) {
+      if (++polls % 10 === 0) console.log(`  the directory sees ${c.toLocaleString('en')} contacts`);
       await new Promise((r) => setTimeout(r, 1000));
     }
     const pid = childPid();

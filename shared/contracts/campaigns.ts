@@ -160,7 +160,8 @@ export const campaignPayload = z.object({
   name: requiredString(80),
   audience: campaignAudienceSchema,
   /** The connections whose contacts receive it; each sends to its own contacts. */
-  serviceIds: z.array(idField, { error: requiredText }).min(1, { error: 'Escolha pelo menos uma conexão' }).max(20),
+  // At most 50: the lanes start in one transaction with their campaign (DynamoDB takes 100 members).
+  serviceIds: z.array(idField, { error: requiredText }).min(1, { error: 'Escolha pelo menos uma conexão' }).max(50, { error: 'Escolha no máximo 50 conexões' }),
   message: campaignMessageSchema,
   /** When to start (ISO instant); null: now. */
   startAt: z.iso.datetime({ offset: true, error: 'Use uma data e hora válidas' }).nullable().default(null),
