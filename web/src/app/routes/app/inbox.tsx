@@ -5,7 +5,7 @@ import type { Contact } from '#contracts/contacts.ts';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { cn } from '#web/lib/cn.ts';
 import { usePageMeta } from '#web/lib/seo.ts';
-import { useConnections } from '#web/features/inbox/api/get-connections.ts';
+import { useConnections } from '#web/api/get-connections.ts';
 import { useContact } from '#web/api/get-contact.ts';
 import { useSession } from '#web/lib/auth.ts';
 import { inboxFiltersFromParams, inboxFiltersToParams } from '#web/features/inbox/api/inbox-filter-params.ts';

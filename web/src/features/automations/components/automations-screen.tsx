@@ -11,12 +11,12 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { useSession } from '#web/lib/auth.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { useAutomations, useSaveAutomations } from '#web/features/automations/api/automations.ts';
+import { useAutomations, useSaveAutomations } from '#web/api/automations.ts';
 import { errorsOf, type FieldErrors } from '#web/features/automations/menu-form.ts';
 import { MessageField } from './message-field.tsx';
 import { NumberField } from './number-field.tsx';
 import { OptOutSetting } from './opt-out-setting.tsx';
-import { SwitchField } from './switch-field.tsx';
+import { SwitchField } from '#web/components/switch-field.tsx';
 
 /** The settings with a switch and fields of their own (the others are switches alone). */
 type Rule = { [K in keyof AutomationSettings]: AutomationSettings[K] extends { enabled: boolean } ? K : never }[keyof AutomationSettings];

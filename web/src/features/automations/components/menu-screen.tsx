@@ -11,7 +11,7 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { useSession } from '#web/lib/auth.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { useConnectionMenu, useSaveConnectionMenu } from '#web/features/automations/api/automations.ts';
+import { useConnectionMenu, useSaveConnectionMenu } from '#web/api/automations.ts';
 import { type ConnectionMenuDraft, checkMenu, errorsOf, type FieldErrors, toDraft } from '#web/features/automations/menu-form.ts';
 import type { PreviewNames } from '#web/features/automations/menu-preview.ts';
 import { MenuEditor } from './menu-editor.tsx';
@@ -19,7 +19,7 @@ import { MenuPreviewPanel } from './menu-preview-panel.tsx';
 import { MenuTree } from './menu-tree.tsx';
 import { MessageField } from './message-field.tsx';
 import { NumberField } from './number-field.tsx';
-import { SwitchField } from './switch-field.tsx';
+import { SwitchField } from '#web/components/switch-field.tsx';
 
 /** The active ones, plus any the form names that is archived or gone (shown as such, to be replaced). */
 function choices(items: { id: string; name: string; archivedAt: string | null }[], named: string[]) {

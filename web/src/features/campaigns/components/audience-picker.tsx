@@ -3,7 +3,7 @@ import { X } from 'lucide-react';
 import { InputField, SelectField } from '#web/components/ui/field.tsx';
 import { useContactSearch } from '#web/api/search-contacts.ts';
 import { cn } from '#web/lib/cn.ts';
-import { useSegments } from '#web/features/contacts/api/segments.ts';
+import { useSegments } from '#web/api/segments.ts';
 
 /** Contacts a search shows at once; more are found by typing. */
 const searchPageSize = 50;

@@ -14,8 +14,8 @@ import { useSession } from '#web/lib/auth.ts';
 import { cn } from '#web/lib/cn.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { useAutomations } from '#web/features/automations/api/automations.ts';
-import { SwitchField } from '#web/features/automations/components/switch-field.tsx';
+import { useAutomations } from '#web/api/automations.ts';
+import { SwitchField } from '#web/components/switch-field.tsx';
 import { type CampaignPlan, useCreateCampaign, usePlanCampaign } from '#web/features/campaigns/api/campaigns.ts';
 import {
   type CampaignForm,
@@ -30,8 +30,8 @@ import {
   templateChoice,
   withServices,
 } from '#web/features/campaigns/campaign-form.ts';
-import { useConnections } from '#web/features/inbox/api/get-connections.ts';
-import { requestUpload, uploadToUrl } from '#web/features/inbox/api/request-upload.ts';
+import { useConnections } from '#web/api/get-connections.ts';
+import { requestUpload, uploadToUrl } from '#web/api/request-upload.ts';
 import { AudiencePicker } from './audience-picker.tsx';
 import { CampaignTemplateFields, campaignTemplateTexts } from './campaign-template-fields.tsx';
 

@@ -7,7 +7,7 @@ import { InputField, SelectField } from '#web/components/ui/field.tsx';
 import { Alert } from '#web/components/ui/misc.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import type { FieldErrors } from '#web/features/campaigns/campaign-form.ts';
-import { templateButtonLabel, templateOptionLabel } from '#web/features/inbox/components/template-send-dialog.tsx';
+import { templateButtonLabel, templateOptionLabel } from '#web/components/template-labels.ts';
 
 export const campaignTemplateTexts = {
   /** Why a template: the one pt-BR sentence on the 24-hour window. */

@@ -7,7 +7,7 @@ import { InputField } from '#web/components/ui/field.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { useSaveSegment } from '#web/features/contacts/api/segments.ts';
+import { useSaveSegment } from '#web/api/segments.ts';
 
 /** 'Salvar como segmento' on the Contatos screen: the filter applied now, under a name (admins). */
 export function SaveSegmentDialog({ where, count, onClose }: { where: Where; count: number; onClose: () => void }) {

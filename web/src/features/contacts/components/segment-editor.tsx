@@ -8,7 +8,7 @@ import { useAllTags } from '#web/api/tags.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { useContactCount, useSaveSegment } from '#web/features/contacts/api/segments.ts';
+import { useContactCount, useSaveSegment } from '#web/api/segments.ts';
 import { contactWhere, emptyContactFilters, filtersOfWhere, type ContactFilters } from '#web/features/contacts/contact-filters.ts';
 import { ContactFilterFields } from './contact-filter-fields.tsx';
 

@@ -7,7 +7,7 @@ import { actionsCellClass, ListTable, rowActionClass, tdClass } from '#web/compo
 import { useSession } from '#web/lib/auth.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { useDeleteSegment, useSegments } from '#web/features/contacts/api/segments.ts';
+import { useDeleteSegment, useSegments } from '#web/api/segments.ts';
 import { SegmentEditor } from './segment-editor.tsx';
 
 /**

@@ -6,7 +6,7 @@ import type { User } from '#contracts/entities.ts';
 import { api } from '#web/lib/api-client.ts';
 import { addNote } from './add-note.ts';
 import { addLocalMessage, applyMessage, settleLocalMessage, updateLocalMessage, type ChatMessage } from './get-messages.ts';
-import { requestUpload, uploadToUrl } from './request-upload.ts';
+import { requestUpload, uploadToUrl } from '#web/api/request-upload.ts';
 import { messageKeys } from '#web/api/keys.ts';
 
 /** POST /messages/send: stored with ack 0 and answered at once; the channel's answer comes by realtime. */

@@ -4,7 +4,7 @@ import type { TemplateSend } from '#contracts/templates.ts';
 import { api } from '#web/lib/api-client.ts';
 import { messageKeys } from '#web/api/keys.ts';
 import { applyMessage } from './get-messages.ts';
-import { requestUpload, uploadToUrl } from './request-upload.ts';
+import { requestUpload, uploadToUrl } from '#web/api/request-upload.ts';
 
 /**
  * POST /messages/send with `template` (ADR-0213): an approved message template, the one message

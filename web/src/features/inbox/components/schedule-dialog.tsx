@@ -15,7 +15,7 @@ import { InputField, SelectField, TextareaField } from '#web/components/ui/field
 import { ApiError } from '#web/lib/api-client.ts';
 import { useSchemaForm } from '#web/lib/form.ts';
 import { showToast } from '#web/lib/notify.ts';
-import { requestUpload, uploadToUrl } from '#web/features/inbox/api/request-upload.ts';
+import { requestUpload, uploadToUrl } from '#web/api/request-upload.ts';
 import { useSaveScheduledMessage } from '#web/features/inbox/api/save-scheduled-message.ts';
 import { addFiles } from './composer.tsx';
 

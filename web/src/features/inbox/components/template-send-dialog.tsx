@@ -10,13 +10,14 @@ import {
   templateFillSchema,
   templateFillTexts,
 } from '#contracts/template-fill.ts';
-import { marketingBillingNote, templateCategoryLabels, type MessageTemplate, type TemplateButtonInfo } from '#contracts/templates.ts';
+import { marketingBillingNote } from '#contracts/templates.ts';
 import { Button, ButtonLink } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { InputField, SelectField } from '#web/components/ui/field.tsx';
 import { Alert } from '#web/components/ui/misc.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useTemplates } from '#web/api/message-templates.ts';
+import { templateButtonLabel, templateOptionLabel } from '#web/components/template-labels.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useSession } from '#web/lib/auth.ts';
 import { reportError } from '#web/lib/errors.ts';
@@ -35,14 +36,6 @@ export const templateSendTexts = {
 } as const;
 
 type ContactForTemplate = Pick<Contact, 'id' | 'name' | 'serviceId' | 'data'>;
-
-/** A template's option label: its name, and its language when it is not pt_BR (the campaign form lists them too). */
-export const templateOptionLabel = (t: MessageTemplate) =>
-  `${t.name} · ${templateCategoryLabels[t.category]}${t.language === 'pt_BR' ? '' : ` (${t.language})`}`;
-
-/** The label of a button's value field: a URL's final part, or a copy-code's code (the campaign form asks them too). */
-export const templateButtonLabel = (button: TemplateButtonInfo) =>
-  buttonValueKind(button) === 'url' ? `Final do link do botão “${button.text}”` : `Código do botão “${button.text}”`;
 
 /** The fields a server refusal may name; any other path goes on the template's field. */
 const fieldPath = (path: string) => (/^template\.(parameters|header|buttons)(\.\d+)?$/.test(path) || path === 'fileId' ? path : 'template.name');
