@@ -1008,7 +1008,7 @@ describe('handlerConstructId', () => {
 
 describe.each([
   { what: "the conversation lifecycle's timer poller", description: 'schedules/fire-timers', timeout: 55 },
-  // It sleeps between a campaign's sends for about 55 s of each run (ADR draft campaigns).
+  // It sleeps between a campaign's sends for about 55 s of each run (ADR-0227).
   { what: "the campaigns' runner", description: 'schedules/run-campaigns', timeout: 75 },
 ])('$what', ({ description, timeout }) => {
   const poller = () => {

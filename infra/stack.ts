@@ -174,7 +174,7 @@ export class ConversaStack extends Stack {
     if (!metaAppId !== !metaConfigId) throw new Error('Give metaAppId and metaConfigId together (Embedded Signup needs both), or neither');
     if (metaAppId && !/^\d{5,25}$/.test(metaAppId)) throw new Error(`Context metaAppId must be the Meta app's numeric id, not ${metaAppId}`);
     if (metaConfigId && !/^\d{5,25}$/.test(metaConfigId)) throw new Error(`Context metaConfigId must be a numeric configuration id, not ${metaConfigId}`);
-    // The template price table a campaign's plan estimates with (ADR draft campaigns): an object in
+    // The template price table a campaign's plan estimates with (ADR-0227): an object in
     // cdk.json or its JSON on -c, checked here so a mistyped table fails synthesis, not the route.
     const pricesContext: unknown = this.node.tryGetContext('whatsappTemplatePrices');
     const whatsappTemplatePrices =
@@ -306,7 +306,7 @@ export class ConversaStack extends Stack {
       projectRoot,
       environment: { TABLE_NAME: this.table.table.tableName },
     });
-    // The campaigns' lanes (ADR draft campaigns): each run feeds them for about a minute, sleeping between sends.
+    // The campaigns' lanes (ADR-0227): each run feeds them for about a minute, sleeping between sends.
     this.campaignRunner = new TimerFirer(this, 'CampaignRunner', {
       table: this.table.table,
       handlersDir: join(projectRoot, 'functions', 'schedules'),

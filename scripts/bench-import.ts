@@ -1,5 +1,5 @@
 /**
- * `npm run bench:import`: a contact import of 50,000 rows (ADR draft contact-import) through a local
+ * `npm run bench:import`: a contact import of 50,000 rows (ADR-0223) through a local
  * runtime of its own (a child process, as `npm start` runs it): a Windows-1252 ';' CSV as Excel in
  * Brazil saves it is uploaded, checked and imported by the stepped job. Prints each pass's time and
  * rows a second, and the runtime process's resident memory before and at its peak (VmHWM): the file

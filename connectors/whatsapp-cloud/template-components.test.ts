@@ -1,5 +1,5 @@
 /**
- * Template components as the Cloud API takes them (ADR draft template-components): the builder's
+ * Template components as the Cloud API takes them (ADR-0222): the builder's
  * shapes for a text or media header, the body, URL / copy-code / quick-reply buttons, and the
  * adapter sending them to the Graph API double, which checks them as Graph does (132000 for a
  * count that differs, 132012 for a header of another format).

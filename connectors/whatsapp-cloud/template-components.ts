@@ -4,7 +4,7 @@
  * the uploaded media by id, a document with its file name), one `body` with the variables in order,
  * and one `button` per button that takes a value, named by `sub_type` and its `index` among the
  * template's buttons (a URL's suffix as `text`, a copy-code's `coupon_code`, a quick reply's
- * `payload`). A component with nothing to carry is left out, as Meta wants (ADR draft template-components).
+ * `payload`). A component with nothing to carry is left out, as Meta wants (ADR-0222).
  */
 import type { TemplateSendSpec } from '#contracts/template-fill.ts';
 

@@ -5,7 +5,7 @@
  * language of it). Only text headers without variables are ours to make; a template made in
  * Meta's manager lists with its header's format (a text with `{{1}}`, an image, a video, a document
  * or a location) and its buttons (URLs with a `{{1}}` suffix, copy-code ones), which a send fills
- * (#contracts/template-fill.ts, ADR draft template-components).
+ * (#contracts/template-fill.ts, ADR-0222).
  */
 import { parseCloudCredentials } from '#domain/channels/cloud-credentials.ts';
 import { ChannelUnreachable, TemplateRefused, type ChannelConnection, type ChannelTemplate, type ChannelTemplates } from '#domain/channels/port.ts';

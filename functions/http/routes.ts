@@ -67,12 +67,12 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/contacts/{id}/archive', handler: 'contacts/archive-contact' },
   { method: 'POST', path: '/contacts/{id}/read', handler: 'contacts/mark-contact-read' },
   { method: 'GET', path: '/contacts/{id}/export', handler: 'contacts/export-contact', timeoutSeconds: 30 },
-  // 'Importar contatos' (admins): the CSV goes up by a presigned PUT, its check and import run as a stepped job (ADR draft contact-import).
+  // 'Importar contatos' (admins): the CSV goes up by a presigned PUT, its check and import run as a stepped job (ADR-0223).
   { method: 'POST', path: '/contact-imports', handler: 'contact-imports/create-contact-import' },
   { method: 'GET', path: '/contact-imports/{id}', handler: 'contact-imports/get-contact-import' },
   { method: 'GET', path: '/contact-imports/{id}/preview', handler: 'contact-imports/preview-contact-import' },
   { method: 'POST', path: '/contact-imports/{id}/start', handler: 'contact-imports/start-contact-import' },
-  // Campaign audiences (ADR drafts opt-out, segments): admins clear an opt-out and export the filtered list as CSV; segments: members read, admins write.
+  // Campaign audiences (ADR-0225, ADR-0226): admins clear an opt-out and export the filtered list as CSV; segments: members read, admins write.
   { method: 'DELETE', path: '/contacts/{id}/opt-out', handler: 'contacts/clear-opt-out' },
   { method: 'POST', path: '/contacts/csv-export', handler: 'contacts/export-contact-list', timeoutSeconds: 30 },
   { method: 'GET', path: '/segments', handler: 'segments/list-segments' },
@@ -86,7 +86,7 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/messages/{id}/retry', handler: 'messages/retry-message' },
   { method: 'POST', path: '/messages/{id}/reaction', handler: 'messages/react-message' },
   { method: 'POST', path: '/messages/{id}/forward', handler: 'messages/forward-message' },
-  // Scheduled messages (ADR draft scheduled-messages): whoever sees the conversation schedules, edits and cancels.
+  // Scheduled messages (ADR-0224): whoever sees the conversation schedules, edits and cancels.
   { method: 'GET', path: '/contacts/{id}/scheduled-messages', handler: 'scheduled-messages/list-scheduled-messages' },
   { method: 'POST', path: '/scheduled-messages', handler: 'scheduled-messages/schedule-message' },
   { method: 'PUT', path: '/scheduled-messages/{id}', handler: 'scheduled-messages/update-scheduled-message' },
@@ -126,7 +126,7 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/automations', handler: 'automations/update-automations' },
   { method: 'GET', path: '/services/{id}/menu', handler: 'automations/get-connection-menu' },
   { method: 'PUT', path: '/services/{id}/menu', handler: 'automations/update-connection-menu' },
-  // Campaigns (ADR draft campaigns): members read them and their progress; admins plan, create, pause, resume and cancel.
+  // Campaigns (ADR-0227): members read them and their progress; admins plan, create, pause, resume and cancel.
   { method: 'GET', path: '/campaigns', handler: 'campaigns/list-campaigns' },
   { method: 'POST', path: '/campaigns', handler: 'campaigns/create-campaign' },
   { method: 'POST', path: '/campaigns/plan', handler: 'campaigns/plan-campaign' },

@@ -1,5 +1,5 @@
 /**
- * The deployment's price table of WhatsApp (API oficial) templates (ADR draft campaigns, "Cost
+ * The deployment's price table of WhatsApp (API oficial) templates (ADR-0227, "Cost
  * estimate"), read when first used:
  *   WHATSAPP_TEMPLATE_PRICES   the table as JSON (context `whatsappTemplatePrices` in the cloud;
  *                              unset: the default table of shared/contracts/template-prices.ts)

@@ -3,7 +3,7 @@
  * lifecycle's due timers (menu timeout, 'no one answered', waiting too long, inactivity), each in
  * the write that moves its conversation (shared/domain/automations/fire-timers.ts), and sends the
  * scheduled messages that came due, each once (shared/domain/scheduled-messages/fire-scheduled-messages.ts,
- * ADR draft scheduled-messages). A run that fails leaves what it did not do due for the next one.
+ * ADR-0224). A run that fails leaves what it did not do due for the next one.
  */
 import type { ScheduledEvent } from 'aws-lambda';
 import { type FiredTimers, fireDueTimers } from '#domain/automations/fire-timers.ts';

@@ -1,7 +1,7 @@
 /**
  * Scheduled (EventBridge, every minute; infra/constructs/timer-firer.ts): feeds the running
  * campaigns' lanes for the next 55 seconds, each send at its lane's own time, sleeping between them
- * (shared/domain/campaigns/run-campaigns.ts, ADR draft campaigns). A run that dies leaves its lanes
+ * (shared/domain/campaigns/run-campaigns.ts, ADR-0227). A run that dies leaves its lanes
  * due in the index for the next one; a run that overlaps another loses each lane's race once.
  */
 import type { ScheduledEvent } from 'aws-lambda';

@@ -1,6 +1,5 @@
 /**
- * Stream consumer: a campaign's live counts (shared/domain/campaigns/campaign-progress.ts, ADR
- * draft campaigns). Campaign messages whose acks moved count delivered, read or failed; contacts
+ * Stream consumer: a campaign's live counts (shared/domain/campaigns/campaign-progress.ts, ADR-0227). Campaign messages whose acks moved count delivered, read or failed; contacts
  * that received a campaign count a reply or an opt-out that came after it. Each once per
  * recipient, so a redelivered batch adds nothing.
  */

@@ -15,7 +15,7 @@ export interface TimerFirerProps {
   readonly projectRoot: string;
   readonly environment: Record<string, string>;
   /**
-   * Another minute poller of the same shape (the campaigns' runner, ADR draft campaigns): its
+   * Another minute poller of the same shape (the campaigns' runner, ADR-0227): its
    * handler in `handlersDir`, how long one run may last, and what its rule says.
    * @default the lifecycle's timers: fire-timers.ts, 55 s
    */

@@ -122,7 +122,7 @@ export const automationSettingsSchema = z
     reopenToLastAgent: z.boolean({ error: requiredText }).default(true),
     /** A person's messages reach the customer under their name ('*Ana Souza:*'), unless they opted out (ADR-0219). */
     signMessages: z.boolean({ error: requiredText }).default(false),
-    /** Words that opt a customer out of campaigns and back in, and the confirmations (ADR draft opt-out); documents saved before it read the defaults. */
+    /** Words that opt a customer out of campaigns and back in, and the confirmations (ADR-0225); documents saved before it read the defaults. */
     optOut: optOutSettingsSchema(messageText, keptText).default(defaultOptOutSettings),
   })
   .refine((s) => !s.inactivity.enabled || s.inactivity.warnBeforeMinutes < s.inactivity.closeAfterHours * 60, {

@@ -1,6 +1,6 @@
 /**
  * Campaigns ('Campanhas'): one message to each contact of an audience, sent from the contacts' own
- * connections at a rhythm that does not get a number banned (ADR draft campaigns): a random gap
+ * connections at a rhythm that does not get a number banned (ADR-0227): a random gap
  * between two sends of a number, only inside a sending window, at most so many a day and so many
  * first messages to people who never wrote. Texts take the quick replies' variables.
  */
@@ -102,8 +102,7 @@ const campaignText = z
   });
 
 /**
- * The approved template a WhatsApp (API oficial) connection sends instead of the text (ADR draft
- * campaigns, "Templates"): its name and language and the values the send route takes
+ * The approved template a WhatsApp (API oficial) connection sends instead of the text (ADR-0227, "Templates"): its name and language and the values the send route takes
  * (`templateSendSchema`: body parameters `{{1}}`..., a text header's `{{1}}`, one value per button).
  * Every value may be, or contain, a contact field as in the text (`{{primeiro_nome}}`, `{{nome}}`,
  * `{{telefone}}`, `{{email}}`, `{{atendente}}`), filled per recipient when its turn comes; a media

@@ -1,6 +1,5 @@
 /**
- * Importing contacts from a CSV file (docs/product.md#screens, 'Importar contatos'; ADR draft
- * contact-import): the upload request, the column mapping and settings shared by the screen and the
+ * Importing contacts from a CSV file (docs/product.md#screens, 'Importar contatos'; ADR-0223): the upload request, the column mapping and settings shared by the screen and the
  * routes, the import's state as the API answers it, and the pt-BR reasons a row is left out for.
  */
 import { z } from 'zod';

@@ -34,7 +34,7 @@ export interface Contact {
   lastInboundAt: string | null;
   /**
    * When the person asked to receive no more campaigns (an opt-out word, LGPD), and the word they
-   * sent; null while they receive them. Campaigns skip such contacts (ADR draft opt-out).
+   * sent; null while they receive them. Campaigns skip such contacts (ADR-0225).
    */
   optedOutAt: string | null;
   optedOutWord: string | null;

@@ -1,5 +1,5 @@
 /**
- * Opting out of campaigns (LGPD; ADR draft opt-out): the words a customer sends to stop receiving
+ * Opting out of campaigns (LGPD; ADR-0225): the words a customer sends to stop receiving
  * campaigns, and to receive them again, kept in the account's automations (automations.ts), and how
  * a message is matched against them: the whole message, trimmed, case- and accent-insensitive.
  */

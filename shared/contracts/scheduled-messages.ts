@@ -1,5 +1,5 @@
 /**
- * Scheduled messages (docs/product.md#scheduled-messages, ADR draft scheduled-messages): a text (and
+ * Scheduled messages (docs/product.md#scheduled-messages, ADR-0224): a text (and
  * optionally one uploaded file) sent to a contact at a date and time of the account's zone, once or
  * repeating. One schema for the composer's form and the route.
  */

@@ -1,5 +1,5 @@
 /**
- * Segments ('Segmentos', ADR draft segments): saved filters over the account's contacts, written in
+ * Segments ('Segmentos', ADR-0226): saved filters over the account's contacts, written in
  * the list query language (list-query.ts) as a `where` of the contacts list, so a segment counts,
  * lists and exports exactly as the Contatos screen filters. Campaigns take a segment as audience.
  */

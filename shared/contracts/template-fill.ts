@@ -1,5 +1,5 @@
 /**
- * Filling a message template for one send (ADR-0213, ADR draft template-components): every value
+ * Filling a message template for one send (ADR-0213, ADR-0222): every value
  * the approved template needs (its header's `{{1}}` or media file, the body's variables, a URL
  * button's suffix, a copy-code button's code) checked by one zod schema that the 'Enviar modelo'
  * dialog and the send route both run, so the form says in pt-BR what the route would refuse, and

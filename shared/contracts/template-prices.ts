@@ -1,7 +1,7 @@
 /**
  * What Meta charges for a delivered template message of the WhatsApp (API oficial), in USD, by the
  * template's category and the recipient's country (the country calling code of its number), as
- * the deployment configures it (ADR draft campaigns, "Cost estimate"): context
+ * the deployment configures it (ADR-0227, "Cost estimate"): context
  * `whatsappTemplatePrices` in the cloud (the functions' `WHATSAPP_TEMPLATE_PRICES`), the same JSON
  * in the local runtime's environment, else `defaultTemplatePrices`. Meta changes its rate card every
  * few months: the operator updates the configuration, no code change.

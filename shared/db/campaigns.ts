@@ -1,5 +1,5 @@
 /**
- * Campaigns as items (ADR draft campaigns): the campaign in its account's partition; its
+ * Campaigns as items (ADR-0227): the campaign in its account's partition; its
  * recipients (one per contact, in send order) and its lanes (one per connection) in a partition of
  * the campaign's own. A send moves a recipient from `queued` and its lane's round on in one
  * transaction with the message (shared/domain/campaigns/feed-lane.ts); the minute poller finds the

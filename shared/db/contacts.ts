@@ -48,10 +48,10 @@ export interface ContactItem {
    * message after it was kept (2026-11-27).
    */
   lastInboundAt?: string | null;
-  /** When the person sent an opt-out word, and which (ADR draft opt-out); absent or null while they receive campaigns. */
+  /** When the person sent an opt-out word, and which (ADR-0225); absent or null while they receive campaigns. */
   optedOutAt?: string | null;
   optedOutWord?: string | null;
-  /** The last campaign message sent to the person (ADR draft campaigns): a reply or an opt-out after it counts on that campaign. */
+  /** The last campaign message sent to the person (ADR-0227): a reply or an opt-out after it counts on that campaign. */
   lastCampaign?: { id: string; serviceId: string; recipient: string; at: string } | null;
   unread: number;
   messagesCount: number;

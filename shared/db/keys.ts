@@ -221,7 +221,7 @@ export const keys = {
     gsi1sk: `${dueAt}#${accountId}#${contactId}#${name}`,
   }),
   dueTimers: (shard: number) => ({ gsi1pk: `TIMERS#${shard}` }),
-  /** A campaign (shared/db/campaigns.ts, ADR draft campaigns), in its account's partition. */
+  /** A campaign (shared/db/campaigns.ts, ADR-0227), in its account's partition. */
   campaign: (accountId: string, campaignId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `CAMPAIGN#${campaignId}` }),
   accountCampaigns: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'CAMPAIGN#' }),
   /**
@@ -277,7 +277,7 @@ export const keys = {
   roundRobinTurn: (accountId: string, departmentId: string | null): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `ROUND-ROBIN#${departmentId ?? 'none'}` }),
   /**
    * Round-robin's assignments of the last minute in the whole account, under a version every
-   * assignment moves (ADR draft round-robin-cap): they serialise, and count before the index shows them.
+   * assignment moves (ADR-0221): they serialise, and count before the index shows them.
    */
   roundRobinLedger: (accountId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: 'ROUND-ROBIN-LEDGER' }),
   /**
@@ -368,7 +368,7 @@ export function avatarObjectKey(accountId: string, serviceId: string, idFromServ
   return `accounts/${accountId}/avatars/${serviceId}/${idFromService.replace(/[^\w.@-]+/g, '_')}.jpg`;
 }
 
-/** The bucket key of a contact list exported as CSV ('Exportar CSV', ADR draft segments): under its account, one folder per export. */
+/** The bucket key of a contact list exported as CSV ('Exportar CSV', ADR-0226): under its account, one folder per export. */
 export function contactCsvObjectKey(accountId: string, exportId: string): string {
   return `accounts/${accountId}/contact-lists/${exportId}/contatos.csv`;
 }

@@ -34,7 +34,11 @@ export async function recordSent(table: Table, message: Attempt, channelMessageI
   try {
     await writeTogether(table, {
       message: {
-        Update: answer(message, 'SET ack = :sent, channelMessageId = :cid, updatedAt = :now, sentAt = :now', { ':sent': ack.sent, ':cid': channelMessageId, ':now': now }),
+        Update: answer(message, 'SET ack = :sent, channelMessageId = :cid, updatedAt = :now, sentAt = :now', {
+          ':sent': ack.sent,
+          ':cid': channelMessageId,
+          ':now': now,
+        }),
       },
       guard: { Put: { Item: channelMessageGuard(message.accountId, message.serviceId, channelMessageId, message.contactId, message.id) } },
     });

@@ -1,6 +1,6 @@
 /**
  * Round-robin's turn in a department's queue (who was picked last), and the account's ledger of
- * its recent assignments (shared/domain/automations/assign-in-turn.ts, ADR draft round-robin-cap).
+ * its recent assignments (shared/domain/automations/assign-in-turn.ts, ADR-0221).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from './client.ts';

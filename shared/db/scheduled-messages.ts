@@ -1,5 +1,5 @@
 /**
- * Scheduled messages as items (docs/product.md#scheduled-messages, ADR draft scheduled-messages):
+ * Scheduled messages as items (docs/product.md#scheduled-messages, ADR-0224):
  * one item a schedule in its contact's message partition (the contact's purge takes it along),
  * carrying while it waits a sparse gsi1 entry by its next due time, spread over `timerShards`
  * partitions as the lifecycle's timers are, and read by the same minute poller. Every write after

@@ -1,5 +1,5 @@
 /**
- * Campaign audiences in the browser (ADR drafts opt-out and segments): a Telegram customer sends
+ * Campaign audiences in the browser (ADR-0225 and ADR-0226): a Telegram customer sends
  * 'Sair'; the contact's page shows 'Descadastrado de campanhas em dd/MM/yyyy' with the word. From
  * Contatos, the filter 'Só descadastrados' is saved as a segment; 'Segmentos' lists it with its
  * count, and editing its filter moves the count before saving. 'Exportar CSV' downloads the list;

@@ -1,5 +1,5 @@
 /**
- * Campaigns in the browser (ADR draft campaigns), on a connected Telegram bot with two customers who
+ * Campaigns in the browser (ADR-0227), on a connected Telegram bot with two customers who
  * wrote to it, the campaigns' poller running every second: 'Campanhas' opens empty with what a
  * campaign is; 'Nova campanha' is filled through the form (the customers picked from the search,
  * the bot's connection, hours of its own every day, a gap of 1 s), 'Revisar campanha' shows the

@@ -1,5 +1,5 @@
 /**
- * 'Importar contatos' in a real browser against the local runtime (ADR draft contact-import): from
+ * 'Importar contatos' in a real browser against the local runtime (ADR-0223): from
  * 'Contatos', a CSV saved by Excel in Brazil (Windows-1252, ';') is uploaded, its columns guessed
  * from the header, checked (the rows left out listed with their line and reason) and imported with a
  * tag, the contacts then listed. axe-core clean on the checked screen, light, and at 390 px dark;

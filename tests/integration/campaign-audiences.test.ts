@@ -1,5 +1,5 @@
 /**
- * Campaign audiences over the shared runtime (ADR drafts opt-out and segments): a customer's message
+ * Campaign audiences over the shared runtime (ADR-0225 and ADR-0226): a customer's message
  * that is only an opt-out word records the opt-out on the contact (with a system line and, while
  * switched on, the confirmation sent through the channel double) and an opt-in word clears it;
  * admins clear it too; segments are saved filters of the contacts list, counted live; 'Exportar CSV'

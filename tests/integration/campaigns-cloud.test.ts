@@ -1,5 +1,5 @@
 /**
- * A template campaign on a WhatsApp (API oficial) connection (ADR draft campaigns, "Templates"),
+ * A template campaign on a WhatsApp (API oficial) connection (ADR-0227, "Templates"),
  * through a runtime of the file's own with the Graph API double standing in for Meta and the
  * campaigns' poller running every second: the plan answers the templates' cost by country, and
  * the campaign reaches a customer whose 24-hour window closed (free text would be skipped) as the

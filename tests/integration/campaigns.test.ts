@@ -1,5 +1,5 @@
 /**
- * Campaigns through a runtime of their own (ADR draft campaigns), Telegram on its Bot API double,
+ * Campaigns through a runtime of their own (ADR-0227), Telegram on its Bot API double,
  * the campaigns' poller running every second: the plan before starting, each customer reached once
  * through the real send path (the outbox, dispatch, the channel), an opted-out customer skipped
  * with the reason, pause holding every send until resume, and a runtime killed in the middle
@@ -82,7 +82,7 @@ const campaignTexts = (bot: FakeBot) =>
 describe('a campaign', () => {
   it('plans, then reaches each customer once through the channel, skipping whoever opted out', { timeout: 60_000 }, async () => {
     const s = await shop('a', 3);
-    // The third customer opts out of campaigns (ADR draft opt-out).
+    // The third customer opts out of campaigns (ADR-0225).
     s.bot.receive(s.people[2]!, { text: 'SAIR' });
     await eventually(async () => (await call('GET', `/contacts/${s.contactIds[2]}`, { token: s.token })).body.optedOutAt || null);
 

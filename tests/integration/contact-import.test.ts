@@ -1,5 +1,5 @@
 /**
- * 'Importar contatos' through the local runtime (ADR draft contact-import): a Windows-1252 CSV as
+ * 'Importar contatos' through the local runtime (ADR-0223): a Windows-1252 CSV as
  * Excel in Brazil saves it, uploaded by the presigned PUT, previewed, checked (nothing written) and
  * imported in the background a step at a time, with its rows left out by reason and the plan's
  * contact limit kept.

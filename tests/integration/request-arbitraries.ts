@@ -310,7 +310,7 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         dryRun: fc.boolean(),
       }),
   ],
-  // A segment's `where` is a contacts list `where` (ADR draft segments): the list query generator's, or anything.
+  // A segment's `where` is a contacts list `where` (ADR-0226): the list query generator's, or anything.
   [
     segmentPayload,
     () =>
@@ -319,7 +319,7 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         where: fc.oneof({ weight: 4, arbitrary: listQueryArbitrary(contactListRules).map(whereOf) }, hostile),
       }),
   ],
-  // Scheduled messages (ADR draft scheduled-messages): dates that do not exist, times past and odd, repeats unknown.
+  // Scheduled messages (ADR-0224): dates that do not exist, times past and odd, repeats unknown.
   [
     scheduleMessagePayload,
     (f) =>
@@ -333,7 +333,7 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
       }),
   ],
   [cancelScheduledMessagePayload, (f) => shaped({ contactId: idOf(f, [f.contactId]) })],
-  // Campaigns (ADR draft campaigns): the team's contacts and connections, another account's, odd texts, times and paces.
+  // Campaigns (ADR-0227): the team's contacts and connections, another account's, odd texts, times and paces.
   [
     campaignPayload,
     (f) => {
@@ -432,7 +432,7 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         roundRobin: rule({ maxOpenPerAgent: count }),
         reopenToLastAgent: fc.boolean(),
         signMessages: fc.oneof(fc.boolean(), hostile),
-        // Opting out of campaigns (ADR draft opt-out): words folded alike, with spaces, repeated, too many.
+        // Opting out of campaigns (ADR-0225): words folded alike, with spaces, repeated, too many.
         optOut: shaped({
           words: fc.oneof(fc.array(fc.oneof(fc.constantFrom('SAIR', 'sair', 'Sáir', 'não quero', ''), oddString), { maxLength: 12 }), hostile),
           optInWords: fc.oneof(fc.array(fc.constantFrom('VOLTAR', 'SAIR', 'voltar'), { maxLength: 3 }), hostile),

@@ -1,5 +1,5 @@
 /**
- * Scheduled messages (ADR draft scheduled-messages) over the shared runtime, the channel played by
+ * Scheduled messages (ADR-0224) over the shared runtime, the channel played by
  * the tests' fake WhatsApp: scheduled through the API in the account's zone, fired by the timers'
  * poller function on a moved clock, the occurrence goes out once however often (and however many
  * at once) the poller runs, and a run killed at its write leaves it due, as the scheduler's message; a daily one moves to the next day, is edited

@@ -281,7 +281,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // The conversation lifecycle's timers (menu timeout, 'no one answered', inactivity): the cloud's
   // one-minute rule is an interval here, and a first run at start fires what came due while the
   // runtime was stopped (ADR-0214). One run at a time. Scheduled messages come due on the same
-  // poller (ADR draft scheduled-messages).
+  // poller (ADR-0224).
   const { fireDueTimers } = await import('../../../shared/domain/automations/fire-timers.ts');
   const { fireDueScheduledMessages } = await import('../../../shared/domain/scheduled-messages/fire-scheduled-messages.ts');
   let firing: Promise<unknown> | null = null;
@@ -297,7 +297,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const timerPoll = setInterval(fireTimers, Number(process.env.LIFECYCLE_TIMER_POLL_MS) || 60_000);
   timerPoll.unref();
 
-  // The campaigns' poller (ADR draft campaigns): in the cloud a one-minute rule runs it for about a
+  // The campaigns' poller (ADR-0227): in the cloud a one-minute rule runs it for about a
   // minute each time; here runs follow one another, each covering CAMPAIGN_POLL_MS (a minute by
   // default). Stopping the runtime cuts the sleeps between sends short and ends the loop.
   const { runCampaigns } = await import('../../../shared/domain/campaigns/run-campaigns.ts');

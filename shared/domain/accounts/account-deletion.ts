@@ -157,7 +157,7 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
     removed += await deleteKeys(ports.table, [...items.map((i) => keys.connection(i.connectionId)), ...items]);
     if (budget() <= 0) return { removedItems: removed };
   }
-  // Campaigns' own partitions (recipients and lanes: ADR draft campaigns), found through their items before the account's partition goes.
+  // Campaigns' own partitions (recipients and lanes: ADR-0227), found through their items before the account's partition goes.
   for (;;) {
     const campaigns = await firstItems<Key & { id: string }>(
       ports.table,

@@ -1,5 +1,5 @@
 /**
- * Round-robin's cap while the open-conversation index lags (ADR draft round-robin-cap): against
+ * Round-robin's cap while the open-conversation index lags (ADR-0221): against
  * dynalite behind the local DynamoDB front, with a table double whose gsi1 answers people's open
  * conversations from a snapshot taken before the arrivals (as DynamoDB's index may, for a moment,
  * after a write). Conversations arriving together, one after another or at once, never take a

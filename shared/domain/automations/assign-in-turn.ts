@@ -8,7 +8,7 @@
  * turn; a conversation that left the queue meanwhile (taken, transferred, answered) is left alone.
  * Nobody fits: it waits in the queue.
  *
- * The cap holds while the open-conversation index lags (ADR draft round-robin-cap): the same
+ * The cap holds while the open-conversation index lags (ADR-0221): the same
  * transaction moves the account's ledger of recent assignments on condition of the version read,
  * so assignments in one account are serialised (a loser reads again and picks again), and the
  * count unites the index's set with the ledger's conversations read strongly (`openCounts`).

@@ -1,5 +1,5 @@
 /**
- * Round-robin's count of each person's open conversations (ADR draft round-robin-cap). The sparse
+ * Round-robin's count of each person's open conversations (ADR-0221). The sparse
  * index (`keys.openAssignment`) is eventually consistent, so a conversation handed out a moment ago
  * may be missing from it; the account's ledger keeps round-robin's assignments of the last minute,
  * and each of those conversations is read strongly and counted for whoever has it open now (a

@@ -1,5 +1,5 @@
 /**
- * Reading a campaign and moving it: pause, resume, cancel (ADR draft campaigns). The status write is
+ * Reading a campaign and moving it: pause, resume, cancel (ADR-0227). The status write is
  * what stops sends at once: every send's transaction checks that its campaign still runs. The
  * lanes then leave (or rejoin) the poller's index. Admins act; everyone in the account reads.
  */

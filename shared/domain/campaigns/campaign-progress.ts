@@ -1,5 +1,5 @@
 /**
- * A campaign's live counts beyond sent and skipped (ADR draft campaigns), from the stream: its
+ * A campaign's live counts beyond sent and skipped (ADR-0227), from the stream: its
  * messages' acks (delivered, read, failed) and what the people did after (replied, opted out).
  * Each step is counted once per recipient: the recipient's item records what was counted, on
  * condition that it was not yet, in the transaction that adds to its lane's tallies; a stream

@@ -1,5 +1,5 @@
 /**
- * A campaign with a message template (ADR draft campaigns, "Templates"), on the real table
+ * A campaign with a message template (ADR-0227, "Templates"), on the real table
  * (dynalite) and a fake clock: the plan refuses on its fields a template missing on a chosen
  * connection of the API oficial, one not approved, values that do not match its components, an
  * unknown variable, a template with no such connection, and no text for a QR connection beside it;

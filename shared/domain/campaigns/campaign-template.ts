@@ -1,7 +1,7 @@
 /**
- * A campaign's message template (ADR draft campaigns, "Templates"): found by name and language
+ * A campaign's message template (ADR-0227, "Templates"): found by name and language
  * among a connection's synced templates, and filled for a contact with the send dialog's own schema
- * (`templateFillSchema`, ADR draft template-components), so a campaign's template message is the
+ * (`templateFillSchema`, ADR-0222), so a campaign's template message is the
  * one `send-message.ts` stores: the rendered text, `template` (what the Cloud adapter turns into
  * Meta's components) and the header's media as the message's file.
  */

@@ -1,5 +1,5 @@
 /**
- * One step of a campaign's lane (ADR draft campaigns): send its next recipient, skip it with its
+ * One step of a campaign's lane (ADR-0227): send its next recipient, skip it with its
  * reason, wait (window closed, day full, connection down, the previous message still queued), or
  * finish. A send is one transaction: the message (the outbox: the stream dispatches it, ADR-0059),
  * its contact, the recipient out of `queued`, the lane's next round, and a check that the campaign

@@ -1,5 +1,5 @@
 /**
- * The rhythm of a campaign's lane (one connection's share of a campaign, ADR draft campaigns): when
+ * The rhythm of a campaign's lane (one connection's share of a campaign, ADR-0227): when
  * its next message may go, given the sending window, the day's limits and a random gap; and the
  * estimated finish the screen shows before a campaign starts, from the same rules run on a clock.
  * Days are the account's (the window's zone), as its owner counts them.
@@ -70,7 +70,7 @@ export function drawGapMs(pace: CampaignPace, random: () => number = Math.random
   return Math.round((pace.minGapSeconds + random() * (pace.maxGapSeconds - pace.minGapSeconds)) * 1000);
 }
 
-/** A lane's recipients for the estimate: those who wrote before go first (ADR draft campaigns), then first messages. */
+/** A lane's recipients for the estimate: those who wrote before go first (ADR-0227), then first messages. */
 export interface LaneLoad {
   known: number;
   fresh: number;

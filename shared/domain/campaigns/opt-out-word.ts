@@ -1,4 +1,4 @@
-/** The word a campaign's opt-out hint names: the account's first opt-out word (ADR draft opt-out), as the owner typed it. */
+/** The word a campaign's opt-out hint names: the account's first opt-out word (ADR-0225), as the owner typed it. */
 import type { Ports } from '../ports.ts';
 import { automationSettingsOf } from '../automations/automation-context.ts';
 

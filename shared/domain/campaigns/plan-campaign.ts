@@ -1,5 +1,5 @@
 /**
- * Planning, creating and preparing a campaign (ADR draft campaigns): its audience read and split
+ * Planning, creating and preparing a campaign (ADR-0227): its audience read and split
  * into one lane per connection (each contact is sent from its own connection; contacts of
  * connections the campaign does not use, and groups, are left out), known contacts ahead of first
  * messages, and the estimated finish from the lanes' rules. Recipients are written first, then the

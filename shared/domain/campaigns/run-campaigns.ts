@@ -1,5 +1,5 @@
 /**
- * The campaigns' poller (ADR draft campaigns): one run covers a stretch of time (the cloud's
+ * The campaigns' poller (ADR-0227): one run covers a stretch of time (the cloud's
  * one-minute rule: about 55 s; the local runtime: its interval). It first prepares the segment
  * campaigns waiting for their recipients, then reads the running lanes due
  * within the stretch and feeds each at its own times, sleeping between its sends, all lanes side by

@@ -1,5 +1,5 @@
 /**
- * The cost of a template campaign (ADR draft campaigns, "Cost estimate"): each number priced at its
+ * The cost of a template campaign (ADR-0227, "Cost estimate"): each number priced at its
  * country's rate of the template's category, countries without a row at the default, numbers that
  * cannot be placed at the default too; sums exact over many recipients; the deployment's table
  * read from its JSON and refused when malformed.

@@ -1,5 +1,5 @@
 /**
- * What a template campaign should cost at Meta (ADR draft campaigns, "Cost estimate"): one
+ * What a template campaign should cost at Meta (ADR-0227, "Cost estimate"): one
  * delivered template per recipient of a WhatsApp (API oficial) lane, priced by the template's
  * category and the country of the recipient's number (libphonenumber-js reads it from the digits),
  * the countries the table does not list at its default. Every recipient is counted as delivered:

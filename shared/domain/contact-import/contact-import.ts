@@ -1,6 +1,5 @@
 /**
- * Importing contacts from a CSV file (docs/product.md#screens, 'Importar contatos'; ADR draft
- * contact-import), admins only: the file goes to the bucket through a presigned PUT, the screen reads
+ * Importing contacts from a CSV file (docs/product.md#screens, 'Importar contatos'; ADR-0223), admins only: the file goes to the bucket through a presigned PUT, the screen reads
  * its header and first rows (`previewContactImport`), then a check (dry run) and the import run in
  * the background as a stepped job (`contactImportJob`, from the `contact-import` stream consumer), a
  * bounded number of rows a step. A contact that already exists (by phone or e-mail) is skipped,

@@ -1,5 +1,5 @@
 /**
- * Reading a CSV a byte range at a time (ADR draft contact-import): the file's format from its first
+ * Reading a CSV a byte range at a time (ADR-0223): the file's format from its first
  * bytes, a range decoded to text, and the complete records of that text. A step keeps only the
  * byte offset after the last record it took, so the next step starts on a record's first byte.
  *

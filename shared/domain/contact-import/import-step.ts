@@ -1,5 +1,5 @@
 /**
- * One step of a contact import's pass (ADR draft contact-import): at most `rowsPerStep` rows, read
+ * One step of a contact import's pass (ADR-0223): at most `rowsPerStep` rows, read
  * from the byte where the last step stopped (a range of the file, never the whole), each checked,
  * compared with the file's earlier rows and the account's contacts, and, in the import, written
  * with a seat of the plan. A check writes nothing but its counts. Every step may run twice (a

@@ -1,5 +1,5 @@
 /**
- * The contact list as CSV for Excel in Brazil (ADR draft segments): UTF-8 with a byte-order mark
+ * The contact list as CSV for Excel in Brazil (ADR-0226): UTF-8 with a byte-order mark
  * (without it Excel reads the bytes as Windows-1252 and breaks every accent), ';' between fields
  * (Excel's separator where the decimal mark is a comma), every field quoted with inner quotes
  * doubled, CRLF line ends, pt-BR headers, dates as dd/MM/yyyy HH:mm in the account's time zone. A

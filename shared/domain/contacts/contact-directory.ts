@@ -580,7 +580,7 @@ export class ContactDirectory {
 
   /**
    * Every contact a query's filter matches, in its order, without avatar links: what a list export
-   * writes (ADR draft segments), read from the view once rather than a page at a time.
+   * writes (ADR-0226), read from the view once rather than a page at a time.
    */
   async matchingContacts(
     table: Table,

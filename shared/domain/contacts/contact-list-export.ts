@@ -1,5 +1,5 @@
 /**
- * 'Exportar CSV' on the Contatos screen (ADR draft segments): the contacts the screen's filter
+ * 'Exportar CSV' on the Contatos screen (ADR-0226): the contacts the screen's filter
  * matches, as the CSV of contact-csv.ts, written to the bucket a slice of rows at a time (a
  * multipart upload, never the whole file in one string) and answered as a signed link. The link,
  * not the bytes, goes back through the API: 50,000 contacts make about 8 MB of CSV, past a Lambda

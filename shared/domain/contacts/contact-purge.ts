@@ -30,7 +30,7 @@ async function purgeStep(ports: Ports, tombstone: ContactTombstone): Promise<Ste
     await deleteKeys(ports.table, [...guards, ...messages]);
     return { progress: undefined };
   }
-  // Its scheduled messages (ADR draft scheduled-messages): nothing more goes to a deleted contact.
+  // Its scheduled messages (ADR-0224): nothing more goes to a deleted contact.
   const scheduled = keys.contactScheduledMessages(accountId, contactId);
   const schedules = await firstItems<Key>(ports.table, scheduled.pk, stepSize, scheduled.skPrefix);
   if (schedules.length) {

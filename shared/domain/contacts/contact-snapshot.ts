@@ -20,7 +20,7 @@ import type { Storage } from '../ports.ts';
 
 /**
  * 2: the team inbox's fields (status, assignee, department, tags); 3: columnar, ASCII only; 4: the last message columnar too;
- * 5: `lastInboundAt` (the Cloud API's 24-hour window); 6: `optedOutAt` and `optedOutWord` (ADR draft opt-out).
+ * 5: `lastInboundAt` (the Cloud API's 24-hour window); 6: `optedOutAt` and `optedOutWord` (ADR-0225).
  */
 const version = 6;
 

@@ -59,7 +59,7 @@ export const contactListRules: ListRules = {
     'unread',
     'lastMessageAt',
     'lastInboundAt',
-    // Opted out of campaigns (ADR draft opt-out): segments exclude them with `optedOutAt: null`.
+    // Opted out of campaigns (ADR-0225): segments exclude them with `optedOutAt: null`.
     'optedOutAt',
     'createdAt',
     'updatedAt',

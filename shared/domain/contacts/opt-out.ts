@@ -1,5 +1,5 @@
 /**
- * Opting out of campaigns (LGPD; ADR draft opt-out, docs/product.md#campaign-audiences): a customer's
+ * Opting out of campaigns (LGPD; ADR-0225, docs/product.md#campaign-audiences): a customer's
  * message that is only an opt-out word records on the contact when and with which word
  * (`optedOutAt`, `optedOutWord`), which every later campaign honours; an opt-in word clears it. The
  * conversation goes on as any other: the message is stored, counted unread and runs the lifecycle.

@@ -1,5 +1,5 @@
 /**
- * Segments (ADR draft segments): saved contact filters, a catalogue of the account (one name each,
+ * Segments (ADR-0226): saved contact filters, a catalogue of the account (one name each,
  * guarded like a tag's), whose `where` is checked against the contacts list's fields when saved and
  * counted through the contact directory when read. Admins create, edit and delete; members read
  * (docs/product.md#roles-and-permissions).

@@ -192,7 +192,7 @@ export async function receiveMessage(ports: Ports, from: InboundConnection, inpu
       ? undefined
       : (current) => {
           const changes = inboundChanges(ports, current, message, automations, turn, input.choice ?? null);
-          // An opt-out word typed (not a button or list row tapped) is recorded with the message, after the lifecycle's answers (ADR draft opt-out).
+          // An opt-out word typed (not a button or list row tapped) is recorded with the message, after the lifecycle's answers (ADR-0225).
           const at = Math.max(ports.clock().getTime(), Date.parse(message.timestamp) + 1) + 2;
           const optOut = settings && !input.choice && optOutOnInbound(ports, current, message.text, settings.optOut, at);
           return optOut ? { ...changes, changes: { ...changes.changes, ...optOut.changes }, lines: [...changes.lines, ...optOut.lines] } : changes;

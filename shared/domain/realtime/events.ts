@@ -105,7 +105,7 @@ export async function realtimeEventFor(
       return { accountId: template.accountId, payload: { event: `template.${verb}`, data: toTemplate(template) } };
     }
     case entityTypes.scheduledMessage: {
-      // The conversation's audience only, as its messages (ADR draft scheduled-messages).
+      // The conversation's audience only, as its messages (ADR-0224).
       const schedule = item as unknown as ScheduledMessageItem;
       return {
         accountId: schedule.accountId,

@@ -1,6 +1,5 @@
 /**
- * Sends the scheduled messages that came due (docs/product.md#scheduled-messages, ADR draft
- * scheduled-messages), called by the lifecycle timers' minute poller (functions/schedules/fire-timers.ts
+ * Sends the scheduled messages that came due (docs/product.md#scheduled-messages, ADR-0224), called by the lifecycle timers' minute poller (functions/schedules/fire-timers.ts
  * in the cloud, the local runtime's interval). Each occurrence is stored as the message of the person
  * who scheduled it, through the send path's own write (`recordTeamMessage`: the lifecycle moves as
  * for their reply, the stream hands it to the connection's lane, the acks and a failure show on its

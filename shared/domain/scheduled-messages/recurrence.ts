@@ -1,6 +1,5 @@
 /**
- * When a scheduled message's occurrences fall (docs/product.md#scheduled-messages, ADR draft
- * scheduled-messages). Everything is counted on the account's wall clock from the anchor (the first
+ * When a scheduled message's occurrences fall (docs/product.md#scheduled-messages, ADR-0224). Everything is counted on the account's wall clock from the anchor (the first
  * date and time as chosen), never from the previous occurrence, so a monthly schedule on the 31st
  * goes on the last day of a shorter month and comes back to the 31st after it
  * (31/01 → 28/02 or 29/02 → 31/03). The wall-clock time becomes an instant through the zone

@@ -1,6 +1,6 @@
 /**
  * Scheduling, editing, cancelling and listing a contact's scheduled messages
- * (docs/product.md#scheduled-messages, ADR draft scheduled-messages). Whoever may send in the
+ * (docs/product.md#scheduled-messages, ADR-0224). Whoever may send in the
  * conversation (sees it: visibility.ts) may schedule there, and edit or cancel what is scheduled
  * there until it is sent. The date and time are the account's wall clock (its business hours'
  * zone), turned into an instant by the recurrence.

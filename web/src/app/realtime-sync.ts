@@ -133,7 +133,7 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
       return;
     case 'scheduledMessage.CREATED':
     case 'scheduledMessage.UPDATED':
-      // A conversation's scheduled messages (ADR draft scheduled-messages): the strip above its composer.
+      // A conversation's scheduled messages (ADR-0224): the strip above its composer.
       applyScheduledMessage(client, event.data);
       return;
     case 'account.CREATED':

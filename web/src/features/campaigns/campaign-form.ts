@@ -45,7 +45,7 @@ export interface CampaignForm {
 /** Answers a connection's type by its id (the connections the form lists). */
 export type TypeOf = (id: string) => ServiceType | undefined;
 
-/** The pace that keeps each kind of number safe (ADR draft campaigns). */
+/** The pace that keeps each kind of number safe (ADR-0227). */
 const paceByType: Record<ServiceType, CampaignPace> = {
   // A number paired by QR is banned for bursts and for many first messages: a person's rhythm.
   whatsapp: { minGapSeconds: 20, maxGapSeconds: 60, dailyLimit: 200, dailyNewChats: 30 },

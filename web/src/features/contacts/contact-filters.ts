@@ -1,5 +1,5 @@
 /**
- * The Contatos screen's filters and a segment's (ADR draft segments): one set of fields, written as
+ * The Contatos screen's filters and a segment's (ADR-0226): one set of fields, written as
  * a `where` of the list query language (docs/product.md#lists-and-calls) and read back from one, so
  * a segment saved from the screen opens with the same fields filled. Dates are days in the
  * browser's zone: 'after' from the day's start, 'before' up to the day's start (that day excluded).

@@ -31,7 +31,7 @@ function ImportContacts() {
   );
 }
 
-// 'Segmentos' (saved contact filters, ADR draft segments) is a screen of its own too.
+// 'Segmentos' (saved contact filters, ADR-0226) is a screen of its own too.
 const SegmentsScreen = lazy(() => import('#web/features/contacts/components/segments-screen.tsx').then((m) => ({ default: m.SegmentsScreen })));
 
 function Segments() {

@@ -1,5 +1,5 @@
 /**
- * 'Descadastro de campanhas' on the 'Automações' screen (ADR draft opt-out): the words come as
+ * 'Descadastro de campanhas' on the 'Automações' screen (ADR-0225): the words come as
  * typed (comma-separated, a trailing comma kept while typing), a word in both lists is refused on its
  * field with nothing sent, and the save sends the lists and the confirmation switch.
  */

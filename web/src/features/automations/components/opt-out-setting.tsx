@@ -16,7 +16,7 @@ const wordLists = ['optOut.words', 'optOut.optInWords'];
 const listError = (errors: FieldErrors, path: string) => Object.entries(errors).find(([key]) => key === path || key.startsWith(`${path}.`))?.[1];
 
 /**
- * 'Descadastro de campanhas' on 'Automações' (ADR draft opt-out): the words that opt a customer out
+ * 'Descadastro de campanhas' on 'Automações' (ADR-0225): the words that opt a customer out
  * of campaigns and back in, typed comma-separated (kept as typed while editing, so a trailing comma
  * stays), and the two confirmation texts sent while the card's switch is on.
  */

@@ -23,7 +23,7 @@ export const campaignTemplateTexts = {
 } as const;
 
 /**
- * The template part of 'Nova campanha' (ADR draft campaigns, "Templates"): the approved templates
+ * The template part of 'Nova campanha' (ADR-0227, "Templates"): the approved templates
  * of the first chosen WhatsApp (API oficial) connection and one labelled field per value the chosen
  * one needs, as the inbox's 'Enviar modelo' dialog asks them (its header's `{{1}}`, each body
  * variable, a URL button's final part, a copy-code button's code); a media header's file is the

@@ -3,7 +3,7 @@ import type { Contact } from '#contracts/contacts.ts';
 import { api } from '#web/lib/api-client.ts';
 import { contactKeys } from '#web/api/keys.ts';
 
-/** DELETE /contacts/{id}/opt-out: an admin makes the contact receive campaigns again (ADR draft opt-out). */
+/** DELETE /contacts/{id}/opt-out: an admin makes the contact receive campaigns again (ADR-0225). */
 export function useClearOptOut() {
   const client = useQueryClient();
   return useMutation({

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { listQueryString, type Where } from '#contracts/list-query.ts';
 import { api } from '#web/lib/api-client.ts';
 
-/** What POST /contacts/csv-export answers: a signed link to the file written to the bucket (ADR draft segments). */
+/** What POST /contacts/csv-export answers: a signed link to the file written to the bucket (ADR-0226). */
 interface ContactListExport {
   url: string;
   filename: string;

@@ -127,7 +127,7 @@ function problemsOf(error: unknown): Problems | null {
 /**
  * 'Importar contatos' (/contacts/import, admins): a CSV is uploaded, its columns mapped with a
  * preview of its first rows, checked (nothing written: every row left out with its line and
- * reason), then imported in the background with its progress and a summary (ADR draft contact-import).
+ * reason), then imported in the background with its progress and a summary (ADR-0223).
  */
 export function ContactImportScreen() {
   const [importId, setImportId] = useState<string | null>(null);

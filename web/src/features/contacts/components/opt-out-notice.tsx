@@ -6,7 +6,7 @@ import { useClearOptOut } from '#web/features/contacts/api/clear-opt-out.ts';
 
 /**
  * On the contact's page: 'Descadastrado de campanhas em dd/MM/yyyy' with the word the customer sent,
- * and for admins 'Reativar campanhas' (ADR draft opt-out). Nothing while the contact receives them.
+ * and for admins 'Reativar campanhas' (ADR-0225). Nothing while the contact receives them.
  */
 export function OptOutNotice({ contact, canClear }: { contact: Pick<Contact, 'id' | 'optedOutAt' | 'optedOutWord'>; canClear: boolean }) {
   const clear = useClearOptOut();

@@ -30,7 +30,7 @@ function useSettledCount(filters: ContactFilters) {
 
 /**
  * 'Novo segmento' and 'Editar segmento' (admins): the name and the contacts' filter fields, with how
- * many contacts match as the filter changes (ADR draft segments).
+ * many contacts match as the filter changes (ADR-0226).
  */
 export function SegmentEditor({ segment, onClose }: { segment?: Segment; onClose: () => void }) {
   const [name, setName] = useState(segment?.name ?? '');

@@ -12,7 +12,7 @@ import { SegmentEditor } from './segment-editor.tsx';
 
 /**
  * 'Segmentos' (/contacts/segments, from Contatos): the account's saved contact filters with how many
- * contacts each matches now; admins create, edit and delete them, members read (ADR draft segments).
+ * contacts each matches now; admins create, edit and delete them, members read (ADR-0226).
  */
 export function SegmentsScreen() {
   const { user } = useSession();

@@ -42,7 +42,7 @@ const fieldPath = (path: string) => (/^template\.(parameters|header|buttons)(\.\
 
 /**
  * 'Enviar modelo de mensagem': the approved templates of the contact's WhatsApp (API oficial)
- * connection and one labelled field per value the chosen one needs (ADR draft template-components):
+ * connection and one labelled field per value the chosen one needs (ADR-0222):
  * its text header's `{{1}}` or its media header's file (of the header's type), each body variable
  * (a typed value or a contact field, as in quick replies), a URL button's final part, a copy-code
  * button's code; the message as the customer will read it (buttons as text) and Meta's billing note
