@@ -162,6 +162,11 @@ export function fleetQueues(options: FleetQueuesOptions): FleetQueues {
       const lease = await readLease(table, serviceId);
       const now = Date.now();
       const holder = lease && lease.expiresAt >= now && !skip.has(lease.ownerId) ? lease.ownerId : undefined;
+      // A holder whose beat expired is dead or leaving: its queue may be drained and deleted at any
+      // moment, and a command sent there after the drain's last look is lost with it. Nothing goes
+      // there; the command waits where it is until the lease expires (then it is placed) or the
+      // holder beats again.
+      if (holder && !(await currentBeats()).some((beat) => beat.workerId === holder && beat.expiresAt >= now)) return { kind: 'nowhere' };
       const to = holder ?? placement(await currentBeats(), now, skip);
       if (!to) return { kind: 'nowhere' };
       try {

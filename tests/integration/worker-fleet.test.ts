@@ -10,7 +10,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeServiceStatus } from '#db/services.ts';
 import { readLease } from '#db/leases.ts';
-import { listWorkerBeats } from '#db/worker-beats.ts';
+import { listWorkerBeats, writeWorkerBeat } from '#db/worker-beats.ts';
+import { acquireLease } from '#db/leases.ts';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { fleetQueues } from '#connectors/fleet-queues.ts';
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import { channelRegistry } from '#domain/channels/registry.ts';
 import type { WorkerCommand } from '#domain/channels/worker-commands.ts';
@@ -218,4 +221,29 @@ describe('the channel worker fleet: commands routed to the holder’s queue', ()
     expect((await listWorkerBeats(own.ports().table)).map((b) => b.workerId)).not.toContain('worker-d');
     console.log(`[fleet] worker-d stopped gracefully in ${took} ms`);
   }, 60_000);
+});
+
+describe('a holder whose beat expired', () => {
+  it('gets no command: one for a connection it still leases waits where it is, so nothing lands in a queue about to be drained and deleted', async () => {
+    const { table } = own.ports();
+    const sqs = new SQSClient({});
+    const sharedUrl = process.env[workerQueue.urlVariable]!;
+    const queues = fleetQueues({ sqs, table, sharedUrl, prefix: fleet.prefix, visibilityTimeoutSeconds: fleet.visibilityTimeoutSeconds, beatsCacheMs: 0 });
+    const ghost = 'ghost-worker';
+    const ghostUrl = await queues.create(ghost);
+    const now = Date.now();
+    // Its last beat ran out a second ago; the lease it took still runs for a minute.
+    await writeWorkerBeat(table, { workerId: ghost, now: now - 16_000, leaseMs: 15_000, sessions: 1, capacity: 10 });
+    const serviceId = `svc-ghost-${now}`;
+    expect(await acquireLease(table, { serviceId, accountId: 'acc-ghost', ownerId: ghost, runId: 'run-1', now, leaseMs: 60_000 })).toBeDefined();
+    const command: WorkerCommand = { kind: 'logout', serviceId, accountId: 'acc-ghost', channelType: 'whatsapp', requestId: `req-${now}` };
+    const message = { MessageId: 'ghost-1', Body: JSON.stringify(command), Attributes: { MessageGroupId: serviceId, SentTimestamp: String(now) } };
+    expect(await queues.route(message, sharedUrl)).toEqual({ kind: 'nowhere' });
+    const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: ghostUrl, WaitTimeSeconds: 0 }));
+    expect(Messages ?? []).toEqual([]);
+    // Beating again, it is the holder once more.
+    await writeWorkerBeat(table, { workerId: ghost, now: Date.now(), leaseMs: 15_000, sessions: 1, capacity: 10 });
+    expect(await queues.route(message, sharedUrl)).toEqual({ kind: 'forwarded', to: ghost });
+    await queues.remove(ghost);
+  });
 });

@@ -23,7 +23,7 @@ export function ListPageHeader({
   actions?: ReactNode;
 }) {
   return (
-    <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+    <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-fg">{title}</h1>
         {description ? <p className="mt-1 text-sm text-fg-muted">{description}</p> : null}
