@@ -166,7 +166,10 @@ export function fleetQueues(options: FleetQueuesOptions): FleetQueues {
       // moment, and a command sent there after the drain's last look is lost with it. Nothing goes
       // there; the command waits where it is until the lease expires (then it is placed) or the
       // holder beats again.
-      if (holder && !(await currentBeats()).some((beat) => beat.workerId === holder && beat.expiresAt >= now)) return { kind: 'nowhere' };
+      // The cached beats (up to `beatsCacheMs` old) only raise the doubt; a fresh read settles it, so a
+      // live holder whose cached beat ran out meanwhile is not taken for a dead one.
+      const beating = (items: WorkerBeatItem[]) => items.some((beat) => beat.workerId === holder && beat.expiresAt >= now);
+      if (holder && !beating(await currentBeats()) && !beating(await listWorkerBeats(table))) return { kind: 'nowhere' };
       const to = holder ?? placement(await currentBeats(), now, skip);
       if (!to) return { kind: 'nowhere' };
       try {
