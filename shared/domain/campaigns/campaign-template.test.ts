@@ -12,13 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CampaignPayload, campaignPayload, campaignTexts } from '#contracts/campaigns.ts';
 import { templateTexts, type MessageTemplate } from '#contracts/templates.ts';
 import { templateFillTexts } from '#contracts/template-fill.ts';
-import { contactItem, type ContactFields } from '#db/contacts.ts';
+import type { ContactFields } from '#db/contacts.ts';
 import { keys } from '#db/keys.ts';
 import type { MessageItem } from '#db/messages.ts';
 import { messageTemplateItem, putMessageTemplate } from '#db/message-templates.ts';
 import type { ChannelAdapter } from '#domain/channels/port.ts';
 import type { Ports } from '#domain/ports.ts';
-import type { AccountSession } from '#domain/session.ts';
+import { adminSession, storedContact } from '../../../tests/support/campaign-fixtures.ts';
 import { type LocalTable, startLocalTable } from '../../../tests/support/local-table.ts';
 import { getCampaign } from './campaign-actions.ts';
 import { createCampaign, planCampaign } from './plan-campaign.ts';
@@ -79,35 +79,8 @@ async function world(templates: MessageTemplate[], contacts: (Partial<ContactFie
     await put({ ...keys.service(accountId, id), type: 'Service', id, accountId, name: id, channelType, status: 'connected', createdAt: at, updatedAt: at });
   }
   for (const t of templates) await putMessageTemplate(ports.table, messageTemplateItem(accountId, t));
-  for (const c of contacts) {
-    await put(
-      contactItem({
-        accountId,
-        serviceId: 'C1',
-        name: `Cliente ${c.id}`,
-        contactType: 'user',
-        idFromService: `${c.id}`,
-        email: null,
-        phoneNumber: '5511944443333',
-        phoneCountry: 'BR',
-        gender: null,
-        avatarKey: null,
-        isOnline: false,
-        lastSeenAt: null,
-        archivedAt: null,
-        archivedReason: null,
-        lastMessage: null,
-        lastMessageAt: null,
-        unread: 0,
-        messagesCount: 0,
-        createdAt: at,
-        updatedAt: at,
-        ...c,
-      }),
-    );
-  }
-  const session = { accountId, user: { id: 'admin', name: 'Ana Souza', isAdmin: true }, claims: {} } as unknown as AccountSession;
-  return { accountId, session };
+  for (const c of contacts) await put(storedContact(accountId, 'C1', at, { phoneNumber: '5511944443333', ...c }));
+  return { accountId, session: adminSession(accountId) };
 }
 
 const payload = (contactIds: string[], message: unknown, serviceIds = ['C1']): CampaignPayload =>

@@ -7,12 +7,13 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CampaignPayload, campaignPayload } from '#contracts/campaigns.ts';
-import { contactItem, type ContactFields } from '#db/contacts.ts';
+import type { ContactFields } from '#db/contacts.ts';
 import { keys } from '#db/keys.ts';
 import type { MessageItem } from '#db/messages.ts';
 import { getLaneItem, lanesOf } from '#db/campaigns.ts';
 import type { Ports } from '#domain/ports.ts';
 import type { AccountSession } from '#domain/session.ts';
+import { adminSession, storedContact } from '../../../tests/support/campaign-fixtures.ts';
 import { type LocalTable, startLocalTable } from '../../../tests/support/local-table.ts';
 import { getCampaign, moveCampaign } from './campaign-actions.ts';
 import { countMessageProgress } from './campaign-progress.ts';
@@ -61,35 +62,8 @@ async function world(contacts: (Partial<ContactFields> & { id: string })[]) {
       updatedAt: at,
     });
   }
-  for (const c of contacts) {
-    await put(
-      contactItem({
-        accountId,
-        serviceId: 'S1',
-        name: `Cliente ${c.id}`,
-        contactType: 'user',
-        idFromService: `${c.id}@s.whatsapp.net`,
-        email: null,
-        phoneNumber: '5511999990000',
-        phoneCountry: 'BR',
-        gender: null,
-        avatarKey: null,
-        isOnline: false,
-        lastSeenAt: null,
-        archivedAt: null,
-        archivedReason: null,
-        lastMessage: null,
-        lastMessageAt: null,
-        unread: 0,
-        messagesCount: 0,
-        createdAt: at,
-        updatedAt: at,
-        ...c,
-      }),
-    );
-  }
-  const session = { accountId, user: { id: 'admin', name: 'Ana Souza', isAdmin: true }, claims: {} } as unknown as AccountSession;
-  return { accountId, session };
+  for (const c of contacts) await put(storedContact(accountId, 'S1', at, { idFromService: `${c.id}@s.whatsapp.net`, ...c }));
+  return { accountId, session: adminSession(accountId) };
 }
 
 const payload = (contactIds: string[], changes: Partial<CampaignPayload> = {}): CampaignPayload =>
