@@ -112,6 +112,26 @@ describe('a campaign', () => {
     expect(counted.counts).toMatchObject({ sent: 2, skipped: 1, replied: 2, optedOut: 1 });
   });
 
+  it('counts a customer who blocked the bot as failed (Telegram answers 403) and goes on with the others', async () => {
+    const s = await shop('d', 3);
+    s.bot.block(s.people[0]!.id);
+    const created = await call('POST', '/campaigns', { token: s.token, body: body(s, s.contactIds) });
+    expect(created.status).toBe(201);
+    const done = await eventually(async () => {
+      const c = (await call('GET', `/campaigns/${created.body.id}`, { token: s.token })).body;
+      return c.status === 'finished' && c.counts.failed === 1 ? c : null;
+    });
+    expect(done.counts).toMatchObject({ recipients: 3, sent: 3, failed: 1, queued: 0 });
+    const reached = s.bot.sent.filter((m) => m.answer.ok && String(m.params.text).includes('temos novidades')).map((m) => String(m.params.chat_id));
+    expect(reached.sort()).toEqual([String(s.people[1]!.id), String(s.people[2]!.id)].sort());
+    // The bubble says why, as for any send the channel refused.
+    const [message] = (
+      await call('GET', `/messages?query=${encodeURIComponent(JSON.stringify({ where: { contactId: s.contactIds[0] } }))}`, { token: s.token })
+    ).body.data as { ack: number; error: string | null; text: string }[];
+    expect(message).toMatchObject({ ack: -2 });
+    expect(message!.error).toBeTruthy();
+  });
+
   it('takes a segment as its audience: prepared in the background from who the filter matches, then sent', async () => {
     const s = await shop('c', 4);
     // One of them archived: the segment leaves archived contacts out.
