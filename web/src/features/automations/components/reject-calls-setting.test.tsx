@@ -6,28 +6,13 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AutomationSettings, defaultAutomationSettings } from '#contracts/automations.ts';
-import type { User } from '#contracts/entities.ts';
 import { clearSession, setSession } from '#web/lib/auth.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
+import { adminFixture } from '#web/testing/user-fixture.ts';
 import { AutomationsScreen } from './automations-screen.tsx';
 
 const at = '2026-01-01T00:00:00.000Z';
-const admin = {
-  id: 'u1',
-  name: 'Rita',
-  email: 'rita@example.com',
-  accountId: 'a1',
-  account: { id: 'a1', name: 'Doceria' },
-  avatar: null,
-  isAdmin: true,
-  isOwner: true,
-  emailVerified: true,
-  pendingEmail: null,
-  archivedAt: null,
-  archivedReason: null,
-  createdAt: at,
-  updatedAt: at,
-} as User;
+const admin = adminFixture({}, at);
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
