@@ -1,3 +1,5 @@
+import type { ApiTokenScope } from '#contracts/api-tokens.ts';
+
 /**
  * Every REST route: method, path under /api (with {param} segments) and the handler module
  * (relative to functions/http, without extension). The CDK stack and the local gateway both read
@@ -9,6 +11,8 @@ export interface HttpRoute {
   handler: string;
   /** Lambda timeout in seconds when the route needs more than the default 10. */
   timeoutSeconds?: number;
+  /** The scope an API token needs to call this route; a route without one refuses every API token (ADR draft api-tokens). */
+  tokenScope?: ApiTokenScope;
 }
 
 export const httpRoutes: HttpRoute[] = [
