@@ -115,6 +115,36 @@ export const streamConsumers: StreamConsumerDef[] = [
     ],
   },
   {
+    name: 'webhook-events',
+    handler: 'webhook-events',
+    router: 'realtime',
+    load: () => import('./webhook-events.ts'),
+    batchSize: 100,
+    // What outbound webhooks tell of (ADR draft outbound-webhooks): messages, contacts, deletion
+    // tombstones, campaigns and their lanes; and subscriptions, whose change refreshes the
+    // account's cached ones. Whether a change makes an event, and for whom, is decided in code.
+    filters: [
+      {
+        eventName: ['INSERT', 'MODIFY'],
+        dynamodb: {
+          NewImage: {
+            type: {
+              S: [
+                entityTypes.message,
+                entityTypes.contact,
+                entityTypes.contactTombstone,
+                entityTypes.campaign,
+                entityTypes.campaignLane,
+                entityTypes.webhookSubscription,
+              ],
+            },
+          },
+        },
+      },
+      { eventName: ['REMOVE'], dynamodb: { OldImage: { type: { S: [entityTypes.webhookSubscription] } } } },
+    ],
+  },
+  {
     name: 'contact-snapshots',
     handler: 'contact-snapshots',
     router: 'jobs',
@@ -181,6 +211,17 @@ export const streamConsumers: StreamConsumerDef[] = [
     filters: [{ eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.contactImport] }, status: { S: ['checking', 'importing'] } } } }],
     // A step reads 500 rows and writes their contacts 25 to a transaction.
     timeoutSeconds: 120,
+  },
+  {
+    name: 'webhook-deliveries',
+    handler: 'webhook-deliveries',
+    router: 'jobs',
+    load: () => import('./webhook-deliveries.ts'),
+    batchSize: 10,
+    // New webhook deliveries: their first attempt, at once (the minute poller makes the retries).
+    filters: [{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: [entityTypes.webhookDelivery] }, state: { S: ['pending'] } } } }],
+    // Ten posts side by side, each bounded by the sender's timeout.
+    timeoutSeconds: 60,
   },
   {
     name: 'campaign-progress',

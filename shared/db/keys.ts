@@ -51,6 +51,8 @@ export const entityTypes = {
   campaignLane: 'CampaignLane',
   campaignRecipient: 'CampaignRecipient',
   scheduledMessage: 'ScheduledMessage',
+  webhookSubscription: 'WebhookSubscription',
+  webhookDelivery: 'WebhookDelivery',
 } as const;
 
 /**
@@ -325,6 +327,25 @@ export const keys = {
    * of the ticket (the table never holds a usable ticket); spent by `$connect`, gone by TTL anyway.
    */
   wsTicket: (digest: string): Key => ({ pk: `WSTICKET#${digest}`, sk: 'TICKET' }),
+
+  /**
+   * An outbound webhook subscription (shared/db/webhooks.ts, ADR draft outbound-webhooks), in its
+   * account's partition; its deliveries (one per event and subscription: the retry queue's entry
+   * and the log's line) beside it, by id (ULIDs: newest last), gone by TTL after 30 days. gsi1,
+   * sparse while a delivery waits for an attempt: by its due time over `webhookShards` partitions.
+   */
+  webhookSubscription: (accountId: string, subscriptionId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `WEBHOOK#${subscriptionId}` }),
+  accountWebhookSubscriptions: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'WEBHOOK#' }),
+  webhookDelivery: (accountId: string, subscriptionId: string, deliveryId: string): Key => ({
+    pk: `${ACCOUNT}${accountId}`,
+    sk: `WEBHOOK-DELIVERY#${subscriptionId}#${deliveryId}`,
+  }),
+  webhookDeliveries: (accountId: string, subscriptionId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: `WEBHOOK-DELIVERY#${subscriptionId}#` }),
+  dueWebhookDelivery: (shard: number, dueAt: string, accountId: string, subscriptionId: string, deliveryId: string) => ({
+    gsi1pk: `WEBHOOK-DELIVERIES#${shard}`,
+    gsi1sk: `${dueAt}#${accountId}#${subscriptionId}#${deliveryId}`,
+  }),
+  dueWebhookDeliveries: (shard: number) => ({ gsi1pk: `WEBHOOK-DELIVERIES#${shard}` }),
 
   /** Sliding-window rate logs: the recent hits of a scope and subject. */
   rate: (scope: string, subject: string): Key => ({
