@@ -22,6 +22,7 @@ import { productChannels } from './channels.ts';
 import { stripeBilling } from './stripe-billing.ts';
 import { sqsWorkerQueue } from './sqs-worker-queue.ts';
 import { traced } from './observability.ts';
+import { createSafeWebhookSender } from './safe-webhook-sender.ts';
 
 let ports: Ports | undefined;
 let channels: readonly ChannelAdapter[] = productChannels;
@@ -43,6 +44,8 @@ export function defaultPorts(): Ports {
     channels: channelRegistry(channels),
     billing: stripeBilling(),
     workerQueue: sqsWorkerQueue(),
+    // Loopback only where the local runtime is started with WEBHOOKS_ALLOW_LOOPBACK=1 (tests' receivers on 127.0.0.1); the cloud stack never sets it.
+    webhooks: createSafeWebhookSender({ allowLoopback: process.env.WEBHOOKS_ALLOW_LOOPBACK === '1' }),
     clock: () => new Date(),
     newId: (at) => sortableId(at),
     appUrl: process.env.APP_URL ?? 'http://localhost:3000',

@@ -3,6 +3,7 @@ import type { Table } from '#db/client.ts';
 import type { PaymentProduct } from '#contracts/payments.ts';
 import type { Channels } from './channels/registry.ts';
 import type { WorkerQueue } from './channels/worker-commands.ts';
+import type { WebhookSender } from './webhooks/webhook-sender.ts';
 
 export interface Mail {
   to: string;
@@ -155,6 +156,8 @@ export interface Ports {
   newId: (at?: number) => string;
   /** The payment provider. */
   billing: Billing;
+  /** Posts webhook deliveries to customers' URLs, refusing any non-public destination (ADR draft webhook-ssrf-safe-sender). */
+  webhooks: WebhookSender;
   /** Where the web app lives, for links in e-mails. */
   appUrl: string;
 }

@@ -17,6 +17,7 @@ import { outboxMailer } from '#lib/outbox-mailer.ts';
 import { s3Storage } from '#lib/s3-storage.ts';
 import { scryptPasswords } from '#lib/scrypt-passwords.ts';
 import { stripeBilling } from '#lib/stripe-billing.ts';
+import { createSafeWebhookSender } from '#lib/safe-webhook-sender.ts';
 
 export interface RuntimeAddress {
   url: string;
@@ -51,6 +52,8 @@ export function runtimePorts(runtime: RuntimeAddress): Ports {
         throw new Error('these ports have no worker queue');
       },
     },
+    // Tests acting from outside the runtime deliver to receivers on 127.0.0.1, as the runtime they drive does.
+    webhooks: createSafeWebhookSender({ allowLoopback: true }),
     clock: () => new Date(),
     newId: (at) => ulid(at),
     appUrl: runtime.url,
