@@ -74,6 +74,7 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
   // The lifecycle's timer poller: the table's read and write (timers, conversations, settings, names), nothing else.
   acknowledge(stack.timerFirer.function, { ...everyFunction, ...xrayOnly });
   acknowledge(stack.campaignRunner.function, { ...everyFunction, ...xrayOnly });
+  acknowledge(stack.productsRefresher.function, { ...everyFunction, ...xrayOnly });
   for (const name of CONSUMERS_THAT_MANAGE_CONNECTIONS) {
     const fn = stack.streamConsumers.functions.get(name);
     if (!fn) continue;

@@ -187,15 +187,15 @@ describe('the secrets', () => {
 });
 
 describe('the Lambda functions', () => {
-  it('are one per set of HTTP rights, WebSocket route, stream router and queue consumer, and the three schedules', () => {
+  it('are one per set of HTTP rights, WebSocket route, stream router and queue consumer, and the four schedules', () => {
     expect(httpGroups.size).toBe(3);
     expect(routers.length).toBeGreaterThan(0);
     expect(queueConsumers.length).toBeGreaterThan(0);
     const ours = httpGroups.size + wsHandlerModules.length + routers.length + queueConsumers.length;
-    // Plus the scheduled resume of stalled jobs, the lifecycle's timer poller and the campaigns'
-    // runner (their own tests below) and CDK's own: the custom resources that strip the worker VPC's default security
+    // Plus the scheduled resume of stalled jobs, the lifecycle's timer poller, the campaigns'
+    // runner and the product refresher (their own tests below) and CDK's own: the custom resources that strip the worker VPC's default security
     // group of its rules, upload the web app, and (in dev) empty the buckets on deletion.
-    template.resourceCountIs('AWS::Lambda::Function', ours + 3 + 3);
+    template.resourceCountIs('AWS::Lambda::Function', ours + 4 + 3);
     template.resourceCountIs('Custom::VpcRestrictDefaultSG', 1);
     expect(functionsOf(template)).toHaveLength(ours);
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
@@ -407,8 +407,8 @@ describe('the HTTP API', () => {
   });
 
   it('lets API Gateway invoke every route (REST and WebSocket)', () => {
-    // Plus EventBridge's permissions to run the scheduled resume, the timer poller and the campaigns' runner.
-    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 3);
+    // Plus EventBridge's permissions to run the scheduled resume, the timer poller, the campaigns' runner and the product refresher.
+    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 4);
   });
 });
 
@@ -927,6 +927,25 @@ describe('Stripe', () => {
       }
       expect(variables).not.toHaveProperty('STRIPE_SECRET_KEY');
     }
+  });
+
+  it("has the product refresher read Stripe's API key (never the webhook's secret) every 10 minutes, with the price context, so the API function serves the product (ADR-0228)", () => {
+    const { apiKey, webhook } = stripeSecretIds(template);
+    const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Description === 'schedules/refresh-products');
+    expect(found).toHaveLength(1);
+    const [fnId, fn] = found[0]!;
+    const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).filter((r) => JSON.stringify(r.Properties.Targets ?? []).includes(fnId));
+    expect(rules.map((r) => r.Properties.ScheduleExpression)).toEqual(['rate(10 minutes)']);
+    const variables = fn.Properties.Environment.Variables;
+    expect(variables.STRIPE_SECRET_KEY_ARN).toEqual({ Ref: apiKey });
+    expect(variables).not.toHaveProperty('STRIPE_WEBHOOK_SECRET_ARN');
+    const statements = statementsOf(template, fn);
+    expect(allows(statements, 'secretsmanager:GetSecretValue', same({ Ref: apiKey }))).toBe(true);
+    expect(allows(statements, 'secretsmanager:GetSecretValue', same({ Ref: webhook }))).toBe(false);
+    expect(httpGroups.get('api')!.map((r) => r.handler)).toContain('payments/list-products');
+    const custom = synth({ stripePriceId: 'price_123' });
+    const refresher = Object.values(resourcesOf(custom, 'AWS::Lambda::Function')).find((f) => f.Properties.Description === 'schedules/refresh-products')!;
+    expect(refresher.Properties.Environment.Variables).toMatchObject({ STRIPE_PRICE_ID: 'price_123' });
   });
 
   it('takes the price, or its lookup key, and a Stripe-compatible API URL from context', () => {

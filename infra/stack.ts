@@ -146,6 +146,7 @@ export class ConversaStack extends Stack {
   readonly jobResumer: JobResumer;
   readonly timerFirer: TimerFirer;
   readonly campaignRunner: TimerFirer;
+  readonly productsRefresher: TimerFirer;
   readonly channelWorker: ChannelWorker;
   readonly stage: StageSettings;
   readonly site: WebSite;
@@ -378,6 +379,25 @@ export class ConversaStack extends Stack {
       this.stripeSecretKey.grantRead(fn);
       this.stripeWebhookSecret.grantRead(fn);
     }
+    // The product for sale, read from Stripe into the table every 10 minutes (and on Stripe's
+    // product and price events), so `GET /payments/products` is served by the `api` function, which
+    // holds no Stripe secret (ADR-0228). It reads the API key, never the webhook's secret.
+    this.productsRefresher = new TimerFirer(this, 'ProductsRefresher', {
+      table: this.table.table,
+      handlersDir: join(projectRoot, 'functions', 'schedules'),
+      projectRoot,
+      environment: {
+        TABLE_NAME: this.table.table.tableName,
+        ...Object.fromEntries(Object.entries(stripeEnvironment).filter(([name]) => name !== 'STRIPE_WEBHOOK_SECRET_ARN')),
+      },
+      poller: {
+        file: 'refresh-products.ts',
+        timeout: Duration.seconds(30),
+        description: 'Reads the product for sale from Stripe into the table',
+        every: Duration.minutes(10),
+      },
+    });
+    this.stripeSecretKey.grantRead(this.productsRefresher.function);
 
     const sendEmail = new iam.PolicyStatement({
       actions: ['ses:SendEmail', 'ses:SendRawEmail'],
@@ -497,7 +517,7 @@ export class ConversaStack extends Stack {
     // dashboard (infra/constructs/operations.ts). X-Ray active tracing is a NodeFunction default.
     const logLevel = props.logLevel ?? context('logLevel')?.toUpperCase() ?? 'INFO';
     if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`Context logLevel must be one of ${LOG_LEVELS.join(', ')}, not ${logLevel}`);
-    const scheduledFunctions = [this.jobResumer.function, this.timerFirer.function, this.campaignRunner.function];
+    const scheduledFunctions = [this.jobResumer.function, this.timerFirer.function, this.campaignRunner.function, this.productsRefresher.function];
     const allFunctions = [...httpFunctions, ...wsFunctions, ...streamFunctions, ...queueFunctions, ...scheduledFunctions];
     for (const fn of allFunctions) {
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', SERVICE_NAME);

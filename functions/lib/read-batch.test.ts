@@ -65,7 +65,7 @@ describe('the read batch', () => {
         throw new Error('boom');
       },
     });
-    await expect(readBatch(batchEvent, context, [{ path: '/payments/products' }, { path: '/batch' }])).rejects.toMatchObject({
+    await expect(readBatch(batchEvent, context, [{ path: '/payments/checkout-session' }, { path: '/batch' }])).rejects.toMatchObject({
       kind: 'invalid',
       details: [
         { path: 'requests.0.path', message: batchRefusalTexts.otherFunction },

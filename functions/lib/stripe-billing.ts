@@ -172,9 +172,9 @@ export function stripeBilling(options: StripeBillingOptions = {}): Billing {
       await client();
     },
 
-    async products() {
+    async products(options) {
       const key = `${env().STRIPE_PRICE_ID ?? ''}\n${env().STRIPE_PRICE_LOOKUP_KEY ?? ''}`;
-      if (!products || products.key !== key || now() - products.at > productsTtlMs) {
+      if (options?.fresh || !products || products.key !== key || now() - products.at > productsTtlMs) {
         const value = loadProducts();
         products = { key, at: now(), value };
         value.catch(() => {

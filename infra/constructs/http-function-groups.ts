@@ -20,9 +20,16 @@ import { workerQueue } from '#functions/queues/worker-queue.ts';
 export type HttpLayout = 'per-handler' | 'one' | 'by-area' | 'auth-reads-writes' | 'by-rights';
 export const httpLayouts: readonly HttpLayout[] = ['per-handler', 'one', 'by-area', 'auth-reads-writes', 'by-rights'];
 
-/** Handlers that read the Stripe secrets: the payment routes and Stripe's webhook. */
+/**
+ * Payment routes served from the table, not from Stripe: the product for sale, which a scheduled
+ * function copies from Stripe (ADR-0228), so the `api` function answers it and a user's first
+ * minute meets no cold start of the `payments` function.
+ */
+const paymentRoutesFromTheTable = new Set(['payments/list-products']);
+
+/** Handlers that read the Stripe secrets: the payment routes (but those above) and Stripe's webhook. */
 export function isPaymentHandler(handler: string): boolean {
-  return handler.startsWith('payments/') || handler === '../webhooks/stripe';
+  return (handler.startsWith('payments/') && !paymentRoutesFromTheTable.has(handler)) || handler === '../webhooks/stripe';
 }
 
 /**

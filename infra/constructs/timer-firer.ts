@@ -15,11 +15,12 @@ export interface TimerFirerProps {
   readonly projectRoot: string;
   readonly environment: Record<string, string>;
   /**
-   * Another minute poller of the same shape (the campaigns' runner, ADR-0227): its
-   * handler in `handlersDir`, how long one run may last, and what its rule says.
+   * Another poller of the same shape (the campaigns' runner, ADR-0227; the product refresher,
+   * ADR-0228): its handler in `handlersDir`, how long one run may last, what its rule says and how
+   * often it runs (every minute unless `every`).
    * @default the lifecycle's timers: fire-timers.ts, 55 s
    */
-  readonly poller?: { file: string; timeout: Duration; description: string };
+  readonly poller?: { file: string; timeout: Duration; description: string; every?: Duration };
 }
 
 /**
@@ -52,7 +53,7 @@ export class TimerFirer extends Construct {
 
     this.rule = new events.Rule(this, 'EveryMinute', {
       description: poller.description,
-      schedule: events.Schedule.rate(Duration.minutes(1)),
+      schedule: events.Schedule.rate(poller.every ?? Duration.minutes(1)),
       targets: [new targets.LambdaFunction(this.function)],
     });
   }

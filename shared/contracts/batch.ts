@@ -6,10 +6,11 @@
  * Without zod, so the API client does not load it (the body's schema is batch-payload.ts).
  */
 /**
- * Paths of GETs the `api` function does not serve (the payment routes), which a batch refuses; the
- * web client sends them alone. functions/lib/read-batch.test.ts checks this against the route list.
+ * Paths of GETs the `api` function does not serve (the payment routes that call Stripe; the product
+ * for sale is read from the table by `api`, ADR-0228), which a batch refuses; the web client sends
+ * them alone. functions/lib/read-batch.test.ts checks this against the route list.
  */
-export const unbatchablePrefixes: readonly string[] = ['/payments/'];
+export const unbatchablePrefixes: readonly string[] = ['/payments/checkout-session'];
 
 /** Sub-requests a batch may carry. */
 export const maxBatchRequests = 8;

@@ -31,6 +31,7 @@ export const entityTypes = {
   sessionLease: 'SessionLease',
   workerBeat: 'WorkerBeat',
   billingCustomer: 'BillingCustomer',
+  billingProducts: 'BillingProducts',
   accountDeletion: 'AccountDeletion',
   accountExport: 'AccountExport',
   contactImport: 'ContactImport',
@@ -47,12 +48,16 @@ export const entityTypes = {
   roundRobinTurn: 'RoundRobinTurn',
   roundRobinLedger: 'RoundRobinLedger',
   conversationEvent: 'ConversationEvent',
+  reportDay: 'ReportDay',
   campaign: 'Campaign',
   campaignLane: 'CampaignLane',
   campaignRecipient: 'CampaignRecipient',
   scheduledMessage: 'ScheduledMessage',
   webhookSubscription: 'WebhookSubscription',
   webhookDelivery: 'WebhookDelivery',
+  apiToken: 'ApiToken',
+  apiTokenLookup: 'ApiTokenLookup',
+  apiTokenCall: 'ApiTokenCall',
 } as const;
 
 /**
@@ -118,6 +123,11 @@ export const keys = {
   workerBeats: () => ({ pk: 'WORKER-BEATS', skPrefix: 'WORKER#' }),
   /** The account of a payment provider's customer (Stripe webhooks name the customer, not the account). */
   billingCustomer: (customerId: string): Key => ({ pk: `BILLING-CUSTOMER#${customerId}`, sk: 'ACCOUNT' }),
+  /**
+   * The paid product and its prices as the payment provider last answered them (shared/db/billing-products.ts,
+   * ADR-0228): one item for the deployment, written by the functions that hold the provider's key, read by the API.
+   */
+  billingProducts: (): Key => ({ pk: 'BILLING-PRODUCTS', sk: 'PRODUCTS' }),
   /**
    * The purge of a deleted account (shared/db/account-deletions.ts): its progress, outside the
    * account's partitions (which it empties). gsi1 lists the unfinished ones, so a restarted runtime
@@ -292,6 +302,13 @@ export const keys = {
     sk: `${at}#${contactId}#${kind}`,
   }),
   conversationEventsOf: (accountId: string, month: string) => ({ pk: `${ACCOUNT}${accountId}#CONVERSATION-EVENTS#${month}` }),
+  /**
+   * One local day of an account's reports (shared/db/report-days.ts, ADR draft report-rollups): the
+   * day's figures rolled up from its conversation events, in the account's partition (its purge
+   * takes them), sorted by date so a period is one Query.
+   */
+  reportDay: (accountId: string, date: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `REPORT-DAY#${date}` }),
+  reportDaysOf: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'REPORT-DAY#' }),
   /** A conversation's 1-5 rating, by its protocol, in the account's partition (reports read them). */
   conversationRating: (accountId: string, protocol: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `RATING#${protocol}` }),
   /** A message by its channel id (acks, edits, redelivery), and the idempotency guard of inbound messages. */
@@ -327,6 +344,20 @@ export const keys = {
    * of the ticket (the table never holds a usable ticket); spent by `$connect`, gone by TTL anyway.
    */
   wsTicket: (digest: string): Key => ({ pk: `WSTICKET#${digest}`, sk: 'TICKET' }),
+
+  /**
+   * An API token (shared/db/api-tokens.ts, ADR draft api-tokens) in its account's partition; found
+   * by a caller's secret through its lookup item, keyed by the SHA-256 of the secret (the table never
+   * holds a usable secret). Its audited calls live in a partition of the token's own, by time.
+   */
+  apiToken: (accountId: string, tokenId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `API-TOKEN#${tokenId}` }),
+  accountApiTokens: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'API-TOKEN#' }),
+  apiTokenLookup: (digest: string): Key => ({ pk: `API-TOKEN-HASH#${digest}`, sk: 'TOKEN' }),
+  apiTokenCall: (accountId: string, tokenId: string, at: string, callId: string): Key => ({
+    pk: `${ACCOUNT}${accountId}#API-TOKEN#${tokenId}`,
+    sk: `CALL#${at}#${callId}`,
+  }),
+  apiTokenCalls: (accountId: string, tokenId: string) => ({ pk: `${ACCOUNT}${accountId}#API-TOKEN#${tokenId}`, skPrefix: 'CALL#' }),
 
   /**
    * An outbound webhook subscription (shared/db/webhooks.ts, ADR draft outbound-webhooks), in its

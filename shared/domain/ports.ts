@@ -122,8 +122,8 @@ export interface BillingCheckout {
 export interface Billing {
   /** Fails with 'Payments are not configured' unless a key is set. */
   assertConfigured(): Promise<void>;
-  /** The paid product and its prices (the configured price first), cached briefly. */
-  products(): Promise<PaymentProduct[]>;
+  /** The paid product and its prices (the configured price first), cached briefly unless `fresh`. */
+  products(options?: { fresh?: boolean }): Promise<PaymentProduct[]>;
   /** A new customer for an account (idempotent per account for a day). */
   createCustomer(input: { accountId: string; name: string; email: string }): Promise<string>;
   createCheckout(input: {

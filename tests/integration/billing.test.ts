@@ -112,7 +112,7 @@ describe('without a Stripe key (the shared runtime)', () => {
 });
 
 describe('the product', () => {
-  it('is the configured price with its product, read from Stripe once and then kept for a while', async () => {
+  it('is the configured price with its product, read from Stripe into the table at start and answered from there (ADR-0228)', async () => {
     const owner = await newOwner();
     const first = await call('GET', '/payments/products', { token: owner.token });
     const second = await call('GET', '/payments/products', { token: owner.token });
@@ -122,6 +122,23 @@ describe('the product', () => {
     ]);
     expect(second.body).toEqual(first.body);
     expect(stripe.requests.filter((r) => r.path === `/v1/prices/${stripe.price.id}`)).toHaveLength(1);
+  });
+
+  it("follows a price change at Stripe once Stripe's price.updated event arrives, not before", async () => {
+    const owner = await newOwner();
+    const amount = stripe.price.unit_amount;
+    stripe.price.unit_amount = 12990;
+    try {
+      const before = await call('GET', '/payments/products', { token: owner.token });
+      expect(before.body[0].prices[0].unit_amount).toBe(amount);
+      expect((await stripe.deliver(webhookUrl(), stripe.event('price.updated', stripe.price))).body).toEqual({ received: true });
+      const after = await call('GET', '/payments/products', { token: owner.token });
+      expect(after.body[0].prices[0].unit_amount).toBe(12990);
+    } finally {
+      stripe.price.unit_amount = amount;
+      await stripe.deliver(webhookUrl(), stripe.event('price.updated', stripe.price));
+    }
+    expect((await call('GET', '/payments/products', { token: owner.token })).body[0].prices[0].unit_amount).toBe(amount);
   });
 
   it('needs a signed-in member of an account', async () => {

@@ -297,6 +297,14 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const timerPoll = setInterval(fireTimers, Number(process.env.LIFECYCLE_TIMER_POLL_MS) || 60_000);
   timerPoll.unref();
 
+  // The product for sale, read from Stripe into the table (ADR-0228): the cloud's 10-minute rule is
+  // an interval here, with a first read at start so 'Minha Conta' shows the plan at once.
+  const { refreshProducts } = await import('../../../shared/domain/billing/billing.ts');
+  const refreshProductsNow = () => refreshProducts(defaultPorts()).catch((error: unknown) => console.error('[payments] falha ao ler o produto no Stripe', error));
+  await refreshProductsNow();
+  const productsPoll = setInterval(refreshProductsNow, Number(process.env.PRODUCTS_REFRESH_MS) || 600_000);
+  productsPoll.unref();
+
   // The campaigns' poller (ADR-0227): in the cloud a one-minute rule runs it for about a
   // minute each time; here runs follow one another, each covering CAMPAIGN_POLL_MS (a minute by
   // default). Stopping the runtime cuts the sleeps between sends short and ends the loop.
@@ -395,6 +403,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       if (stopped) return;
       stopped = true;
       clearInterval(timerPoll);
+      clearInterval(productsPoll);
       await firing;
       campaignsStop.abort(new Error('runtime stopping'));
       await campaignLoop;

@@ -8,16 +8,17 @@ import type { Subscription } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import type { CheckoutSessionAnswer, PaymentProduct, RedirectAnswer } from '#contracts/payments.ts';
 import { paidPlan, statusGrantsPlan } from '#contracts/plans.ts';
+import { deleteBillingProducts, getBillingProducts, putBillingProducts } from '#db/billing-products.ts';
 import { accountOfBillingCustomer, getAccountItem, setBillingCustomerSteps, writeBillingState, type AccountItem } from '#db/accounts.ts';
 import { markEventHandled, wasEventHandled } from '#db/outside-events.ts';
 import { refusedBy, writeTogether } from '#db/transaction.ts';
-import { fail } from '../errors.ts';
+import { DomainError, fail } from '../errors.ts';
 import type { BillingSubscription, Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 
 const eventSource = 'stripe';
 
-/** The events that can change an account's plan; any other is acknowledged and ignored. */
+/** The events that can change an account's plan; with `productEventTypes`, the others are acknowledged and ignored. */
 export const billingEventTypes = [
   'checkout.session.completed',
   'customer.subscription.created',
@@ -27,8 +28,40 @@ export const billingEventTypes = [
   'invoice.payment_failed',
 ] as const;
 
+/**
+ * The product for sale, as the provider last answered it (ADR-0228): read from the table, so the
+ * API's function answers without the provider's key. Nothing stored: payments are not configured
+ * (or not yet refreshed, which `refreshProducts` does within minutes of a key being set).
+ */
 export async function listProducts(ports: Ports): Promise<PaymentProduct[]> {
-  return ports.billing.products();
+  const stored = await getBillingProducts(ports.table);
+  if (!stored) throw fail.unavailable(errorTexts.paymentsNotConfigured);
+  return stored.products;
+}
+
+export type ProductsRefresh = 'written' | 'unchanged' | 'stale' | 'not-configured';
+
+/** Stripe's events about the product for sale: each makes the stored copy be read again. */
+export const productEventTypes = ['product.created', 'product.updated', 'product.deleted', 'price.created', 'price.updated', 'price.deleted'] as const;
+
+/**
+ * Reads the product from the provider (never its short cache) and stores it for `listProducts`;
+ * removes the stored copy when payments are not configured, so nothing is offered that checkout
+ * would refuse. A provider failure leaves the last copy in place and is thrown.
+ */
+export async function refreshProducts(ports: Ports): Promise<ProductsRefresh> {
+  const readAt = ports.clock().toISOString();
+  let products: PaymentProduct[];
+  try {
+    products = await ports.billing.products({ fresh: true });
+  } catch (error) {
+    if (!(error instanceof DomainError && error.kind === 'unavailable' && error.text === errorTexts.paymentsNotConfigured)) throw error;
+    if (await getBillingProducts(ports.table)) await deleteBillingProducts(ports.table);
+    return 'not-configured';
+  }
+  const stored = await getBillingProducts(ports.table);
+  if (stored && JSON.stringify(stored.products) === JSON.stringify(products)) return 'unchanged';
+  return (await putBillingProducts(ports.table, { products, refreshedAt: readAt })) ? 'written' : 'stale';
 }
 
 async function ownAccount(ports: Ports, session: AccountSession): Promise<AccountItem> {
@@ -160,6 +193,7 @@ export async function receiveBillingEvent(ports: Ports, rawBody: string, signatu
   if ((billingEventTypes as readonly string[]).includes(event.type) && event.subscriptionId) {
     await syncSubscription(ports, event.subscriptionId, { accountId: event.accountId });
   }
+  if ((productEventTypes as readonly string[]).includes(event.type)) await refreshProducts(ports);
   await markEventHandled(ports.table, eventSource, event.id, ports.clock());
   return { received: true };
 }

@@ -73,18 +73,18 @@ describe('the API client: GETs asked in the same tick', () => {
     expect((department as PromiseRejectedResult).reason).toMatchObject({ status: 404, title: 'Not Found', message: 'Not found' });
   });
 
-  it('a GET alone in its tick, a payment GET and the session check leave as themselves', async () => {
+  it('a GET alone in its tick, the checkout session (another function) and the session check leave as themselves', async () => {
     const fetchMock = server({
       '/tags': [200, { data: [] }],
-      '/payments/products': [200, { data: [] }],
+      '/payments/checkout-session': [200, { data: [] }],
       '/auth/me': [200, { user }],
       '/services': [200, { data: [] }],
     });
     await api.get('/tags');
     expect(calls(fetchMock)).toEqual(['GET /api/tags']);
     fetchMock.mockClear();
-    await Promise.all([api.get('/payments/products'), api.get('/auth/me'), api.get('/tags'), api.get('/services')]);
-    expect(calls(fetchMock).sort()).toEqual(['GET /api/auth/me', 'GET /api/payments/products', 'POST /api/batch']);
+    await Promise.all([api.get('/payments/checkout-session'), api.get('/auth/me'), api.get('/tags'), api.get('/services')]);
+    expect(calls(fetchMock).sort()).toEqual(['GET /api/auth/me', 'GET /api/payments/checkout-session', 'POST /api/batch']);
   });
 
   it('more than 8 leave as several batches; writes are never held', async () => {

@@ -120,7 +120,7 @@ async function request<T>(method: string, path: string, body?: unknown, options:
 // 401; the query hooks and their keys do not know. A GET alone in its tick leaves as itself.
 
 /**
- * GETs that never go in a batch: another function's routes (the payments'; the server refuses them,
+ * GETs that never go in a batch: another function's routes (the checkout session's; the server refuses them,
  * shared/contracts/batch.ts), and the token's check at start-up, which runs beside the page and must
  * not wait for the page's reads (ADR-0160).
  */
