@@ -130,6 +130,9 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/automations', handler: 'automations/update-automations' },
   { method: 'GET', path: '/services/{id}/menu', handler: 'automations/get-connection-menu' },
   { method: 'PUT', path: '/services/{id}/menu', handler: 'automations/update-connection-menu' },
+  // 'Relatórios' (docs/product.md#reports): admins read the account's figures, members their own; admins rebuild a period's daily rollups.
+  { method: 'GET', path: '/reports', handler: 'reports/get-report' },
+  { method: 'POST', path: '/reports/rebuild', handler: 'reports/rebuild-report-days', timeoutSeconds: 30 },
   // Campaigns (ADR-0227): members read them and their progress; admins plan, create, pause, resume and cancel.
   { method: 'GET', path: '/campaigns', handler: 'campaigns/list-campaigns' },
   { method: 'POST', path: '/campaigns', handler: 'campaigns/create-campaign' },

@@ -236,6 +236,18 @@ export const streamConsumers: StreamConsumerDef[] = [
       { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.contact] }, lastCampaign: { M: { id: { S: [{ exists: true }] } } } } } },
     ],
   },
+  {
+    name: 'report-rollups',
+    handler: 'report-rollups',
+    router: 'jobs',
+    load: () => import('./report-rollups.ts'),
+    // A day's rollup is computed once per batch however many of its events the batch holds.
+    batchSize: 500,
+    // Conversation events as the lifecycle writes them (ADR draft report-rollups).
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.conversationEvent] } } } }],
+    // A busy day's events are read whole (a few thousand items) for each day a batch touches.
+    timeoutSeconds: 60,
+  },
 ];
 
 /** The consumers one router calls, in list order. */

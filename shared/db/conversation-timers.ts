@@ -110,7 +110,7 @@ export function ratingStep(rating: Omit<RatingItem, 'pk' | 'sk' | 'type'>): PutS
   return putStep({ ...keys.conversationRating(rating.accountId, rating.protocol), type: entityTypes.conversationRating, ...rating });
 }
 
-export type ConversationEventKind = 'started' | 'first_response' | 'resolved';
+export type ConversationEventKind = 'started' | 'first_response' | 'resolved' | 'rated';
 
 export interface ConversationEventItem {
   pk: string;
@@ -130,6 +130,8 @@ export interface ConversationEventItem {
   handledMs?: number;
   /** resolved: by a person of the team, or by the inactivity rule. */
   by?: 'team' | 'inactivity';
+  /** rated: the customer's score (1-5), with the agent and department the rating names. */
+  score?: number;
 }
 
 export function conversationEventStep(event: Omit<ConversationEventItem, 'pk' | 'sk' | 'type'>): PutStep {

@@ -38,6 +38,7 @@ import { embeddedSignupPayload } from '#contracts/embedded-signup.ts';
 import { segmentPayload } from '#contracts/segments.ts';
 import { campaignMovePayload, campaignPayload } from '#contracts/campaigns.ts';
 import { cancelScheduledMessagePayload, scheduleMessagePayload } from '#contracts/scheduled-messages.ts';
+import { reportQuerySchema, reportRebuildSchema } from '#contracts/reports.ts';
 import { contactListRules } from '#domain/contacts/contacts.ts';
 import type { ListRules } from '#domain/list-query.ts';
 import { strongPassword } from './api.ts';
@@ -333,6 +334,8 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
       }),
   ],
   [cancelScheduledMessagePayload, (f) => shaped({ contactId: idOf(f, [f.contactId]) })],
+  // Reports: dates that do not exist, in the wrong order, periods past the limits.
+  [reportRebuildSchema, () => shaped({ from: reportDate, to: reportDate })],
   // Campaigns (ADR-0227): the team's contacts and connections, another account's, odd texts, times and paces.
   [
     campaignPayload,
@@ -495,8 +498,16 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
   ],
 ]);
 
+/** A report's date: valid ones near each other and far apart, impossible ones, other formats. */
+const reportDate = fc.oneof(
+  fc.constantFrom('2026-11-01', '2026-11-27', '2025-11-27', '2024-02-29', '2026-02-29', '2026-13-01', '27/11/2026', ''),
+  fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  oddString,
+);
+
 /** URL query parameters (strings only) for a schema of `api({ query })`. */
 export const queryArbitraries = new Map<z.ZodType, BodyArbitrary>([
+  [reportQuerySchema, () => fc.record({ from: reportDate, to: reportDate, compare: fc.oneof(fc.constant('previous'), oddString) }, { requiredKeys: [] })],
   [
     checkoutSessionQuery,
     () => fc.record({ sessionId: fc.oneof(fc.stringMatching(/^cs_test_\w{4,20}$/), oddString), session_id: oddString, other: oddString }, { requiredKeys: [] }),

@@ -487,6 +487,9 @@ export const routeAccess: Record<string, MatrixEntry> = {
     build: () => ({ path: '/business-hours', body: { timeZone: 'America/Sao_Paulo', shifts: [{ weekday: 1, start: '09:00', end: '17:00' }] } }),
   },
   'GET /automations': { access: 'member', ok: 200, stranger: 200, build: path('/automations') },
+  // The session's account's figures (a member's own): a stranger reads their own account's.
+  'GET /reports': { access: 'member', ok: 200, stranger: 200, build: path('/reports?from=2026-11-01&to=2026-11-27&compare=previous') },
+  'POST /reports/rebuild': { access: 'admin', ok: 200, stranger: 200, build: () => ({ path: '/reports/rebuild', body: { from: '2026-11-20', to: '2026-11-27' } }) },
   'PUT /automations': {
     access: 'admin',
     ok: 200,

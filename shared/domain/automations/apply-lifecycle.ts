@@ -123,19 +123,22 @@ export function applyLifecycle(
       case 'cancel_timer':
         timers.set(effect.name, cancelTimerStep(contact.accountId, contact.id, effect.name));
         break;
-      case 'record_rating':
-        steps.rating = ratingStep({
+      case 'record_rating': {
+        const rated = {
           accountId: contact.accountId,
           contactId: contact.id,
           serviceId: contact.serviceId,
           protocol: effect.protocol,
           score: effect.score,
-          late: effect.late,
           userId: user?.id ?? null,
           departmentId: department?.id ?? null,
-          ratedAt: new Date(options.at).toISOString(),
-        });
+        };
+        const ratedAt = new Date(options.at).toISOString();
+        steps.rating = ratingStep({ ...rated, late: effect.late, ratedAt });
+        // Reports read ratings by time, with the other conversation events (ADR draft report-rollups).
+        steps.event_rated = conversationEventStep({ ...rated, at: ratedAt, kind: 'rated' });
         break;
+      }
       case 'request_round_robin':
         roundRobin = { departmentId: effect.departmentId, maxOpenPerAgent: effect.maxOpenPerAgent };
         break;
@@ -147,7 +150,8 @@ export function applyLifecycle(
 }
 
 /**
- * The events reports read (a conversation started, its first answer by a person, its resolution),
+ * The events reports read (a conversation started, its first answer by a person, its resolution;
+ * its rating is written with the rating),
  * written with the move; the contact keeps the conversation's start and first answer
  * (`conversationStats`) to measure them.
  */

@@ -1,0 +1,140 @@
+/**
+ * GET /reports (docs/product.md#reports): a period's figures from its days' rollups (ADR draft
+ * report-rollups), never from the raw events or messages. Admins see the account's, with a row per
+ * agent, department and connection; a member sees their own figures alone (the agent's slice of
+ * every day). Days are the account's zone's; a day without a rollup had no events.
+ */
+import type { DurationFigures, RatingFigures, ReportAnswer, ReportFigures, ReportQuery, ReportRow } from '#contracts/reports.ts';
+import { daysBetween } from '#contracts/reports.ts';
+import type { ReportDayItem, StoredFigures } from '#db/report-days.ts';
+import { reportDaysBetween } from '#db/report-days.ts';
+import { accountServices } from '#db/services.ts';
+import { accountUsers } from '#db/users.ts';
+import { accountBusinessHours } from '../business-hours/settings.ts';
+import { nextDate } from '../business-hours/zoned-time.ts';
+import { accountDepartments } from '../departments/departments.ts';
+import type { Ports } from '../ports.ts';
+import type { AccountSession } from '../session.ts';
+import { emptyFigures, noDepartment } from './day-rollup.ts';
+import { type DurationHistogram, histogramCount, mergeHistograms, percentile } from './duration-histogram.ts';
+
+export const noDepartmentName = 'Sem departamento';
+export const goneName = 'Removido';
+
+/** Adds one day's figures to a running sum. */
+export function addFigures(into: StoredFigures, from: StoredFigures | undefined): void {
+  if (!from) return;
+  into.opened += from.opened;
+  into.resolved += from.resolved;
+  into.waiting += from.waiting;
+  mergeHistograms(into.firstResponse, from.firstResponse);
+  mergeHistograms(into.resolution, from.resolution);
+  mergeHistograms(into.waitingTime, from.waitingTime);
+  mergeHistograms(into.ratings, from.ratings);
+  mergeHistograms(into.hours, from.hours);
+}
+
+const durations = (histogram: DurationHistogram): DurationFigures => ({
+  count: histogramCount(histogram),
+  median: percentile(histogram, 0.5),
+  p90: percentile(histogram, 0.9),
+});
+
+function ratingsOf(counts: Record<string, number>): RatingFigures {
+  const distribution = [1, 2, 3, 4, 5].map((score) => counts[String(score)] ?? 0) as RatingFigures['distribution'];
+  const count = distribution.reduce((sum, n) => sum + n, 0);
+  const sum = distribution.reduce((total, n, i) => total + n * (i + 1), 0);
+  return { count, average: count ? Math.round((sum / count) * 100) / 100 : null, distribution };
+}
+
+/** The answer's figures from summed stored ones. */
+export function figuresOf(stored: StoredFigures): ReportFigures {
+  return {
+    opened: stored.opened,
+    resolved: stored.resolved,
+    waiting: stored.waiting,
+    firstResponse: durations(stored.firstResponse),
+    resolution: durations(stored.resolution),
+    waitingTime: durations(stored.waitingTime),
+    ratings: ratingsOf(stored.ratings),
+  };
+}
+
+function datesOf(from: string, to: string): string[] {
+  const dates: string[] = [];
+  for (let date = from; date <= to; date = nextDate(date)) dates.push(date);
+  return dates;
+}
+
+function rows(days: readonly ReportDayItem[], group: 'agents' | 'departments' | 'connections', names: ReadonlyMap<string, string>): ReportRow[] {
+  const sums = new Map<string, StoredFigures>();
+  for (const day of days) {
+    for (const [id, figures] of Object.entries(day[group])) {
+      const sum = sums.get(id) ?? emptyFigures();
+      addFigures(sum, figures);
+      sums.set(id, sum);
+    }
+  }
+  return [...sums]
+    .map(([id, sum]) => ({ id, name: names.get(id) ?? goneName, ...figuresOf(sum) }))
+    .sort((a, b) => b.opened + b.resolved - (a.opened + a.resolved) || a.name.localeCompare(b.name, 'pt-BR'));
+}
+
+export async function getReport(ports: Ports, session: AccountSession, query: ReportQuery): Promise<ReportAnswer> {
+  const accountId = session.accountId;
+  const own = !session.user.isAdmin;
+  const length = daysBetween(query.from, query.to);
+  const previous = query.compare === 'previous' ? { from: nextDate(query.from, -length), to: nextDate(query.from, -1) } : null;
+  const [{ hours }, stored] = await Promise.all([
+    accountBusinessHours(ports, accountId),
+    reportDaysBetween(ports.table, accountId, previous?.from ?? query.from, query.to),
+  ]);
+  // A member's figures are their slice of each day: the day as if only their conversations were in it.
+  const days = stored.map((day) =>
+    own ? { ...day, total: day.agents[session.user.id] ?? emptyFigures(), agents: pick(day.agents, session.user.id), departments: {}, connections: {} } : day,
+  );
+  const inPeriod = days.filter((day) => day.date >= query.from);
+  const byDate = new Map(inPeriod.map((day) => [day.date, day]));
+
+  const total = emptyFigures();
+  const busiestHours = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+  for (const day of inPeriod) {
+    addFigures(total, day.total);
+    for (const [hour, count] of Object.entries(day.total.hours)) busiestHours[day.weekday]![Number(hour)]! += count;
+  }
+  const names = await namesOf(ports, session, own);
+  const answer: ReportAnswer = {
+    from: query.from,
+    to: query.to,
+    timeZone: hours.timeZone,
+    scope: own ? 'own' : 'account',
+    totals: figuresOf(total),
+    days: datesOf(query.from, query.to).map((date) => ({ date, ...figuresOf(byDate.get(date)?.total ?? emptyFigures()) })),
+    agents: rows(inPeriod, 'agents', names.agents),
+    departments: rows(inPeriod, 'departments', names.departments),
+    connections: rows(inPeriod, 'connections', names.connections),
+    busiestHours,
+  };
+  if (previous) {
+    const before = emptyFigures();
+    for (const day of days) if (day.date < query.from) addFigures(before, day.total);
+    answer.previous = { ...previous, totals: figuresOf(before) };
+  }
+  return answer;
+}
+
+const pick = (group: Record<string, StoredFigures>, id: string): Record<string, StoredFigures> => (group[id] ? { [id]: group[id] } : {});
+
+async function namesOf(ports: Ports, session: AccountSession, own: boolean) {
+  if (own) return { agents: new Map([[session.user.id, session.user.name]]), departments: new Map<string, string>(), connections: new Map<string, string>() };
+  const [users, departments, services] = await Promise.all([
+    accountUsers(ports.table, session.accountId),
+    accountDepartments(ports, session.accountId),
+    accountServices(ports.table, session.accountId),
+  ]);
+  return {
+    agents: new Map(users.map((u) => [u.id, u.name])),
+    departments: new Map([[noDepartment, noDepartmentName], ...departments.map((d) => [d.id, d.name] as [string, string])]),
+    connections: new Map(services.map((s) => [s.id, s.name])),
+  };
+}
