@@ -38,6 +38,7 @@ import { embeddedSignupPayload } from '#contracts/embedded-signup.ts';
 import { segmentPayload } from '#contracts/segments.ts';
 import { campaignMovePayload, campaignPayload } from '#contracts/campaigns.ts';
 import { cancelScheduledMessagePayload, scheduleMessagePayload } from '#contracts/scheduled-messages.ts';
+import { webhookEventTypes, webhookSubscriptionPayload } from '#contracts/webhooks.ts';
 import { reportQuerySchema, reportRebuildSchema } from '#contracts/reports.ts';
 import { contactListRules } from '#domain/contacts/contacts.ts';
 import type { ListRules } from '#domain/list-query.ts';
@@ -318,6 +319,23 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
       shaped({
         name,
         where: fc.oneof({ weight: 4, arbitrary: listQueryArbitrary(contactListRules).map(whereOf) }, hostile),
+      }),
+  ],
+  // Outbound webhooks (ADR draft outbound-webhooks): addresses of every shape, the valid ones on
+  // private addresses (the sender refuses them at delivery without touching the network), event
+  // types known and unknown.
+  [
+    webhookSubscriptionPayload,
+    () =>
+      shaped({
+        url: fc.oneof(
+          fc.tuple(fc.nat(255), fc.nat(255), fc.webPath()).map(([a, b, path]) => `https://10.${a}.${b}.1${path}`),
+          fc.constantFrom('https://10.0.0.1/x', 'http://[::1]/', 'ftp://example.com/', 'https://user:pw@example.com/', 'example.com', ''),
+          oddString,
+        ),
+        description: fc.oneof(name, fc.string({ maxLength: 300 })),
+        eventTypes: fc.oneof(fc.subarray([...webhookEventTypes, 'message.deleted', 'ping']), hostile),
+        enabled: fc.oneof(fc.boolean(), hostile),
       }),
   ],
   // Scheduled messages (ADR-0224): dates that do not exist, times past and odd, repeats unknown.

@@ -182,6 +182,10 @@ const campaignBody = (t: Team) => ({
   pace: { minGapSeconds: 20, maxGapSeconds: 60, dailyLimit: 200, dailyNewChats: 30 },
 });
 const newCampaign = async (t: Team) => (await must(call('POST', '/campaigns', { token: t.owner.token, body: campaignBody(t) }), 201, 'campaign')).id as string;
+/** A webhook to a private address: the sender refuses it at once, so no test reaches the network. */
+const webhookBody = { url: 'https://10.255.255.1/webhook', description: 'ERP', eventTypes: ['message.created'] };
+const newWebhook = async (t: Team) =>
+  (await must(call('POST', '/webhook-subscriptions', { token: t.owner.token, body: webhookBody }), 201, 'webhook subscription')).id as string;
 /** A contact import of the team's account, its CSV uploaded when `upload` (POST /contact-imports, then the presigned PUT). */
 async function newImport(t: Team, upload = false): Promise<string> {
   const csv = 'nome;telefone\r\nAna;11987654321\r\n';
@@ -379,6 +383,34 @@ export const routeAccess: Record<string, MatrixEntry> = {
     build: async (t) => ({ path: `/segments/${await newSegment(t)}`, body: { name: uniqueName('Segmento '), where: { optedOutAt: { ne: null } } } }),
   },
   'DELETE /segments/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/segments/${await newSegment(t)}` }) },
+
+  // Outbound webhooks (ADR draft outbound-webhooks): admins only; a stranger naming the team's subscription finds none (404).
+  'GET /webhook-subscriptions': { access: 'admin', ok: 200, stranger: 200, build: path('/webhook-subscriptions') },
+  'POST /webhook-subscriptions': { access: 'admin', ok: 201, stranger: 201, build: () => ({ path: '/webhook-subscriptions', body: webhookBody }) },
+  'GET /webhook-subscriptions/{id}': { access: 'admin', ok: 200, build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}` }) },
+  'PUT /webhook-subscriptions/{id}': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}`, body: { ...webhookBody, enabled: false } }),
+  },
+  'DELETE /webhook-subscriptions/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}` }) },
+  'POST /webhook-subscriptions/{id}/rotate-secret': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}/rotate-secret` }),
+  },
+  'POST /webhook-subscriptions/{id}/enable': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}/enable` }),
+  },
+  'GET /webhook-subscriptions/{id}/deliveries': {
+    access: 'admin',
+    ok: 200,
+    build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}/deliveries` }),
+  },
+  'POST /webhook-subscriptions/{id}/test': { access: 'admin', ok: 200, build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}/test` }) },
+
 
   // A stranger naming the team's connection: 400 on serviceIds (not found in their account).
   'GET /campaigns': { access: 'member', ok: 200, stranger: 200, build: path('/campaigns') },
