@@ -63,11 +63,11 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'GET', path: '/whatsapp-cloud/embedded-signup', handler: 'whatsapp-cloud/get-embedded-signup' },
   { method: 'POST', path: '/whatsapp-cloud/embedded-signup', handler: 'whatsapp-cloud/connect-embedded-signup', timeoutSeconds: 30 },
 
-  { method: 'GET', path: '/contacts', handler: 'contacts/list-contacts' },
-  { method: 'POST', path: '/contacts', handler: 'contacts/create-contact' },
-  { method: 'GET', path: '/contacts/{id}', handler: 'contacts/get-contact' },
-  { method: 'PUT', path: '/contacts/{id}', handler: 'contacts/update-contact' },
-  { method: 'DELETE', path: '/contacts/{id}', handler: 'contacts/delete-contact' },
+  { method: 'GET', path: '/contacts', handler: 'contacts/list-contacts', tokenScope: 'contacts:read' },
+  { method: 'POST', path: '/contacts', handler: 'contacts/create-contact', tokenScope: 'contacts:write' },
+  { method: 'GET', path: '/contacts/{id}', handler: 'contacts/get-contact', tokenScope: 'contacts:read' },
+  { method: 'PUT', path: '/contacts/{id}', handler: 'contacts/update-contact', tokenScope: 'contacts:write' },
+  { method: 'DELETE', path: '/contacts/{id}', handler: 'contacts/delete-contact', tokenScope: 'contacts:write' },
   { method: 'POST', path: '/contacts/{id}/archive', handler: 'contacts/archive-contact' },
   { method: 'POST', path: '/contacts/{id}/read', handler: 'contacts/mark-contact-read' },
   { method: 'GET', path: '/contacts/{id}/export', handler: 'contacts/export-contact', timeoutSeconds: 30 },
@@ -85,8 +85,8 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/segments/{id}', handler: 'segments/update-segment' },
   { method: 'DELETE', path: '/segments/{id}', handler: 'segments/delete-segment' },
 
-  { method: 'GET', path: '/messages', handler: 'messages/list-messages' },
-  { method: 'POST', path: '/messages/send', handler: 'messages/send-message' },
+  { method: 'GET', path: '/messages', handler: 'messages/list-messages', tokenScope: 'messages:read' },
+  { method: 'POST', path: '/messages/send', handler: 'messages/send-message', tokenScope: 'messages:send' },
   { method: 'POST', path: '/messages/{id}/retry', handler: 'messages/retry-message' },
   { method: 'POST', path: '/messages/{id}/reaction', handler: 'messages/react-message' },
   { method: 'POST', path: '/messages/{id}/forward', handler: 'messages/forward-message' },
@@ -96,7 +96,8 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/scheduled-messages/{id}', handler: 'scheduled-messages/update-scheduled-message' },
   { method: 'POST', path: '/scheduled-messages/{id}/cancel', handler: 'scheduled-messages/cancel-scheduled-message' },
 
-  { method: 'POST', path: '/files/generate-url-to-upload', handler: 'files/generate-url-to-upload' },
+  // The upload of a file to send is part of sending: an API token with `messages:send` may ask for it.
+  { method: 'POST', path: '/files/generate-url-to-upload', handler: 'files/generate-url-to-upload', tokenScope: 'messages:send' },
 
   // The team inbox (docs/product.md#team-inbox). Gates: member reads and acts on conversations it sees; admin manages catalogues and settings.
   { method: 'GET', path: '/departments', handler: 'departments/list-departments' },
@@ -130,32 +131,12 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/automations', handler: 'automations/update-automations' },
   { method: 'GET', path: '/services/{id}/menu', handler: 'automations/get-connection-menu' },
   { method: 'PUT', path: '/services/{id}/menu', handler: 'automations/update-connection-menu' },
-  // 'Relatórios' (docs/product.md#reports): admins read the account's figures, members their own; admins rebuild a period's daily rollups.
-  { method: 'GET', path: '/reports', handler: 'reports/get-report' },
-  { method: 'POST', path: '/reports/rebuild', handler: 'reports/rebuild-report-days', timeoutSeconds: 30 },
   // Campaigns (ADR-0227): members read them and their progress; admins plan, create, pause, resume and cancel.
   { method: 'GET', path: '/campaigns', handler: 'campaigns/list-campaigns' },
   { method: 'POST', path: '/campaigns', handler: 'campaigns/create-campaign' },
   { method: 'POST', path: '/campaigns/plan', handler: 'campaigns/plan-campaign' },
   { method: 'GET', path: '/campaigns/{id}', handler: 'campaigns/get-campaign' },
   { method: 'POST', path: '/campaigns/{id}/status', handler: 'campaigns/move-campaign' },
-
-  // Outbound webhooks (ADR draft outbound-webhooks): admins, or an API token with `webhooks:manage`, manage the subscriptions, read their deliveries and send a test event.
-  { method: 'GET', path: '/webhook-subscriptions', handler: 'webhook-subscriptions/list-webhook-subscriptions', tokenScope: 'webhooks:manage' },
-  { method: 'POST', path: '/webhook-subscriptions', handler: 'webhook-subscriptions/create-webhook-subscription', tokenScope: 'webhooks:manage' },
-  { method: 'GET', path: '/webhook-subscriptions/{id}', handler: 'webhook-subscriptions/get-webhook-subscription', tokenScope: 'webhooks:manage' },
-  { method: 'PUT', path: '/webhook-subscriptions/{id}', handler: 'webhook-subscriptions/update-webhook-subscription', tokenScope: 'webhooks:manage' },
-  { method: 'DELETE', path: '/webhook-subscriptions/{id}', handler: 'webhook-subscriptions/delete-webhook-subscription', tokenScope: 'webhooks:manage' },
-  { method: 'POST', path: '/webhook-subscriptions/{id}/rotate-secret', handler: 'webhook-subscriptions/rotate-webhook-secret', tokenScope: 'webhooks:manage' },
-  { method: 'POST', path: '/webhook-subscriptions/{id}/enable', handler: 'webhook-subscriptions/enable-webhook-subscription', tokenScope: 'webhooks:manage' },
-  { method: 'GET', path: '/webhook-subscriptions/{id}/deliveries', handler: 'webhook-subscriptions/list-webhook-deliveries', tokenScope: 'webhooks:manage' },
-  {
-    method: 'POST',
-    path: '/webhook-subscriptions/{id}/test',
-    handler: 'webhook-subscriptions/send-webhook-test',
-    tokenScope: 'webhooks:manage',
-    timeoutSeconds: 20,
-  },
 
   // Several GETs of the routes above as one request (docs/api.md#read-batch): the web app's first paint.
   { method: 'POST', path: '/batch', handler: 'batch' },

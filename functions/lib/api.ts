@@ -16,6 +16,10 @@ import { parseListQuery, type ListRules } from '#domain/list-query.ts';
 import type { Ports } from '#domain/ports.ts';
 import type { AccountSession, Session } from '#domain/session.ts';
 import { resolveSession } from '#domain/auth/resolve-session.ts';
+import { admitApiTokenCall } from '#domain/api-tokens/api-token-calls.ts';
+import { isApiTokenSecret } from '#domain/api-tokens/api-token-session.ts';
+import { errorTexts } from '#contracts/errors.ts';
+import { auditTokenCalls, markTokenCall, tokenScopeOf } from './api-token-gate.ts';
 import { callerAddress } from './caller-address.ts';
 import { compressResponse } from './compress-response.ts';
 import { logTenant, observability } from './observability.ts';
@@ -149,9 +153,16 @@ export function api<
             // Unread when the session fails: no unhandled rejection then.
             prefetched.catch(() => undefined);
           });
+        const token = bearer(event);
+        // An API token (ADR draft api-tokens) opens no public route either (sign-in, sign-up...).
+        if (options.auth === 'public' && token && isApiTokenSecret(token)) throw fail.forbidden(errorTexts.apiTokenRouteRefused);
         if (options.auth !== 'public') {
-          session = await resolveSession(ports, bearer(event), startPrefetch);
+          session = await resolveSession(ports, token, startPrefetch);
           logTenant({ accountId: session.accountId, userId: session.user.id });
+          if (session.apiToken) {
+            markTokenCall(event, { ports, accountId: session.accountId!, tokenId: session.apiToken.id });
+            await admitApiTokenCall(ports, session.apiToken, tokenScopeOf(event));
+          }
           if (options.auth !== 'signedIn' && !session.accountId) throw fail.forbidden();
           if (options.auth === 'admin' && !session.user.isAdmin) throw fail.forbidden();
         }
@@ -174,8 +185,14 @@ export function api<
         } as ApiInput<A, B, P, Q, R>);
       };
       // renderError is last, so its onError runs first and the others see the rendered response;
-      // compressResponse then encodes answers and rendered errors alike for the Accept-Encoding.
-      const handler = middy<APIGatewayProxyEventV2, HttpResult>().use(observability()).use(compressResponse()).use(renderError()).handler(run);
+      // compressResponse then encodes answers and rendered errors alike for the Accept-Encoding, and
+      // auditTokenCalls records a token's call with the status it answered.
+      const handler = middy<APIGatewayProxyEventV2, HttpResult>()
+        .use(observability())
+        .use(auditTokenCalls())
+        .use(compressResponse())
+        .use(renderError())
+        .handler(run);
       const contract: ApiContract = {
         auth: options.auth,
         body: options.body,

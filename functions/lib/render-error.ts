@@ -34,7 +34,8 @@ export function errorResponse(error: unknown): HttpResult {
   if (failure instanceof DomainError) {
     const [statusCode, title] = statusOf[failure.kind];
     const body: ApiErrorBody = { statusCode, error: title, message: failure.text, ...(failure.details ? { details: failure.details } : {}) };
-    return json(statusCode, body);
+    const answer = json(statusCode, body);
+    return failure.retryAfterSeconds === undefined ? answer : { ...answer, headers: { ...answer.headers, 'retry-after': String(failure.retryAfterSeconds) } };
   }
   logger.error('Unhandled error', error as Error);
   const body: ApiErrorBody = { statusCode: 500, error: errorTitles.internal, message: errorTexts.internal };

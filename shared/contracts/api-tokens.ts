@@ -38,3 +38,36 @@ export const apiTokenPayload = z.object({
     .default(null),
 });
 export type ApiTokenPayload = z.input<typeof apiTokenPayload>;
+
+/** Every secret starts with this, so a bearer is told from a session token before anything is read. */
+export const apiTokenPrefix = 'cvk_';
+
+/** A token as the screen lists it: never its secret, only the prefix and its last 4 characters. */
+export interface ApiToken {
+  id: string;
+  name: string;
+  scopes: ApiTokenScope[];
+  /** `cvk_…AbCd`. */
+  hint: string;
+  createdBy: { id: string; name: string };
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  revokedBy: { id: string; name: string } | null;
+}
+
+/** The answer of creating a token: the only time its secret is ever shown. */
+export interface ApiTokenCreated {
+  token: ApiToken;
+  secret: string;
+}
+
+/** One audited call made with a token. */
+export interface ApiTokenCall {
+  at: string;
+  method: string;
+  route: string;
+  status: number;
+  address: string;
+}

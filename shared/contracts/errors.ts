@@ -65,6 +65,11 @@ export const errorTexts = {
   reactionRefused: 'The channel refused the reaction',
   // The team inbox (docs/product.md#team-inbox).
   conversationTaken: 'The conversation is already assigned to someone else',
+  // API tokens (ADR draft api-tokens).
+  apiTokenRouteRefused: 'This route does not accept API tokens',
+  apiTokenScopeMissing: 'The API token does not have the scope this route requires',
+  apiTokenRateLimited: 'Too many requests with this API token',
+  apiTokenRevoked: 'The API token is already revoked',
 } as const;
 
 export type ErrorText = (typeof errorTexts)[keyof typeof errorTexts];
@@ -136,6 +141,11 @@ export const shownMessages: Record<string, string> = {
   'This connection does not send reactions': 'Reações pelo inbox existem só nas conexões do WhatsApp (API oficial).',
   'The channel refused the reaction': 'O WhatsApp não aceitou a reação. Veja o motivo e tente novamente.',
   'The conversation is already assigned to someone else': 'Outra pessoa já assumiu esta conversa. Atualize a lista para ver quem a atende.',
+  'This route does not accept API tokens': 'Esta rota não aceita tokens de API. Ela só pode ser usada entrando no Conversa.',
+  'The API token does not have the scope this route requires':
+    'Este token de API não tem a permissão que esta rota exige. Crie um token com a permissão certa em Tokens de API.',
+  'Too many requests with this API token': 'Muitas requisições com este token de API. Aguarde o tempo indicado em Retry-After e tente novamente.',
+  'The API token is already revoked': 'Este token de API já foi revogado.',
   Forbidden: 'Você não tem permissão para esta ação',
   Unauthorized: 'Sua sessão terminou. Entre novamente para continuar.',
   'Not found': 'Registro não encontrado',

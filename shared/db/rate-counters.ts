@@ -37,6 +37,13 @@ export async function readCounter(table: Table, scope: string, subject: string, 
   return inWindow((await readLog(table, scope, subject))?.hits ?? [], windowSeconds, nowMs).length;
 }
 
+/** When the window that ends at `nowMs` has room again (its oldest hit leaves it), epoch ms; `nowMs` when it has room now. */
+export async function roomAt(table: Table, scope: string, subject: string, limit: { max: number; windowSeconds: number }, nowMs: number): Promise<number> {
+  const hits = inWindow((await readLog(table, scope, subject))?.hits ?? [], limit.windowSeconds, nowMs).sort((a, b) => a - b);
+  if (hits.length < limit.max) return nowMs;
+  return hits[hits.length - limit.max]! + limit.windowSeconds * 1000;
+}
+
 /** Enough for a rewrite to win against a crowd of takers; past it the taker is refused, never failed. */
 const maxTries = 30;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(2 ** attempt, 50)));

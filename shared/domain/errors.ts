@@ -11,6 +11,8 @@ export class DomainError extends Error {
     readonly kind: FailureKind,
     readonly text: ErrorText,
     readonly details?: { path: string; message: string }[],
+    /** For `tooMany`: when the caller may try again (the answer's Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(text);
     this.name = 'DomainError';
@@ -25,7 +27,7 @@ export const fail = {
   notFound: () => new DomainError('notFound', errorTexts.notFound),
   /** Someone else's write won (409): the text says what, `details` may name who. */
   conflict: (text: ErrorText, details?: { path: string; message: string }[]) => new DomainError('conflict', text, details),
-  tooMany: () => new DomainError('tooMany', errorTexts.tooManyAttempts),
+  tooMany: (text: ErrorText = errorTexts.tooManyAttempts, retryAfterSeconds?: number) => new DomainError('tooMany', text, undefined, retryAfterSeconds),
   /** An outside service we depend on is not configured or not answering (503). */
   unavailable: (text: ErrorText) => new DomainError('unavailable', text),
 };

@@ -1,4 +1,5 @@
 /** Who is calling: resolved from a verified, unrevoked access token by the HTTP edge. */
+import type { ApiTokenScope } from '#contracts/api-tokens.ts';
 import type { UserItem } from '#db/users.ts';
 import type { TokenClaims } from './ports.ts';
 
@@ -7,6 +8,8 @@ export interface Session {
   user: UserItem;
   /** The account every account-scoped key is built from: the token's, never the request's. */
   accountId: string | null;
+  /** Set when the caller used an API token (ADR draft api-tokens): it acts as its creator, within these scopes. */
+  apiToken?: { id: string; scopes: ApiTokenScope[] };
 }
 
 /** A session that belongs to an account (every account-scoped route). */

@@ -177,6 +177,23 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
     );
     if (budget() <= 0) return { removedItems: removed };
   }
+  // API tokens (ADR draft api-tokens): each token's audited calls and its lookup item live outside the account's partition.
+  for (;;) {
+    const tokens = await firstItems<Key & { id: string; digest: string }>(
+      ports.table,
+      keys.accountPartition(job.accountId).pk,
+      25,
+      keys.accountApiTokens(job.accountId).skPrefix,
+    );
+    if (!tokens.length) break;
+    for (const token of tokens) {
+      const result = await purgePartition(ports.table, keys.apiTokenCalls(job.accountId, token.id).pk, budget());
+      removed += result.removed;
+      if (!result.empty) return { removedItems: removed };
+    }
+    removed += await deleteKeys(ports.table, [...tokens.map((t) => keys.apiTokenLookup(t.digest)), ...tokens.map(({ pk, sk }) => ({ pk, sk }))]);
+    if (budget() <= 0) return { removedItems: removed };
+  }
   const own = await purgePartition(ports.table, keys.accountPartition(job.accountId).pk, budget());
   removed += own.removed;
   if (!own.empty) return { removedItems: removed };
