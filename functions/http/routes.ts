@@ -131,12 +131,32 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'PUT', path: '/automations', handler: 'automations/update-automations' },
   { method: 'GET', path: '/services/{id}/menu', handler: 'automations/get-connection-menu' },
   { method: 'PUT', path: '/services/{id}/menu', handler: 'automations/update-connection-menu' },
+  // 'Relatórios' (docs/product.md#reports): admins read the account's figures, members their own; admins rebuild a period's daily rollups.
+  { method: 'GET', path: '/reports', handler: 'reports/get-report' },
+  { method: 'POST', path: '/reports/rebuild', handler: 'reports/rebuild-report-days', timeoutSeconds: 30 },
   // Campaigns (ADR-0227): members read them and their progress; admins plan, create, pause, resume and cancel.
   { method: 'GET', path: '/campaigns', handler: 'campaigns/list-campaigns' },
   { method: 'POST', path: '/campaigns', handler: 'campaigns/create-campaign' },
   { method: 'POST', path: '/campaigns/plan', handler: 'campaigns/plan-campaign' },
   { method: 'GET', path: '/campaigns/{id}', handler: 'campaigns/get-campaign' },
   { method: 'POST', path: '/campaigns/{id}/status', handler: 'campaigns/move-campaign' },
+
+  // Outbound webhooks (ADR draft outbound-webhooks): admins, or an API token with `webhooks:manage`, manage the subscriptions, read their deliveries and send a test event.
+  { method: 'GET', path: '/webhook-subscriptions', handler: 'webhook-subscriptions/list-webhook-subscriptions', tokenScope: 'webhooks:manage' },
+  { method: 'POST', path: '/webhook-subscriptions', handler: 'webhook-subscriptions/create-webhook-subscription', tokenScope: 'webhooks:manage' },
+  { method: 'GET', path: '/webhook-subscriptions/{id}', handler: 'webhook-subscriptions/get-webhook-subscription', tokenScope: 'webhooks:manage' },
+  { method: 'PUT', path: '/webhook-subscriptions/{id}', handler: 'webhook-subscriptions/update-webhook-subscription', tokenScope: 'webhooks:manage' },
+  { method: 'DELETE', path: '/webhook-subscriptions/{id}', handler: 'webhook-subscriptions/delete-webhook-subscription', tokenScope: 'webhooks:manage' },
+  { method: 'POST', path: '/webhook-subscriptions/{id}/rotate-secret', handler: 'webhook-subscriptions/rotate-webhook-secret', tokenScope: 'webhooks:manage' },
+  { method: 'POST', path: '/webhook-subscriptions/{id}/enable', handler: 'webhook-subscriptions/enable-webhook-subscription', tokenScope: 'webhooks:manage' },
+  { method: 'GET', path: '/webhook-subscriptions/{id}/deliveries', handler: 'webhook-subscriptions/list-webhook-deliveries', tokenScope: 'webhooks:manage' },
+  {
+    method: 'POST',
+    path: '/webhook-subscriptions/{id}/test',
+    handler: 'webhook-subscriptions/send-webhook-test',
+    tokenScope: 'webhooks:manage',
+    timeoutSeconds: 20,
+  },
 
   // Several GETs of the routes above as one request (docs/api.md#read-batch): the web app's first paint.
   { method: 'POST', path: '/batch', handler: 'batch' },

@@ -98,6 +98,8 @@ describe('ACCESS_PATTERNS.md', () => {
     conversationRating: [['A', '<protocol>']],
     conversationEvent: [['A', '2026-11-27T12:00:00.000Z', 'C', '<kind>']],
     conversationEventsOf: [['A', '2026-11']],
+    reportDay: [['A', '2026-11-27']],
+    reportDaysOf: [['A']],
     openAssignment: [['A', 'U', 'C']],
     openAssignments: [['A', 'U']],
     roundRobinTurn: [
