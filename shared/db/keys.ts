@@ -53,9 +53,6 @@ export const entityTypes = {
   campaignLane: 'CampaignLane',
   campaignRecipient: 'CampaignRecipient',
   scheduledMessage: 'ScheduledMessage',
-  apiToken: 'ApiToken',
-  apiTokenLookup: 'ApiTokenLookup',
-  apiTokenCall: 'ApiTokenCall',
   webhookSubscription: 'WebhookSubscription',
   webhookDelivery: 'WebhookDelivery',
   apiToken: 'ApiToken',
@@ -380,20 +377,6 @@ export const keys = {
     gsi1sk: `${dueAt}#${accountId}#${subscriptionId}#${deliveryId}`,
   }),
   dueWebhookDeliveries: (shard: number) => ({ gsi1pk: `WEBHOOK-DELIVERIES#${shard}` }),
-
-  /**
-   * An API token (shared/db/api-tokens.ts, ADR draft api-tokens) in its account's partition; found
-   * by a caller's secret through its lookup item, keyed by the SHA-256 of the secret (the table never
-   * holds a usable secret). Its audited calls live in a partition of the token's own, by time.
-   */
-  apiToken: (accountId: string, tokenId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `API-TOKEN#${tokenId}` }),
-  accountApiTokens: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'API-TOKEN#' }),
-  apiTokenLookup: (digest: string): Key => ({ pk: `API-TOKEN-HASH#${digest}`, sk: 'TOKEN' }),
-  apiTokenCall: (accountId: string, tokenId: string, at: string, callId: string): Key => ({
-    pk: `${ACCOUNT}${accountId}#API-TOKEN#${tokenId}`,
-    sk: `CALL#${at}#${callId}`,
-  }),
-  apiTokenCalls: (accountId: string, tokenId: string) => ({ pk: `${ACCOUNT}${accountId}#API-TOKEN#${tokenId}`, skPrefix: 'CALL#' }),
 
   /** Sliding-window rate logs: the recent hits of a scope and subject. */
   rate: (scope: string, subject: string): Key => ({
