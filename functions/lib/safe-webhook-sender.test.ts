@@ -4,8 +4,14 @@
  * that is not checked would reach a live server, and the test would see its hit. Host names are
  * resolved by injected lookups; the sender connects to the addresses they answer.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSafeWebhookSender, type HostLookup } from './safe-webhook-sender.ts';
 
@@ -389,5 +395,64 @@ describe('limits', () => {
     const gone = await receiver('127.0.0.1');
     await new Promise((resolve) => gone.server.close(resolve));
     expect(await local().post({ url: `http://127.0.0.1:${gone.port}/`, ...post })).toMatchObject({ outcome: 'refused', reason: 'network' });
+  });
+});
+
+// openssl makes the receiver's self-signed certificate; without it this block is skipped.
+const openssl = spawnSync('openssl', ['version']).status === 0;
+
+describe.skipIf(!openssl)('https (openssl)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'safe-sender-tls-'));
+  const serverNames: string[] = [];
+  let server: https.Server;
+  let port: number;
+  beforeAll(async () => {
+    const made = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-subj',
+      '/CN=hook.example',
+      '-addext',
+      'subjectAltName=DNS:hook.example',
+    ]);
+    expect(made.status, String(made.stderr)).toBe(0);
+    const credentials = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+    server = https.createServer(
+      {
+        ...credentials,
+        SNICallback: (name, done) => {
+          serverNames.push(name);
+          done(null, createSecureContext(credentials));
+        },
+      },
+      (_request, response) => response.end('ok'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('connects to the pinned address with the host name as TLS server name, and checks the certificate', async () => {
+    const sender = local({ lookup: table({ 'hook.example': ['127.0.0.1'] }) });
+    const result = await sender.post({ url: `https://hook.example:${port}/`, ...post });
+    // The receiver's certificate is self-signed: no trusted chain, so no delivery.
+    expect(result).toMatchObject({ outcome: 'refused', reason: 'network' });
+    expect(result.outcome === 'refused' && result.detail).toContain('SELF_SIGNED');
+    expect(serverNames).toEqual(['hook.example']);
   });
 });
