@@ -141,6 +141,12 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'GET', path: '/campaigns/{id}', handler: 'campaigns/get-campaign' },
   { method: 'POST', path: '/campaigns/{id}/status', handler: 'campaigns/move-campaign' },
 
+  // 'Tokens de API' (ADR draft api-tokens): admins create, list, revoke and audit them; no API token reaches these routes.
+  { method: 'GET', path: '/api-tokens', handler: 'api-tokens/list-api-tokens' },
+  { method: 'POST', path: '/api-tokens', handler: 'api-tokens/create-api-token' },
+  { method: 'DELETE', path: '/api-tokens/{id}', handler: 'api-tokens/revoke-api-token' },
+  { method: 'GET', path: '/api-tokens/{id}/calls', handler: 'api-tokens/list-api-token-calls' },
+
   // Outbound webhooks (ADR draft outbound-webhooks): admins, or an API token with `webhooks:manage`, manage the subscriptions, read their deliveries and send a test event.
   { method: 'GET', path: '/webhook-subscriptions', handler: 'webhook-subscriptions/list-webhook-subscriptions', tokenScope: 'webhooks:manage' },
   { method: 'POST', path: '/webhook-subscriptions', handler: 'webhook-subscriptions/create-webhook-subscription', tokenScope: 'webhooks:manage' },

@@ -38,8 +38,9 @@ import { embeddedSignupPayload } from '#contracts/embedded-signup.ts';
 import { segmentPayload } from '#contracts/segments.ts';
 import { campaignMovePayload, campaignPayload } from '#contracts/campaigns.ts';
 import { cancelScheduledMessagePayload, scheduleMessagePayload } from '#contracts/scheduled-messages.ts';
-import { webhookEventTypes, webhookSubscriptionPayload } from '#contracts/webhooks.ts';
 import { reportQuerySchema, reportRebuildSchema } from '#contracts/reports.ts';
+import { webhookEventTypes, webhookSubscriptionPayload } from '#contracts/webhooks.ts';
+import { apiTokenPayload, apiTokenScopes } from '#contracts/api-tokens.ts';
 import { contactListRules } from '#domain/contacts/contacts.ts';
 import type { ListRules } from '#domain/list-query.ts';
 import { strongPassword } from './api.ts';
@@ -324,6 +325,16 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
   // Outbound webhooks (ADR draft outbound-webhooks): addresses of every shape, the valid ones on
   // private addresses (the sender refuses them at delivery without touching the network), event
   // types known and unknown.
+  // 'Tokens de API' (ADR draft api-tokens): known and unknown scopes, repeated, none; the expiry choices and others.
+  [
+    apiTokenPayload,
+    () =>
+      shaped({
+        name,
+        scopes: fc.oneof(fc.subarray([...apiTokenScopes, 'admin', 'contacts:*', 'CONTACTS:READ']), fc.array(fc.constantFrom(...apiTokenScopes)), hostile),
+        expiresInDays: fc.oneof(fc.constantFrom(30, 90, 365, null, 0, -1, 7, 366, 30.5, '30'), hostile),
+      }),
+  ],
   [
     webhookSubscriptionPayload,
     () =>

@@ -186,6 +186,11 @@ const newCampaign = async (t: Team) => (await must(call('POST', '/campaigns', { 
 const webhookBody = { url: 'https://10.255.255.1/webhook', description: 'ERP', eventTypes: ['message.created'] };
 const newWebhook = async (t: Team) =>
   (await must(call('POST', '/webhook-subscriptions', { token: t.owner.token, body: webhookBody }), 201, 'webhook subscription')).id as string;
+/** An API token made by the team's owner (ADR draft api-tokens): its id and its secret, shown once. */
+export const newApiToken = async (t: Team, scopes: string[] = ['contacts:read']): Promise<{ id: string; secret: string }> => {
+  const made = await must(call('POST', '/api-tokens', { token: t.owner.token, body: { name: uniqueName('Token '), scopes } }), 201, 'api token');
+  return { id: made.token.id, secret: made.secret };
+};
 /** A contact import of the team's account, its CSV uploaded when `upload` (POST /contact-imports, then the presigned PUT). */
 async function newImport(t: Team, upload = false): Promise<string> {
   const csv = 'nome;telefone\r\nAna;11987654321\r\n';
@@ -411,6 +416,11 @@ export const routeAccess: Record<string, MatrixEntry> = {
   },
   'POST /webhook-subscriptions/{id}/test': { access: 'admin', ok: 200, build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}/test` }) },
 
+  // 'Tokens de API' (ADR draft api-tokens): admins only; a stranger naming the team's token finds none (404).
+  'GET /api-tokens': { access: 'admin', ok: 200, stranger: 200, build: path('/api-tokens') },
+  'POST /api-tokens': { access: 'admin', ok: 201, stranger: 201, build: () => ({ path: '/api-tokens', body: { name: 'n8n', scopes: ['contacts:read'] } }) },
+  'DELETE /api-tokens/{id}': { access: 'admin', ok: 200, build: async (t) => ({ path: `/api-tokens/${(await newApiToken(t)).id}` }) },
+  'GET /api-tokens/{id}/calls': { access: 'admin', ok: 200, build: async (t) => ({ path: `/api-tokens/${(await newApiToken(t)).id}/calls` }) },
 
   // A stranger naming the team's connection: 400 on serviceIds (not found in their account).
   'GET /campaigns': { access: 'member', ok: 200, stranger: 200, build: path('/campaigns') },
@@ -521,7 +531,12 @@ export const routeAccess: Record<string, MatrixEntry> = {
   'GET /automations': { access: 'member', ok: 200, stranger: 200, build: path('/automations') },
   // The session's account's figures (a member's own): a stranger reads their own account's.
   'GET /reports': { access: 'member', ok: 200, stranger: 200, build: path('/reports?from=2026-11-01&to=2026-11-27&compare=previous') },
-  'POST /reports/rebuild': { access: 'admin', ok: 200, stranger: 200, build: () => ({ path: '/reports/rebuild', body: { from: '2026-11-20', to: '2026-11-27' } }) },
+  'POST /reports/rebuild': {
+    access: 'admin',
+    ok: 200,
+    stranger: 200,
+    build: () => ({ path: '/reports/rebuild', body: { from: '2026-11-20', to: '2026-11-27' } }),
+  },
   'PUT /automations': {
     access: 'admin',
     ok: 200,
