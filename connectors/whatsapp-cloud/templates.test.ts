@@ -52,7 +52,7 @@ describe("templates in Meta's shape", () => {
     });
   });
 
-  it("reads Meta's other states, header formats, copy-code buttons and reasons as the screen can show them", () => {
+  it("reads Meta's other states, header formats, copy-code buttons (a kind it does not send kept in its place) and reasons as the screen can show them", () => {
     const listed = fromGraphTemplate({
       id: '1',
       name: 'foto',
@@ -77,7 +77,9 @@ describe("templates in Meta's shape", () => {
       status: 'PENDING',
       headerFormat: 'IMAGE',
       header: null,
+      // The FLOW button stays first: a send names the URL button as index 2, as Meta counts.
       buttons: [
+        { type: 'UNSUPPORTED', text: 'Abrir', kind: 'FLOW' },
         { type: 'COPY_CODE', text: 'Copiar' },
         { type: 'URL', text: 'Ver', url: 'https://l.example.com/p/{{1}}' },
       ],

@@ -71,9 +71,10 @@ export function fromGraphTemplate(t: GraphTemplate): ChannelTemplate | null {
   const headerFormat = format && (templateHeaderFormats as readonly string[]).includes(format) ? (format as TemplateHeaderFormat) : null;
   const footer = components.find((c) => kind(c) === 'FOOTER');
   const examples = body?.example?.body_text;
-  // A send names a button by its index among all of them, so the kinds we know keep their order. A
-  // kind we do not (OTP, FLOW, CATALOG, ...) is left out: a template with one before a URL or
-  // copy-code button would name the wrong index, and Meta refuses that send (132000/132012).
+  // A send names a button by its index among all of them, so every button keeps its place: a kind
+  // we do not send (OTP, FLOW, CATALOG, ...) is kept as UNSUPPORTED, and a send of its template is
+  // refused with a clear text (templateFillTexts.unsupportedButton) rather than reaching Meta with
+  // buttons it would read at the wrong index (132000/132012).
   const buttons: TemplateButtonInfo[] = [];
   for (const b of components.find((c) => kind(c) === 'BUTTONS')?.buttons ?? []) {
     const text = str(b.text) ?? '';
@@ -82,6 +83,7 @@ export function fromGraphTemplate(t: GraphTemplate): ChannelTemplate | null {
     else if (type === 'PHONE_NUMBER') buttons.push({ type, text, phoneNumber: str(b.phone_number) ?? '' });
     else if (type === 'COPY_CODE') buttons.push({ type, text });
     else if (type === 'QUICK_REPLY') buttons.push({ type, text });
+    else buttons.push({ type: 'UNSUPPORTED', text, kind: type || 'DESCONHECIDO' });
   }
   const status = String(t.status ?? '').toUpperCase();
   const category = String(t.category ?? '').toUpperCase();

@@ -182,6 +182,7 @@ export const templateSchema = z.object({
         z.object({ type: z.literal('URL'), text: z.string(), url: z.string() }),
         z.object({ type: z.literal('PHONE_NUMBER'), text: z.string(), phoneNumber: z.string() }),
         z.object({ type: z.literal('COPY_CODE'), text: z.string() }),
+        z.object({ type: z.literal('UNSUPPORTED'), text: z.string(), kind: z.string() }),
       ]),
     )
     .default([]),

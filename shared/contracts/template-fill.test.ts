@@ -66,6 +66,10 @@ describe('templateFillSchema', () => {
     expect(issues({ ...boleto, headerFormat: 'LOCATION', buttons: [] }, { parameters: ['a', 'b'] })).toEqual([
       `template.name: ${templateFillTexts.locationHeader}`,
     ]);
+    // A button kind the product does not send (kept in its place at sync) refuses the template, named by Meta's kind.
+    const flow = { ...boleto, headerFormat: null, buttons: [{ type: 'UNSUPPORTED' as const, text: 'Abrir', kind: 'FLOW' }, ...boleto.buttons] };
+    expect(issues(flow, { parameters: ['a', 'b'], buttons: ['', '1', '', 'X', ''] })).toEqual([`template.name: ${templateFillTexts.unsupportedButton('FLOW')}`]);
+    expect(templateFillTexts.unsupportedButton('FLOW')).toBe('Modelos com botão do tipo FLOW ainda não podem ser enviados por aqui');
   });
 });
 

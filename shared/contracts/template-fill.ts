@@ -35,6 +35,7 @@ export const templateFillTexts = {
     `O cabeçalho deste modelo é ${format === 'IMAGE' ? 'uma imagem' : format === 'VIDEO' ? 'um vídeo' : 'um documento'}: escolha um arquivo ${headerMedia[format].types}`,
   mediaNotWanted: 'Este modelo não tem arquivo no cabeçalho',
   locationHeader: 'Modelos com localização no cabeçalho ainda não podem ser enviados por aqui',
+  unsupportedButton: (kind: string) => `Modelos com botão do tipo ${kind} ainda não podem ser enviados por aqui`,
   urlSuffixEmpty: (button: string) => `Preencha o final do link do botão “${button}”`,
   couponEmpty: (button: string) => `Informe o código do botão “${button}”`,
   couponTooLong: `O código pode ter no máximo ${couponCodeMax} caracteres`,
@@ -45,6 +46,12 @@ export function buttonValueKind(button: TemplateButtonInfo): 'url' | 'copy_code'
   if (button.type === 'COPY_CODE') return 'copy_code';
   if (button.type === 'URL' && /\{\{\s*1\s*\}\}/.test(button.url)) return 'url';
   return null;
+}
+
+/** Meta's name of the first button kind the product cannot send, or null when it can send them all. */
+export function unsupportedButtonKind(template: Pick<MessageTemplate, 'buttons'>): string | null {
+  const button = template.buttons.find((b) => b.type === 'UNSUPPORTED');
+  return button?.type === 'UNSUPPORTED' ? button.kind : null;
 }
 
 /** How many variables a text header has (0 or 1); none for other headers. */
@@ -101,6 +108,8 @@ export function templateFillSchema(template: FillTemplate, ctx: QuickReplyContex
       const body = templateParameterValues(v.parameters, template.variableCount, ctx);
       if (!body.ok) add(body.path.split('.'), body.message);
       if (template.headerFormat === 'LOCATION') add(['template', 'name'], templateFillTexts.locationHeader);
+      const unsupported = unsupportedButtonKind(template);
+      if (unsupported) add(['template', 'name'], templateFillTexts.unsupportedButton(unsupported));
       if (headerVariableCount(template) && !fill(v.header)) add(['template', 'header'], templateFillTexts.headerEmpty);
       const format = template.headerFormat;
       if (isHeaderMedia(format)) {

@@ -173,9 +173,12 @@ export const templateHeaderLabels: Record<TemplateHeaderFormat, string> = {
 /**
  * A button of a stored template: the form's kinds, plus Meta's copy-code button (a coupon the
  * customer copies; its code is given at every send) that templates made in Meta's manager carry.
- * A URL button whose `url` ends in `{{1}}` takes a suffix at every send.
+ * A URL button whose `url` ends in `{{1}}` takes a suffix at every send. A kind the product does
+ * not send (OTP, FLOW, CATALOG, ...) is kept in its place as `UNSUPPORTED` with Meta's name for it
+ * (`kind`): a send names buttons by their index among all of them, and the template is refused at
+ * the send instead of reaching Meta with a wrong index.
  */
-export type TemplateButtonInfo = TemplateButton | { type: 'COPY_CODE'; text: string };
+export type TemplateButtonInfo = TemplateButton | { type: 'COPY_CODE'; text: string } | { type: 'UNSUPPORTED'; text: string; kind: string };
 
 /** A template as the API answers it. `id` is Meta's template id. */
 export interface MessageTemplate {

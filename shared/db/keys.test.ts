@@ -74,6 +74,7 @@ describe('ACCESS_PATTERNS.md', () => {
     channelClaim: [['<channel>', '<KIND>', '<id>']],
     outsideEvent: [['stripe', '<event id>']],
     billingCustomer: [['<customer id>']],
+    billingProducts: [[]],
     sessionLease: [['S']],
     workerBeat: [['W']],
     workerBeats: [[]],

@@ -1,6 +1,14 @@
 import type { CampaignTemplate } from '#contracts/campaigns.ts';
 import { quickReplyVariables } from '#contracts/quick-replies.ts';
-import { buttonValueKind, headerMedia, headerVariableCount, isHeaderMedia, renderFilledTemplate, templateFillTexts } from '#contracts/template-fill.ts';
+import {
+  buttonValueKind,
+  headerMedia,
+  headerVariableCount,
+  isHeaderMedia,
+  renderFilledTemplate,
+  templateFillTexts,
+  unsupportedButtonKind,
+} from '#contracts/template-fill.ts';
 import { marketingBillingNote, type MessageTemplate } from '#contracts/templates.ts';
 import { ButtonLink } from '#web/components/ui/button.tsx';
 import { InputField, SelectField } from '#web/components/ui/field.tsx';
@@ -99,6 +107,7 @@ export function CampaignTemplateFields({
       {template && value ? (
         <>
           {template.headerFormat === 'LOCATION' ? <Alert tone="warning">{templateFillTexts.locationHeader}</Alert> : null}
+          {unsupportedButtonKind(template) ? <Alert tone="warning">{templateFillTexts.unsupportedButton(unsupportedButtonKind(template) ?? '')}</Alert> : null}
           {media ? (
             <p className="text-sm text-fg-muted">
               {media.label}: escolha o arquivo ({media.types}) em Arquivo, abaixo.

@@ -281,6 +281,13 @@ describe('sending a template once the window closed', () => {
     expect((within(dialog).getByRole('button', { name: 'Enviar modelo' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('says a template with a button kind it cannot send (a FLOW) cannot be sent from here, and keeps the send button off', async () => {
+    templates = [template({ buttons: [{ type: 'UNSUPPORTED', text: 'Abrir', kind: 'FLOW' }] })];
+    const { dialog } = await openDialog();
+    expect(within(dialog).getByText('Modelos com botão do tipo FLOW ainda não podem ser enviados por aqui')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Enviar modelo' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('says what to do when no template is approved yet (a member asks an admin)', async () => {
     templates = [template({ status: 'PENDING' })];
     renderWithProviders(<Conversation contact={contact} service={service} />);

@@ -9,6 +9,7 @@ import {
   renderFilledTemplate,
   templateFillSchema,
   templateFillTexts,
+  unsupportedButtonKind,
 } from '#contracts/template-fill.ts';
 import { marketingBillingNote } from '#contracts/templates.ts';
 import { Button, ButtonLink } from '#web/components/ui/button.tsx';
@@ -165,6 +166,7 @@ export function TemplateSendDialog({ contact, onClose, onSent }: { contact: Cont
             error={nameError}
           />
           {template.headerFormat === 'LOCATION' ? <Alert tone="warning">{templateFillTexts.locationHeader}</Alert> : null}
+          {unsupportedButtonKind(template) ? <Alert tone="warning">{templateFillTexts.unsupportedButton(unsupportedButtonKind(template) ?? '')}</Alert> : null}
           {headerVariableCount(template) ? (
             <InputField
               key={`${template.id}-header`}
@@ -247,7 +249,7 @@ export function TemplateSendDialog({ contact, onClose, onSent }: { contact: Cont
             <Button variant="outline" onClick={onClose}>
               Cancelar
             </Button>
-            <Button type="submit" loading={send.isPending} disabled={template.headerFormat === 'LOCATION'}>
+            <Button type="submit" loading={send.isPending} disabled={template.headerFormat === 'LOCATION' || unsupportedButtonKind(template) !== null}>
               Enviar modelo
             </Button>
           </div>
