@@ -75,6 +75,13 @@ export function acknowledgeNagFindings(stack: ConversaStack, options: { readonly
   acknowledge(stack.timerFirer.function, { ...everyFunction, ...xrayOnly });
   acknowledge(stack.campaignRunner.function, { ...everyFunction, ...xrayOnly });
   acknowledge(stack.productsRefresher.function, { ...everyFunction, ...xrayOnly });
+  // The webhooks' retries: the table, the data key (a subscription's secret) and SES (the admins' e-mail when one is switched off).
+  acknowledge(stack.webhookRetries.function, {
+    ...everyFunction,
+    'IAM5[Resource::*]': options.sesIdentity
+      ? xrayOnly['IAM5[Resource::*]']
+      : "X-Ray's trace actions take no resource; ses:SendEmail covers any identity until context sesIdentity names one (SES refuses unverified senders)",
+  });
   for (const name of CONSUMERS_THAT_MANAGE_CONNECTIONS) {
     const fn = stack.streamConsumers.functions.get(name);
     if (!fn) continue;

@@ -64,8 +64,8 @@ function functionsOfAlarm(alarm: Resource): string[] {
 
 /** The stream's readers: one function per router that has consumers. */
 const routerCount = streamRouters.filter((r) => consumersOf(r.name).length > 0).length;
-// The last four: the scheduled resume of stalled jobs, the lifecycle's timer poller, the campaigns' runner and the product refresher.
-const functionCount = groupRoutes(stackLayout, httpRoutes).size + new Set(webSocketRoutes.map((r) => r.handler)).size + routerCount + queueConsumers.length + 4;
+// The last five: the scheduled resume of stalled jobs, the lifecycle's timer poller, the campaigns' runner, the product refresher and the webhooks' retries.
+const functionCount = groupRoutes(stackLayout, httpRoutes).size + new Set(webSocketRoutes.map((r) => r.handler)).size + routerCount + queueConsumers.length + 5;
 
 let template: Template;
 let topicId: string;

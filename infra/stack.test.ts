@@ -193,9 +193,9 @@ describe('the Lambda functions', () => {
     expect(queueConsumers.length).toBeGreaterThan(0);
     const ours = httpGroups.size + wsHandlerModules.length + routers.length + queueConsumers.length;
     // Plus the scheduled resume of stalled jobs, the lifecycle's timer poller, the campaigns'
-    // runner and the product refresher (their own tests below) and CDK's own: the custom resources that strip the worker VPC's default security
+    // runner, the product refresher and the webhooks' retries (their own tests below) and CDK's own: the custom resources that strip the worker VPC's default security
     // group of its rules, upload the web app, and (in dev) empty the buckets on deletion.
-    template.resourceCountIs('AWS::Lambda::Function', ours + 4 + 3);
+    template.resourceCountIs('AWS::Lambda::Function', ours + 5 + 3);
     template.resourceCountIs('Custom::VpcRestrictDefaultSG', 1);
     expect(functionsOf(template)).toHaveLength(ours);
     const descriptions = functionsOf(template).map(([, fn]) => fn.Properties.Description as string);
@@ -336,7 +336,8 @@ describe('the Lambda functions', () => {
     const sesStatements = Object.values(resourcesOf(scoped, 'AWS::IAM::Policy'))
       .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
       .filter((s) => [s.Action].flat().includes('ses:SendEmail'));
-    expect(sesStatements).toHaveLength(httpGroups.size + new Set([...CONSUMERS_THAT_SEND_MAIL].map(runnerOf)).size);
+    // Plus the webhooks' retries, which mail the admins of a subscription it switches off.
+    expect(sesStatements).toHaveLength(httpGroups.size + new Set([...CONSUMERS_THAT_SEND_MAIL].map(runnerOf)).size + 1);
     for (const s of sesStatements) {
       expect(JSON.stringify(s.Resource)).toContain(':identity/conversa.example');
       expect(s.Resource).not.toBe('*');
@@ -407,8 +408,8 @@ describe('the HTTP API', () => {
   });
 
   it('lets API Gateway invoke every route (REST and WebSocket)', () => {
-    // Plus EventBridge's permissions to run the scheduled resume, the timer poller, the campaigns' runner and the product refresher.
-    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 4);
+    // Plus EventBridge's permissions to run the scheduled resume, the timer poller, the campaigns' runner, the product refresher and the webhooks' retries.
+    template.resourceCountIs('AWS::Lambda::Permission', httpRoutes.length + webSocketRoutes.length + 5);
   });
 });
 
@@ -1051,6 +1052,23 @@ describe.each([
     expect(fn.Properties).toMatchObject({ Timeout: timeout, Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     expect(Object.keys(fn.Properties.Environment.Variables)).toContain('TABLE_NAME');
     expect(Object.keys(fn.Properties.Environment.Variables).some((k) => k.includes('SECRET') || k.includes('KEY'))).toBe(false);
+  });
+});
+
+describe("the webhooks' retries (ADR draft outbound-webhooks)", () => {
+  it('runs every minute from its own rule without retries, opens the secrets with the data key, mails through SES, and never allows loopback', () => {
+    const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Description === 'schedules/deliver-webhooks');
+    expect(found).toHaveLength(1);
+    const [fnId, fn] = found[0]!;
+    const rules = Object.entries(resourcesOf(template, 'AWS::Events::Rule')).filter(([, r]) => JSON.stringify(r.Properties.Targets ?? []).includes(fnId));
+    expect(rules).toHaveLength(1);
+    expect(rules[0]![1].Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: fnId }, MaximumRetryAttempts: 0 });
+    expect(fn.Properties).toMatchObject({ Timeout: 60, Runtime: 'nodejs24.x', Architectures: ['arm64'] });
+    const variables = Object.keys(fn.Properties.Environment.Variables);
+    expect(variables).toEqual(expect.arrayContaining(['TABLE_NAME', 'DATA_KEY_ARN', 'MAIL_FROM', 'APP_URL']));
+    expect(variables).not.toContain('WEBHOOKS_ALLOW_LOOPBACK');
+    expect(variables.filter((k) => k.includes('SECRET'))).toEqual([]);
   });
 });
 

@@ -147,6 +147,7 @@ export class ConversaStack extends Stack {
   readonly timerFirer: TimerFirer;
   readonly campaignRunner: TimerFirer;
   readonly productsRefresher: TimerFirer;
+  readonly webhookRetries: TimerFirer;
   readonly channelWorker: ChannelWorker;
   readonly stage: StageSettings;
   readonly site: WebSite;
@@ -469,6 +470,18 @@ export class ConversaStack extends Stack {
     const appUrl = givenAppUrl ?? this.site.url;
     this.media.allowBrowsersFrom([this.site.url, ...(givenAppUrl && originOf(givenAppUrl) !== this.site.url ? [originOf(givenAppUrl)] : [])]);
     for (const fn of httpFunctions) fn.addEnvironment('APP_URL', appUrl);
+    // Outbound webhooks' retries (ADR draft outbound-webhooks): every minute, the deliveries whose
+    // next attempt came due, signed with their subscription's secret (the data key opens it); a
+    // subscription switched off after a day of failures mails the account's admins.
+    this.webhookRetries = new TimerFirer(this, 'WebhookRetries', {
+      table: this.table.table,
+      handlersDir: join(projectRoot, 'functions', 'schedules'),
+      projectRoot,
+      environment: { TABLE_NAME: this.table.table.tableName, DATA_KEY_ARN: this.dataKey.secretArn, MAIL_FROM: mailFrom, APP_URL: appUrl },
+      poller: { file: 'deliver-webhooks.ts', timeout: Duration.seconds(60), description: 'Retries the webhook deliveries whose next attempt came due' },
+    });
+    this.dataKey.grantRead(this.webhookRetries.function);
+    this.webhookRetries.function.addToRolePolicy(sendEmail);
 
     // Where Telegram posts updates: `${base}/api/webhooks/telegram/{serviceId}`, through CloudFront
     // and the WAF unless told otherwise (the rate rule leaves webhook paths alone). Start and restart
@@ -517,7 +530,13 @@ export class ConversaStack extends Stack {
     // dashboard (infra/constructs/operations.ts). X-Ray active tracing is a NodeFunction default.
     const logLevel = props.logLevel ?? context('logLevel')?.toUpperCase() ?? 'INFO';
     if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`Context logLevel must be one of ${LOG_LEVELS.join(', ')}, not ${logLevel}`);
-    const scheduledFunctions = [this.jobResumer.function, this.timerFirer.function, this.campaignRunner.function, this.productsRefresher.function];
+    const scheduledFunctions = [
+      this.jobResumer.function,
+      this.timerFirer.function,
+      this.campaignRunner.function,
+      this.productsRefresher.function,
+      this.webhookRetries.function,
+    ];
     const allFunctions = [...httpFunctions, ...wsFunctions, ...streamFunctions, ...queueFunctions, ...scheduledFunctions];
     for (const fn of allFunctions) {
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', SERVICE_NAME);

@@ -305,6 +305,23 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const productsPoll = setInterval(refreshProductsNow, Number(process.env.PRODUCTS_REFRESH_MS) || 600_000);
   productsPoll.unref();
 
+  // Outbound webhooks' retries (ADR draft outbound-webhooks): the cloud's one-minute rule is an
+  // interval here (WEBHOOK_RETRY_POLL_MS), with a first run at start for what came due while the
+  // runtime was stopped. One run at a time.
+  const { deliverDueWebhooks } = await import('../../../shared/domain/webhooks/deliver-webhooks.ts');
+  let webhookRun: Promise<unknown> | null = null;
+  const retryWebhooks = () => {
+    webhookRun ??= deliverDueWebhooks(defaultPorts())
+      .catch((error: unknown) => console.error('[webhooks] falha ao reenviar os webhooks', error))
+      .finally(() => {
+        webhookRun = null;
+      });
+    return webhookRun;
+  };
+  await retryWebhooks();
+  const webhookPoll = setInterval(retryWebhooks, Number(process.env.WEBHOOK_RETRY_POLL_MS) || 60_000);
+  webhookPoll.unref();
+
   // The campaigns' poller (ADR-0227): in the cloud a one-minute rule runs it for about a
   // minute each time; here runs follow one another, each covering CAMPAIGN_POLL_MS (a minute by
   // default). Stopping the runtime cuts the sleeps between sends short and ends the loop.
@@ -404,6 +421,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
       stopped = true;
       clearInterval(timerPoll);
       clearInterval(productsPoll);
+      clearInterval(webhookPoll);
+      await webhookRun;
       await firing;
       campaignsStop.abort(new Error('runtime stopping'));
       await campaignLoop;
