@@ -109,3 +109,9 @@ export const campaignKeys = {
   list: () => [...campaignKeys.all, 'list'] as const,
   detail: (id: string) => [...campaignKeys.all, 'detail', id] as const,
 };
+
+/** Reports ('Relatórios', GET /reports): one entry per period and comparison. */
+export const reportKeys = {
+  all: ['reports'] as const,
+  period: (from: string, to: string, compare: boolean) => [...reportKeys.all, from, to, compare] as const,
+};

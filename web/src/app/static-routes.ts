@@ -17,6 +17,7 @@ export const appPaths = [
   '/quick-replies',
   '/business-hours',
   '/automations',
+  '/reports',
   '/my-account',
 ];
 

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import {
+  BarChart3,
   Building2,
   Cable,
   Clock,
@@ -33,6 +34,8 @@ interface MenuItem {
   to: string;
   label: string;
   icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean }>;
+  /** The label a member reads instead (their own figures). */
+  memberLabel?: string;
 }
 
 /** The sidebar menu of docs/product.md#screens (Sair is the logout button below it). */
@@ -47,6 +50,7 @@ export const menu: MenuItem[] = [
   { to: '/business-hours', label: 'Horário de atendimento', icon: Clock },
   { to: '/automations', label: 'Automações', icon: Workflow },
   { to: '/campaigns', label: 'Campanhas', icon: Megaphone },
+  { to: '/reports', label: 'Relatórios', icon: BarChart3, memberLabel: 'Meus números' },
   { to: '/my-account', label: 'Minha Conta', icon: Building2 },
 ];
 
@@ -73,16 +77,19 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
     <div className="flex h-full flex-col gap-4">
       <nav aria-label="Menu do aplicativo" className="flex-1">
         <ul className={cn('space-y-1', collapsed && 'flex flex-col items-center')}>
-          {menu.map(({ to, label, icon: Icon }) => (
-            <li key={to}>
-              <Tooltip content={label} side="right" disabled={!collapsed} describe={false}>
-                <NavLink to={to} className={itemClass} onClick={onNavigate} aria-label={collapsed ? label : undefined}>
-                  <Icon className="size-[18px] shrink-0" aria-hidden={true} />
-                  {collapsed ? null : <span>{label}</span>}
-                </NavLink>
-              </Tooltip>
-            </li>
-          ))}
+          {menu.map(({ to, label: adminLabel, memberLabel, icon: Icon }) => {
+            const label = memberLabel && !user?.isAdmin ? memberLabel : adminLabel;
+            return (
+              <li key={to}>
+                <Tooltip content={label} side="right" disabled={!collapsed} describe={false}>
+                  <NavLink to={to} className={itemClass} onClick={onNavigate} aria-label={collapsed ? label : undefined}>
+                    <Icon className="size-[18px] shrink-0" aria-hidden={true} />
+                    {collapsed ? null : <span>{label}</span>}
+                  </NavLink>
+                </Tooltip>
+              </li>
+            );
+          })}
         </ul>
       </nav>
       <div className={cn('space-y-2 border-t border-border pt-4', collapsed && 'flex flex-col items-center')}>
