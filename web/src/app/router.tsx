@@ -39,6 +39,7 @@ const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { 
 const BusinessHours = lazyPage(() => import('./routes/app/business-hours.tsx'), { data: true });
 const Automations = lazyPage(() => import('./routes/app/automations.tsx'), { data: true });
 const Campaigns = lazyPage(() => import('./routes/app/campaigns.tsx'), { data: true });
+const Webhooks = lazyPage(() => import('./routes/app/webhooks.tsx'), { data: true });
 const Reports = lazyPage(() => import('./routes/app/reports.tsx'), { data: true });
 const ServiceMenu = lazyPage(() => import('./routes/app/service-menu.tsx'), { data: true });
 const MyAccount = lazyPage(() => import('./routes/app/my-account.tsx'), { data: true });
@@ -87,6 +88,7 @@ const screens: ScreenRoute[] = [
   { path: 'business-hours', page: BusinessHours, guard: 'account', frame: 'app' },
   { path: 'automations', page: Automations, guard: 'account', frame: 'app' },
   { path: 'campaigns/*', page: Campaigns, guard: 'account', frame: 'app' },
+  { path: 'webhooks', page: Webhooks, guard: 'account', frame: 'app' },
   { path: 'reports', page: Reports, guard: 'account', frame: 'app' },
   { path: 'my-account/*', page: MyAccount, guard: 'account', frame: 'app' },
 ];

@@ -17,6 +17,7 @@ export const appPaths = [
   '/quick-replies',
   '/business-hours',
   '/automations',
+  '/webhooks',
   '/reports',
   '/my-account',
 ];

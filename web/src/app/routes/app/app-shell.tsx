@@ -17,6 +17,7 @@ import {
   Menu,
   MessageSquare,
   Users,
+  Webhook,
 } from 'lucide-react';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { Logo } from '#web/components/ui/logo.tsx';
@@ -50,6 +51,7 @@ export const menu: MenuItem[] = [
   { to: '/business-hours', label: 'Horário de atendimento', icon: Clock },
   { to: '/automations', label: 'Automações', icon: Workflow },
   { to: '/campaigns', label: 'Campanhas', icon: Megaphone },
+  { to: '/webhooks', label: 'Webhooks', icon: Webhook },
   { to: '/reports', label: 'Relatórios', icon: BarChart3, memberLabel: 'Meus números' },
   { to: '/my-account', label: 'Minha Conta', icon: Building2 },
 ];
