@@ -201,6 +201,11 @@ export interface Campaign {
   counts: CampaignCounts;
   /** When the last recipient is expected to be sent, at the campaign's rules; null once finished. */
   estimatedFinishAt: string | null;
+  /**
+   * The connections of a running campaign that wait for something other than its pace, with why
+   * in pt-BR ('A conexão está desconectada', the channel's daily cap); empty otherwise.
+   */
+  waiting: { serviceId: string; reason: string }[];
   createdBy: { id: string; name: string };
   createdAt: string;
   updatedAt: string;

@@ -132,6 +132,49 @@ describe('a campaign', () => {
     expect(message!.error).toBeTruthy();
   });
 
+  it("waits while its connection is down (the bot's token revoked: Telegram answers 401), says why, and goes on once the new token is in, nobody reached twice", {
+    timeout: 60_000,
+  }, async () => {
+    const s = await shop('r', 4);
+    const oldToken = s.bot.token;
+    const created = await call('POST', '/campaigns', { token: s.token, body: body(s, s.contactIds, 2) });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await eventually(async () => campaignTexts(s.bot).length >= 1);
+    // BotFather's /revoke: the old token answers 401 to the poller and to any send.
+    const newBotToken = `${oldToken.split(':')[0]}:AAH-revoked-${process.pid}-${++counter}-tokenXYZ`;
+    fake.revoke(oldToken, newBotToken);
+    await eventually(async () => (await call('GET', `/services/${s.serviceId}`, { token: s.token })).body.status !== 'connected');
+    const waiting = await eventually(async () => {
+      const c = (await call('GET', `/campaigns/${id}`, { token: s.token })).body;
+      return c.waiting.length ? c : null;
+    });
+    expect(waiting.status).toBe('running');
+    expect(waiting.waiting).toEqual([{ serviceId: s.serviceId, reason: 'A conexão está desconectada' }]);
+    const reachedWhileDown = campaignTexts(s.bot).length;
+    const handledWhileDown = waiting.counts.sent + waiting.counts.skipped;
+
+    // The owner puts the new token in and starts the connection; resuming after a pause makes the lane look at once.
+    expect((await call('PUT', `/services/${s.serviceId}`, { token: s.token, body: { name: 'Bot', token: newBotToken } })).status).toBe(200);
+    expect((await call('POST', `/services/${s.serviceId}/start`, { token: s.token })).status).toBe(200);
+    await eventually(async () => (await call('GET', `/services/${s.serviceId}`, { token: s.token })).body.status === 'connected');
+    // Nothing went out while the connection was down.
+    expect(campaignTexts(s.bot).length).toBe(reachedWhileDown);
+    expect((await call('POST', `/campaigns/${id}/status`, { token: s.token, body: { action: 'pause' } })).status).toBe(200);
+    expect((await call('POST', `/campaigns/${id}/status`, { token: s.token, body: { action: 'resume' } })).status).toBe(200);
+    const done = await eventually(async () => {
+      const c = (await call('GET', `/campaigns/${id}`, { token: s.token })).body;
+      return c.status === 'finished' ? c : null;
+    }, 40_000);
+    expect(done.waiting).toEqual([]);
+    expect(done.counts).toMatchObject({ recipients: 4, queued: 0 });
+    expect(done.counts.sent + done.counts.skipped).toBeGreaterThanOrEqual(handledWhileDown);
+    // Each customer got the campaign at most once; whoever the revoked token could not reach counts as failed, with the reason.
+    const reached = s.bot.sent.filter((m) => m.answer.ok && String(m.params.text).includes('temos novidades')).map((m) => String(m.params.chat_id));
+    expect(new Set(reached).size).toBe(reached.length);
+    expect(reached.length + done.counts.failed).toBe(4);
+  });
+
   it('takes a segment as its audience: prepared in the background from who the filter matches, then sent', async () => {
     const s = await shop('c', 4);
     // One of them archived: the segment leaves archived contacts out.

@@ -413,6 +413,11 @@ export interface FakeTelegram {
   url: string;
   addBot(token: string, name?: string): FakeBot;
   bot(token: string): FakeBot;
+  /**
+   * BotFather's /revoke: from now on the old token answers 401 Unauthorized, as the Bot API does
+   * for a revoked token, and the same bot (its chats, what it sent) answers to `newToken`.
+   */
+  revoke(token: string, newToken: string): FakeBot;
   close(): Promise<void>;
 }
 
@@ -450,6 +455,13 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     bot(token) {
       const bot = bots.get(token);
       if (!bot) throw new Error(`no fake bot with token ${token}`);
+      return bot;
+    },
+    revoke(token, newToken) {
+      const bot = bots.get(token);
+      if (!bot) throw new Error(`no fake bot with token ${token}`);
+      bots.delete(token);
+      bots.set(newToken, bot);
       return bot;
     },
     async close() {

@@ -3,6 +3,7 @@ import { ArrowLeft, Ban, Pause, Play } from 'lucide-react';
 import type { Campaign, CampaignCounts } from '#contracts/campaigns.ts';
 import { Button, ButtonLink } from '#web/components/ui/button.tsx';
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx';
+import { useConnections } from '#web/api/get-connections.ts';
 import { Alert, Card } from '#web/components/ui/misc.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useSession } from '#web/lib/auth.ts';
@@ -81,6 +82,23 @@ function Actions({ campaign }: { campaign: Campaign }) {
   );
 }
 
+/** Why a running campaign's connections do not send now (a connection down, a daily cap), by connection name. */
+function WaitingLanes({ waiting }: { waiting: Campaign['waiting'] }) {
+  const connections = useConnections();
+  const nameOf = (serviceId: string) => connections.data?.data.find((s) => s.id === serviceId)?.name ?? 'Conexão removida';
+  return (
+    <Alert tone="warning" title="Envio parado em parte das conexões">
+      <ul className="list-disc space-y-1 pl-5" data-testid="campaign-waiting">
+        {waiting.map((w) => (
+          <li key={w.serviceId}>
+            <span className="font-medium">{nameOf(w.serviceId)}</span>: {w.reason}
+          </li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
 /**
  * A campaign's progress (/campaigns/{id}): its status, a bar of the recipients already handled
  * (sent or ignored), the counts, the estimated finish, and for admins Pausar, Retomar and Cancelar.
@@ -141,6 +159,7 @@ export function CampaignProgress({ id }: { id: string }) {
         <p className="text-sm text-fg-muted" data-testid="campaign-finish">
           {finishText(c)}
         </p>
+        {c.waiting.length ? <WaitingLanes waiting={c.waiting} /> : null}
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
           {countLabels.map(([key, label]) => (
             <div key={key} className="rounded-xl bg-bg-subtle px-3 py-2">
