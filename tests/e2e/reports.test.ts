@@ -2,7 +2,7 @@
  * 'Relatórios' in the browser (docs/product.md#reports): a team's conversation events written to
  * the table as the lifecycle writes them reach the runtime's `report-rollups` stream consumer; the
  * owner reads the cards, the tables and the heat map, exports the agents' table as CSV and compares
- * with the previous period; Marina, a member, reads 'Meus números' with her own figures only.
+ * with the previous period, sees the per-day and ratings charts; Marina, a member, reads 'Meus números' with her own figures only.
  * axe clean light at 1280 px and dark at 390 px, with nothing wider than the phone.
  */
 import { readFile } from 'node:fs/promises';
@@ -70,6 +70,9 @@ describe('reports', () => {
     expect(await agents.getByRole('row', { name: /Marina Costa/ }).textContent()).toMatch(/Marina Costa01/);
     expect(await page.getByTestId('report-table-connections').textContent()).toContain('Bot da Doceria');
     expect(await page.getByRole('link', { name: 'Relatórios' }).getAttribute('aria-current')).toBe('page');
+    // The charts draw the day's bars and the ratings (for the eye: their numbers are the tables').
+    expect(await page.getByTestId('report-chart-days').locator('rect').count()).toBe(14);
+    expect(await page.getByTestId('report-chart-ratings').getAttribute('aria-hidden')).toBe('true');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV: Números por atendente' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^relatorio-atendentes-\d{4}-\d{2}-\d{2}-a-\d{4}-\d{2}-\d{2}\.csv$/);

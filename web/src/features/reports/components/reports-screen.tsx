@@ -8,7 +8,9 @@ import { csvName, dayColumns, ratingColumns, ratingRows, rowColumns } from '#web
 import { formatReportDate } from '#web/features/reports/report-format.ts';
 import { type ReportPeriod, type ReportPreset, periodError, presetPeriod, todayIn } from '#web/features/reports/report-period.ts';
 import { BusiestHours } from './busiest-hours.tsx';
+import { DayChart } from './day-chart.tsx';
 import { PeriodPicker } from './period-picker.tsx';
+import { RatingsChart } from './ratings-chart.tsx';
 import { ReportTable } from './report-table.tsx';
 import { SummaryCards } from './summary-cards.tsx';
 
@@ -36,6 +38,7 @@ function Figures({ report }: { report: ReportAnswer }) {
       ) : null}
       <SummaryCards totals={report.totals} previous={report.previous?.totals} />
       <Section id="days" title="Por dia">
+        <DayChart days={report.days} />
         <ReportTable id="days" caption="Números por dia" columns={dayColumns()} rows={report.days} filename={name('dias')} />
       </Section>
       <Section id="agents" title={own ? 'Meus números' : 'Por atendente'}>
@@ -58,6 +61,7 @@ function Figures({ report }: { report: ReportAnswer }) {
         </>
       )}
       <Section id="ratings" title="Avaliações">
+        <RatingsChart distribution={report.totals.ratings.distribution} />
         <ReportTable
           id="ratings"
           caption="Avaliações por nota"
