@@ -38,6 +38,7 @@ const Tags = lazyPage(() => import('./routes/app/tags.tsx'), { data: true });
 const QuickReplies = lazyPage(() => import('./routes/app/quick-replies.tsx'), { data: true });
 const BusinessHours = lazyPage(() => import('./routes/app/business-hours.tsx'), { data: true });
 const Automations = lazyPage(() => import('./routes/app/automations.tsx'), { data: true });
+const ApiTokens = lazyPage(() => import('./routes/app/api-tokens.tsx'), { data: true });
 const Campaigns = lazyPage(() => import('./routes/app/campaigns.tsx'), { data: true });
 const Webhooks = lazyPage(() => import('./routes/app/webhooks.tsx'), { data: true });
 const Reports = lazyPage(() => import('./routes/app/reports.tsx'), { data: true });
@@ -86,6 +87,7 @@ const screens: ScreenRoute[] = [
   { path: 'tags/*', page: Tags, guard: 'account', frame: 'app' },
   { path: 'quick-replies/*', page: QuickReplies, guard: 'account', frame: 'app' },
   { path: 'business-hours', page: BusinessHours, guard: 'account', frame: 'app' },
+  { path: 'api-tokens', page: ApiTokens, guard: 'account', frame: 'app' },
   { path: 'automations', page: Automations, guard: 'account', frame: 'app' },
   { path: 'campaigns/*', page: Campaigns, guard: 'account', frame: 'app' },
   { path: 'webhooks', page: Webhooks, guard: 'account', frame: 'app' },

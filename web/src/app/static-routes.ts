@@ -15,6 +15,7 @@ export const appPaths = [
   '/departments',
   '/tags',
   '/quick-replies',
+  '/api-tokens',
   '/business-hours',
   '/automations',
   '/webhooks',

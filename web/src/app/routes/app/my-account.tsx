@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { Pencil } from 'lucide-react';
+import { KeyRound, Pencil } from 'lucide-react';
 import { Button, ButtonLink } from '#web/components/ui/button.tsx';
 import { Alert, Card } from '#web/components/ui/misc.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
@@ -101,6 +101,17 @@ export default function MyAccountPage() {
         <UpgradePlan account={a} canUpgrade={user.isAdmin} />
       )}
       {user.isAdmin ? <DataExport accountId={a.id} /> : null}
+      {user.isAdmin ? (
+        <Card className="flex flex-wrap items-center justify-between gap-4 p-6">
+          <div>
+            <h2 className="text-base font-semibold text-fg">Tokens de API</h2>
+            <p className="mt-1 text-sm text-fg-muted">Conecte o n8n, o seu ERP ou outro sistema à API do Conversa.</p>
+          </div>
+          <ButtonLink to="/api-tokens" variant="outline">
+            <KeyRound className="size-4" aria-hidden="true" /> Gerenciar tokens
+          </ButtonLink>
+        </Card>
+      ) : null}
       <Routes>
         <Route
           path=":id/edit"
