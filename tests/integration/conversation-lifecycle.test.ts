@@ -162,6 +162,22 @@ describe('automations on the conversation lifecycle', () => {
     expect((await automated(team)).at(-1)).toBe('Obrigado pela nota!');
     expect(await contactOf(team)).toMatchObject({ status: 'resolved' });
     expect(await lines(team)).not.toContain('Conversa reaberta por nova mensagem do cliente');
+    // The score is a conversation event too, and the reports' rollup of the day counts it (the stream's report-rollups consumer).
+    const rated = await workerPorts().table.doc.send(
+      new QueryCommand({
+        TableName: workerPorts().table.name,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.conversationEventsOf(team.owner.accountId, new Date().toISOString().slice(0, 7)).pk },
+      }),
+    );
+    expect((rated.Items ?? []).find((e) => e.contactId === team.contact.id && e.kind === 'rated')).toMatchObject({ score: 5, userId: team.admin.id });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const report = await eventually(async () => {
+      const answer = await call('GET', `/reports?from=${today}&to=${today}`, { token: team.owner.token });
+      return answer.body.totals?.ratings.count === 1 ? answer.body : undefined;
+    });
+    expect(report.totals).toMatchObject({ opened: 1, resolved: 1, ratings: { average: 5, distribution: [0, 0, 0, 0, 1] } });
+    expect(report.agents.find((a: { id: string }) => a.id === team.admin.id)).toMatchObject({ resolved: 1, firstResponse: { count: 1 } });
     const protocol = greeting!.match(/Protocolo (\S+)\./)![1]!;
     const { table } = workerPorts();
     const rating = await table.doc.send(
