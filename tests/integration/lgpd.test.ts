@@ -217,7 +217,19 @@ describe('deleting an account', () => {
       },
     });
     expect(campaign.status).toBe(201);
-    const victimIds = [victim.accountId, victim.serviceId, victim.memberId, victim.ownerId, ...victim.contactIds, campaign.body.id as string];
+    // An API token (ADR draft api-tokens) with one audited call: its lookup item and its calls live outside the account's partition.
+    const apiToken = await call('POST', '/api-tokens', { token: victim.token, body: { name: 'n8n', scopes: ['contacts:read'] } });
+    expect(apiToken.status).toBe(201);
+    expect((await call('GET', '/contacts', { token: apiToken.body.secret })).status).toBe(200);
+    const victimIds = [
+      victim.accountId,
+      victim.serviceId,
+      victim.memberId,
+      victim.ownerId,
+      ...victim.contactIds,
+      campaign.body.id as string,
+      apiToken.body.token.id as string,
+    ];
     const before = await traces(victimIds);
     expect(before.items.length).toBeGreaterThan(10);
     expect(before.objects.length).toBeGreaterThanOrEqual(2);
@@ -227,6 +239,7 @@ describe('deleting an account', () => {
     // Unusable at once: the session, sign-in and the account's routes are refused.
     expect((await call('GET', '/auth/me', { token: victim.token })).status).toBe(401);
     expect((await call('GET', '/contacts', { token: victim.token })).status).toBe(401);
+    expect((await call('GET', '/contacts', { token: apiToken.body.secret })).status).toBe(401);
     expect((await call('POST', '/auth/login', { body: { email: victim.email, password, accountId: victim.accountId } })).status).toBe(401);
 
     // The purge runs in the background until its job is gone, then the owner hears of it.

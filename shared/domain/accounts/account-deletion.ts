@@ -34,6 +34,7 @@ import type { ResumeOptions } from '../job-staleness.ts';
 import { forgetConnection } from '../services/lifecycle.ts';
 import { exclusiveClaim } from '../services/services.ts';
 import { resumeJobs, runJobStep, type SteppedJob, type StepResult } from '../stepped-job.ts';
+import { apiTokenLimit } from '../api-tokens/api-token-calls.ts';
 import { accountDeletedMail } from './deletion-mail.ts';
 
 /** Items deleted by one step at most, so a step ends well inside its function's timeout. */
@@ -177,7 +178,7 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
     );
     if (budget() <= 0) return { removedItems: removed };
   }
-  // API tokens (ADR draft api-tokens): each token's audited calls and its lookup item live outside the account's partition.
+  // API tokens (ADR draft api-tokens): each token's audited calls, lookup item and rate log live outside the account's partition.
   for (;;) {
     const tokens = await firstItems<Key & { id: string; digest: string }>(
       ports.table,
@@ -191,7 +192,10 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
       removed += result.removed;
       if (!result.empty) return { removedItems: removed };
     }
-    removed += await deleteKeys(ports.table, [...tokens.map((t) => keys.apiTokenLookup(t.digest)), ...tokens.map(({ pk, sk }) => ({ pk, sk }))]);
+    removed += await deleteKeys(ports.table, [
+      ...tokens.flatMap((t) => [keys.apiTokenLookup(t.digest), keys.rate(apiTokenLimit.scope, t.id)]),
+      ...tokens.map(({ pk, sk }) => ({ pk, sk })),
+    ]);
     if (budget() <= 0) return { removedItems: removed };
   }
   const own = await purgePartition(ports.table, keys.accountPartition(job.accountId).pk, budget());
