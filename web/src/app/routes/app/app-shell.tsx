@@ -51,8 +51,8 @@ export const menu: MenuItem[] = [
   { to: '/business-hours', label: 'Horário de atendimento', icon: Clock },
   { to: '/automations', label: 'Automações', icon: Workflow },
   { to: '/campaigns', label: 'Campanhas', icon: Megaphone },
-  { to: '/webhooks', label: 'Webhooks', icon: Webhook },
   { to: '/reports', label: 'Relatórios', icon: BarChart3, memberLabel: 'Meus números' },
+  { to: '/webhooks', label: 'Webhooks', icon: Webhook },
   { to: '/my-account', label: 'Minha Conta', icon: Building2 },
 ];
 
