@@ -19,8 +19,7 @@ export interface ReportColumn<Row> {
 
 /**
  * A report's table with its 'Exportar CSV' (docs/product.md#reports): scrolls sideways on a phone
- * (a focusable region, so a keyboard scrolls it too). `hidden` keeps it for screen readers only
- * (the numbers of a chart drawn above it).
+ * (a focusable region, so a keyboard scrolls it too). A chart drawn above it shows these numbers.
  */
 export function ReportTable<Row>({
   id,
@@ -29,8 +28,6 @@ export function ReportTable<Row>({
   rows,
   filename,
   empty = 'Nada neste período.',
-  hidden = false,
-  exportable = true,
 }: {
   id: string;
   caption: string;
@@ -38,8 +35,6 @@ export function ReportTable<Row>({
   rows: Row[];
   filename: string;
   empty?: string;
-  hidden?: boolean;
-  exportable?: boolean;
 }) {
   const exportCsv = () =>
     downloadCsv(
@@ -51,14 +46,12 @@ export function ReportTable<Row>({
     );
   return (
     <div className="space-y-2">
-      {exportable ? (
-        <div className="flex justify-end">
-          <Button variant="outline" size="sm" onClick={exportCsv} disabled={!rows.length} aria-label={`Exportar CSV: ${caption}`}>
-            <Download className="size-4" aria-hidden="true" /> Exportar CSV
-          </Button>
-        </div>
-      ) : null}
-      <div className={cn(hidden ? 'sr-only' : 'relative overflow-x-auto rounded-xl border border-border')} {...(hidden ? {} : scrollRegion(caption))}>
+      <div className="flex justify-end">
+        <Button variant="outline" size="sm" onClick={exportCsv} disabled={!rows.length} aria-label={`Exportar CSV: ${caption}`}>
+          <Download className="size-4" aria-hidden="true" /> Exportar CSV
+        </Button>
+      </div>
+      <div className="relative overflow-x-auto rounded-xl border border-border" {...scrollRegion(caption)}>
         <table className="w-full min-w-max text-sm" data-testid={`report-table-${id}`}>
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-surface-2 text-left text-xs text-fg-muted">
