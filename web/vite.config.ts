@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { appChunkName } from './build/app-chunks.ts';
+import { openApiFile } from './build/openapi-file.ts';
 import { precompress } from './build/precompress.ts';
 import { preloadBoot } from './build/preload-boot.ts';
 import { preloadFont } from './build/preload-font.ts';
@@ -38,7 +39,7 @@ const bootModule = (id: string) =>
 export default defineConfig({
   root,
   publicDir: 'public',
-  plugins: [opusRecorderWithoutEval(), react(), tailwindcss(), preloadFont(), preloadBoot(), prerender(), precompress()],
+  plugins: [opusRecorderWithoutEval(), react(), tailwindcss(), preloadFont(), preloadBoot(), openApiFile(), prerender(), precompress()],
   // `zod` is zod configured jitless before anything uses it (src/lib/zod-jitless.ts: the CSP).
   resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url)) }] },
   build: {

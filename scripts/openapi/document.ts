@@ -10,8 +10,10 @@
  */
 import { z } from 'zod';
 import { answerSchemas, apiErrorBodySchema, routeAnswers } from '#contracts/api-responses.ts';
+import { apiTokenScopeLabels } from '#contracts/api-tokens.ts';
 import { errorTexts, errorTitles } from '#contracts/errors.ts';
 import { listQuerySchema, whereSchema } from '#contracts/list-query-schema.ts';
+import { apiTokenLimit } from '#domain/api-tokens/api-token-calls.ts';
 import type { HttpRoute } from '#functions/http/routes.ts';
 import { codeSamples, exampleBodies, exampleListQueries, exampleOf } from './code-samples.ts';
 import type { RouteContract } from './route-contracts.ts';
@@ -250,7 +252,9 @@ export function buildOpenApiDocument(entries: readonly RouteContract[], version:
         apiToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'Um token de API criado em Tokens de API, com as permissões que a rota pede (`x-token-scope`).',
+          description: `Um token de API criado em Tokens de API, com as permissões que a rota pede (\`x-token-scope\`). Até ${apiTokenLimit.max} chamadas a cada ${apiTokenLimit.windowSeconds} s por token; acima disso, 429 com o cabeçalho \`Retry-After\`.`,
+          'x-scopes': apiTokenScopeLabels,
+          'x-rate-limit': { calls: apiTokenLimit.max, windowSeconds: apiTokenLimit.windowSeconds },
         },
       },
       schemas: converter.components,

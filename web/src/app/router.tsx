@@ -17,6 +17,7 @@ const Contact = lazyPage(() => import('./routes/contact.tsx'));
 const Terms = lazyPage(() => import('./routes/terms.tsx'));
 const Privacy = lazyPage(() => import('./routes/privacy.tsx'));
 const Cookies = lazyPage(() => import('./routes/cookies.tsx'));
+const ApiReference = lazyPage(() => import('./routes/api-reference.tsx'));
 const Demo = lazyPage(() => import('./routes/demo.tsx'));
 const NotFound = lazyPage(() => import('./routes/not-found.tsx'));
 // The sign-in screens' frame is theirs alone: fetched with the screen (PreloadRoute), not by the landing.
@@ -68,6 +69,7 @@ const screens: ScreenRoute[] = [
   { path: 'terms', page: Terms, guard: 'public', frame: 'marketing' },
   { path: 'privacy', page: Privacy, guard: 'public', frame: 'marketing' },
   { path: 'cookies', page: Cookies, guard: 'public', frame: 'marketing' },
+  { path: 'docs/api', page: ApiReference, guard: 'public', frame: 'marketing' },
   { path: 'demo', page: Demo, guard: 'public', frame: 'marketing' },
   { path: '*', page: NotFound, guard: 'public', frame: 'marketing' },
   { path: 'login', page: Login, guard: 'guest', frame: 'auth' },

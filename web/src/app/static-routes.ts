@@ -40,6 +40,7 @@ export const prerenderedPages: Readonly<Record<string, string>> = {
   '/privacy': 'privacy',
   '/cookies': 'cookies',
   '/login': 'login',
+  '/docs/api': 'api-reference',
 };
 
 /** Any other path outside `shellPaths` is the router's not-found page, prerendered under this name. */

@@ -114,6 +114,7 @@ const footerColumns = [
       { to: '/#how-it-works', label: 'Como funciona' },
       { to: '/#pricing', label: 'Preços' },
       { to: '/demo', label: 'Solicitar demonstração' },
+      { to: '/docs/api', label: 'API para desenvolvedores' },
     ],
   },
   {
