@@ -19,7 +19,12 @@ export interface StoredFigures {
   /** Duration histograms: bucket index → count (shared/domain/reports/duration-histogram.ts). */
   firstResponse: Record<string, number>;
   resolution: Record<string, number>;
-  waitingTime: Record<string, number>;
+  /**
+   * When the day's waiting conversations started (epoch ms, ascending): their waiting time is read
+   * against the day's end, or the moment of the report for a day not over. An even sample of
+   * `maxWaitingStarts` when more waited.
+   */
+  waitingStarts: number[];
   /** Score ('1'..'5') → count. */
   ratings: Record<string, number>;
   /** Conversations started by local hour ('0'..'23') → count. */

@@ -7,8 +7,9 @@
  * without one) and its connection: `started` is a conversation opened (and its local hour),
  * `first_response` a first-response time (`waitMs`), `resolved` a resolution (`handledMs`),
  * `rated` a score. A conversation is **waiting** on a day when it started that day and the day
- * ended with neither a first answer by a person nor a resolution; its waiting time is from its start
- * to the day's end; it counts for the agent, department and connection it started with.
+ * ended with neither a first answer by a person nor a resolution; its start is kept, and its waiting
+ * time read when reported (to the day's end, or to the moment for today); it counts for the agent,
+ * department and connection it started with.
  */
 import type { ConversationEventItem } from '#db/conversation-timers.ts';
 import type { ReportDay, StoredFigures } from '#db/report-days.ts';
@@ -17,13 +18,22 @@ import { addDuration } from './duration-histogram.ts';
 
 export const noDepartment = 'none';
 
+/** The most waiting starts a group keeps for a day (ADR draft report-rollups: an even sample beyond). */
+export const maxWaitingStarts = 2000;
+
+/** `max` values spread evenly over a sorted list (its first and last kept), or the list itself. */
+function evenSample(sorted: number[], max: number): number[] {
+  if (sorted.length <= max) return sorted;
+  return Array.from({ length: max }, (_, i) => sorted[Math.round((i * (sorted.length - 1)) / (max - 1))]!);
+}
+
 export const emptyFigures = (): StoredFigures => ({
   opened: 0,
   resolved: 0,
   waiting: 0,
   firstResponse: {},
   resolution: {},
-  waitingTime: {},
+  waitingStarts: [],
   ratings: {},
   hours: {},
 });
@@ -38,7 +48,6 @@ export function dayBounds(date: string, timeZone: string): { start: number; end:
 }
 
 export function rollUpDay(accountId: string, date: string, timeZone: string, events: readonly ConversationEventItem[], computedAt: string): ReportDay {
-  const { end } = dayBounds(date, timeZone);
   const day: ReportDay = {
     accountId,
     date,
@@ -90,8 +99,14 @@ export function rollUpDay(accountId: string, date: string, timeZone: string, eve
     if (moved.has(conversation)) continue;
     for (const figures of figuresOf(event)) {
       figures.waiting++;
-      addDuration(figures.waitingTime, end - Date.parse(event.at));
+      figures.waitingStarts.push(Date.parse(event.at));
     }
+  }
+  for (const figures of [day.total, ...Object.values(day.agents), ...Object.values(day.departments), ...Object.values(day.connections)]) {
+    figures.waitingStarts = evenSample(
+      figures.waitingStarts.sort((a, b) => a - b),
+      maxWaitingStarts,
+    );
   }
   return day;
 }

@@ -5,7 +5,8 @@
  * order); GET /reports' answer (the domain call behind it) then equals a recount over the raw
  * events: counts exactly, medians and 90th percentiles in the exact value's bucket (within
  * 2^(1/8) − 1 from 1 s up, 500 ms below). Periods cross a UTC month, New York's spring DST change
- * and local midnights away from UTC's. A rebuild answers the same again.
+ * and local midnights away from UTC's. A rebuild answers the same again. A day not over measures its
+ * waiting conversations to the moment of the report.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
@@ -20,7 +21,7 @@ import { entityTypes, keys } from '#db/keys.ts';
 import { putReportDay, reportDaysBetween } from '#db/report-days.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { rollUpDay } from './day-rollup.ts';
+import { maxWaitingStarts, rollUpDay } from './day-rollup.ts';
 import { bucketOf } from './duration-histogram.ts';
 import { rebuildReportDays, rollUpEventDays } from './report-rollups.ts';
 import { getReport } from './report-summary.ts';
@@ -328,6 +329,44 @@ describe('report rollups', () => {
       { quick: 5, full: 100 },
     );
   }, 60_000);
+
+  it('measures a waiting conversation of a day not over to the moment of the report, of a day over to its end', async () => {
+    const accountId = ulid();
+    // No business hours saved: the default zone, São Paulo (UTC−3). Noon there, a customer waiting since 11:30.
+    const noon = Date.parse('2026-06-10T15:00:00Z');
+    const events = eventsOf(accountId, [
+      { startOffset: noon - 30 * 60_000 - windowStart, startedBy: null, departmentId: null, serviceId: 's-zap', firstResponse: null, resolution: null },
+    ]);
+    await ports.table.doc.send(new PutCommand({ TableName: ports.table.name, Item: events[0] }));
+    const at = (instant: number) => ({ ...ports, clock: () => new Date(instant) }) as Ports;
+    await rollUpEventDays(at(noon), events);
+    const period = { from: '2026-06-10', to: '2026-06-10' };
+    const today = await getReport(at(noon), session(accountId, 'u-ana', true), period);
+    expect(today.totals.waiting).toBe(1);
+    expect(bucketOf(today.totals.waitingTime.median!)).toBe(bucketOf(30 * 60_000));
+    const tomorrow = await getReport(at(noon + 86_400_000), session(accountId, 'u-ana', true), period);
+    expect(bucketOf(tomorrow.totals.waitingTime.p90!)).toBe(bucketOf(12.5 * 3_600_000));
+  });
+
+  it('keeps an even sample of the waiting starts of a day past the cap, and counts them all', () => {
+    const start = Date.parse('2026-02-26T00:00:00Z');
+    const events = eventsOf(
+      'A',
+      Array.from({ length: maxWaitingStarts + 500 }, (_, i) => ({
+        startOffset: i * 10_000,
+        startedBy: null,
+        departmentId: null,
+        serviceId: 's-zap',
+        firstResponse: null,
+        resolution: null,
+      })),
+    );
+    const day = rollUpDay('A', '2026-02-26', 'UTC', events, new Date().toISOString());
+    expect(day.total.waiting).toBe(maxWaitingStarts + 500);
+    expect(day.total.waitingStarts).toHaveLength(maxWaitingStarts);
+    expect([day.total.waitingStarts[0], day.total.waitingStarts.at(-1)]).toEqual([start, start + (maxWaitingStarts + 499) * 10_000]);
+    expect(day.total.waitingStarts.every((at, i, all) => i === 0 || at > all[i - 1]!)).toBe(true);
+  });
 
   it('keeps the rollup of more events when a recomputation from an older read comes last', async () => {
     const accountId = ulid();

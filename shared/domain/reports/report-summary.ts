@@ -15,21 +15,29 @@ import { nextDate } from '../business-hours/zoned-time.ts';
 import { accountDepartments } from '../departments/departments.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
-import { emptyFigures, noDepartment } from './day-rollup.ts';
-import { type DurationHistogram, histogramCount, mergeHistograms, percentile } from './duration-histogram.ts';
+import { dayBounds, emptyFigures, noDepartment } from './day-rollup.ts';
+import { addDuration, type DurationHistogram, histogramCount, mergeHistograms, percentile } from './duration-histogram.ts';
 
 export const noDepartmentName = 'Sem departamento';
 export const goneName = 'Removido';
 
-/** Adds one day's figures to a running sum. */
-export function addFigures(into: StoredFigures, from: StoredFigures | undefined): void {
+/** Days' figures added up: the waiting conversations' starts become waiting times (a histogram, as the other durations). */
+type FigureSum = Omit<StoredFigures, 'waitingStarts'> & { waitingTime: DurationHistogram };
+
+const emptySum = (): FigureSum => {
+  const { waitingStarts: _, ...rest } = emptyFigures();
+  return { ...rest, waitingTime: {} };
+};
+
+/** Adds one day's figures to a running sum; its waiting conversations waited until `until` (the day's end, or now for a day not over). */
+function addFigures(into: FigureSum, from: StoredFigures | undefined, until: number): void {
   if (!from) return;
   into.opened += from.opened;
   into.resolved += from.resolved;
   into.waiting += from.waiting;
   mergeHistograms(into.firstResponse, from.firstResponse);
   mergeHistograms(into.resolution, from.resolution);
-  mergeHistograms(into.waitingTime, from.waitingTime);
+  for (const start of from.waitingStarts ?? []) addDuration(into.waitingTime, until - start);
   mergeHistograms(into.ratings, from.ratings);
   mergeHistograms(into.hours, from.hours);
 }
@@ -47,8 +55,8 @@ function ratingsOf(counts: Record<string, number>): RatingFigures {
   return { count, average: count ? Math.round((sum / count) * 100) / 100 : null, distribution };
 }
 
-/** The answer's figures from summed stored ones. */
-export function figuresOf(stored: StoredFigures): ReportFigures {
+/** The answer's figures from summed ones. */
+function figuresOf(stored: FigureSum): ReportFigures {
   return {
     opened: stored.opened,
     resolved: stored.resolved,
@@ -66,12 +74,17 @@ function datesOf(from: string, to: string): string[] {
   return dates;
 }
 
-function rows(days: readonly ReportDayItem[], group: 'agents' | 'departments' | 'connections', names: ReadonlyMap<string, string>): ReportRow[] {
-  const sums = new Map<string, StoredFigures>();
+function rows(
+  days: readonly ReportDayItem[],
+  group: 'agents' | 'departments' | 'connections',
+  names: ReadonlyMap<string, string>,
+  until: (day: ReportDayItem) => number,
+): ReportRow[] {
+  const sums = new Map<string, FigureSum>();
   for (const day of days) {
     for (const [id, figures] of Object.entries(day[group])) {
-      const sum = sums.get(id) ?? emptyFigures();
-      addFigures(sum, figures);
+      const sum = sums.get(id) ?? emptySum();
+      addFigures(sum, figures, until(day));
       sums.set(id, sum);
     }
   }
@@ -95,11 +108,18 @@ export async function getReport(ports: Ports, session: AccountSession, query: Re
   );
   const inPeriod = days.filter((day) => day.date >= query.from);
   const byDate = new Map(inPeriod.map((day) => [day.date, day]));
+  const now = ports.clock().getTime();
+  const until = (day: ReportDayItem) => Math.min(dayBounds(day.date, day.timeZone).end, now);
+  const sumOf = (day: ReportDayItem | undefined) => {
+    const sum = emptySum();
+    if (day) addFigures(sum, day.total, until(day));
+    return sum;
+  };
 
-  const total = emptyFigures();
+  const total = emptySum();
   const busiestHours = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
   for (const day of inPeriod) {
-    addFigures(total, day.total);
+    addFigures(total, day.total, until(day));
     for (const [hour, count] of Object.entries(day.total.hours)) busiestHours[day.weekday]![Number(hour)]! += count;
   }
   const names = await namesOf(ports, session, own);
@@ -109,15 +129,15 @@ export async function getReport(ports: Ports, session: AccountSession, query: Re
     timeZone: hours.timeZone,
     scope: own ? 'own' : 'account',
     totals: figuresOf(total),
-    days: datesOf(query.from, query.to).map((date) => ({ date, ...figuresOf(byDate.get(date)?.total ?? emptyFigures()) })),
-    agents: rows(inPeriod, 'agents', names.agents),
-    departments: rows(inPeriod, 'departments', names.departments),
-    connections: rows(inPeriod, 'connections', names.connections),
+    days: datesOf(query.from, query.to).map((date) => ({ date, ...figuresOf(sumOf(byDate.get(date))) })),
+    agents: rows(inPeriod, 'agents', names.agents, until),
+    departments: rows(inPeriod, 'departments', names.departments, until),
+    connections: rows(inPeriod, 'connections', names.connections, until),
     busiestHours,
   };
   if (previous) {
-    const before = emptyFigures();
-    for (const day of days) if (day.date < query.from) addFigures(before, day.total);
+    const before = emptySum();
+    for (const day of days) if (day.date < query.from) addFigures(before, day.total, until(day));
     answer.previous = { ...previous, totals: figuresOf(before) };
   }
   return answer;
