@@ -4,7 +4,8 @@
  * delivery's signature with `verifyWebhookSignature`. The first attempt comes from the stream; the
  * retries run through the poller's function on a moved clock: a 500 then a 200 (one event id);
  * a receiver down for a day (eight attempts, the subscription switched off, every admin mailed);
- * a stream record handled twice writes one delivery; an account without subscriptions gets none.
+ * a stream record handled twice writes one delivery; the secret kept sealed, and after a rotation
+ * signed with both secrets; an account without subscriptions gets none.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -187,6 +188,20 @@ describe('outbound webhooks', () => {
     expect(ping.body).toMatchObject({ eventType: 'ping', state: 'delivered', attempts: [{ outcome: 'success', status: 200 }] });
     const pinged = received.find((r) => r.json.id === ping.body.eventId)!;
     expect(signed(subscription.secret, pinged)).toBe(true);
+
+    // The secret is kept sealed; a rotation answers a new one, and for a day every delivery is
+    // signed with both, so a receiver holding either accepts it.
+    const stored = (await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.webhookSubscription(t.accountId, subscription.id) }))).Item!;
+    expect(JSON.stringify(stored)).not.toContain(subscription.secret);
+    const rotated = await call('POST', `/webhook-subscriptions/${subscription.id}/rotate-secret`, { token: t.token });
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(subscription.secret);
+    expect((await call('GET', `/webhook-subscriptions/${subscription.id}`, { token: t.token })).body.secret).toBeUndefined();
+    const afterRotation = await call('POST', `/webhook-subscriptions/${subscription.id}/test`, { token: t.token });
+    const both = received.find((r) => r.json.id === afterRotation.body.eventId)!;
+    expect(both.headers[webhookSignatureHeader.toLowerCase()]).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(signed(rotated.body.secret, both)).toBe(true);
+    expect(signed(subscription.secret, both)).toBe(true);
   });
 
   it('a receiver down for a day: eight attempts over about 24 h, then the subscription is switched off and every admin gets an e-mail', async () => {
