@@ -93,9 +93,13 @@ function Guide() {
         </p>
         <ol className="list-decimal space-y-2 pl-5">
           <li>
-            Entre no Conversa como administrador e abra <strong className="text-fg">Tokens de API</strong>.
+            Entre no Conversa como administrador e, em <strong className="text-fg">Minha conta</strong>, clique em{' '}
+            <strong className="text-fg">Gerenciar tokens</strong> (a tela Tokens de API).
           </li>
-          <li>Crie um token com um nome que diga onde ele será usado e marque só as permissões de que a integração precisa.</li>
+          <li>
+            Clique em <strong className="text-fg">Novo token</strong>, dê um nome que diga onde ele será usado e marque só as permissões de que a integração
+            precisa.
+          </li>
           <li>
             Copie o token (começa com <code>cvk_</code>): ele aparece uma única vez. Guarde-o como uma senha; se vazar, revogue-o na mesma tela.
           </li>
