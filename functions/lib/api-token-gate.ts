@@ -10,6 +10,7 @@ import type { ApiTokenScope } from '#contracts/api-tokens.ts';
 import { auditApiTokenCall } from '#domain/api-tokens/api-token-calls.ts';
 import type { Ports } from '#domain/ports.ts';
 import { httpRoutes } from '#functions/http/routes.ts';
+import { logger } from './observability.ts';
 import type { HttpResult } from './responses.ts';
 
 const routesByKey = new Map(httpRoutes.map((route) => [`${route.method} ${route.path}`, route]));
@@ -43,13 +44,19 @@ export function auditTokenCalls(): MiddlewareObj<APIGatewayProxyEventV2, HttpRes
     if (!call) return;
     tokenCalls.delete(request.event);
     const [method = '', route = ''] = routeOf(request.event).split(' ');
-    await auditApiTokenCall(call.ports, call.accountId, {
-      tokenId: call.tokenId,
-      method,
-      route,
-      status: request.response?.statusCode ?? 500,
-      address: request.event.requestContext?.http?.sourceIp ?? '',
-    });
+    try {
+      await auditApiTokenCall(call.ports, call.accountId, {
+        tokenId: call.tokenId,
+        method,
+        route,
+        status: request.response?.statusCode ?? 500,
+        address: request.event.requestContext?.http?.sourceIp ?? '',
+      });
+    } catch (error) {
+      // The call has had its effect (a message may be on its way): a lost audit record is logged,
+      // never turned into a failure the caller would retry.
+      logger.error('API token call not audited', { tokenId: call.tokenId, method, route, error: error as Error });
+    }
   };
   return { after: audit, onError: audit };
 }
