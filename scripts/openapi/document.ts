@@ -65,7 +65,8 @@ class SchemaConverter {
     registry.add(apiErrorBodySchema, { id: 'ErrorBody' });
     for (const [name, schema] of Object.entries(answerSchemas)) registry.add(schema, { id: name });
     const { schemas } = z.toJSONSchema(registry, { io: 'output', target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
-    for (const [name, schema] of Object.entries(schemas)) this.components[name] = this.clean(schema as Json, name);
+    // An answer's fields are all there: the defaults the realtime schemas fill for old stored items say nothing to a reader.
+    for (const [name, schema] of Object.entries(schemas)) this.components[name] = withoutDefaults(this.clean(schema as Json, name));
     this.components.ListQuery = this.input(listQuerySchema, 'ListQuery');
   }
 
@@ -97,6 +98,12 @@ class SchemaConverter {
     }
     return rewrite(rest) as Json;
   }
+}
+
+function withoutDefaults(value: any): any {
+  if (Array.isArray(value)) return value.map(withoutDefaults);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).flatMap(([key, inner]) => (key === 'default' ? [] : [[key, withoutDefaults(inner)]])));
 }
 
 function operationIdOf(route: HttpRoute, taken: Set<string>): string {
@@ -189,7 +196,7 @@ function operationOf(entry: RouteContract, converter: SchemaConverter, taken: Se
   for (const status of errors) responses[status] = errorRef(status);
 
   const who: string[] = [authLabels[contract.auth]];
-  if (scope) who.push(`Token de API com a permissão \`${scope}\`.`);
+  if (scope) who.push(`Token de API com a permissão \`${scope}\` (${apiTokenScopeLabels[scope]}).`);
   else if (contract.auth !== 'public') who.push('Não aceita token de API.');
 
   const operation: Json = {

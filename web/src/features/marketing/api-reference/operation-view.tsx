@@ -41,9 +41,6 @@ const where = { path: 'no caminho', query: 'na URL' } as const;
 /** What an operation takes and answers: who may call, parameters, body, answers, errors and examples. */
 export function OperationDetails({ document, entry, headings }: { document: OpenApiDocument; entry: ReferenceOperation; headings: boolean }) {
   const { operation } = entry;
-  const scope = operation['x-token-scope'];
-  // The scopes' labels ('Ler contatos'), which the generator copies from the API tokens' contract.
-  const scopeLabels = (document.components.securitySchemes.apiToken as { 'x-scopes'?: Record<string, string> } | undefined)?.['x-scopes'] ?? {};
   const body = operation.requestBody?.content['application/json'];
   const statuses = Object.keys(operation.responses);
   const successes = statuses.filter((s) => s.startsWith('2'));
@@ -52,7 +49,6 @@ export function OperationDetails({ document, entry, headings }: { document: Open
     <div className="text-sm text-fg-muted">
       <p>
         <InlineText text={operation.description} />
-        {scope && scopeLabels[scope] ? ` (${scopeLabels[scope]})` : null}
       </p>
 
       {operation.parameters?.length ? (

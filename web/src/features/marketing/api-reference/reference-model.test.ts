@@ -55,7 +55,7 @@ describe('the API reference model', () => {
     expect(typeLabel(document, {})).toBe('qualquer JSON');
     expect(constraintsOf({ enum: ['text', 'image'], maxLength: 64, minLength: 1, default: 'text' })).toEqual([
       'um de: "text", "image"',
-      'mínimo 1 caracteres',
+      'mínimo 1 caractere',
       'máximo 64 caracteres',
       'padrão: "text"',
     ]);

@@ -176,12 +176,14 @@ export function constraintsOf(schema: JsonSchema): string[] {
   const rules: string[] = [];
   if (schema.enum) rules.push(`um de: ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`);
   if (schema.format) rules.push(`formato ${schema.format}`);
-  if (schema.minLength !== undefined && schema.minLength > 0) rules.push(`mínimo ${schema.minLength} caracteres`);
-  if (schema.maxLength !== undefined) rules.push(`máximo ${schema.maxLength} caracteres`);
+  const characters = (n: number) => `${n} ${n === 1 ? 'caractere' : 'caracteres'}`;
+  const items = (n: number) => `${n} ${n === 1 ? 'item' : 'itens'}`;
+  if (schema.minLength !== undefined && schema.minLength > 0) rules.push(`mínimo ${characters(schema.minLength)}`);
+  if (schema.maxLength !== undefined) rules.push(`máximo ${characters(schema.maxLength)}`);
   if (schema.minimum !== undefined) rules.push(`mínimo ${schema.minimum}`);
   if (schema.maximum !== undefined) rules.push(`máximo ${schema.maximum}`);
-  if (schema.minItems !== undefined && schema.minItems > 0) rules.push(`mínimo ${schema.minItems} itens`);
-  if (schema.maxItems !== undefined) rules.push(`máximo ${schema.maxItems} itens`);
+  if (schema.minItems !== undefined && schema.minItems > 0) rules.push(`mínimo ${items(schema.minItems)}`);
+  if (schema.maxItems !== undefined) rules.push(`máximo ${items(schema.maxItems)}`);
   if (schema.pattern) rules.push(`padrão ${schema.pattern}`);
   if (schema.default !== undefined) rules.push(`padrão: ${JSON.stringify(schema.default)}`);
   return rules;
