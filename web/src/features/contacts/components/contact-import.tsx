@@ -139,6 +139,7 @@ export function ContactImportScreen() {
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [problems, setProblems] = useState<Problems>({});
   const [fileError, setFileError] = useState<string | undefined>();
+  const [converting, setConverting] = useState(false);
 
   const { user } = useSession();
   const upload = useUploadContactImport();
@@ -162,12 +163,29 @@ export function ContactImportScreen() {
   const done = job?.status === 'done';
   const locked = running || done;
 
-  const chooseFile = (file: File | undefined) => {
+  const chooseFile = async (chosen: File | undefined) => {
     setFileError(undefined);
-    if (!file) return;
-    if (!/\.csv$/i.test(file.name)) return setFileError('Envie um arquivo .csv');
-    if (file.size > maxImportBytes) return setFileError(`Arquivo muito grande (máximo ${maxImportBytes / 1024 / 1024} MB)`);
-    if (file.size === 0) return setFileError('O arquivo está vazio');
+    if (!chosen) return;
+    if (/\.xls$/i.test(chosen.name)) return setFileError('Planilhas .xls antigas não são lidas: no Excel, salve como .xlsx ou CSV');
+    if (!/\.(csv|xlsx)$/i.test(chosen.name)) return setFileError('Envie um arquivo .csv ou .xlsx');
+    if (chosen.size > maxImportBytes) return setFileError(`Arquivo muito grande (máximo ${maxImportBytes / 1024 / 1024} MB)`);
+    if (chosen.size === 0) return setFileError('O arquivo está vazio');
+    let file = chosen;
+    // An Excel workbook goes up as the CSV of its first sheet (ADR-0229); the reader loads only then.
+    if (/\.xlsx$/i.test(chosen.name)) {
+      setConverting(true);
+      try {
+        const { xlsxToCsvFile } = await import('../xlsx-to-csv.ts');
+        file = await xlsxToCsvFile(chosen);
+      } catch (error) {
+        return setFileError(
+          error instanceof Error && error.name === 'XlsxError' ? error.message : 'Não foi possível ler a planilha. Salve-a como CSV e tente de novo',
+        );
+      } finally {
+        setConverting(false);
+      }
+      if (file.size > maxImportBytes) return setFileError(`A planilha convertida passa de ${maxImportBytes / 1024 / 1024} MB: divida-a em arquivos menores`);
+    }
     setStarted(false);
     setImportId(null);
     upload.mutate(file, {
@@ -215,7 +233,7 @@ export function ContactImportScreen() {
         </Link>
         <h1 className="text-2xl font-semibold tracking-tight text-fg">Importar contatos</h1>
         <p className="text-sm text-fg-muted">
-          Traga sua lista de clientes de uma planilha salva como CSV. Antes de importar, a gente verifica cada linha e mostra o que não vai entrar.
+          Traga sua lista de clientes de uma planilha do Excel ou de um CSV. Antes de importar, a gente verifica cada linha e mostra o que não vai entrar.
         </p>
       </div>
 
@@ -224,14 +242,19 @@ export function ContactImportScreen() {
         <InputField
           id="import-file"
           type="file"
-          label="Arquivo CSV"
-          accept=".csv,text/csv"
-          hint="No Excel: Arquivo › Salvar como › CSV. Separado por ponto e vírgula ou vírgula, até 20 MB."
+          label="Arquivo CSV ou Excel"
+          accept=".csv,text/csv,.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          hint="Uma planilha do Excel (.xlsx, a primeira aba) ou um CSV separado por ponto e vírgula ou vírgula, até 20 MB."
           error={fileError}
-          disabled={upload.isPending || locked}
+          disabled={upload.isPending || converting || locked}
           className="py-2"
-          onChange={(e) => chooseFile(e.target.files?.[0])}
+          onChange={(e) => void chooseFile(e.target.files?.[0])}
         />
+        {converting ? (
+          <p className="flex items-center gap-2 text-sm text-fg-muted" role="status">
+            <Spinner className="size-4 text-brand" /> Lendo a planilha...
+          </p>
+        ) : null}
         {upload.isPending || preview.isLoading ? (
           <p className="flex items-center gap-2 text-sm text-fg-muted" role="status">
             <Spinner className="size-4 text-brand" /> Enviando e lendo o arquivo...
