@@ -97,7 +97,10 @@ function attemptOf(result: WebhookPostResult, attempt: number, at: Date): Webhoo
 export async function attemptWebhookDelivery(ports: Ports, delivery: WebhookDeliveryItem): Promise<AttemptResult> {
   const at = ports.clock();
   const claimUntil = new Date(at.getTime() + claimMs).toISOString();
-  if (!(await claimWebhookAttempt(ports.table, delivery, at.toISOString(), claimUntil))) return 'taken';
+  // Due by the caller's reading of it: the stream's first attempt may run on a host whose clock is
+  // a little behind the one that wrote the delivery (the attempt count still makes it one attempt).
+  const dueBy = delivery.nextAttemptAt && delivery.nextAttemptAt > at.toISOString() ? delivery.nextAttemptAt : at.toISOString();
+  if (!(await claimWebhookAttempt(ports.table, delivery, dueBy, claimUntil))) return 'taken';
   const number = delivery.attemptCount + 1;
   const subscription = await getWebhookSubscription(ports.table, delivery.accountId, delivery.subscriptionId);
   if (!subscription?.enabled) {
