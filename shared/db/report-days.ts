@@ -109,3 +109,18 @@ export function reportDaysBetween(table: Table, accountId: string, from: string,
     ExpressionAttributeValues: { ':pk': pk, ':from': `${skPrefix}${from}`, ':to': `${skPrefix}${to}` },
   });
 }
+
+/** A day as one agent's slice of it reads (`agents` holds theirs alone, when they had any). */
+export type AgentReportDay = Pick<ReportDayItem, 'date' | 'weekday' | 'timeZone'> & { agents?: Record<string, StoredFigures> };
+
+/** One agent's slice of the days `from` to `to`: a member's report reads a fraction of each item. */
+export function agentReportDaysBetween(table: Table, accountId: string, agentId: string, from: string, to: string): Promise<AgentReportDay[]> {
+  const { pk, skPrefix } = keys.reportDaysOf(accountId);
+  return queryAll<AgentReportDay>(table, {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    // Every name aliased (DATE is one of DynamoDB's reserved words; the agent's id is any string).
+    ProjectionExpression: '#date, #weekday, #zone, #agents.#agent',
+    ExpressionAttributeNames: { '#date': 'date', '#weekday': 'weekday', '#zone': 'timeZone', '#agents': 'agents', '#agent': agentId },
+    ExpressionAttributeValues: { ':pk': pk, ':from': `${skPrefix}${from}`, ':to': `${skPrefix}${to}` },
+  });
+}

@@ -7,7 +7,10 @@
 import type { DurationFigures, RatingFigures, ReportAnswer, ReportFigures, ReportQuery, ReportRow } from '#contracts/reports.ts';
 import { daysBetween } from '#contracts/reports.ts';
 import type { ReportDayItem, StoredFigures } from '#db/report-days.ts';
-import { reportDaysBetween } from '#db/report-days.ts';
+
+/** What the report reads of a day: the whole, or a member's slice in the same shape. */
+type Day = Pick<ReportDayItem, 'date' | 'weekday' | 'timeZone' | 'total' | 'agents' | 'departments' | 'connections'>;
+import { agentReportDaysBetween, reportDaysBetween } from '#db/report-days.ts';
 import { accountServices } from '#db/services.ts';
 import { accountUsers } from '#db/users.ts';
 import { accountBusinessHours } from '../business-hours/settings.ts';
@@ -75,10 +78,10 @@ function datesOf(from: string, to: string): string[] {
 }
 
 function rows(
-  days: readonly ReportDayItem[],
+  days: readonly Day[],
   group: 'agents' | 'departments' | 'connections',
   names: ReadonlyMap<string, string>,
-  until: (day: ReportDayItem) => number,
+  until: (day: Day) => number,
 ): ReportRow[] {
   const sums = new Map<string, FigureSum>();
   for (const day of days) {
@@ -98,19 +101,12 @@ export async function getReport(ports: Ports, session: AccountSession, query: Re
   const own = !session.user.isAdmin;
   const length = daysBetween(query.from, query.to);
   const previous = query.compare === 'previous' ? { from: nextDate(query.from, -length), to: nextDate(query.from, -1) } : null;
-  const [{ hours }, stored] = await Promise.all([
-    accountBusinessHours(ports, accountId),
-    reportDaysBetween(ports.table, accountId, previous?.from ?? query.from, query.to),
-  ]);
-  // A member's figures are their slice of each day: the day as if only their conversations were in it.
-  const days = stored.map((day) =>
-    own ? { ...day, total: day.agents[session.user.id] ?? emptyFigures(), agents: pick(day.agents, session.user.id), departments: {}, connections: {} } : day,
-  );
+  const [{ hours }, days] = await Promise.all([accountBusinessHours(ports, accountId), ownDays(ports, session, own, previous?.from ?? query.from, query.to)]);
   const inPeriod = days.filter((day) => day.date >= query.from);
   const byDate = new Map(inPeriod.map((day) => [day.date, day]));
   const now = ports.clock().getTime();
-  const until = (day: ReportDayItem) => Math.min(dayBounds(day.date, day.timeZone).end, now);
-  const sumOf = (day: ReportDayItem | undefined) => {
+  const until = (day: Day) => Math.min(dayBounds(day.date, day.timeZone).end, now);
+  const sumOf = (day: Day | undefined) => {
     const sum = emptySum();
     if (day) addFigures(sum, day.total, until(day));
     return sum;
@@ -143,7 +139,18 @@ export async function getReport(ports: Ports, session: AccountSession, query: Re
   return answer;
 }
 
-const pick = (group: Record<string, StoredFigures>, id: string): Record<string, StoredFigures> => (group[id] ? { [id]: group[id] } : {});
+/**
+ * The days an admin reads whole; a member's are their slice of each day (only it is read): the day
+ * as if only their conversations were in it.
+ */
+async function ownDays(ports: Ports, session: AccountSession, own: boolean, from: string, to: string): Promise<Day[]> {
+  if (!own) return reportDaysBetween(ports.table, session.accountId, from, to);
+  const slices = await agentReportDaysBetween(ports.table, session.accountId, session.user.id, from, to);
+  return slices.map(({ date, weekday, timeZone, agents }) => {
+    const mine = agents?.[session.user.id];
+    return { date, weekday, timeZone, total: mine ?? emptyFigures(), agents: mine ? { [session.user.id]: mine } : {}, departments: {}, connections: {} };
+  });
+}
 
 async function namesOf(ports: Ports, session: AccountSession, own: boolean) {
   if (own) return { agents: new Map([[session.user.id, session.user.name]]), departments: new Map<string, string>(), connections: new Map<string, string>() };
