@@ -24,13 +24,19 @@ export const apiErrorBodySchema = z.object({
 const listAnswer = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), totalCount: z.number().int() });
 
 /** GET /contacts pages by cursor: `nextCursor` is the next page's `after`, null after the last. */
-const contactListSchema = listAnswer(contactSchema).extend({ nextCursor: z.string().nullable() });
+const contactListSchema = listAnswer(contactSchema).extend({
+  nextCursor: z.string().nullable().describe('O `after` da próxima página; null depois da última.'),
+});
 const messageListSchema = listAnswer(messageSchema);
 
 /** POST /files/generate-url-to-upload: PUT the bytes to `urlToUpload`, then send the message with `file.id`. */
 const uploadAnswerSchema = z.object({
-  urlToUpload: z.string(),
-  file: z.object({ id: z.string(), type: z.enum(messageTypes), mimetype: z.string() }),
+  urlToUpload: z.string().describe('Envie os bytes do arquivo para este endereço com PUT e o mesmo Content-Type.'),
+  file: z.object({
+    id: z.string().describe('O `fileId` da mensagem que envia o arquivo (POST /messages/send).'),
+    type: z.enum(messageTypes),
+    mimetype: z.string(),
+  }),
 });
 
 const webhookSubscriptionSchema = z.object({
@@ -48,7 +54,9 @@ const webhookSubscriptionSchema = z.object({
   updatedAt: z.string(),
 });
 /** The answers of create and rotate: the only ones with the whole signing secret. */
-const webhookSubscriptionWithSecretSchema = webhookSubscriptionSchema.extend({ secret: z.string() });
+const webhookSubscriptionWithSecretSchema = webhookSubscriptionSchema.extend({
+  secret: z.string().describe('O segredo que assina as entregas (cabeçalho `Conversa-Signature`); mostrado só nesta resposta.'),
+});
 const webhookDeliverySchema = z.object({
   id: z.string(),
   eventId: z.string(),
