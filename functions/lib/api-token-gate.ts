@@ -28,6 +28,8 @@ interface TokenCall {
   ports: Ports;
   accountId: string;
   tokenId: string;
+  /** The caller's address as rate limits read it: the viewer's behind CloudFront, not an edge server's (caller-address.ts). */
+  address: string;
 }
 
 const tokenCalls = new WeakMap<APIGatewayProxyEventV2, TokenCall>();
@@ -50,7 +52,7 @@ export function auditTokenCalls(): MiddlewareObj<APIGatewayProxyEventV2, HttpRes
         method,
         route,
         status: request.response?.statusCode ?? 500,
-        address: request.event.requestContext?.http?.sourceIp ?? '',
+        address: call.address,
       });
     } catch (error) {
       // The call has had its effect (a message may be on its way): a lost audit record is logged,

@@ -160,7 +160,7 @@ export function api<
           session = await resolveSession(ports, token, startPrefetch);
           logTenant({ accountId: session.accountId, userId: session.user.id });
           if (session.apiToken) {
-            markTokenCall(event, { ports, accountId: session.accountId!, tokenId: session.apiToken.id });
+            markTokenCall(event, { ports, accountId: session.accountId!, tokenId: session.apiToken.id, address });
             await admitApiTokenCall(ports, session.apiToken, tokenScopeOf(event));
           }
           if (options.auth !== 'signedIn' && !session.accountId) throw fail.forbidden();
