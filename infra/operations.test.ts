@@ -256,11 +256,11 @@ describe('the alarms', () => {
     }
   });
 
-  it("watch each stream consumer's failed calls (the routers' StreamConsumerFailures by consumer): 3 or more in 5 minutes", () => {
+  it("watch the stream consumers' failed calls, one alarm per router (the routers' StreamConsumerFailures by router): 3 or more in 5 minutes", () => {
     const alarms = alarmsNamed(template, 'StreamConsumerFailures');
-    expect(alarms).toHaveLength(streamConsumers.length);
-    const watched = alarms.map(([, a]) => (a.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'consumer')!.Value);
-    expect(watched.sort()).toEqual(streamConsumers.map((c) => c.name).sort());
+    expect(alarms).toHaveLength(routerCount);
+    const watched = alarms.map(([, a]) => (a.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'router')!.Value);
+    expect(watched.sort()).toEqual(streamRouters.filter((r) => consumersOf(r.name).length > 0).map((r) => r.name).sort());
     for (const [, alarm] of alarms) {
       expect(alarm.Properties).toMatchObject({
         Namespace: 'Conversa',
@@ -274,6 +274,9 @@ describe('the alarms', () => {
       });
       expect(alarm.Properties.Dimensions).toEqual(expect.arrayContaining([{ Name: 'service', Value: 'conversa' }]));
     }
+    // Each consumer's count stays on the dashboard.
+    const dashboard = JSON.stringify(Object.values(resourcesOf(template, 'AWS::CloudWatch::Dashboard'))[0]!.Properties.DashboardBody);
+    for (const consumer of streamConsumers) expect(dashboard, consumer.name).toContain(`"consumer\\",\\"${consumer.name}`);
   });
 
   it('watch the channel worker: no task reporting for 3 minutes (missing data breaches), CPU or memory of a task over 80%', () => {

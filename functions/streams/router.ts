@@ -2,8 +2,8 @@
  * The table stream's two readers in Lambda: one function per router of `streamRouters`
  * (`STREAM_ROUTER` names it), each calling its consumers (consumers.ts) as stream-router.ts
  * describes. A failed call is logged with the consumer's name and counted as
- * `StreamConsumerFailures` by consumer, so an operator sees which consumer fails (an alarm per
- * consumer, infra/constructs/operations.ts).
+ * `StreamConsumerFailures` by consumer (the dashboard's graph) and by router (its alarm,
+ * infra/constructs/operations.ts, ADR-0230).
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
@@ -14,24 +14,33 @@ import { type ConsumerFailure, StreamRouter } from './stream-router.ts';
 /** The metric a failed consumer call counts, under dimension `consumer`. */
 export const consumerFailureMetric = 'StreamConsumerFailures';
 
-/** Logs a failed consumer call and counts it by consumer (never by tenant). */
-export function reportConsumerFailure(failure: ConsumerFailure): void {
+/**
+ * Logs a failed consumer call and counts it twice (never by tenant): by consumer, which the
+ * dashboard graphs, and by router, which the alarm reads (ADR-0230: an alarm is billed per metric).
+ */
+export function reportConsumerFailure(failure: ConsumerFailure, router: StreamRouterName): void {
   logger.error(`Stream consumer ${failure.consumer} failed at ${failure.sequenceNumber}`, {
     streamConsumer: failure.consumer,
+    streamRouter: router,
     sequenceNumber: failure.sequenceNumber,
     records: failure.records,
     error: failure.error as Error,
   });
-  const single = metrics.singleMetric();
-  single.addDimension('consumer', failure.consumer);
-  single.addMetric(consumerFailureMetric, MetricUnit.Count, 1);
+  for (const [dimension, value] of [
+    ['consumer', failure.consumer],
+    ['router', router],
+  ] as const) {
+    const single = metrics.singleMetric();
+    single.addDimension(dimension, value);
+    single.addMetric(consumerFailureMetric, MetricUnit.Count, 1);
+  }
 }
 
 /** A router over the consumers of `name`, each loaded by `load` (Lambda: the consumer's own `load`). */
 export function streamRouter(
   name: StreamRouterName,
   load: (consumer: StreamConsumerDef) => Promise<{ handler: StreamHandler }>,
-  onFailure: (failure: ConsumerFailure) => void = reportConsumerFailure,
+  onFailure: (failure: ConsumerFailure) => void = (failure) => reportConsumerFailure(failure, name),
 ): StreamRouter {
   const consumers = consumersOf(name).map((consumer) => ({
     name: consumer.name,

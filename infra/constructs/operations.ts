@@ -85,9 +85,9 @@ export interface OperationsProps {
   /** The table stream's readers (the routers), by name: their iterator age. */
   readonly streamConsumers: ReadonlyMap<string, lambda.IFunction>;
   /**
-   * The consumers the routers call, by name: their failed calls (`StreamConsumerFailures`, by
-   * dimension `consumer`, which the routers count), one alarm each, so an operator sees which
-   * consumer fails although they share a function.
+   * The consumers the routers call, by name: their failed calls (`StreamConsumerFailures`, which
+   * the routers count by dimension `consumer` and again by `router`), graphed per consumer and
+   * alarmed per router (ADR-0230).
    */
   readonly streamConsumerNames?: readonly string[];
   /** Every dead-letter queue, by a readable name. */
@@ -280,25 +280,41 @@ export class Operations extends Construct {
       });
     }
 
-    // Each stream consumer's failed calls (its router goes on with the others and retries it).
+    // Stream consumers' failed calls (a router goes on with the others and retries the one that
+    // failed). One alarm per router on the routers' count by router (ADR-0230): an alarm is billed
+    // per metric it reads, and one per consumer cost a metric each; the dashboard still graphs each
+    // consumer's count, and the router's log names the consumer, the record and the error.
     const consumerFailures: cloudwatch.IMetric[] = [];
     for (const name of props.streamConsumerNames ?? []) {
-      const failures = new cloudwatch.Metric({
-        namespace: props.metricsNamespace,
-        metricName: 'StreamConsumerFailures',
-        dimensionsMap: { consumer: name, service: props.serviceName },
-        statistic: 'Sum',
-        period: Duration.seconds(alarmSettings.streamConsumerFailures.period),
-      });
-      consumerFailures.push(failures.with({ label: name }));
-      alarm(`StreamConsumerFailures${idPart(name)}`, failures, {
-        runbook: 'stream-routers.md',
-        alarmDescription: `The stream consumer ${name} failed ${alarmSettings.streamConsumerFailures.threshold} or more calls in ${alarmSettings.streamConsumerFailures.period / 60} minutes (its router's log names the record and the error)`,
-        threshold: alarmSettings.streamConsumerFailures.threshold,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: alarmSettings.streamConsumerFailures.evaluationPeriods,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
+      consumerFailures.push(
+        new cloudwatch.Metric({
+          namespace: props.metricsNamespace,
+          metricName: 'StreamConsumerFailures',
+          dimensionsMap: { consumer: name, service: props.serviceName },
+          statistic: 'Sum',
+          period: Duration.seconds(alarmSettings.streamConsumerFailures.period),
+          label: name,
+        }),
+      );
+    }
+    if (props.streamConsumerNames?.length) {
+      for (const router of props.streamConsumers.keys()) {
+        const failures = new cloudwatch.Metric({
+          namespace: props.metricsNamespace,
+          metricName: 'StreamConsumerFailures',
+          dimensionsMap: { router, service: props.serviceName },
+          statistic: 'Sum',
+          period: Duration.seconds(alarmSettings.streamConsumerFailures.period),
+        });
+        alarm(`StreamConsumerFailures${idPart(router)}`, failures, {
+          runbook: 'stream-routers.md',
+          alarmDescription: `Consumers of the stream router ${router} failed ${alarmSettings.streamConsumerFailures.threshold} or more calls in ${alarmSettings.streamConsumerFailures.period / 60} minutes (the dashboard's 'Stream consumer failures' and the router's log name which consumer, the record and the error)`,
+          threshold: alarmSettings.streamConsumerFailures.threshold,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: alarmSettings.streamConsumerFailures.evaluationPeriods,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        });
+      }
     }
 
     // The channel worker. Without Container Insights, AWS/ECS publishes the service's CPU and memory
