@@ -18,8 +18,7 @@ const { own, clock, team, contact } = sendCapsWorld('campaign', { dailySends: 2,
 process.env.CAMPAIGN_POLL_MS = '1000';
 const call = own.call;
 
-const campaignSends = (socket: SocketDouble) =>
-  socket.sent.filter((s) => 'text' in s.content && s.content.text.includes('temos novidades')).map((s) => s.jid);
+const campaignSends = (socket: SocketDouble) => socket.sent.filter((s) => 'text' in s.content && s.content.text.includes('temos novidades')).map((s) => s.jid);
 
 type Message = { id: string; ack: number; error: string | null; waiting: string | null; timestamp: string; text: string };
 async function messagesOf(token: string, contactId: string): Promise<Message[]> {
