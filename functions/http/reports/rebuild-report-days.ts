@@ -5,5 +5,5 @@ import { api } from '#lib/api.ts';
 import { ok } from '#lib/responses.ts';
 
 export const handler = api({ auth: 'admin', body: reportRebuildSchema }).handler(async ({ ports, session, body }) =>
-  ok(await rebuildReportDays(ports, session, body)),
+  ok(await rebuildReportDays(ports, session.accountId, body)),
 );

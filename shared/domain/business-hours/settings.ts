@@ -15,7 +15,7 @@ import { isOpen, nextOpening, scheduleFor } from './business-hours.ts';
 import { forgetAutomationContext } from '../automations/automation-context.ts';
 
 /** The account's hours as saved, or the default ones. */
-export async function accountBusinessHours(ports: Ports, accountId: string): Promise<{ hours: BusinessHours; updatedAt: string | null }> {
+export async function accountBusinessHours(ports: Pick<Ports, 'table'>, accountId: string): Promise<{ hours: BusinessHours; updatedAt: string | null }> {
   const item = await getAccountSetting<BusinessHours>(ports.table, accountId, 'business-hours');
   return item ? { hours: item.value, updatedAt: item.updatedAt } : { hours: defaultBusinessHours, updatedAt: null };
 }

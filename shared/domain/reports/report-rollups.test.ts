@@ -322,7 +322,7 @@ describe('report rollups', () => {
           expect([own.departments, own.connections]).toEqual([[], []]);
 
           // Rebuilt from the events, the same answer.
-          await rebuildReportDays(ports, session(accountId, 'u-ana', true), { from, to });
+          await rebuildReportDays(ports, accountId, { from, to });
           expect(await getReport(ports, session(accountId, 'u-ana', true), { from, to, compare: 'previous' })).toEqual(answer);
         },
       ),
