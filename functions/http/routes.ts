@@ -72,6 +72,7 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/contacts/{id}/read', handler: 'contacts/mark-contact-read' },
   { method: 'GET', path: '/contacts/{id}/export', handler: 'contacts/export-contact', timeoutSeconds: 30 },
   // 'Importar contatos' (admins): the CSV goes up by a presigned PUT, its check and import run as a stepped job (ADR-0223).
+  { method: 'GET', path: '/contact-imports', handler: 'contact-imports/list-contact-imports' },
   { method: 'POST', path: '/contact-imports', handler: 'contact-imports/create-contact-import' },
   { method: 'GET', path: '/contact-imports/{id}', handler: 'contact-imports/get-contact-import' },
   { method: 'GET', path: '/contact-imports/{id}/preview', handler: 'contact-imports/preview-contact-import' },

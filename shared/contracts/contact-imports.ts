@@ -102,6 +102,27 @@ export interface ContactImport {
   finishedAt: string | null;
 }
 
+/**
+ * GET /contact-imports: one of the account's imports as 'Importações recentes' lists it (newest
+ * first; ADR draft contact-import-history). `requestedBy` is null once its user left the account.
+ */
+export interface ContactImportSummary {
+  id: string;
+  fileName: string;
+  size: number;
+  status: ContactImportStatus;
+  requestedBy: { id: string; name: string } | null;
+  bytesRead: number;
+  rows: number;
+  accepted: number;
+  skipped: number;
+  rejected: number;
+  /** Every row left out as a CSV (signed for an hour), once a pass that left rows out is over; else null. */
+  problemsUrl: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
 /** POST /contact-imports answers the import and where to PUT the file. */
 export interface ContactImportCreated {
   import: ContactImport;

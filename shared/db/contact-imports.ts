@@ -11,6 +11,7 @@ import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, keys } from './keys.ts';
 import { advanceJob, getJob, pendingJobs } from './stepped-jobs.ts';
+import { queryAll } from './users.ts';
 
 /** How a pass reads the file (told by its first bytes when the pass starts; the encoding may turn Windows-1252 on the way). */
 export interface ImportFormat {
@@ -182,4 +183,38 @@ export function advanceContactImport(
 /** Imports with a pass running, oldest first (gsi1). */
 export function pendingContactImports(table: Table): Promise<ContactImportItem[]> {
   return pendingJobs(table, keys.pendingContactImports().gsi1pk);
+}
+
+/** What the list of an account's imports reads of each: not its settings nor its first rows left out. */
+const listedFields = [
+  'id',
+  'requestedBy',
+  'fileName',
+  'size',
+  'status',
+  'offset',
+  'rows',
+  'accepted',
+  'skipped',
+  'rejected',
+  'problemsKey',
+  'createdAt',
+  'finishedAt',
+] as const;
+export type ListedContactImport = Pick<ContactImportItem, (typeof listedFields)[number]>;
+
+/**
+ * The account's imports, newest first (their ids are ULIDs), with only the fields a list shows. An
+ * import stays as long as its files in the bucket: both go with the account's purge (ADR draft
+ * contact-import-history).
+ */
+export function accountContactImports(table: Table, accountId: string): Promise<ListedContactImport[]> {
+  const { pk, skPrefix } = keys.accountContactImports(accountId);
+  return queryAll<ListedContactImport>(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': pk, ':sk': skPrefix },
+    ProjectionExpression: listedFields.map((field) => `#${field}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(listedFields.map((field) => [`#${field}`, field])),
+    ScanIndexForward: false,
+  });
 }

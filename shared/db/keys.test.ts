@@ -146,6 +146,7 @@ describe('ACCESS_PATTERNS.md', () => {
     pendingAccountExport: [['<createdAt>', 'A', 'X']],
     pendingAccountExports: [[]],
     contactImport: [['A', 'I']],
+    accountContactImports: [['A']],
     pendingContactImport: [['<createdAt>', 'A', 'I']],
     pendingContactImports: [[]],
     pendingContactPurge: [['<deletedAt>', 'A', 'C']],

@@ -145,6 +145,8 @@ export const keys = {
   pendingAccountExports: () => ({ gsi1pk: 'ACCOUNT-EXPORTS' }),
   /** An import of contacts from a CSV file (shared/db/contact-imports.ts), in the account's partition. */
   contactImport: (accountId: string, importId: string): Key => ({ pk: `${ACCOUNT}${accountId}`, sk: `IMPORT#${importId}` }),
+  /** Query prefix for the account's imports (ids are ULIDs: newest first read backwards). */
+  accountContactImports: (accountId: string) => ({ pk: `${ACCOUNT}${accountId}`, skPrefix: 'IMPORT#' }),
   pendingContactImport: (createdAt: string, accountId: string, importId: string) => ({
     gsi1pk: 'CONTACT-IMPORTS',
     gsi1sk: `${createdAt}#${accountId}#${importId}`,

@@ -363,6 +363,7 @@ export const routeAccess: Record<string, MatrixEntry> = {
   },
   'POST /contacts/{id}/read': { access: 'member', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/read` }) },
   'GET /contacts/{id}/export': { access: 'admin', ok: 200, build: (t) => ({ path: `/contacts/${t.contactId}/export` }) },
+  'GET /contact-imports': { access: 'admin', ok: 200, stranger: 200, build: path('/contact-imports') },
   'POST /contact-imports': {
     access: 'admin',
     ok: 201,

@@ -14,12 +14,15 @@ import {
   type ContactImportPreview,
   type ContactImportRequest,
   type ContactImportSettings,
+  type ContactImportSummary,
 } from '#contracts/contact-imports.ts';
+import type { ListAnswer } from '#contracts/entities.ts';
 import { errorTexts } from '#contracts/errors.ts';
 import { effectiveLimits } from '#contracts/plans.ts';
 import { getAccountItem } from '#db/accounts.ts';
 import { listCatalogue } from '#db/catalogues.ts';
 import {
+  accountContactImports,
   advanceContactImport,
   freshProgress,
   getContactImport,
@@ -28,12 +31,16 @@ import {
   startContactImportPass,
   type ContactImportItem,
   type ImportProgress,
+  type ListedContactImport,
 } from '#db/contact-imports.ts';
 import { importObjectKey } from '#db/keys.ts';
 import { getServiceItem } from '#db/services.ts';
+import { accountUsers } from '#db/users.ts';
+import type { ListQuery } from '#contracts/list-query.ts';
 import { fail } from '../errors.ts';
 import { findDepartment } from '../departments/departments.ts';
 import type { ResumeOptions } from '../job-staleness.ts';
+import { applyListQuery, type ListRules } from '../list-query.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { resumeJobs, runJobStep, type SteppedJob } from '../stepped-job.ts';
@@ -46,8 +53,11 @@ function assertAdmin(session: AccountSession): void {
   if (!session.user.isAdmin) throw fail.forbidden();
 }
 
+/** The signed link to a finished pass's list of rows left out, named by the import's day. */
+const problemsUrlOf = (ports: Ports, job: Pick<ContactImportItem, 'problemsKey' | 'createdAt'>) =>
+  job.problemsKey ? ports.storage.downloadUrl(job.problemsKey, `importacao-${job.createdAt.slice(0, 10)}-linhas-nao-importadas.csv`, 'text/csv') : null;
+
 async function present(ports: Ports, job: ContactImportItem): Promise<ContactImport> {
-  const day = job.createdAt.slice(0, 10);
   return {
     id: job.id,
     fileName: job.fileName,
@@ -60,7 +70,7 @@ async function present(ports: Ports, job: ContactImportItem): Promise<ContactImp
     skipped: job.skipped,
     rejected: job.rejected,
     problems: job.problems,
-    problemsUrl: job.problemsKey ? await ports.storage.downloadUrl(job.problemsKey, `importacao-${day}-linhas-nao-importadas.csv`, 'text/csv') : null,
+    problemsUrl: await problemsUrlOf(ports, job),
     createdAt: job.createdAt,
     finishedAt: job.finishedAt,
   };
@@ -96,6 +106,42 @@ export async function createContactImport(ports: Ports, session: AccountSession,
 
 export async function getContactImportStatus(ports: Ports, session: AccountSession, id: string): Promise<ContactImport> {
   return present(ports, await load(ports, session, id));
+}
+
+/** What GET /contact-imports filters and orders on; newest first unless asked otherwise. */
+export const contactImportListRules: ListRules = {
+  fields: ['id', 'fileName', 'status', 'createdAt', 'finishedAt'],
+  defaultOrder: [
+    ['createdAt', 'DESC'],
+    ['id', 'DESC'],
+  ],
+};
+
+/**
+ * 'Importações recentes': the account's imports (one Query of its import items, their list fields
+ * only), filtered, ordered and paged by the list query; only the page's rows get a signed link.
+ */
+export async function listContactImports(ports: Ports, session: AccountSession, q: ListQuery): Promise<ListAnswer<ContactImportSummary>> {
+  assertAdmin(session);
+  const [items, users] = await Promise.all([accountContactImports(ports.table, session.accountId), accountUsers(ports.table, session.accountId)]);
+  const names = new Map(users.map((user) => [user.id, user.name]));
+  const page = applyListQuery(items, q);
+  const row = async (job: ListedContactImport): Promise<ContactImportSummary> => ({
+    id: job.id,
+    fileName: job.fileName,
+    size: job.size,
+    status: job.status,
+    requestedBy: names.has(job.requestedBy) ? { id: job.requestedBy, name: names.get(job.requestedBy)! } : null,
+    bytesRead: Math.min(job.size, job.offset),
+    rows: job.rows,
+    accepted: job.accepted,
+    skipped: job.skipped,
+    rejected: job.rejected,
+    problemsUrl: job.skipped + job.rejected > 0 ? await problemsUrlOf(ports, job) : null,
+    createdAt: job.createdAt,
+    finishedAt: job.finishedAt,
+  });
+  return { data: await Promise.all(page.data.map(row)), totalCount: page.totalCount };
 }
 
 /** The uploaded file's size, or 400 while it is not there (or not the size announced). */
