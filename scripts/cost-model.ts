@@ -142,6 +142,30 @@ function marginTable(): string {
   ].join('\n');
 }
 
+/**
+ * The goal's small tenant (docs/product.md#performance-goals: 500 contacts, 200 messages a day, 2
+ * agents) priced as the profiles are, with one connected WhatsApp QR number and with none (Telegram
+ * or the official API, which need no worker session), and what dominates it.
+ */
+function goalParagraph(): string {
+  const goal = { name: 'goal small', whatsappNumbers: 1, agents: 2, openTabs: 2, messagesPerDay: 200, mediaShare: 0.15, contacts: 500 };
+  const lines = byRegion.map((r) => {
+    const withQr = tenantCost(goal, measured, r.price, extraPrices[r.region], r.fleet);
+    const session = withQr.lines.find((l) => l.service.startsWith('WhatsApp worker fleet'))?.usd ?? 0;
+    const without = withQr.total - session;
+    return { region: r.region, withQr, without, session };
+  });
+  const us = lines[0]!;
+  const met = us.without < 0.25;
+  return [
+    `500 contacts, 200 messages a day (${us.withQr.messagesPerMonth.toLocaleString('en-US')} a month), 2 agents with a tab each, media as the small profile: `,
+    lines
+      .map((l) => `${l.region} **${usd(l.without)}** without a WhatsApp QR session (Telegram or the official API), ${usd(l.withQr.total)} with one (its session share ${usd(l.session)})`)
+      .join('; '),
+    `. The goal is ${met ? 'met' : '**missed**'} in us-east-1 without a QR number${us.withQr.total < 0.25 ? ' and with one' : ', and missed with one: a QR number holds a slice of an always-on Fargate task, which no per-message saving reaches'}. Without the session, what dominates (us-east-1): ${dominant({ ...us.withQr, lines: us.withQr.lines.filter((l) => !l.service.startsWith('WhatsApp worker fleet')), total: us.without })}; the API's share follows the staff's reads, ${(measured.httpRequests / measured.messages).toFixed(2)} requests a message in the bench's mix.`,
+  ].join('');
+}
+
 const us = byRegion[0]!;
 const sa = byRegion[1]!;
 const a = tenantAssumptions;
@@ -173,6 +197,10 @@ const body = [
   breakdown(sa.costs, 'sa-east-1'),
   '',
   `**What dominates** (us-east-1): ${us.costs.map((c) => `${c.profile.name}: ${dominant(c)}`).join('; ')}. In sa-east-1: ${sa.costs.map((c) => `${c.profile.name}: ${dominant(c)}`).join('; ')}.`,
+  '',
+  '### Against the goal: a small tenant under $0.25 a month beyond the floor',
+  '',
+  goalParagraph(),
   '',
   '### What the plans leave',
   '',
