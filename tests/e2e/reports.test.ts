@@ -29,7 +29,7 @@ describe('reports', () => {
     const service = (await callApi(world.base, 'POST', '/services', { name: 'Bot da Doceria', type: 'telegram', token }, owner.token)).body;
 
     // Three conversations of the last hours: one answered by Carla, one by Marina, resolved and
-    // rated 5, one still waiting.
+    // rated 5, one still waiting; and one a week before.
     const now = Date.now();
     const events: Omit<ConversationEventItem, 'pk' | 'sk' | 'type' | 'accountId' | 'serviceId' | 'departmentId'>[] = [
       { contactId: 'c-bolo', protocol: 'P1', kind: 'started', at: iso(now - 180 * MINUTE), userId: null },
@@ -39,6 +39,8 @@ describe('reports', () => {
       { contactId: 'c-doce', protocol: 'P2', kind: 'resolved', at: iso(now - 80 * MINUTE), userId: marina.user.id, handledMs: 40 * MINUTE, by: 'team' },
       { contactId: 'c-doce', protocol: 'P2', kind: 'rated', at: iso(now - 79 * MINUTE), userId: marina.user.id, score: 5 },
       { contactId: 'c-torta', protocol: 'P3', kind: 'started', at: iso(now - 30 * MINUTE), userId: null },
+      // A week before: the previous period of 'Últimos 7 dias'.
+      { contactId: 'c-pao', protocol: 'P0', kind: 'started', at: iso(now - 8 * 1440 * MINUTE), userId: null },
     ];
     for (const event of events) {
       await world.ports.table.doc.send(
@@ -84,6 +86,7 @@ describe('reports', () => {
 
     await page.getByLabel('Comparar com o período anterior').check();
     await page.getByText(/, comparado a \d{2}\/\d{2}\/\d{4} a \d{2}\/\d{2}\/\d{4}$/).waitFor();
+    await page.getByTestId('report-card-opened').getByText('+200% em relação ao período anterior').waitFor();
     await expectAccessible(page, '/reports, the owner, light');
     await page.screenshot({ path: `${shots}/reports.png`, fullPage: true });
     expect(errors).toEqual([]);

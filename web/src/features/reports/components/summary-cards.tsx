@@ -41,7 +41,9 @@ export function SummaryCards({ totals, previous }: { totals: ReportFigures; prev
           <dt className="text-xs text-fg-muted">{card.label}</dt>
           <dd className="mt-1 text-xl font-semibold text-fg tabular-nums">{card.value}</dd>
           {card.detail ? <dd className="text-xs text-fg-muted">{card.detail}</dd> : null}
-          {card.change ? <dd className="text-xs text-fg-muted">{`${card.change} que no período anterior`}</dd> : null}
+          {card.change ? (
+            <dd className="text-xs text-fg-muted">{card.change === 'igual' ? 'Igual ao período anterior' : `${card.change} em relação ao período anterior`}</dd>
+          ) : null}
         </div>
       ))}
     </dl>
