@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Contact } from '#contracts/contacts.ts';
 import { api } from '#web/lib/api-client.ts';
+import { keepNewerItem } from '#web/lib/list-cache.ts';
 import { contactKeys } from './keys.ts';
 
 /**
@@ -11,8 +12,9 @@ export function getContact(id: string, signal?: AbortSignal): Promise<Contact> {
   return api.get<Contact>(`/contacts/${encodeURIComponent(id)}`, { signal });
 }
 
+/** A refetch answered after a take, a transfer or a realtime event never puts the older contact back (`keepNewerItem`). */
 export function contactQueryOptions(id: string) {
-  return queryOptions({ queryKey: contactKeys.detail(id), queryFn: ({ signal }) => getContact(id, signal) });
+  return queryOptions({ queryKey: contactKeys.detail(id), queryFn: ({ signal }) => getContact(id, signal), structuralSharing: keepNewerItem });
 }
 
 export function useContact(id: string | undefined) {

@@ -17,6 +17,17 @@ export function newer<T extends Identified>(current: T, incoming: T): T {
   return incoming;
 }
 
+/**
+ * A query's structural sharing that keeps the cached item when it is newer (`updatedAt`) than a
+ * refetch's answer: a refetch read before a realtime event or a mutation's answer, and answered
+ * after it, would put the older state back, and no later event comes to correct it.
+ */
+export function keepNewerItem(cached: unknown, fetched: unknown): unknown {
+  if (!cached || !fetched) return fetched;
+  const kept = newer(cached as Identified, fetched as Identified);
+  return kept === cached ? cached : replaceEqualDeep(cached, fetched);
+}
+
 export function isListAnswer(value: unknown): value is ListAnswer<Identified> {
   return !!value && typeof value === 'object' && Array.isArray((value as ListAnswer<unknown>).data);
 }
