@@ -87,6 +87,7 @@ export const summaries: Readonly<Record<string, string>> = {
   'POST /contacts/{id}/archive': 'Arquivar ou desarquivar um contato',
   'POST /contacts/{id}/read': 'Marcar a conversa como lida',
   'GET /contacts/{id}/export': 'Exportar um contato e a conversa',
+  'GET /contact-imports': 'Listar as importações de contatos',
   'POST /contact-imports': 'Criar uma importação de contatos',
   'GET /contact-imports/{id}': 'Ler uma importação de contatos',
   'GET /contact-imports/{id}/preview': 'Pré-visualizar o arquivo importado',
