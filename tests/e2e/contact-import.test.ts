@@ -2,7 +2,9 @@
  * 'Importar contatos' in a real browser against the local runtime (ADR-0223): from
  * 'Contatos', a CSV saved by Excel in Brazil (Windows-1252, ';') is uploaded, its columns guessed
  * from the header, checked (the rows left out listed with their line and reason) and imported with a
- * tag, the contacts then listed. axe-core clean on the checked screen, light, and at 390 px dark;
+ * tag, the contacts then listed. 'Importações recentes' lists both imports, downloads the first's
+ * rows left out again and reopens the checked one by keyboard after leaving the screen (ADR draft
+ * contact-import-history). axe-core clean on the checked screen, light, and at 390 px dark;
  * screenshots kept in .tmp/contact-import-shots.
  */
 import { join } from 'node:path';
@@ -86,6 +88,33 @@ describe('importing contacts', () => {
     );
     await expectAccessible(phone.page, '/contacts/import at 390 px, dark, checked');
     await phone.page.screenshot({ path: `${shots}/contact-import-dark-390.png`, fullPage: true });
+
+    // 'Importações recentes': the workbook checked here (this screen's), then the CSV imported above,
+    // whose rows left out download again.
+    const history = phone.page.getByRole('region', { name: 'Importações recentes' });
+    const historyRows = history.getByTestId('import-history-row');
+    await historyRows.nth(1).getByText('Importado', { exact: true }).waitFor({ timeout: 20_000 });
+    expect(await historyRows.count()).toBe(2);
+    expect(await historyRows.nth(0).textContent()).toContain('clientes-openpyxl.csv');
+    expect(await historyRows.nth(0).textContent()).toContain('Aberta nesta tela');
+    expect(await historyRows.nth(1).textContent()).toMatch(/^clientes\.csvPaula Reis · \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}Importado3 importados · 0 já existiam · 2 com problema/);
+    const download = history.getByRole('link', { name: 'Baixar linhas não importadas (CSV) de clientes.csv' });
+    const rejected = await (await fetch((await download.getAttribute('href'))!)).text();
+    expect(rejected).toContain('4;Telefone inválido;Sem Número');
+
+    // Leaving the screen loses nothing: back on it, 'Continuar' (by keyboard) reopens the checked
+    // workbook with its columns, and its address keeps it.
+    await openAs(phone.page, world, owner, '/contacts');
+    await openAs(phone.page, world, owner, '/contacts/import');
+    const reopen = history.getByRole('link', { name: 'Continuar clientes-openpyxl.csv' });
+    await reopen.focus();
+    await phone.page.keyboard.press('Enter');
+    await phone.page.getByRole('button', { name: /^Importar \d+ contatos?$/ }).waitFor({ timeout: 20_000 });
+    expect(new URL(phone.page.url()).searchParams.get('id')).toBeTruthy();
+    expect(await phone.page.getByLabel('Coluna "Telefone"').inputValue()).toBe('phone');
+    expect(await historyRows.nth(0).textContent()).toContain('Aberta nesta tela');
+    expect(await phone.page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await expectAccessible(phone.page, '/contacts/import?id= at 390 px, dark, reopened');
     expect(phone.errors).toEqual([]);
     await phone.context.close();
   });

@@ -1,10 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ContactImport, ContactImportCreated, ContactImportPreview, ContactImportSettingsInput } from '#contracts/contact-imports.ts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  ContactImport,
+  ContactImportCreated,
+  ContactImportPreview,
+  ContactImportSettingsInput,
+  ContactImportSummary,
+} from '#contracts/contact-imports.ts';
+import type { ListAnswer } from '#contracts/entities.ts';
+import { listQueryString } from '#contracts/list-query.ts';
 import { api, NetworkError } from '#web/lib/api-client.ts';
 
 const importKeys = {
   one: (id: string | null) => ['contact-imports', id] as const,
   preview: (id: string | null) => ['contact-imports', id, 'preview'] as const,
+  list: (page: number, perPage: number) => ['contact-imports', 'list', page, perPage] as const,
 };
 
 /** POST /contact-imports, then the file to its presigned PUT (bound to text/csv and its length): the new import. */
@@ -41,19 +50,36 @@ export function useStartContactImport(id: string | null) {
   return useMutation({
     mutationKey: ['contact-imports', id, 'start'],
     mutationFn: (settings: ContactImportSettingsInput) => api.post<ContactImport>(`/contact-imports/${encodeURIComponent(id!)}/start`, settings),
-    // The answer is the running pass: the progress polling starts from it, not from the last pass's end.
-    onSuccess: (started) => queryClient.setQueryData(importKeys.one(id), started),
+    // The answer is the running pass: the progress polling starts from it, not from the last pass's end; the list shows it running.
+    onSuccess: (started) => {
+      queryClient.setQueryData(importKeys.one(id), started);
+      void queryClient.invalidateQueries({ queryKey: ['contact-imports', 'list'] });
+    },
   });
 }
 
 const running = (status: ContactImport['status'] | undefined) => status === 'checking' || status === 'importing';
 
 /** GET /contact-imports/{id}, read every second while a check or the import runs (the progress bar). */
-export function useContactImport(id: string | null, started: boolean) {
+export function useContactImport(id: string | null) {
   return useQuery({
     queryKey: importKeys.one(id),
     queryFn: ({ signal }) => api.get<ContactImport>(`/contact-imports/${encodeURIComponent(id!)}`, { signal }),
-    enabled: Boolean(id) && started,
+    enabled: Boolean(id),
     refetchInterval: (query) => (running(query.state.data?.status) || !query.state.data ? 1000 : false),
+  });
+}
+
+/**
+ * GET /contact-imports: 'Importações recentes', the checks and imports (an upload never checked is
+ * left out), newest first; read every second while one of the page runs, as the screen reads its own.
+ */
+export function useContactImports(page: number, perPage: number) {
+  return useQuery({
+    queryKey: importKeys.list(page, perPage),
+    queryFn: ({ signal }) =>
+      api.get<ListAnswer<ContactImportSummary>>(`/contact-imports${listQueryString({ where: { status: { ne: 'waiting' } }, page, perPage })}`, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.data.some((row) => running(row.status)) ? 1000 : false),
   });
 }

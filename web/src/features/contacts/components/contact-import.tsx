@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { ArrowLeft, Download, FileUp } from 'lucide-react';
 import { contactImportSettings, importFieldLabels, importFields, maxImportBytes, type ContactImport, type ImportField } from '#contracts/contact-imports.ts';
 import { useAllDepartments } from '#web/api/departments.ts';
@@ -13,6 +13,7 @@ import { useSession } from '#web/lib/auth.ts';
 import { reportError } from '#web/lib/errors.ts';
 import { useContactImport, useContactImportPreview, useStartContactImport, useUploadContactImport } from '../api/contact-imports.ts';
 import { useConnectionSearch } from '../api/search-connections.ts';
+import { ContactImportHistory } from './contact-import-history.tsx';
 import { countries } from './countries.ts';
 
 const fieldOptions = importFields.map((field) => ({ value: field, label: importFieldLabels[field] }));
@@ -127,10 +128,14 @@ function problemsOf(error: unknown): Problems | null {
 /**
  * 'Importar contatos' (/contacts/import, admins): a CSV is uploaded, its columns mapped with a
  * preview of its first rows, checked (nothing written: every row left out with its line and
- * reason), then imported in the background with its progress and a summary (ADR-0223).
+ * reason), then imported in the background with its progress and a summary (ADR-0223). The import
+ * shown is the one its address names (`?id=`): 'Importações recentes' below reopens a running or
+ * checked one, and a reload keeps it (ADR draft contact-import-history).
  */
 export function ContactImportScreen() {
-  const [importId, setImportId] = useState<string | null>(null);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const importId = searchParams.get('id');
+  const setImportId = (id: string | null) => setSearchParams(id ? { id } : {}, { replace: true });
   const [started, setStarted] = useState(false);
   const [mapping, setMapping] = useState<ImportField[]>([]);
   const [serviceId, setServiceId] = useState('');
@@ -145,15 +150,34 @@ export function ContactImportScreen() {
   const upload = useUploadContactImport();
   const preview = useContactImportPreview(importId);
   const start = useStartContactImport(importId);
-  const status = useContactImport(importId, started);
+  const status = useContactImport(importId);
   const connections = useConnectionSearch('', true);
   const tags = useAllTags();
   const departments = useAllDepartments();
 
   const whatsapp = useMemo(() => (connections.data?.data ?? []).filter((s) => s.type !== 'telegram'), [connections.data]);
+  // A reopened import (or one that ran a pass here) shows the settings of its last pass, once; else the mapping its header suggests.
+  const restored = useRef<string | null>(null);
   useEffect(() => {
-    if (preview.data) setMapping(preview.data.mapping);
-  }, [preview.data]);
+    const job = status.data;
+    if (!job?.settings || restored.current === job.id) return;
+    restored.current = job.id;
+    setMapping(job.settings.mapping);
+    setServiceId(job.settings.serviceId);
+    setCountry(job.settings.country);
+    setDepartmentId(job.settings.departmentId ?? '');
+    setTagIds(job.settings.tagIds);
+  }, [status.data]);
+  useEffect(() => {
+    if (preview.data && restored.current !== importId) setMapping(preview.data.mapping);
+  }, [preview.data, importId]);
+  // Reopened from the list, whose link then goes: the focus goes to the screen's title, at the top.
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    setProblems({});
+    setStarted(false);
+    if (importId && document.activeElement === document.body) title.current?.focus();
+  }, [importId]);
   useEffect(() => {
     if (!serviceId && whatsapp.length === 1) setServiceId(whatsapp[0]!.id);
   }, [serviceId, whatsapp]);
@@ -231,7 +255,9 @@ export function ContactImportScreen() {
         <Link to="/contacts" className="inline-flex items-center gap-1 text-sm text-fg-muted hover:text-fg">
           <ArrowLeft className="size-4" aria-hidden="true" /> Contatos
         </Link>
-        <h1 className="text-2xl font-semibold tracking-tight text-fg">Importar contatos</h1>
+        <h1 ref={title} tabIndex={-1} className="text-2xl font-semibold tracking-tight text-fg focus:outline-none">
+          Importar contatos
+        </h1>
         <p className="text-sm text-fg-muted">
           Traga sua lista de clientes de uma planilha do Excel ou de um CSV. Antes de importar, a gente verifica cada linha e mostra o que não vai entrar.
         </p>
@@ -410,6 +436,8 @@ export function ContactImportScreen() {
           ) : null}
         </Card>
       ) : null}
+
+      <ContactImportHistory currentId={importId} />
     </div>
   );
 }
