@@ -97,7 +97,9 @@ describe('importing contacts', () => {
     expect(await historyRows.count()).toBe(2);
     expect(await historyRows.nth(0).textContent()).toContain('clientes-openpyxl.csv');
     expect(await historyRows.nth(0).textContent()).toContain('Aberta nesta tela');
-    expect(await historyRows.nth(1).textContent()).toMatch(/^clientes\.csvPaula Reis · \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}Importado3 importados · 0 já existiam · 2 com problema/);
+    expect(await historyRows.nth(1).textContent()).toMatch(
+      /^clientes\.csvPaula Reis · \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}Importado3 importados · 0 já existiam · 2 com problema/,
+    );
     const download = history.getByRole('link', { name: 'Baixar linhas não importadas (CSV) de clientes.csv' });
     const rejected = await (await fetch((await download.getAttribute('href'))!)).text();
     expect(rejected).toContain('4;Telefone inválido;Sem Número');
