@@ -31,6 +31,14 @@ function opusRecorderWithoutEval(): Plugin {
 
 const bootLibraries = /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/;
 const bootSources = /[\\/]web[\\/]src[\\/](lib[\\/](cn|store|storage)\.ts|components[\\/]ui[\\/]spinner\.tsx)$/;
+/**
+ * The icons the sign-in screens use (the password field's eye, the select's chevron, the account
+ * choice's building; their check mark is the boot chunk's, for the toasts): a small chunk of their own, so /login does not load
+ * the `shared` icons chunk, which grows with every icon two signed-in screens share (they reach the
+ * icons through lucide's one index module, so app-chunks.ts cannot tell them from the public pages').
+ */
+const authIcons = /[\\/]lucide-react[\\/].*[\\/]icons[\\/](eye|eye-off|chevron-down|building-complex)\.m?js$/;
+
 const bootModule = (id: string) =>
   bootLibraries.test(id) || bootSources.test(id) || (/[\\/]lucide-react[\\/]/.test(id) && !/[\\/]icons[\\/]/.test(id)) || id.includes('rolldown/runtime');
 
@@ -57,7 +65,8 @@ export default defineConfig({
         // The signed-in screens' shared modules in a few chunks, the small parts merged (build/app-chunks.ts).
         codeSplitting: {
           groups: [
-            { name: 'boot', test: bootModule, priority: 2 },
+            { name: 'boot', test: bootModule, priority: 3 },
+            { name: 'auth-icons', test: authIcons, priority: 2 },
             { name: appChunkName(), priority: 1, includeDependenciesRecursively: false, minShareCount: 2 },
           ],
         },
