@@ -96,6 +96,8 @@ describe('ACCESS_PATTERNS.md', () => {
     contactScheduledMessages: [['A', 'C']],
     dueScheduledMessage: [[3, '<due>', 'A', 'C', '<id>']],
     dueScheduledMessages: [[3]],
+    accountScheduledMessage: [['A', 'C', '<id>']],
+    accountScheduledMessages: [['A']],
     conversationRating: [['A', '<protocol>']],
     conversationEvent: [['A', '2026-11-27T12:00:00.000Z', 'C', '<kind>']],
     conversationEventsOf: [['A', '2026-11']],

@@ -281,6 +281,12 @@ export const keys = {
     gsi1sk: `${dueAt}#${accountId}#${contactId}#${id}`,
   }),
   dueScheduledMessages: (shard: number) => ({ gsi1pk: `SCHEDULED#${shard}` }),
+  /** gsi2, sparse while it waits: the account's waiting schedules (moved to a new zone when the account's zone changes). */
+  accountScheduledMessage: (accountId: string, contactId: string, id: string) => ({
+    gsi2pk: `${ACCOUNT}${accountId}#SCHEDULED`,
+    gsi2sk: `${contactId}#${id}`,
+  }),
+  accountScheduledMessages: (accountId: string) => ({ gsi2pk: `${ACCOUNT}${accountId}#SCHEDULED` }),
   /**
    * gsi1, sparse: a contact carries it while someone has it open (assigned, status open), so a
    * person's open conversations are counted with one Query (round-robin's cap).

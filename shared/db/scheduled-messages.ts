@@ -2,7 +2,9 @@
  * Scheduled messages as items (docs/product.md#scheduled-messages, ADR-0224):
  * one item a schedule in its contact's message partition (the contact's purge takes it along),
  * carrying while it waits a sparse gsi1 entry by its next due time, spread over `timerShards`
- * partitions as the lifecycle's timers are, and read by the same minute poller. Every write after
+ * partitions as the lifecycle's timers are, and read by the same minute poller, and a sparse gsi2
+ * entry in its account's partition of waiting schedules (read when the account's zone changes,
+ * ADR draft schedules-follow-the-time-zone). Every write after
  * the first is on condition of the `version` read, so an edit, a cancel and a firing never
  * overwrite one another, and a firing is stored at most once per occurrence.
  */
@@ -21,6 +23,9 @@ export interface ScheduledMessageItem {
   /** Only while `status` is scheduled. */
   gsi1pk?: string;
   gsi1sk?: string;
+  /** Only while `status` is scheduled. */
+  gsi2pk?: string;
+  gsi2sk?: string;
   type: typeof entityTypes.scheduledMessage;
   id: string;
   accountId: string;
@@ -47,20 +52,19 @@ export interface ScheduledMessageItem {
   updatedAt: string;
 }
 
-export type ScheduledMessageFields = Omit<ScheduledMessageItem, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'type'>;
+export type ScheduledMessageFields = Omit<ScheduledMessageItem, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk' | 'type'>;
 
-/** The item for its fields: keyed, and on the due index while it waits. */
+/** The item for its fields: keyed, and on the due index and the account's index while it waits. */
 export function scheduledMessageItem(fields: ScheduledMessageFields): ScheduledMessageItem {
-  const due =
-    fields.status === 'scheduled' && fields.nextAt
-      ? keys.dueScheduledMessage(timerShard(fields.contactId), fields.nextAt, fields.accountId, fields.contactId, fields.id)
-      : {};
-  return { ...keys.scheduledMessage(fields.accountId, fields.contactId, fields.id), ...due, type: entityTypes.scheduledMessage, ...fields };
+  const waiting = fields.status === 'scheduled' && fields.nextAt;
+  const due = waiting ? keys.dueScheduledMessage(timerShard(fields.contactId), fields.nextAt!, fields.accountId, fields.contactId, fields.id) : {};
+  const ofAccount = waiting ? keys.accountScheduledMessage(fields.accountId, fields.contactId, fields.id) : {};
+  return { ...keys.scheduledMessage(fields.accountId, fields.contactId, fields.id), ...due, ...ofAccount, type: entityTypes.scheduledMessage, ...fields };
 }
 
 /** The stored fields of a schedule, without its keys (rebuilt by `scheduledMessageItem`). */
 export function scheduledMessageFields(item: ScheduledMessageItem): ScheduledMessageFields {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...fields } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, gsi2pk: _g3, gsi2sk: _g4, type: _type, ...fields } = item;
   return fields;
 }
 
@@ -130,4 +134,25 @@ export async function dueScheduledMessagesOf(table: Table, shard: number, now: s
     }),
   );
   return (Items ?? []) as ScheduledMessageItem[];
+}
+
+/**
+ * The account's waiting schedules as its index holds them (eventually consistent: re-read one
+ * before writing it), a page at a time.
+ */
+export async function* accountWaitingScheduledMessages(table: Table, accountId: string): AsyncGenerator<ScheduledMessageItem[]> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.accountScheduledMessages(accountId).gsi2pk },
+        ExclusiveStartKey,
+      }),
+    );
+    yield (page.Items ?? []) as ScheduledMessageItem[];
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
 }

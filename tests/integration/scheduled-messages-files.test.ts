@@ -34,7 +34,9 @@ async function upload(team: Team, name: string, bytes: Buffer): Promise<string> 
     body: { name, mimetype: 'application/pdf', serviceId: team.service.id, length: bytes.length, isPtt: false },
   });
   expect(request.status).toBe(200);
-  expect((await fetch(request.body.urlToUpload, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes })).status).toBe(200);
+  expect((await fetch(request.body.urlToUpload, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(bytes) })).status).toBe(
+    200,
+  );
   return request.body.file.id as string;
 }
 

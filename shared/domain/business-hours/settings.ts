@@ -13,6 +13,7 @@ import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 import { isOpen, nextOpening, scheduleFor } from './business-hours.ts';
 import { forgetAutomationContext } from '../automations/automation-context.ts';
+import { moveSchedulesToZone } from '../scheduled-messages/follow-time-zone.ts';
 
 /** The account's hours as saved, or the default ones. */
 export async function accountBusinessHours(ports: Pick<Ports, 'table'>, accountId: string): Promise<{ hours: BusinessHours; updatedAt: string | null }> {
@@ -54,5 +55,8 @@ export async function saveBusinessHours(ports: Ports, session: AccountSession, h
   };
   const item = await putAccountSetting(ports.table, session.accountId, 'business-hours', value, { userId: session.user.id, now: ports.clock().toISOString() });
   forgetAutomationContext(session.accountId);
+  // Waiting scheduled messages keep their wall-clock time in the saved zone (ADR draft schedules-follow-the-time-zone);
+  // on every save, so a save that failed half way is finished by the next one.
+  await moveSchedulesToZone(ports, session.accountId, value.timeZone);
   return answer(ports, item.value, item.updatedAt);
 }
