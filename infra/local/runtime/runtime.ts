@@ -331,7 +331,11 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const campaignSleep = (ms: number) =>
     new Promise<void>((resolve, reject) => {
       if (campaignsStop.signal.aborted) return reject(campaignsStop.signal.reason);
-      const timer = setTimeout(resolve, ms);
+      // The abort listener goes with the sleep: one left per sleep piled up for the runtime's life.
+      const timer = setTimeout(() => {
+        campaignsStop.signal.removeEventListener('abort', abort);
+        resolve();
+      }, ms);
       const abort = () => {
         clearTimeout(timer);
         reject(campaignsStop.signal.reason);
