@@ -6,7 +6,7 @@
  * without reopening the conversation, and the next message starts a new one; timers armed in those
  * writes fire through `fireDueTimers` on a moved clock, once; out of hours the away reply goes once a
  * stretch; automated messages leave unread alone; an account with every automation off keeps the
- * inbox's behaviour and no lifecycle state.
+ * inbox's behaviour and no lifecycle state, and reports still count its conversations.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -375,7 +375,7 @@ describe('automations on the conversation lifecycle', () => {
     expect(await retries(third.id)).toEqual([]);
   });
 
-  it('keeps the inbox as it was where no automation is on: no lifecycle, no automated message', async () => {
+  it('keeps the inbox as it was where no automation is on: no lifecycle, no automated message; reports still count the conversation', async () => {
     const team = await inboxTeam();
     await configure(team, { hours: alwaysOpen, automations: defaultAutomationSettings });
     await customerWrites(team, 'Oi');
@@ -383,5 +383,26 @@ describe('automations on the conversation lifecycle', () => {
     const item = await getContactItem(workerPorts().table, team.owner.accountId, team.contact.id);
     expect(item?.lifecycle).toBeUndefined();
     expect(item?.status ?? 'open').toBe('open');
+    expect(item?.conversationStats).toMatchObject({ firstResponseAt: null });
+
+    // An agent answers (nothing moves: nobody is assigned) and resolves it.
+    const reply = await call('POST', '/messages/send', {
+      token: team.admin.token,
+      body: { contactId: team.contact.id, serviceId: team.service.id, text: 'Olá! Vou verificar.' },
+    });
+    expect(reply.status).toBe(201);
+    expect(await contactOf(team)).toMatchObject({ status: 'open', userId: null });
+    expect((await call('POST', `/contacts/${team.contact.id}/status`, { token: team.admin.token, body: { status: 'resolved' } })).status).toBe(200);
+    const resolved = await getContactItem(workerPorts().table, team.owner.accountId, team.contact.id);
+    expect(resolved?.lifecycle).toBeUndefined();
+    expect(resolved?.conversationStats).toMatchObject({ protocol: item!.conversationStats!.protocol, firstResponseAt: expect.any(String) });
+
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const report = await eventually(async () => {
+      const answer = await call('GET', `/reports?from=${today}&to=${today}`, { token: team.owner.token });
+      return answer.body.totals?.resolved === 1 ? answer.body : undefined;
+    });
+    expect(report.totals).toMatchObject({ opened: 1, resolved: 1, firstResponse: { count: 1, median: expect.any(Number) }, resolution: { count: 1 } });
+    expect(report.agents.find((a: { id: string }) => a.id === team.admin.id)).toMatchObject({ firstResponse: { count: 1 } });
   });
 });

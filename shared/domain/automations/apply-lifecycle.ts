@@ -16,7 +16,8 @@ import { automatedMessage, conversationLine } from '../conversations/conversatio
 import { routedText } from '../conversations/inbound-routing.ts';
 import type { Ports } from '../ports.ts';
 import type { AutomationContext } from './automation-context.ts';
-import { type LifecycleEvent, type LifecycleState, lifecycleFromContact } from './lifecycle.ts';
+import { conversationEvents, derivedLifecycle } from './conversation-events.ts';
+import type { LifecycleEvent, LifecycleState } from './lifecycle.ts';
 import { transition } from './transition.ts';
 
 export interface LifecycleOutcome {
@@ -36,13 +37,13 @@ export const assignedText = (name: string) => `Atribuída a ${name}`;
 export const inactivityClosedText = 'Conversa encerrada por inatividade';
 
 /**
- * The contact's lifecycle state, or one read from its status and assignee (a conversation from
- * before automations); a contact nobody has exchanged a message with yet has no conversation going on.
+ * The contact's lifecycle state, or one read from its status, assignee and the protocol reports
+ * counted (a conversation from before automations, or of an account running none:
+ * conversation-events.ts).
  */
 export function lifecycleOf(contact: ContactItem): LifecycleState {
   const stored = contact.lifecycle as LifecycleState | undefined;
-  if (stored) return stored;
-  return lifecycleFromContact(contact.lastMessageAt ? contact : { ...contact, status: 'resolved' });
+  return stored ?? derivedLifecycle(contact);
 }
 
 /** Whether a state is a conversation going on (not resolved, not waiting for a score). */
@@ -147,59 +148,6 @@ export function applyLifecycle(
   for (const [name, step] of timers) steps[`timer_${name}`] = step;
   Object.assign(steps, conversationEvents(contact, before, moved.state, event, changes, options));
   return { changes, lines, steps, roundRobin, timers: new Set(timers.keys()) };
-}
-
-/**
- * The events reports read (a conversation started, its first answer by a person, its resolution;
- * its rating is written with the rating),
- * written with the move; the contact keeps the conversation's start and first answer
- * (`conversationStats`) to measure them.
- */
-function conversationEvents(
-  contact: ContactItem,
-  before: LifecycleState,
-  after: LifecycleState,
-  event: LifecycleEvent,
-  changes: Partial<ContactFields>,
-  options: { at: number; cause: LifecycleCause },
-): Steps {
-  const steps: Steps = {};
-  const at = new Date(options.at).toISOString();
-  let stats = contact.conversationStats;
-  const base = {
-    accountId: contact.accountId,
-    contactId: contact.id,
-    serviceId: contact.serviceId,
-    at,
-    userId: (changes.userId === undefined ? contact.userId : changes.userId) ?? null,
-    departmentId: (changes.departmentId === undefined ? contact.departmentId : changes.departmentId) ?? null,
-  };
-  if (after.protocol && after.protocol !== before.protocol) {
-    stats = { protocol: after.protocol, startedAt: at, firstResponseAt: null };
-    changes.conversationStats = stats;
-    steps.event_started = conversationEventStep({ ...base, protocol: after.protocol, kind: 'started' });
-  }
-  if (!stats || stats.protocol !== after.protocol) return steps;
-  if (event.kind === 'agent_reply' && !stats.firstResponseAt) {
-    changes.conversationStats = { ...stats, firstResponseAt: at };
-    steps.event_first_response = conversationEventStep({
-      ...base,
-      userId: event.userId,
-      protocol: stats.protocol,
-      kind: 'first_response',
-      waitMs: options.at - Date.parse(stats.startedAt),
-    });
-  }
-  if (changes.status === 'resolved') {
-    steps.event_resolved = conversationEventStep({
-      ...base,
-      protocol: stats.protocol,
-      kind: 'resolved',
-      handledMs: options.at - Date.parse(stats.startedAt),
-      by: options.cause === 'timer' ? 'inactivity' : 'team',
-    });
-  }
-  return steps;
 }
 
 /** The options a rule's message offers: a menu's (rule `menu:<id>`) or the rating question's; none for the others. */

@@ -3,13 +3,15 @@
  * lifecycle where the account runs automations: the move's own change (its system line, its
  * assignee) and the lifecycle's (its state, timers, the closing message and the rating question)
  * are written together, the lifecycle's view of status, assignee and department winning so they
- * stay in step (docs/conversation-lifecycle.md).
+ * stay in step (docs/conversation-lifecycle.md). Where none is on, the move is written alone, with
+ * the conversation events reports count (conversation-events.ts).
  */
 import type { ContactItem } from '#db/contacts.ts';
 import type { ConversationChange } from '../conversations/change-conversation.ts';
 import type { Ports } from '../ports.ts';
 import { applyLifecycle } from './apply-lifecycle.ts';
 import { type AutomationContext, automationContext } from './automation-context.ts';
+import { eventsWithoutAutomations } from './conversation-events.ts';
 import type { LifecycleEvent } from './lifecycle.ts';
 import type { TurnAfterMove } from './assign-in-turn.ts';
 
@@ -35,9 +37,17 @@ export function withLifecycle(
   automations: AutomationContext | null,
   turn?: TurnAfterMove,
 ): ConversationChange {
-  if (!event || !automations || contact.contactType !== 'user') {
+  if (!event || contact.contactType !== 'user') {
     turn?.note(null);
     return change;
+  }
+  if (!automations) {
+    turn?.note(null);
+    if (!change) return change;
+    // The move alone, and the events reports count (ADR draft report-rollups), at the lifecycle's time.
+    const changes = { ...change.changes };
+    const steps = eventsWithoutAutomations(contact, event, changes, { at: ports.clock().getTime() + 1, cause: 'team' });
+    return { ...change, changes, steps: { ...change.steps, ...steps } };
   }
   // After the move's own line (written at the clock's time).
   const outcome = applyLifecycle(ports, contact, event, automations, { at: ports.clock().getTime() + 1, cause: 'team' });

@@ -22,6 +22,7 @@ import { reopenedText, reopenOnInbound, routedDepartment, routedLines } from '..
 import { conversationLine } from '../conversations/conversation-lines.ts';
 import { applyLifecycle, isGoingOn, lifecycleOf, newProtocol } from '../automations/apply-lifecycle.ts';
 import { type AutomationContext, automationContext, automationSettingsOf } from '../automations/automation-context.ts';
+import { eventsWithoutAutomations } from '../automations/conversation-events.ts';
 import { optOutOnInbound } from '../contacts/opt-out.ts';
 import { TurnAfterMove } from '../automations/assign-in-turn.ts';
 import type { LifecycleState } from '../automations/lifecycle.ts';
@@ -108,8 +109,9 @@ export async function storeFile(ports: Ports, from: InboundConnection, input: Pi
 /**
  * What a message from the person changes on its contact: the last inbound time moves forward (the
  * Cloud API's 24-hour window runs from it; a late older message leaves it), and a resolved
- * conversation reopens; where the account runs automations, the conversation lifecycle decides
- * instead (a score to the rating question does not reopen it), and answers in the same write.
+ * conversation reopens, a person's message to one not going on starting a conversation for
+ * reports; where the account runs automations, the conversation lifecycle decides instead (a score
+ * to the rating question does not reopen it), and answers in the same write.
  */
 function inboundChanges(
   ports: Ports,
@@ -137,7 +139,13 @@ function inboundChanges(
     };
   }
   const reopened = reopenOnInbound(ports, contact, timestamp);
-  return { changes: { ...reopened?.changes, lastInboundAt }, lines: reopened?.lines ?? [] };
+  const changes: Partial<ContactFields> = { ...reopened?.changes, lastInboundAt };
+  const lines = reopened?.lines ?? [];
+  // Reports count a person's conversations with no automation on too (ADR draft report-rollups).
+  if (contact.contactType !== 'user') return { changes, lines };
+  const at = Math.max(ports.clock().getTime(), Date.parse(timestamp) + 1);
+  const event = { kind: 'customer_message' as const, text: message.text, protocol: newProtocol(ports, at) };
+  return { changes, lines, steps: eventsWithoutAutomations(contact, event, changes, { at, cause: 'customer' }) };
 }
 
 /** Stores an inbound message; a redelivered one (same channel id) changes nothing. Answers the message, or null for a repeat. */

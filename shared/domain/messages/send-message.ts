@@ -24,6 +24,7 @@ import type { Steps } from '#db/transaction.ts';
 import { applyLifecycle } from '../automations/apply-lifecycle.ts';
 import { signsMessages } from './signature.ts';
 import { automationContext } from '../automations/automation-context.ts';
+import { eventsWithoutAutomations } from '../automations/conversation-events.ts';
 import { toTemplate } from '../templates/templates.ts';
 
 /**
@@ -121,7 +122,7 @@ export async function sendMessage(
 /**
  * Stores a person's message to the customer (a send, a forward). The team's answer moves the
  * conversation's lifecycle (it stops the bot, cancels 'no one answered', arms inactivity), in the
- * write that stores it.
+ * write that stores it; with no automation on it moves nothing, and reports count its first answer.
  */
 export async function recordTeamMessage(
   ports: Ports,
@@ -130,18 +131,26 @@ export async function recordTeamMessage(
   message: MessageItem,
   guards?: Steps,
 ): Promise<RecordOutcome> {
-  const automations = contact.contactType === 'user' ? await automationContext(ports, session.accountId, contact.serviceId) : null;
+  const person = contact.contactType === 'user';
+  const automations = person ? await automationContext(ports, session.accountId, contact.serviceId) : null;
   const at = Date.parse(message.timestamp) + 1;
+  const event = { kind: 'agent_reply' as const, userId: session.user.id };
   return recordMessage(ports, message, {
     countUnread: false,
     contact,
     guards,
     also: automations
       ? (current) => {
-          const outcome = applyLifecycle(ports, current, { kind: 'agent_reply', userId: session.user.id }, automations, { at, cause: 'team' });
+          const outcome = applyLifecycle(ports, current, event, automations, { at, cause: 'team' });
           return outcome && { changes: outcome.changes, lines: outcome.lines, steps: outcome.steps };
         }
-      : undefined,
+      : person
+        ? (current) => {
+            // No automation on: the conversation does not move, its first answer is still counted (ADR draft report-rollups).
+            const changes = {};
+            return { changes, lines: [], steps: eventsWithoutAutomations(current, event, changes, { at, cause: 'team' }) };
+          }
+        : undefined,
   });
 }
 
