@@ -6,7 +6,9 @@
  * whose time has already passed in the new zone goes at the poller's next run, once; saving the
  * same zone again changes nothing; sent, cancelled and other accounts' schedules are left alone.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { keys } from '#db/keys.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import { wallClock } from '#domain/business-hours/zoned-time.ts';
 import type { Ports } from '#domain/ports.ts';
@@ -124,5 +126,33 @@ describe("a change of the account's time zone", () => {
       version: 2,
     });
     expect((await waiting(other))[0]).toMatchObject({ id: elsewhere.id, timeZone: 'America/Sao_Paulo', nextAt: elsewhere.nextAt });
+  });
+
+  it('a schedule the move did not see (stored before the account index) is moved by the poller when its old time comes, not sent then', async () => {
+    const team = await inboxTeam();
+    const old = await schedule(team, 'Lembrete antigo', 10 * MINUTE, 'daily');
+    const { table } = workerPorts();
+    // As stored before the account's index of waiting schedules existed.
+    await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.scheduledMessage(team.owner.accountId, team.contact.id, old.id),
+        UpdateExpression: 'REMOVE gsi2pk, gsi2sk',
+      }),
+    );
+    // Manaus (UTC-4): the same wall clock is an hour later.
+    await setZone(team, 'America/Manaus');
+    expect((await waiting(team))[0]).toMatchObject({ timeZone: 'America/Sao_Paulo', nextAt: old.nextAt });
+
+    const oldDue = Date.parse(old.nextAt) - Date.now();
+    await fireDueScheduledMessages(later(oldDue + MINUTE));
+    expect(await thread(team)).toEqual([]);
+    const moved = (await waiting(team))[0]!;
+    expect(moved).toMatchObject({ timeZone: 'America/Manaus', date: old.date, time: old.time, sentCount: 0 });
+    expect(Date.parse(moved.nextAt) - Date.parse(old.nextAt)).toBe(HOUR);
+
+    await fireDueScheduledMessages(later(oldDue + HOUR + MINUTE));
+    await eventually(async () => (await thread(team)).length === 1);
+    expect((await waiting(team))[0]).toMatchObject({ timeZone: 'America/Manaus', sentCount: 1, time: old.time });
   });
 });

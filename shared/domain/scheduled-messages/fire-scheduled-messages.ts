@@ -27,9 +27,11 @@ import {
 } from '#db/scheduled-messages.ts';
 import { getServiceItem } from '#db/services.ts';
 import { getUserItem } from '#db/users.ts';
+import { accountBusinessHours } from '../business-hours/settings.ts';
 import { recordTeamMessage } from '../messages/send-message.ts';
 import { signsMessages } from '../messages/signature.ts';
 import type { Ports } from '../ports.ts';
+import { inZone } from './follow-time-zone.ts';
 import { nextOccurrenceAfter } from './recurrence.ts';
 
 export interface FiredSchedules {
@@ -82,8 +84,17 @@ const failures = {
 async function fire(ports: Ports, entry: ScheduledMessageItem): Promise<keyof FiredSchedules> {
   const now = ports.clock();
   // The index lags and may be stale: the item itself, read consistently, decides.
-  const schedule = await getScheduledMessage(ports.table, entry.accountId, entry.contactId, entry.id);
-  if (schedule?.status !== 'scheduled' || !schedule.nextAt || schedule.nextAt > now.toISOString()) return 'stale';
+  const stored = await getScheduledMessage(ports.table, entry.accountId, entry.contactId, entry.id);
+  if (stored?.status !== 'scheduled' || !stored.nextAt || stored.nextAt > now.toISOString()) return 'stale';
+  // Still on a zone the account has left (stored before the account's index of waiting schedules held it, or
+  // edited across the change): its time in the account's zone decides (ADR draft schedules-follow-the-time-zone).
+  const { hours } = await accountBusinessHours(ports, stored.accountId);
+  const rezoned = inZone(stored, hours.timeZone, now.toISOString());
+  if (rezoned?.nextAt && rezoned.nextAt > now.toISOString()) {
+    await replaceScheduledMessage(ports.table, rezoned, stored.version);
+    return 'stale';
+  }
+  const schedule = rezoned ? { ...rezoned, version: stored.version } : stored;
   const contact = await getContactItem(ports.table, schedule.accountId, schedule.contactId);
   if (!contact) {
     // Deleted: its purge takes the item; meanwhile it leaves the due index.
@@ -119,7 +130,7 @@ async function fire(ports: Ports, entry: ScheduledMessageItem): Promise<keyof Fi
     ? { id: fileRecord.id, name: fileRecord.name, mimetype: fileRecord.mimetype, size: fileRecord.size, objectKey: fileRecord.objectKey }
     : null;
   const message = messageItem({
-    id: scheduledOccurrenceId(schedule.id, occurrence, Date.parse(schedule.nextAt)),
+    id: scheduledOccurrenceId(schedule.id, occurrence, Date.parse(schedule.nextAt ?? stored.nextAt)),
     accountId: schedule.accountId,
     contactId: contact.id,
     serviceId: contact.serviceId,

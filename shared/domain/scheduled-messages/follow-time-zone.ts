@@ -29,7 +29,7 @@ const together = 8;
 const tries = 5;
 
 /** The schedule's next version in `timeZone`, or null when it no longer waits or is already there. */
-function inZone(item: ScheduledMessageItem, timeZone: string, now: string): ScheduledMessageItem | null {
+export function inZone(item: ScheduledMessageItem, timeZone: string, now: string): ScheduledMessageItem | null {
   if (item.status !== 'scheduled' || item.timeZone === timeZone) return null;
   const at = occurrenceAt({ repeat: item.repeat, anchorDate: item.anchorDate, minutes: item.minutes, timeZone }, item.index);
   if (at === null) return null;
