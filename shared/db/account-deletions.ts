@@ -35,6 +35,11 @@ export interface AccountDeletionItem {
   /** Connections met by the purge (their partitions and leases are emptied after they stop). */
   serviceIds?: Set<string>;
   stripeCustomerId: string | null;
+  /**
+   * When the account was made: its conversation events' month partitions (`keys.conversationEvent`)
+   * are purged from that month on. Absent on jobs stored before it was kept.
+   */
+  accountCreatedAt?: string;
   requestedAt: string;
   phase: DeletionPhase;
   round: number;
@@ -54,6 +59,7 @@ export function accountDeletionItem(input: {
   ownerEmail: string;
   userIds: string[];
   stripeCustomerId: string | null;
+  accountCreatedAt: string;
   requestedAt: string;
 }): AccountDeletionItem {
   return {

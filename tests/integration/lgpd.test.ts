@@ -221,6 +221,37 @@ describe('deleting an account', () => {
     const apiToken = await call('POST', '/api-tokens', { token: victim.token, body: { name: 'n8n', scopes: ['contacts:read'] } });
     expect(apiToken.status).toBe(201);
     expect((await call('GET', '/contacts', { token: apiToken.body.secret })).status).toBe(200);
+    // Conversation events (reports) in a partition per month, outside the account's: this month's
+    // conversations, and one of an account made two months ago (back-dated), in that month's.
+    const eventsOf = async (month: string) =>
+      (
+        await db().send(
+          new QueryCommand({
+            TableName: runtime.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.conversationEventsOf(victim.accountId, month).pk },
+          }),
+        )
+      ).Items ?? [];
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    const started = await eventually(async () => {
+      const events = await eventsOf(thisMonth);
+      return events.filter((e) => e.kind === 'started').length === 2 && events;
+    });
+    const now = new Date();
+    const earlier = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 15, 12)).toISOString();
+    const earlierMonth = earlier.slice(0, 7);
+    await db().send(
+      new UpdateCommand({
+        TableName: runtime.tableName,
+        Key: keys.account(victim.accountId),
+        UpdateExpression: 'SET createdAt = :at',
+        ExpressionAttributeValues: { ':at': earlier },
+      }),
+    );
+    const old = { ...started[0]!, ...keys.conversationEvent(victim.accountId, earlier, started[0]!.contactId as string, 'started'), at: earlier };
+    await db().send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: [{ PutRequest: { Item: old } }] } }));
+    expect(await eventsOf(earlierMonth)).toHaveLength(1);
     const victimIds = [
       victim.accountId,
       victim.serviceId,
@@ -252,6 +283,7 @@ describe('deleting an account', () => {
 
     // Nothing of the account is left, in the table or the bucket.
     expect(await traces(victimIds)).toEqual({ items: [], objects: [] });
+    expect([...(await eventsOf(thisMonth)), ...(await eventsOf(earlierMonth))]).toEqual([]);
     // The bot stopped being polled (its session ended) and its webhook and offset are forgotten.
     await eventually(async () => !victim.bot.polling);
 

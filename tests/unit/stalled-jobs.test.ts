@@ -168,6 +168,7 @@ function deletionJob(accountId: string, requestedAt: string) {
     ownerEmail: `dona.${accountId.toLowerCase()}@example.com`,
     userIds: [],
     stripeCustomerId: null,
+    accountCreatedAt: requestedAt,
     requestedAt,
   });
 }

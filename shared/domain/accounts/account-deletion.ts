@@ -62,6 +62,7 @@ export async function deleteAccount(ports: Ports, session: AccountSession, id: s
     ownerEmail: session.user.email,
     userIds: users.map((u) => u.id),
     stripeCustomerId: account.stripeCustomerId ?? null,
+    accountCreatedAt: account.createdAt,
     requestedAt: ports.clock().toISOString(),
   });
   try {
@@ -141,7 +142,8 @@ async function removeContacts(ports: Ports, job: AccountDeletionItem): Promise<P
 /**
  * Everything else of the account in the table: its connections' partitions (channel contacts and
  * messages, adapters' records such as WhatsApp's auth state), session leases, realtime connections,
- * its campaigns' partitions, the rest of its own partition, its users' one-time codes and its payment customer.
+ * its campaigns' partitions, its API tokens' calls, its conversation events' month partitions, the
+ * rest of its own partition, its users' one-time codes and its payment customer.
  */
 async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise<Progress> {
   let removed = 0;
@@ -198,6 +200,12 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
     ]);
     if (budget() <= 0) return { removedItems: removed };
   }
+  // Conversation events (ADR draft report-rollups) live in a partition per month, outside the account's.
+  for (const month of eventMonths(job, ports.clock())) {
+    const result = await purgePartition(ports.table, keys.conversationEventsOf(job.accountId, month).pk, budget());
+    removed += result.removed;
+    if (!result.empty) return { removedItems: removed };
+  }
   const own = await purgePartition(ports.table, keys.accountPartition(job.accountId).pk, budget());
   removed += own.removed;
   if (!own.empty) return { removedItems: removed };
@@ -207,6 +215,29 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
     ...(job.stripeCustomerId ? [keys.billingCustomer(job.stripeCustomerId)] : []),
   ]);
   return { phase: next(job.phase), removedItems: removed };
+}
+
+/** The month conversation events were first written (reports, ADR draft report-rollups): a job that does not know its account's creation starts there. */
+const firstEventsMonth = '2026-11';
+
+/**
+ * The months ('2026-11') that may hold the account's conversation events, found without a scan:
+ * from the account's creation to the month after now (an event's time may run a little ahead of
+ * this clock, a channel's timestamp at a month's end).
+ */
+export function eventMonths(job: Pick<AccountDeletionItem, 'accountCreatedAt'>, now: Date): string[] {
+  const start = job.accountCreatedAt?.slice(0, 7) ?? firstEventsMonth;
+  let year = Number(start.slice(0, 4));
+  let month = Number(start.slice(5, 7));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 7);
+  const months: string[] = [];
+  for (;;) {
+    const current = `${year}-${String(month).padStart(2, '0')}`;
+    if (current > last) return months;
+    months.push(current);
+    month = month === 12 ? 1 : month + 1;
+    if (month === 1) year++;
+  }
 }
 
 /** Every object of the account in the bucket (files, avatars). */
