@@ -10,7 +10,7 @@ import type { ChannelConnection, InboundAck, OutboundMessage } from '#domain/cha
 import { memoryAuth, memoryLedger, sessionContext, SocketDouble, until } from '../../tests/support/whatsapp-double.ts';
 import { acksOfUpdates, refusedReason } from './acks.ts';
 import { liveConnections } from './live.ts';
-import { sendThrough } from './send.ts';
+import { sendThrough, whatsappMessageIdOf } from './send.ts';
 import { defaultSessionOptions, WhatsAppSession } from './session.ts';
 
 const customer = '19178056839@s.whatsapp.net';
@@ -97,12 +97,13 @@ describe('sends to contacts WhatsApp moved to a LID', () => {
   it('a 463 that arrives before the send’s own write keeps its reason while it waits for the message', async () => {
     const h = await connectedSession();
     h.socket.refusedNumbers.add(customer);
-    h.missing.add('3EB00000000000000001');
+    const id = whatsappMessageIdOf(outbound().messageId, customer);
+    h.missing.add(id);
     await h.send(h.connection, outbound());
     await until(() => h.acks().length > 0);
     h.missing.clear();
     await until(() => h.acks().length > 1);
-    expect(h.acks().at(-1)).toEqual({ channelMessageId: '3EB00000000000000001', ack: -2, reason: refusedReason('463') });
+    expect(h.acks().at(-1)).toEqual({ channelMessageId: id, ack: -2, reason: refusedReason('463') });
   });
 });
 

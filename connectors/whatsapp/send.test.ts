@@ -4,7 +4,7 @@ import { DisconnectReason, proto, type WAMessage } from 'baileys';
 import { ChannelSendError, type ChannelConnection, type OutboundMessage } from '#domain/channels/port.ts';
 import { closeError, SocketDouble } from '../../tests/support/whatsapp-double.ts';
 import { liveConnections } from './live.ts';
-import { sendThrough } from './send.ts';
+import { sendThrough, whatsappMessageIdOf } from './send.ts';
 
 const customer = '5511912345678@s.whatsapp.net';
 const connection: ChannelConnection = { accountId: 'ACC1', serviceId: 'SVC-SEND', type: 'whatsapp', token: null };
@@ -46,9 +46,11 @@ describe('sending on WhatsApp', () => {
   it('sends a text and answers the WhatsApp id, remembering the message for retries and quotes', async () => {
     const { socket, remembered } = live();
     const sent = await sendWhatsApp(connection, outbound());
-    expect(socket.sent).toEqual([{ jid: customer, content: { text: 'Olá!' }, options: undefined }]);
-    expect(sent).toEqual({ channelMessageId: '3EB00000000000000001', timestamp: new Date(1_767_000_000_000).toISOString() });
-    expect(remembered.map((m) => m.key.id)).toEqual(['3EB00000000000000001']);
+    const id = whatsappMessageIdOf(outbound().messageId, customer);
+    expect(id).toMatch(/^3EB0[0-9A-F]{18}$/);
+    expect(socket.sent).toEqual([{ jid: customer, content: { text: 'Olá!' }, options: { messageId: id } }]);
+    expect(sent).toEqual({ channelMessageId: id, timestamp: new Date(1_767_000_000_000).toISOString() });
+    expect(remembered.map((m) => m.key.id)).toEqual([id]);
   });
 
   it('sends images and videos with their captions, documents with their file names, audio as it is', async () => {
@@ -105,6 +107,18 @@ describe('sending on WhatsApp', () => {
       reason: 'Falha ao enviar a mensagem pelo WhatsApp. Tente de novo.',
       options: {},
     });
+  });
+
+  it('a retry after a socket that closed once WhatsApp had taken the send names the same WhatsApp id, so the phone shows it once', async () => {
+    const { socket } = live();
+    socket.failAfterNextRelay = closeError(DisconnectReason.connectionClosed, 'Connection Closed');
+    await expect(sendWhatsApp(connection, outbound())).rejects.toMatchObject({ options: { retryAfterSeconds: 5 } });
+    const retried = await sendWhatsApp(connection, outbound());
+    expect(socket.sent).toHaveLength(2);
+    expect(socket.sent.map((s) => s.options?.messageId)).toEqual([retried.channelMessageId, retried.channelMessageId]);
+    // Another message to the same customer is another id.
+    const other = await sendWhatsApp(connection, outbound({ messageId: 'M-other' }));
+    expect(other.channelMessageId).not.toBe(retried.channelMessageId);
   });
 
   it('a file that cannot be read from the bucket fails the send with a reason', async () => {

@@ -4,6 +4,7 @@
  * one this worker holds for the connection; without one the dispatcher is asked to come back.
  * Thumbnails are not made (Baileys would need sharp, jimp or ffmpeg).
  */
+import { createHash } from 'node:crypto';
 import type { AnyMessageContent, WAMessage } from 'baileys';
 import { ChannelSendError, oggOpusMimetype, type ChannelAdapter, type OutboundMessage } from '#domain/channels/port.ts';
 import { oggOpusVoiceShape } from '#media/ogg-opus-waveform.ts';
@@ -98,6 +99,17 @@ export function sendError(error: unknown): ChannelSendError {
   return new ChannelSendError('Falha ao enviar a mensagem pelo WhatsApp. Tente de novo.');
 }
 
+/**
+ * The WhatsApp id of a send (Baileys' `messageId` option), fixed by our message and its recipient,
+ * in the shape of Baileys' own generateMessageIDV2 ('3EB0' and 18 hex digits). A retry after a
+ * socket that closed mid-send (WhatsApp may already have taken the stanza) carries the same id, so
+ * the customer's phone, which keeps one message per sender and id, shows it once; a send to another
+ * JID of the contact (a LID after error 463) gets another id.
+ */
+export function whatsappMessageIdOf(messageId: string, to: string): string {
+  return `3EB0${createHash('sha256').update(`${messageId}\n${to}`).digest('hex').toUpperCase().slice(0, 18)}`;
+}
+
 /** Sends through the sockets of a registry (the worker adapter's). */
 export const sendThrough =
   (sockets: LiveConnections): ChannelAdapter['send'] =>
@@ -118,7 +130,8 @@ export const sendThrough =
     const to = await recipientOf(live.socket, chat);
     let sent: WAMessage | undefined;
     try {
-      sent = await live.socket.sendMessage(to, content, message.replyTo ? { quoted: quotedOf(live, to, message.replyTo) } : undefined);
+      const messageId = whatsappMessageIdOf(message.messageId, to);
+      sent = await live.socket.sendMessage(to, content, message.replyTo ? { quoted: quotedOf(live, to, message.replyTo), messageId } : { messageId });
     } catch (error) {
       throw sendError(error);
     }

@@ -144,8 +144,9 @@ describe('WhatsApp through the worker queue', () => {
     expect(own.runtime().queues.accepted('send-outbound.fifo')).toBe(sendQueueBefore);
     expect(own.runtime().queues.accepted(`${workerQueue.name}.fifo`)).toBeGreaterThan(workerQueueBefore);
 
-    // The customer's phone reads it: the ack advances (the double numbers its messages 3EB0…1, 3EB0…2, …).
-    const channelId = `3EB0${'1'.padStart(16, '0')}`;
+    // The customer's phone reads it: the ack advances (the id the send named, whatsappMessageIdOf).
+    const channelId = socket.sent.at(-1)!.options!.messageId!;
+    expect(channelId).toMatch(/^3EB0[0-9A-F]{18}$/);
     socket.emit('messages.update', [
       { key: { remoteJid: team.contact.idFromService, fromMe: true, id: channelId }, update: { status: proto.WebMessageInfo.Status.READ } },
     ]);

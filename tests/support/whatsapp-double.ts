@@ -123,6 +123,8 @@ export class SocketDouble implements WhatsAppSocket {
   readonly queries: BinaryNode[] = [];
   /** False: WhatsApp no longer answers; a query waits forever (a socket that says open but is dead). */
   answering = true;
+  /** The next sendMessage reaches WhatsApp (it is in `sent`) and then throws this: a socket closed after the relay. */
+  failAfterNextRelay: Error | null = null;
   /** The next sendMessage throws this. */
   failNextSend: Error | null = null;
   private closed = false;
@@ -210,7 +212,14 @@ export class SocketDouble implements WhatsAppSocket {
       throw error;
     }
     this.sent.push({ jid, content, options });
-    const key = { remoteJid: jid, fromMe: true, id: `3EB0${String(++this.sequence).padStart(16, '0')}` };
+    if (this.failAfterNextRelay) {
+      // WhatsApp took the stanza; the socket closed before Baileys' promise settled.
+      const error = this.failAfterNextRelay;
+      this.failAfterNextRelay = null;
+      throw error;
+    }
+    // Baileys takes the id a send names (`messageId`, as generateWAMessage does), or makes one.
+    const key = { remoteJid: jid, fromMe: true, id: options?.messageId ?? `3EB0${String(++this.sequence).padStart(16, '0')}` };
     // WhatsApp takes the stanza (the call succeeds) and refuses it afterwards, in the server's ack.
     if (this.refusedNumbers.has(jid)) setImmediate(() => this.badAck(key, '463'));
     return this.relayed(
