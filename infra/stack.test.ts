@@ -1055,7 +1055,7 @@ describe.each([
   });
 });
 
-describe("the webhooks' retries (ADR draft outbound-webhooks)", () => {
+describe("the webhooks' retries (ADR-0233)", () => {
   it('runs every minute from its own rule without retries, opens the secrets with the data key, mails through SES, and never allows loopback', () => {
     const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Description === 'schedules/deliver-webhooks');
     expect(found).toHaveLength(1);

@@ -470,7 +470,7 @@ export class ConversaStack extends Stack {
     const appUrl = givenAppUrl ?? this.site.url;
     this.media.allowBrowsersFrom([this.site.url, ...(givenAppUrl && originOf(givenAppUrl) !== this.site.url ? [originOf(givenAppUrl)] : [])]);
     for (const fn of httpFunctions) fn.addEnvironment('APP_URL', appUrl);
-    // Outbound webhooks' retries (ADR draft outbound-webhooks): every minute, the deliveries whose
+    // Outbound webhooks' retries (ADR-0233): every minute, the deliveries whose
     // next attempt came due, signed with their subscription's secret (the data key opens it); a
     // subscription switched off after a day of failures mails the account's admins.
     this.webhookRetries = new TimerFirer(this, 'WebhookRetries', {

@@ -1,5 +1,5 @@
 /**
- * The cloud never delivers webhooks to loopback (ADR draft webhook-ssrf-safe-sender): only the
+ * The cloud never delivers webhooks to loopback (ADR-0231): only the
  * local runtime reads WEBHOOKS_ALLOW_LOOPBACK=1, so no function and no container of any stage may
  * carry the variable, whatever its value.
  */

@@ -1,5 +1,5 @@
 /**
- * Recomputes an account's report days from their conversation events (ADR draft report-rollups):
+ * Recomputes an account's report days from their conversation events (ADR-0234):
  * for operators, after a consumer failure or to fill in days from before the consumer existed; an
  * account's admins do the same with POST /api/reports/rebuild. Runs against the table TABLE_NAME
  * names, with the AWS credentials and region of the environment.

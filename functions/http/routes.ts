@@ -11,7 +11,7 @@ export interface HttpRoute {
   handler: string;
   /** Lambda timeout in seconds when the route needs more than the default 10. */
   timeoutSeconds?: number;
-  /** The scope an API token needs to call this route; a route without one refuses every API token (ADR draft api-tokens). */
+  /** The scope an API token needs to call this route; a route without one refuses every API token (ADR-0232). */
   tokenScope?: ApiTokenScope;
 }
 
@@ -142,13 +142,13 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'GET', path: '/campaigns/{id}', handler: 'campaigns/get-campaign' },
   { method: 'POST', path: '/campaigns/{id}/status', handler: 'campaigns/move-campaign' },
 
-  // 'Tokens de API' (ADR draft api-tokens): admins create, list, revoke and audit them; no API token reaches these routes.
+  // 'Tokens de API' (ADR-0232): admins create, list, revoke and audit them; no API token reaches these routes.
   { method: 'GET', path: '/api-tokens', handler: 'api-tokens/list-api-tokens' },
   { method: 'POST', path: '/api-tokens', handler: 'api-tokens/create-api-token' },
   { method: 'DELETE', path: '/api-tokens/{id}', handler: 'api-tokens/revoke-api-token' },
   { method: 'GET', path: '/api-tokens/{id}/calls', handler: 'api-tokens/list-api-token-calls' },
 
-  // Outbound webhooks (ADR draft outbound-webhooks): admins, or an API token with `webhooks:manage`, manage the subscriptions, read their deliveries and send a test event.
+  // Outbound webhooks (ADR-0233): admins, or an API token with `webhooks:manage`, manage the subscriptions, read their deliveries and send a test event.
   { method: 'GET', path: '/webhook-subscriptions', handler: 'webhook-subscriptions/list-webhook-subscriptions', tokenScope: 'webhooks:manage' },
   { method: 'POST', path: '/webhook-subscriptions', handler: 'webhook-subscriptions/create-webhook-subscription', tokenScope: 'webhooks:manage' },
   { method: 'GET', path: '/webhook-subscriptions/{id}', handler: 'webhook-subscriptions/get-webhook-subscription', tokenScope: 'webhooks:manage' },

@@ -1,5 +1,5 @@
 /**
- * The route's token scope comes from the route list alone (ADR draft api-tokens): found by the
+ * The route's token scope comes from the route list alone (ADR-0232): found by the
  * route key API Gateway and the local gateway put in the event, for every route; nothing for a
  * route the list does not hold; and no route of sign-in, accounts, users, tokens or the realtime
  * ticket ever takes a token.

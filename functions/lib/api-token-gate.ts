@@ -1,5 +1,5 @@
 /**
- * The HTTP edge's side of API tokens (ADR draft api-tokens): the scope a route asks of a token,
+ * The HTTP edge's side of API tokens (ADR-0232): the scope a route asks of a token,
  * read from the route list (functions/http/routes.ts, the one place that states it) by the route
  * API Gateway names in `event.routeKey`; and the audit of every call made with a token, written
  * once its answer (or rendered error) is known.

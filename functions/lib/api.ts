@@ -154,7 +154,7 @@ export function api<
             prefetched.catch(() => undefined);
           });
         const token = bearer(event);
-        // An API token (ADR draft api-tokens) opens no public route either (sign-in, sign-up...).
+        // An API token (ADR-0232) opens no public route either (sign-in, sign-up...).
         if (options.auth === 'public' && token && isApiTokenSecret(token)) throw fail.forbidden(errorTexts.apiTokenRouteRefused);
         if (options.auth !== 'public') {
           session = await resolveSession(ports, token, startPrefetch);

@@ -1,5 +1,5 @@
 /**
- * Which IP addresses a webhook may be delivered to (ADR draft webhook-ssrf-safe-sender): only
+ * Which IP addresses a webhook may be delivered to (ADR-0231): only
  * globally reachable unicast. IPv4 follows IANA's special-purpose registry; IPv6 is allowed only
  * inside 2000::/3 (global unicast), minus its special blocks, so loopback, unspecified,
  * unique-local (fd00:ec2::254, the EC2 metadata service, among them), link-local, multicast and

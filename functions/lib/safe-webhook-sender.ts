@@ -1,6 +1,6 @@
 /**
  * The webhook sender (the `WebhookSender` port): posts a delivery to a customer's URL without
- * letting that URL reach anything inside our network (ADR draft webhook-ssrf-safe-sender).
+ * letting that URL reach anything inside our network (ADR-0231).
  *
  * - Only http and https, no credentials in the URL, no port on the fetch standard's "bad port" list.
  * - The host is resolved once per hop and EVERY address it resolves to must be public

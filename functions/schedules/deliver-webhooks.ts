@@ -1,6 +1,6 @@
 /**
  * Scheduled (EventBridge, every minute; infra/constructs/timer-firer.ts): the webhook deliveries
- * whose retry came due (shared/domain/webhooks/deliver-webhooks.ts, ADR draft outbound-webhooks).
+ * whose retry came due (shared/domain/webhooks/deliver-webhooks.ts, ADR-0233).
  * A run takes no new delivery after 45 s; what it leaves, and what a run that dies held, is due for
  * the next one.
  */

@@ -120,7 +120,7 @@ export const streamConsumers: StreamConsumerDef[] = [
     router: 'realtime',
     load: () => import('./webhook-events.ts'),
     batchSize: 100,
-    // What outbound webhooks tell of (ADR draft outbound-webhooks): messages, contacts, deletion
+    // What outbound webhooks tell of (ADR-0233): messages, contacts, deletion
     // tombstones, campaigns and their lanes; and subscriptions, whose change refreshes the
     // account's cached ones. Whether a change makes an event, and for whom, is decided in code.
     filters: [
@@ -243,7 +243,7 @@ export const streamConsumers: StreamConsumerDef[] = [
     load: () => import('./report-rollups.ts'),
     // A day's rollup is computed once per batch however many of its events the batch holds.
     batchSize: 500,
-    // Conversation events as the lifecycle writes them (ADR draft report-rollups).
+    // Conversation events as the lifecycle writes them (ADR-0234).
     filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: [entityTypes.conversationEvent] } } } }],
     // A busy day's events are read whole (a few thousand items) for each day a batch touches.
     timeoutSeconds: 60,

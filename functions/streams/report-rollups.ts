@@ -1,5 +1,5 @@
 /**
- * Stream consumer: the reports' daily rollups (ADR draft report-rollups). The conversation events
+ * Stream consumer: the reports' daily rollups (ADR-0234). The conversation events
  * a batch wrote name their (account, local day)s; each is computed again from its day's events, so
  * a redelivered batch or events out of order leave the same rollups.
  */

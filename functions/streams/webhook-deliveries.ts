@@ -1,6 +1,6 @@
 /**
  * Stream consumer: the first attempt of every new webhook delivery, as soon as it is written
- * (shared/domain/webhooks/deliver-webhooks.ts, ADR draft outbound-webhooks); a failure leaves it
+ * (shared/domain/webhooks/deliver-webhooks.ts, ADR-0233); a failure leaves it
  * due for the minute poller's retries (functions/schedules/deliver-webhooks.ts). Ten at a time.
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';

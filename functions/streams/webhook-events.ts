@@ -1,6 +1,6 @@
 /**
  * Stream consumer: webhook events from the table's changes (shared/domain/webhooks/webhook-events.ts,
- * ADR draft outbound-webhooks). Messages, contacts, deletion tombstones and campaigns become
+ * ADR-0233). Messages, contacts, deletion tombstones and campaigns become
  * deliveries for the accounts whose subscriptions take them; a subscription's own change refreshes
  * the account's cached subscriptions. Idempotent: a delivery's key is made from the stream record.
  */

@@ -1,5 +1,5 @@
 /**
- * API tokens ('Tokens de API', ADR draft api-tokens): an account's admins create them with scopes;
+ * API tokens ('Tokens de API', ADR-0232): an account's admins create them with scopes;
  * a token calls the same routes as the app, only those whose scope it holds.
  */
 import { z } from 'zod';

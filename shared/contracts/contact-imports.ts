@@ -104,7 +104,7 @@ export interface ContactImport {
 
 /**
  * GET /contact-imports: one of the account's imports as 'Importações recentes' lists it (newest
- * first; ADR draft contact-import-history). `requestedBy` is null once its user left the account.
+ * first; ADR-0236). `requestedBy` is null once its user left the account.
  */
 export interface ContactImportSummary {
   id: string;

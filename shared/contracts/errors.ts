@@ -65,7 +65,7 @@ export const errorTexts = {
   reactionRefused: 'The channel refused the reaction',
   // The team inbox (docs/product.md#team-inbox).
   conversationTaken: 'The conversation is already assigned to someone else',
-  // API tokens (ADR draft api-tokens).
+  // API tokens (ADR-0232).
   apiTokenRouteRefused: 'This route does not accept API tokens',
   apiTokenScopeMissing: 'The API token does not have the scope this route requires',
   apiTokenRateLimited: 'Too many requests with this API token',

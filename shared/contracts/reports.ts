@@ -1,6 +1,6 @@
 /**
  * Reports ('Relatórios', docs/product.md#reports): the period asked for and the figures answered,
- * computed from the daily rollups of the conversation events (ADR draft report-rollups). Dates are
+ * computed from the daily rollups of the conversation events (ADR-0234). Dates are
  * calendar dates in the account's time zone; durations are milliseconds.
  */
 import { z } from 'zod';
@@ -43,7 +43,7 @@ export type ReportQuery = z.infer<typeof reportQuerySchema>;
 export const reportRebuildSchema = period(maxRebuildDays, reportTexts.rebuildTooLong);
 export type ReportRebuild = z.infer<typeof reportRebuildSchema>;
 
-/** A duration's median and 90th percentile (null without a sample), within the bound of ADR draft report-rollups. */
+/** A duration's median and 90th percentile (null without a sample), within the bound of ADR-0234. */
 export interface DurationFigures {
   count: number;
   median: number | null;

@@ -1,5 +1,5 @@
 /**
- * Outbound webhooks ('Webhooks', ADR draft outbound-webhooks): an account's subscriptions to
+ * Outbound webhooks ('Webhooks', ADR-0233): an account's subscriptions to
  * event types, each delivered as a signed POST (shared/domain/webhooks/webhook-signature.ts) with
  * the JSON body `{ id, type, createdAt, accountId, data }`, `data` being the entity as the API
  * answers it. Admins manage them; the delivery log shows every attempt's answer.

@@ -1,5 +1,5 @@
 /**
- * API tokens as items (ADR draft api-tokens): the token in its account's partition (what the
+ * API tokens as items (ADR-0232): the token in its account's partition (what the
  * 'Tokens de API' screen lists), a lookup item keyed by the SHA-256 of the secret (what a caller's
  * bearer finds; the table never holds a usable secret), and the audited calls in a partition of the
  * token's own, each kept `callRetentionDays`. Revoking removes the lookup item, so the next call

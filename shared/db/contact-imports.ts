@@ -205,8 +205,7 @@ export type ListedContactImport = Pick<ContactImportItem, (typeof listedFields)[
 
 /**
  * The account's imports, newest first (their ids are ULIDs), with only the fields a list shows. An
- * import stays as long as its files in the bucket: both go with the account's purge (ADR draft
- * contact-import-history).
+ * import stays as long as its files in the bucket: both go with the account's purge (ADR-0236).
  */
 export function accountContactImports(table: Table, accountId: string): Promise<ListedContactImport[]> {
   const { pk, skPrefix } = keys.accountContactImports(accountId);

@@ -311,7 +311,7 @@ export const keys = {
   }),
   conversationEventsOf: (accountId: string, month: string) => ({ pk: `${ACCOUNT}${accountId}#CONVERSATION-EVENTS#${month}` }),
   /**
-   * One local day of an account's reports (shared/db/report-days.ts, ADR draft report-rollups): the
+   * One local day of an account's reports (shared/db/report-days.ts, ADR-0234): the
    * day's figures rolled up from its conversation events, in the account's partition (its purge
    * takes them), sorted by date so a period is one Query.
    */
@@ -354,7 +354,7 @@ export const keys = {
   wsTicket: (digest: string): Key => ({ pk: `WSTICKET#${digest}`, sk: 'TICKET' }),
 
   /**
-   * An API token (shared/db/api-tokens.ts, ADR draft api-tokens) in its account's partition; found
+   * An API token (shared/db/api-tokens.ts, ADR-0232) in its account's partition; found
    * by a caller's secret through its lookup item, keyed by the SHA-256 of the secret (the table never
    * holds a usable secret). Its audited calls live in a partition of the token's own, by time.
    */
@@ -368,7 +368,7 @@ export const keys = {
   apiTokenCalls: (accountId: string, tokenId: string) => ({ pk: `${ACCOUNT}${accountId}#API-TOKEN#${tokenId}`, skPrefix: 'CALL#' }),
 
   /**
-   * An outbound webhook subscription (shared/db/webhooks.ts, ADR draft outbound-webhooks), in its
+   * An outbound webhook subscription (shared/db/webhooks.ts, ADR-0233), in its
    * account's partition; its deliveries (one per event and subscription: the retry queue's entry
    * and the log's line) beside it, by id (ULIDs: newest last), gone by TTL after 30 days. gsi1,
    * sparse while a delivery waits for an attempt: by its due time over `webhookShards` partitions.

@@ -1,5 +1,5 @@
 /**
- * The reports' daily rollups (ADR draft report-rollups): one item per account and local day,
+ * The reports' daily rollups (ADR-0234): one item per account and local day,
  * computed whole from that day's conversation events, and the reads that compute and answer them.
  * A rollup is replaced only by one computed from at least as many events: the day's events only
  * grow, so a recomputation that read fewer (an older read racing a newer one) loses.

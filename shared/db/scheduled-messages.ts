@@ -4,7 +4,7 @@
  * carrying while it waits a sparse gsi1 entry by its next due time, spread over `timerShards`
  * partitions as the lifecycle's timers are, and read by the same minute poller, and a sparse gsi2
  * entry in its account's partition of waiting schedules (read when the account's zone changes,
- * ADR draft schedules-follow-the-time-zone). Every write after
+ * ADR-0237). Every write after
  * the first is on condition of the `version` read, so an edit, a cancel and a firing never
  * overwrite one another, and a firing is stored at most once per occurrence.
  */

@@ -1,5 +1,5 @@
 /**
- * Outbound webhook subscriptions and their deliveries (ADR draft outbound-webhooks). A delivery is
+ * Outbound webhook subscriptions and their deliveries (ADR-0233). A delivery is
  * one event for one subscription: the retry queue's entry while it waits (sparse on gsi1 by its
  * due time, read by the minute poller) and the delivery log's line after, gone by TTL 30 days
  * after the event. Attempts are claimed by a conditional write on the attempt count read, so the

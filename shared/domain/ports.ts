@@ -156,7 +156,7 @@ export interface Ports {
   newId: (at?: number) => string;
   /** The payment provider. */
   billing: Billing;
-  /** Posts webhook deliveries to customers' URLs, refusing any non-public destination (ADR draft webhook-ssrf-safe-sender). */
+  /** Posts webhook deliveries to customers' URLs, refusing any non-public destination (ADR-0231). */
   webhooks: WebhookSender;
   /** Where the web app lives, for links in e-mails. */
   appUrl: string;

@@ -8,7 +8,7 @@ export interface Session {
   user: UserItem;
   /** The account every account-scoped key is built from: the token's, never the request's. */
   accountId: string | null;
-  /** Set when the caller used an API token (ADR draft api-tokens): it acts as its creator, within these scopes. */
+  /** Set when the caller used an API token (ADR-0232): it acts as its creator, within these scopes. */
   apiToken?: { id: string; scopes: ApiTokenScope[] };
 }
 

@@ -3,8 +3,7 @@
  * 'Contatos', a CSV saved by Excel in Brazil (Windows-1252, ';') is uploaded, its columns guessed
  * from the header, checked (the rows left out listed with their line and reason) and imported with a
  * tag, the contacts then listed. 'Importações recentes' lists both imports, downloads the first's
- * rows left out again and reopens the checked one by keyboard after leaving the screen (ADR draft
- * contact-import-history). axe-core clean on the checked screen, light, and at 390 px dark;
+ * rows left out again and reopens the checked one by keyboard after leaving the screen (ADR-0236). axe-core clean on the checked screen, light, and at 390 px dark;
  * screenshots kept in .tmp/contact-import-shots.
  */
 import { join } from 'node:path';

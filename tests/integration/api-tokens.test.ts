@@ -1,5 +1,5 @@
 /**
- * API tokens through the shared local runtime (ADR draft api-tokens): an admin's token works as a
+ * API tokens through the shared local runtime (ADR-0232): an admin's token works as a
  * bearer on the app's own routes where its scopes allow and nowhere else (sign-in, realtime
  * tickets, the token routes themselves), its calls are audited with the status they got and its
  * last use is listed, the per-token limit answers 429 with Retry-After, and a revoked token stops

@@ -1,5 +1,5 @@
 /**
- * 'Importações recentes' through the local runtime (ADR draft contact-import-history): GET
+ * 'Importações recentes' through the local runtime (ADR-0236): GET
  * /contact-imports lists the account's imports newest first with who started each, its status and
  * counts and, once a pass left rows out, the link to them; paged and filtered by the list query,
  * admins only, and nothing of another account.

@@ -217,7 +217,7 @@ describe('deleting an account', () => {
       },
     });
     expect(campaign.status).toBe(201);
-    // An API token (ADR draft api-tokens) with one audited call: its lookup item and its calls live outside the account's partition.
+    // An API token (ADR-0232) with one audited call: its lookup item and its calls live outside the account's partition.
     const apiToken = await call('POST', '/api-tokens', { token: victim.token, body: { name: 'n8n', scopes: ['contacts:read'] } });
     expect(apiToken.status).toBe(201);
     expect((await call('GET', '/contacts', { token: apiToken.body.secret })).status).toBe(200);

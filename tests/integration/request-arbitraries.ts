@@ -322,10 +322,10 @@ export const schemaArbitraries = new Map<z.ZodType, BodyArbitrary>([
         where: fc.oneof({ weight: 4, arbitrary: listQueryArbitrary(contactListRules).map(whereOf) }, hostile),
       }),
   ],
-  // Outbound webhooks (ADR draft outbound-webhooks): addresses of every shape, the valid ones on
+  // Outbound webhooks (ADR-0233): addresses of every shape, the valid ones on
   // private addresses (the sender refuses them at delivery without touching the network), event
   // types known and unknown.
-  // 'Tokens de API' (ADR draft api-tokens): known and unknown scopes, repeated, none; the expiry choices and others.
+  // 'Tokens de API' (ADR-0232): known and unknown scopes, repeated, none; the expiry choices and others.
   [
     apiTokenPayload,
     () =>

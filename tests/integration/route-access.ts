@@ -198,7 +198,7 @@ function newWebhook(t: Team): Promise<string> {
   webhookBuilds = made.catch(() => undefined);
   return made;
 }
-/** An API token made by the team's owner (ADR draft api-tokens): its id and its secret, shown once. */
+/** An API token made by the team's owner (ADR-0232): its id and its secret, shown once. */
 export const newApiToken = async (t: Team, scopes: string[] = ['contacts:read']): Promise<{ id: string; secret: string }> => {
   const made = await must(call('POST', '/api-tokens', { token: t.owner.token, body: { name: uniqueName('Token '), scopes } }), 201, 'api token');
   return { id: made.token.id, secret: made.secret };
@@ -402,7 +402,7 @@ export const routeAccess: Record<string, MatrixEntry> = {
   },
   'DELETE /segments/{id}': { access: 'admin', ok: 204, build: async (t) => ({ path: `/segments/${await newSegment(t)}` }) },
 
-  // Outbound webhooks (ADR draft outbound-webhooks): admins only; a stranger naming the team's subscription finds none (404).
+  // Outbound webhooks (ADR-0233): admins only; a stranger naming the team's subscription finds none (404).
   'GET /webhook-subscriptions': { access: 'admin', ok: 200, stranger: 200, build: path('/webhook-subscriptions') },
   'POST /webhook-subscriptions': { access: 'admin', ok: 201, stranger: 201, build: () => ({ path: '/webhook-subscriptions', body: webhookBody }) },
   'GET /webhook-subscriptions/{id}': { access: 'admin', ok: 200, build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}` }) },
@@ -429,7 +429,7 @@ export const routeAccess: Record<string, MatrixEntry> = {
   },
   'POST /webhook-subscriptions/{id}/test': { access: 'admin', ok: 200, build: async (t) => ({ path: `/webhook-subscriptions/${await newWebhook(t)}/test` }) },
 
-  // 'Tokens de API' (ADR draft api-tokens): admins only; a stranger naming the team's token finds none (404).
+  // 'Tokens de API' (ADR-0232): admins only; a stranger naming the team's token finds none (404).
   'GET /api-tokens': { access: 'admin', ok: 200, stranger: 200, build: path('/api-tokens') },
   'POST /api-tokens': { access: 'admin', ok: 201, stranger: 201, build: () => ({ path: '/api-tokens', body: { name: 'n8n', scopes: ['contacts:read'] } }) },
   'DELETE /api-tokens/{id}': { access: 'admin', ok: 200, build: async (t) => ({ path: `/api-tokens/${(await newApiToken(t)).id}` }) },

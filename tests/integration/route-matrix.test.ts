@@ -190,7 +190,7 @@ async function rowsOf(route: { method: string; path: string; tokenScope?: string
   const answers = await Promise.all(anonymousTokens.map(([, token]) => send(route, entry, withoutSpares(t), undefined, token)));
   for (const [i, [caller]] of anonymousTokens.entries()) record(caller, answers[i]!);
 
-  // API tokens (ADR draft api-tokens), made by the owner: one with every scope acts as the owner on a
+  // API tokens (ADR-0232), made by the owner: one with every scope acts as the owner on a
   // route with a token scope and is refused (403) on every other; one with every scope but the
   // route's is refused; a revoked one is unknown (401). A token of its own per route, so the
   // per-token rate limit never answers for the matrix's pace.

@@ -1,6 +1,5 @@
 /**
- * A change of the account's time zone moves its waiting scheduled messages (ADR draft
- * schedules-follow-the-time-zone) over the shared runtime, the poller fired on a moved clock: each
+ * A change of the account's time zone moves its waiting scheduled messages (ADR-0237) over the shared runtime, the poller fired on a moved clock: each
  * keeps its wall-clock date and time in the new zone (once, daily, weekly, monthly); a daily one
  * already sent today is not sent again and goes tomorrow at the same hour of the new zone; a 'once'
  * whose time has already passed in the new zone goes at the poller's next run, once; saving the

@@ -1,5 +1,5 @@
 /**
- * Outbound webhooks (ADR draft outbound-webhooks) on a runtime of this file's own, started with
+ * Outbound webhooks (ADR-0233) on a runtime of this file's own, started with
  * WEBHOOKS_ALLOW_LOOPBACK=1 so it delivers to a real receiver on 127.0.0.1, which checks every
  * delivery's signature with `verifyWebhookSignature`. The first attempt comes from the stream; the
  * retries run through the poller's function on a moved clock: a 500 then a 200 (one event id);

@@ -305,7 +305,7 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   const productsPoll = setInterval(refreshProductsNow, Number(process.env.PRODUCTS_REFRESH_MS) || 600_000);
   productsPoll.unref();
 
-  // Outbound webhooks' retries (ADR draft outbound-webhooks): the cloud's one-minute rule is an
+  // Outbound webhooks' retries (ADR-0233): the cloud's one-minute rule is an
   // interval here (WEBHOOK_RETRY_POLL_MS), with a first run at start for what came due while the
   // runtime was stopped. One run at a time.
   const { deliverDueWebhooks } = await import('../../../shared/domain/webhooks/deliver-webhooks.ts');

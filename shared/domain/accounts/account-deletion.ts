@@ -180,7 +180,7 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
     );
     if (budget() <= 0) return { removedItems: removed };
   }
-  // API tokens (ADR draft api-tokens): each token's audited calls, lookup item and rate log live outside the account's partition.
+  // API tokens (ADR-0232): each token's audited calls, lookup item and rate log live outside the account's partition.
   for (;;) {
     const tokens = await firstItems<Key & { id: string; digest: string }>(
       ports.table,
@@ -200,7 +200,7 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
     ]);
     if (budget() <= 0) return { removedItems: removed };
   }
-  // Conversation events (ADR draft report-rollups) live in a partition per month, outside the account's.
+  // Conversation events (ADR-0234) live in a partition per month, outside the account's.
   for (const month of eventMonths(job, ports.clock())) {
     const result = await purgePartition(ports.table, keys.conversationEventsOf(job.accountId, month).pk, budget());
     removed += result.removed;
@@ -217,7 +217,7 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
   return { phase: next(job.phase), removedItems: removed };
 }
 
-/** The month conversation events were first written (reports, ADR draft report-rollups): a job that does not know its account's creation starts there. */
+/** The month conversation events were first written (reports, ADR-0234): a job that does not know its account's creation starts there. */
 const firstEventsMonth = '2026-11';
 
 /**

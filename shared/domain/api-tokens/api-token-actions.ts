@@ -1,5 +1,5 @@
 /**
- * Creating, listing and revoking an account's API tokens (ADR draft api-tokens). Admins act, through
+ * Creating, listing and revoking an account's API tokens (ADR-0232). Admins act, through
  * routes no API token can call. The secret (`cvk_` and 32 random bytes, base64url) is answered once,
  * when created; the table keeps only its SHA-256 and its last 4 characters.
  */

@@ -1,5 +1,5 @@
 /**
- * What every call with an API token goes through (ADR draft api-tokens): the token's rate limit
+ * What every call with an API token goes through (ADR-0232): the token's rate limit
  * (`apiTokenLimit`, a sliding window: 120 calls in any 60 s), then the route's scope; and, whatever
  * it answered, an audit record of the call.
  */

@@ -1,5 +1,5 @@
 /**
- * The session behind an API token's secret (ADR draft api-tokens): it acts as the admin who created
+ * The session behind an API token's secret (ADR-0232): it acts as the admin who created
  * the token, restricted to the token's scopes. Refused (401) when the secret is unknown or revoked
  * (its lookup item is gone), the token expired, or its creator is gone, archived or no longer an
  * admin (a token never holds more than its creator could do now). A password reset of the creator

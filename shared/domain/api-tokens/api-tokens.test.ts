@@ -1,5 +1,5 @@
 /**
- * API tokens against dynalite behind the local DynamoDB front (ADR draft api-tokens): the secret is
+ * API tokens against dynalite behind the local DynamoDB front (ADR-0232): the secret is
  * shown once and stored only as its SHA-256; a bearer resolves to its creator within its scopes;
  * revocation, expiry and a creator archived, demoted or gone end it; last use is written at most
  * once a minute; the per-token rate limit answers the seconds until there is room; calls are audited.

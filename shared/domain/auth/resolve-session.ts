@@ -14,7 +14,7 @@ import type { Session } from '../session.ts';
 export async function resolveSession(ports: Ports, token: string | undefined, whileChecking?: (claims: TokenClaims) => void): Promise<Session> {
   if (!token) throw fail.unauthorized();
   if (isApiTokenSecret(token)) {
-    // An API token (ADR draft api-tokens): its creator's session, within its scopes (the route checks them).
+    // An API token (ADR-0232): its creator's session, within its scopes (the route checks them).
     const session = await apiTokenSession(ports, token);
     whileChecking?.(session.claims);
     return session;

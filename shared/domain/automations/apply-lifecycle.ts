@@ -136,7 +136,7 @@ export function applyLifecycle(
         };
         const ratedAt = new Date(options.at).toISOString();
         steps.rating = ratingStep({ ...rated, late: effect.late, ratedAt });
-        // Reports read ratings by time, with the other conversation events (ADR draft report-rollups).
+        // Reports read ratings by time, with the other conversation events (ADR-0234).
         steps.event_rated = conversationEventStep({ ...rated, at: ratedAt, kind: 'rated' });
         break;
       }

@@ -2,7 +2,7 @@
  * The events reports read (a conversation started, its first answer by a person, its resolution;
  * its rating is written with the rating, apply-lifecycle.ts), written in the transaction of the
  * move that makes them; the contact keeps the conversation's start and first answer
- * (`conversationStats`) to measure them (docs/conversation-lifecycle.md, ADR draft report-rollups).
+ * (`conversationStats`) to measure them (docs/conversation-lifecycle.md, ADR-0234).
  *
  * Every conversation writes them, whatever the account's automations: where the lifecycle runs,
  * from its states before and after the move (`applyLifecycle`); where none is on, from states read

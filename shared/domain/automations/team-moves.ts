@@ -44,7 +44,7 @@ export function withLifecycle(
   if (!automations) {
     turn?.note(null);
     if (!change) return change;
-    // The move alone, and the events reports count (ADR draft report-rollups), at the lifecycle's time.
+    // The move alone, and the events reports count (ADR-0234), at the lifecycle's time.
     const changes = { ...change.changes };
     const steps = eventsWithoutAutomations(contact, event, changes, { at: ports.clock().getTime() + 1, cause: 'team' });
     return { ...change, changes, steps: { ...change.steps, ...steps } };

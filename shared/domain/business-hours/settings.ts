@@ -55,7 +55,7 @@ export async function saveBusinessHours(ports: Ports, session: AccountSession, h
   };
   const item = await putAccountSetting(ports.table, session.accountId, 'business-hours', value, { userId: session.user.id, now: ports.clock().toISOString() });
   forgetAutomationContext(session.accountId);
-  // Waiting scheduled messages keep their wall-clock time in the saved zone (ADR draft schedules-follow-the-time-zone);
+  // Waiting scheduled messages keep their wall-clock time in the saved zone (ADR-0237);
   // on every save, so a save that failed half way is finished by the next one.
   await moveSchedulesToZone(ports, session.accountId, value.timeZone);
   return answer(ports, item.value, item.updatedAt);

@@ -141,7 +141,7 @@ function inboundChanges(
   const reopened = reopenOnInbound(ports, contact, timestamp);
   const changes: Partial<ContactFields> = { ...reopened?.changes, lastInboundAt };
   const lines = reopened?.lines ?? [];
-  // Reports count a person's conversations with no automation on too (ADR draft report-rollups).
+  // Reports count a person's conversations with no automation on too (ADR-0234).
   if (contact.contactType !== 'user') return { changes, lines };
   const at = Math.max(ports.clock().getTime(), Date.parse(timestamp) + 1);
   const event = { kind: 'customer_message' as const, text: message.text, protocol: newProtocol(ports, at) };

@@ -146,7 +146,7 @@ export async function recordTeamMessage(
         }
       : person
         ? (current) => {
-            // No automation on: the conversation does not move, its first answer is still counted (ADR draft report-rollups).
+            // No automation on: the conversation does not move, its first answer is still counted (ADR-0234).
             const changes = {};
             return { changes, lines: [], steps: eventsWithoutAutomations(current, event, changes, { at, cause: 'team' }) };
           }

@@ -1,5 +1,5 @@
 /**
- * One local day's report figures from that day's conversation events (ADR draft report-rollups):
+ * One local day's report figures from that day's conversation events (ADR-0234):
  * a pure function of the events, so computing it again, from the events redelivered or read in
  * another order, gives the same rollup.
  *
@@ -18,7 +18,7 @@ import { addDuration } from './duration-histogram.ts';
 
 export const noDepartment = 'none';
 
-/** The most waiting starts a group keeps for a day (ADR draft report-rollups: an even sample beyond). */
+/** The most waiting starts a group keeps for a day (ADR-0234: an even sample beyond). */
 export const maxWaitingStarts = 2000;
 
 /** `max` values spread evenly over a sorted list (its first and last kept), or the list itself. */

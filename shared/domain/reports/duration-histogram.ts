@@ -1,5 +1,5 @@
 /**
- * Durations kept as counts in fixed, log-spaced buckets (ADR draft report-rollups): one day's
+ * Durations kept as counts in fixed, log-spaced buckets (ADR-0234): one day's
  * histogram adds to any other's, so the median and the 90th percentile of any period come from
  * the sum of its days' histograms, with a bounded error instead of a mean of daily medians.
  *

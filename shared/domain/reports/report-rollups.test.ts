@@ -1,5 +1,5 @@
 /**
- * The reports' rollups against a brute-force recount (ADR draft report-rollups): generated
+ * The reports' rollups against a brute-force recount (ADR-0234): generated
  * conversation histories are written to the table (dynalite) in a shuffled order, each event's
  * stream record reaching the consumer's body after its write and again later (redelivery, out of
  * order); GET /reports' answer (the domain call behind it) then equals a recount over the raw

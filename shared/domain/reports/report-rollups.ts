@@ -1,5 +1,5 @@
 /**
- * Writing the reports' daily rollups (ADR draft report-rollups). The stream consumer hands the
+ * Writing the reports' daily rollups (ADR-0234). The stream consumer hands the
  * conversation events it got; each (account, local day) they fall on is computed again, whole, from
  * that day's events read strongly, so a redelivered, late or out-of-order event changes nothing
  * but what the day's events say. A rebuild does the same for a period on demand.

@@ -1,6 +1,5 @@
 /**
- * GET /reports (docs/product.md#reports): a period's figures from its days' rollups (ADR draft
- * report-rollups), never from the raw events or messages. Admins see the account's, with a row per
+ * GET /reports (docs/product.md#reports): a period's figures from its days' rollups (ADR-0234), never from the raw events or messages. Admins see the account's, with a row per
  * agent, department and connection; a member sees their own figures alone (the agent's slice of
  * every day). Days are the account's zone's; a day without a rollup had no events.
  */

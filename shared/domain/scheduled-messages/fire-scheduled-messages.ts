@@ -87,7 +87,7 @@ async function fire(ports: Ports, entry: ScheduledMessageItem): Promise<keyof Fi
   const stored = await getScheduledMessage(ports.table, entry.accountId, entry.contactId, entry.id);
   if (stored?.status !== 'scheduled' || !stored.nextAt || stored.nextAt > now.toISOString()) return 'stale';
   // Still on a zone the account has left (stored before the account's index of waiting schedules held it, or
-  // edited across the change): its time in the account's zone decides (ADR draft schedules-follow-the-time-zone).
+  // edited across the change): its time in the account's zone decides (ADR-0237).
   const { hours } = await accountBusinessHours(ports, stored.accountId);
   const rezoned = inZone(stored, hours.timeZone, now.toISOString());
   if (rezoned?.nextAt && rezoned.nextAt > now.toISOString()) {

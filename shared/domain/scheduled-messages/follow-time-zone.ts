@@ -1,6 +1,6 @@
 /**
  * When the account's time zone changes, its waiting scheduled messages keep their wall-clock time
- * in the new zone (ADR draft schedules-follow-the-time-zone, docs/product.md#scheduled-messages): a
+ * in the new zone (ADR-0237, docs/product.md#scheduled-messages): a
  * reminder set for 09:00 still goes at 09:00, now the new zone's. Each schedule keeps its anchor
  * and the index of its next occurrence, so an occurrence already sent is not sent again; only the
  * zone and the instant of that next occurrence change. If that instant has already passed in the

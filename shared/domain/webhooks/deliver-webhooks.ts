@@ -1,5 +1,5 @@
 /**
- * Delivering webhook events (ADR draft outbound-webhooks). Every attempt of a delivery is claimed
+ * Delivering webhook events (ADR-0233). Every attempt of a delivery is claimed
  * first (a conditional write on its attempt count), then signed with the subscription's secret at
  * the attempt's time and posted through the `WebhookSender` port, which refuses private and
  * internal destinations. A 2xx is a success; any other status, or a refusal, is a failure whose

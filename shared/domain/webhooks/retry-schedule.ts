@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (ADR draft outbound-webhooks): after 1 minute, 5, 30,
+ * When a failed delivery is tried again (ADR-0233): after 1 minute, 5, 30,
  * 2 hours, 5, 8 and 8 (eight attempts over about 24 hours), each wait moved by up to 10% either way
  * so receivers that fell over together are not hit together when they come back.
  */

@@ -1,6 +1,6 @@
 /**
  * The subscriptions the event consumer reads for every record, kept per account for a short while
- * in the process (ADR draft outbound-webhooks): an account without subscriptions costs one Query
+ * in the process (ADR-0233): an account without subscriptions costs one Query
  * every `subscriptionCacheMs` in a busy consumer, and nothing more. A subscription's own change
  * on the stream drops its account's entry, so the consumer that sees it follows at once; another
  * process follows within the cache's time.

@@ -1,5 +1,5 @@
 /**
- * An account's webhook subscriptions (ADR draft outbound-webhooks): admins create, edit, pause,
+ * An account's webhook subscriptions (ADR-0233): admins create, edit, pause,
  * enable and delete them. Each has its own signing secret, sealed with the data key like a
  * connection's credentials; its whole value is answered only by the create and rotate calls. A
  * rotation keeps signing with the previous secret too for a day (two `v1` entries), so receivers

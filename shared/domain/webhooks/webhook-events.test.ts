@@ -1,5 +1,5 @@
 /**
- * Which table changes become webhook events (ADR draft outbound-webhooks), on the real table
+ * Which table changes become webhook events (ADR-0233), on the real table
  * (dynalite behind the local DynamoDB front): a contact's own fields, its status and its
  * assignment make their events and a new message on it does not; a message's internal marks make
  * none; a deletion's tombstone is `contact.deleted`; a campaign's lanes moving in one batch make one

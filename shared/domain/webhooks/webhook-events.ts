@@ -1,5 +1,5 @@
 /**
- * Webhook events from the table's changes (ADR draft outbound-webhooks): the `webhook-events`
+ * Webhook events from the table's changes (ADR-0233): the `webhook-events`
  * stream consumer hands each batch here. A change becomes an event only for an account with an
  * enabled subscription to its type (subscription-cache.ts); the event's `data` is the entity as the
  * API answers it (the routes' presenters), never the stored item. Each event is one delivery per

@@ -1,7 +1,7 @@
 /**
  * The port through which webhook deliveries leave the product. The implementation
  * (functions/lib/safe-webhook-sender.ts) refuses every destination that is not a public address,
- * checked after DNS resolution and on every redirect (ADR draft webhook-ssrf-safe-sender); a
+ * checked after DNS resolution and on every redirect (ADR-0231); a
  * refusal is an answer, never a thrown error, so a delivery log can record it.
  */
 export interface WebhookPost {

@@ -96,7 +96,7 @@ function ImportRow({ row, current }: { row: ContactImportSummary; current: boole
 }
 
 /**
- * 'Importações recentes' on /contacts/import (ADR draft contact-import-history): the account's
+ * 'Importações recentes' on /contacts/import (ADR-0236): the account's
  * checks and imports, newest first, five a page, with their status, progress or counts, the rows
  * left out to download again and a link that reopens a running or checked one in the screen.
  */

@@ -130,7 +130,7 @@ function problemsOf(error: unknown): Problems | null {
  * preview of its first rows, checked (nothing written: every row left out with its line and
  * reason), then imported in the background with its progress and a summary (ADR-0223). The import
  * shown is the one its address names (`?id=`): 'Importações recentes' below reopens a running or
- * checked one, and a reload keeps it (ADR draft contact-import-history).
+ * checked one, and a reload keeps it (ADR-0236).
  */
 export function ContactImportScreen() {
   const [searchParams, setSearchParams] = useSearchParams();

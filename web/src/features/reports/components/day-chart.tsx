@@ -13,8 +13,7 @@ const series = [
 ] as const;
 
 /**
- * 'Por dia': conversations opened and resolved each day, as grouped bars (visx: ADR draft
- * reports-charts), coloured by the theme's tokens so both themes read. Drawn for the eye only: the
+ * 'Por dia': conversations opened and resolved each day, as grouped bars (visx: ADR-0235), coloured by the theme's tokens so both themes read. Drawn for the eye only: the
  * same numbers are the table below it.
  */
 export function DayChart({ days }: { days: ReportDayFigures[] }) {

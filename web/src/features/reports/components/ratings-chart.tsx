@@ -7,8 +7,7 @@ const rowHeight = 26;
 const margin = { left: 56, right: 40 };
 
 /**
- * The ratings' distribution: one horizontal bar per score, 5 on top (visx: ADR draft
- * reports-charts). For the eye only: the table below it has the same numbers.
+ * The ratings' distribution: one horizontal bar per score, 5 on top (visx: ADR-0235). For the eye only: the table below it has the same numbers.
  */
 export function RatingsChart({ distribution }: { distribution: readonly number[] }) {
   const { ref, width } = useWidth<HTMLDivElement>(480);

@@ -127,7 +127,7 @@ function WebhookCard({
 
 /**
  * 'Webhooks' (/webhooks, docs/product.md#webhooks): the account's subscriptions to its events
- * (ADR draft outbound-webhooks), each with its status, events and delivery log; admins create,
+ * (ADR-0233), each with its status, events and delivery log; admins create,
  * edit, test, re-enable, rotate the secret of and delete them. A secret is shown once.
  */
 export function WebhooksScreen() {
