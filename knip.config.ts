@@ -34,6 +34,8 @@ const config: KnipConfig = {
   ignoreExportsUsedInFile: true,
   // The font's files are referenced by path from web/src/fonts.css (url(...)), which knip does not read as imports.
   ignoreDependencies: ['@fontsource-variable/inter'],
+  // A system tool a test uses when present (the webhook sender's https test makes its certificate with it), never installed by npm.
+  ignoreBinaries: ['openssl'],
   // Stylesheets import packages too (Tailwind, the bundled font).
   compilers: {
     css: (text: string) => [...text.matchAll(/@import\s+['"]([^'"]+)['"]/g)].map(([, spec]) => `import '${spec}';`).join('\n'),

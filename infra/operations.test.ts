@@ -260,7 +260,12 @@ describe('the alarms', () => {
     const alarms = alarmsNamed(template, 'StreamConsumerFailures');
     expect(alarms).toHaveLength(routerCount);
     const watched = alarms.map(([, a]) => (a.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'router')!.Value);
-    expect(watched.sort()).toEqual(streamRouters.filter((r) => consumersOf(r.name).length > 0).map((r) => r.name).sort());
+    expect(watched.sort()).toEqual(
+      streamRouters
+        .filter((r) => consumersOf(r.name).length > 0)
+        .map((r) => r.name)
+        .sort(),
+    );
     for (const [, alarm] of alarms) {
       expect(alarm.Properties).toMatchObject({
         Namespace: 'Conversa',

@@ -118,7 +118,20 @@ if (!manifest[scopeKey] || !manifest[loginKey]) {
   }
 }
 const shellKey = 'src/app/routes/app/app-shell.tsx';
-const screens = ['inbox', 'contacts', 'services', 'users', 'departments', 'tags', 'quick-replies', 'business-hours', 'automations', 'reports', 'webhooks', 'my-account'];
+const screens = [
+  'inbox',
+  'contacts',
+  'services',
+  'users',
+  'departments',
+  'tags',
+  'quick-replies',
+  'business-hours',
+  'automations',
+  'reports',
+  'webhooks',
+  'my-account',
+];
 for (const screen of screens) {
   const key = `src/app/routes/app/${screen}.tsx`;
   if (!manifest[key] || !manifest[shellKey]) {

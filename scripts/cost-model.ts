@@ -160,7 +160,10 @@ function goalParagraph(): string {
   return [
     `500 contacts, 200 messages a day (${us.withQr.messagesPerMonth.toLocaleString('en-US')} a month), 2 agents with a tab each, media as the small profile: `,
     lines
-      .map((l) => `${l.region} **${usd(l.without)}** without a WhatsApp QR session (Telegram or the official API), ${usd(l.withQr.total)} with one (its session share ${usd(l.session)})`)
+      .map(
+        (l) =>
+          `${l.region} **${usd(l.without)}** without a WhatsApp QR session (Telegram or the official API), ${usd(l.withQr.total)} with one (its session share ${usd(l.session)})`,
+      )
       .join('; '),
     `. The goal is ${met ? 'met' : '**missed**'} in us-east-1 without a QR number${us.withQr.total < 0.25 ? ' and with one' : ', and missed with one: a QR number holds a slice of an always-on Fargate task, which no per-message saving reaches'}. Without the session, what dominates (us-east-1): ${dominant({ ...us.withQr, lines: us.withQr.lines.filter((l) => !l.service.startsWith('WhatsApp worker fleet')), total: us.without })}; the API's share follows the staff's reads, ${(measured.httpRequests / measured.messages).toFixed(2)} requests a message in the bench's mix.`,
   ].join('');

@@ -68,7 +68,9 @@ describe('templateFillSchema', () => {
     ]);
     // A button kind the product does not send (kept in its place at sync) refuses the template, named by Meta's kind.
     const flow = { ...boleto, headerFormat: null, buttons: [{ type: 'UNSUPPORTED' as const, text: 'Abrir', kind: 'FLOW' }, ...boleto.buttons] };
-    expect(issues(flow, { parameters: ['a', 'b'], buttons: ['', '1', '', 'X', ''] })).toEqual([`template.name: ${templateFillTexts.unsupportedButton('FLOW')}`]);
+    expect(issues(flow, { parameters: ['a', 'b'], buttons: ['', '1', '', 'X', ''] })).toEqual([
+      `template.name: ${templateFillTexts.unsupportedButton('FLOW')}`,
+    ]);
     expect(templateFillTexts.unsupportedButton('FLOW')).toBe('Modelos com botão do tipo FLOW ainda não podem ser enviados por aqui');
   });
 });

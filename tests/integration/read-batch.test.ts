@@ -121,7 +121,10 @@ describe('POST /batch', () => {
       expect(answer, JSON.stringify(bad)).toEqual(badRequest(details));
     }
     // Two refusals: both named.
-    const two = await call('POST', '/batch', { token: owner.token, body: { requests: [{ path: '/tags' }, { path: '/x' }, { path: '/payments/checkout-session' }] } });
+    const two = await call('POST', '/batch', {
+      token: owner.token,
+      body: { requests: [{ path: '/tags' }, { path: '/x' }, { path: '/payments/checkout-session' }] },
+    });
     expect(two).toEqual(
       badRequest([
         { path: 'requests.1.path', message: batchRefusalTexts.notARoute },

@@ -300,7 +300,8 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   // The product for sale, read from Stripe into the table (ADR-0228): the cloud's 10-minute rule is
   // an interval here, with a first read at start so 'Minha Conta' shows the plan at once.
   const { refreshProducts } = await import('../../../shared/domain/billing/billing.ts');
-  const refreshProductsNow = () => refreshProducts(defaultPorts()).catch((error: unknown) => console.error('[payments] falha ao ler o produto no Stripe', error));
+  const refreshProductsNow = () =>
+    refreshProducts(defaultPorts()).catch((error: unknown) => console.error('[payments] falha ao ler o produto no Stripe', error));
   await refreshProductsNow();
   const productsPoll = setInterval(refreshProductsNow, Number(process.env.PRODUCTS_REFRESH_MS) || 600_000);
   productsPoll.unref();

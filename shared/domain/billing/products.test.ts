@@ -8,7 +8,9 @@ import { fail } from '#domain/errors.ts';
 import type { Billing, Ports } from '#domain/ports.ts';
 import { startLocalTable, type LocalTable } from '../../../tests/support/local-table.ts';
 
-const pro = (amount: number): PaymentProduct[] => [{ id: 'prod_1', name: 'Pro', prices: [{ id: 'price_1', unit_amount: amount, currency: 'brl', interval: 'month' }] }];
+const pro = (amount: number): PaymentProduct[] => [
+  { id: 'prod_1', name: 'Pro', prices: [{ id: 'price_1', unit_amount: amount, currency: 'brl', interval: 'month' }] },
+];
 
 let local: LocalTable;
 beforeAll(async () => {
@@ -43,7 +45,10 @@ function world(start: Date) {
 
 describe('the product for sale', () => {
   it('is not for sale before a refresh: listProducts answers that payments are not configured', async () => {
-    await expect(listProducts(world(new Date('2026-11-28T00:00:00Z')).ports)).rejects.toMatchObject({ kind: 'unavailable', text: errorTexts.paymentsNotConfigured });
+    await expect(listProducts(world(new Date('2026-11-28T00:00:00Z')).ports)).rejects.toMatchObject({
+      kind: 'unavailable',
+      text: errorTexts.paymentsNotConfigured,
+    });
   });
 
   it('is read from the provider past its cache, stored, answered from the table, and rewritten only when it changed', async () => {
