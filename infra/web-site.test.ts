@@ -384,8 +384,14 @@ describe('the WAF', () => {
       },
     });
     expect(RATE_EXEMPT_PATH_PREFIX).toBe('/api/webhooks/');
-    // Every webhook route is under that prefix.
-    for (const route of httpRoutes.filter((r) => r.path.includes('webhook'))) expect(`/api${route.path}`.startsWith(RATE_EXEMPT_PATH_PREFIX)).toBe(true);
+    // Every incoming webhook (the handlers under functions/webhooks) is under that prefix; the
+    // outbound webhooks' management (/webhook-subscriptions, the users' own) is not, and keeps the rule.
+    const incoming = httpRoutes.filter((r) => r.handler.startsWith('../webhooks/'));
+    expect(incoming.length).toBeGreaterThan(0);
+    for (const route of incoming) expect(`/api${route.path}`.startsWith(RATE_EXEMPT_PATH_PREFIX), route.path).toBe(true);
+    for (const route of httpRoutes.filter((r) => !r.handler.startsWith('../webhooks/'))) {
+      expect(`/api${route.path}`.startsWith(RATE_EXEMPT_PATH_PREFIX), route.path).toBe(false);
+    }
   });
 
   it('logs every request it inspects to aws-waf-logs-conversa-<stage>, tokens, signatures and query strings redacted, kept as the stage keeps logs', () => {
