@@ -152,9 +152,14 @@ async function firstStart(dataDir: string, fakeUrl: string, tenants: SeededTenan
   const base = new URL(runtime.url);
   const bySize: Record<TenantSize, number[]> = { small: [], medium: [], large: [] };
   try {
-    const queue = [...tenants];
+    // The large accounts one at a time, beside the others: four 50,000-contact reads at once in the
+    // runtime's one thread took one past the API function's 30 s (a 500), which no container meets
+    // in the cloud, where each runs in its own.
+    const large = tenants.filter((s) => s.size === 'large');
+    const rest = tenants.filter((s) => s.size !== 'large');
+    const lanes = [large, ...Array.from({ length: Math.max(1, USERS - 1) }, () => rest)];
     await Promise.all(
-      Array.from({ length: USERS }, async () => {
+      lanes.map(async (queue) => {
         for (let s = queue.shift(); s; s = queue.shift()) {
           const t: Tenant = { seeded: s, from: addressOf(s.index), seen: new Set() };
           await signIn(base, t, []);
