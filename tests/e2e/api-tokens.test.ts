@@ -6,11 +6,16 @@
  * axe-core clean on the empty state, the form, the secret and the list with its calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, expectAccessible, newPage } from './browser.ts';
+import { mkdirSync } from 'node:fs';
+import { callApi, expectAccessible, newPage, root } from './browser.ts';
 import { newTeam, openAs, startWorld, type World } from './world.ts';
+
+/** Screenshots to look at (not compared): the secret shown once and the list with its calls. */
+const shots = `${root}/.tmp/api-tokens-shots`;
 
 let world: World;
 beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
   world = await startWorld();
 });
 afterAll(async () => {
@@ -43,6 +48,7 @@ describe("'Tokens de API'", () => {
     const secret = await shown.getByLabel('Token n8n').inputValue();
     expect(secret).toMatch(/^cvk_/);
     await expectAccessible(page, '/api-tokens (secret shown once)');
+    await page.screenshot({ path: `${shots}/secret-dark-390.png` });
     await shown.getByRole('button', { name: 'Concluir' }).click();
     await shown.waitFor({ state: 'detached' });
 
@@ -57,6 +63,7 @@ describe("'Tokens de API'", () => {
     await card.getByRole('button', { name: 'Últimas chamadas' }).click();
     await card.getByRole('cell', { name: 'GET /contacts' }).waitFor();
     await expectAccessible(page, '/api-tokens (list with calls)');
+    await page.screenshot({ path: `${shots}/calls-dark-390.png`, fullPage: true });
 
     await card.getByRole('button', { name: 'Revogar o token n8n' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Revogar token?' });

@@ -123,6 +123,24 @@ describe('contact directory memory', () => {
     expect(directory.lastSync('D')).toMatchObject({ loaded: 'snapshot', changesApplied: 1 });
   });
 
+  it('makes room when answering grows a view (the search index, another order), not only when one loads', async () => {
+    const probe = new ContactDirectory(now, Number.MAX_SAFE_INTEGER);
+    await list(probe, 'PROBE2', 1_000);
+    const oneAccount = probe.memory().estimatedBytes;
+    // Room for two accounts as listed (and a little), not for a second one's search index and other order on top.
+    const budget = oneAccount * 2 + 2_000;
+    const directory = new ContactDirectory(now, budget);
+    await list(directory, 'G', 1_000);
+    await list(directory, 'H', 1_000);
+    expect(directory.memory()).toMatchObject({ accounts: 2, evictions: 0 });
+    const search = parseListQuery(JSON.stringify({ where: { name: { like: '%silva%' } }, perPage: 5 }), contactListRules);
+    await directory.list(local.ports.table, 'H', noServices, search, sign, async () => snapshotOf('H', 1_000));
+    // H grew past what two views may hold (another order, a kept query): G, used longest ago, made room as soon as H answered.
+    expect(directory.memory().estimatedBytes).toBeLessThanOrEqual(budget);
+    expect(directory.memory()).toMatchObject({ accounts: 1, evictions: 1 });
+    expect(directory.loadedAccounts()).toEqual(['H']);
+  });
+
   it('counts what searches and further orders add to a view', async () => {
     const directory = new ContactDirectory(now, Number.MAX_SAFE_INTEGER);
     await list(directory, 'F', 1_000);
