@@ -10,6 +10,11 @@
  * so the landing and the sign-in screens load exactly what they did, but for the icons shared
  * beyond the signed-in screens and the plans' figures, gathered in one `shared` chunk.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 type ModuleInfo = { importers: string[]; dynamicImporters: string[]; isEntry: boolean };
 type Context = { getModuleInfo(id: string): ModuleInfo | null };
 
@@ -23,7 +28,58 @@ const shared = /[\\/]lucide-react[\\/].*[\\/]icons[\\/]|[\\/]web[\\/]src[\\/](ap
 /** Tiny modules the public pages' later chunks share with others: the icons, the plans' figures. */
 const publicShared = /[\\/]lucide-react[\\/].*[\\/]icons[\\/]|[\\/]shared[\\/]contracts[\\/]plans\.ts$/;
 
+const webSrc = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+
+/** Source files of the web app, recursively. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/**
+ * The lucide icon files (`circle-check`) that code outside the signed-in screens imports: the
+ * landing, the sign-in screens, the shared UI, the boot. Every icon module's importer is lucide's
+ * one index module, which public pages import too, so the module graph cannot tell an icon only the
+ * signed-in screens use; the sources can. The rest go with the signed-in screens' chunks, so the
+ * public pages' `shared` chunk does not grow with every icon two screens share.
+ */
+function publicIconFiles(): Set<string> {
+  const index = readFileSync(
+    createRequire(import.meta.url)
+      .resolve('lucide-react')
+      .replace(/[\\/]dist[\\/]cjs[\\/].*$/, '/dist/esm/lucide-react.mjs'),
+    'utf8',
+  );
+  const fileOf = new Map<string, string>();
+  for (const [, names, file] of index.matchAll(/export \{([^}]*)\} from '\.\/icons\/([^']+)\.mjs';/g)) {
+    for (const name of names!.split(',')) fileOf.set(name.replace(/^\s*default as\s+/, '').trim(), file!);
+  }
+  const files = new Set<string>();
+  for (const source of sourceFiles(webSrc)) {
+    if (appRoot.test(source)) continue;
+    const text = readFileSync(source, 'utf8');
+    for (const [, names] of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'lucide-react'/g)) {
+      for (const name of names!.split(',')) {
+        const file = fileOf.get(
+          name
+            .replace(/^\s*type\s+/, '')
+            .split(/\s+as\s+/)[0]!
+            .trim(),
+        );
+        if (file) files.add(file);
+      }
+    }
+  }
+  return files;
+}
+
+const iconFile = /[\\/]lucide-react[\\/].*[\\/]icons[\\/]([^\\/]+)\.m?js$/;
+
 export function appChunkName(): (id: string, ctx: Context) => string | null {
+  const publicIcons = publicIconFiles();
   const onlyApp = new Map<string, boolean>();
   const visit = (id: string, ctx: Context, path: Set<string>): boolean => {
     const known = onlyApp.get(id);
@@ -48,6 +104,9 @@ export function appChunkName(): (id: string, ctx: Context) => string | null {
     const info = ctx.getModuleInfo(id);
     // A screen's own chunk stays its own, and so does its own code (its components).
     if (!info || info.isEntry || info.dynamicImporters.length > 0) return null;
+    // An icon no public source imports is the signed-in screens' (see publicIconFiles).
+    const icon = iconFile.exec(id)?.[1];
+    if (icon && !publicIcons.has(icon)) return 'app';
     if (shared.test(id) && visit(id, ctx, new Set())) return 'app';
     // The icons and the plans' figures shared beyond the signed-in screens (a few hundred bytes each)
     // in one file rather than a request apiece: the landing's lower part fetched six, /inbox eleven
