@@ -1,5 +1,5 @@
 /**
- * Writes the OpenAPI 3.1 document of the REST API (ADR draft openapi-from-zod) to
+ * Writes the OpenAPI 3.1 document of the REST API (ADR-0238) to
  * web/src/features/marketing/api-reference/openapi.json, where the reference page (/docs/api)
  * reads it and the web build serves it as /openapi.json. Run after changing a route, a handler's
  * contract or a response schema: `npm run openapi`; tests/unit/openapi-document.test.ts fails while

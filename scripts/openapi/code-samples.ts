@@ -1,6 +1,5 @@
 /**
- * The curl and JavaScript (fetch) examples of the operations an API token can call (ADR draft
- * openapi-from-zod), as `x-codeSamples`. Their bodies and list queries are the hand-written ones
+ * The curl and JavaScript (fetch) examples of the operations an API token can call (ADR-0238), as `x-codeSamples`. Their bodies and list queries are the hand-written ones
  * below, or built from the route's input JSON Schema; tests/unit/openapi-document.test.ts parses
  * every example with the route's zod schema, so an example the handler would refuse fails there.
  */

@@ -1,4 +1,4 @@
-/** Where the generated OpenAPI document is kept and how it is written (ADR draft openapi-from-zod). */
+/** Where the generated OpenAPI document is kept and how it is written (ADR-0238). */
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

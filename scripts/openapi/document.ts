@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the REST API, built from the route list and the handlers' zod
- * contracts (ADR draft openapi-from-zod): paths and methods from functions/http/routes.ts; path
+ * contracts (ADR-0238): paths and methods from functions/http/routes.ts; path
  * and query parameters, request bodies and list queries from each contract, as JSON Schema
  * draft 2020-12 (`z.toJSONSchema`, the dialect OpenAPI 3.1 uses); who may call from the auth mode
  * and the route's `tokenScope`; success statuses from the handler; answers from

@@ -1,5 +1,5 @@
 /**
- * What the OpenAPI document is generated from (ADR draft openapi-from-zod): each route of
+ * What the OpenAPI document is generated from (ADR-0238): each route of
  * functions/http/routes.ts with its handler's declared contract (`api({ auth, body, params,
  * query, list })`, functions/lib/api.ts) and the success statuses its handler answers, read from
  * the response helpers it imports (`ok` 200, `created` 201, `noContent` 204; functions/lib/responses.ts).

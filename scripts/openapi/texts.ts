@@ -1,5 +1,5 @@
 /**
- * The pt-BR prose of the OpenAPI document (ADR draft openapi-from-zod): the areas operations are
+ * The pt-BR prose of the OpenAPI document (ADR-0238): the areas operations are
  * grouped in, one summary per route, and the introduction. The shapes come from the zod schemas;
  * only these words are written by hand. A route without a summary gets its method and path.
  */

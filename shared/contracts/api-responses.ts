@@ -1,5 +1,5 @@
 /**
- * What the routes an API token can reach answer, as zod schemas (ADR draft openapi-from-zod): the
+ * What the routes an API token can reach answer, as zod schemas (ADR-0238): the
  * OpenAPI document (scripts/openapi/) shows them, and tests/integration/api-responses.test.ts
  * checks real answers of the local runtime against them, so neither can drift from the handlers.
  * The entities are the realtime contract's schemas (realtime.ts), which the entity interfaces are

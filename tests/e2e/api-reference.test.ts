@@ -1,5 +1,5 @@
 /**
- * The API reference page (/docs/api, ADR draft openapi-from-zod) in a browser: prerendered with
+ * The API reference page (/docs/api, ADR-0238) in a browser: prerendered with
  * every operation of the generated document, the token routes whole with their examples, the
  * others opening from the keyboard, /openapi.json downloadable and equal to the committed
  * document; axe clean in the light theme at 1280 px and in the dark one at 390 px, with nothing

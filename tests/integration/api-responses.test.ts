@@ -1,6 +1,5 @@
 /**
- * The answer schemas the OpenAPI document publishes (shared/contracts/api-responses.ts, ADR draft
- * openapi-from-zod) against real answers of the local runtime, called with an API token holding
+ * The answer schemas the OpenAPI document publishes (shared/contracts/api-responses.ts, ADR-0238) against real answers of the local runtime, called with an API token holding
  * every scope: each route an API token can call is called here, answers the success status the
  * document gives it, and its body is exactly what its schema describes (no field missing, none
  * undocumented). A new token route, or a schema in `routeAnswers`, that this file does not call fails.

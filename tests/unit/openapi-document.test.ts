@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document (ADR draft openapi-from-zod), generated from functions/http/routes.ts
+ * The OpenAPI 3.1 document (ADR-0238), generated from functions/http/routes.ts
  * and the handlers' zod contracts: it validates against the OpenAPI 3.1 schema, names exactly the
  * served routes with their methods, documents every route (a handler without a contract, or a path
  * parameter without a schema, fails here), gives the routes an API token can call their scope, an

@@ -1,6 +1,6 @@
 /**
  * Serves the generated OpenAPI document (src/features/marketing/api-reference/openapi.json, written
- * by `npm run openapi`; ADR draft openapi-from-zod) as /openapi.json: written compact into the
+ * by `npm run openapi`; ADR-0238) as /openapi.json: written compact into the
  * build, and answered by the dev server, for the reference page's download link and for tools.
  */
 import { readFile } from 'node:fs/promises';

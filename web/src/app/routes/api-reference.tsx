@@ -2,7 +2,7 @@ import { PageHero } from '#web/components/static-page.tsx';
 import { ApiReference } from '#web/features/marketing/api-reference/api-reference.tsx';
 import { usePageMeta } from '#web/lib/seo.ts';
 
-/** 'Referência da API' (/docs/api): the generated OpenAPI document, read (ADR draft openapi-from-zod). */
+/** 'Referência da API' (/docs/api): the generated OpenAPI document, read (ADR-0238). */
 export default function ApiReferencePage() {
   usePageMeta({
     title: 'Referência da API',

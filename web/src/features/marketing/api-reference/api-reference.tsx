@@ -1,6 +1,6 @@
 /**
  * The API reference (/docs/api): how to get and send a token, the limits, list queries and errors,
- * then every operation of the generated OpenAPI document by area (ADR draft openapi-from-zod).
+ * then every operation of the generated OpenAPI document by area (ADR-0238).
  * The operations an API token can call are shown whole, with examples; the app's other routes
  * collapsed. Static: the page is prerendered, the document is bundled with it.
  */

@@ -1,6 +1,6 @@
 /**
  * The API reference page's reading of the generated OpenAPI document (openapi.json beside this
- * file, written by `npm run openapi`; ADR draft openapi-from-zod): operations grouped by area in
+ * file, written by `npm run openapi`; ADR-0238): operations grouped by area in
  * the document's tag order, token routes first within each, and the schema helpers the page
  * renders JSON Schema with.
  */
