@@ -7,7 +7,7 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from './conditions.ts';
 import type { Table } from './client.ts';
-import { entityTypes, keys } from './keys.ts';
+import { entityTypes, type Key, keys } from './keys.ts';
 import { deleteStep, type DeleteStep, putStep, type PutStep } from './transaction.ts';
 
 export const timerShards = 8;
@@ -136,4 +136,31 @@ export interface ConversationEventItem {
 
 export function conversationEventStep(event: Omit<ConversationEventItem, 'pk' | 'sk' | 'type'>): PutStep {
   return putStep({ ...keys.conversationEvent(event.accountId, event.at, event.contactId, event.kind), type: entityTypes.conversationEvent, ...event });
+}
+
+/**
+ * The keys of a contact's conversation events in one month's partition, at most `limit`: the
+ * partition is the account's, so this reads the month's events and keeps the contact's. For a deleted contact's purge (LGPD), a few times a
+ * month at most.
+ */
+export async function contactConversationEventKeys(table: Table, accountId: string, month: string, contactId: string, limit: number): Promise<Key[]> {
+  const found: Key[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        KeyConditionExpression: 'pk = :pk',
+        // A filter may not name a key attribute: the item's own contactId.
+        FilterExpression: 'contactId = :contact',
+        ExpressionAttributeValues: { ':pk': keys.conversationEventsOf(accountId, month).pk, ':contact': contactId },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...((page.Items ?? []) as Key[]));
+    start = page.LastEvaluatedKey;
+  } while (start && found.length < limit);
+  return found.slice(0, limit);
 }

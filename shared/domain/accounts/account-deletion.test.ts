@@ -3,7 +3,7 @@
  * the account's creation, not by a scan.
  */
 import { describe, expect, it } from 'vitest';
-import { eventMonths } from './account-deletion.ts';
+import { eventMonths } from '../reports/event-months.ts';
 
 describe("the months of an account's conversation events", () => {
   it("runs from the account's creation month to the month after now, across a year's end", () => {

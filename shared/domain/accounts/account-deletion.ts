@@ -36,6 +36,7 @@ import { exclusiveClaim } from '../services/services.ts';
 import { resumeJobs, runJobStep, type SteppedJob, type StepResult } from '../stepped-job.ts';
 import { apiTokenLimit } from '../api-tokens/api-token-calls.ts';
 import { accountDeletedMail } from './deletion-mail.ts';
+import { eventMonths } from '../reports/event-months.ts';
 
 /** Items deleted by one step at most, so a step ends well inside its function's timeout. */
 const stepBudget = 400;
@@ -215,29 +216,6 @@ async function removePartitions(ports: Ports, job: AccountDeletionItem): Promise
     ...(job.stripeCustomerId ? [keys.billingCustomer(job.stripeCustomerId)] : []),
   ]);
   return { phase: next(job.phase), removedItems: removed };
-}
-
-/** The month conversation events were first written (reports, ADR-0234): a job that does not know its account's creation starts there. */
-const firstEventsMonth = '2026-11';
-
-/**
- * The months ('2026-11') that may hold the account's conversation events, found without a scan:
- * from the account's creation to the month after now (an event's time may run a little ahead of
- * this clock, a channel's timestamp at a month's end).
- */
-export function eventMonths(job: Pick<AccountDeletionItem, 'accountCreatedAt'>, now: Date): string[] {
-  const start = job.accountCreatedAt?.slice(0, 7) ?? firstEventsMonth;
-  let year = Number(start.slice(0, 4));
-  let month = Number(start.slice(5, 7));
-  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 7);
-  const months: string[] = [];
-  for (;;) {
-    const current = `${year}-${String(month).padStart(2, '0')}`;
-    if (current > last) return months;
-    months.push(current);
-    month = month === 12 ? 1 : month + 1;
-    if (month === 1) year++;
-  }
 }
 
 /** Every object of the account in the bucket (files, avatars). */

@@ -1,17 +1,19 @@
 /**
  * Deleting a contact removes its conversation (LGPD): its messages, the guards that find them by
- * channel message id, the files they carry, its scheduled messages and the contact's avatar. The deletion itself answers at
+ * channel message id, the files they carry, its scheduled messages, its conversation events and the contact's avatar. The deletion itself answers at
  * once (the contact and a tombstone marked `purge`, `deleteContact`); this purge follows in the
  * background a bounded step at a time (`runContactPurgeStep`, called by the `contact-purge` stream
  * consumer for every change of the tombstone, which each step makes). Each step removes only what
  * is still there, so a retried step or a resumed purge (`resumeContactPurges`) does no harm.
  */
+import { contactConversationEventKeys } from '#db/conversation-timers.ts';
 import { advanceContactPurge, finishContactPurge, getContactTombstone, pendingContactPurges } from '#db/contact-purges.ts';
 import { keys, type Key } from '#db/keys.ts';
 import type { ContactTombstone } from '#db/contacts.ts';
 import type { MessageItem } from '#db/messages.ts';
 import { deleteKeys, firstItems } from '#db/partition-purge.ts';
 import type { ResumeOptions } from '../job-staleness.ts';
+import { eventMonths } from '../reports/event-months.ts';
 import type { Ports } from '../ports.ts';
 import { resumeJobs, runJobStep, type SteppedJob, type StepResult } from '../stepped-job.ts';
 
@@ -36,6 +38,15 @@ async function purgeStep(ports: Ports, tombstone: ContactTombstone): Promise<Ste
   if (schedules.length) {
     await deleteKeys(ports.table, schedules);
     return { progress: undefined };
+  }
+  // Its conversation events (reports, ADR-0234): the days already rolled up keep their counts, a
+  // rebuild no longer counts it.
+  for (const month of eventMonths({}, ports.clock())) {
+    const events = await contactConversationEventKeys(ports.table, accountId, month, contactId, stepSize);
+    if (events.length) {
+      await deleteKeys(ports.table, events);
+      return { progress: undefined };
+    }
   }
   if (tombstone.avatarKey) await ports.storage.remove([tombstone.avatarKey]);
   return { done: true };
