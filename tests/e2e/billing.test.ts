@@ -200,13 +200,20 @@ describe('the subscription in the browser', () => {
   it('without payments configured the upgrade page says so and offers no checkout', async () => {
     const owner = await newOwner('Oficina do Beto');
     const { page, context, errors } = await newPage(browser, { width: 390, height: 844, dark: true });
+    const notConfigured = { statusCode: 503, error: 'Service Unavailable', message: 'Payments are not configured' };
     await page.route('**/api/payments/products', (route) =>
-      route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'Payments are not configured' }),
-      }),
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(notConfigured) }),
     );
+    // The product is the api function's (ADR-0228), so the page may ask it inside POST /batch: its answer there too.
+    await page.route('**/api/batch', async (route) => {
+      const requests = (JSON.parse(route.request().postData() ?? '{}').requests ?? []) as { path: string }[];
+      const response = await route.fetch();
+      const answer = (await response.json()) as { responses?: { status: number; body: unknown }[] };
+      requests.forEach((request, i) => {
+        if (request.path === '/payments/products' && answer.responses?.[i]) answer.responses[i] = { status: 503, body: notConfigured };
+      });
+      await route.fulfill({ status: response.status(), contentType: 'application/json', body: JSON.stringify(answer) });
+    });
     await signIn(page, owner, '/my-account');
     await page.getByText('Pagamentos não configurados neste servidor. Fale com o administrador do sistema.').waitFor();
     expect(await page.getByRole('button', { name: 'Fazer Upgrade Agora' }).isDisabled()).toBe(true);
