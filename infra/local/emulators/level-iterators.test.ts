@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { AbstractValueIterator } from 'abstract-level';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { closeDynaliteIterators } from './level-iterators.ts';
@@ -27,6 +27,8 @@ beforeAll(async () => {
     credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
   });
   await client.send(new CreateTableCommand(createTableInput(TableName)));
+  // dynalite answers CreateTable before the table is ACTIVE (even with createTableMs 0: a timer away); a loaded CI once wrote too soon.
+  while ((await client.send(new DescribeTableCommand({ TableName }))).Table?.TableStatus !== 'ACTIVE') await new Promise((r) => setTimeout(r, 10));
   doc = DynamoDBDocumentClient.from(client);
   await doc.send(
     new BatchWriteCommand({ RequestItems: { [TableName]: Array.from({ length: 10 }, (_, i) => ({ PutRequest: { Item: { pk: 'P', sk: `S${i}` } } })) } }),
