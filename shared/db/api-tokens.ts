@@ -12,7 +12,7 @@ import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
 import { entityTypes, type Key, keys } from './keys.ts';
 import { refusedBy, writeTogether } from './transaction.ts';
-import type { UserItem } from './users.ts';
+import { queryAll, type UserItem } from './users.ts';
 
 /** How long a call stays in a token's audit (and a revoked token on the list). */
 export const callRetentionDays = 90;
@@ -85,22 +85,11 @@ export async function putApiToken(table: Table, token: Omit<ApiTokenItem, 'pk' |
 /** The account's tokens, newest first (ids are time-ordered ULIDs). */
 export async function apiTokensOf(table: Table, accountId: string): Promise<ApiTokenItem[]> {
   const { pk, skPrefix } = keys.accountApiTokens(accountId);
-  const items: ApiTokenItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: { ':pk': pk, ':sk': skPrefix },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((page.Items ?? []) as ApiTokenItem[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return queryAll<ApiTokenItem>(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': pk, ':sk': skPrefix },
+    ScanIndexForward: false,
+  });
 }
 
 export async function getApiToken(table: Table, accountId: string, tokenId: string): Promise<ApiTokenItem | undefined> {

@@ -10,6 +10,7 @@ import type { CampaignAudience, CampaignCounts, CampaignMessage, CampaignPace, C
 import type { Table } from './client.ts';
 import type { ContactItem } from './contacts.ts';
 import { entityTypes, keys } from './keys.ts';
+import { queryAll } from './users.ts';
 import type { PutStep, UpdateStep } from './transaction.ts';
 
 export const laneShards = 4;
@@ -110,22 +111,12 @@ export function campaignItem(fields: Omit<CampaignItem, 'pk' | 'sk' | 'type' | '
 
 /** Segment campaigns still to prepare, oldest first (eventually consistent: each is read again before it is prepared). */
 export async function preparingCampaignsOf(table: Table): Promise<Pick<CampaignItem, 'accountId' | 'id'>[]> {
-  const found: Pick<CampaignItem, 'accountId' | 'id'>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.preparingCampaigns().gsi1pk },
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...((page.Items ?? []) as CampaignItem[]).map(({ accountId, id }) => ({ accountId, id })));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
+  const found = await queryAll<CampaignItem>(table, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.preparingCampaigns().gsi1pk },
+  });
+  return found.map(({ accountId, id }) => ({ accountId, id }));
 }
 
 /** Transaction member: a prepared campaign starts (status, its recipients count and estimate), leaving the preparing index; refused unless still preparing. */
@@ -188,22 +179,11 @@ export async function getCampaignItem(table: Table, accountId: string, campaignI
 /** The account's campaigns, newest first (ids are time-ordered). */
 export async function campaignsOf(table: Table, accountId: string): Promise<CampaignItem[]> {
   const { pk, skPrefix } = keys.accountCampaigns(accountId);
-  const items: CampaignItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: { ':pk': pk, ':sk': skPrefix },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((page.Items ?? []) as CampaignItem[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return queryAll<CampaignItem>(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': pk, ':sk': skPrefix },
+    ScanIndexForward: false,
+  });
 }
 
 /** Transaction member: the campaign's status moves from one of `from`. */
@@ -279,22 +259,12 @@ export async function lanesOf(table: Table, accountId: string, campaignId: strin
 
 /** Lanes due by `until` (ISO) on a shard of the index: the poller's read (eventually consistent: each is read again before it acts). */
 export async function dueLanesOf(table: Table, shard: number, until: string): Promise<Pick<LaneItem, 'accountId' | 'campaignId' | 'serviceId' | 'nextAt'>[]> {
-  const lanes: Pick<LaneItem, 'accountId' | 'campaignId' | 'serviceId' | 'nextAt'>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :until',
-        ExpressionAttributeValues: { ':pk': keys.dueLanes(shard).gsi1pk, ':until': `${until}#\uffff` },
-        ExclusiveStartKey: start,
-      }),
-    );
-    lanes.push(...((page.Items ?? []) as LaneItem[]).map(({ accountId, campaignId, serviceId, nextAt }) => ({ accountId, campaignId, serviceId, nextAt })));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return lanes;
+  const lanes = await queryAll<LaneItem>(table, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :until',
+    ExpressionAttributeValues: { ':pk': keys.dueLanes(shard).gsi1pk, ':until': `${until}#\uffff` },
+  });
+  return lanes.map(({ accountId, campaignId, serviceId, nextAt }) => ({ accountId, campaignId, serviceId, nextAt }));
 }
 
 /** Transaction member: the lane's next state, refused when another write moved its round since `seen` was read. */

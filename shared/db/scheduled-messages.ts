@@ -13,6 +13,7 @@ import type { ScheduledMessageStatus, ScheduleRepeat } from '#contracts/schedule
 import type { Table } from './client.ts';
 import { timerShard, timerShards } from './conversation-timers.ts';
 import { entityTypes, keys } from './keys.ts';
+import { queryAll } from './users.ts';
 import type { PutStep } from './transaction.ts';
 
 export { timerShards as scheduleShards };
@@ -76,22 +77,11 @@ export async function getScheduledMessage(table: Table, accountId: string, conta
 /** A contact's scheduled messages, every status (a contact has a handful). */
 export async function contactScheduledMessages(table: Table, accountId: string, contactId: string): Promise<ScheduledMessageItem[]> {
   const { pk, skPrefix } = keys.contactScheduledMessages(accountId, contactId);
-  const items: ScheduledMessageItem[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as ScheduledMessageItem[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
+  return queryAll<ScheduledMessageItem>(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix },
+    ConsistentRead: true,
+  });
 }
 
 /** Stores a new schedule. */
