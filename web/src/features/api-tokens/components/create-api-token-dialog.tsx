@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { Check, Copy } from 'lucide-react';
 import { apiTokenExpiryDays, apiTokenPayload, apiTokenScopeLabels, apiTokenScopes, type ApiTokenCreated, type ApiTokenScope } from '#contracts/api-tokens.ts';
-import { SecretShownOnce } from '#web/components/secret-shown-once.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { Dialog } from '#web/components/ui/dialog.tsx';
 import { CheckboxField, InputField, SelectField } from '#web/components/ui/field.tsx';
+import { Alert } from '#web/components/ui/misc.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useCreateApiToken } from '#web/features/api-tokens/api/api-tokens.ts';
 
@@ -13,6 +14,39 @@ const expiryOptions = [
 ];
 
 type Errors = Partial<Record<'name' | 'scopes' | 'expiresInDays', string>>;
+
+/** The secret, shown once: a read-only field, 'Copiar' and the warning that it will not be shown again. */
+function SecretShownOnce({ created, onClose }: { created: ApiTokenCreated; onClose: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const copy = () => {
+    void navigator.clipboard?.writeText(created.secret).then(() => setCopied(true));
+  };
+  return (
+    <div className="space-y-4">
+      <Alert tone="warning" title="Copie o token agora">
+        Por segurança, ele não será mostrado de novo. Guarde-o num lugar seguro, como o cofre de senhas da sua equipe ou as credenciais do n8n.
+      </Alert>
+      <InputField
+        id="api-token-secret"
+        label={`Token ${created.token.name}`}
+        value={created.secret}
+        readOnly
+        className="font-mono text-xs"
+        onFocus={(e) => e.currentTarget.select()}
+      />
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="outline" onClick={copy}>
+          {copied ? <Check className="size-4" aria-hidden="true" /> : <Copy className="size-4" aria-hidden="true" />}
+          {copied ? 'Copiado' : 'Copiar token'}
+        </Button>
+        <Button onClick={onClose}>Concluir</Button>
+      </div>
+      <p className="sr-only" role="status">
+        {copied ? 'Token copiado para a área de transferência' : ''}
+      </p>
+    </div>
+  );
+}
 
 /** 'Novo token': name, permissions and validity; then the secret, shown once. */
 export function CreateApiTokenDialog({ onClose }: { onClose: () => void }) {
@@ -49,16 +83,7 @@ export function CreateApiTokenDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog open onClose={onClose} title={created ? 'Token criado' : 'Novo token de API'}>
       {created ? (
-        <SecretShownOnce
-          id="api-token-secret"
-          secret={created.secret}
-          label={`Token ${created.token.name}`}
-          warningTitle="Copie o token agora"
-          warning="Por segurança, ele não será mostrado de novo. Guarde-o num lugar seguro, como o cofre de senhas da sua equipe ou as credenciais do n8n."
-          copyLabel="Copiar token"
-          copiedStatus="Token copiado para a área de transferência"
-          onClose={onClose}
-        />
+        <SecretShownOnce created={created} onClose={onClose} />
       ) : (
         <form onSubmit={submit} noValidate className="space-y-4">
           <InputField
