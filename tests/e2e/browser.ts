@@ -85,6 +85,21 @@ export async function pageSettled(page: Page): Promise<void> {
   );
 }
 
+/**
+ * Waits until `read` answers the same value three times 100 ms apart (a scroll position, a box):
+ * for measuring something the page may still be moving by timers and frames of its own.
+ */
+export async function resting(read: () => Promise<number>, timeoutMs = 5000): Promise<number> {
+  const seen: number[] = [];
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    seen.push(await read());
+    if (seen.length >= 3 && seen.slice(-3).every((v) => v === seen.at(-1))) return seen.at(-1)!;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`still moving after ${timeoutMs} ms: ${seen.slice(-5).join(', ')}`);
+}
+
 /** Runs axe-core on the page and fails on any serious or critical violation. */
 export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
   // Let entrance animations end first: half-faded text would read as low contrast.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { callApi, expectAccessible, newPage } from './browser.ts';
+import { callApi, expectAccessible, newPage, resting } from './browser.ts';
 import { eventually, fileWorld, newTeam, openAs, setServiceStatus, type World } from './world.ts';
 
 let world: World;
@@ -208,10 +208,15 @@ describe('older messages', () => {
     await openAs(page, world, team.owner, `/inbox/${contact.id}`);
     const bubble = (n: number) => page.getByTestId('message').filter({ hasText: `Mensagem número ${String(n).padStart(2, '0')}` });
     await bubble(14).waitFor();
+    // Opening follows the newest message down, once more after the rows are measured: wait for
+    // the scroll area to rest there, or that late follow moves the view after it is measured here.
+    const scrollTop = () => page.getByTestId('messages-scroll').evaluate((el) => el.scrollTop);
+    await resting(scrollTop);
     const more = page.getByRole('button', { name: 'Carregar mais mensagens' });
     await more.scrollIntoViewIfNeeded();
     await bubble(5).waitFor();
     expect(await bubble(4).count()).toBe(0);
+    await resting(scrollTop);
     const before = (await bubble(5).boundingBox())!;
     await more.click();
     await bubble(4).waitFor();

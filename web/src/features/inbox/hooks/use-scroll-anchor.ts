@@ -26,11 +26,55 @@ function bubbleInView(el: HTMLDivElement | null): { id: string; delta: number } 
   return null;
 }
 
+/** How long, at most, the message in view is held in place while the rows above are measured. */
+const holdMaxMs = 2000;
+/** Frames in a row with nothing to correct after which the rows above count as measured... */
+const settledFrames = 8;
+/** ...but not before this long: the older page's rows render and resize over several frames. */
+const holdMinMs = 400;
+
+/**
+ * Puts the bubble back `delta` px below the scroll area's top, now and on every frame while the rows
+ * above it are measured (they render and resize over several frames, later on a loaded machine),
+ * until nothing moved for a few frames, the reader scrolls by hand, or the time is up.
+ */
+function holdView(el: HTMLDivElement, id: string, delta: number): () => void {
+  const started = performance.now();
+  let quiet = 0;
+  let frame: number | undefined;
+  const restore = () => {
+    const bubble = el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"]`);
+    if (!bubble) return false;
+    const off = bubble.getBoundingClientRect().top - el.getBoundingClientRect().top - delta;
+    if (Math.abs(off) < 1) return false;
+    el.scrollTop += off;
+    return true;
+  };
+  const stop = () => {
+    if (frame !== undefined) cancelAnimationFrame(frame);
+    frame = undefined;
+    for (const type of userScrolls) el.removeEventListener(type, stop);
+  };
+  const tick = () => {
+    quiet = restore() ? 0 : quiet + 1;
+    const held = performance.now() - started;
+    if ((quiet >= settledFrames && held >= holdMinMs) || held > holdMaxMs) stop();
+    else frame = requestAnimationFrame(tick);
+  };
+  for (const type of userScrolls) el.addEventListener(type, stop, { passive: true });
+  restore();
+  frame = requestAnimationFrame(tick);
+  return stop;
+}
+
+/** Input by which the reader scrolls by hand: holding the view then would fight them. */
+const userScrolls = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+
 /**
  * Keeps the reading position when older messages are added above, and follows new ones at the
  * bottom. The position is anchored on the first message in view: after older ones are added (and
- * the 'Carregar mais' row may go), that message is put back exactly where it was; rows measured
- * later above it are compensated by the virtualizer itself.
+ * the 'Carregar mais' row may go), that message is put back exactly where it was, and held there
+ * while the rows above it are measured.
  */
 export function useScrollAnchor(
   scrollRef: RefObject<HTMLDivElement | null>,
@@ -42,6 +86,7 @@ export function useScrollAnchor(
   const follow = useRef<number | undefined>(undefined);
   const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const viewFrame = useRef<number | undefined>(undefined);
+  const hold = useRef<(() => void) | undefined>(undefined);
 
   /** Notes the message in view, to put it back after older ones are added above. */
   const rememberView = useCallback(() => {
@@ -62,14 +107,8 @@ export function useScrollAnchor(
       const index = rows.findIndex((r) => r.kind === 'message' && r.message.id === prev.viewId);
       const start = index >= 0 ? virtualizer.measurementsCache[index]?.start : undefined;
       if (start !== undefined) el.scrollTop = start - prev.viewDelta;
-      const restore = () => {
-        const bubble = el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(prev.viewId!)}"]`);
-        if (bubble) el.scrollTop += bubble.getBoundingClientRect().top - el.getBoundingClientRect().top - prev.viewDelta;
-      };
-      // Rows above are measured over the next frames; follow them until they settle.
-      restore();
-      requestAnimationFrame(restore);
-      for (const ms of [50, 150, 300]) setTimeout(restore, ms);
+      hold.current?.();
+      hold.current = holdView(el, prev.viewId, prev.viewDelta);
     } else if (lastId !== prev.lastId && (prev.atBottom || list.at(-1)?.isFromMe || !prev.lastId)) {
       // Follow the new message down before the next paint, and once more after the rows below
       // have been measured. Never here: reading scrollHeight right after the commit forces a
@@ -93,6 +132,7 @@ export function useScrollAnchor(
       if (follow.current !== undefined) cancelAnimationFrame(follow.current);
       clearTimeout(settle.current);
       if (viewFrame.current !== undefined) cancelAnimationFrame(viewFrame.current);
+      hold.current?.();
     },
     [],
   );
