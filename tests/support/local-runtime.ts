@@ -41,7 +41,10 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
       ? 'tests/support/runtime-with-whatsapp-double'
       : 'infra/local/runtime/main';
   const command = runtimeCommand(await ensureRuntimeBundle(), entry);
-  const child: ChildProcess = spawn(process.execPath, command.args, {
+  // For a diagnosis, Node options NODE_OPTIONS refuses: RUNTIME_NODE_ARGS="--cpu-prof
+  // --cpu-prof-dir=/tmp/prof --heapsnapshot-signal=SIGUSR2" (a profile is written when it stops).
+  const profile = process.env.RUNTIME_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...command.args], {
     cwd: root,
     env: { ...command.env, ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,7 +90,8 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        // A CPU profile is written on the way out: give it time.
+        await Promise.race([exited, new Promise((r) => setTimeout(r, profile.length ? 60_000 : 5000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       if (!existingDataDir) rmSync(dataDir, { recursive: true, force: true });

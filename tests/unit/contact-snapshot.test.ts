@@ -112,9 +112,9 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
       fields: f,
       folded: { name: f.name === 'Conceição Araújo' ? 'conceicao araujo' : f.name.toLowerCase(), email: f.email?.toLowerCase() ?? null, phone: f.phoneNumber },
     }));
-    const back = decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1234, contacts }), 'A');
+    const back = await decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1234, contacts }), 'A');
     expect(back).toEqual({ accountId: 'A', position: 1234, contacts });
-    expect(decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1, contacts }), 'B')).toBeNull();
+    expect(await decodeSnapshot(await encodeSnapshot({ accountId: 'A', position: 1, contacts }), 'B')).toBeNull();
   });
 
   it('round-trip many contacts across the encoder slices, with accents and characters outside the BMP, as ASCII bytes', async () => {
@@ -140,14 +140,95 @@ describe('contact snapshots', { timeout: 30_000 }, () => {
     const bytes = await encodeSnapshot({ accountId: 'A', position: 42.5, contacts });
     // Every byte ASCII: the reader copies the bytes into a string instead of decoding UTF-8.
     expect(gunzipSync(bytes).every((byte) => byte < 0x80)).toBe(true);
-    const back = decodeSnapshot(bytes, 'A');
+    const back = await decodeSnapshot(bytes, 'A');
     expect(back?.contacts).toHaveLength(contacts.length);
     expect(back).toEqual({ accountId: 'A', position: 42.5, contacts });
   });
 
+  it('of version 6 (one JSON object) are still read, so a deploy of the line-per-column format loads no account from its items', async () => {
+    const f = fields('A', 0, 'Conceição Araújo');
+    // The columns version 6 was written with.
+    const columns6 = [
+      'id',
+      'serviceId',
+      'name',
+      'contactType',
+      'idFromService',
+      'channelAliases',
+      'email',
+      'phoneNumber',
+      'phoneCountry',
+      'gender',
+      'avatarKey',
+      'isOnline',
+      'lastSeenAt',
+      'archivedAt',
+      'archivedReason',
+      'lastMessageAt',
+      'unread',
+      'messagesCount',
+      'createdAt',
+      'updatedAt',
+      'status',
+      'userId',
+      'user',
+      'departmentId',
+      'department',
+      'tagIds',
+      'lastInboundAt',
+      'optedOutAt',
+      'optedOutWord',
+    ];
+    const data = [
+      ...columns6.map((c) => [(f as unknown as Record<string, unknown>)[c] ?? null]),
+      ['conceicao araujo'],
+      [null],
+      ...['id', 'text', 'type', 'isFromMe', 'ack', 'timestamp', 'file'].map(() => [null]),
+    ];
+    // Written ASCII only, as version 6 was.
+    const v6 = gzipSync(
+      JSON.stringify({
+        v: 6,
+        accountId: 'A',
+        position: 7,
+        columns: columns6,
+        messageColumns: ['id', 'text', 'type', 'isFromMe', 'ack', 'timestamp', 'file'],
+        orders: [],
+        data,
+      }).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    );
+    const back = await decodeSnapshot(v6, 'A');
+    expect(back).toEqual({
+      accountId: 'A',
+      position: 7,
+      contacts: [{ fields: f, folded: { name: 'conceicao araujo', email: f.email?.toLowerCase() ?? null, phone: f.phoneNumber } }],
+    });
+  });
+
+  it('decode a column, and 5,000 contacts, per turn of the event loop: other work runs in between', async () => {
+    const contacts = Array.from({ length: 12_345 }, (_, i) => {
+      const f = fields('A', i, `Contato ${i}`);
+      return { fields: f, folded: { name: fold(f.name), email: f.email ? fold(f.email) : null, phone: f.phoneNumber } };
+    });
+    const bytes = await encodeSnapshot({ accountId: 'A', position: 1, contacts });
+    let turns = 0;
+    let decoding = true;
+    const count = () => {
+      if (!decoding) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const back = await decodeSnapshot(bytes, 'A');
+    decoding = false;
+    expect(back?.contacts).toHaveLength(12_345);
+    // 38 columns and 3 batches of contacts: other callbacks ran between at least that many steps.
+    expect(turns).toBeGreaterThanOrEqual(38 + 2);
+  });
+
   it('of an earlier format are not read (the directory then loads every item, and the next write replaces them)', async () => {
     const earlier = gzipSync(JSON.stringify({ v: 2, accountId: 'A', position: 1, columns: [], rows: [] }));
-    expect(decodeSnapshot(earlier, 'A')).toBeNull();
+    expect(await decodeSnapshot(earlier, 'A')).toBeNull();
   });
 
   it('start a cold directory that then reads only the changes made after the snapshot', async () => {

@@ -123,6 +123,13 @@ interface AccountView {
   matches: Map<string, Entry[]>;
 }
 
+/**
+ * Entries a cold load puts between two turns of the event loop: one process answers many accounts
+ * (the local runtime), and a 50,000-contact load in one piece held it for hundreds of milliseconds.
+ */
+const entriesPerTurn = 5000;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Recent queries whose matches a view keeps. */
 const keptQueries = 16;
 
@@ -331,7 +338,10 @@ export class ContactDirectory {
     const snapshot = readSnapshot && (await readSnapshot());
     if (snapshot && readAt - snapshot.position <= maxViewAgeMs) {
       const view = emptyView(snapshot.position, snapshot.position, signature);
-      for (const { fields, folded } of snapshot.contacts) this.put(view, fields, services, folded);
+      for (const [i, { fields, folded }] of snapshot.contacts.entries()) {
+        if (i && i % entriesPerTurn === 0) await turn();
+        this.put(view, fields, services, folded);
+      }
       const inSnapshotOrder = [...view.entries.values()];
       for (const { order, rows } of snapshot.orders ?? []) this.adoptSorted(view, order, rows ? rows.map((row) => inSnapshotOrder[row]) : inSnapshotOrder);
       const changes = await contactChangesSince(table, accountId, new Date(snapshot.position - overlapMs).toISOString());
@@ -343,7 +353,10 @@ export class ContactDirectory {
     }
     const view = emptyView(readAt, readAt, signature);
     const items = await allContacts(table, accountId);
-    for (const item of items) this.put(view, contactFields(item), services);
+    for (const [i, item] of items.entries()) {
+      if (i && i % entriesPerTurn === 0) await turn();
+      this.put(view, contactFields(item), services);
+    }
     this.reports.set(accountId, { loaded: 'items', changesRead: items.length, changesApplied: items.length });
     return view;
   }

@@ -114,6 +114,7 @@ function firstSnapshot(ports: Ports, accountId: string): Promise<void> {
   let writing = snapshotsWriting.get(accountId);
   if (!writing) {
     writing = refreshContactSnapshot(ports, accountId)
+      .then(() => undefined)
       .catch((error: unknown) => console.warn(`Contact snapshot of account ${accountId} not written`, error))
       .finally(() => snapshotsWriting.delete(accountId));
     snapshotsWriting.set(accountId, writing);
@@ -129,11 +130,18 @@ export const contactSnapshotOrders: ListQuery['order'][] = [[['name', 'ASC']]];
 
 /**
  * Brings the account's contact snapshot up to date (the `contact-snapshots` stream consumer, after
- * contacts changed): the directory's view, current, written in the list's default order.
+ * contacts changed, when `due` for the account's contact count: snapshot-rewrites.ts): the
+ * directory's view, current, written in the list's default order. Answers whether it wrote.
  */
-export async function refreshContactSnapshot(ports: Ports, accountId: string, directory: ContactDirectory = contactDirectory): Promise<void> {
+export async function refreshContactSnapshot(
+  ports: Ports,
+  accountId: string,
+  directory: ContactDirectory = contactDirectory,
+  due: (contacts: number) => boolean = () => true,
+): Promise<boolean> {
   // A deleted account (its item goes first, with the request): no snapshot may outlive the purge of its files.
-  if (!(await getAccountItem(ports.table, accountId))) return;
+  const account = await getAccountItem(ports.table, accountId);
+  if (!account || !due(account.contactsCount)) return false;
   const snapshot = await directory.snapshot(
     ports.table,
     accountId,
@@ -143,6 +151,7 @@ export async function refreshContactSnapshot(ports: Ports, accountId: string, di
     contactSnapshotOrders,
   );
   await writeContactSnapshot(ports.storage, snapshot);
+  return true;
 }
 
 export async function loadContact(ports: Ports, accountId: string, id: string): Promise<ContactItem> {
