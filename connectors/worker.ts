@@ -553,14 +553,21 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
     // the share, nobody lets go under it: the counts only move towards the share, so they settle.
     letGo(sessionsToLetGo(held.size, { share, over }, least, rebalance));
     const free: ServiceItem[] = [];
+    /**
+     * Held sessions whose item changed without this worker being told (a stream record it missed):
+     * queued as the `changed` command the stream would have queued, never reconciled here. In the
+     * connection's group it comes after the commands queued before the change, as the stream's
+     * would: a logout queued before its status was written still finds the live session (ADR-0087;
+     * ADR draft scan-catch-ups-go-through-the-queue).
+     */
+    const missed: WorkerCommand[] = [];
     for (const item of shuffled([...running.values()])) {
       // A connection with changes under way or queued reconciles on its item then; the next scan looks again (a hung change does not pile up scans).
       if (queues.has(item.id)) continue;
       const entry = held.get(item.id);
       if (!entry) free.push(item);
-      // A new run while the status stayed running (a restart whose change this worker missed): reconcile on the item.
-      else if (entry.runId !== item.runId)
-        void enqueue(item.id, async () => reconcile(item.id, await getServiceItem(table, item.accountId, item.id, { consistent })));
+      // A new run while the status stayed running (a restart whose change this worker missed).
+      else if (entry.runId !== item.runId) missed.push({ kind: 'changed', accountId: item.accountId, serviceId: item.id, change: `scan:run:${item.runId}` });
     }
     // Sessions nobody holds, taken up to the room under the share (leases read a few at a time, only
     // while there is room), each opened at its turn (`startTurn`).
@@ -599,11 +606,13 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
         });
       }
     }
-    // Held sessions whose connection left the index (a missed stream record): reconcile on the item.
+    // Held sessions whose connection left the index (stopped, logged out, deleted).
     for (const [serviceId, entry] of held) {
       if (!running.has(serviceId) && !queues.has(serviceId))
-        void enqueue(serviceId, async () => reconcile(serviceId, await getServiceItem(table, entry.accountId, serviceId, { consistent })));
+        missed.push({ kind: 'changed', accountId: entry.accountId, serviceId, change: `scan:left:${entry.runId}` });
     }
+    // One command per run and kind within SQS's deduplication window, however many scans see it; a failure is tried at the next scan.
+    if (missed.length) await ports.workerQueue.enqueue(missed).catch((error) => console.error('[worker] queueing the changes the scan found', error));
   };
 
   let scanTimer: NodeJS.Timeout | undefined;

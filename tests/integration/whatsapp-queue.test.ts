@@ -3,11 +3,12 @@
  * process, so its worker's sessions run on socket doubles the test drives): the API stores a send,
  * `dispatch-outbound` queues it on the worker queue (never the send queue), the worker that holds
  * the session sends it through its socket, paced, and acks advance; a second worker holding a
- * session gets that session's sends; a logout reaches the live session and clears the auth state.
+ * session gets that session's sends; a logout reaches the live session and clears the auth state,
+ * even one that waits behind a send while the worker's scans find the connection stopped.
  * Everything is real (dynalite, the SQS emulator over HTTP, the stream emulator, the handlers)
  * except the WhatsApp network.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { proto, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessage } from 'baileys';
 import { listQueryString } from '#contracts/list-query.ts';
 import { connectionRecordsOf } from '#db/channel-records.ts';
@@ -23,10 +24,18 @@ import { SocketDouble } from '../support/whatsapp-double.ts';
 import { ownRuntime, pairWhatsapp, whatsappTeam } from './own-runtime.ts';
 import { eventually } from './worker.ts';
 
-/** The socket double, remembering when each send reached it. */
+/** The socket double, remembering when each send reached it; while `unanswered` is set, a send waits for it (WhatsApp has not answered yet). */
 class TimedSocket extends SocketDouble {
   readonly sentAt: number[] = [];
+  unanswered: Promise<void> | null = null;
+  /** Sends that reached the socket and wait for WhatsApp's answer. */
+  waiting = 0;
   override async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined> {
+    if (this.unanswered) {
+      this.waiting++;
+      await this.unanswered;
+      this.waiting--;
+    }
     this.sentAt.push(Date.now());
     return super.sendMessage(jid, content, options);
   }
@@ -80,6 +89,8 @@ const a = whatsappOnDoubles((serviceId) => !heldByB.has(serviceId));
 
 /** The worker's reports of answered sends, in order. */
 const answered: { sent: boolean; channel: string | null }[] = [];
+/** Scans of the running index the runtime's worker has made (each counts the fleet once). */
+let scans = 0;
 
 const own = ownRuntime('conversa-wa-queue-', {
   channels: [a.adapter],
@@ -88,7 +99,7 @@ const own = ownRuntime('conversa-wa-queue-', {
     scanEverySeconds: 1,
     waitTimeSeconds: 1,
     // What the Fargate entry counts as metrics (connectors/main.ts).
-    events: { sendAnswered: (answer) => answered.push(answer) },
+    events: { sendAnswered: (answer) => answered.push(answer), fleetCounted: () => scans++ },
   },
 });
 const call = own.call;
@@ -223,6 +234,38 @@ describe('WhatsApp through the worker queue', () => {
     expect(service).toMatchObject({ status: 'disconnected', statusReason: null });
     expect(a.unpairing).toEqual([]);
     // The session ended and its lease is given up.
+    await eventually(async () => !(await readLease(own.ports().table, team.serviceId)));
+  });
+
+  it('a logout queued behind a send still under way waits for it, and still reaches the live session, whatever the scans see meanwhile', async () => {
+    const team = await newTeam();
+    const socket = await connect(team, a.sockets);
+    const authRecords = () => connectionRecordsOf(own.ports().table, { accountId: team.accountId, serviceId: team.serviceId, channel: 'whatsapp', kind: '' });
+    await eventually(async () => (await authRecords()).length > 0);
+    // A send WhatsApp has not answered holds the connection's group: the logout waits behind it,
+    // while the status already says 'disconnected' and the worker's scans no longer find the connection running.
+    let answer!: () => void;
+    socket.unanswered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    // A failed assertion leaves no send waiting (the runtime's stop finishes the commands under way).
+    onTestFinished(() => answer());
+    await send(team, 'Último aviso');
+    await eventually(async () => socket.waiting === 1);
+    expect((await call('POST', `/services/${team.serviceId}/logout`, { token: team.token })).status).toBe(200);
+    // Scans are one after another: the second counted from here read the index after the status was
+    // written, and it has ended by the third's count. What they found is queued behind the logout.
+    const seen = scans;
+    await eventually(async () => scans >= seen + 3);
+    expect(socket.logouts).toBe(0);
+    expect(socket.ended).toEqual([]);
+
+    answer();
+    await eventually(async () => socket.logouts === 1);
+    expect(textsOf(socket)).toEqual(['Último aviso']);
+    await eventually(async () => (await authRecords()).length === 0);
+    expect((await call('GET', `/services/${team.serviceId}`, { token: team.token })).body).toMatchObject({ status: 'disconnected', statusReason: null });
+    expect(a.unpairing).toEqual([]);
     await eventually(async () => !(await readLease(own.ports().table, team.serviceId)));
   });
 });
