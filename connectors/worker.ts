@@ -558,7 +558,7 @@ export async function startChannelWorker(ports: Ports, options: ChannelWorkerOpt
      * queued as the `changed` command the stream would have queued, never reconciled here. In the
      * connection's group it comes after the commands queued before the change, as the stream's
      * would: a logout queued before its status was written still finds the live session (ADR-0087;
-     * ADR draft scan-catch-ups-go-through-the-queue).
+     * ADR-0240).
      */
     const missed: WorkerCommand[] = [];
     for (const item of shuffled([...running.values()])) {
