@@ -93,6 +93,44 @@ describe('contact directory memory', () => {
     expect(directory.memory()).toMatchObject({ accounts: 2, evictions: 2 });
   });
 
+  it('keeps an account in use while a stream of accounts used once passes through (segmented LRU)', async () => {
+    const probe = new ContactDirectory(now, Number.MAX_SAFE_INTEGER);
+    await list(probe, 'PROBE3', 500);
+    const oneAccount = probe.memory().estimatedBytes;
+    const directory = new ContactDirectory(now, Math.floor(oneAccount * 3.5));
+    // S is used twice: hot.
+    await list(directory, 'S', 500);
+    await list(directory, 'S', 500);
+    // Ten accounts opened once each, S not used meanwhile: under plain LRU it would go first.
+    for (let i = 0; i < 10; i++) await list(directory, `ONCE${i}`, 500);
+    expect(directory.loadedAccounts()).toContain('S');
+    // Its report is the second use's (no reload since).
+    expect(directory.lastSync('S')?.loaded).toBe(false);
+    expect(directory.memory().accounts).toBe(3);
+    expect(directory.memory().evictions).toBe(8);
+    // One of them back soon after it was forgotten is used often: it comes back hot, and the
+    // accounts used once go before it.
+    await list(directory, 'ONCE0', 500);
+    for (let i = 10; i < 14; i++) await list(directory, `ONCE${i}`, 500);
+    expect(directory.loadedAccounts()).toEqual(expect.arrayContaining(['S', 'ONCE0']));
+  });
+
+  it('holds the hot accounts to 80 % of the budget: beyond it the least recently used one can go', async () => {
+    const probe = new ContactDirectory(now, Number.MAX_SAFE_INTEGER);
+    await list(probe, 'PROBE4', 500);
+    const oneAccount = probe.memory().estimatedBytes;
+    // Room for 3.5 views; 80 % of it holds 2 hot ones, not 3.
+    const directory = new ContactDirectory(now, Math.floor(oneAccount * 3.5));
+    for (const id of ['H1', 'H2', 'H3']) {
+      await list(directory, id, 500);
+      await list(directory, id, 500);
+    }
+    await list(directory, 'N1', 500);
+    await list(directory, 'N2', 500);
+    // H1, the least recently used hot one, went back to being used once and left before N1.
+    expect(directory.loadedAccounts()).toEqual(['H2', 'H3', 'N2']);
+  });
+
   it('keeps the account being answered even when it alone is over the budget', async () => {
     const directory = new ContactDirectory(now, 10_000);
     await list(directory, 'A', 500);

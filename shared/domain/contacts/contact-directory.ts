@@ -8,8 +8,9 @@
  *
  * One directory lives per process (a warm Lambda container, or the local runtime); a cold one
  * loads the account's contacts once. It keeps its views under a byte budget derived from the
- * process's memory (directory-memory.ts), forgetting the least recently used accounts first: a
- * forgotten account's next list loads again, from its snapshot.
+ * process's memory (directory-memory.ts), forgetting the least recently used accounts first, those
+ * used only once before those in use (a segmented LRU, ADR-0241): a forgotten account's next list
+ * loads again, from its snapshot.
  */
 import type { Contact } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
@@ -129,6 +130,11 @@ interface AccountView {
  */
 const entriesPerTurn = 5000;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The share of the budget the hot accounts' views may keep together (the rest is for accounts used once). */
+const protectedShare = 0.8;
+/** Forgotten accounts remembered, to know one that comes back. */
+const maxGhosts = 4096;
 
 /** Recent queries whose matches a view keeps. */
 const keptQueries = 16;
@@ -271,6 +277,14 @@ export class ContactDirectory {
   private pending = new Map<string, Promise<AccountView>>();
   private reports = new Map<string, SyncReport>();
   private evictions = 0;
+  /**
+   * Accounts used again while loaded, or loaded again soon after being forgotten: the ones a
+   * stream of accounts used once (a morning's first opens, a sweep over every tenant) may not push
+   * out. Evicted last, and held to `protectedShare` of the budget (segmented LRU).
+   */
+  private hot = new Set<string>();
+  /** Accounts recently forgotten, oldest first: one loaded again is used often, so it comes back hot. */
+  private ghosts = new Set<string>();
 
   /** `now` is the table's clock (the change index is stamped by it); `budgetBytes` caps what the views hold together. */
   constructor(
@@ -408,6 +422,7 @@ export class ContactDirectory {
    * more than the budget; the view being answered stays even when it alone is over.
    */
   private async current(table: Table, accountId: string, loadServices: () => Promise<ServiceItem[]>, readSnapshot?: SnapshotReader): Promise<AccountView> {
+    const loaded = this.views.has(accountId);
     let running = this.pending.get(accountId);
     if (!running) {
       running = this.sync(table, accountId, loadServices, readSnapshot).finally(() => this.pending.delete(accountId));
@@ -417,22 +432,50 @@ export class ContactDirectory {
     if (this.views.get(accountId) === view) {
       this.views.delete(accountId);
       this.views.set(accountId, view);
+      if (loaded || this.ghosts.delete(accountId)) this.hot.add(accountId);
     }
     this.keepWithinBudget(accountId);
     return view;
   }
 
+  /**
+   * Forgets views until they fit the budget: first the least recently used of the accounts used
+   * once, then, only if that is not enough, of the hot ones; the hot ones together keep at most
+   * `protectedShare` of the budget (beyond it, the least recently used hot one counts as used once).
+   */
   private keepWithinBudget(inUse: string): void {
+    const sizes = new Map<string, number>();
     let total = 0;
-    for (const view of this.views.values()) total += viewBytes(view);
+    let hotBytes = 0;
     for (const [accountId, view] of this.views) {
-      if (total <= this.budgetBytes) break;
-      if (accountId === inUse) continue;
-      total -= viewBytes(view);
-      this.views.delete(accountId);
-      this.reports.delete(accountId);
-      this.evictions++;
+      const bytes = viewBytes(view);
+      sizes.set(accountId, bytes);
+      total += bytes;
+      if (this.hot.has(accountId)) hotBytes += bytes;
     }
+    for (const [accountId, bytes] of sizes) {
+      if (hotBytes <= this.budgetBytes * protectedShare) break;
+      if (accountId === inUse || !this.hot.delete(accountId)) continue;
+      hotBytes -= bytes;
+    }
+    for (const hotOnes of [false, true]) {
+      for (const [accountId, bytes] of sizes) {
+        if (total <= this.budgetBytes) return;
+        if (accountId === inUse || this.hot.has(accountId) !== hotOnes) continue;
+        total -= bytes;
+        this.forget(accountId);
+      }
+    }
+  }
+
+  private forget(accountId: string): void {
+    this.views.delete(accountId);
+    this.reports.delete(accountId);
+    this.hot.delete(accountId);
+    this.evictions++;
+    this.ghosts.delete(accountId);
+    this.ghosts.add(accountId);
+    if (this.ghosts.size > maxGhosts) this.ghosts.delete(this.ghosts.values().next().value!);
   }
 
   /** The accounts whose views are loaded, least recently used first (the tenant bench tells evicted accounts by it). */
@@ -649,6 +692,8 @@ export class ContactDirectory {
   clear(): void {
     this.views.clear();
     this.reports.clear();
+    this.hot.clear();
+    this.ghosts.clear();
   }
 }
 
