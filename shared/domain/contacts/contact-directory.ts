@@ -33,6 +33,7 @@ import {
 } from '../list-query.ts';
 import { searchPlan } from './contact-search.ts';
 import { directoryBudgetBytes, mapEntryBytes, valueBytes } from './directory-memory.ts';
+import { SharedValues, sharedBytes } from './shared-values.ts';
 import type { ContactSnapshot } from './contact-snapshot.ts';
 import { toContact } from './present-contact.ts';
 import { TrigramIndex } from './trigram-index.ts';
@@ -178,7 +179,9 @@ function viewBytes(view: AccountView): number {
     for (let slot = 0; slot < view.slots.length && n < sampled; slot += stride) {
       const e = view.slots[slot];
       if (!e) continue;
-      const itemBytes = valueBytes(e.item);
+      // Strings shared with other contacts (shared-values.ts) are not this entry's. (The folded
+      // phone is the stored one, counted twice: it keeps the estimate above the heap at 5,000.)
+      const itemBytes = valueBytes(e.item) - sharedBytes(e.item);
       entryBytes += entryOverhead + itemBytes + valueBytes(e.folded);
       // An answered contact carries the item's fields again, in the contract's shape.
       contactBytes += itemBytes;
@@ -277,6 +280,8 @@ export class ContactDirectory {
   private pending = new Map<string, Promise<AccountView>>();
   private reports = new Map<string, SyncReport>();
   private evictions = 0;
+  /** Values repeated across contacts, kept once (every caller hands `put` an item of its own). */
+  private shared = new SharedValues();
   /**
    * Accounts used again while loaded, or loaded again soon after being forgotten: the ones a
    * stream of accounts used once (a morning's first opens, a sweep over every tenant) may not push
@@ -294,6 +299,7 @@ export class ContactDirectory {
 
   /** `folded` is the entry's own (a snapshot's decoded one is kept as it is): never changed after. */
   private put(view: AccountView, item: ContactFields, services: Map<string, ServiceItem>, folded = foldedOf(item)): void {
+    this.shared.internFields(item);
     const current = view.entries.get(item.id);
     const slot = current?.slot ?? view.free.pop() ?? view.slots.length;
     const next: Entry = { slot, item, service: services.get(item.serviceId), folded, meter: view.meter };
