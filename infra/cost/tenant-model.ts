@@ -28,6 +28,13 @@ export interface MeasuredFigures {
   readonly webSocketBytesPerPost: number;
   /** Warm p50 of the API operations on the local runtime, weighted by their counts (a proxy for a warm Lambda's billed duration). */
   readonly httpDurationMs: number;
+  /**
+   * What one sign-in costs in DynamoDB (measured alone on the meter before a run's clock), or null
+   * when no run measured it. The sign-ins inside the runs (every account touched for the first
+   * time signs in) are taken out of the units and calls above with it: a tenant's staff sign in a
+   * few times a month, not once every few messages as in the bench.
+   */
+  readonly signIn: { readonly readUnits: number; readonly writeUnits: number; readonly calls: number; readonly takenOut: number } | null;
 }
 
 /** One bench:tenants result file, only the fields the model reads. */
@@ -35,6 +42,10 @@ export interface TenantsBenchFile {
   readonly date: string;
   readonly run: {
     readonly requests: number;
+    readonly active: number;
+    /** Sign-ins timed; since `signInUnits` was measured, only those inside the run (before, the active accounts' too). */
+    readonly signIn: { readonly n: number } | null;
+    readonly signInUnits?: { readonly signIns: number; readonly calls: number; readonly readUnits: number; readonly writeUnits: number };
     readonly operations: Record<
       string,
       { readonly warm: { readonly n: number; readonly p50: number }; readonly cold: { readonly n: number; readonly p50: number } }
@@ -67,6 +78,19 @@ export function measuredFrom(files: readonly { readonly name: string; readonly d
   let tabMessages = 0;
   let durationWeight = 0;
   let durationSum = 0;
+  // What one sign-in costs, pooled over the runs that measured it alone.
+  const alone = { signIns: 0, calls: 0, readUnits: 0, writeUnits: 0 };
+  for (const { data } of files) {
+    const u = data.run.signInUnits;
+    if (!u?.signIns) continue;
+    alone.signIns += u.signIns;
+    alone.calls += u.calls;
+    alone.readUnits += u.readUnits;
+    alone.writeUnits += u.writeUnits;
+  }
+  const signIn = alone.signIns
+    ? { readUnits: alone.readUnits / alone.signIns, writeUnits: alone.writeUnits / alone.signIns, calls: alone.calls / alone.signIns, takenOut: 0 }
+    : null;
   for (const { data } of files) {
     const { run } = data;
     const send = count(run.operations.send);
@@ -74,9 +98,12 @@ export function measuredFrom(files: readonly { readonly name: string; readonly d
     messages += send + inbound;
     sends += send;
     httpRequests += run.requests - inbound;
-    readUnits += run.dynamo.totals.readUnits;
-    writeUnits += run.dynamo.totals.writeUnits;
-    dynamoCalls += run.dynamo.totals.calls;
+    // The sign-ins inside the run (an older file counted the active accounts', before the clock, too).
+    const inRun = signIn ? Math.max(0, (run.signIn?.n ?? 0) - (run.signInUnits ? 0 : run.active)) : 0;
+    if (signIn) signIn.takenOut += inRun;
+    readUnits += run.dynamo.totals.readUnits - inRun * (signIn?.readUnits ?? 0);
+    writeUnits += run.dynamo.totals.writeUnits - inRun * (signIn?.writeUnits ?? 0);
+    dynamoCalls += run.dynamo.totals.calls - inRun * (signIn?.calls ?? 0);
     posts += run.webSocket.posts;
     postBytes += run.webSocket.postBytes;
     tabMessages += run.webSocket.messagesOnSocketTenants * (run.webSocket.clients / run.webSocket.onTenants);
@@ -97,6 +124,7 @@ export function measuredFrom(files: readonly { readonly name: string; readonly d
     webSocketPostsPerMessagePerTab: posts / tabMessages,
     webSocketBytesPerPost: postBytes / posts,
     httpDurationMs: durationSum / durationWeight,
+    signIn,
   };
 }
 
@@ -128,6 +156,8 @@ export interface TenantAssumptions {
   /** Hours a day and days a month the tabs stay open. */
   readonly openHoursPerDay: number;
   readonly openDaysPerMonth: number;
+  /** Sign-ins per agent a month (one each working day: an upper bound, a session outlasts a day). */
+  readonly signInsPerAgentPerMonth: number;
   /** Memory of the API and stream functions (the template's 512 MB). */
   readonly functionMemoryMb: number;
   /** Stream-router invocations per message: an inbound message 1; an outbound one 3 (new message, sent mark, hand-over mark). Counted from the code (./model.ts). */
@@ -161,6 +191,7 @@ export const tenantAssumptions: TenantAssumptions = {
   inboundShare: 0.5,
   openHoursPerDay: 10,
   openDaysPerMonth: 26,
+  signInsPerAgentPerMonth: 26,
   functionMemoryMb: 512,
   routerInvocationsPerInbound: 1,
   routerInvocationsPerOutbound: 3,
@@ -243,8 +274,10 @@ export function tenantCost(
 
   // The API requests that come with a message, at the bench's mix (lists, searches, message pages, the send).
   const httpRequests = messages * perMessage(measured.httpRequests);
-  const readUnits = messages * perMessage(measured.readUnits) + outbound * a.extraReceiptReadUnits;
-  const writeUnits = messages * perMessage(measured.writeUnits) + outbound * a.extraReceiptWriteUnits;
+  // The staff's sign-ins, apart from the messages (their units were taken out of the per-message figures).
+  const signIns = profile.agents * a.signInsPerAgentPerMonth;
+  const readUnits = messages * perMessage(measured.readUnits) + outbound * a.extraReceiptReadUnits + signIns * (measured.signIn?.readUnits ?? 0);
+  const writeUnits = messages * perMessage(measured.writeUnits) + outbound * a.extraReceiptWriteUnits + signIns * (measured.signIn?.writeUnits ?? 0);
   const postsPerTab = messages * measured.webSocketPostsPerMessagePerTab + outbound * a.extraReceiptPostsPerTab;
   const posts = postsPerTab * tabs;
   const postsBilled = posts * Math.max(1, Math.ceil(measured.webSocketBytesPerPost / 32_768));

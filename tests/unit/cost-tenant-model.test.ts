@@ -22,6 +22,8 @@ const benchFile = (scale: number, p50: number): TenantsBenchFile => ({
   date: '2026-11-27T00:00:00.000Z',
   run: {
     requests: 100 * scale,
+    active: 5,
+    signIn: { n: 5 },
     operations: { contactList: op(60 * scale, p50), send: op(20 * scale, p50), inbound: op(20 * scale, 999) },
     dynamo: { totals: { calls: 500 * scale, readUnits: 400 * scale, writeUnits: 200 * scale } },
     webSocket: { clients: 6, onTenants: 2, posts: 90 * scale, postBytes: 90_000 * scale, messages: 40 * scale, messagesOnSocketTenants: 10 * scale },
@@ -39,6 +41,7 @@ const measured: MeasuredFigures = {
   webSocketPostsPerMessagePerTab: 3,
   webSocketBytesPerPost: 700,
   httpDurationMs: 20,
+  signIn: null,
 };
 const profile: TenantProfile = { name: 't', whatsappNumbers: 2, agents: 2, openTabs: 2, messagesPerDay: 100, mediaShare: 0.1, contacts: 1000 };
 const price = prices['us-east-1'];
@@ -49,6 +52,7 @@ const pinned: TenantAssumptions = {
   inboundShare: 0.5,
   openHoursPerDay: 10,
   openDaysPerMonth: 26,
+  signInsPerAgentPerMonth: 26,
   functionMemoryMb: 512,
   routerInvocationsPerInbound: 1,
   routerInvocationsPerOutbound: 3,
@@ -82,6 +86,34 @@ describe('measuredFrom', () => {
     expect(m.webSocketBytesPerPost).toBe(1000);
     // (80 × 10 + 240 × 30) / 320; the inbound's 999 ms is not an API duration.
     expect(m.httpDurationMs).toBeCloseTo(25, 10);
+  });
+
+  it("takes the runs' sign-ins out of the per-message units at what one costs alone, older files' active sign-ins aside", () => {
+    const measuredAlone = {
+      ...benchFile(1, 10),
+      run: { ...benchFile(1, 10).run, signIn: { n: 20 }, signInUnits: { signIns: 10, calls: 60, readUnits: 40, writeUnits: 30 } },
+    };
+    // An older file: 25 sign-ins timed, 5 of them the active accounts' before the clock.
+    const older = { ...benchFile(1, 10), run: { ...benchFile(1, 10).run, signIn: { n: 25 } } };
+    const m = measuredFrom([
+      { name: 'new', data: measuredAlone },
+      { name: 'old', data: older },
+    ]);
+    // One sign-in: 6 calls, 4 RRU, 3 WRU; 20 + 20 sign-ins inside the runs.
+    expect(m.signIn).toEqual({ calls: 6, readUnits: 4, writeUnits: 3, takenOut: 40 });
+    expect(m.readUnits).toBe(800 - 40 * 4);
+    expect(m.writeUnits).toBe(400 - 40 * 3);
+    expect(m.dynamoCalls).toBe(1000 - 40 * 6);
+    // Without a measurement nothing is taken out.
+    expect(measuredFrom([{ name: 'old', data: older }])).toMatchObject({ signIn: null, readUnits: 400, writeUnits: 200 });
+  });
+
+  it("prices the staff's sign-ins apart from the messages: an agent's month of them at the measured units", () => {
+    const withSignIn = { ...measured, signIn: { readUnits: 4, writeUnits: 3, calls: 6, takenOut: 0 } };
+    const a = tenantCost(profile, withSignIn, price, extraPrices['us-east-1'], fleet, pinned);
+    const b = tenantCost(profile, measured, price, extraPrices['us-east-1'], fleet, pinned);
+    // 2 agents × 26 sign-ins × (3 WRU, 4 RRU).
+    expect(line(a, 'DynamoDB on-demand requests') - line(b, 'DynamoDB on-demand requests')).toBeCloseTo(52 * (3 * 0.625e-6 + 4 * 0.125e-6), 12);
   });
 
   it('refuses to run on no file', () => {
