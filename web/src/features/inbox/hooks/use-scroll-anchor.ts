@@ -112,7 +112,9 @@ export function useScrollAnchor(
     } else if (lastId !== prev.lastId && (prev.atBottom || list.at(-1)?.isFromMe || !prev.lastId)) {
       // Follow the new message down before the next paint, and once more after the rows below
       // have been measured. Never here: reading scrollHeight right after the commit forces a
-      // layout per message; a burst shares one pass per frame.
+      // layout per message; a burst shares one pass per frame. Going down ends any hold of the
+      // view after older messages were added.
+      hold.current?.();
       follow.current ??= requestAnimationFrame(() => {
         follow.current = undefined;
         el.scrollTop = el.scrollHeight;
