@@ -194,6 +194,8 @@ type RuntimeMeter = {
   heapUsed: number;
   ws: { posts: number; bytes: number };
   directory: { accounts: number; estimatedBytes: number; budgetBytes: number; evictions: number; loaded: string[] };
+  /** The thread's event loop: utilisation since start, and the delay a callback met in the last second. */
+  eventLoop?: { idleMs: number; activeMs: number; delayP99Ms: number; delayMaxMs: number };
 };
 type DynamoMeter = MeterTotals & { heapUsed: number };
 
@@ -282,9 +284,12 @@ async function measuredRun(dataDir: string, fakeUrl: string, seeded: SeededTenan
     let loaded = new Set<string>();
     const everLoaded = new Set<string>();
     const directoryPeak = { accounts: 0, estimatedBytes: 0 };
+    // Each second's worst event-loop delays (p99 and max), once per meter write.
+    const delaySeconds = new Map<number, { p99: number; max: number }>();
     const watchDirectory = setInterval(() => {
       try {
-        const { directory } = JSON.parse(readFileSync(runtimeMeterFile, 'utf8')) as RuntimeMeter;
+        const { directory, eventLoop, at } = JSON.parse(readFileSync(runtimeMeterFile, 'utf8')) as RuntimeMeter & { at: number };
+        if (eventLoop) delaySeconds.set(at, { p99: eventLoop.delayP99Ms, max: eventLoop.delayMaxMs });
         loaded = new Set(directory.loaded);
         for (const id of loaded) everLoaded.add(id);
         directoryPeak.accounts = Math.max(directoryPeak.accounts, directory.accounts);
@@ -462,6 +467,7 @@ async function measuredRun(dataDir: string, fakeUrl: string, seeded: SeededTenan
         receivedByEvent: received.byEvent,
       },
       directory: { ...meterEnd.runtime.directory, loaded: undefined, peak: directoryPeak, coldContactPages: coldBy },
+      eventLoop: eventLoopFigures(meterStart.runtime.eventLoop, meterEnd.runtime.eventLoop, [...delaySeconds.values()]),
       memory: Object.fromEntries([...memory.series].map(([name, series]) => [name, summarise(series)])),
     };
   } finally {
@@ -472,6 +478,22 @@ async function measuredRun(dataDir: string, fakeUrl: string, seeded: SeededTenan
 }
 
 type Measured = Awaited<ReturnType<typeof measuredRun>>;
+
+/**
+ * The runtime thread's share of the run spent running callbacks (its event loop's utilisation
+ * between the meter at the start and at the end), and the seconds' event-loop delays: p99 and max
+ * of each second, summarised over the run (what any request waited behind).
+ */
+function eventLoopFigures(start: RuntimeMeter['eventLoop'], end: RuntimeMeter['eventLoop'], seconds: { p99: number; max: number }[]) {
+  if (!start || !end || !seconds.length) return null;
+  const active = end.activeMs - start.activeMs;
+  const idle = end.idleMs - start.idleMs;
+  return {
+    utilisation: +(active / (active + idle)).toFixed(3),
+    secondsP99Ms: stats(seconds.map((s) => s.p99)),
+    secondsMaxMs: stats(seconds.map((s) => s.max)),
+  };
+}
 
 interface Results {
   date: string;
@@ -534,6 +556,12 @@ function report(r: Results): string {
     '',
     `WebSocket: ${m.webSocket.clients} clients on ${m.webSocket.onTenants} accounts; the gateway posted ${m.webSocket.posts} times (${Math.round(m.webSocket.postBytes / 1024)} KB) for ${m.webSocket.messages} messages (sends and inbound) across all accounts, ${m.webSocket.messagesOnSocketTenants} of them on the accounts with clients: **${perMessage} posts per message** there (${(m.webSocket.received / Math.max(1, m.webSocket.messagesOnSocketTenants) / SOCKETS_PER_TENANT).toFixed(1)} per message per client; received by event: ${JSON.stringify(m.webSocket.receivedByEvent)}).`,
     '',
+    ...(m.eventLoop
+      ? [
+          `The runtime's thread ran callbacks **${(m.eventLoop.utilisation * 100).toFixed(0)} %** of the run (its event loop's utilisation); a callback's delay, each second's p99: median ${m.eventLoop.secondsP99Ms.p50} ms, p95 ${m.eventLoop.secondsP99Ms.p95} ms; each second's max: median ${m.eventLoop.secondsMaxMs.p50} ms, p95 ${m.eventLoop.secondsMaxMs.p95} ms (what any request waited behind).`,
+          '',
+        ]
+      : []),
     `Contact directory (budget ${(m.directory.budgetBytes / 2 ** 20).toFixed(0)} MB, 35 % of the ${FUNCTION_MB} MB API function, as there): at most ${m.directory.peak.accounts} accounts and ${(m.directory.peak.estimatedBytes / 2 ** 20).toFixed(1)} MB estimated, at the end ${m.directory.accounts} accounts, ${(m.directory.estimatedBytes / 2 ** 20).toFixed(1)} MB, ${m.directory.evictions} evictions over the run; cold contact pages: ${m.directory.coldContactPages.first} first in the process, ${m.directory.coldContactPages.evicted} after an eviction. The runtime's main thread (every handler, the directory included) peaked at ${mainHeapPeak} MB of heap used, against 60 % of the function's memory, ${0.6 * FUNCTION_MB} MB: ${mainHeapPeak < 0.6 * FUNCTION_MB ? '✓' : '✗'}.`,
     '',
     '| memory, sampled every second (MB) | start | peak | end | over the run (the last fifth against the one before) |',

@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { createTableInput, tableShape } from '#db/table-definition.ts';
@@ -166,10 +167,18 @@ export async function startLocalRuntime(options: RuntimeOptions = {}): Promise<L
   if (meterFile) {
     // The handlers' own directory (the bundle's chunks are shared): its views against its budget.
     const { contactDirectory } = await import('../../../shared/domain/contacts/contact-directory.ts');
+    // How busy the one thread is (its event loop's utilisation since start) and how long a callback
+    // waited for it in the last second (the delay histogram, reset every second): what a request
+    // queues behind.
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
     setInterval(() => {
       const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
       const directory = { ...contactDirectory.memory(), loaded: contactDirectory.loadedAccounts() };
-      writeFileSync(meterFile, JSON.stringify({ at: Date.now(), heapUsed, heapTotal, external, arrayBuffers, ws: ws.delivered, directory }));
+      const { idle, active } = performance.eventLoopUtilization();
+      const eventLoop = { idleMs: idle, activeMs: active, delayP99Ms: delay.percentile(99) / 1e6, delayMaxMs: delay.max / 1e6 };
+      delay.reset();
+      writeFileSync(meterFile, JSON.stringify({ at: Date.now(), heapUsed, heapTotal, external, arrayBuffers, ws: ws.delivered, directory, eventLoop }));
     }, 1000).unref();
   }
 
