@@ -85,6 +85,10 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          // One worker process for every browser test file, one file at a time: playwright-core,
+          // the AWS SDK and the helpers are imported once instead of once a file (about 1 s each).
+          // Each file still starts its own runtime and Chromium (ADR draft e2e-files-share-a-worker).
+          isolate: false,
           testTimeout: 60000,
           hookTimeout: 120000,
           fileParallelism: false,

@@ -4,7 +4,7 @@
 // lock file cannot list them and `npm ci`'s strict check refuses it. With a lock file present,
 // `npm install` installs exactly the locked versions and leaves the lock file as it is.
 import { execSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 
 export function ensureDependencies() {
   const marker = 'node_modules/.package-lock.json';
@@ -23,7 +23,8 @@ export function newest(paths) {
     const s = statSync(p);
     if (s.isDirectory()) {
       if (/(node_modules|dist)$/.test(p)) return;
-      for (const entry of execSync(`ls -A "${p}"`).toString().split('\n').filter(Boolean)) walk(`${p}/${entry}`);
+      // readdirSync, not a shell's `ls` per folder: each browser test file checks the build (about 0.5 s saved per check).
+      for (const entry of readdirSync(p)) walk(`${p}/${entry}`);
     } else latest = Math.max(latest, s.mtimeMs);
   };
   paths.forEach(walk);

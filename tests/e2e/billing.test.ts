@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
 import { spawnLocalRuntime, type RunningRuntime } from '../support/local-runtime.ts';
-import { callApi, ensureWebBuild, expectAccessible, launchBrowser, newPage, root, strongPassword, uniqueEmail } from './browser.ts';
+import { callApi, ensureWebBuild, expectAccessible, launchBrowser, newPage, root, runtimeAndBrowser, strongPassword, uniqueEmail } from './browser.ts';
 
 const day = 24 * 60 * 60;
 const screenshots = process.env.BILLING_SCREENSHOTS === '1';
@@ -25,19 +25,20 @@ let browser: Browser;
 beforeAll(async () => {
   ensureWebBuild();
   stripe = await startFakeStripe();
-  runtime = await spawnLocalRuntime({
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_PRICE_ID: stripe.price.id,
-    STRIPE_API_URL: stripe.url,
-  });
-  browser = await launchBrowser();
+  [runtime, browser] = await runtimeAndBrowser(
+    spawnLocalRuntime({
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_PRICE_ID: stripe.price.id,
+      STRIPE_API_URL: stripe.url,
+    }),
+    launchBrowser(),
+  );
   if (screenshots) mkdirSync(out, { recursive: true });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await runtime?.stop();
+  await Promise.all([browser?.close(), runtime?.stop()]);
   await stripe?.close();
 });
 

@@ -31,6 +31,17 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
 }
 
+/**
+ * The runtime and Chromium started side by side (each takes about a second and neither needs the
+ * other); if one fails, the other is stopped before the failure is thrown.
+ */
+export async function runtimeAndBrowser(runtime: Promise<RunningRuntime>, browser: Promise<Browser>): Promise<[RunningRuntime, Browser]> {
+  const [r, b] = await Promise.allSettled([runtime, browser]);
+  if (r.status === 'fulfilled' && b.status === 'fulfilled') return [r.value, b.value];
+  await Promise.all([r.status === 'fulfilled' ? r.value.stop() : null, b.status === 'fulfilled' ? b.value.close() : null]);
+  throw r.status === 'rejected' ? r.reason : (b as PromiseRejectedResult).reason;
+}
+
 export interface Harness {
   runtime: RunningRuntime;
   browser: Browser;
@@ -39,14 +50,12 @@ export interface Harness {
 
 export async function startHarness(): Promise<Harness> {
   ensureWebBuild();
-  const runtime = await spawnLocalRuntime();
-  const browser = await launchBrowser();
+  const [runtime, browser] = await runtimeAndBrowser(spawnLocalRuntime(), launchBrowser());
   return {
     runtime,
     browser,
     async stop() {
-      await browser.close();
-      await runtime.stop();
+      await Promise.all([browser.close(), runtime.stop()]);
     },
   };
 }

@@ -11,7 +11,7 @@ import { runtimePorts } from '../support/runtime-ports.ts';
 import { WhatsAppControl } from '../support/whatsapp-control.ts';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { callApi, chromiumArgs, ensureWebBuild, strongPassword, uniqueEmail } from './browser.ts';
+import { callApi, chromiumArgs, ensureWebBuild, runtimeAndBrowser, strongPassword, uniqueEmail } from './browser.ts';
 
 export interface World {
   runtime: RunningRuntime;
@@ -44,19 +44,21 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   ensureWebBuild();
   const telegram = await startFakeTelegram();
   const graph = options.graphApi ? await startFakeGraphApi({ appSecret: options.graphApi.appSecret, now: Date.now() }) : null;
-  const runtime = await spawnLocalRuntime({
-    ...(graph ? { WHATSAPP_CLOUD_GRAPH_URL: graph.url } : {}),
-    ...(graph && options.metaApp ? { META_APP_ID: graph.appId, META_CONFIG_ID: options.metaApp.configId, META_APP_SECRET: graph.appSecret } : {}),
-    TELEGRAM_API_ROOT: telegram.url,
-    TELEGRAM_MODE: 'polling',
-    ...(options.whatsappDouble ? { WHATSAPP_DOUBLE: '1', WHATSAPP_DOUBLE_PACE_MS: String(options.whatsappDouble.paceMs) } : {}),
-    ...options.env,
-  });
-  // Chromium's fake microphone answers getUserMedia without a prompt (the voice-note test).
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [...chromiumArgs, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
-  });
+  const [runtime, browser] = await runtimeAndBrowser(
+    spawnLocalRuntime({
+      ...(graph ? { WHATSAPP_CLOUD_GRAPH_URL: graph.url } : {}),
+      ...(graph && options.metaApp ? { META_APP_ID: graph.appId, META_CONFIG_ID: options.metaApp.configId, META_APP_SECRET: graph.appSecret } : {}),
+      TELEGRAM_API_ROOT: telegram.url,
+      TELEGRAM_MODE: 'polling',
+      ...(options.whatsappDouble ? { WHATSAPP_DOUBLE: '1', WHATSAPP_DOUBLE_PACE_MS: String(options.whatsappDouble.paceMs) } : {}),
+      ...options.env,
+    }),
+    // Chromium's fake microphone answers getUserMedia without a prompt (the voice-note test).
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [...chromiumArgs, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+    }),
+  );
   const ports = runtimePorts(runtime);
   return {
     runtime,
@@ -67,8 +69,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     whatsapp: runtime.whatsappControlUrl ? new WhatsAppControl(runtime.whatsappControlUrl) : null,
     graph,
     async stop() {
-      await browser.close();
-      await runtime.stop();
+      await Promise.all([browser.close(), runtime.stop()]);
       await telegram.close();
       await graph?.close();
     },
