@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, expectAccessible, newPage, readMail, startHarness, strongPassword, uniqueEmail, type Harness } from './browser.ts';
+import { callApi, closeToasts, expectAccessible, newPage, readMail, startHarness, strongPassword, uniqueEmail, type Harness } from './browser.ts';
 
 let h: Harness;
 let base: string;
@@ -58,6 +58,8 @@ describe('a newcomer', () => {
     await page.getByText('Email confirmado com sucesso').waitFor();
     await page.waitForURL(`${base}/`);
 
+    // 'Email confirmado com sucesso' covers the header's 'Entrar'.
+    await closeToasts(page);
     await page.getByRole('link', { name: 'Entrar', exact: true }).first().click();
     await page.waitForURL(/\/login$/);
     await page.getByLabel('E-mail').fill(email);

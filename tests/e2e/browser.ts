@@ -109,6 +109,18 @@ export async function resting(read: () => Promise<number>, timeoutMs = 5000): Pr
   throw new Error(`still moving after ${timeoutMs} ms: ${seen.slice(-5).join(', ')}`);
 }
 
+/**
+ * Closes the toasts on screen with their 'Fechar notificação' button, as a person does when one
+ * covers what they click next (the toast region sits over the header's actions; a toast otherwise
+ * stays 5 s, and Playwright's click waits for it to go). A programmatic click: focus stays where it
+ * was. Nothing happens when no toast is open.
+ */
+export async function closeToasts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const button of document.querySelectorAll<HTMLButtonElement>('section[aria-label="Notificações"] button[aria-label="Fechar notificação"]')) button.click();
+  });
+}
+
 /** Runs axe-core on the page and fails on any serious or critical violation. */
 export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
   // Let entrance animations end first: half-faded text would read as low contrast.

@@ -11,7 +11,7 @@
  * her first name; the progress names the template.
  */
 import { describe, expect, it } from 'vitest';
-import { callApi, expectAccessible, newPage, root } from './browser.ts';
+import { callApi, closeToasts, expectAccessible, newPage, root } from './browser.ts';
 import { eventually, fileWorld, newTeam, openAs, type World } from './world.ts';
 
 const APP_SECRET = 'c0ffee00c0ffee00c0ffee00c0ffee00';
@@ -89,6 +89,8 @@ describe('campaigns', () => {
     await expectAccessible(page, '/campaigns/{id}, finished');
     await page.screenshot({ path: `${shots}/campaign-progress.png`, fullPage: true });
 
+    // 'Campanha iniciada' covers the link.
+    await closeToasts(page);
     await page.getByRole('link', { name: 'Campanhas' }).last().click();
     const row = page.getByTestId('campaign-row').filter({ hasText: 'Flores de fim de ano' });
     await row.waitFor();

@@ -6,7 +6,7 @@
  * address is the one everywhere. axe-core clean throughout.
  */
 import { describe, expect, it } from 'vitest';
-import { callApi, expectAccessible, newPage, readMail, strongPassword, uniqueEmail } from './browser.ts';
+import { callApi, closeToasts, expectAccessible, newPage, readMail, strongPassword, uniqueEmail } from './browser.ts';
 import { doceria, fileWorld, openAs, type Member, type World } from './world.ts';
 
 let world: World;
@@ -87,6 +87,8 @@ describe('a user’s e-mail change', () => {
     const hers = phone.page.getByTestId('user-row').filter({ hasText: 'Marina Costa' });
     await hers.getByText(newEmail).waitFor();
     expect(await hers.getByText('E-mail pendente').count()).toBe(0);
+    // A toast covers the list's 'Atualizar'.
+    await closeToasts(admin.page);
     await admin.page.getByRole('button', { name: 'Atualizar' }).click();
     await row.getByText(newEmail).waitFor();
     expect(await row.getByText('E-mail pendente').count()).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callApi, expectAccessible, newPage, strongPassword, uniqueEmail } from './browser.ts';
+import { callApi, closeToasts, expectAccessible, newPage, strongPassword, uniqueEmail } from './browser.ts';
 import QRCode from 'qrcode';
 import { getServiceItem, writeServiceStatus } from '#db/services.ts';
 import { sessionReport } from '#domain/channels/session-report.ts';
@@ -275,6 +275,8 @@ describe('contacts, connections and users screens', () => {
     await page.getByRole('button', { name: 'Arquivar Paula Reis Lima' }).click();
     await page.getByTestId('user-row').filter({ hasText: 'Paula Reis Lima' }).getByText('Arquivado').waitFor();
     expect(await page.getByRole('button', { name: /Arquivar Dona Ana/ }).count()).toBe(0);
+    // 'Usuário arquivado' covers the filters' button.
+    await closeToasts(page);
     await page.getByRole('button', { name: 'Mostrar filtros' }).click();
     await page.getByLabel('Email', { exact: true }).fill('marcos');
     await page.getByRole('button', { name: 'Aplicar filtros' }).click();

@@ -5,7 +5,7 @@
  * Admins act; members see the lists without the actions. axe-core clean throughout.
  */
 import { describe, expect, it } from 'vitest';
-import { callApi, expectAccessible, newPage } from './browser.ts';
+import { callApi, closeToasts, expectAccessible, newPage } from './browser.ts';
 import { doceria, eventually, fileWorld, openAs, type Member, type World } from './world.ts';
 
 let world: World;
@@ -91,6 +91,8 @@ describe('team admin screens', () => {
       ['VIP', '#db2777'],
       ['Atacado', '#2563eb'],
     ]) {
+      // The last one's 'Etiqueta criada' covers the button.
+      await closeToasts(page);
       await page.getByRole('link', { name: 'Nova etiqueta' }).click();
       const dialog = page.getByRole('dialog', { name: 'Criar etiqueta' });
       await dialog.getByLabel('Nome').fill(name!);

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { callApi, expectAccessible, newPage } from './browser.ts';
+import { callApi, closeToasts, expectAccessible, newPage } from './browser.ts';
 import { doceria, fileWorld, openAs, type Member, type World } from './world.ts';
 
 let world: World;
@@ -53,6 +53,8 @@ const assignee = (page: Page) => page.getByTestId('conversation-assignee');
 const facts = (page: Page) => page.getByTestId('conversation-facts');
 
 async function fromMenu(page: Page, item: string): Promise<void> {
+  // The last action's toast covers the header's 'Mais ações'.
+  await closeToasts(page);
   await page.getByRole('button', { name: 'Mais ações' }).click();
   await page.getByRole('menuitem', { name: item }).click();
 }
