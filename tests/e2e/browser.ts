@@ -117,7 +117,8 @@ export async function resting(read: () => Promise<number>, timeoutMs = 5000): Pr
  */
 export async function closeToasts(page: Page): Promise<void> {
   await page.evaluate(() => {
-    for (const button of document.querySelectorAll<HTMLButtonElement>('section[aria-label="Notificações"] button[aria-label="Fechar notificação"]')) button.click();
+    for (const button of document.querySelectorAll<HTMLButtonElement>('section[aria-label="Notificações"] button[aria-label="Fechar notificação"]'))
+      button.click();
   });
 }
 
