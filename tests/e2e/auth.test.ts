@@ -28,6 +28,8 @@ describe('a newcomer', () => {
   it('registers, verifies the e-mail with the code from the outbox, logs in, creates an account and lands in the app', async () => {
     const { page, context, errors } = await newPage(h.browser);
     const email = uniqueEmail('novata');
+    // The page's clock flows with real time; it is moved past the forms' redirect delays below.
+    await page.clock.install();
 
     await page.goto(`${base}/register`);
     await page.waitForFunction(() => document.title.startsWith('Criar uma nova conta'));
@@ -44,6 +46,8 @@ describe('a newcomer', () => {
     await page.getByLabel(/Li e aceito/).check();
     await page.getByRole('button', { name: 'Criar conta grátis' }).click();
     await page.getByText('Usuário criado com sucesso').waitFor();
+    // The form moves on 1 s after its toast (registerRedirectMs, set with the toast).
+    await page.clock.runFor(1000);
     await page.waitForURL(/\/verify-email\?userId=/);
     await page.getByRole('heading', { name: 'Verificar e-mail' }).waitFor();
     await expectAccessible(page, '/verify-email');
@@ -56,6 +60,8 @@ describe('a newcomer', () => {
     await page.getByLabel('Código de verificação').fill(mail.code);
     await page.getByRole('button', { name: 'Confirmar e-mail' }).click();
     await page.getByText('Email confirmado com sucesso').waitFor();
+    // verifyRedirectMs.
+    await page.clock.runFor(1000);
     await page.waitForURL(`${base}/`);
 
     // 'Email confirmado com sucesso' covers the header's 'Entrar'.
@@ -221,6 +227,8 @@ describe('password recovery', () => {
     const registered = await callApi(base, 'POST', '/auth/register', { name: 'Bia Nunes', email, password: strongPassword });
     expect(registered.status).toBe(201);
     const { page, context, errors } = await newPage(h.browser);
+    // The page's clock flows with real time; it is moved past the forms' redirect delays below.
+    await page.clock.install();
     await page.goto(`${base}/forgot-password`);
     await expectAccessible(page, '/forgot-password');
     await page.getByLabel('E-mail').fill('isso-nao-e-email');
@@ -229,6 +237,8 @@ describe('password recovery', () => {
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Enviar link de recuperação' }).click();
     await page.getByText('Email enviado com sucesso, você será redirecionado para o login').waitFor();
+    // The form moves on 2 s after its toast (forgotRedirectMs, set with the toast).
+    await page.clock.runFor(2000);
     await page.waitForURL(`${base}/`);
 
     const mail = await readMail(h.runtime.outboxDir, email);
@@ -245,6 +255,8 @@ describe('password recovery', () => {
     await page.getByLabel('Confirme a nova senha').fill('Nova@Senha2025');
     await page.getByRole('button', { name: 'Redefinir senha' }).click();
     await page.getByText('Senha alterada com sucesso, você será redirecionado para o login').waitFor();
+    // resetRedirectMs.
+    await page.clock.runFor(2000);
     await page.waitForURL(`${base}/`);
     const login = await callApi(base, 'POST', '/auth/login', { email, password: 'Nova@Senha2025' });
     expect(login.status).toBe(200);
