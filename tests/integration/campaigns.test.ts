@@ -207,14 +207,16 @@ describe('a campaign', () => {
 
   it('holds every send while paused, and a runtime killed mid-way resumes it with nobody reached twice', async () => {
     const s = await shop('b', 6);
-    const created = await call('POST', '/campaigns', { token: s.token, body: body(s, s.contactIds, 2) });
+    // A send a second (the pace's least gap), so the paused wait below spans two of them.
+    const created = await call('POST', '/campaigns', { token: s.token, body: body(s, s.contactIds, 1) });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     await eventually(async () => campaignTexts(s.bot).length >= 1);
     const paused = await call('POST', `/campaigns/${id}/status`, { token: s.token, body: { action: 'pause' } });
     expect(paused.body.status).toBe('paused');
     const atPause = campaignTexts(s.bot).length;
-    await new Promise((r) => setTimeout(r, 4000));
+    // Two gaps and two of the poller's runs (CAMPAIGN_POLL_MS) while paused.
+    await new Promise((r) => setTimeout(r, 2000));
     // At most the send already committed when the pause landed.
     expect(campaignTexts(s.bot).length).toBeLessThanOrEqual(atPause + 1);
     expect((await call('POST', `/campaigns/${id}/status`, { token: s.token, body: { action: 'resume' } })).body.status).toBe('running');
