@@ -6,7 +6,7 @@
  * same zone again changes nothing; sent, cancelled and other accounts' schedules are left alone.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { keys } from '#db/keys.ts';
 import { listQueryString } from '#contracts/list-query.ts';
 import { wallClock } from '#domain/business-hours/zoned-time.ts';
@@ -62,10 +62,30 @@ async function setZone(team: Team, timeZone: string) {
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 }
 
+/**
+ * The running test's teams. Their schedules still waiting are cancelled after it: the scheduled
+ * messages test (scheduled-messages.test.ts) fires every account's due schedules on a clock days
+ * ahead and counts what went, so one left here (a daily one, a weekly one) failed it when it ran after this file.
+ */
+const teams: Team[] = [];
+const newTeam = async () => {
+  const team = await inboxTeam();
+  teams.push(team);
+  return team;
+};
+afterEach(async () => {
+  for (const team of teams.splice(0)) {
+    for (const { id } of await waiting(team)) {
+      const cancelled = await call('POST', `/scheduled-messages/${id}/cancel`, { token: team.owner.token, body: { contactId: team.contact.id } });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    }
+  }
+});
+
 describe("a change of the account's time zone", () => {
   it('keeps every waiting schedule at its wall-clock time in the new zone, sending nothing twice', async () => {
-    const team = await inboxTeam();
-    const other = await inboxTeam();
+    const team = await newTeam();
+    const other = await newTeam();
     const daily = await schedule(team, 'Bom dia! Lembrete diário', 10 * MINUTE, 'daily');
     const once = await schedule(team, 'Sua consulta é hoje', 30 * MINUTE, 'once');
     await schedule(team, 'Lembrete semanal', 2 * DAY, 'weekly');
@@ -128,7 +148,7 @@ describe("a change of the account's time zone", () => {
   });
 
   it('a schedule the move did not see (stored before the account index) is moved by the poller when its old time comes, not sent then', async () => {
-    const team = await inboxTeam();
+    const team = await newTeam();
     const old = await schedule(team, 'Lembrete antigo', 10 * MINUTE, 'daily');
     const { table } = workerPorts();
     // As stored before the account's index of waiting schedules existed.
