@@ -87,7 +87,7 @@ export default defineConfig({
           environment: 'node',
           // One worker process for every browser test file, one file at a time: playwright-core,
           // the AWS SDK and the helpers are imported once instead of once a file (about 1 s each).
-          // Each file still starts its own runtime and Chromium (ADR draft e2e-files-share-a-worker).
+          // Each file still starts its own runtime and Chromium (ADR-0242).
           isolate: false,
           testTimeout: 60000,
           hookTimeout: 120000,
