@@ -23,9 +23,9 @@ const DAY = 24 * 60 * MINUTE;
 /** The poller's ports with the clock moved `ms` ahead. */
 const later = (ms: number): Ports => ({ ...workerPorts(), clock: () => new Date(Date.now() + ms) });
 
-/** The wall clock in São Paulo (the default business hours' zone) `ms` from now, as the form sends it. */
-function inSaoPaulo(ms: number): { date: string; time: string } {
-  const { date, minutes } = wallClock(Date.now() + ms, 'America/Sao_Paulo');
+/** The wall clock in São Paulo (the default business hours' zone) `ms` from `from` (now), as the form sends it. */
+function inSaoPaulo(ms: number, from = Date.now()): { date: string; time: string } {
+  const { date, minutes } = wallClock(from + ms, 'America/Sao_Paulo');
   const pad = (n: number) => String(n).padStart(2, '0');
   return { date, time: `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}` };
 }
@@ -41,7 +41,9 @@ describe('scheduled messages', () => {
   it('go out once when due, as the scheduler, move to the next occurrence, and are edited and cancelled; other tabs hear of it', async () => {
     const team = await inboxTeam();
     const otherTab = await listen(team.admin.token);
-    const when = inSaoPaulo(10 * MINUTE);
+    // Both occurrences from one reading of the clock: read again later, a minute may have turned.
+    const createdAt = Date.now();
+    const when = inSaoPaulo(10 * MINUTE, createdAt);
     const created = await call('POST', '/scheduled-messages', {
       token: team.owner.token,
       body: { contactId: team.contact.id, text: 'Seu boleto vence amanhã', ...when, repeat: 'daily' },
@@ -77,7 +79,7 @@ describe('scheduled messages', () => {
     expect((await thread(team)).length).toBe(1);
 
     // The daily schedule moved to tomorrow at the same time.
-    const tomorrow = inSaoPaulo(DAY + 10 * MINUTE);
+    const tomorrow = inSaoPaulo(DAY + 10 * MINUTE, createdAt);
     const [moved] = (await scheduledOf(team)).body;
     expect(moved).toMatchObject({ id: created.body.id, sentCount: 1, nextAtText: text(tomorrow.date, tomorrow.time), ...tomorrow });
     await otherTab.waitFor((e) => e.event === 'scheduledMessage.UPDATED' && e.data.sentCount === 1);
