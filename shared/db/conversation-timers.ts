@@ -7,6 +7,7 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from './conditions.ts';
 import type { Table } from './client.ts';
+import { queryAll } from './users.ts';
 import { entityTypes, type Key, keys } from './keys.ts';
 import { deleteStep, type DeleteStep, putStep, type PutStep } from './transaction.ts';
 
@@ -143,24 +144,17 @@ export function conversationEventStep(event: Omit<ConversationEventItem, 'pk' | 
  * partition is the account's, so this reads the month's events and keeps the contact's. For a deleted contact's purge (LGPD), a few times a
  * month at most.
  */
-export async function contactConversationEventKeys(table: Table, accountId: string, month: string, contactId: string, limit: number): Promise<Key[]> {
-  const found: Key[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'pk = :pk',
-        // A filter may not name a key attribute: the item's own contactId.
-        FilterExpression: 'contactId = :contact',
-        ExpressionAttributeValues: { ':pk': keys.conversationEventsOf(accountId, month).pk, ':contact': contactId },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...((page.Items ?? []) as Key[]));
-    start = page.LastEvaluatedKey;
-  } while (start && found.length < limit);
-  return found.slice(0, limit);
+export function contactConversationEventKeys(table: Table, accountId: string, month: string, contactId: string, limit: number): Promise<Key[]> {
+  return queryAll<Key>(
+    table,
+    {
+      KeyConditionExpression: 'pk = :pk',
+      // A filter may not name a key attribute: the item's own contactId.
+      FilterExpression: 'contactId = :contact',
+      ExpressionAttributeValues: { ':pk': keys.conversationEventsOf(accountId, month).pk, ':contact': contactId },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+    },
+    limit,
+  );
 }

@@ -89,15 +89,16 @@ export async function getUserItem(table: Table, accountId: string | null, userId
   return Item as UserItem | undefined;
 }
 
-export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
+/** Every item a Query answers, page after page; with `limit`, it stops reading once it has that many. */
+export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, 'TableName'>, limit = Number.POSITIVE_INFINITY): Promise<T[]> {
   const items: T[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await table.doc.send(new QueryCommand({ TableName: table.name, ...input, ExclusiveStartKey }));
     items.push(...((page.Items ?? []) as T[]));
     ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
+  } while (ExclusiveStartKey && items.length < limit);
+  return items.length > limit ? items.slice(0, limit) : items;
 }
 
 /** Every user with this e-mail, in any account or none (gsi1). */

@@ -12,6 +12,7 @@
  * used only once before those in use (a segmented LRU, ADR-0241): a forgotten account's next list
  * loads again, from its snapshot.
  */
+import { setImmediate as turn } from 'node:timers/promises';
 import type { Contact } from '#contracts/contacts.ts';
 import type { ListAnswer } from '#contracts/entities.ts';
 import type { ListQuery } from '#contracts/list-query.ts';
@@ -130,7 +131,6 @@ interface AccountView {
  * (the local runtime), and a 50,000-contact load in one piece held it for hundreds of milliseconds.
  */
 const entriesPerTurn = 5000;
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The share of the budget the hot accounts' views may keep together (the rest is for accounts used once). */
 const protectedShare = 0.8;

@@ -14,6 +14,7 @@
  * a reader turns the bytes into a string by copying them rather than decoding UTF-8.
  */
 import { promisify } from 'node:util';
+import { setImmediate as turn } from 'node:timers/promises';
 import { createGzip, gunzip } from 'node:zlib';
 import type { ListQuery } from '#contracts/list-query.ts';
 import type { MessageSummary } from '#contracts/messages.ts';
@@ -119,7 +120,7 @@ export async function encodeSnapshot(snapshot: ContactSnapshot): Promise<Uint8Ar
   // Compression runs on libuv's threads while the next slice is encoded; a full buffer waits for gzip.
   const write = async (text: string) => {
     if (!gzip.write(asciiOnly(text))) await Promise.race([new Promise((resolve) => gzip.once('drain', resolve)), ended]);
-    else await Promise.race([new Promise((resolve) => setImmediate(resolve)), ended]);
+    else await Promise.race([turn(), ended]);
   };
   const { contacts } = snapshot;
   const values: ((c: SnapshotContact) => unknown)[] = [
@@ -154,8 +155,6 @@ interface Header {
 }
 
 const gunzipped = promisify(gunzip);
-/** Lets the event loop turn (other requests' I/O and timers run) between steps of a long decode. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Contacts made between two turns of the event loop. */
 const contactsPerTurn = 5000;
 
