@@ -196,37 +196,52 @@ describe("the shell asks for the screen's first list before the app's code", () 
 });
 
 describe("the first paint's reads leave as one request", () => {
-  it('/inbox with filters: the counts and catalogues go in one POST /api/batch beside the prefetched list; the realtime ticket after its answer', async () => {
-    const { page, context, errors } = await newPage(h.browser, { width: 1280, height: 900 });
-    await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
-    await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
-    const api: { at: number; what: string; reads?: string[] }[] = [];
-    const answered = new Map<string, number>();
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if (!url.pathname.startsWith('/api/') || url.pathname === '/api/auth/me') return;
-      const reads =
-        url.pathname === '/api/batch' ? (JSON.parse(request.postData() ?? '{}') as { requests: { path: string }[] }).requests.map((r) => r.path) : undefined;
-      api.push({ at: Date.now(), what: `${request.method()} ${url.pathname}`, reads });
-    });
-    page.on('response', (response) => answered.set(`${response.request().method()} ${new URL(response.url()).pathname}`, Date.now()));
-    await page.goto(`${h.runtime.url}/inbox?status=pending`);
-    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
-    await expect.poll(() => api.some((r) => r.what === 'POST /api/ws-ticket'), { timeout: 10_000 }).toBe(true);
-    await pageSettled(page);
-    // The list was asked before React rendered (boot.tsx's prefetch, ADR-0160); the screen's other reads in one batch.
-    const batch = api.find((r) => r.what === 'POST /api/batch');
-    expect(batch?.reads, JSON.stringify(api)).toEqual(expect.arrayContaining(['/inbox/counts', '/tags', '/departments', '/services']));
-    const ticket = api.findIndex((r) => r.what === 'POST /api/ws-ticket');
-    const alone = api.slice(0, ticket).filter((r) => r.what.startsWith('GET '));
-    expect(
-      alone.map((r) => r.what),
-      JSON.stringify(api),
-    ).toEqual(['GET /api/contacts']);
-    expect(api.slice(0, ticket).filter((r) => r.what === 'POST /api/batch')).toHaveLength(1);
-    // The realtime ticket waited for the batch's answer rather than needing a second container beside it.
-    expect(api[ticket]!.at).toBeGreaterThanOrEqual(answered.get('POST /api/batch') ?? Number.POSITIVE_INFINITY);
-    await context.close();
-    expect(errors).toEqual([]);
-  });
+  it.each([
+    ['as the code comes', false],
+    ["with the screen's code arriving after the shell's (a slow phone, a cold cache)", true],
+  ])(
+    '/inbox with filters, %s: the counts and catalogues go in one POST /api/batch beside the prefetched list; the realtime ticket after its answer',
+    async (_, screenLate) => {
+      const { page, context, errors } = await newPage(h.browser, { width: 1280, height: 900 });
+      await context.addInitScript((s) => localStorage.setItem('conversa-auth', JSON.stringify(s)), session);
+      await page.routeWebSocket(/\/ws\?/, (ws) => ws.close());
+      if (screenLate) {
+        // The shell mounts, and opens the realtime link, with the screen's skeleton still in its place.
+        const shellLoaded = page.waitForResponse((response) => response.url().endsWith(`/${manifest['src/app/routes/app/app-shell.tsx']!.file}`));
+        await page.route(`**/${manifest['src/app/routes/app/inbox.tsx']!.file}`, async (route) => {
+          await shellLoaded;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          await route.continue();
+        });
+      }
+      const api: { at: number; what: string; reads?: string[] }[] = [];
+      const answered = new Map<string, number>();
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (!url.pathname.startsWith('/api/') || url.pathname === '/api/auth/me') return;
+        const reads =
+          url.pathname === '/api/batch' ? (JSON.parse(request.postData() ?? '{}') as { requests: { path: string }[] }).requests.map((r) => r.path) : undefined;
+        api.push({ at: Date.now(), what: `${request.method()} ${url.pathname}`, reads });
+      });
+      page.on('response', (response) => answered.set(`${response.request().method()} ${new URL(response.url()).pathname}`, Date.now()));
+      await page.goto(`${h.runtime.url}/inbox?status=pending`);
+      await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
+      await expect.poll(() => api.some((r) => r.what === 'POST /api/ws-ticket'), { timeout: 10_000 }).toBe(true);
+      await pageSettled(page);
+      // The list was asked before React rendered (boot.tsx's prefetch, ADR-0160); the screen's other reads in one batch.
+      const batch = api.find((r) => r.what === 'POST /api/batch');
+      expect(batch?.reads, JSON.stringify(api)).toEqual(expect.arrayContaining(['/inbox/counts', '/tags', '/departments', '/services']));
+      const ticket = api.findIndex((r) => r.what === 'POST /api/ws-ticket');
+      const alone = api.slice(0, ticket).filter((r) => r.what.startsWith('GET '));
+      expect(
+        alone.map((r) => r.what),
+        JSON.stringify(api),
+      ).toEqual(['GET /api/contacts']);
+      expect(api.slice(0, ticket).filter((r) => r.what === 'POST /api/batch')).toHaveLength(1);
+      // The realtime ticket waited for the batch's answer rather than needing a second container beside it.
+      expect(api[ticket]!.at).toBeGreaterThanOrEqual(answered.get('POST /api/batch') ?? Number.POSITIVE_INFINITY);
+      await context.close();
+      expect(errors).toEqual([]);
+    },
+  );
 });

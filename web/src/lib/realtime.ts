@@ -13,6 +13,7 @@
  */
 import { pingIntervalMs, pingMessage, pongMessage, type WsTicketAnswer } from '#contracts/realtime-link.ts';
 import { api, readsAnswered } from './api-client.ts';
+import { screensShown } from './screen-code.ts';
 import { onSignOut } from './auth.ts';
 
 type Listener = (message: string) => void;
@@ -57,10 +58,13 @@ function retryLater(): void {
 async function open(afterReads = false): Promise<void> {
   if (!token || typeof WebSocket === 'undefined') return;
   const mine = link;
-  // A link's first ticket waits for the reads in flight (the first paint's batch): beside them, it
-  // would need a second Lambda container at once (lib/api-client.ts `readsAnswered`,
-  // ADR-0209). A reconnection asks at once.
+  // A link's first ticket waits for the screen whose code is still loading to ask its reads, then
+  // for those reads (the first paint's batch): beside them, it would need a second Lambda container
+  // at once (lib/screen-code.ts, lib/api-client.ts `readsAnswered`, ADR-0209). A reconnection asks
+  // at once.
   if (afterReads) {
+    await screensShown();
+    if (mine !== link || !token) return;
     await readsAnswered();
     if (mine !== link || !token) return;
   }
