@@ -85,6 +85,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          // A failed test prints the runtime's last lines (tests/e2e/failure-log.ts).
+          setupFiles: ['tests/e2e/failure-log.ts'],
           // One worker process for every browser test file, one file at a time: playwright-core,
           // the AWS SDK and the helpers are imported once instead of once a file (about 1 s each).
           // Each file still starts its own runtime and Chromium (ADR-0242).

@@ -26,6 +26,19 @@ export interface RunningRuntime {
 
 const root = resolve(import.meta.dirname, '../..');
 
+/** The lines a running runtime keeps of its output, for a failed test to print (`runtimeLogTails`). */
+const tailLines = 200;
+const tails = new Map<ChildProcess, string[]>();
+
+/**
+ * The last lines each runtime this process started and has not stopped wrote (stdout and stderr):
+ * printed when a browser test fails (tests/e2e/failure-log.ts), since a page that waits in vain
+ * often waits on a consumer that failed in the runtime.
+ */
+export function runtimeLogTails(): string[][] {
+  return [...tails.values()].map((lines) => [...lines]);
+}
+
 /**
  * `env.FAKE_CHANNEL_URL` starts the runtime with the HTTP channel double in place of every channel
  * adapter (tests/support/runtime-with-double.ts); `env.WHATSAPP_DOUBLE` (any value) with WhatsApp's
@@ -68,6 +81,16 @@ export async function spawnLocalRuntime(env: Record<string, string> = {}, existi
       child.on('exit', (code) => reject(new Error(`runtime exited with ${code}:\n${log}`)));
     },
   );
+  const tail = log.split('\n').slice(-tailLines);
+  tails.set(child, tail);
+  const keep = (chunk: Buffer) => {
+    tail.push(...chunk.toString().split('\n').filter(Boolean));
+    if (tail.length > tailLines) tail.splice(0, tail.length - tailLines);
+  };
+  child.once('exit', () => tails.delete(child));
+  // The start-up log's listeners would grow it with every line: the tail takes their place.
+  child.stdout!.removeAllListeners('data').on('data', keep);
+  child.stderr!.removeAllListeners('data').on('data', keep);
   if (process.env.RUNTIME_LOG) {
     child.stdout!.pipe(process.stdout);
     child.stderr!.pipe(process.stderr);
