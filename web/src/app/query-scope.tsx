@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import { createContext, type ReactNode, useContext, useEffect } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { reportError } from '#web/lib/errors.ts';
 import { queryClient, setErrorReporter } from '#web/lib/query-client.ts';
+import { screenShown } from '#web/lib/screen-code.ts';
 
 /**
  * What the pages that talk to the API need, loaded with them and never by the public pages that do
@@ -9,6 +10,23 @@ import { queryClient, setErrorReporter } from '#web/lib/query-client.ts';
  */
 setErrorReporter(reportError);
 
+/** Inside a frame's scope (the app shell's): a scope there is a screen's. */
+const InFrame = createContext(false);
+
 export function QueryScope({ children }: { children: ReactNode }) {
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  const inFrame = useContext(InFrame);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <InFrame.Provider value={true}>
+        {children}
+        {inFrame ? <ScreenShown /> : null}
+      </InFrame.Provider>
+    </QueryClientProvider>
+  );
+}
+
+/** After the screen: its effects, and so its first reads, have run when this one's does (lib/screen-code.ts). */
+function ScreenShown() {
+  useEffect(() => screenShown(window.location.pathname), []);
+  return null;
 }

@@ -1,8 +1,7 @@
-import { type ComponentType, type ReactElement, type ReactNode, Suspense, useEffect } from 'react';
+import { type ComponentType, type ReactElement, type ReactNode, Suspense } from 'react';
 import { BrowserRouter, type NonIndexRouteObject, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { MarketingLayout } from '#web/components/layouts/marketing-layout.tsx';
 import { PageLoader } from '#web/components/ui/spinner.tsx';
-import { screenCodeLoading, screenShown } from '#web/lib/screen-code.ts';
 import { storage, storageKeys } from '#web/lib/storage.ts';
 import { AppSkeleton, ScreenSkeleton, skeletonScreenOf } from './app-skeleton.tsx';
 import { GuestOnly, RequireAccount, RequireAuth } from './guards.tsx';
@@ -113,24 +112,7 @@ function AppFrame({ children }: { children: ReactNode }) {
 
 /** A signed-in screen, or its part of the skeleton while its code loads inside the frame. */
 function Screen({ children }: { children: ReactNode }) {
-  return (
-    <Suspense fallback={<ScreenCodeLoading />}>
-      {children}
-      <ScreenShown />
-    </Suspense>
-  );
-}
-
-/** The screen's skeleton, counted as a screen still loading while it shows (lib/screen-code.ts). */
-function ScreenCodeLoading() {
-  useEffect(() => screenCodeLoading(), []);
-  return <ScreenSkeleton screen={skeletonScreenOf(useLocation().pathname)} />;
-}
-
-/** After the screen: its effects, and so its first reads, have run when this one's does. */
-function ScreenShown() {
-  useEffect(() => screenShown(), []);
-  return null;
+  return <Suspense fallback={<ScreenSkeleton screen={skeletonScreenOf(useLocation().pathname)} />}>{children}</Suspense>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pingIntervalMs, pingMessage, pongMessage } from '#contracts/realtime-link.ts';
 import { closeRealtime, connectRealtime, onRealtimeDrop, onRealtimeMessage } from './realtime.ts';
-import { screenCodeLoading, screenShown } from './screen-code.ts';
+import { currentScreenShown, screenShown } from './screen-code.ts';
 
 /** Just the part of the browser's WebSocket the realtime link uses; the test plays the server. */
 class FakeSocket {
@@ -89,33 +89,32 @@ describe('the realtime link opens with a one-time ticket', () => {
     expect(second.url).toMatch(/\/ws\?ticket=ticket-2$/);
   });
 
-  it('asks its first ticket once the screen whose code was loading has shown, or after 3 s when it never does', async () => {
-    // The shell opened the link while the screen's chunk was still on its way (app/router.tsx).
-    const loaded = screenCodeLoading();
-    connectRealtime('token-5');
+  it('asks its first ticket once the screen at the address has rendered, or after 3 s when it never does', async () => {
+    // The shell opened the link while the screen's chunk was still on its way (app/query-scope.tsx says when it renders).
+    window.history.replaceState(null, '', '/inbox');
+    connectRealtime('token-5', currentScreenShown());
     await settle();
     await settle();
     expect(tickets).toEqual([]);
-    // The skeleton gone alone is not enough: the screen's effects (its reads) have not run yet.
-    loaded();
-    await settle();
-    expect(tickets).toEqual([]);
-    screenShown();
+    screenShown('/inbox');
     await socketNumber(1);
     expect(tickets).toEqual([{ authorization: 'Bearer token-5' }]);
 
+    // Shown already (the screen's code came first): at once.
     closeRealtime();
-    const stuck = screenCodeLoading();
-    try {
-      connectRealtime('token-6');
-      await vi.advanceTimersByTimeAsync(2999);
-      expect(tickets).toHaveLength(1);
-      await vi.advanceTimersByTimeAsync(100);
-      await socketNumber(2);
-      expect(tickets.at(-1)).toEqual({ authorization: 'Bearer token-6' });
-    } finally {
-      stuck();
-    }
+    connectRealtime('token-6', currentScreenShown());
+    await socketNumber(2);
+
+    // Another address whose screen never renders: the ticket goes after 3 s all the same.
+    closeRealtime();
+    window.history.replaceState(null, '', '/contacts');
+    connectRealtime('token-7', currentScreenShown());
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(tickets).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(100);
+    await socketNumber(3);
+    expect(tickets.at(-1)).toEqual({ authorization: 'Bearer token-7' });
+    window.history.replaceState(null, '', '/');
   });
 
   it('opens nothing when the link was closed while the ticket was on its way', async () => {

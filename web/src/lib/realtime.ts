@@ -13,7 +13,6 @@
  */
 import { pingIntervalMs, pingMessage, pongMessage, type WsTicketAnswer } from '#contracts/realtime-link.ts';
 import { api, readsAnswered } from './api-client.ts';
-import { screensShown } from './screen-code.ts';
 import { onSignOut } from './auth.ts';
 
 type Listener = (message: string) => void;
@@ -55,15 +54,15 @@ function retryLater(): void {
  * Asks a ticket for the current session, then opens the socket with it. A ticket refused with 401
  * means the session is over: the API client signs out, which closes the link (`onSignOut`).
  */
-async function open(afterReads = false): Promise<void> {
+async function open(afterReads = false, screen?: Promise<void>): Promise<void> {
   if (!token || typeof WebSocket === 'undefined') return;
   const mine = link;
-  // A link's first ticket waits for the screen whose code is still loading to ask its reads, then
-  // for those reads (the first paint's batch): beside them, it would need a second Lambda container
-  // at once (lib/screen-code.ts, lib/api-client.ts `readsAnswered`, ADR-0209). A reconnection asks
-  // at once.
+  // A link's first ticket waits for the screen to render and ask its reads (its code may arrive
+  // after the shell's), then for those reads (the first paint's batch): beside them, it would need
+  // a second Lambda container at once (lib/screen-code.ts, lib/api-client.ts `readsAnswered`,
+  // ADR-0209). A reconnection asks at once.
   if (afterReads) {
-    await screensShown();
+    await screen;
     if (mine !== link || !token) return;
     await readsAnswered();
     if (mine !== link || !token) return;
@@ -109,12 +108,13 @@ async function open(afterReads = false): Promise<void> {
   };
 }
 
-export function connectRealtime(accessToken: string): void {
+/** Opens the link for the session; its first ticket waits for `screen` (the screen's first render, lib/screen-code.ts) when given. */
+export function connectRealtime(accessToken: string, screen?: Promise<void>): void {
   if (token === accessToken && socket) return;
   closeRealtime();
   token = accessToken;
   attempts = 0;
-  void open(true);
+  void open(true, screen);
 }
 
 export function closeRealtime(): void {

@@ -1,40 +1,25 @@
 /**
- * Whether a signed-in screen's code is still on its way. The app shell mounts, and opens the
- * realtime link, while the screen's own chunk may still be loading (its skeleton shows meanwhile,
- * app/router.tsx `Screen`); the link's first ticket waits for that screen to render and ask its
- * reads, so the two leave one after the other rather than side by side (lib/realtime.ts, ADR-0209).
+ * Whether the signed-in screen at the current address has rendered. The app shell mounts, and
+ * opens the realtime link, while the screen's own chunk may still be loading (its skeleton shows
+ * meanwhile); the link's first ticket waits for that screen to render and ask its reads, so the
+ * two leave one after the other rather than side by side (lib/realtime.ts, ADR-0209). Screens say
+ * so from their query scope (app/query-scope.tsx), so none of this is in the landing's chunk.
  */
-let loading = 0;
-const waiters = new Set<() => void>();
+let shownPath: string | null = null;
+let waiters: (() => void)[] = [];
 
-/** A screen's skeleton is shown while its code loads; the returned function says it is gone. */
-export function screenCodeLoading(): () => void {
-  loading++;
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    loading--;
-  };
-}
-
-/** A screen rendered, its effects (its reads asked) run: whoever waited for the screens may go on. */
-export function screenShown(): void {
-  if (loading > 0) return;
+/** A screen rendered at `path`, its effects (its first reads asked) run. */
+export function screenShown(path: string): void {
+  shownPath = path;
   for (const resolve of waiters) resolve();
-  waiters.clear();
+  waiters = [];
 }
 
-/** Resolves once no screen's code is loading, or after `capMs` at most; at once when none is. */
-export function screensShown(capMs = 3000): Promise<void> {
-  if (loading === 0) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(done, capMs);
-    function done() {
-      clearTimeout(timer);
-      waiters.delete(done);
-      resolve();
-    }
-    waiters.add(done);
+/** Resolves once the screen at the current address has rendered (at once when it has), or after `capMs` at most. */
+export function currentScreenShown(capMs = 3000): Promise<void> {
+  return new Promise((resolve) => {
+    if (shownPath === window.location.pathname) return resolve();
+    waiters.push(resolve);
+    setTimeout(resolve, capMs);
   });
 }

@@ -27,6 +27,7 @@ import { useLogout } from '#web/features/auth/api/logout.ts';
 import { useSession } from '#web/lib/auth.ts';
 import { cn } from '#web/lib/cn.ts';
 import { connectRealtime } from '#web/lib/realtime.ts';
+import { currentScreenShown } from '#web/lib/screen-code.ts';
 import { storage, storageKeys } from '#web/lib/storage.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useRealtimeSync } from '#web/app/realtime-sync.ts';
@@ -147,7 +148,8 @@ export default function AppShell() {
 
   useRealtimeSync();
   useEffect(() => {
-    if (accessToken) connectRealtime(accessToken);
+    // The screen's code may come after the shell's: the link's first ticket waits for it (lib/screen-code.ts).
+    if (accessToken) connectRealtime(accessToken, currentScreenShown());
   }, [accessToken]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the pathname is the trigger: navigating closes the drawer menu
   useEffect(() => setMobileOpen(false), [location.pathname]);
