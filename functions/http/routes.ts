@@ -140,6 +140,7 @@ export const httpRoutes: HttpRoute[] = [
   { method: 'POST', path: '/campaigns', handler: 'campaigns/create-campaign' },
   { method: 'POST', path: '/campaigns/plan', handler: 'campaigns/plan-campaign' },
   { method: 'GET', path: '/campaigns/{id}', handler: 'campaigns/get-campaign' },
+  { method: 'GET', path: '/campaigns/{id}/recipients', handler: 'campaigns/list-campaign-recipients' },
   { method: 'POST', path: '/campaigns/{id}/status', handler: 'campaigns/move-campaign' },
 
   // 'Tokens de API' (ADR-0232): admins create, list, revoke and audit them; no API token reaches these routes.

@@ -14,8 +14,8 @@ import { templateSendSchema } from './templates.ts';
 export const campaignStatuses = ['preparing', 'scheduled', 'running', 'paused', 'cancelled', 'finished'] as const;
 export type CampaignStatus = (typeof campaignStatuses)[number];
 
-/** Why a recipient was left out when its turn came, in pt-BR (the progress screen lists them). */
-const campaignSkipReasons = {
+/** Why a recipient was left out when its turn came, in pt-BR (the progress screen lists them: GET /campaigns/{id}/recipients). */
+export const campaignSkipReasons = {
   optedOut: 'O contato pediu para não receber campanhas',
   archived: 'O contato está arquivado',
   deleted: 'O contato foi excluído',
@@ -215,3 +215,36 @@ export interface Campaign {
 export const campaignMovePayload = z.object({
   action: z.enum(['pause', 'resume', 'cancel'], { error: 'Use pause, resume ou cancel' }),
 });
+
+/** Who did not get a campaign's message: `skipped` when their turn came (`campaignSkipReasons`), or whose message `failed`. */
+export const campaignOutcomes = ['skipped', 'failed'] as const;
+export type CampaignOutcome = (typeof campaignOutcomes)[number];
+
+/** A page of them holds at most this many. */
+export const campaignRecipientsPageSize = 50;
+
+/** `GET /campaigns/{id}/recipients?outcome=&after=`: `after` is the previous page's `nextCursor`. */
+export const campaignRecipientsQuery = z.object({
+  outcome: z.enum(campaignOutcomes, { error: 'Use skipped ou failed' }),
+  after: z.string().min(1).max(512).optional(),
+});
+export type CampaignRecipientsQuery = z.infer<typeof campaignRecipientsQuery>;
+
+/** A recipient that did not get the message, and why (pt-BR). */
+export interface CampaignRecipient {
+  contactId: string;
+  /** null when the contact was deleted since. */
+  name: string | null;
+  phoneNumber: string | null;
+  serviceId: string;
+  outcome: CampaignOutcome;
+  reason: string;
+  /** When it was skipped, or when its message was sent (and then failed). */
+  at: string | null;
+}
+
+/** `nextCursor`: the next page's `after`, null after the last. A page may hold fewer than a full one and still have a next. */
+export interface CampaignRecipientsPage {
+  data: CampaignRecipient[];
+  nextCursor: string | null;
+}

@@ -6,11 +6,12 @@
  * finds nothing; the token item stays, marked, as long as its calls.
  */
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiTokenScope } from '#contracts/api-tokens.ts';
+import { getItems, isAt } from './batch-get.ts';
 import type { Table } from './client.ts';
 import { unlessConditionFails } from './conditions.ts';
-import { entityTypes, type Key, keys } from './keys.ts';
+import { entityTypes, keys } from './keys.ts';
 import { refusedBy, writeTogether } from './transaction.ts';
 import { queryAll, type UserItem } from './users.ts';
 
@@ -113,15 +114,7 @@ export async function apiTokenSessionItems(
 ): Promise<{ token: ApiTokenItem | undefined; creator: UserItem | undefined }> {
   const tokenKey = keys.apiToken(lookup.accountId, lookup.tokenId);
   const creatorKey = keys.user(lookup.accountId, lookup.creatorId);
-  const found: Record<string, unknown>[] = [];
-  let wanted: Key[] = [tokenKey, creatorKey];
-  for (let attempt = 0; wanted.length; attempt++) {
-    if (attempt) await new Promise((r) => setTimeout(r, Math.min(2 ** attempt * 10, 500)));
-    const answer = await table.doc.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted } } }));
-    found.push(...(answer.Responses?.[table.name] ?? []));
-    wanted = (answer.UnprocessedKeys?.[table.name]?.Keys ?? []) as Key[];
-  }
-  const isAt = (key: Key) => (item: Record<string, unknown>) => item.pk === key.pk && item.sk === key.sk;
+  const found = await getItems(table, [tokenKey, creatorKey]);
   return { token: found.find(isAt(tokenKey)) as ApiTokenItem | undefined, creator: found.find(isAt(creatorKey)) as UserItem | undefined };
 }
 

@@ -5,8 +5,9 @@
  * transaction with the message (shared/domain/campaigns/feed-lane.ts); the minute poller finds the
  * running lanes through a sparse gsi1 spread over `laneShards` partitions.
  */
-import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CampaignAudience, CampaignCounts, CampaignMessage, CampaignPace, CampaignStatus, CampaignWindow } from '#contracts/campaigns.ts';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CampaignAudience, CampaignCounts, CampaignMessage, CampaignOutcome, CampaignPace, CampaignStatus, CampaignWindow } from '#contracts/campaigns.ts';
+import { getItems } from './batch-get.ts';
 import type { Table } from './client.ts';
 import type { ContactItem } from './contacts.ts';
 import { entityTypes, keys } from './keys.ts';
@@ -237,6 +238,52 @@ export async function nextRecipient(
   return Items?.[0] as RecipientItem | undefined;
 }
 
+/**
+ * A campaign's recipients with `outcome` (skipped, or marked failed by campaign-progress.ts), in
+ * send order, after the sort key `after`: at most `want`, reading at most about `readCap`
+ * recipients (the Query's filter reads those it leaves out). `next`: the sort key the next page
+ * starts after; null once the campaign's recipients are read to the end.
+ */
+export async function recipientsWithOutcome(
+  table: Table,
+  at: { accountId: string; campaignId: string },
+  outcome: CampaignOutcome,
+  after: string | undefined,
+  want: number,
+  readCap: number,
+): Promise<{ items: RecipientItem[]; next: string | null }> {
+  const { pk, skPrefix } = keys.campaignRecipients(at.accountId, at.campaignId);
+  const items: RecipientItem[] = [];
+  let from = after;
+  let read = 0;
+  for (;;) {
+    const answer = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        FilterExpression: outcome === 'skipped' ? '#state = :skipped' : '#failed = :yes',
+        ExpressionAttributeNames: outcome === 'skipped' ? { '#state': 'state' } : { '#failed': 'failed' },
+        ExpressionAttributeValues: {
+          ':pk': pk,
+          ':from': from ? `${from}\u0000` : skPrefix,
+          ':to': `${skPrefix}\uffff`,
+          ...(outcome === 'skipped' ? { ':skipped': 'skipped' } : { ':yes': true }),
+        },
+        Limit: Math.max(1, Math.min(500, readCap - read)),
+      }),
+    );
+    read += answer.ScannedCount ?? 0;
+    for (const item of (answer.Items ?? []) as RecipientItem[]) {
+      items.push(item);
+      if (items.length === want) return { items, next: item.sk };
+    }
+    const last = answer.LastEvaluatedKey?.sk as string | undefined;
+    if (!last) return { items, next: null };
+    if (read >= readCap) return { items, next: last };
+    from = last;
+  }
+}
+
 export async function getLaneItem(table: Table, accountId: string, campaignId: string, serviceId: string): Promise<LaneItem | undefined> {
   const { Item } = await table.doc.send(
     new GetCommand({ TableName: table.name, Key: keys.campaignLane(accountId, campaignId, serviceId), ConsistentRead: true }),
@@ -344,18 +391,10 @@ export async function setCampaignEstimate(
 
 /** A campaign audience's contacts, 100 a read; ids not found are left out. */
 export async function audienceContacts(table: Table, accountId: string, ids: string[]): Promise<ContactItem[]> {
-  const found: ContactItem[] = [];
-  for (let i = 0; i < ids.length; i += 100) {
-    let wanted: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => keys.contact(accountId, id));
-    for (let attempt = 0; wanted.length > 0; attempt++) {
-      if (attempt > 8) throw new Error('Could not read a campaign audience');
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const answer = await table.doc.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted } } }));
-      found.push(...((answer.Responses?.[table.name] ?? []) as ContactItem[]));
-      wanted = (answer.UnprocessedKeys?.[table.name]?.Keys ?? []) as Record<string, unknown>[];
-    }
-  }
-  return found;
+  return (await getItems(
+    table,
+    ids.map((id) => keys.contact(accountId, id)),
+  )) as unknown as ContactItem[];
 }
 
 /** Takes a lane out of the due index (its campaign paused or cancelled); the poller leaves it. */

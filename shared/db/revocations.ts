@@ -1,7 +1,8 @@
 /** Revoked access tokens, kept until the moment they would have expired anyway. */
-import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { getItems, isAt } from './batch-get.ts';
 import type { Table } from './client.ts';
-import { entityTypes, keys, type Key } from './keys.ts';
+import { entityTypes, keys } from './keys.ts';
 import type { UserItem } from './users.ts';
 
 /** The token's account and user ride along, so the stream can close that session's realtime connections. */
@@ -26,14 +27,6 @@ export async function tokenSessionItems(
 ): Promise<{ revoked: boolean; user: UserItem | undefined }> {
   const revokedKey = keys.revokedToken(token.jti);
   const userKey = keys.user(token.accountId, token.userId);
-  const found: Record<string, unknown>[] = [];
-  let wanted: Key[] = [revokedKey, userKey];
-  for (let attempt = 0; wanted.length; attempt++) {
-    if (attempt) await new Promise((r) => setTimeout(r, Math.min(2 ** attempt * 10, 500)));
-    const answer = await table.doc.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted } } }));
-    found.push(...(answer.Responses?.[table.name] ?? []));
-    wanted = (answer.UnprocessedKeys?.[table.name]?.Keys ?? []) as Key[];
-  }
-  const isAt = (key: Key) => (item: Record<string, unknown>) => item.pk === key.pk && item.sk === key.sk;
+  const found = await getItems(table, [revokedKey, userKey]);
   return { revoked: found.some(isAt(revokedKey)), user: found.find(isAt(userKey)) as UserItem | undefined };
 }

@@ -38,8 +38,14 @@ describe('campaigns', () => {
       { id: 7_400_000 + (Date.now() % 1000), first_name: 'Bruna', last_name: 'Lopes' },
       { id: 7_401_000 + (Date.now() % 1000), first_name: 'Caio', last_name: 'Mendes' },
     ];
-    for (const person of people) bot.receive(person, { text: 'Oi, vocês entregam?' });
-    await eventually(async () => (await callApi(world.base, 'GET', '/contacts', undefined, owner.token)).body.data?.length === 2);
+    // A third customer opted out of campaigns (ADR-0225): picked all the same, skipped when her turn comes.
+    const optedOut = { id: 7_402_000 + (Date.now() % 1000), first_name: 'Débora', last_name: 'Castro' };
+    for (const person of [...people, optedOut]) bot.receive(person, { text: 'Oi, vocês entregam?' });
+    await eventually(async () => (await callApi(world.base, 'GET', '/contacts', undefined, owner.token)).body.data?.length === 3);
+    bot.receive(optedOut, { text: 'SAIR' });
+    await eventually(async () =>
+      ((await callApi(world.base, 'GET', '/contacts', undefined, owner.token)).body.data as { optedOutAt: string | null }[]).some((c) => c.optedOutAt),
+    );
 
     const { page, context, errors } = await newPage(world.browser, { width: 1280, height: 900 });
     await openAs(page, world, owner, '/campaigns');
@@ -55,7 +61,9 @@ describe('campaigns', () => {
     await page.getByRole('checkbox', { name: /Bruna Lopes/ }).check();
     await page.getByLabel('Buscar contatos').fill('Caio');
     await page.getByRole('checkbox', { name: /Caio Mendes/ }).check();
-    await page.getByText('2 contatos escolhidos', { exact: false }).waitFor();
+    await page.getByLabel('Buscar contatos').fill('Débora');
+    await page.getByRole('checkbox', { name: /Débora Castro/ }).check();
+    await page.getByText('3 contatos escolhidos', { exact: false }).waitFor();
     await page.getByLabel('Texto da mensagem').fill('Oi {{primeiro_nome}}, chegaram as flores de fim de ano!');
     await page.getByText('Para não receber mais mensagens como esta, responda SAIR.').waitFor();
     // Hours of its own, all day every day, so it sends now whatever the clock says.
@@ -69,7 +77,7 @@ describe('campaigns', () => {
     await page.getByRole('button', { name: 'Revisar campanha' }).click();
     const plan = page.getByTestId('campaign-plan');
     await plan.waitFor();
-    expect(await plan.textContent()).toMatch(/^2 destinatários, 0 ficam de fora, 0 primeiras mensagens, término estimado \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect(await plan.textContent()).toMatch(/^3 destinatários, 0 ficam de fora, 0 primeiras mensagens, término estimado \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
     await expectAccessible(page, '/campaigns/new with the plan');
     await page.screenshot({ path: `${shots}/campaign-new.png`, fullPage: true });
 
@@ -79,8 +87,15 @@ describe('campaigns', () => {
     await page.getByTestId('campaign-status').getByText('Concluída').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('count-sent').textContent()).toBe('2');
     expect(await page.getByTestId('count-queued').textContent()).toBe('0');
-    await page.getByText('enviadas 2 de 2').waitFor();
+    await page.getByText('enviadas 2 de 3').waitFor();
     expect(await page.getByRole('button', { name: 'Pausar' }).count()).toBe(0);
+    // Who did not get it, and why: the customer who opted out, her name opening the conversation.
+    expect(await page.getByTestId('left-out-skipped').textContent()).toBe('Ignoradas (1)');
+    const leftOut = page.getByTestId('left-out-list');
+    await leftOut.getByRole('link', { name: 'Débora Castro' }).waitFor();
+    expect(await leftOut.getByRole('listitem').count()).toBe(1);
+    await leftOut.getByText('O contato pediu para não receber campanhas').waitFor();
+    await leftOut.getByText('Bot da Floricultura').waitFor();
     const texts = bot.sent.filter((s) => s.method === 'sendMessage' && String(s.params.text).includes('flores de fim de ano'));
     expect(texts.map((s) => String(s.params.chat_id)).sort()).toEqual(people.map((p) => String(p.id)).sort());
     expect(String(texts.find((s) => String(s.params.chat_id) === String(people[0]!.id))!.params.text)).toBe(
@@ -94,7 +109,7 @@ describe('campaigns', () => {
     await page.getByRole('link', { name: 'Campanhas' }).last().click();
     const row = page.getByTestId('campaign-row').filter({ hasText: 'Flores de fim de ano' });
     await row.waitFor();
-    expect(await row.textContent()).toMatch(/Início \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}enviadas 2 de 2Concluída/);
+    expect(await row.textContent()).toMatch(/Início \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}enviadas 2 de 3Concluída/);
     await page.screenshot({ path: `${shots}/campaigns-list.png` });
     expect(errors).toEqual([]);
     await context.close();
@@ -113,6 +128,7 @@ describe('campaigns', () => {
     await phone.page.screenshot({ path: `${shots}/campaign-new-dark-390.png`, fullPage: true });
     await phone.page.goto(`${world.base}${campaignPath}`);
     await phone.page.getByTestId('campaign-status').getByText('Concluída').waitFor();
+    await phone.page.getByTestId('left-out-list').getByRole('link', { name: 'Débora Castro' }).waitFor();
     await expectAccessible(phone.page, '/campaigns/{id} at 390 px, dark');
     await phone.page.screenshot({ path: `${shots}/campaign-progress-dark-390.png`, fullPage: true });
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

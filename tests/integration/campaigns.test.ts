@@ -102,6 +102,22 @@ describe('a campaign', () => {
     const text = s.bot.sent.find((m) => String(m.params.chat_id) === String(s.people[0]!.id) && String(m.params.text).includes('novidades'))!.params.text;
     expect(text).toBe(`Oi ${s.people[0]!.first_name}, temos novidades!\n\nPara não receber mais mensagens como esta, responda SAIR.`);
 
+    // Who did not get it, and why: the opted-out customer, by name; nobody failed.
+    const skipped = await call('GET', `/campaigns/${created.body.id}/recipients?outcome=skipped`, { token: s.token });
+    expect(skipped.status).toBe(200);
+    expect(skipped.body.nextCursor).toBeNull();
+    expect(skipped.body.data).toEqual([
+      expect.objectContaining({
+        contactId: s.contactIds[2],
+        name: expect.stringContaining(s.people[2]!.first_name),
+        serviceId: s.serviceId,
+        outcome: 'skipped',
+        reason: 'O contato pediu para não receber campanhas',
+        at: expect.any(String),
+      }),
+    ]);
+    expect((await call('GET', `/campaigns/${created.body.id}/recipients?outcome=failed`, { token: s.token })).body).toEqual({ data: [], nextCursor: null });
+
     // The first customer answers, the second opts out: both count on the campaign (the stream's campaign-progress consumer).
     s.bot.receive(s.people[0]!, { text: 'Quero saber mais' });
     s.bot.receive(s.people[1]!, { text: 'parar' });
@@ -130,6 +146,22 @@ describe('a campaign', () => {
     ).body.data as { ack: number; error: string | null; text: string }[];
     expect(message).toMatchObject({ ack: -2 });
     expect(message!.error).toBeTruthy();
+    // The progress screen lists them with the same reason.
+    const failed = await call('GET', `/campaigns/${created.body.id}/recipients?outcome=failed`, { token: s.token });
+    expect(failed.status).toBe(200);
+    expect(failed.body).toEqual({
+      data: [expect.objectContaining({ contactId: s.contactIds[0], outcome: 'failed', reason: message!.error, serviceId: s.serviceId })],
+      nextCursor: null,
+    });
+    // A cursor of another list, and an outcome the list does not have: 400 naming the parameter.
+    const forged = await call('GET', `/campaigns/${created.body.id}/recipients?outcome=failed&after=${Buffer.from('MSG#1').toString('base64url')}`, {
+      token: s.token,
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.body.details).toEqual([expect.objectContaining({ path: 'after' })]);
+    const odd = await call('GET', `/campaigns/${created.body.id}/recipients?outcome=sent`, { token: s.token });
+    expect(odd.status).toBe(400);
+    expect(odd.body.details).toEqual([expect.objectContaining({ path: 'outcome' })]);
   });
 
   it("waits while its connection is down (the bot's token revoked: Telegram answers 401), says why, and goes on once the new token is in, nobody reached twice", {

@@ -36,7 +36,7 @@ import { quickReplyPayload, quickReplyRenderPayload } from '#contracts/quick-rep
 import { templatePayload } from '#contracts/templates.ts';
 import { embeddedSignupPayload } from '#contracts/embedded-signup.ts';
 import { segmentPayload } from '#contracts/segments.ts';
-import { campaignMovePayload, campaignPayload } from '#contracts/campaigns.ts';
+import { campaignMovePayload, campaignPayload, campaignRecipientsQuery } from '#contracts/campaigns.ts';
 import { cancelScheduledMessagePayload, scheduleMessagePayload } from '#contracts/scheduled-messages.ts';
 import { reportQuerySchema, reportRebuildSchema } from '#contracts/reports.ts';
 import { webhookEventTypes, webhookSubscriptionPayload } from '#contracts/webhooks.ts';
@@ -537,6 +537,22 @@ const reportDate = fc.oneof(
 /** URL query parameters (strings only) for a schema of `api({ query })`. */
 export const queryArbitraries = new Map<z.ZodType, BodyArbitrary>([
   [reportQuerySchema, () => fc.record({ from: reportDate, to: reportDate, compare: fc.oneof(fc.constant('previous'), oddString) }, { requiredKeys: [] })],
+  // A campaign's recipients: outcomes known and not, cursors of this list (base64url of a recipient's key) and forged ones.
+  [
+    campaignRecipientsQuery,
+    () =>
+      fc.record(
+        {
+          outcome: fc.oneof(fc.constantFrom('skipped', 'failed', 'sent', 'SKIPPED', ''), oddString),
+          after: fc.oneof(
+            fc.constantFrom('UiMxIzAjMQ', 'TUVTU0FHRSMx', 'not base64!', '', 'x'.repeat(600)),
+            fc.string({ maxLength: 40 }).map((sk) => Buffer.from(`R#${sk}`, 'utf8').toString('base64url')),
+            oddString,
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+  ],
   [
     checkoutSessionQuery,
     () => fc.record({ sessionId: fc.oneof(fc.stringMatching(/^cs_test_\w{4,20}$/), oddString), session_id: oddString, other: oddString }, { requiredKeys: [] }),

@@ -440,6 +440,11 @@ export const routeAccess: Record<string, MatrixEntry> = {
   'POST /campaigns': { access: 'admin', ok: 201, stranger: 400, build: (t) => ({ path: '/campaigns', body: campaignBody(t) }) },
   'POST /campaigns/plan': { access: 'admin', ok: 200, stranger: 400, build: (t) => ({ path: '/campaigns/plan', body: campaignBody(t) }) },
   'GET /campaigns/{id}': { access: 'member', ok: 200, build: async (t) => ({ path: `/campaigns/${await newCampaign(t)}` }) },
+  'GET /campaigns/{id}/recipients': {
+    access: 'member',
+    ok: 200,
+    build: async (t) => ({ path: `/campaigns/${await newCampaign(t)}/recipients?outcome=skipped` }),
+  },
   'POST /campaigns/{id}/status': {
     access: 'admin',
     ok: 200,

@@ -108,6 +108,8 @@ export const campaignKeys = {
   all: ['campaigns'] as const,
   list: () => [...campaignKeys.all, 'list'] as const,
   detail: (id: string) => [...campaignKeys.all, 'detail', id] as const,
+  /** Who did not get it (GET /campaigns/{id}/recipients), by outcome. */
+  recipients: (id: string, outcome: string) => [...campaignKeys.all, 'recipients', id, outcome] as const,
 };
 
 /** Reports ('Relatórios', GET /reports): one entry per period and comparison. */

@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Campaign, CampaignPayload, CampaignStatus } from '#contracts/campaigns.ts';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Campaign, CampaignOutcome, CampaignPayload, CampaignRecipientsPage, CampaignStatus } from '#contracts/campaigns.ts';
 import type { TemplateCategory } from '#contracts/templates.ts';
 import { api } from '#web/lib/api-client.ts';
 import { campaignKeys } from '#web/api/keys.ts';
@@ -51,6 +51,33 @@ export function useCampaign(id: string) {
     queryKey: campaignKeys.detail(id),
     queryFn: ({ signal }) => api.get<Campaign>(`/campaigns/${encodeURIComponent(id)}`, { signal }),
     refetchInterval: (query) => (query.state.data && !isActive(query.state.data.status) ? false : pollMs),
+  });
+}
+
+/**
+ * GET /campaigns/{id}/recipients: who did not get the message, `outcome` skipped or failed, a page
+ * at a time ('Carregar mais'). Not polled: the screen asks again when the campaign's count of them
+ * moves (`count` is part of the key).
+ */
+export function useCampaignRecipients(id: string, outcome: CampaignOutcome, count: number) {
+  return useInfiniteQuery({
+    queryKey: [...campaignKeys.recipients(id, outcome), count],
+    queryFn: async ({ signal, pageParam }) => {
+      // A page reads a bounded share of a large campaign's recipients and may come back empty with
+      // a cursor: read on (a few rounds at most) rather than show an empty page with 'Carregar mais'.
+      let after = pageParam;
+      for (let round = 0; ; round++) {
+        const page = await api.get<CampaignRecipientsPage>(
+          `/campaigns/${encodeURIComponent(id)}/recipients?outcome=${outcome}${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+          { signal },
+        );
+        if (page.data.length || !page.nextCursor || round === 9) return page;
+        after = page.nextCursor;
+      }
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: count > 0,
   });
 }
 

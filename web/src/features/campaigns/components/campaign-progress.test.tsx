@@ -2,9 +2,9 @@
  * A campaign's progress: a running campaign whose connection is down says which connection waits
  * and why (the lane's reason, by the connection's name), and says nothing of it once it sends again.
  */
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Campaign } from '#contracts/campaigns.ts';
+import type { Campaign, CampaignRecipient } from '#contracts/campaigns.ts';
 import { clearSession, setSession } from '#web/lib/auth.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
 import { adminFixture } from '#web/testing/user-fixture.ts';
@@ -33,9 +33,29 @@ const campaign = (over: Partial<Campaign>): Campaign => ({
   ...over,
 });
 
+const leftOut = (over: Partial<CampaignRecipient>): CampaignRecipient => ({
+  contactId: 'c1',
+  name: 'Maria Souza',
+  phoneNumber: '5511999990001',
+  serviceId: 's2',
+  outcome: 'skipped',
+  reason: 'O contato pediu para não receber campanhas',
+  at,
+  ...over,
+});
+
+/** GET /campaigns/K1/recipients by outcome and cursor. */
+const recipientPages: Record<string, { data: CampaignRecipient[]; nextCursor: string | null }> = {
+  'skipped:': { data: [leftOut({}), leftOut({ contactId: 'c2', name: null, reason: 'O contato foi excluído' })], nextCursor: 'UiMy' },
+  'skipped:UiMy': { data: [leftOut({ contactId: 'c3', name: 'João Lima', reason: 'O contato está arquivado' })], nextCursor: null },
+  'failed:': { data: [leftOut({ contactId: 'c4', name: 'Ana Reis', outcome: 'failed', reason: 'O contato bloqueou o bot' })], nextCursor: null },
+};
+
 function mockApi(answer: Campaign) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const url = String(input);
+    const recipients = /\/campaigns\/K1\/recipients\?outcome=(\w+)(?:&after=(\w+))?/.exec(url);
+    if (recipients) return json(recipientPages[`${recipients[1]}:${recipients[2] ?? ''}`]);
     if (url.includes('/campaigns/K1')) return json(answer);
     if (url.includes('/services'))
       return json({
@@ -71,5 +91,38 @@ describe('the progress of a running campaign', () => {
     renderWithProviders(<CampaignProgress id="K1" />);
     expect(await screen.findByText('Ofertas da semana')).toBeTruthy();
     expect(screen.queryByTestId('campaign-waiting')).toBeNull();
+  });
+});
+
+describe('who did not get it', () => {
+  it('lists the skipped with why, a page at a time, each name opening the conversation, and the failed on their own', async () => {
+    mockApi(campaign({ counts: { recipients: 9, queued: 0, sent: 6, skipped: 3, delivered: 5, read: 0, failed: 1, replied: 0, optedOut: 0 } }));
+    renderWithProviders(<CampaignProgress id="K1" />);
+    const list = await screen.findByTestId('left-out-list');
+    expect(screen.getByTestId('left-out-skipped').getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByTestId('left-out-skipped').textContent).toBe('Ignoradas (3)');
+    expect(within(list).getByRole('link', { name: 'Maria Souza' }).getAttribute('href')).toBe('/inbox/c1');
+    expect(within(list).getByText('O contato pediu para não receber campanhas')).toBeTruthy();
+    // A contact deleted since: named as such, with no link.
+    expect(within(list).getByText('Contato excluído')).toBeTruthy();
+    expect(within(list).getAllByRole('link')).toHaveLength(1);
+    expect(await within(list).findAllByText('WhatsApp Loja')).toHaveLength(2);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Carregar mais' }));
+    expect(await within(list).findByRole('link', { name: 'João Lima' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Carregar mais' })).toBeNull();
+
+    fireEvent.click(screen.getByTestId('left-out-failed'));
+    const failed = await screen.findByText('O contato bloqueou o bot');
+    expect(screen.getByTestId('left-out-failed').getAttribute('aria-pressed')).toBe('true');
+    expect(within(screen.getByTestId('left-out-list')).getAllByRole('listitem')).toHaveLength(1);
+    expect(failed).toBeTruthy();
+  });
+
+  it('says everyone reached so far got it when nobody was skipped and nothing failed', async () => {
+    mockApi(campaign({}));
+    renderWithProviders(<CampaignProgress id="K1" />);
+    expect(await screen.findByText('Todos os destinatários atendidos até agora receberam a mensagem.')).toBeTruthy();
+    expect(screen.queryByTestId('left-out-skipped')).toBeNull();
   });
 });

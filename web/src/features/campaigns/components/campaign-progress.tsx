@@ -10,6 +10,7 @@ import { useSession } from '#web/lib/auth.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { showToast } from '#web/lib/notify.ts';
 import { isActive, useCampaign, useMoveCampaign } from '#web/features/campaigns/api/campaigns.ts';
+import { CampaignLeftOut } from './campaign-left-out.tsx';
 import { CampaignStatusBadge } from './campaigns-list.tsx';
 
 /** The counts the progress screen shows, in the order a campaign moves through them. */
@@ -172,6 +173,8 @@ export function CampaignProgress({ id }: { id: string }) {
         </dl>
         {user?.isAdmin && isActive(c.status) ? <Actions campaign={c} /> : null}
       </Card>
+
+      {c.status === 'preparing' ? null : <CampaignLeftOut campaign={c} />}
 
       <Card className="space-y-2 p-4 sm:p-6">
         <h2 className="text-base font-semibold text-fg">Mensagem</h2>
