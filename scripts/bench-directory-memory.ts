@@ -72,6 +72,15 @@ async function measure(contacts: number): Promise<Row[]> {
   await list({ where: { name: { like: '%silva%' } }, perPage: 20 });
   await list({ where: { name: { like: '%souza%' } }, perPage: 20 });
   row('two orders, two searches (trigram index)');
+  // The inbox: its tabs filter by assignee and status, its badges count each (docs/api.md, "List filters").
+  const someone = (await decodeSnapshot(bytes, accountId))?.contacts.find((c) => c.fields.userId)?.fields.userId ?? 'nobody';
+  for (const userId of [someone, null]) {
+    for (const status of [undefined, 'open', 'pending']) {
+      await list({ where: { archivedAt: null, userId, ...(status ? { status } : {}) }, order: [['lastMessageAt', 'DESC']], perPage: 50, withCount: true });
+    }
+  }
+  await list({ where: { archivedAt: null, 'service.type': 'whatsapp' }, order: [['lastMessageAt', 'DESC']], perPage: 50, withCount: true });
+  row("and the inbox's tabs and counts (by assignee, status, channel)");
   return rows;
 }
 

@@ -213,4 +213,41 @@ describe('value sizes', () => {
     expect(valueBytes({ a: 1, b: null, c: 'x' })).toBe(24 + 3 * 8 + stringBytes('x'));
     expect(valueBytes([1.5, 'ab'])).toBe(32 + 2 * 8 + 16 + stringBytes('ab'));
   });
+
+  it("filters the inbox's tabs (assignee, status, channel) from the stored fields, without making an answered contact of every entry", async () => {
+    const directory = new ContactDirectory(now, Number.MAX_SAFE_INTEGER);
+    // Every third contact assigned to U1; every fifth pending; a WhatsApp connection.
+    const snapshot = snapshotOf('INBOX', 3_000);
+    for (const [i, c] of snapshot.contacts.entries()) {
+      if (i % 3 === 0) Object.assign(c.fields, { userId: 'U1', user: { id: 'U1', name: 'Ana' } });
+      if (i % 5 === 0) c.fields.status = 'pending';
+    }
+    const services = async () => [{ id: 'S1', name: 'Loja', channelType: 'whatsapp' }] as never;
+    const inbox = (where: object) =>
+      directory.list(
+        local.ports.table,
+        'INBOX',
+        services,
+        parseListQuery(JSON.stringify({ where, order: [['lastMessageAt', 'DESC']], perPage: 50, withCount: true }), contactListRules),
+        sign,
+        async () => snapshot,
+      );
+    await inbox({});
+    const loaded = directory.memory().estimatedBytes;
+    const mine = await inbox({ archivedAt: null, userId: 'U1' });
+    const minePending = await inbox({ archivedAt: null, userId: 'U1', status: 'pending' });
+    const unassignedOpen = await inbox({ archivedAt: null, userId: null, status: 'open' });
+    const whatsapp = await inbox({ archivedAt: null, 'service.type': 'whatsapp' });
+    const telegram = await inbox({ 'service.type': 'telegram' });
+    // The same answers as reading the contacts would give.
+    expect(mine.totalCount).toBe(1_000);
+    expect(minePending.totalCount).toBe(200);
+    expect(unassignedOpen.totalCount).toBe(2_000 - 400);
+    expect(whatsapp.totalCount).toBe(3_000);
+    expect(telegram.totalCount).toBe(0);
+    expect(minePending.data.every((c) => c.userId === 'U1' && c.status === 'pending' && c.service?.type === 'whatsapp')).toBe(true);
+    // Only the pages' contacts were answered: the view grew by its sorted list, not by 3,000 contacts.
+    expect(directory.memory().estimatedBytes - loaded).toBeLessThan(loaded * 0.1);
+  });
 });
+

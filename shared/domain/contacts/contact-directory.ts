@@ -213,6 +213,10 @@ const itemPaths: Record<string, (item: ContactFields) => unknown> = {
   lastInboundAt: (i) => i.lastInboundAt ?? null,
   optedOutAt: (i) => i.optedOutAt ?? null,
   departmentId: (i) => i.departmentId ?? null,
+  // The inbox's tabs and badges filter every contact by these: read from the contact as answered,
+  // each list would make an answered contact of every entry, about doubling the view.
+  status: (i) => i.status ?? 'open',
+  userId: (i) => i.userId ?? null,
   tags: (i) => i.tagIds ?? [],
   createdAt: (i) => i.createdAt,
   updatedAt: (i) => i.updatedAt,
@@ -221,6 +225,8 @@ const itemPaths: Record<string, (item: ContactFields) => unknown> = {
 function readerOf(path: string): (e: Entry) => unknown {
   const fromItem = Object.hasOwn(itemPaths, path) ? itemPaths[path] : undefined;
   if (fromItem) return (e) => fromItem(e.item);
+  // The channel filter ('Canal'), from the entry's connection as toContact answers it.
+  if (path === 'service.type') return (e) => e.service?.channelType ?? null;
   const read = pathReader(path);
   return (e) => read(contactOf(e));
 }
