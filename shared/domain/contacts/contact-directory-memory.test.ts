@@ -250,4 +250,3 @@ describe('value sizes', () => {
     expect(directory.memory().estimatedBytes - loaded).toBeLessThan(loaded * 0.1);
   });
 });
-

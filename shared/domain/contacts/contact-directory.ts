@@ -33,7 +33,7 @@ import {
   type FieldAccess,
 } from '../list-query.ts';
 import { searchPlan } from './contact-search.ts';
-import { directoryBudgetBytes, mapEntryBytes, valueBytes } from './directory-memory.ts';
+import { directoryBudgetBytes, mapEntryBytes, stringBytes, valueBytes } from './directory-memory.ts';
 import { SharedValues, sharedBytes } from './shared-values.ts';
 import type { ContactSnapshot } from './contact-snapshot.ts';
 import { toContact } from './present-contact.ts';
@@ -182,7 +182,8 @@ function viewBytes(view: AccountView): number {
       // Strings shared with other contacts (shared-values.ts) are not this entry's. (The folded
       // phone is the stored one, counted twice: it keeps the estimate above the heap at 5,000.)
       const itemBytes = valueBytes(e.item) - sharedBytes(e.item);
-      entryBytes += entryOverhead + itemBytes + valueBytes(e.folded);
+      const foldedBytes = valueBytes(e.folded) - (e.folded.email !== null && e.folded.email === e.item.email ? stringBytes(e.folded.email) : 0);
+      entryBytes += entryOverhead + itemBytes + foldedBytes;
       // An answered contact carries the item's fields again, in the contract's shape.
       contactBytes += itemBytes;
       n++;
@@ -306,6 +307,8 @@ export class ContactDirectory {
   /** `folded` is the entry's own (a snapshot's decoded one is kept as it is): never changed after. */
   private put(view: AccountView, item: ContactFields, services: Map<string, ServiceItem>, folded = foldedOf(item)): void {
     this.shared.internFields(item);
+    // Most e-mails are folded already: the stored string, once.
+    if (folded.email !== null && folded.email === item.email) folded.email = item.email;
     const current = view.entries.get(item.id);
     const slot = current?.slot ?? view.free.pop() ?? view.slots.length;
     const next: Entry = { slot, item, service: services.get(item.serviceId), folded, meter: view.meter };
