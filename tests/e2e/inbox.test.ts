@@ -197,7 +197,10 @@ describe('older messages', () => {
     await callApi(world.base, 'POST', `/services/${service.id}/start`, {}, team.owner.token);
     await eventually(async () => bot.polling);
     const reader = { id: 777_001, first_name: 'Rita', last_name: 'Leitora' };
-    for (let i = 1; i <= 14; i++) bot.receive(reader, { text: `Mensagem número ${String(i).padStart(2, '0')}` });
+    // Sent in one second half a minute ago (delivered late, as Telegram does after an outage): every
+    // message takes that second's last millisecond, and only their ids keep their order.
+    const date = Math.floor(Date.now() / 1000) - 30;
+    for (let i = 1; i <= 14; i++) bot.receive(reader, { text: `Mensagem número ${String(i).padStart(2, '0')}`, date });
     const contact = await eventually(async () => {
       const list = await callApi(world.base, 'GET', '/contacts', undefined, team.owner.token);
       const found = list.body.data.find((c: { name: string }) => c.name === 'Rita Leitora');
@@ -224,6 +227,9 @@ describe('older messages', () => {
     // The rows above are measured over a few frames; the position settles within that.
     await expect.poll(async () => Math.abs((await bubble(5).boundingBox())!.y - before.y), { timeout: 3000 }).toBeLessThanOrEqual(4);
     expect(await page.getByRole('button', { name: 'Carregar mais mensagens' }).count()).toBe(0);
+    // In the order Rita sent them, the burst's ties in time included.
+    const shown = (await page.getByTestId('message').allTextContents()).map((text) => /Mensagem número (\d\d)/.exec(text)?.[1]).filter(Boolean);
+    expect(shown).toEqual(Array.from({ length: 14 }, (_, i) => String(i + 1).padStart(2, '0')));
     expect(errors).toEqual([]);
     await context.close();
   });
