@@ -9,10 +9,12 @@ import { defineConfig } from 'vitest/config';
 const shared = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 /**
  * The integration files `npm test` runs in the browser tests' process (after them), so the two
- * processes that run side by side end closer together: the fleet kill test brings its own runtime
- * and worker processes and reads nothing of the shared runtime's.
+ * processes that run side by side end closer together: each brings its own runtime (the fleet kill
+ * test its worker processes too) and reads nothing of the shared runtime's. In the clean-clone run
+ * of 2026-11-28 the integration process took 520 s and the browser one 453 s; the campaigns file
+ * (35 s) moved across.
  */
-const integrationBesideBrowser = ['tests/integration/worker-fleet-kill.test.ts'];
+const integrationBesideBrowser = ['tests/integration/worker-fleet-kill.test.ts', 'tests/integration/campaigns.test.ts'];
 
 export default defineConfig({
   test: {
