@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Campaign, CampaignOutcome, CampaignPayload, CampaignRecipientsPage, CampaignStatus } from '#contracts/campaigns.ts';
 import type { TemplateCategory } from '#contracts/templates.ts';
@@ -56,12 +57,12 @@ export function useCampaign(id: string) {
 
 /**
  * GET /campaigns/{id}/recipients: who did not get the message, `outcome` skipped or failed, a page
- * at a time ('Carregar mais'). Not polled: the screen asks again when the campaign's count of them
- * moves (`count` is part of the key).
+ * at a time ('Carregar mais'). Not polled: asked again, every page loaded, when the campaign's count
+ * of them moves (the campaign itself is polled while it runs).
  */
 export function useCampaignRecipients(id: string, outcome: CampaignOutcome, count: number) {
-  return useInfiniteQuery({
-    queryKey: [...campaignKeys.recipients(id, outcome), count],
+  const query = useInfiniteQuery({
+    queryKey: campaignKeys.recipients(id, outcome),
     queryFn: async ({ signal, pageParam }) => {
       // A page reads a bounded share of a large campaign's recipients and may come back empty with
       // a cursor: read on (a few rounds at most) rather than show an empty page with 'Carregar mais'.
@@ -79,6 +80,16 @@ export function useCampaignRecipients(id: string, outcome: CampaignOutcome, coun
     getNextPageParam: (last) => last.nextCursor,
     enabled: count > 0,
   });
+  const counted = useRef(count);
+  const { refetch } = query;
+  useEffect(() => {
+    if (counted.current === count) return;
+    // From none, the query was off: turned on, it fetches by itself.
+    const had = counted.current > 0;
+    counted.current = count;
+    if (had) void refetch();
+  }, [count, refetch]);
+  return query;
 }
 
 /** POST /campaigns/plan: nothing is written. Silent: the form puts a refusal's messages on its fields. */

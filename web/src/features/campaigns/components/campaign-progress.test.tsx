@@ -2,12 +2,14 @@
  * A campaign's progress: a running campaign whose connection is down says which connection waits
  * and why (the lane's reason, by the connection's name), and says nothing of it once it sends again.
  */
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Campaign, CampaignRecipient } from '#contracts/campaigns.ts';
 import { clearSession, setSession } from '#web/lib/auth.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
 import { adminFixture } from '#web/testing/user-fixture.ts';
+import { CampaignLeftOut } from './campaign-left-out.tsx';
 import { CampaignProgress } from './campaign-progress.tsx';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -94,6 +96,14 @@ describe('the progress of a running campaign', () => {
   });
 });
 
+/** The card as the progress screen renders it, its campaign's skipped count moved by `setSkipped` (the poll's answer). */
+let setSkipped: (n: number) => void = () => {};
+function Live({ counts }: { counts: Campaign['counts'] }) {
+  const [skipped, set] = useState(counts.skipped);
+  setSkipped = set;
+  return <CampaignLeftOut campaign={campaign({ counts: { ...counts, skipped } })} />;
+}
+
 describe('who did not get it', () => {
   it('lists the skipped with why, a page at a time, each name opening the conversation, and the failed on their own', async () => {
     mockApi(campaign({ counts: { recipients: 9, queued: 0, sent: 6, skipped: 3, delivered: 5, read: 0, failed: 1, replied: 0, optedOut: 0 } }));
@@ -124,5 +134,23 @@ describe('who did not get it', () => {
     renderWithProviders(<CampaignProgress id="K1" />);
     expect(await screen.findByText('Todos os destinatários atendidos até agora receberam a mensagem.')).toBeTruthy();
     expect(screen.queryByTestId('left-out-skipped')).toBeNull();
+  });
+
+  it('asks again, keeping the pages loaded, when the campaign skips one more while it runs', async () => {
+    const counts = { recipients: 9, queued: 3, sent: 3, skipped: 3, delivered: 3, read: 0, failed: 0, replied: 0, optedOut: 0 };
+    mockApi(campaign({ counts }));
+    renderWithProviders(<Live counts={counts} />);
+    const list = await screen.findByTestId('left-out-list');
+    fireEvent.click(await screen.findByRole('button', { name: 'Carregar mais' }));
+    await within(list).findByRole('link', { name: 'João Lima' });
+    // The poll brings one more skipped: it is on the last page now.
+    const lastPage = recipientPages['skipped:UiMy']!;
+    recipientPages['skipped:UiMy'] = { data: [...lastPage.data, leftOut({ contactId: 'c5', name: 'Paulo Dias' })], nextCursor: null };
+    act(() => setSkipped(4));
+    expect(await within(list).findByRole('link', { name: 'Paulo Dias' })).toBeTruthy();
+    expect(within(list).getByRole('link', { name: 'Maria Souza' })).toBeTruthy();
+    expect(within(list).getAllByRole('listitem')).toHaveLength(4);
+    expect(screen.getByTestId('left-out-skipped').textContent).toBe('Ignoradas (4)');
+    recipientPages['skipped:UiMy'] = lastPage;
   });
 });
