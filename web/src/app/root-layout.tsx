@@ -1,8 +1,9 @@
-import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useEffect, useState, type ErrorInfo, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
-import { WhatsAppWidget } from '#web/components/whatsapp-widget.tsx';
+import { widgetFetchAheadMs, widgetShowDelayMs } from '#web/components/whatsapp-widget-timing.ts';
 import { buttonClasses } from '#web/components/ui/button.tsx';
 import { Logo } from '#web/components/ui/logo.tsx';
+import { storage, storageKeys } from '#web/lib/storage.ts';
 import { appPaths } from './static-routes.ts';
 
 /** New pages start at the top; links with a hash scroll to their section (once it has rendered). */
@@ -69,6 +70,38 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode; resetKe
   }
 }
 
+const loadWidget = () => import('#web/components/whatsapp-widget.tsx');
+// Offline, or a deploy removed the chunk: no widget, rather than an error outside every boundary.
+const WhatsAppWidget = lazy(() =>
+  loadWidget().then(
+    (m) => ({ default: m.WhatsAppWidget }),
+    () => ({ default: () => null }),
+  ),
+);
+
+/**
+ * The floating WhatsApp button, 30 s after load unless dismissed for good: its code is fetched a
+ * few seconds before, so a page's first load carries none of it (the landing's JavaScript budget,
+ * tests/e2e/public-split.test.ts).
+ */
+function LateWhatsAppWidget() {
+  const [due, setDue] = useState(false);
+  useEffect(() => {
+    if (storage.get(storageKeys.whatsappWidgetDismissed) === 'true') return;
+    const fetchTimer = setTimeout(() => void loadWidget().catch(() => undefined), widgetShowDelayMs - widgetFetchAheadMs);
+    const showTimer = setTimeout(() => setDue(true), widgetShowDelayMs);
+    return () => {
+      clearTimeout(fetchTimer);
+      clearTimeout(showTimer);
+    };
+  }, []);
+  return due ? (
+    <Suspense fallback={null}>
+      <WhatsAppWidget />
+    </Suspense>
+  ) : null;
+}
+
 /** The frame of every page: skip link, scroll handling, error boundary and the WhatsApp widget. */
 export function RootLayout() {
   const { pathname } = useLocation();
@@ -85,7 +118,7 @@ export function RootLayout() {
       <RouteErrorBoundary resetKey={pathname}>
         <Outlet />
       </RouteErrorBoundary>
-      {inApp ? null : <WhatsAppWidget />}
+      {inApp ? null : <LateWhatsAppWidget />}
     </>
   );
 }

@@ -2,36 +2,28 @@ import { useEffect, useRef, useState } from 'react';
 import { X } from 'lucide-react';
 import { whatsappLink } from '#web/config/site.ts';
 import { storage, storageKeys } from '#web/lib/storage.ts';
+import { widgetVisibleMs } from './whatsapp-widget-timing.ts';
 import { WhatsAppIcon } from './whatsapp-icon.tsx';
 
-export const widgetShowDelayMs = 30_000;
-export const widgetVisibleMs = 8_000;
 export const widgetTooltipText = 'Precisa de ajuda? Fale conosco pelo WhatsApp';
 
 /**
- * The floating WhatsApp button (docs/product.md#screens): appears 30 s after load, hides 8 s later
+ * The floating WhatsApp button (docs/product.md#screens): mounted 30 s after load by the root layout
+ * (`LateWhatsAppWidget`, which fetches this module shortly before), shows at once and hides 8 s later
  * (held while the pointer or focus is on it), can be dismissed for good, makes no server call.
  */
 export function WhatsAppWidget() {
-  const [visible, setVisible] = useState(false);
+  const [visible, setVisible] = useState(true);
   const [tooltip, setTooltip] = useState(false);
   const engaged = useRef(false);
   const hideDue = useRef(false);
 
   useEffect(() => {
-    if (storage.get(storageKeys.whatsappWidgetDismissed) === 'true') return;
-    let hideTimer: ReturnType<typeof setTimeout> | undefined;
-    const showTimer = setTimeout(() => {
-      setVisible(true);
-      hideTimer = setTimeout(() => {
-        if (engaged.current) hideDue.current = true;
-        else setVisible(false);
-      }, widgetVisibleMs);
-    }, widgetShowDelayMs);
-    return () => {
-      clearTimeout(showTimer);
-      clearTimeout(hideTimer);
-    };
+    const hideTimer = setTimeout(() => {
+      if (engaged.current) hideDue.current = true;
+      else setVisible(false);
+    }, widgetVisibleMs);
+    return () => clearTimeout(hideTimer);
   }, []);
 
   if (!visible) return null;
