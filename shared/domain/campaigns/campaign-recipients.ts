@@ -3,7 +3,7 @@
  * when their turn came, with the reason the lane recorded (feed-lane.ts), or those whose message
  * failed, with the channel's reason from the message. Paged in send order by a cursor over the
  * recipients' sort keys; a page reads at most `readCap` recipients, so a large campaign with few
- * of them answers a short page with a cursor rather than reading every recipient at once.
+ * of them answers a short page with a cursor rather than reading every recipient at once (ADR-0243).
  */
 import {
   type CampaignRecipient,
@@ -23,7 +23,7 @@ import { fail } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { AccountSession } from '../session.ts';
 
-/** Recipients one page reads at most (the filter reads those it leaves out): about 100 read units. */
+/** Recipients one page reads at most (the filter reads those it leaves out): about 90 read units (ADR-0243). */
 export const readCap = 2000;
 
 /** A failed message with no reason recorded (sent before reasons were kept). */
