@@ -144,6 +144,26 @@ describe('transactions', () => {
     expect(records).toEqual([]);
   });
 
+  it('never shows a read the writes of a transaction it then cancels, as DynamoDB does not', async () => {
+    await doc.send(new PutCommand({ TableName, Item: { pk: 't5', sk: 'taken', taken: true } }));
+    const seen: string[] = [];
+    for (let round = 0; round < 30; round++) {
+      const refused = doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName, Item: { pk: 't5', sk: `new-${round}` } } },
+            { Put: { TableName, Item: { pk: 't5', sk: 'taken', taken: false }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ],
+        }),
+      );
+      // Reads sent while the transaction is being applied: none may see its first item.
+      const reads = Array.from({ length: 5 }, () => get('t5', `new-${round}`));
+      await expect(refused).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+      for (const item of await Promise.all(reads)) if (item) seen.push(String(item.sk));
+    }
+    expect(seen).toEqual([]);
+  });
+
   it('a failed condition check leaves no trace of the item it looked at', async () => {
     await expect(
       doc.send(

@@ -231,12 +231,44 @@ export class DynamoFront {
       case 'BatchWriteItem':
         return this.serial(() => this.batchWrite(body));
       case 'TransactWriteItems':
-        return this.serial(() => this.transactWrite(body));
+        return this.serial(() => this.exclusive(() => this.transactWrite(body)));
       case 'TransactGetItems':
-        return this.transactGet(body);
+        return this.isolatedRead(() => this.transactGet(body));
       default:
         // The body was parsed from this request alone, and its answer is only sent: no copies.
-        return this.options.meter ? this.meteredRead(op, body, headers) : this.backend(op, body, headers, true);
+        return this.isolatedRead(() => (this.options.meter ? this.meteredRead(op, body, headers) : this.backend(op, body, headers, true)));
+    }
+  }
+
+  /**
+   * A read, never while a transaction is being applied. A transaction's items are written one by
+   * one and put back if one of its conditions fails; DynamoDB never shows a read a transaction's
+   * partial or cancelled writes, and a read that saw one here (a message of a refused campaign
+   * send) could write it back as if it had been stored.
+   */
+  private async isolatedRead<T>(read: () => Promise<T>): Promise<T> {
+    while (this.transaction) await this.transaction;
+    this.readsInFlight++;
+    try {
+      return await read();
+    } finally {
+      if (--this.readsInFlight === 0) this.readsDrained?.();
+    }
+  }
+
+  /** Runs a transaction once the reads in flight have answered, with no read starting until it is done. */
+  private async exclusive<T>(task: () => Promise<T>): Promise<T> {
+    let done!: () => void;
+    this.transaction = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      if (this.readsInFlight) await new Promise<void>((resolve) => (this.readsDrained = resolve));
+      this.readsDrained = null;
+      return await task();
+    } finally {
+      this.transaction = null;
+      done();
     }
   }
 
@@ -323,6 +355,11 @@ export class DynamoFront {
     const names = await this.keyNames(table);
     return Object.fromEntries(names.map((n) => [n, item[n]]));
   }
+
+  /** Reads at the backend now, and the transaction being applied, which new reads wait for (`isolatedRead`). */
+  private readsInFlight = 0;
+  private readsDrained: (() => void) | null = null;
+  private transaction: Promise<void> | null = null;
 
   private async getItem(table: string, key: AttributeMap): Promise<AttributeMap | undefined> {
     const got = await this.backend('GetItem', { TableName: table, Key: key, ConsistentRead: true });
