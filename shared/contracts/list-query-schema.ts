@@ -7,7 +7,15 @@
 import { z } from 'zod';
 import { defaultPerPage, maxPerPage, type Where } from './list-query.ts';
 
-const scalar = z.union([z.string().max(500), z.number(), z.boolean(), z.null()]);
+/**
+ * A number a filter compares with: within JavaScript's safe integers, as DynamoDB's client can store
+ * it (a segment keeps its `where`; a larger one was a 500 when it was saved).
+ */
+const filterNumber = z
+  .number()
+  .min(-Number.MAX_SAFE_INTEGER, { error: 'Número fora do intervalo aceito' })
+  .max(Number.MAX_SAFE_INTEGER, { error: 'Número fora do intervalo aceito' });
+const scalar = z.union([z.string().max(500), filterNumber, z.boolean(), z.null()]);
 const operator = z
   .object({
     eq: scalar.optional(),
